@@ -1,0 +1,313 @@
+#include "modules/common/config_document.h"
+
+#include <algorithm>
+#include <system_error>
+
+#include "modules/common/closest_match.h"
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+
+namespace ohmvp {
+
+namespace fs = std::filesystem;
+using Origins = ConfigDocument::Origins;
+
+namespace {
+
+const char* const k_override_origin = "--set";
+
+std::string join_path(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+bool is_within(const std::string& path, const std::string& prefix) {
+  if (prefix.empty()) return true;
+  return path.compare(0, prefix.size(), prefix) == 0 &&
+         (path.size() == prefix.size() || path[prefix.size()] == '.');
+}
+
+// Entries within `prefix` sort together, but not contiguously: "a.b-x" lies between "a.b" and
+// "a.b.c". So walk every key that starts with the prefix and filter.
+template <class Map, class Visit>
+void for_each_within(Map& origins, const std::string& prefix, Visit visit) {
+  auto it = origins.lower_bound(prefix);
+  while (it != origins.end() && it->first.compare(0, prefix.size(), prefix) == 0) {
+    auto next = std::next(it);
+    if (is_within(it->first, prefix)) visit(it);
+    it = next;
+  }
+}
+
+void erase_within(Origins& origins, const std::string& prefix) {
+  for_each_within(origins, prefix, [&origins](Origins::iterator it) { origins.erase(it); });
+}
+
+void record_leaves(const nlohmann::json& value, const std::string& path, const std::string& origin,
+                   Origins& origins) {
+  if (value.is_object() && !value.empty()) {
+    for (auto it = value.begin(); it != value.end(); ++it)
+      record_leaves(*it, join_path(path, it.key()), origin, origins);
+    return;
+  }
+  origins[path] = origin;
+}
+
+// Deep-merges `overlay` into `base` (objects key by key; everything else replaces) and carries the
+// overlay's origins along for every value it replaces.
+void merge_into(nlohmann::json& base, Origins& base_origins, const nlohmann::json& overlay,
+                const Origins& overlay_origins, const std::string& path) {
+  for (auto it = overlay.begin(); it != overlay.end(); ++it) {
+    const std::string child = join_path(path, it.key());
+    auto existing = base.find(it.key());
+    if (existing != base.end() && existing->is_object() && it->is_object()) {
+      merge_into(*existing, base_origins, *it, overlay_origins, child);
+      continue;
+    }
+    base[it.key()] = *it;
+    erase_within(base_origins, child);
+    for_each_within(overlay_origins, child, [&base_origins](Origins::const_iterator entry) {
+      base_origins.insert(*entry);
+    });
+  }
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string join_list(const std::vector<std::string>& items, const std::string& separator) {
+  std::string result;
+  for (const std::string& item : items) result += (result.empty() ? "" : separator) + item;
+  return result;
+}
+
+std::vector<std::string> extends_names(const fs::path& file, const nlohmann::json& extends) {
+  const std::string problem = file.string() + ": extends: expected a string or an array of strings";
+  if (extends.is_string()) return {extends.get<std::string>()};
+  if (!extends.is_array()) throw ConfigError(problem);
+  std::vector<std::string> names;
+  for (const nlohmann::json& name : extends) {
+    if (!name.is_string()) throw ConfigError(problem);
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+struct Layer {
+  nlohmann::json root = nlohmann::json::object();
+  Origins origins;
+};
+
+class Loader {
+ public:
+  explicit Loader(const std::vector<fs::path>& search_dirs) : m_search_dirs(search_dirs) {}
+
+  Layer load(const fs::path& file) {
+    const std::string shown = file.string();
+    std::error_code ignored;
+    fs::path identity = fs::weakly_canonical(file, ignored);
+    if (identity.empty()) identity = fs::absolute(file, ignored).lexically_normal();
+    const auto seen = std::find(m_identities.begin(), m_identities.end(), identity);
+    if (seen != m_identities.end()) {
+      std::vector<std::string> cycle(m_shown.begin() + (seen - m_identities.begin()),
+                                     m_shown.end());
+      cycle.push_back(shown);
+      throw ConfigError(m_shown.back() + ": extends cycle: " + join_list(cycle, " -> "));
+    }
+    m_identities.push_back(identity);
+    m_shown.push_back(shown);
+
+    nlohmann::json own = load_json_file(file);
+    if (!own.is_object()) throw ConfigError(shown + ": expected a JSON object at the top level");
+    Layer merged;
+    if (auto extends = own.find("extends"); extends != own.end()) {
+      const std::vector<std::string> names = extends_names(shown, *extends);
+      own.erase(extends);
+      for (const std::string& name : names) {
+        const Layer parent = load(resolve(shown, name));
+        merge_into(merged.root, merged.origins, parent.root, parent.origins, "");
+      }
+    }
+    Origins own_origins;
+    for (auto it = own.begin(); it != own.end(); ++it)
+      record_leaves(*it, it.key(), shown, own_origins);
+    merge_into(merged.root, merged.origins, own, own_origins, "");
+
+    m_identities.pop_back();
+    m_shown.pop_back();
+    return merged;
+  }
+
+ private:
+  fs::path resolve(const fs::path& including, const std::string& name) const {
+    if (name.empty()) throw ConfigError(including.string() + ": extends: empty name");
+    const std::string leaf = ends_with(name, ".json") ? name : name + ".json";
+    std::vector<fs::path> candidates{(including.parent_path() / leaf).lexically_normal()};
+    for (const fs::path& dir : m_search_dirs) candidates.push_back((dir / leaf).lexically_normal());
+    std::vector<std::string> looked;
+    for (const fs::path& candidate : candidates) {
+      std::error_code ignored;
+      if (fs::is_regular_file(candidate, ignored)) return candidate;
+      looked.push_back(candidate.string());
+    }
+    throw ConfigError(including.string() + ": extends: cannot find '" + name + "' (looked in " +
+                      join_list(looked, ", ") + ")");
+  }
+
+  std::vector<fs::path> m_search_dirs;
+  // The files being loaded, outermost first: canonical paths to spot cycles, and as shown.
+  std::vector<fs::path> m_identities;
+  std::vector<std::string> m_shown;
+};
+
+// JSON kinds as --set messages name them; an integer is a kind of its own so that an integer leaf
+// can refuse 1.5.
+std::string kind_of(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::boolean:
+      return "boolean";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+      return "integer";
+    case nlohmann::json::value_t::number_float:
+      return "number";
+    case nlohmann::json::value_t::string:
+      return "string";
+    case nlohmann::json::value_t::array:
+      return "array";
+    case nlohmann::json::value_t::object:
+      return "object";
+    default:
+      return "value";
+  }
+}
+
+bool same_kind(const nlohmann::json& existing, const nlohmann::json& value) {
+  if (existing.is_null()) return true;
+  if (existing.is_number_float()) return value.is_number();
+  return kind_of(existing) == kind_of(value);
+}
+
+// The value text as JSON if it parses, else as a plain string. A string leaf always takes the text
+// as is, so "--set name=1234" keeps the name a string.
+nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing) {
+  if (existing.is_string()) return text;
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    return text;
+  }
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> segments;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    segments.push_back(path.substr(start, dot - start));
+    if (dot == std::string::npos) return segments;
+    start = dot + 1;
+  }
+}
+
+bool parse_index(const std::string& text, size_t size, size_t& index) {
+  if (text.empty() || text.size() > 9 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  index = std::stoul(text);
+  return index < size;
+}
+
+}  // namespace
+
+ConfigDocument::ConfigDocument(nlohmann::json root, std::string origin)
+    : m_root(std::move(root)), m_root_origin(std::move(origin)) {
+  if (m_root.is_object()) {
+    for (auto it = m_root.begin(); it != m_root.end(); ++it)
+      record_leaves(*it, it.key(), m_root_origin, m_origins);
+  }
+}
+
+ConfigDocument::ConfigDocument(nlohmann::json root, fs::path file, Origins origins)
+    : m_root(std::move(root)),
+      m_file(std::move(file)),
+      m_root_origin(m_file.string()),
+      m_origins(std::move(origins)) {}
+
+ConfigDocument ConfigDocument::load(const fs::path& file,
+                                    const std::vector<fs::path>& search_dirs) {
+  Layer layer = Loader(search_dirs).load(file);
+  return ConfigDocument(std::move(layer.root), file, std::move(layer.origins));
+}
+
+std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
+  if (auto exact = m_origins.find(dotted_path); exact != m_origins.end()) return exact->second;
+
+  // An object: one origin if everything in it came from the same file.
+  const std::string* common = nullptr;
+  bool mixed = false;
+  for_each_within(m_origins, dotted_path, [&](Origins::const_iterator entry) {
+    if (common && *common != entry->second) mixed = true;
+    common = &entry->second;
+  });
+  if (common && !mixed) return *common;
+  if (common) return m_root_origin;
+
+  // Below a leaf, such as an element of an array.
+  std::string ancestor = dotted_path;
+  for (size_t dot; (dot = ancestor.rfind('.')) != std::string::npos;) {
+    ancestor.resize(dot);
+    if (auto found = m_origins.find(ancestor); found != m_origins.end()) return found->second;
+  }
+  return m_root_origin;
+}
+
+void ConfigDocument::apply_override(const std::string& assignment) {
+  const size_t equals = assignment.find('=');
+  const std::string path = assignment.substr(0, equals);
+  const std::vector<std::string> segments = split_path(path);
+  if (equals == std::string::npos ||
+      std::any_of(segments.begin(), segments.end(), [](const std::string& s) { return s.empty(); }))
+    throw ConfigError("--set '" + assignment + "': expected json.path=value");
+  const std::string value_text = assignment.substr(equals + 1);
+  const std::string where = "--set " + path + ": ";
+
+  nlohmann::json* node = &m_root;
+  std::string walked;
+  for (const std::string& segment : segments) {
+    const std::string at = walked.empty() ? "top level" : walked;
+    if (node->is_object()) {
+      auto found = node->find(segment);
+      if (found == node->end()) {
+        std::vector<std::string> keys;
+        for (auto it = node->begin(); it != node->end(); ++it) keys.push_back(it.key());
+        const std::string suggestion = closest_match(segment, keys);
+        throw ConfigError(where + "unknown key '" + segment + "' at " + at +
+                          (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+      }
+      node = &*found;
+    } else if (node->is_array()) {
+      size_t index = 0;
+      if (!parse_index(segment, node->size(), index))
+        throw ConfigError(where + "no element '" + segment + "' in the array at " + at + " (size " +
+                          std::to_string(node->size()) + ")");
+      node = &(*node)[index];
+    } else {
+      throw ConfigError(where + at + " is not an object (it is " + kind_of(*node) + ")");
+    }
+    walked = join_path(walked, segment);
+  }
+
+  nlohmann::json value = parse_override_value(value_text, *node);
+  if (!same_kind(*node, value))
+    throw ConfigError("--set " + assignment + ": expected " + kind_of(*node) + ", got " +
+                      kind_of(value));
+  *node = std::move(value);
+  erase_within(m_origins, path);
+  m_origins[path] = k_override_origin;
+}
+
+}  // namespace ohmvp

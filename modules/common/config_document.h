@@ -1,0 +1,48 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ohmvp {
+
+// A platform configuration: one JSON file with its "extends" chain merged in and the CLI's --set
+// overrides applied, remembering which file set each value so that errors can name it.
+class ConfigDocument {
+ public:
+  explicit ConfigDocument(nlohmann::json root, std::string origin = "<inline>");
+
+  // Loads `file`. Each name in its top-level "extends" (a string or an array of strings) is looked
+  // up as <file's folder>/<name>.json, then <dir>/<name>.json for each search dir (a name ending
+  // in .json is used as is). Those documents are deep-merged in order and the file's own content
+  // is merged over them: objects merge key by key, arrays and scalars replace.
+  static ConfigDocument load(const std::filesystem::path& file,
+                             const std::vector<std::filesystem::path>& search_dirs);
+
+  const nlohmann::json& json() const { return m_root; }
+  // The file load() was given; empty for a document built from JSON in memory.
+  const std::filesystem::path& file() const { return m_file; }
+
+  // The file that set `dotted_path` or its nearest ancestor ("--set" for an override). For an
+  // object whose values all come from one file, that file; otherwise the root file.
+  std::string origin_of(const std::string& dotted_path) const;
+
+  // Applies "a.b.c=value". The path must exist and the value must keep the leaf's JSON kind.
+  void apply_override(const std::string& assignment);
+
+  // Dotted path -> file that set it, for every leaf (scalar, array or empty object).
+  using Origins = std::map<std::string, std::string>;
+
+ private:
+  ConfigDocument(nlohmann::json root, std::filesystem::path file, Origins origins);
+
+  nlohmann::json m_root;
+  std::filesystem::path m_file;
+  std::string m_root_origin;
+  Origins m_origins;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,121 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ohmvp {
+
+class ConfigDocument;
+
+namespace detail {
+// Keeps a parameter out of template deduction, so get("n", u32, 1, 64) compiles.
+template <class T>
+struct NonDeduced {
+  using type = T;
+};
+}  // namespace detail
+
+// Reads one JSON object of a block's configuration into its config struct. Absent keys keep the
+// struct's defaults; present ones are type- and range-checked. finish() then rejects every key no
+// one asked about, so a typo is an error rather than a silently ignored setting. Errors read
+// "<origin file>: <dotted.path.key>: <problem>".
+class ConfigReader {
+ public:
+  // `path` is the dotted JSON path of `node` ("" for the root); `document`, when given, names the
+  // file each value came from. `node` must outlive the reader.
+  ConfigReader(const nlohmann::json& node, std::string path,
+               const ConfigDocument* document = nullptr);
+
+  // bool, std::string, floating point (any number) or an integer type (integers only, within the
+  // type's range).
+  template <class T>
+  void get(const char* key, T& value) const {
+    if (const nlohmann::json* found = lookup(key)) value = convert<T>(key, *found);
+  }
+
+  template <class T>
+  void get(const char* key, T& value, typename detail::NonDeduced<T>::type min,
+           typename detail::NonDeduced<T>::type max) const {
+    static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "range needs a number");
+    const nlohmann::json* found = lookup(key);
+    if (!found) return;
+    const T read = convert<T>(key, *found);
+    if (read < min || read > max)
+      fail_range(key, found->dump(), nlohmann::json(min).dump(), nlohmann::json(max).dump());
+    value = read;
+  }
+
+  template <class E>
+  void get_enum(const char* key, E& value,
+                const std::vector<std::pair<std::string, E>>& names) const {
+    const nlohmann::json* found = lookup(key);
+    if (!found) return;
+    std::vector<std::string> allowed;
+    for (const auto& name : names) allowed.push_back(name.first);
+    value = names[choose(key, *found, allowed)].second;
+  }
+
+  void get_u64_list(const char* key, std::vector<uint64_t>& values) const;
+
+  bool has(const char* key) const;
+  // The object under `key`; an absent key gives a reader over an empty object, so defaults apply.
+  ConfigReader child(const char* key) const;
+  // The value under `key` for custom parsing, or nullptr when absent.
+  const nlohmann::json* raw(const char* key) const;
+
+  const std::string& path() const { return m_path; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+
+  // Rejects any key that was not asked about, except notes whose name begins with '_'.
+  void finish() const;
+
+ private:
+  template <class T>
+  static constexpr bool k_unsupported = false;
+
+  template <class T>
+  T convert(const char* key, const nlohmann::json& value) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return read_bool(key, value);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      return read_string(key, value);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return static_cast<T>(read_double(key, value));
+    } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+      return static_cast<T>(read_unsigned(key, value, std::numeric_limits<T>::max()));
+    } else if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(
+          read_signed(key, value, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    } else {
+      static_assert(k_unsupported<T>, "ConfigReader::get: unsupported type; use get_enum or raw");
+    }
+  }
+
+  // Marks `key` as asked about; nullptr when absent.
+  const nlohmann::json* lookup(const char* key) const;
+
+  bool read_bool(const char* key, const nlohmann::json& value) const;
+  std::string read_string(const char* key, const nlohmann::json& value) const;
+  double read_double(const char* key, const nlohmann::json& value) const;
+  uint64_t read_unsigned(const char* key, const nlohmann::json& value, uint64_t max) const;
+  int64_t read_signed(const char* key, const nlohmann::json& value, int64_t min, int64_t max) const;
+  size_t choose(const char* key, const nlohmann::json& value,
+                const std::vector<std::string>& allowed) const;
+  [[noreturn]] void fail_range(const char* key, const std::string& value, const std::string& min,
+                               const std::string& max) const;
+  std::string origin_prefix(const std::string& dotted_path) const;
+
+  const nlohmann::json* m_node;
+  std::string m_path;
+  const ConfigDocument* m_document;
+  mutable std::vector<std::string> m_asked;
+};
+
+}  // namespace ohmvp

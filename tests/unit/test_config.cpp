@@ -1,0 +1,448 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "modules/common/closest_match.h"
+#include "modules/common/config_document.h"
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using ohmvp::ConfigDocument;
+using ohmvp::ConfigError;
+using ohmvp::ConfigReader;
+
+namespace {
+
+// A scratch folder for config files, removed again at the end of the test.
+class TempDir {
+ public:
+  TempDir()
+      : m_root(fs::temp_directory_path() / ("ohmvp_config_test_" + std::to_string(::getpid()))) {
+    fs::remove_all(m_root);
+    fs::create_directories(m_root);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(m_root, ignored);
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path file = m_root / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file;
+  }
+  const fs::path& root() const { return m_root; }
+
+ private:
+  fs::path m_root;
+};
+
+enum class Policy { fcfs, frfcfs };
+
+}  // namespace
+
+TEST_CASE("config: closest_match suggests only near words") {
+  const std::vector<std::string> keys{"tRCD_ns", "tRP_ns", "tRAS_ns"};
+  CHECK(ohmvp::closest_match("tRDC_ns", keys) == "tRCD_ns");
+  CHECK(ohmvp::closest_match("tRP_ns", keys) == "tRP_ns");
+  CHECK(ohmvp::closest_match("refresh_interval", keys).empty());
+  CHECK(ohmvp::closest_match("x", {}).empty());
+  CHECK(ohmvp::edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("config: line_column_of counts 1-based lines and columns") {
+  const std::string text = "ab\ncde\n";
+  CHECK(ohmvp::line_column_of(text, 0) == "1:1");
+  CHECK(ohmvp::line_column_of(text, 1) == "1:2");
+  CHECK(ohmvp::line_column_of(text, 3) == "2:1");
+  CHECK(ohmvp::line_column_of(text, 5) == "2:3");
+  CHECK(ohmvp::line_column_of(text, 100) == "3:1");
+}
+
+TEST_CASE("config: deep merge of extends and the including file") {
+  TempDir dir;
+  const fs::path base = dir.write("base.json", R"({
+    "a": {"x": 1, "y": [1, 2], "inner": {"p": 1, "q": 2}},
+    "s": "base", "keep": true,
+    "obj_to_scalar": {"k": 1}, "scalar_to_obj": 3, "untouched": {}
+  })");
+  const fs::path other = dir.write("other.json", R"({"s": "other", "from_other": 1})");
+  const fs::path top = dir.write("top.json", R"({
+    "extends": ["base", "other"],
+    "a": {"y": [3], "z": 2, "inner": {"q": 20}},
+    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}
+  })");
+
+  const ConfigDocument doc = ConfigDocument::load(top, {});
+  const json& root = doc.json();
+  CHECK(root == json::parse(R"({
+    "a": {"x": 1, "y": [3], "z": 2, "inner": {"p": 1, "q": 20}},
+    "s": "other", "keep": true, "from_other": 1,
+    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}, "untouched": {}
+  })"));
+  CHECK_FALSE(root.contains("extends"));
+  CHECK(doc.file() == top);
+
+  CHECK(doc.origin_of("a.x") == base.string());
+  CHECK(doc.origin_of("a.y") == top.string());
+  CHECK(doc.origin_of("a.y.0") == top.string());
+  CHECK(doc.origin_of("a.inner.p") == base.string());
+  CHECK(doc.origin_of("a.inner.q") == top.string());
+  CHECK(doc.origin_of("s") == other.string());
+  CHECK(doc.origin_of("obj_to_scalar") == top.string());
+  CHECK(doc.origin_of("scalar_to_obj.k") == top.string());
+  CHECK(doc.origin_of("untouched") == base.string());
+  // An object whose values all come from one file is that file's; a mixed one is the root's.
+  CHECK(doc.origin_of("scalar_to_obj") == top.string());
+  CHECK(doc.origin_of("a") == top.string());
+  CHECK(doc.origin_of("no.such.path") == top.string());
+}
+
+TEST_CASE("config: extends chain over two levels and search dirs") {
+  TempDir dir;
+  const fs::path ddr = dir.write("lib/ddr.json", R"({
+    "memory": {"dram": {"timing": {"tRCD_ns": 13.75, "tRP_ns": 13.75}, "banks": 16}}
+  })");
+  // "ddr" is found next to ddr_fast.json, which itself lives in a search dir.
+  const fs::path fast = dir.write("lib/ddr_fast.json", R"({
+    "extends": "ddr", "memory": {"dram": {"timing": {"tRCD_ns": 12}}}
+  })");
+  const fs::path local_common = dir.write("configs/common.json", R"({"name": "local"})");
+  dir.write("lib/common.json", R"({"name": "library", "library_only": 1})");
+  const fs::path main = dir.write("configs/main.json", R"({
+    "extends": ["ddr_fast", "common", "../lib/ddr.json"],
+    "memory": {"dram": {"banks": 8}}
+  })");
+
+  const ConfigDocument doc =
+      ConfigDocument::load(main, {dir.root() / "unused", dir.root() / "lib"});
+  const json& dram = doc.json()["memory"]["dram"];
+  // ddr.json comes last in the list, so its tRCD_ns beats ddr_fast's.
+  CHECK(dram["timing"]["tRCD_ns"] == 13.75);
+  CHECK(dram["timing"]["tRP_ns"] == 13.75);
+  CHECK(dram["banks"] == 8);
+  CHECK(doc.json()["name"] == "local");
+  CHECK_FALSE(doc.json().contains("library_only"));
+  CHECK(doc.origin_of("memory.dram.timing.tRCD_ns") == ddr.string());
+  CHECK(doc.origin_of("memory.dram.banks") == main.string());
+  CHECK(doc.origin_of("name") == local_common.string());
+
+  const fs::path only_fast = dir.write("configs/fast_only.json", R"({"extends": "ddr_fast"})");
+  const ConfigDocument fast_doc = ConfigDocument::load(only_fast, {dir.root() / "lib"});
+  CHECK(fast_doc.json()["memory"]["dram"]["timing"]["tRCD_ns"] == 12);
+  CHECK(fast_doc.origin_of("memory.dram.timing.tRCD_ns") == fast.string());
+  CHECK(fast_doc.origin_of("memory.dram.timing.tRP_ns") == ddr.string());
+
+  const fs::path missing = dir.write("configs/missing.json", R"({"extends": ["nope"]})");
+  CHECK_THROWS_WITH(ConfigDocument::load(missing, {dir.root() / "lib"}),
+                    Catch::Contains(missing.string() + ": extends: cannot find 'nope' (looked in " +
+                                    (dir.root() / "configs/nope.json").string() + ", " +
+                                    (dir.root() / "lib/nope.json").string() + ")"));
+  const fs::path bad = dir.write("configs/bad.json", R"({"extends": 3})");
+  CHECK_THROWS_WITH(ConfigDocument::load(bad, {}),
+                    Catch::Contains("extends: expected a string or an array of strings"));
+}
+
+TEST_CASE("config: extends cycle is an error naming the chain") {
+  TempDir dir;
+  const fs::path a = dir.write("a.json", R"({"extends": "b", "x": 1})");
+  const fs::path b = dir.write("b.json", R"({"extends": "c"})");
+  const fs::path c = dir.write("c.json", R"({"extends": "b"})");
+  CHECK_THROWS_WITH(
+      ConfigDocument::load(a, {}),
+      Catch::Contains("extends cycle: " + b.string() + " -> " + c.string() + " -> " + b.string()));
+
+  const fs::path self = dir.write("self.json", R"({"extends": "self.json"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(self, {}),
+                    Catch::Contains("extends cycle: " + self.string() + " -> " + self.string()));
+}
+
+TEST_CASE("config: malformed JSON reports file, line and column") {
+  TempDir dir;
+  const fs::path file = dir.write("broken.json", "{\n  \"a\": 1,\n  \"b\": [1, 2,]\n}\n");
+  CHECK_THROWS_WITH(ohmvp::load_json_file(file),
+                    Catch::StartsWith(file.string() + ":3:14: malformed JSON: ") &&
+                        Catch::Contains("unexpected ']'"));
+
+  const fs::path truncated = dir.write("truncated.json", "{\"a\": [1,\n");
+  CHECK_THROWS_WITH(ohmvp::load_json_file(truncated),
+                    Catch::StartsWith(truncated.string() + ":2:1: malformed JSON: "));
+
+  // Through an extends chain the message names the broken file, not the including one.
+  const fs::path top = dir.write("top.json", R"({"extends": "broken"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(top, {}), Catch::StartsWith(file.string() + ":3:14: "));
+
+  const fs::path array = dir.write("array.json", "[1, 2]");
+  CHECK_THROWS_WITH(ConfigDocument::load(array, {}),
+                    Catch::Contains("expected a JSON object at the top level"));
+}
+
+TEST_CASE("config: missing or unreadable file") {
+  TempDir dir;
+  const fs::path missing = dir.root() / "absent.json";
+  CHECK_THROWS_AS(ohmvp::load_json_file(missing), ConfigError);
+  CHECK_THROWS_WITH(ohmvp::load_json_file(missing),
+                    "cannot read " + missing.string() + ": No such file or directory");
+  CHECK_THROWS_WITH(ConfigDocument::load(missing, {}), Catch::Contains("cannot read"));
+  CHECK_THROWS_WITH(ohmvp::load_json_file(dir.root()), Catch::Contains("Is a directory"));
+}
+
+TEST_CASE("config: --set overrides") {
+  ConfigDocument doc(json::parse(R"({
+    "memory": {"dram": {"timing": {"tRCD_ns": 13.75, "banks": 8}, "name": "ddr4"}},
+    "trace": {"enabled": false, "file": null},
+    "list": [1, 2],
+    "tags": {"a": 1},
+    "other": 1
+  })"));
+
+  SECTION("accepted values") {
+    doc.apply_override("memory.dram.timing.tRCD_ns=12.5");
+    doc.apply_override("memory.dram.timing.banks=16");
+    doc.apply_override("memory.dram.name=lpddr5");
+    doc.apply_override("trace.enabled=true");
+    doc.apply_override("trace.file=\"out.trace\"");
+    doc.apply_override("list=[3, 4, 5]");
+    doc.apply_override("list.1=40");
+    doc.apply_override("tags={\"b\": 2}");
+    const json& root = doc.json();
+    CHECK(root["memory"]["dram"]["timing"]["tRCD_ns"] == 12.5);
+    CHECK(root["memory"]["dram"]["timing"]["banks"] == 16);
+    CHECK(root["memory"]["dram"]["name"] == "lpddr5");
+    CHECK(root["trace"]["enabled"] == true);
+    CHECK(root["trace"]["file"] == "out.trace");
+    CHECK(root["list"] == json::parse("[3, 40, 5]"));
+    CHECK(root["tags"] == json::parse(R"({"b": 2})"));
+    CHECK(doc.origin_of("memory.dram.timing.tRCD_ns") == "--set");
+    CHECK(doc.origin_of("tags.b") == "--set");
+    CHECK(doc.origin_of("memory.dram.timing") == "--set");
+    CHECK(doc.origin_of("other") == "<inline>");
+    CHECK(doc.origin_of("") == "<inline>");
+
+    // A number leaf takes an integer; a string leaf takes any text as is.
+    doc.apply_override("memory.dram.timing.tRCD_ns=12");
+    CHECK(doc.json()["memory"]["dram"]["timing"]["tRCD_ns"] == 12);
+    doc.apply_override("memory.dram.name=1234");
+    CHECK(doc.json()["memory"]["dram"]["name"] == "1234");
+    doc.apply_override("memory.dram.name=a=b");
+    CHECK(doc.json()["memory"]["dram"]["name"] == "a=b");
+  }
+
+  SECTION("unknown key with did-you-mean") {
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.timng.tRCD_ns=1"),
+                      "--set memory.dram.timng.tRCD_ns: unknown key 'timng' at memory.dram; did "
+                      "you mean 'timing'?");
+    CHECK_THROWS_WITH(doc.apply_override("memroy.dram=1"),
+                      Catch::Contains("unknown key 'memroy' at top level; did you mean 'memory'?"));
+    CHECK_THROWS_WITH(doc.apply_override("memory.completely_different=1"),
+                      "--set memory.completely_different: unknown key 'completely_different' at "
+                      "memory");
+    CHECK_THROWS_WITH(doc.apply_override("list.7=1"),
+                      Catch::Contains("no element '7' in the array at list"));
+    CHECK_THROWS_WITH(doc.apply_override("trace.enabled.x=1"),
+                      Catch::Contains("trace.enabled is not an object"));
+  }
+
+  SECTION("wrong kind") {
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.tRCD_ns=fast"),
+                      "--set memory.dram.timing.tRCD_ns=fast: expected number, got string");
+    CHECK_THROWS_WITH(doc.apply_override("trace.enabled=1"),
+                      "--set trace.enabled=1: expected boolean, got integer");
+    CHECK_THROWS_WITH(doc.apply_override("list={}"), Catch::Contains("expected array, got object"));
+    CHECK_THROWS_WITH(doc.apply_override("tags=[1]"),
+                      Catch::Contains("expected object, got array"));
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.banks=1.5"),
+                      "--set memory.dram.timing.banks=1.5: expected integer, got number");
+    CHECK(doc.json()["memory"]["dram"]["timing"]["banks"] == 8);
+  }
+
+  SECTION("missing '='") {
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.banks"),
+                      "--set 'memory.dram.timing.banks': expected json.path=value");
+    CHECK_THROWS_WITH(doc.apply_override("=3"), "--set '=3': expected json.path=value");
+    CHECK_THROWS_WITH(doc.apply_override("memory..banks=3"), Catch::Contains("json.path=value"));
+  }
+}
+
+TEST_CASE("config: ConfigReader keeps defaults for absent keys") {
+  const json node = json::parse(R"({"timing": {}})");
+  ConfigReader reader(node, "");
+  uint32_t banks = 8;
+  double tRCD = 13.75;
+  std::string name = "ddr4";
+  bool enabled = true;
+  Policy policy = Policy::frfcfs;
+  std::vector<uint64_t> list{1, 2};
+  reader.get("banks", banks);
+  reader.get("banks_ranged", banks, 1, 64);
+  reader.get("tRCD_ns", tRCD);
+  reader.get("name", name);
+  reader.get("enabled", enabled);
+  reader.get_enum("policy", policy, {{"fcfs", Policy::fcfs}, {"frfcfs", Policy::frfcfs}});
+  reader.get_u64_list("list", list);
+  const ConfigReader absent = reader.child("absent");
+  absent.get("banks", banks);
+  absent.finish();
+  CHECK(absent.path() == "absent");
+  reader.child("timing").finish();
+  reader.finish();
+  CHECK(banks == 8);
+  CHECK(tRCD == 13.75);
+  CHECK(name == "ddr4");
+  CHECK(enabled);
+  CHECK(policy == Policy::frfcfs);
+  CHECK(list == std::vector<uint64_t>{1, 2});
+  CHECK_FALSE(reader.has("banks"));
+  CHECK(reader.raw("banks") == nullptr);
+}
+
+TEST_CASE("config: ConfigReader reads present values") {
+  const json node = json::parse(R"({
+    "banks": 16, "tRCD_ns": 12, "name": "lpddr5", "enabled": false, "offset": -5,
+    "big": 18446744073709551615, "policy": "fcfs", "list": [0, 7, 4096], "custom": [1, "x"]
+  })");
+  ConfigReader reader(node, "memory");
+  uint32_t banks = 0;
+  double tRCD = 0;
+  std::string name;
+  bool enabled = true;
+  int32_t offset = 0;
+  uint64_t big = 0;
+  Policy policy = Policy::frfcfs;
+  std::vector<uint64_t> list;
+  reader.get("banks", banks, 1, 64);
+  reader.get("tRCD_ns", tRCD);
+  reader.get("name", name);
+  reader.get("enabled", enabled);
+  reader.get("offset", offset);
+  reader.get("big", big);
+  reader.get_enum("policy", policy, {{"fcfs", Policy::fcfs}, {"frfcfs", Policy::frfcfs}});
+  reader.get_u64_list("list", list);
+  REQUIRE(reader.raw("custom") != nullptr);
+  CHECK(reader.raw("custom")->size() == 2);
+  reader.finish();
+  CHECK(banks == 16);
+  CHECK(tRCD == 12.0);
+  CHECK(name == "lpddr5");
+  CHECK_FALSE(enabled);
+  CHECK(offset == -5);
+  CHECK(big == UINT64_MAX);
+  CHECK(policy == Policy::fcfs);
+  CHECK(list == std::vector<uint64_t>{0, 7, 4096});
+}
+
+TEST_CASE("config: ConfigReader type errors") {
+  const json node = json::parse(R"({
+    "text": "eight", "negative": -3, "fraction": 1.5, "one": 1, "huge": 300, "flag": true,
+    "list": [1, -2], "not_list": 5, "signed_big": 3000000000
+  })");
+  ConfigReader reader(node, "memory.dram");
+  uint32_t u32 = 0;
+  uint8_t u8 = 0;
+  int32_t i32 = 0;
+  double number = 0;
+  bool flag = false;
+  std::string text;
+  std::vector<uint64_t> list;
+  CHECK_THROWS_WITH(reader.get("text", u32),
+                    "memory.dram.text: expected unsigned integer, got \"eight\"");
+  CHECK_THROWS_WITH(reader.get("negative", u32),
+                    "memory.dram.negative: expected unsigned integer, got -3");
+  CHECK_THROWS_WITH(reader.get("fraction", u32),
+                    "memory.dram.fraction: expected unsigned integer, got 1.5");
+  CHECK_THROWS_WITH(reader.get("huge", u8),
+                    "memory.dram.huge: value 300 out of range; expected 0 to 255");
+  CHECK_THROWS_WITH(reader.get("signed_big", i32),
+                    Catch::Contains("value 3000000000 out of range; expected -2147483648 to"));
+  CHECK_THROWS_WITH(reader.get("fraction", i32), Catch::Contains("expected integer, got 1.5"));
+  CHECK_THROWS_WITH(reader.get("text", number), "memory.dram.text: expected number, got \"eight\"");
+  CHECK_THROWS_WITH(reader.get("one", flag), "memory.dram.one: expected boolean, got 1");
+  CHECK_THROWS_WITH(reader.get("flag", text), "memory.dram.flag: expected string, got true");
+  CHECK_THROWS_WITH(reader.child("one"), "memory.dram.one: expected object, got 1");
+  CHECK_THROWS_WITH(reader.get_u64_list("list", list),
+                    "memory.dram.list: expected array of unsigned integers; element 1 is -2");
+  CHECK_THROWS_WITH(reader.get_u64_list("not_list", list),
+                    "memory.dram.not_list: expected array of unsigned integers, got 5");
+  CHECK_THROWS_WITH(ConfigReader(node["one"], "memory.dram.one"),
+                    "memory.dram.one: expected object, got 1");
+  CHECK_THROWS_WITH(reader.fail("text", "custom problem"), "memory.dram.text: custom problem");
+}
+
+TEST_CASE("config: ConfigReader range and enum errors") {
+  const json node = json::parse(R"({"channels": 70, "ratio": 3.5, "policy": "frfcsf", "mode": 2})");
+  ConfigReader reader(node, "memory");
+  uint32_t channels = 1;
+  double ratio = 1;
+  Policy policy = Policy::fcfs;
+  const std::vector<std::pair<std::string, Policy>> names{{"fcfs", Policy::fcfs},
+                                                          {"frfcfs", Policy::frfcfs}};
+  CHECK_THROWS_WITH(reader.get("channels", channels, 1, 64),
+                    "memory.channels: value 70 out of range; expected 1 to 64");
+  CHECK(channels == 1);
+  CHECK_THROWS_WITH(reader.get("ratio", ratio, 0.5, 2.0),
+                    "memory.ratio: value 3.5 out of range; expected 0.5 to 2.0");
+  CHECK_THROWS_WITH(reader.get_enum("policy", policy, names),
+                    "memory.policy: unknown value 'frfcsf'; expected one of 'fcfs', 'frfcfs'; did "
+                    "you mean 'frfcfs'?");
+  CHECK_THROWS_WITH(reader.get_enum("mode", policy, names), "memory.mode: expected string, got 2");
+  CHECK(policy == Policy::fcfs);
+}
+
+TEST_CASE("config: ConfigReader rejects unknown keys and allows notes") {
+  const json node = json::parse(R"({
+    "memory": {"dram": {"timing": {"tRCD_ns": 13.75, "tRDC_ns": 14, "_source": "JESD79-4"}}},
+    "_comment": "top-level note"
+  })");
+  ConfigReader root(node, "");
+  const ConfigReader timing = root.child("memory").child("dram").child("timing");
+  CHECK(timing.path() == "memory.dram.timing");
+  double tRCD = 0;
+  double tRP = 0;
+  timing.get("tRCD_ns", tRCD);
+  timing.get("tRP_ns", tRP);
+  CHECK_THROWS_WITH(timing.finish(),
+                    "unknown key 'tRDC_ns' at memory.dram.timing; did you mean 'tRCD_ns'?");
+  root.finish();
+
+  ConfigReader top(node, "");
+  CHECK_THROWS_WITH(top.finish(), "unknown key 'memory' at top level");
+}
+
+TEST_CASE("config: ConfigReader messages name the origin file") {
+  TempDir dir;
+  const fs::path base = dir.write("base.json", R"({
+    "memory": {"dram": {"timing": {"tRCD_ns": "slow", "tRP_ns": 13.75}, "banks": 8}}
+  })");
+  const fs::path top = dir.write("top.json", R"({
+    "extends": "base", "memory": {"dram": {"timing": {"tRDC_ns": 14}, "banks": -1}}
+  })");
+  ConfigDocument doc = ConfigDocument::load(top, {});
+  const ConfigReader dram = ConfigReader(doc.json(), "", &doc).child("memory").child("dram");
+  const ConfigReader timing = dram.child("timing");
+  double value = 0;
+  uint32_t banks = 0;
+  CHECK_THROWS_WITH(timing.get("tRCD_ns", value),
+                    base.string() + ": memory.dram.timing.tRCD_ns: expected number, got \"slow\"");
+  CHECK_THROWS_WITH(dram.get("banks", banks),
+                    top.string() + ": memory.dram.banks: expected unsigned integer, got -1");
+  timing.get("tRP_ns", value);
+  CHECK_THROWS_WITH(timing.finish(), Catch::StartsWith(top.string() + ": unknown key 'tRDC_ns'"));
+
+  doc.apply_override("memory.dram.timing.tRP_ns=-2");
+  double tRP = 0;
+  CHECK_THROWS_WITH(
+      timing.get("tRP_ns", tRP, 0.0, 100.0),
+      "--set: memory.dram.timing.tRP_ns: value -2 out of range; expected 0.0 to 100.0");
+
+  const ConfigDocument inline_doc(json::parse(R"({"banks": "x"})"));
+  CHECK_THROWS_WITH(ConfigReader(inline_doc.json(), "", &inline_doc).get("banks", banks),
+                    "<inline>: banks: expected unsigned integer, got \"x\"");
+}
