@@ -1,0 +1,229 @@
+#include "modules/host/trace_reader.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+constexpr uint32_t max_size = 4096;
+
+// Splits a line into fields separated by spaces and tabs.
+class Fields {
+ public:
+  explicit Fields(std::string_view line) : m_line(line) {}
+
+  // The next field, or an empty view at the end of the line.
+  std::string_view next() {
+    while (m_pos < m_line.size() && is_blank(m_line[m_pos])) ++m_pos;
+    const size_t start = m_pos;
+    while (m_pos < m_line.size() && !is_blank(m_line[m_pos])) ++m_pos;
+    return m_line.substr(start, m_pos - start);
+  }
+
+ private:
+  static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+  std::string_view m_line;
+  size_t m_pos = 0;
+};
+
+bool parse_unsigned(std::string_view text, uint64_t& value, int base = 10) {
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
+  return !text.empty() && ec == std::errc() && ptr == end;
+}
+
+// "<ns>" or "<ns>.<fraction>" to picoseconds, rounding half up. Decimal digits are converted
+// exactly rather than through a double.
+bool parse_time_ps(std::string_view text, uint64_t& ps) {
+  const size_t point = text.find('.');
+  uint64_t ns = 0;
+  if (!parse_unsigned(text.substr(0, point), ns)) return false;
+  if (ns > (UINT64_MAX - 1000) / 1000) return false;
+  ps = ns * 1000;
+  if (point == std::string_view::npos) return true;
+  const std::string_view fraction = text.substr(point + 1);
+  if (fraction.empty()) return false;
+  uint64_t scale = 100;
+  for (size_t i = 0; i < fraction.size(); ++i) {
+    const char c = fraction[i];
+    if (c < '0' || c > '9') return false;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (i < 3) {
+      ps += digit * scale;
+      scale /= 10;
+    } else if (i == 3 && digit >= 5) {
+      ++ps;
+    }
+  }
+  return true;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const char c = (a[i] >= 'A' && a[i] <= 'Z') ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
+    if (c != b[i]) return false;
+  }
+  return true;
+}
+
+bool parse_operation(std::string_view text, bool& is_write) {
+  if (equals_ignoring_case(text, "r") || equals_ignoring_case(text, "read")) {
+    is_write = false;
+    return true;
+  }
+  if (equals_ignoring_case(text, "w") || equals_ignoring_case(text, "write")) {
+    is_write = true;
+    return true;
+  }
+  return false;
+}
+
+bool parse_address(std::string_view text, uint64_t& address) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    return parse_unsigned(text.substr(2), address, 16);
+  }
+  return parse_unsigned(text, address);
+}
+
+bool parse_size(std::string_view text, uint32_t& size) {
+  uint64_t value = 0;
+  if (!parse_unsigned(text, value) || value == 0 || value > max_size) return false;
+  if ((value & (value - 1)) != 0) return false;
+  size = static_cast<uint32_t>(value);
+  return true;
+}
+
+std::string hex(uint64_t value) {
+  char buffer[19] = "0x";
+  const auto result = std::to_chars(buffer + 2, buffer + sizeof buffer, value, 16);
+  return std::string(buffer, result.ptr);
+}
+
+std::string format_ps(uint64_t ps) {
+  std::string text = std::to_string(ps / 1000);
+  if (ps % 1000 != 0) {
+    std::string fraction = std::to_string(1000 + ps % 1000).substr(1);
+    while (fraction.back() == '0') fraction.pop_back();
+    text += "." + fraction;
+  }
+  return text;
+}
+
+class TraceParser {
+ public:
+  TraceParser(const std::filesystem::path& file, std::vector<MemoryRequest>& requests)
+      : m_file(file.string()), m_requests(requests) {}
+
+  void parse_line(std::string_view line) {
+    ++m_line_number;
+    m_line = line;
+    Fields fields(line);
+    std::string_view field = fields.next();
+    if (field.empty() || field[0] == '#') return;
+
+    MemoryRequest request;
+    request.not_before_ps = m_time_ps;
+    if (field[0] == '@') {
+      uint64_t ps = 0;
+      if (!parse_time_ps(field.substr(1), ps)) {
+        fail("bad issue time '" + std::string(field) + "'",
+             "@<nanoseconds> with an optional fraction, e.g. @12.5");
+      }
+      if (ps < m_time_ps) {
+        fail("issue time " + std::string(field) + " is before the previous line's @" +
+                 format_ps(m_time_ps),
+             "times that do not decrease");
+      }
+      request.not_before_ps = m_time_ps = ps;
+      field = fields.next();
+    }
+
+    const char* expected_operation = "R, W, read or write";
+    if (field.empty()) fail("missing operation", expected_operation);
+    if (!parse_operation(field, request.is_write)) {
+      fail("bad operation '" + std::string(field) + "'", expected_operation);
+    }
+
+    const char* expected_address = "a hexadecimal (0x...) or decimal 64-bit address";
+    field = fields.next();
+    if (field.empty()) fail("missing address", expected_address);
+    if (!parse_address(field, request.address)) {
+      fail("bad address '" + std::string(field) + "'", expected_address);
+    }
+
+    field = fields.next();
+    if (!field.empty()) {
+      if (!parse_size(field, request.size)) {
+        fail("bad size '" + std::string(field) + "'",
+             "a decimal power of two from 1 to " + std::to_string(max_size));
+      }
+      field = fields.next();
+    }
+    if (request.address % request.size != 0) {
+      fail("address " + hex(request.address) + " is not aligned to the size " +
+               std::to_string(request.size),
+           "a multiple of the size");
+    }
+    if (!field.empty()) fail("unexpected '" + std::string(field) + "'", "the end of the line");
+
+    m_requests.push_back(request);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
+    throw ConfigError(m_file + ":" + std::to_string(m_line_number) + ": " + problem +
+                      "; expected " + expected + ": '" + std::string(m_line) + "'");
+  }
+
+  std::string m_file;
+  std::vector<MemoryRequest>& m_requests;
+  uint64_t m_line_number = 0;
+  std::string_view m_line;
+  uint64_t m_time_ps = 0;
+};
+
+[[noreturn]] void fail_to_read(const std::filesystem::path& file, int error) {
+  throw ConfigError("cannot read trace " + file.string() + ": " + std::strerror(error));
+}
+
+}  // namespace
+
+TraceSource::TraceSource(const std::filesystem::path& file) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored)) fail_to_read(file, EISDIR);
+  errno = 0;
+  std::ifstream stream(file);
+  if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);
+
+  TraceParser parser(file, m_requests);
+  std::string line;
+  while (std::getline(stream, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    parser.parse_line(line);
+  }
+  if (stream.bad()) fail_to_read(file, errno != 0 ? errno : EIO);
+  if (m_requests.empty()) {
+    throw ConfigError("trace " + file.string() +
+                      " has no requests; expected at least one line "
+                      "of the form [@<time_ns>] <R|W> <address> [<size>]");
+  }
+  m_requests.shrink_to_fit();
+}
+
+bool TraceSource::next(MemoryRequest& request) {
+  if (m_next == m_requests.size()) return false;
+  request = m_requests[m_next++];
+  return true;
+}
+
+}  // namespace ohmvp

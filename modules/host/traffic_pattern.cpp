@@ -1,0 +1,108 @@
+#include "modules/host/traffic_pattern.h"
+
+#include <optional>
+#include <string>
+
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+constexpr uint64_t max_requests = 1000000000;
+constexpr uint32_t max_size = 4096;
+constexpr uint32_t max_outstanding_limit = 4096;
+
+bool is_power_of_two(uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+struct Problem {
+  const char* key;
+  std::string text;
+};
+
+// The rules that involve more than one key's range, shared by parse() and the generator.
+std::optional<Problem> find_problem(const TrafficConfig& c) {
+  const std::string size = std::to_string(c.size);
+  if (c.requests < 1 || c.requests > max_requests)
+    return Problem{"requests", "expected 1 to " + std::to_string(max_requests)};
+  if (c.size > max_size || !is_power_of_two(c.size))
+    return Problem{"size", "expected a power of two from 1 to " + std::to_string(max_size)};
+  if (!(c.read_ratio >= 0.0 && c.read_ratio <= 1.0))
+    return Problem{"read_ratio", "expected 0 to 1"};
+  if (c.base % c.size != 0) return Problem{"base", "expected a multiple of size (" + size + ")"};
+  if (c.range == 0 || c.range % c.size != 0)
+    return Problem{"range", "expected a positive multiple of size (" + size + ")"};
+  if (c.range - 1 > UINT64_MAX - c.base)
+    return Problem{"range", "expected base + range to fit in 64-bit addresses"};
+  // Only strided traffic uses the stride, so the default need not suit every size.
+  if (c.pattern == TrafficPattern::strided && (c.stride == 0 || c.stride % c.size != 0))
+    return Problem{"stride", "expected a positive multiple of size (" + size + ")"};
+  if (c.max_outstanding < 1 || c.max_outstanding > max_outstanding_limit)
+    return Problem{"max_outstanding", "expected 1 to " + std::to_string(max_outstanding_limit)};
+  return std::nullopt;
+}
+
+// Separate streams for addresses and operations, both derived from the one configured seed.
+constexpr uint64_t operation_stream = 0x6F7065726174696Full;  // "operatio"
+
+}  // namespace
+
+void parse(const ConfigReader& reader, TrafficConfig& c) {
+  reader.get_enum("pattern", c.pattern,
+                  {{"sequential", TrafficPattern::sequential},
+                   {"strided", TrafficPattern::strided},
+                   {"random", TrafficPattern::random}});
+  reader.get("requests", c.requests, 1, max_requests);
+  reader.get("size", c.size, 1, max_size);
+  reader.get("read_ratio", c.read_ratio, 0.0, 1.0);
+  reader.get("base", c.base);
+  reader.get("range", c.range, 1, UINT64_MAX);
+  reader.get("stride", c.stride, 1, UINT64_MAX);
+  reader.get("seed", c.seed);
+  reader.get("max_outstanding", c.max_outstanding, 1, max_outstanding_limit);
+  if (auto problem = find_problem(c)) reader.fail(problem->key, problem->text);
+  reader.finish();
+}
+
+TrafficGenerator::TrafficGenerator(const TrafficConfig& config)
+    : m_config(config),
+      m_address_rng(config.seed),
+      m_operation_rng(config.seed ^ operation_stream) {
+  if (auto problem = find_problem(config))
+    throw ConfigError(std::string("traffic: ") + problem->key + ": " + problem->text);
+  const uint64_t step = config.pattern == TrafficPattern::strided ? config.stride : config.size;
+  m_step = step % config.range;
+}
+
+bool TrafficGenerator::next(MemoryRequest& request) {
+  if (m_issued == m_config.requests) return false;
+  ++m_issued;
+  request.address = m_config.base + next_offset();
+  request.is_write = next_is_write();
+  request.size = m_config.size;
+  request.not_before_ps = 0;
+  return true;
+}
+
+uint64_t TrafficGenerator::next_offset() {
+  if (m_config.pattern == TrafficPattern::random)
+    return m_config.size * m_address_rng.below(m_config.range / m_config.size);
+  const uint64_t offset = m_offset;
+  // offset + step, wrapped into the range without overflowing near 2^64.
+  if (m_offset >= m_config.range - m_step)
+    m_offset -= m_config.range - m_step;
+  else
+    m_offset += m_step;
+  return offset;
+}
+
+bool TrafficGenerator::next_is_write() {
+  if (m_config.read_ratio >= 1.0) return false;
+  if (m_config.read_ratio <= 0.0) return true;
+  return m_operation_rng.unit() >= m_config.read_ratio;
+}
+
+}  // namespace ohmvp
