@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "modules/memory/dram_config.h"
+#include "tlm_protocols/ddr_protocol.h"
+
+namespace ohmvp {
+
+// The DRAM device's own check of every command it receives, independent of the controller's
+// scheduler: it remembers when the relevant earlier commands happened and tests each JEDEC
+// constraint against them. A violation throws SimulationError and leaves the state unchanged.
+//
+// Time is in controller clock cycles and must not decrease between calls. Messages read
+// "DRAM protocol violation at cycle <t>: <CMD> rank <r> bank group <g> bank <b> row <x>:
+// <rule> (earliest cycle <e>)", with <b> the flat bank index within the rank; PREA and REF name
+// only the rank, PRE omits the row.
+class DramProtocolChecker {
+ public:
+  DramProtocolChecker(const DramGeometry& geometry, const DramTiming& timing);
+
+  void check_and_apply(DdrCommand command, const DramAddress& address, uint64_t cycle);
+
+  bool is_open(Rank rank, Bank bank) const;
+  // Precondition: is_open(rank, bank).
+  Row open_row(Rank rank, Bank bank) const;
+  // Commands accepted so far.
+  uint64_t commands_checked() const { return m_commands_checked; }
+  uint64_t refreshes(Rank rank) const;
+  std::optional<uint64_t> last_refresh(Rank rank) const;
+
+ private:
+  using Time = std::optional<uint64_t>;
+
+  struct BankState {
+    bool open = false;
+    Row row{};
+    Time activated;
+    Time precharged;  // explicit PRE/PREA, or the implicit precharge of RDA/WRA (may lie ahead)
+    Time last_read;
+    Time last_write;
+  };
+  struct GroupState {
+    Time activated;
+    Time last_read;
+    Time last_write;
+  };
+  struct RankState {
+    std::vector<BankState> banks;
+    std::vector<GroupState> groups;
+    Time last_read;
+    Time last_write;
+    Time refreshed;
+    uint64_t refresh_count = 0;
+    std::deque<uint64_t> recent_activates;  // the last four ACTs, oldest first, for tFAW
+  };
+  struct Burst {
+    uint64_t start;
+    uint64_t end;
+    uint32_t rank;
+    DdrCommand command;
+  };
+  class Check;
+
+  void check_address(const Check& check) const;
+  void check_activate(const Check& check) const;
+  void check_precharge(const Check& check, uint32_t bank) const;
+  void check_column(const Check& check) const;
+  void check_refresh(const Check& check) const;
+  void check_data_bus(const Check& check) const;
+  void apply(const Check& check);
+
+  const RankState& rank_state(Rank rank) const;
+
+  DramGeometry m_geometry;
+  DramTiming m_timing;
+  std::vector<RankState> m_ranks;
+  std::vector<Burst> m_bursts;  // bursts that may still collide with a later one
+  Time m_last_cycle;
+  uint64_t m_commands_checked = 0;
+};
+
+}  // namespace ohmvp
