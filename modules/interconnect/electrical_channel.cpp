@@ -1,0 +1,66 @@
+#include "modules/interconnect/electrical_channel.h"
+
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+void parse(const ConfigReader& reader, ElectricalChannelConfig& c) {
+  reader.get("lanes", c.lanes, 8u, 4096u);
+  if (c.lanes % 8 != 0) reader.fail("lanes", "expected a multiple of 8");
+  reader.get("rate_gbps", c.rate_gbps, 0.01, 1000.0);
+  reader.finish();
+}
+
+ElectricalChannel::ElectricalChannel(sc_core::sc_module_name name,
+                                     const ElectricalChannelConfig& config, StatsRegistry& stats,
+                                     VcdWriter* vcd)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      m_config(config),
+      m_busy_ps(stats.counter(this->name(), "data_busy_ps", "ps", "time the data wires carry")),
+      m_bytes(stats.counter(this->name(), "data_bytes", "bytes", "bytes carried")),
+      m_bursts(stats.counter(this->name(), "bursts", "bursts", "data bursts carried")) {
+  in.bind(*this);
+  out.bind(*this);
+  m_busy_trace.attach(vcd, this->name(), "data_bus_busy", 1);
+}
+
+tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& payload,
+                                                      tlm::tlm_phase& phase,
+                                                      sc_core::sc_time& delay) {
+  DdrCommand command;
+  if (from_phase(phase, command) && is_column(command)) {
+    const auto* burst = payload.get_extension<DdrExtension>();
+    if (burst->data_start_ps < m_bus_free_ps) {
+      throw SimulationError(std::string(name()) + ": data burst at " +
+                            std::to_string(burst->data_start_ps) +
+                            " ps overlaps the previous one, which ends at " +
+                            std::to_string(m_bus_free_ps) + " ps");
+    }
+    m_bus_free_ps = burst->data_end_ps;
+    m_busy_ps.inc(burst->data_end_ps - burst->data_start_ps);
+    m_bytes.inc(payload.get_data_length());
+    m_bursts.inc();
+    m_busy_trace.set(1, burst->data_start_ps);
+    m_busy_trace.set(0, burst->data_end_ps);
+  }
+  return out->nb_transport_fw(payload, phase, delay);
+}
+
+void ElectricalChannel::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  out->b_transport(payload, delay);
+}
+
+unsigned int ElectricalChannel::transport_dbg(tlm::tlm_generic_payload& payload) {
+  return out->transport_dbg(payload);
+}
+
+tlm::tlm_sync_enum ElectricalChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
+                                                      tlm::tlm_phase& phase,
+                                                      sc_core::sc_time& delay) {
+  return in->nb_transport_bw(payload, phase, delay);
+}
+
+}  // namespace ohmvp

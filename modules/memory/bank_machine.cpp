@@ -1,0 +1,36 @@
+#include "modules/memory/bank_machine.h"
+
+namespace ohmvp {
+
+void BankMachine::remove(bool writes, size_t position) {
+  auto& q = queue(writes);
+  q.erase(q.begin() + static_cast<std::ptrdiff_t>(position));
+}
+
+DdrCommand BankMachine::next_command(const ControllerRequest& request, bool auto_precharge) const {
+  if (!m_open) return DdrCommand::ACT;
+  if (m_row != request.address.row) return DdrCommand::PRE;
+  if (request.is_write) return auto_precharge ? DdrCommand::WRA : DdrCommand::WR;
+  return auto_precharge ? DdrCommand::RDA : DdrCommand::RD;
+}
+
+void BankMachine::apply(DdrCommand command, Row row) {
+  switch (command) {
+    case DdrCommand::ACT:
+      m_open = true;
+      m_row = row;
+      break;
+    case DdrCommand::PRE:
+    case DdrCommand::PREA:
+    case DdrCommand::RDA:
+    case DdrCommand::WRA:
+    case DdrCommand::REF:
+      m_open = false;
+      break;
+    case DdrCommand::RD:
+    case DdrCommand::WR:
+      break;
+  }
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,571 @@
+#include "modules/memory/memory_controller.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+struct MemoryController::Stats {
+  Counter& reads;
+  Counter& writes;
+  Counter& read_bytes;
+  Counter& write_bytes;
+  Counter& forwarded_reads;
+  Counter& merged_writes;
+  Counter& row_hits;
+  Counter& row_misses;
+  Counter& row_conflicts;
+  Counter& refreshes;
+  Counter& backpressure;
+  std::vector<Counter*> commands;
+  Histogram& read_latency;
+
+  Stats(StatsRegistry& r, const std::string& g)
+      : reads(r.counter(g, "reads", "requests", "read requests served")),
+        writes(r.counter(g, "writes", "requests", "write requests accepted")),
+        read_bytes(r.counter(g, "read_bytes", "bytes", "bytes read by requests")),
+        write_bytes(r.counter(g, "write_bytes", "bytes", "bytes written by requests")),
+        forwarded_reads(r.counter(g, "forwarded_reads", "requests",
+                                  "reads answered from the write queue")),
+        merged_writes(r.counter(g, "merged_writes", "requests",
+                                "writes merged into a queued write to the same burst")),
+        row_hits(r.counter(g, "row_hits", "requests", "column accesses to an already open row")),
+        row_misses(r.counter(g, "row_misses", "requests", "accesses that opened a closed bank")),
+        row_conflicts(r.counter(g, "row_conflicts", "requests",
+                                "accesses that had to close another row first")),
+        refreshes(r.counter(g, "refreshes", "commands", "all-bank refresh commands")),
+        backpressure(r.counter(g, "backpressure", "requests",
+                               "requests that waited for queue space")),
+        read_latency(r.histogram(g, "read_latency", "ps", "read request arrival to last data")) {
+    for (unsigned c = 0; c < ddr_command_count; ++c) {
+      const char* name = to_string(static_cast<DdrCommand>(c));
+      commands.push_back(&r.counter(g, std::string("cmd_") + name, "commands",
+                                    std::string(name) + " commands issued"));
+    }
+  }
+};
+
+struct MemoryController::Trace {
+  std::vector<TraceSignal> bank_state;  // 0 idle, 1 active, 2 refresh
+  TraceSignal read_queue;
+  TraceSignal write_queue;
+  TraceSignal write_mode;
+};
+
+enum BankTraceState : uint64_t { bank_idle = 0, bank_active = 1, bank_refresh = 2 };
+
+MemoryController::MemoryController(sc_core::sc_module_name name, const ControllerConfig& config,
+                                   const DramGeometry& geometry, const DramTiming& timing,
+                                   uint32_t bus_bytes, StatsRegistry& stats, VcdWriter* vcd)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      m_config(config),
+      m_geometry(geometry),
+      m_timing(timing),
+      m_mapper(config.address_mapping, geometry, bus_bytes,
+               std::string(this->name()) + ".address_mapping"),
+      m_checker(geometry, timing),
+      m_scheduler(make_scheduler(config.scheduler)),
+      m_page_policy(make_page_policy(config.page_policy)),
+      m_banks(geometry.total_banks()),
+      m_pool(m_mapper.burst_bytes()),
+      m_burst_buffer(m_mapper.burst_bytes()),
+      m_rank_refreshed(geometry.ranks, false),
+      m_stats(std::make_unique<Stats>(stats, this->name())),
+      m_trace(std::make_unique<Trace>()) {
+  in.bind(*this);
+  out.bind(*this);
+  m_command.set_extension(&m_command_extension);
+  m_next_refresh = timing.REFI;
+
+  m_trace->bank_state.resize(m_banks.size());
+  for (size_t b = 0; b < m_banks.size(); ++b) {
+    m_trace->bank_state[b].attach(vcd, this->name(), "bank" + std::to_string(b) + "_state", 2);
+  }
+  m_trace->read_queue.attach(vcd, this->name(), "read_queue_depth", 16);
+  m_trace->write_queue.attach(vcd, this->name(), "write_queue_depth", 16);
+  m_trace->write_mode.attach(vcd, this->name(), "write_drain", 1);
+
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
+  if (m_config.refresh) wake_at(ps(m_next_refresh));
+}
+
+MemoryController::~MemoryController() { m_command.clear_extension(&m_command_extension); }
+
+void MemoryController::wake_at(uint64_t time_ps) {
+  if (time_ps >= m_wake_ps) return;
+  m_wake_ps = time_ps;
+  const uint64_t now = now_ps();
+  m_wake.notify(sc_core::sc_time::from_value(time_ps > now ? time_ps - now : 0));
+}
+
+void MemoryController::run() {
+  m_wake_ps = UINT64_MAX;
+  const uint64_t now = now_ps();
+  send_due_responses(now);
+  const uint64_t cycle = (now + m_timing.tCK_ps - 1) / m_timing.tCK_ps;
+  if (ps(cycle) != now) {
+    wake_at(ps(cycle));
+    return;
+  }
+  schedule_commands(cycle);
+}
+
+// ---- Front side --------------------------------------------------------------------------
+
+bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
+  const uint64_t address = p.get_address();
+  const uint32_t length = p.get_data_length();
+  if (p.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return false;
+  }
+  if (!m_mapper.contains(address) || length == 0 || !m_mapper.contains(address + length - 1)) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (m_mapper.burst_offset(address) + length > m_mapper.burst_bytes() ||
+      p.get_streaming_width() < length) {
+    p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  if (p.get_byte_enable_ptr() != nullptr) {
+    p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  return true;
+}
+
+tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& payload,
+                                                     tlm::tlm_phase& phase,
+                                                     sc_core::sc_time& delay) {
+  if (phase == tlm::END_RESP) {
+    m_waiting_end_resp = false;
+    wake_at(now_ps());
+    return tlm::TLM_COMPLETED;
+  }
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
+    return tlm::TLM_COMPLETED;
+  }
+  if (delay != sc_core::SC_ZERO_TIME) {
+    SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
+  }
+  if (!validate(payload)) return tlm::TLM_COMPLETED;
+  m_pending_arrival_ps = now_ps();
+  if (!accept(payload)) {
+    m_pending = &payload;
+    m_stats->backpressure.inc();
+    return tlm::TLM_ACCEPTED;
+  }
+  if (payload.is_write()) return tlm::TLM_COMPLETED;  // posted: complete once queued
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+bool MemoryController::accept(tlm::tlm_generic_payload& payload) {
+  const uint64_t address = payload.get_address();
+  const uint32_t offset = static_cast<uint32_t>(m_mapper.burst_offset(address));
+  const uint64_t burst = address - offset;
+  return payload.is_write() ? accept_write(payload, burst, offset)
+                            : accept_read(payload, burst, offset);
+}
+
+bool MemoryController::accept_read(tlm::tlm_generic_payload& payload, uint64_t burst,
+                                   uint32_t offset) {
+  const uint32_t length = payload.get_data_length();
+  auto newest = m_newest_by_burst.find(burst);
+  if (newest != m_newest_by_burst.end() && newest->second->is_write) {
+    const ControllerRequest& w = *newest->second;
+    const bool covered = std::all_of(w.enabled.begin() + offset,
+                                     w.enabled.begin() + offset + length,
+                                     [](uint8_t e) { return e != 0; });
+    if (covered) {
+      std::memcpy(payload.get_data_ptr(), w.data.data() + offset, length);
+      payload.set_response_status(tlm::TLM_OK_RESPONSE);
+      payload.acquire();
+      m_stats->forwarded_reads.inc();
+      m_stats->reads.inc();
+      m_stats->read_bytes.inc(length);
+      // Answered from the queue one cycle later (a modelling choice: the controller's
+      // front-end pipeline).
+      const uint64_t now = now_ps();
+      const uint64_t edge = (now / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
+      respond_at(edge, payload, m_pending_arrival_ps);
+      return true;
+    }
+  }
+  if (m_reads_queued >= m_config.read_queue) return false;
+  payload.acquire();
+  enqueue(payload, burst, offset, false);
+  return true;
+}
+
+bool MemoryController::accept_write(tlm::tlm_generic_payload& payload, uint64_t burst,
+                                    uint32_t offset) {
+  const uint32_t length = payload.get_data_length();
+  auto newest = m_newest_by_burst.find(burst);
+  ControllerRequest* target = nullptr;
+  if (newest != m_newest_by_burst.end() && newest->second->is_write) {
+    target = newest->second;
+    m_stats->merged_writes.inc();
+  } else {
+    if (m_writes_queued >= m_config.write_queue) return false;
+    target = enqueue(payload, burst, offset, true);
+  }
+  std::memcpy(target->data.data() + offset, payload.get_data_ptr(), length);
+  std::memset(target->enabled.data() + offset, 0xff, length);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  m_stats->writes.inc();
+  m_stats->write_bytes.inc(length);
+  return true;
+}
+
+ControllerRequest* MemoryController::enqueue(tlm::tlm_generic_payload& payload, uint64_t burst,
+                                             uint32_t offset, bool is_write) {
+  ControllerRequest* r = m_pool.acquire();
+  r->payload = is_write ? nullptr : &payload;
+  r->address = m_mapper.decode(burst);
+  r->burst_address = burst;
+  r->offset = offset;
+  r->length = payload.get_data_length();
+  r->arrival_ps = m_pending_arrival_ps;
+  r->sequence = m_sequence++;
+  r->is_write = is_write;
+  if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
+  r->row_state = ControllerRequest::RowState::hit;
+
+  auto [it, inserted] = m_newest_by_burst.try_emplace(burst, r);
+  if (!inserted) {
+    it->second->next_same_burst = r;
+    r->blocked = true;
+    it->second = r;
+  }
+  BankMachine& bank =
+      m_banks[size_t(index(r->address.rank)) * m_geometry.banks() + index(r->address.bank)];
+  bank.enqueue(r);
+  (is_write ? m_writes_queued : m_reads_queued)++;
+  trace_queues();
+
+  // Wake no earlier than this request's own next command could issue.
+  const uint64_t cycle = std::max<uint64_t>((now_ps() + m_timing.tCK_ps - 1) / m_timing.tCK_ps,
+                                            m_next_command_cycle);
+  if (!r->blocked) {
+    const bool close = m_page_policy->auto_precharge(*r, bank.reads(), bank.writes());
+    const DdrCommand command = bank.next_command(*r, close);
+    wake_at(ps(std::max(cycle, m_checker.earliest(command, r->address))));
+  }
+  return r;
+}
+
+void MemoryController::retry_pending() {
+  if (m_pending == nullptr) return;
+  tlm::tlm_generic_payload& payload = *m_pending;
+  if (!accept(payload)) return;
+  m_pending = nullptr;
+  if (payload.is_write()) {
+    payload.acquire();
+    respond_at(now_ps(), payload, m_pending_arrival_ps);
+    return;
+  }
+  tlm::tlm_phase phase = tlm::END_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  in->nb_transport_bw(payload, phase, delay);
+}
+
+void MemoryController::respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload,
+                                  uint64_t arrival_ps) {
+  m_responses.push(Response{time_ps, m_sequence++, &payload, arrival_ps});
+  wake_at(m_waiting_end_resp ? UINT64_MAX : m_responses.top().time_ps);
+}
+
+void MemoryController::send_due_responses(uint64_t now) {
+  while (!m_waiting_end_resp && !m_responses.empty() && m_responses.top().time_ps <= now) {
+    const Response r = m_responses.top();
+    m_responses.pop();
+    if (r.payload->is_read()) m_stats->read_latency.sample(r.time_ps - r.arrival_ps);
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (in->nb_transport_bw(*r.payload, phase, delay) == tlm::TLM_ACCEPTED) {
+      m_waiting_end_resp = true;
+    }
+    r.payload->release();
+  }
+  if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.top().time_ps);
+}
+
+void MemoryController::trace_queues() {
+  const uint64_t now = now_ps();
+  m_trace->read_queue.set(m_reads_queued, now);
+  m_trace->write_queue.set(m_writes_queued, now);
+}
+
+// ---- Command scheduling ------------------------------------------------------------------
+
+void MemoryController::update_write_mode() {
+  if (!m_write_mode) {
+    m_write_mode = m_writes_queued >= m_config.write_high_watermark ||
+                   (m_reads_queued == 0 && m_writes_queued > 0);
+  } else {
+    m_write_mode = !(m_writes_queued == 0 ||
+                     (m_reads_queued > 0 && m_writes_queued <= m_config.write_low_watermark));
+  }
+  m_trace->write_mode.set(m_write_mode, now_ps());
+}
+
+MemoryController::Candidate MemoryController::find_request_candidate(bool writes) const {
+  Candidate best;
+  for (size_t b = 0; b < m_banks.size(); ++b) {
+    const BankMachine& bank = m_banks[b];
+    const auto& queue = writes ? bank.writes() : bank.reads();
+    if (queue.empty()) continue;
+    const size_t position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+    if (position == Scheduler::npos) continue;
+    ControllerRequest* r = queue[position];
+    DdrCommand command = bank.next_command(*r, false);
+    if (is_column(command) && m_page_policy->auto_precharge(*r, bank.reads(), bank.writes())) {
+      command = bank.next_command(*r, true);
+    }
+    const uint64_t earliest = m_checker.earliest(command, r->address);
+    const bool better = !best.valid || earliest < best.earliest ||
+                        (earliest == best.earliest &&
+                         (is_column(command) != is_column(best.command)
+                              ? is_column(command)
+                              : r->sequence < best.request->sequence));
+    if (better) best = Candidate{true, command, r->address, b, position, r, earliest};
+  }
+  return best;
+}
+
+MemoryController::Candidate MemoryController::find_refresh_candidate() const {
+  Candidate best;
+  for (uint32_t rank = 0; rank < m_geometry.ranks; ++rank) {
+    if (m_rank_refreshed[rank]) continue;
+    const size_t first = size_t(rank) * m_geometry.banks();
+    const bool any_open = std::any_of(m_banks.begin() + first,
+                                      m_banks.begin() + first + m_geometry.banks(),
+                                      [](const BankMachine& b) { return b.is_open(); });
+    DramAddress address;
+    address.rank = Rank{rank};
+    const DdrCommand command = any_open ? DdrCommand::PREA : DdrCommand::REF;
+    const uint64_t earliest = m_checker.earliest(command, address);
+    if (!best.valid || earliest < best.earliest) {
+      best = Candidate{true, command, address, first, 0, nullptr, earliest};
+    }
+  }
+  return best;
+}
+
+MemoryController::Candidate MemoryController::find_candidate() const {
+  if (m_refresh_due) return find_refresh_candidate();
+  Candidate c = find_request_candidate(m_write_mode);
+  if (!c.valid) c = find_request_candidate(!m_write_mode);
+  return c;
+}
+
+void MemoryController::schedule_commands(uint64_t now) {
+  if (m_config.refresh && !m_refresh_due && now >= m_next_refresh) m_refresh_due = true;
+  update_write_mode();
+  for (;;) {
+    const Candidate c = find_candidate();
+    const uint64_t refresh_wake = m_config.refresh && !m_refresh_due ? m_next_refresh : UINT64_MAX;
+    if (!c.valid) {
+      if (refresh_wake != UINT64_MAX) wake_at(ps(refresh_wake));
+      return;
+    }
+    const uint64_t when = std::max(c.earliest, m_next_command_cycle);
+    if (when > now) {
+      wake_at(ps(std::min(when, refresh_wake)));
+      return;
+    }
+    issue(c, now);
+    m_next_command_cycle = now + 1;
+    update_write_mode();
+  }
+}
+
+void MemoryController::issue(const Candidate& c, uint64_t now) {
+  m_checker.record(c.command, c.address, now);
+  m_stats->commands[static_cast<unsigned>(c.command)]->inc();
+  const uint64_t now_time = ps(now);
+
+  if (c.command == DdrCommand::PREA || c.command == DdrCommand::REF) {
+    const size_t first = c.bank;
+    for (size_t b = first; b < first + m_geometry.banks(); ++b) {
+      m_banks[b].apply(c.command, Row{});
+      if (c.command == DdrCommand::PREA) {
+        m_trace->bank_state[b].set(bank_idle, now_time);
+      } else {
+        m_trace->bank_state[b].set(bank_refresh, now_time);
+        m_trace->bank_state[b].set(bank_idle, now_time + ps(m_timing.RFC));
+      }
+    }
+    send_command(c.command, c.address, nullptr);
+    if (c.command == DdrCommand::REF) finish_refresh_of_rank(c.address.rank, now);
+    return;
+  }
+
+  BankMachine& bank = m_banks[c.bank];
+  bank.apply(c.command, c.address.row);
+  ControllerRequest& r = *c.request;
+  if (c.command == DdrCommand::PRE) {
+    r.row_state = ControllerRequest::RowState::conflict;
+  } else if (c.command == DdrCommand::ACT && r.row_state == ControllerRequest::RowState::hit) {
+    r.row_state = ControllerRequest::RowState::miss;
+  }
+  m_trace->bank_state[c.bank].set(bank.is_open() ? bank_active : bank_idle, now_time);
+  send_command(c.command, c.address, &r);
+  if (is_column(c.command)) retire(c, now);
+}
+
+void MemoryController::send_command(DdrCommand command, const DramAddress& address,
+                                    ControllerRequest* request) {
+  m_command_extension.address = address;
+  m_command_extension.burst = m_geometry.burst_length;
+  m_command.set_address(request ? request->burst_address : 0);
+  m_command.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_command.set_byte_enable_ptr(nullptr);
+  m_command.set_byte_enable_length(0);
+  if (is_column(command)) {
+    const uint64_t now = now_ps();
+    const uint64_t delay = is_read(command) ? m_timing.CL : m_timing.CWL;
+    m_command_extension.data_start_ps = now + ps(delay);
+    m_command_extension.data_end_ps = now + ps(delay + m_timing.BURST);
+    const uint32_t burst_bytes = m_mapper.burst_bytes();
+    m_command.set_data_length(burst_bytes);
+    m_command.set_streaming_width(burst_bytes);
+    if (is_read(command)) {
+      m_command.set_command(tlm::TLM_READ_COMMAND);
+      m_command.set_data_ptr(m_burst_buffer.data());
+    } else {
+      m_command.set_command(tlm::TLM_WRITE_COMMAND);
+      m_command.set_data_ptr(request->data.data());
+      const bool full = std::all_of(request->enabled.begin(), request->enabled.end(),
+                                    [](uint8_t e) { return e != 0; });
+      if (!full) {
+        m_command.set_byte_enable_ptr(request->enabled.data());
+        m_command.set_byte_enable_length(burst_bytes);
+      }
+    }
+  } else {
+    m_command.set_command(tlm::TLM_IGNORE_COMMAND);
+    m_command.set_data_ptr(nullptr);
+    m_command.set_data_length(0);
+  }
+  tlm::tlm_phase phase = to_phase(command);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  out->nb_transport_fw(m_command, phase, delay);
+  if (m_command.is_response_error()) {
+    throw SimulationError(std::string(name()) + ": DRAM device rejected " + to_string(command) +
+                          ": " + m_command.get_response_string());
+  }
+}
+
+void MemoryController::retire(const Candidate& c, uint64_t now) {
+  ControllerRequest* r = c.request;
+  m_banks[c.bank].remove(r->is_write, c.position);
+  (r->is_write ? m_writes_queued : m_reads_queued)--;
+  if (r->next_same_burst != nullptr) {
+    r->next_same_burst->blocked = false;
+  } else {
+    m_newest_by_burst.erase(r->burst_address);
+  }
+  switch (r->row_state) {
+    case ControllerRequest::RowState::hit:
+      m_stats->row_hits.inc();
+      break;
+    case ControllerRequest::RowState::miss:
+      m_stats->row_misses.inc();
+      break;
+    case ControllerRequest::RowState::conflict:
+      m_stats->row_conflicts.inc();
+      break;
+  }
+  if (!r->is_write) {
+    tlm::tlm_generic_payload& payload = *r->payload;
+    std::memcpy(payload.get_data_ptr(), m_burst_buffer.data() + r->offset, r->length);
+    payload.set_response_status(tlm::TLM_OK_RESPONSE);
+    m_stats->reads.inc();
+    m_stats->read_bytes.inc(r->length);
+    respond_at(ps(now + m_timing.CL + m_timing.BURST), payload, r->arrival_ps);
+  }
+  m_pool.release(r);
+  trace_queues();
+  retry_pending();
+}
+
+void MemoryController::finish_refresh_of_rank(Rank rank, uint64_t now) {
+  m_rank_refreshed[index(rank)] = true;
+  m_stats->refreshes.inc();
+  if (std::all_of(m_rank_refreshed.begin(), m_rank_refreshed.end(), [](bool b) { return b; })) {
+    std::fill(m_rank_refreshed.begin(), m_rank_refreshed.end(), false);
+    m_refresh_due = false;
+    m_next_refresh += m_timing.REFI;
+    if (m_next_refresh <= now) m_next_refresh = now + 1;
+  }
+}
+
+// ---- Back side and debug access -----------------------------------------------------------
+
+tlm::tlm_sync_enum MemoryController::nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                     sc_core::sc_time&) {
+  SC_REPORT_ERROR(name(), "the ddr protocol has no backward calls");
+  return tlm::TLM_COMPLETED;
+}
+
+void MemoryController::debug_access(tlm::tlm_generic_payload& payload) {
+  // One burst at a time through the device's debug interface, at the burst's channel address.
+  const uint32_t burst_bytes = m_mapper.burst_bytes();
+  uint64_t address = payload.get_address();
+  uint8_t* data = payload.get_data_ptr();
+  uint32_t left = payload.get_data_length();
+  tlm::tlm_generic_payload debug;
+  DdrExtension extension;
+  debug.set_extension(&extension);
+  debug.set_command(payload.get_command());
+  while (left > 0) {
+    const uint64_t offset = m_mapper.burst_offset(address);
+    const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(left, burst_bytes - offset));
+    extension.address = m_mapper.decode(address - offset);
+    debug.set_address(address);
+    debug.set_data_ptr(data);
+    debug.set_data_length(chunk);
+    out->transport_dbg(debug);
+    address += chunk;
+    data += chunk;
+    left -= chunk;
+  }
+  debug.clear_extension(&extension);
+}
+
+unsigned int MemoryController::transport_dbg(tlm::tlm_generic_payload& payload) {
+  const uint64_t address = payload.get_address();
+  const uint32_t length = payload.get_data_length();
+  if (length == 0 || !m_mapper.contains(address) || !m_mapper.contains(address + length - 1)) {
+    return 0;
+  }
+  debug_access(payload);
+  return length;
+}
+
+// Loosely-timed access for loading and functional runs: the data moves at once and the delay
+// is annotated with a closed-bank access (tRCD + tCL + burst); it does not contend with the
+// approximately-timed traffic.
+void MemoryController::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  const uint64_t address = payload.get_address();
+  const uint32_t length = payload.get_data_length();
+  if (length == 0 || !m_mapper.contains(address) || !m_mapper.contains(address + length - 1)) {
+    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  debug_access(payload);
+  delay += sc_core::sc_time::from_value(ps(m_timing.RCD + m_timing.CL + m_timing.BURST));
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ohmvp

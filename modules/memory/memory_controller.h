@@ -1,0 +1,136 @@
+#pragma once
+
+#include <memory>
+#include <queue>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/memory/address_mapper.h"
+#include "modules/memory/bank_machine.h"
+#include "modules/memory/controller_config.h"
+#include "modules/memory/timing_checker.h"
+#include "tlm_protocols/ddr_protocol.h"
+
+namespace ohmvp {
+
+// DRAM memory controller: approximately-timed base-protocol target on the front (`in`), ddr
+// protocol initiator on the back (`out`). Reads wait in a read queue, writes are posted into a
+// write queue; per bank a scheduler picks the next request, the timing checker says when its
+// next command may issue, and the controller issues the earliest one (one command per cycle).
+// It sleeps until that instant: nothing runs while there is nothing to do but refresh.
+class MemoryController : public sc_core::sc_module,
+                         public tlm::tlm_fw_transport_if<>,
+                         public DdrBwTransport {
+ public:
+  tlm::tlm_target_socket<> in;
+  tlm::tlm_initiator_socket<64, ddr_protocol_types> out;
+
+  MemoryController(sc_core::sc_module_name name, const ControllerConfig& config,
+                   const DramGeometry& geometry, const DramTiming& timing, uint32_t bus_bytes,
+                   StatsRegistry& stats, VcdWriter* vcd);
+  ~MemoryController() override;
+  SC_HAS_PROCESS(MemoryController);
+
+  const AddressMapper& mapper() const { return m_mapper; }
+  uint64_t capacity_bytes() const { return m_mapper.capacity_bytes(); }
+
+  // Front side (base protocol).
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload& payload) override;
+
+  // Back side (ddr protocol): the device answers every command synchronously.
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  struct Candidate {
+    bool valid = false;
+    DdrCommand command = DdrCommand::ACT;
+    DramAddress address;
+    size_t bank = 0;
+    size_t position = 0;  // in the bank's queue
+    ControllerRequest* request = nullptr;
+    uint64_t earliest = 0;
+  };
+  struct Response {
+    uint64_t time_ps;
+    uint64_t sequence;
+    tlm::tlm_generic_payload* payload;
+    uint64_t arrival_ps;
+    bool operator>(const Response& o) const {
+      return time_ps != o.time_ps ? time_ps > o.time_ps : sequence > o.sequence;
+    }
+  };
+  struct Stats;
+  struct Trace;
+
+  void run();
+  void schedule_commands(uint64_t now);
+  Candidate find_candidate() const;
+  Candidate find_request_candidate(bool writes) const;
+  Candidate find_refresh_candidate() const;
+  void issue(const Candidate& c, uint64_t now);
+  void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);
+  void retire(const Candidate& c, uint64_t now);
+  void finish_refresh_of_rank(Rank rank, uint64_t now);
+  void update_write_mode();
+  bool accept(tlm::tlm_generic_payload& payload);
+  bool accept_read(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
+  bool accept_write(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
+  ControllerRequest* enqueue(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset,
+                             bool is_write);
+  void retry_pending();
+  void respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
+  void send_due_responses(uint64_t now_ps);
+  void wake_at(uint64_t time_ps);
+  void trace_queues();
+  uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  uint64_t ps(uint64_t cycles) const { return m_timing.ps(cycles); }
+  bool validate(tlm::tlm_generic_payload& payload) const;
+  void debug_access(tlm::tlm_generic_payload& payload);
+
+  ControllerConfig m_config;
+  DramGeometry m_geometry;
+  DramTiming m_timing;
+  AddressMapper m_mapper;
+  TimingChecker m_checker;
+  std::unique_ptr<Scheduler> m_scheduler;
+  std::unique_ptr<PagePolicy> m_page_policy;
+  std::vector<BankMachine> m_banks;
+  ControllerRequestPool m_pool;
+  std::unordered_map<uint64_t, ControllerRequest*> m_newest_by_burst;
+  uint32_t m_reads_queued = 0;
+  uint32_t m_writes_queued = 0;
+  uint64_t m_sequence = 0;
+  bool m_write_mode = false;
+  tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
+  uint64_t m_pending_arrival_ps = 0;
+
+  std::priority_queue<Response, std::vector<Response>, std::greater<Response>> m_responses;
+  bool m_waiting_end_resp = false;
+
+  tlm::tlm_generic_payload m_command;
+  DdrExtension m_command_extension;
+  std::vector<uint8_t> m_burst_buffer;
+
+  bool m_refresh_due = false;
+  uint64_t m_next_refresh = 0;      // cycle
+  std::vector<bool> m_rank_refreshed;
+  uint64_t m_next_command_cycle = 0;
+
+  sc_core::sc_event m_wake;
+  uint64_t m_wake_ps = UINT64_MAX;
+
+  std::unique_ptr<Stats> m_stats;
+  std::unique_ptr<Trace> m_trace;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "modules/memory/dram_config.h"
+#include "tlm_protocols/ddr_protocol.h"
+
+namespace ohmvp {
+
+// The controller's view of DRAM timing: for every command, the earliest cycle at which it may
+// issue given all commands issued so far. Push style: issuing a command raises the "next
+// allowed" cycle of the commands it constrains, so earliest() is a handful of max()es.
+class TimingChecker {
+ public:
+  TimingChecker(const DramGeometry& geometry, const DramTiming& timing);
+
+  uint64_t earliest(DdrCommand command, const DramAddress& address) const;
+  void record(DdrCommand command, const DramAddress& address, uint64_t cycle);
+
+  const DramTiming& timing() const { return m_timing; }
+
+ private:
+  struct BankNext {
+    uint64_t act = 0, pre = 0, rd = 0, wr = 0;
+  };
+  struct GroupNext {
+    uint64_t act = 0, rd = 0, wr = 0;
+  };
+  struct RankNext {
+    uint64_t act = 0, rd = 0, wr = 0, ref = 0;
+    std::array<uint64_t, 4> recent_acts{};  // ring of the last four ACT cycles, for tFAW
+    uint32_t act_count = 0;
+  };
+
+  BankNext& bank(const DramAddress& a) { return m_banks[bank_slot(a)]; }
+  const BankNext& bank(const DramAddress& a) const { return m_banks[bank_slot(a)]; }
+  size_t bank_slot(const DramAddress& a) const {
+    return size_t(index(a.rank)) * m_geometry.banks() + index(a.bank);
+  }
+  size_t group_slot(const DramAddress& a) const {
+    return size_t(index(a.rank)) * m_geometry.bank_groups + index(a.bank_group);
+  }
+  uint64_t data_bus_ready(Rank rank, uint32_t data_delay) const;
+  void occupy_data_bus(Rank rank, uint64_t burst_start);
+  void precharge_at(BankNext& bank, uint64_t cycle);
+
+  DramGeometry m_geometry;
+  DramTiming m_timing;
+  std::vector<BankNext> m_banks;
+  std::vector<GroupNext> m_groups;
+  std::vector<RankNext> m_ranks;
+  uint64_t m_bus_free = 0;  // first cycle after the last data burst
+  uint32_t m_bus_rank = 0;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,65 @@
+#include "platforms/catalog.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "modules/common/closest_match.h"
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace fs = std::filesystem;
+
+fs::path ohmvp_home() {
+  if (const char* home = std::getenv("OHMVP_HOME"); home != nullptr && *home != '\0') return home;
+  return OHMVP_SOURCE_DIR;
+}
+
+fs::path configs_dir() { return ohmvp_home() / "configs"; }
+fs::path platforms_dir() { return configs_dir() / "platforms"; }
+fs::path workloads_dir() { return ohmvp_home() / "testbenches" / "workloads"; }
+
+static std::vector<std::string> json_stems(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> list_platforms() { return json_stems(platforms_dir()); }
+std::vector<std::string> list_workloads() { return json_stems(workloads_dir()); }
+
+static fs::path resolve(const std::string& name_or_file, const fs::path& dir, const char* what,
+                        const std::vector<std::string>& shipped) {
+  const fs::path given(name_or_file);
+  const bool looks_like_file = given.has_parent_path() || given.extension() == ".json";
+  if (looks_like_file) {
+    if (!fs::is_regular_file(given)) {
+      throw ConfigError(std::string("cannot read ") + what + " file " + name_or_file +
+                        ": no such file");
+    }
+    return given;
+  }
+  const fs::path candidate = dir / (name_or_file + ".json");
+  if (fs::is_regular_file(candidate)) return candidate;
+  std::string message = std::string("unknown ") + what + " '" + name_or_file + "'";
+  const std::string close = closest_match(name_or_file, shipped);
+  if (!close.empty()) message += "; did you mean '" + close + "'?";
+  message += " (expected one of: ";
+  for (size_t i = 0; i < shipped.size(); ++i) message += (i ? ", " : "") + shipped[i];
+  message += "; or a path to a .json file)";
+  throw ConfigError(message);
+}
+
+fs::path resolve_platform(const std::string& name_or_file) {
+  return resolve(name_or_file, platforms_dir(), "platform", list_platforms());
+}
+
+fs::path resolve_workload(const std::string& name_or_file) {
+  return resolve(name_or_file, workloads_dir(), "workload", list_workloads());
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ohmvp {
+
+// Where the shipped configs and workloads live: $OHMVP_HOME if set, else the source tree the
+// executable was built from.
+std::filesystem::path ohmvp_home();
+std::filesystem::path configs_dir();
+std::filesystem::path platforms_dir();
+std::filesystem::path workloads_dir();
+
+constexpr const char* default_platform = "ddr4_2400";
+
+// NAME (a shipped platform or workload) or FILE (a path to a .json file). An unknown name is a
+// ConfigError that lists what ships and suggests the closest name.
+std::filesystem::path resolve_platform(const std::string& name_or_file);
+std::filesystem::path resolve_workload(const std::string& name_or_file);
+
+std::vector<std::string> list_platforms();
+std::vector<std::string> list_workloads();
+
+}  // namespace ohmvp

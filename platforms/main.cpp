@@ -1,0 +1,168 @@
+// The ohmvp command line: run a platform on a workload, print a resolved config, list what
+// ships. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <systemc>
+#include <unistd.h>
+
+#include "modules/common/errors.h"
+#include "platforms/catalog.h"
+#include "platforms/run.h"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int exit_simulation_error = 1;
+constexpr int exit_usage = 2;
+
+const char* const usage_text =
+    "Usage: ohmvp <command> [options]\n"
+    "\n"
+    "OhmVP, a SystemC/TLM-2.0 virtual platform of a GPU memory system.\n"
+    "\n"
+    "Commands:\n"
+    "  run      run a platform on a workload; writes OUT/report.json\n"
+    "  config   print a platform's fully resolved configuration as JSON\n"
+    "  list     list the platforms and workloads that ship\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help     show this help (also 'ohmvp <command> --help')\n"
+    "  --version      print the version\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+po::options_description platform_options() {
+  po::options_description o("Platform options");
+  o.add_options()("platform,p", po::value<std::string>(),
+                  "platform name (see 'ohmvp list') or path to a .json file")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override one config leaf, e.g. --set memory.dram.timing.tRCD_ns=20 (repeatable)");
+  return o;
+}
+
+po::variables_map parse(const std::string& command, const po::options_description& options,
+                        const std::vector<std::string>& args) {
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError("ohmvp " + command + ": " + e.what() + " (see 'ohmvp " + command +
+                     " --help')");
+  }
+  return vm;
+}
+
+std::vector<std::string> overrides_of(const po::variables_map& vm) {
+  return vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+int command_run(const std::vector<std::string>& args) {
+  po::options_description options("Usage: ohmvp run [options]\n\nOptions");
+  options.add(platform_options());
+  options.add_options()("workload,w", po::value<std::string>(),
+                        "workload name (see 'ohmvp list') or path to a .json file; default: "
+                        "the platform's default workload")(
+      "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
+      "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of every random choice of the run")(
+      "quiet,q", "no progress line on stderr")("help,h", "show this help");
+  const po::variables_map vm = parse("run", options, args);
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  ohmvp::RunOptions run;
+  if (vm.count("platform")) run.platform = vm["platform"].as<std::string>();
+  if (vm.count("workload")) run.workload = vm["workload"].as<std::string>();
+  if (vm.count("vcd")) run.vcd = vm["vcd"].as<std::string>();
+  run.overrides = overrides_of(vm);
+  run.out_dir = vm["out"].as<std::string>();
+  run.seed = vm["seed"].as<uint64_t>();
+  run.progress = !vm.count("quiet") && isatty(STDERR_FILENO);
+  ohmvp::run_platform(run);
+  return 0;
+}
+
+int command_config(const std::vector<std::string>& args) {
+  po::options_description options("Usage: ohmvp config [options]\n\nOptions");
+  options.add(platform_options());
+  options.add_options()("help,h", "show this help");
+  const po::variables_map vm = parse("config", options, args);
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  const std::string platform = vm.count("platform") ? vm["platform"].as<std::string>() : "";
+  const ohmvp::ConfigDocument document =
+      ohmvp::load_platform_document(platform, overrides_of(vm));
+  std::cout << document.json().dump(2) << "\n";
+  return 0;
+}
+
+int command_list(const std::vector<std::string>& args) {
+  po::options_description options("Usage: ohmvp list\n\nOptions");
+  options.add_options()("help,h", "show this help");
+  const po::variables_map vm = parse("list", options, args);
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  std::cout << "Platforms (" << ohmvp::platforms_dir().string() << "):\n";
+  for (const auto& name : ohmvp::list_platforms()) {
+    std::cout << "  " << name << (name == ohmvp::default_platform ? "  (default)" : "") << "\n";
+  }
+  std::cout << "Workloads (" << ohmvp::workloads_dir().string() << "):\n";
+  for (const auto& name : ohmvp::list_workloads()) std::cout << "  " << name << "\n";
+  return 0;
+}
+
+int dispatch(int argc, char* argv[]) {
+  if (argc < 2) {
+    std::cerr << usage_text;
+    return exit_usage;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "-h" || command == "--help" || command == "help") {
+    std::cout << usage_text;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "ohmvp " << OHMVP_VERSION << "\n";
+    return 0;
+  }
+  if (command == "run") return command_run(args);
+  if (command == "config") return command_config(args);
+  if (command == "list") return command_list(args);
+  throw UsageError("ohmvp: unknown command '" + command + "'; expected run, config or list");
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  try {
+    return dispatch(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << e.what() << "\n";
+    return exit_usage;
+  } catch (const ohmvp::ConfigError& e) {
+    std::cerr << "ohmvp: " << e.what() << "\n";
+    return exit_usage;
+  } catch (const std::exception& e) {
+    std::cerr << "ohmvp: simulation error: " << e.what() << "\n";
+    return exit_simulation_error;
+  }
+}
+
+// Our own entry point, so that SystemC's banner is off before the kernel prints it.
+int main(int argc, char* argv[]) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

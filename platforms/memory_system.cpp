@@ -1,0 +1,40 @@
+#include "platforms/memory_system.h"
+
+namespace ohmvp {
+
+MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
+                           StatsRegistry& stats, VcdWriter* vcd)
+    : sc_module(name) {
+  const DramTiming timing = config.timing_cycles();
+  const uint32_t bus_bytes = config.channel.bus_bytes();
+  if (config.channels > 1) {
+    m_interleaver =
+        std::make_unique<ChannelInterleaver>("interleaver", config.channels, config.interleave_bytes);
+  }
+  for (uint32_t c = 0; c < config.channels; ++c) {
+    const std::string suffix = std::to_string(c);
+    m_controllers.push_back(std::make_unique<MemoryController>(
+        ("mc" + suffix).c_str(), config.controller, config.geometry, timing, bus_bytes, stats, vcd));
+    m_channels.push_back(
+        std::make_unique<ElectricalChannel>(("channel" + suffix).c_str(), config.channel, stats, vcd));
+    m_devices.push_back(std::make_unique<DramDevice>(("dram" + suffix).c_str(), config.geometry,
+                                                     timing, bus_bytes, stats));
+    m_controllers.back()->out.bind(m_channels.back()->in);
+    m_channels.back()->out.bind(m_devices.back()->in);
+    if (m_interleaver) m_interleaver->out[c]->bind(m_controllers.back()->in);
+  }
+}
+
+void MemorySystem::bind(tlm::tlm_initiator_socket<>& initiator) {
+  if (m_interleaver) {
+    initiator.bind(m_interleaver->in);
+  } else {
+    initiator.bind(m_controllers.front()->in);
+  }
+}
+
+uint64_t MemorySystem::capacity_bytes() const {
+  return m_controllers.front()->capacity_bytes() * m_controllers.size();
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,47 @@
+#include "platforms/platform_config.h"
+
+#include "modules/common/config_document.h"
+#include "modules/common/config_reader.h"
+
+namespace ohmvp {
+
+DramTiming MemorySystemConfig::timing_cycles() const {
+  return to_cycles(timing, channel.burst_ns(channel.bus_bytes() * geometry.burst_length));
+}
+
+static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
+  reader.get("channels", m.channels, 1u, 64u);
+  reader.get("interleave_bytes", m.interleave_bytes, uint64_t{64}, uint64_t{1} << 30);
+  parse(reader.child("controller"), m.controller);
+  const ConfigReader channel = reader.child("channel");
+  std::string type = "electrical";
+  channel.get("type", type);
+  if (type != "electrical") channel.fail("type", "expected 'electrical'");
+  parse(channel, m.channel);
+  const ConfigReader dram = reader.child("dram");
+  parse(dram.child("geometry"), m.geometry);
+  parse(dram.child("timing"), m.timing);
+  dram.finish();
+  const uint64_t burst_bytes = uint64_t(m.channel.bus_bytes()) * m.geometry.burst_length;
+  if (m.interleave_bytes % burst_bytes != 0) {
+    reader.fail("interleave_bytes",
+                "expected a multiple of the burst size (" + std::to_string(burst_bytes) + " bytes)");
+  }
+  reader.finish();
+}
+
+PlatformConfig parse_platform(const ConfigDocument& document) {
+  const ConfigReader root(document.json(), "", &document);
+  PlatformConfig config;
+  const ConfigReader platform = root.child("platform");
+  platform.get("name", config.name);
+  platform.get("description", config.description);
+  platform.get("default_workload", config.default_workload);
+  platform.finish();
+  if (config.name.empty()) config.name = document.file().stem().string();
+  parse_memory(root.child("memory"), config.memory);
+  root.finish();
+  return config;
+}
+
+}  // namespace ohmvp

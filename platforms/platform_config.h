@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+
+#include "modules/interconnect/electrical_channel.h"
+#include "modules/memory/controller_config.h"
+#include "modules/memory/dram_config.h"
+
+namespace ohmvp {
+
+class ConfigDocument;
+
+// The memory system behind the GPU (for now, behind the traffic initiator): N identical
+// channels, each a controller, an electrical channel and its DRAM.
+struct MemorySystemConfig {
+  uint32_t channels = 1;
+  uint64_t interleave_bytes = 256;
+  ControllerConfig controller;
+  ElectricalChannelConfig channel;
+  DramGeometry geometry;
+  DramTimingNs timing;
+
+  DramTiming timing_cycles() const;
+};
+
+struct PlatformConfig {
+  std::string name;
+  std::string description;
+  std::string default_workload = "stream_read";
+  MemorySystemConfig memory;
+};
+
+// Parses and validates the whole resolved platform document; unknown keys are errors.
+PlatformConfig parse_platform(const ConfigDocument& document);
+
+}  // namespace ohmvp

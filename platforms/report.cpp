@@ -1,0 +1,61 @@
+#include "platforms/report.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+nlohmann::json make_report(const std::string& platform, const std::string& workload,
+                           uint64_t seed, const RunSummary& s, const StatsRegistry& stats,
+                           const nlohmann::json& platform_config,
+                           const nlohmann::json& workload_config) {
+  nlohmann::json report;
+  report["schema_version"] = report_schema_version;
+  report["ohmvp_version"] = OHMVP_VERSION;
+  report["platform"] = platform;
+  report["workload"] = workload;
+  report["seed"] = seed;
+  report["summary"] = {{"simulated_ns", s.simulated_ns},
+                       {"requests", s.requests},
+                       {"avg_latency_ns", s.avg_latency_ns},
+                       {"p99_latency_ns", s.p99_latency_ns},
+                       {"bandwidth_gbps", s.bandwidth_gbps}};
+  report["stats"] = stats.to_json();
+  report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
+  return report;
+}
+
+void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
+  const std::filesystem::path temporary = file.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      throw ConfigError("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    }
+    out << text;
+    if (!out.flush()) {
+      throw ConfigError("cannot write " + temporary.string() + ": " + std::strerror(errno));
+    }
+  }
+  std::filesystem::rename(temporary, file);
+}
+
+void print_summary(std::ostream& out, const std::string& platform, const std::string& workload,
+                   const RunSummary& s, const StatsRegistry& stats) {
+  out << "OhmVP " << OHMVP_VERSION << ": platform " << platform << ", workload " << workload
+      << "\n"
+      << std::fixed << std::setprecision(3) << "  simulated time    " << s.simulated_ns
+      << " ns\n"
+      << "  requests          " << s.requests << "\n"
+      << "  read latency      " << s.avg_latency_ns << " ns mean, " << s.p99_latency_ns
+      << " ns p99\n"
+      << "  bandwidth         " << s.bandwidth_gbps << " GB/s\n\n";
+  out.unsetf(std::ios::floatfield);
+  stats.write_text(out);
+}
+
+}  // namespace ohmvp

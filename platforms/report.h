@@ -1,0 +1,34 @@
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "modules/common/stats.h"
+
+namespace ohmvp {
+
+constexpr int report_schema_version = 1;
+
+// The headline figures every report carries under "summary" (see docs/report.md).
+struct RunSummary {
+  double simulated_ns = 0;
+  uint64_t requests = 0;
+  double avg_latency_ns = 0;
+  double p99_latency_ns = 0;
+  double bandwidth_gbps = 0;  // delivered data bandwidth, 10^9 bytes per second
+};
+
+nlohmann::json make_report(const std::string& platform, const std::string& workload,
+                           uint64_t seed, const RunSummary& summary, const StatsRegistry& stats,
+                           const nlohmann::json& platform_config,
+                           const nlohmann::json& workload_config);
+
+// Writes the file whole or not at all (a temporary file renamed into place).
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+void print_summary(std::ostream& out, const std::string& platform, const std::string& workload,
+                   const RunSummary& summary, const StatsRegistry& stats);
+
+}  // namespace ohmvp

@@ -1,0 +1,123 @@
+#include "platforms/run.h"
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "modules/common/errors.h"
+#include "modules/common/vcd_writer.h"
+#include "modules/host/traffic_initiator.h"
+#include "platforms/catalog.h"
+#include "platforms/memory_system.h"
+#include "platforms/report.h"
+#include "platforms/run_monitor.h"
+#include "platforms/workload.h"
+
+namespace ohmvp {
+
+namespace {
+
+// The simulated time between two looks of the run monitor, and how many looks without any
+// completed request make a stall (1 ms of simulated time: far beyond any request's latency).
+sc_core::sc_time monitor_period() { return sc_core::sc_time(10, sc_core::SC_US); }
+constexpr unsigned stall_periods = 100;
+
+uint64_t memory_capacity(const MemorySystemConfig& m) {
+  const DramGeometry& g = m.geometry;
+  return uint64_t(g.total_banks()) * g.rows * g.columns * m.channel.bus_bytes() * m.channels;
+}
+
+void check_fits(const Workload& w, const MemorySystemConfig& m) {
+  const uint64_t capacity = memory_capacity(m);
+  const uint32_t burst = m.channel.bus_bytes() * m.geometry.burst_length;
+  if (w.end_address > capacity) {
+    throw ConfigError("workload " + w.name + " reaches address " + std::to_string(w.end_address) +
+                      " but the memory holds " + std::to_string(capacity) + " bytes");
+  }
+  if (w.largest_request > burst) {
+    throw ConfigError("workload " + w.name + " issues " + std::to_string(w.largest_request) +
+                      "-byte requests; the memory serves at most one " + std::to_string(burst) +
+                      "-byte burst per request");
+  }
+}
+
+RunSummary summarise(const TrafficInitiator& initiator, const StatsRegistry& stats) {
+  RunSummary s;
+  s.simulated_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  s.requests = initiator.completed();
+  const Histogram* latency = stats.find_histogram(initiator.name(), "read_latency");
+  s.avg_latency_ns = latency->mean() / 1000.0;
+  s.p99_latency_ns = double(latency->percentile(99)) / 1000.0;
+  const uint64_t bytes = stats.find_counter(initiator.name(), "bytes")->value();
+  s.bandwidth_gbps = s.simulated_ns > 0 ? double(bytes) / s.simulated_ns : 0.0;
+  return s;
+}
+
+void add_channel_utilisation(const MemorySystem& memory, double simulated_ns,
+                             StatsRegistry& stats) {
+  for (const auto& channel : memory.channels()) {
+    const double busy_ns = double(channel->busy_ps()) / 1000.0;
+    stats.scalar(channel->name(), "utilisation", "fraction", "share of time the data wires carry")
+        .set(simulated_ns > 0 ? busy_ns / simulated_ns : 0.0);
+  }
+}
+
+}  // namespace
+
+ConfigDocument load_platform_document(const std::string& platform,
+                                      const std::vector<std::string>& overrides) {
+  const std::filesystem::path file = resolve_platform(platform.empty() ? default_platform : platform);
+  ConfigDocument document = ConfigDocument::load(file, {configs_dir()});
+  for (const std::string& assignment : overrides) document.apply_override(assignment);
+  return document;
+}
+
+void run_platform(const RunOptions& options) {
+  // Everything that can be wrong with the input is found before any file is written.
+  const ConfigDocument document = load_platform_document(options.platform, options.overrides);
+  const PlatformConfig config = parse_platform(document);
+  const std::string workload_name =
+      options.workload.empty() ? config.default_workload : options.workload;
+  Workload workload = load_workload(resolve_workload(workload_name), options.seed);
+  check_fits(workload, config.memory);
+
+  std::error_code error;
+  std::filesystem::create_directories(options.out_dir, error);
+  if (error) {
+    throw ConfigError("cannot create output folder " + options.out_dir.string() + ": " +
+                      error.message());
+  }
+  std::unique_ptr<VcdWriter> vcd;
+  if (options.vcd) vcd = std::make_unique<VcdWriter>(*options.vcd);
+
+  StatsRegistry stats;
+  MemorySystem memory("memory", config.memory, stats, vcd.get());
+  TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding,
+                             options.seed, stats, [] { sc_core::sc_stop(); });
+  memory.bind(initiator.out);
+  RunMonitor monitor(
+      "monitor", [&] { return RunMonitor::Progress{initiator.completed(), initiator.total()}; },
+      options.progress, monitor_period(), stall_periods);
+
+  sc_core::sc_start();
+  monitor.clear_line();
+  const uint64_t end_ps = sc_core::sc_time_stamp().value();
+  if (vcd) vcd->close(end_ps);
+  if (!initiator.done()) {
+    std::ostringstream message;
+    message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
+            << initiator.completed() << " of " << initiator.total()
+            << " requests done and none completed for the last "
+            << monitor_period() * double(stall_periods);
+    throw SimulationError(message.str());
+  }
+
+  const RunSummary summary = summarise(initiator, stats);
+  add_channel_utilisation(memory, summary.simulated_ns, stats);
+  const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
+                                            stats, document.json(), workload.json);
+  write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
+  if (options.print_summary) print_summary(std::cout, config.name, workload.name, summary, stats);
+}
+
+}  // namespace ohmvp

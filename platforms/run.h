@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "modules/common/config_document.h"
+
+namespace ohmvp {
+
+struct RunOptions {
+  std::string platform;  // name or file; empty for the default platform
+  std::string workload;  // name or file; empty for the platform's default workload
+  std::vector<std::string> overrides;  // "json.path=value"
+  std::filesystem::path out_dir = "out";
+  std::optional<std::filesystem::path> vcd;
+  uint64_t seed = 1;
+  bool progress = false;  // progress line on stderr
+  bool print_summary = true;
+};
+
+// The platform document with its extends resolved and the overrides applied.
+ConfigDocument load_platform_document(const std::string& platform,
+                                      const std::vector<std::string>& overrides);
+
+// Elaborates the platform, runs the workload to completion and writes out_dir/report.json
+// (and the VCD when asked). Throws ConfigError for bad input before anything is written, and
+// SimulationError when the run fails.
+void run_platform(const RunOptions& options);
+
+}  // namespace ohmvp

@@ -1,0 +1,51 @@
+#include "platforms/run_monitor.h"
+
+#include <cstdio>
+
+namespace ohmvp {
+
+RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
+                       bool show, sc_core::sc_time period, unsigned stall_periods)
+    : sc_module(name),
+      m_progress(std::move(progress)),
+      m_show(show),
+      m_period(period),
+      m_stall_periods(stall_periods),
+      m_last_print(std::chrono::steady_clock::now()) {
+  SC_THREAD(watch);
+}
+
+void RunMonitor::watch() {
+  uint64_t last_done = 0;
+  unsigned idle_periods = 0;
+  for (;;) {
+    wait(m_period);
+    const Progress p = m_progress();
+    if (p.done == p.total) return;
+    idle_periods = p.done == last_done ? idle_periods + 1 : 0;
+    last_done = p.done;
+    if (idle_periods >= m_stall_periods) {
+      m_stalled = true;
+      sc_core::sc_stop();
+      return;
+    }
+    if (m_show && std::chrono::steady_clock::now() - m_last_print > std::chrono::milliseconds(250)) {
+      print(p);
+      m_last_print = std::chrono::steady_clock::now();
+    }
+  }
+}
+
+void RunMonitor::print(const Progress& p) const {
+  std::fprintf(stderr, "\r[ohmvp] %.3f us simulated, %llu of %llu requests done",
+               sc_core::sc_time_stamp().to_seconds() * 1e6,
+               static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total));
+  std::fflush(stderr);
+  m_printed = true;
+}
+
+void RunMonitor::clear_line() const {
+  if (m_printed) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <systemc>
+
+namespace ohmvp {
+
+// Watches a run from inside simulated time, every `period`: prints a progress line on a
+// terminal (throttled to a few per wall-clock second) and stops a run whose work no longer
+// advances (a deadlock would otherwise run forever, since refresh never stops).
+class RunMonitor : public sc_core::sc_module {
+ public:
+  struct Progress {
+    uint64_t done;
+    uint64_t total;
+  };
+
+  RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress, bool show,
+             sc_core::sc_time period, unsigned stall_periods);
+  SC_HAS_PROCESS(RunMonitor);
+
+  bool stalled() const { return m_stalled; }
+  void clear_line() const;
+
+ private:
+  void watch();
+  void print(const Progress& p) const;
+
+  std::function<Progress()> m_progress;
+  bool m_show;
+  sc_core::sc_time m_period;
+  unsigned m_stall_periods;
+  bool m_stalled = false;
+  mutable bool m_printed = false;
+  std::chrono::steady_clock::time_point m_last_print;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,67 @@
+#include "platforms/workload.h"
+
+#include <algorithm>
+
+#include "modules/common/config_document.h"
+#include "modules/common/config_reader.h"
+#include "modules/common/json_file.h"
+#include "modules/host/trace_reader.h"
+#include "modules/host/traffic_pattern.h"
+
+namespace ohmvp {
+
+namespace {
+
+enum class WorkloadType { traffic, trace };
+
+void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
+  TrafficConfig traffic;
+  traffic.seed = seed;
+  parse(reader, traffic);
+  w.max_outstanding = traffic.max_outstanding;
+  w.largest_request = traffic.size;
+  w.end_address = traffic.base + traffic.range;
+  w.source = std::make_unique<TrafficGenerator>(traffic);
+}
+
+void load_trace(const ConfigReader& reader, const std::filesystem::path& folder, Workload& w) {
+  std::string file;
+  reader.get("file", file);
+  if (file.empty()) reader.fail("file", "expected the path of a trace file");
+  reader.get("max_outstanding", w.max_outstanding, 1u, 4096u);
+  reader.finish();
+  const std::filesystem::path path =
+      std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : folder / file;
+  // The trace is read twice: once here for its extent, once by the source it becomes.
+  TraceSource extent(path);
+  MemoryRequest request;
+  while (extent.next(request)) {
+    w.largest_request = std::max(w.largest_request, request.size);
+    w.end_address = std::max(w.end_address, request.address + request.size);
+  }
+  w.source = std::make_unique<TraceSource>(path);
+}
+
+}  // namespace
+
+Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
+  Workload w;
+  w.name = file.stem().string();
+  w.json = load_json_file(file);
+  const ConfigDocument document(w.json, file.string());
+  const ConfigReader root(document.json(), "", &document);
+  root.get("name", w.name);
+  std::string description;
+  root.get("description", description);
+  WorkloadType type = WorkloadType::traffic;
+  root.get_enum("type", type, {{"traffic", WorkloadType::traffic}, {"trace", WorkloadType::trace}});
+  if (type == WorkloadType::traffic) {
+    load_traffic(root.child("traffic"), seed, w);
+  } else {
+    load_trace(root.child("trace"), file.parent_path(), w);
+  }
+  root.finish();
+  return w;
+}
+
+}  // namespace ohmvp

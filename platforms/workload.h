@@ -1,0 +1,28 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "modules/host/memory_request.h"
+
+namespace ohmvp {
+
+// A workload file (testbenches/workloads/<name>.json) turned into a request source:
+//   {"type": "traffic", "traffic": {...TrafficConfig...}}
+//   {"type": "trace", "trace": {"file": "x.trace", "max_outstanding": 64}}
+// Relative paths resolve against the workload file's folder.
+struct Workload {
+  std::string name;
+  nlohmann::json json;
+  std::unique_ptr<RequestSource> source;
+  uint32_t max_outstanding = 64;
+  uint32_t largest_request = 0;    // bytes
+  uint64_t end_address = 0;        // one past the highest byte any request touches
+};
+
+// `seed` is the run's seed; a traffic workload uses it unless it names its own.
+Workload load_workload(const std::filesystem::path& file, uint64_t seed);
+
+}  // namespace ohmvp

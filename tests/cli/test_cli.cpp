@@ -1,0 +1,146 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+namespace {
+
+void require_usage_error(const CliResult& r, const std::string& message) {
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Contains(message));
+}
+
+}  // namespace
+
+TEST_CASE("cli: help and version") {
+  const CliResult help = run_ohmvp("--help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.output, Contains("run") && Contains("config") && Contains("list"));
+  for (const char* command : {"run", "config", "list"}) {
+    const CliResult sub = run_ohmvp(std::string(command) + " --help");
+    INFO(sub.output);
+    CHECK(sub.exit_code == 0);
+    CHECK_THAT(sub.output, Contains(std::string("Usage: ohmvp ") + command));
+  }
+  const CliResult version = run_ohmvp("--version");
+  CHECK(version.exit_code == 0);
+  CHECK_THAT(version.output, Contains("ohmvp 0."));
+}
+
+TEST_CASE("cli: list names the shipped platforms and workloads") {
+  const CliResult r = run_ohmvp("list");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("ddr4_2400  (default)") && Contains("stream_read") &&
+                           Contains("random_mix"));
+}
+
+TEST_CASE("cli: config prints the resolved platform with overrides") {
+  const CliResult r =
+      run_ohmvp("config --platform ddr4_2400 --set memory.dram.timing.tRCD_ns=20");
+  REQUIRE(r.exit_code == 0);
+  const auto json = nlohmann::json::parse(r.output);
+  CHECK(json["memory"]["dram"]["timing"]["tRCD_ns"] == 20);
+  CHECK(json["memory"]["channel"]["lanes"] == 64);
+  CHECK(json.find("extends") == json.end());
+}
+
+TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
+  const std::string dir = scratch_dir("bad_input");
+  SECTION("no command") { require_usage_error(run_ohmvp(""), "Usage: ohmvp"); }
+  SECTION("unknown command") {
+    require_usage_error(run_ohmvp("runn"), "unknown command 'runn'");
+  }
+  SECTION("unknown option") {
+    require_usage_error(run_ohmvp("run --platfrom ddr4_2400"), "unrecognised option '--platfrom'");
+  }
+  SECTION("unknown platform") {
+    require_usage_error(run_ohmvp("run --platform ddr4_2401"),
+                        "unknown platform 'ddr4_2401'; did you mean 'ddr4_2400'?");
+  }
+  SECTION("unknown workload") {
+    require_usage_error(run_ohmvp("run --workload stream_reed"),
+                        "unknown workload 'stream_reed'; did you mean 'stream_read'?");
+  }
+  SECTION("misspelt key in an override") {
+    require_usage_error(run_ohmvp("config --set memory.dram.timing.tRDC_ns=20"),
+                        "unknown key 'tRDC_ns' at memory.dram.timing; did you mean 'tRCD_ns'?");
+  }
+  SECTION("misspelt key in a platform file") {
+    const std::string file = dir + "/typo.json";
+    write_text(file,
+               R"({"extends": ["platforms/ddr4_2400"], "memory": {"dram": {"timing": {"tRDC_ns": 20}}}})");
+    require_usage_error(run_ohmvp("run --platform " + file),
+                        "unknown key 'tRDC_ns' at memory.dram.timing; did you mean 'tRCD_ns'?");
+  }
+  SECTION("wrong type") {
+    require_usage_error(run_ohmvp("config --set memory.channels=two"), "memory.channels");
+    require_usage_error(run_ohmvp("run --set memory.controller.refresh=3"),
+                        "memory.controller.refresh");
+  }
+  SECTION("out-of-range value") {
+    require_usage_error(run_ohmvp("run --set memory.controller.read_queue=0"),
+                        "memory.controller.read_queue");
+  }
+  SECTION("missing platform file") {
+    require_usage_error(run_ohmvp("run --platform " + dir + "/nothing.json"),
+                        "nothing.json");
+  }
+  SECTION("malformed JSON names file, line and column") {
+    const std::string file = dir + "/broken.json";
+    write_text(file, "{\n  \"memory\": {\n    \"channels\": 1,\n  }\n}\n");
+    require_usage_error(run_ohmvp("run --platform " + file), "broken.json:4:");
+  }
+  SECTION("malformed trace line names file and line") {
+    write_text(dir + "/bad.trace", "R 0x0\nX 0x40\n");
+    write_text(dir + "/bad.json",
+               R"({"type": "trace", "trace": {"file": "bad.trace"}})");
+    require_usage_error(run_ohmvp("run --workload " + dir + "/bad.json"), "bad.trace:2:");
+  }
+  SECTION("workload beyond the memory") {
+    require_usage_error(run_ohmvp("run --set memory.dram.geometry.rows=1024"),
+                        "the memory holds");
+  }
+  SECTION("nothing is written on bad input") {
+    const std::string out = dir + "/out";
+    require_usage_error(run_ohmvp("run --out " + out + " --vcd " + out + "/t.vcd --set memory.channels=0"),
+                        "memory.channels");
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
+  const std::string dir = scratch_dir("determinism");
+  const std::string args = "run --quiet --workload random_mix --set "
+                           "memory.controller.read_queue=16 --seed 7 --vcd ";
+  const CliResult first = run_ohmvp(args + dir + "/a.vcd --out " + dir + "/a");
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.output, Contains("bandwidth"));
+  const CliResult second = run_ohmvp(args + dir + "/b.vcd --out " + dir + "/b");
+  REQUIRE(second.exit_code == 0);
+  const std::string report = read_text(dir + "/a/report.json");
+  CHECK(report == read_text(dir + "/b/report.json"));
+  CHECK(read_text(dir + "/a.vcd") == read_text(dir + "/b.vcd"));
+
+  const auto json = nlohmann::json::parse(report);
+  CHECK(json["schema_version"] == 1);
+  CHECK(json["seed"] == 7);
+  for (const char* key :
+       {"simulated_ns", "requests", "avg_latency_ns", "p99_latency_ns", "bandwidth_gbps"}) {
+    CHECK(json["summary"].contains(key));
+  }
+  CHECK(json["summary"]["requests"] == 100000);
+  CHECK(json["config"]["platform"]["memory"]["controller"]["read_queue"] == 16);
+
+  const CliResult other_seed = run_ohmvp("run --quiet --workload random_mix --set "
+                                         "memory.controller.read_queue=16 --seed 8 --out " +
+                                         dir + "/c");
+  REQUIRE(other_seed.exit_code == 0);
+  CHECK(read_text(dir + "/c/report.json") != report);
+  std::filesystem::remove_all(dir);
+}
