@@ -97,6 +97,10 @@ void run_platform(const RunOptions& options) {
   memory.bind(initiator.out);
   RunMonitor monitor(
       "monitor", [&] { return RunMonitor::Progress{initiator.completed(), initiator.total()}; },
+      [&] {
+        // Every module records changes at the current time or later.
+        if (vcd) vcd->set_horizon(sc_core::sc_time_stamp().value());
+      },
       options.progress, monitor_period(), stall_periods);
 
   sc_core::sc_start();

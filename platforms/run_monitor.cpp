@@ -5,9 +5,11 @@
 namespace ohmvp {
 
 RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
-                       bool show, sc_core::sc_time period, unsigned stall_periods)
+                       std::function<void()> on_tick, bool show, sc_core::sc_time period,
+                       unsigned stall_periods)
     : sc_module(name),
       m_progress(std::move(progress)),
+      m_on_tick(std::move(on_tick)),
       m_show(show),
       m_period(period),
       m_stall_periods(stall_periods),
@@ -20,6 +22,7 @@ void RunMonitor::watch() {
   unsigned idle_periods = 0;
   for (;;) {
     wait(m_period);
+    if (m_on_tick) m_on_tick();
     const Progress p = m_progress();
     if (p.done == p.total) return;
     idle_periods = p.done == last_done ? idle_periods + 1 : 0;

@@ -6,9 +6,10 @@
 
 namespace ohmvp {
 
-// Watches a run from inside simulated time, every `period`: prints a progress line on a
-// terminal (throttled to a few per wall-clock second) and stops a run whose work no longer
-// advances (a deadlock would otherwise run forever, since refresh never stops).
+// Watches a run from inside simulated time, every `period`: calls `on_tick` (which lets the
+// VCD writer flush what can no longer change), prints a progress line on a terminal (throttled
+// to a few per wall-clock second) and stops a run whose work no longer advances (a deadlock
+// would otherwise run forever, since refresh never stops).
 class RunMonitor : public sc_core::sc_module {
  public:
   struct Progress {
@@ -16,8 +17,9 @@ class RunMonitor : public sc_core::sc_module {
     uint64_t total;
   };
 
-  RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress, bool show,
-             sc_core::sc_time period, unsigned stall_periods);
+  RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
+             std::function<void()> on_tick, bool show, sc_core::sc_time period,
+             unsigned stall_periods);
   SC_HAS_PROCESS(RunMonitor);
 
   bool stalled() const { return m_stalled; }
@@ -28,6 +30,7 @@ class RunMonitor : public sc_core::sc_module {
   void print(const Progress& p) const;
 
   std::function<Progress()> m_progress;
+  std::function<void()> m_on_tick;
   bool m_show;
   sc_core::sc_time m_period;
   unsigned m_stall_periods;

@@ -32,14 +32,12 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
   reader.finish();
   const std::filesystem::path path =
       std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : folder / file;
-  // The trace is read twice: once here for its extent, once by the source it becomes.
-  TraceSource extent(path);
-  MemoryRequest request;
-  while (extent.next(request)) {
+  auto trace = std::make_unique<TraceSource>(path);
+  for (const MemoryRequest& request : trace->requests()) {
     w.largest_request = std::max(w.largest_request, request.size);
     w.end_address = std::max(w.end_address, request.address + request.size);
   }
-  w.source = std::make_unique<TraceSource>(path);
+  w.source = std::move(trace);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ class TraceSource : public RequestSource {
 
   bool next(MemoryRequest& request) override;
   uint64_t total() const override { return m_requests.size(); }
+  const std::vector<MemoryRequest>& requests() const { return m_requests; }
 
  private:
   std::vector<MemoryRequest> m_requests;

@@ -100,13 +100,13 @@ MemoryController::~MemoryController() { m_command.clear_extension(&m_command_ext
 void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
   m_wake_ps = time_ps;
-  const uint64_t now = now_ps();
-  m_wake.notify(sc_core::sc_time::from_value(time_ps > now ? time_ps - now : 0));
+  m_wake.notify(sc_core::sc_time::from_value(time_ps > m_now_ps ? time_ps - m_now_ps : 0));
 }
 
 void MemoryController::run() {
   m_wake_ps = UINT64_MAX;
-  const uint64_t now = now_ps();
+  update_now();
+  const uint64_t now = m_now_ps;
   send_due_responses(now);
   const uint64_t cycle = (now + m_timing.tCK_ps - 1) / m_timing.tCK_ps;
   if (ps(cycle) != now) {
@@ -144,9 +144,10 @@ bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
 tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& payload,
                                                      tlm::tlm_phase& phase,
                                                      sc_core::sc_time& delay) {
+  update_now();
   if (phase == tlm::END_RESP) {
     m_waiting_end_resp = false;
-    wake_at(now_ps());
+    wake_at(m_now_ps);
     return tlm::TLM_COMPLETED;
   }
   if (phase != tlm::BEGIN_REQ) {
@@ -157,7 +158,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
   if (!validate(payload)) return tlm::TLM_COMPLETED;
-  m_pending_arrival_ps = now_ps();
+  m_pending_arrival_ps = m_now_ps;
   if (!accept(payload)) {
     m_pending = &payload;
     m_stats->backpressure.inc();
@@ -179,9 +180,9 @@ bool MemoryController::accept(tlm::tlm_generic_payload& payload) {
 bool MemoryController::accept_read(tlm::tlm_generic_payload& payload, uint64_t burst,
                                    uint32_t offset) {
   const uint32_t length = payload.get_data_length();
-  auto newest = m_newest_by_burst.find(burst);
-  if (newest != m_newest_by_burst.end() && newest->second->is_write) {
-    const ControllerRequest& w = *newest->second;
+  const ControllerRequest* newest = newest_to_burst(bank_of(m_mapper.decode(burst)), burst);
+  if (newest != nullptr && newest->is_write) {
+    const ControllerRequest& w = *newest;
     const bool covered = std::all_of(w.enabled.begin() + offset,
                                      w.enabled.begin() + offset + length,
                                      [](uint8_t e) { return e != 0; });
@@ -194,8 +195,7 @@ bool MemoryController::accept_read(tlm::tlm_generic_payload& payload, uint64_t b
       m_stats->read_bytes.inc(length);
       // Answered from the queue one cycle later (a modelling choice: the controller's
       // front-end pipeline).
-      const uint64_t now = now_ps();
-      const uint64_t edge = (now / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
+      const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
       respond_at(edge, payload, m_pending_arrival_ps);
       return true;
     }
@@ -209,10 +209,8 @@ bool MemoryController::accept_read(tlm::tlm_generic_payload& payload, uint64_t b
 bool MemoryController::accept_write(tlm::tlm_generic_payload& payload, uint64_t burst,
                                     uint32_t offset) {
   const uint32_t length = payload.get_data_length();
-  auto newest = m_newest_by_burst.find(burst);
-  ControllerRequest* target = nullptr;
-  if (newest != m_newest_by_burst.end() && newest->second->is_write) {
-    target = newest->second;
+  ControllerRequest* target = newest_to_burst(bank_of(m_mapper.decode(burst)), burst);
+  if (target != nullptr && target->is_write) {
     m_stats->merged_writes.inc();
   } else {
     if (m_writes_queued >= m_config.write_queue) return false;
@@ -240,20 +238,18 @@ ControllerRequest* MemoryController::enqueue(tlm::tlm_generic_payload& payload, 
   if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
   r->row_state = ControllerRequest::RowState::hit;
 
-  auto [it, inserted] = m_newest_by_burst.try_emplace(burst, r);
-  if (!inserted) {
-    it->second->next_same_burst = r;
+  BankMachine& bank = bank_of(r->address);
+  if (ControllerRequest* older = newest_to_burst(bank, burst)) {
+    older->next_same_burst = r;
     r->blocked = true;
-    it->second = r;
   }
-  BankMachine& bank =
-      m_banks[size_t(index(r->address.rank)) * m_geometry.banks() + index(r->address.bank)];
+  if (!bank.has_requests()) m_busy_banks.push_back(uint32_t(&bank - m_banks.data()));
   bank.enqueue(r);
   (is_write ? m_writes_queued : m_reads_queued)++;
   trace_queues();
 
   // Wake no earlier than this request's own next command could issue.
-  const uint64_t cycle = std::max<uint64_t>((now_ps() + m_timing.tCK_ps - 1) / m_timing.tCK_ps,
+  const uint64_t cycle = std::max<uint64_t>((m_now_ps + m_timing.tCK_ps - 1) / m_timing.tCK_ps,
                                             m_next_command_cycle);
   if (!r->blocked) {
     const bool close = m_page_policy->auto_precharge(*r, bank.reads(), bank.writes());
@@ -270,7 +266,7 @@ void MemoryController::retry_pending() {
   m_pending = nullptr;
   if (payload.is_write()) {
     payload.acquire();
-    respond_at(now_ps(), payload, m_pending_arrival_ps);
+    respond_at(m_now_ps, payload, m_pending_arrival_ps);
     return;
   }
   tlm::tlm_phase phase = tlm::END_REQ;
@@ -300,9 +296,23 @@ void MemoryController::send_due_responses(uint64_t now) {
 }
 
 void MemoryController::trace_queues() {
-  const uint64_t now = now_ps();
-  m_trace->read_queue.set(m_reads_queued, now);
-  m_trace->write_queue.set(m_writes_queued, now);
+  m_trace->read_queue.set(m_reads_queued, m_now_ps);
+  m_trace->write_queue.set(m_writes_queued, m_now_ps);
+}
+
+ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
+                                                     uint64_t burst) const {
+  // Requests to one burst share a bank; each queue is in arrival order, so look from the back.
+  ControllerRequest* newest = nullptr;
+  for (bool writes : {false, true}) {
+    const auto& queue = writes ? bank.writes() : bank.reads();
+    for (auto it = queue.rbegin(); it != queue.rend(); ++it) {
+      if ((*it)->burst_address != burst) continue;
+      if (newest == nullptr || (*it)->sequence > newest->sequence) newest = *it;
+      break;
+    }
+  }
+  return newest;
 }
 
 // ---- Command scheduling ------------------------------------------------------------------
@@ -315,12 +325,12 @@ void MemoryController::update_write_mode() {
     m_write_mode = !(m_writes_queued == 0 ||
                      (m_reads_queued > 0 && m_writes_queued <= m_config.write_low_watermark));
   }
-  m_trace->write_mode.set(m_write_mode, now_ps());
+  m_trace->write_mode.set(m_write_mode, m_now_ps);
 }
 
 MemoryController::Candidate MemoryController::find_request_candidate(bool writes) const {
   Candidate best;
-  for (size_t b = 0; b < m_banks.size(); ++b) {
+  for (const uint32_t b : m_busy_banks) {
     const BankMachine& bank = m_banks[b];
     const auto& queue = writes ? bank.writes() : bank.reads();
     if (queue.empty()) continue;
@@ -432,10 +442,9 @@ void MemoryController::send_command(DdrCommand command, const DramAddress& addre
   m_command.set_byte_enable_ptr(nullptr);
   m_command.set_byte_enable_length(0);
   if (is_column(command)) {
-    const uint64_t now = now_ps();
     const uint64_t delay = is_read(command) ? m_timing.CL : m_timing.CWL;
-    m_command_extension.data_start_ps = now + ps(delay);
-    m_command_extension.data_end_ps = now + ps(delay + m_timing.BURST);
+    m_command_extension.data_start_ps = m_now_ps + ps(delay);
+    m_command_extension.data_end_ps = m_now_ps + ps(delay + m_timing.BURST);
     const uint32_t burst_bytes = m_mapper.burst_bytes();
     m_command.set_data_length(burst_bytes);
     m_command.set_streaming_width(burst_bytes);
@@ -468,13 +477,15 @@ void MemoryController::send_command(DdrCommand command, const DramAddress& addre
 
 void MemoryController::retire(const Candidate& c, uint64_t now) {
   ControllerRequest* r = c.request;
-  m_banks[c.bank].remove(r->is_write, c.position);
-  (r->is_write ? m_writes_queued : m_reads_queued)--;
-  if (r->next_same_burst != nullptr) {
-    r->next_same_burst->blocked = false;
-  } else {
-    m_newest_by_burst.erase(r->burst_address);
+  BankMachine& bank = m_banks[c.bank];
+  bank.remove(r->is_write, c.position);
+  if (!bank.has_requests()) {
+    auto it = std::find(m_busy_banks.begin(), m_busy_banks.end(), uint32_t(c.bank));
+    *it = m_busy_banks.back();
+    m_busy_banks.pop_back();
   }
+  (r->is_write ? m_writes_queued : m_reads_queued)--;
+  if (r->next_same_burst != nullptr) r->next_same_burst->blocked = false;
   switch (r->row_state) {
     case ControllerRequest::RowState::hit:
       m_stats->row_hits.inc();

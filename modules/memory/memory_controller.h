@@ -4,7 +4,6 @@
 #include <queue>
 #include <systemc>
 #include <tlm>
-#include <unordered_map>
 #include <vector>
 
 #include "modules/common/stats.h"
@@ -92,7 +91,11 @@ class MemoryController : public sc_core::sc_module,
   void send_due_responses(uint64_t now_ps);
   void wake_at(uint64_t time_ps);
   void trace_queues();
-  uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  void update_now() { m_now_ps = sc_core::sc_time_stamp().value(); }
+  BankMachine& bank_of(const DramAddress& a) {
+    return m_banks[size_t(index(a.rank)) * m_geometry.banks() + index(a.bank)];
+  }
+  ControllerRequest* newest_to_burst(const BankMachine& bank, uint64_t burst) const;
   uint64_t ps(uint64_t cycles) const { return m_timing.ps(cycles); }
   bool validate(tlm::tlm_generic_payload& payload) const;
   void debug_access(tlm::tlm_generic_payload& payload);
@@ -106,7 +109,7 @@ class MemoryController : public sc_core::sc_module,
   std::unique_ptr<PagePolicy> m_page_policy;
   std::vector<BankMachine> m_banks;
   ControllerRequestPool m_pool;
-  std::unordered_map<uint64_t, ControllerRequest*> m_newest_by_burst;
+  std::vector<uint32_t> m_busy_banks;  // banks with queued requests, in no particular order
   uint32_t m_reads_queued = 0;
   uint32_t m_writes_queued = 0;
   uint64_t m_sequence = 0;
@@ -128,6 +131,7 @@ class MemoryController : public sc_core::sc_module,
 
   sc_core::sc_event m_wake;
   uint64_t m_wake_ps = UINT64_MAX;
+  uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
   std::unique_ptr<Stats> m_stats;
   std::unique_ptr<Trace> m_trace;
