@@ -5,6 +5,7 @@ namespace ohmvp {
 void BankMachine::remove(bool writes, size_t position) {
   auto& q = queue(writes);
   q.erase(q.begin() + static_cast<std::ptrdiff_t>(position));
+  forget_choices();
 }
 
 DdrCommand BankMachine::next_command(const ControllerRequest& request, bool auto_precharge) const {
@@ -15,6 +16,7 @@ DdrCommand BankMachine::next_command(const ControllerRequest& request, bool auto
 }
 
 void BankMachine::apply(DdrCommand command, Row row) {
+  forget_choices();
   switch (command) {
     case DdrCommand::ACT:
       m_open = true;

@@ -18,8 +18,21 @@ class BankMachine {
   const std::vector<ControllerRequest*>& writes() const { return m_writes; }
   bool has_requests() const { return !m_reads.empty() || !m_writes.empty(); }
 
-  void enqueue(ControllerRequest* request) { queue(request->is_write).push_back(request); }
+  void enqueue(ControllerRequest* request) {
+    queue(request->is_write).push_back(request);
+    forget_choices();
+  }
   void remove(bool writes, size_t position);
+
+  // The controller's last choice of request and command for each queue, kept until the queue
+  // or the bank state changes, so that a scheduling pass need not rescan unchanged banks.
+  struct Choice {
+    bool known = false;
+    size_t position = 0;  // Scheduler::npos when no request is eligible
+    DdrCommand command = DdrCommand::ACT;
+  };
+  Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
+  void forget_choices() { m_choices[0].known = m_choices[1].known = false; }
 
   // ACT if the bank is closed, PRE if another row is open, else the column command.
   DdrCommand next_command(const ControllerRequest& request, bool auto_precharge) const;
@@ -31,6 +44,7 @@ class BankMachine {
   Row m_row{};
   std::vector<ControllerRequest*> m_reads;
   std::vector<ControllerRequest*> m_writes;
+  Choice m_choices[2];
 };
 
 }  // namespace ohmvp

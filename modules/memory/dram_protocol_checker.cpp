@@ -42,9 +42,12 @@ class DramProtocolChecker::Check {
     throw SimulationError(text + ": " + reason);
   }
 
-  void require_after(const Time& event, uint64_t gap, const std::string& rule) const {
+  // The message is built only on failure: this runs several times for every command.
+  // `of_bank` names the bank a rank-wide command (PREA) violates the rule for; -1 for none.
+  void require_after(const Time& event, uint64_t gap, const char* rule, int of_bank = -1) const {
     if (event && cycle < *event + gap) {
-      fail(rule + " (earliest cycle " + std::to_string(*event + gap) + ")");
+      const std::string bank_text = of_bank < 0 ? "" : " of bank " + std::to_string(of_bank);
+      fail(rule + bank_text + " (earliest cycle " + std::to_string(*event + gap) + ")");
     }
   }
 
@@ -145,12 +148,11 @@ void DramProtocolChecker::check_activate(const Check& check) const {
 void DramProtocolChecker::check_precharge(const Check& check, uint32_t bank_index) const {
   const BankState& bank = m_ranks[check.rank].banks[bank_index];
   if (!bank.open) return;  // precharging an idle bank is a no-op
-  const std::string of_bank =
-      check.command == DdrCommand::PREA ? " of bank " + std::to_string(bank_index) : "";
-  check.require_after(bank.activated, m_timing.RAS, "tRAS" + of_bank);
-  check.require_after(bank.last_read, m_timing.RTP, "tRTP" + of_bank);
+  const int of_bank = check.command == DdrCommand::PREA ? int(bank_index) : -1;
+  check.require_after(bank.activated, m_timing.RAS, "tRAS", of_bank);
+  check.require_after(bank.last_read, m_timing.RTP, "tRTP", of_bank);
   check.require_after(bank.last_write, uint64_t{m_timing.CWL} + m_timing.BURST + m_timing.WR,
-                      "tWR" + of_bank);
+                      "tWR", of_bank);
 }
 
 void DramProtocolChecker::check_column(const Check& check) const {
@@ -218,7 +220,7 @@ void DramProtocolChecker::check_refresh(const Check& check) const {
       check.fail("bank " + std::to_string(bank_index) + " is open (row " +
                  std::to_string(index(bank.row)) + ")");
     }
-    check.require_after(bank.precharged, m_timing.RP, "tRP of bank " + std::to_string(bank_index));
+    check.require_after(bank.precharged, m_timing.RP, "tRP", int(bank_index));
   }
 }
 

@@ -245,6 +245,7 @@ ControllerRequest* MemoryController::enqueue(tlm::tlm_generic_payload& payload, 
   }
   if (!bank.has_requests()) m_busy_banks.push_back(uint32_t(&bank - m_banks.data()));
   bank.enqueue(r);
+  m_plan_valid = false;
   (is_write ? m_writes_queued : m_reads_queued)++;
   trace_queues();
 
@@ -317,7 +318,8 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 
 // ---- Command scheduling ------------------------------------------------------------------
 
-void MemoryController::update_write_mode() {
+bool MemoryController::update_write_mode() {
+  const bool was = m_write_mode;
   if (!m_write_mode) {
     m_write_mode = m_writes_queued >= m_config.write_high_watermark ||
                    (m_reads_queued == 0 && m_writes_queued > 0);
@@ -326,28 +328,39 @@ void MemoryController::update_write_mode() {
                      (m_reads_queued > 0 && m_writes_queued <= m_config.write_low_watermark));
   }
   m_trace->write_mode.set(m_write_mode, m_now_ps);
+  return m_write_mode != was;
 }
 
-MemoryController::Candidate MemoryController::find_request_candidate(bool writes) const {
+const BankMachine::Choice& MemoryController::choose(BankMachine& bank, bool writes) {
+  BankMachine::Choice& choice = bank.choice(writes);
+  if (choice.known) return choice;
+  choice.known = true;
+  const auto& queue = writes ? bank.writes() : bank.reads();
+  choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+  if (choice.position == Scheduler::npos) return choice;
+  const ControllerRequest& r = *queue[choice.position];
+  choice.command = bank.next_command(r, false);
+  if (is_column(choice.command) && m_page_policy->auto_precharge(r, bank.reads(), bank.writes())) {
+    choice.command = bank.next_command(r, true);
+  }
+  return choice;
+}
+
+MemoryController::Candidate MemoryController::find_request_candidate(bool writes) {
   Candidate best;
   for (const uint32_t b : m_busy_banks) {
-    const BankMachine& bank = m_banks[b];
-    const auto& queue = writes ? bank.writes() : bank.reads();
-    if (queue.empty()) continue;
-    const size_t position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
-    if (position == Scheduler::npos) continue;
-    ControllerRequest* r = queue[position];
-    DdrCommand command = bank.next_command(*r, false);
-    if (is_column(command) && m_page_policy->auto_precharge(*r, bank.reads(), bank.writes())) {
-      command = bank.next_command(*r, true);
-    }
+    BankMachine& bank = m_banks[b];
+    const BankMachine::Choice& choice = choose(bank, writes);
+    if (choice.position == Scheduler::npos) continue;
+    ControllerRequest* r = (writes ? bank.writes() : bank.reads())[choice.position];
+    const DdrCommand command = choice.command;
     const uint64_t earliest = m_checker.earliest(command, r->address);
     const bool better = !best.valid || earliest < best.earliest ||
                         (earliest == best.earliest &&
                          (is_column(command) != is_column(best.command)
                               ? is_column(command)
                               : r->sequence < best.request->sequence));
-    if (better) best = Candidate{true, command, r->address, b, position, r, earliest};
+    if (better) best = Candidate{true, command, r->address, b, choice.position, r, earliest};
   }
   return best;
 }
@@ -371,7 +384,7 @@ MemoryController::Candidate MemoryController::find_refresh_candidate() const {
   return best;
 }
 
-MemoryController::Candidate MemoryController::find_candidate() const {
+MemoryController::Candidate MemoryController::find_candidate() {
   if (m_refresh_due) return find_refresh_candidate();
   Candidate c = find_request_candidate(m_write_mode);
   if (!c.valid) c = find_request_candidate(!m_write_mode);
@@ -379,21 +392,28 @@ MemoryController::Candidate MemoryController::find_candidate() const {
 }
 
 void MemoryController::schedule_commands(uint64_t now) {
-  if (m_config.refresh && !m_refresh_due && now >= m_next_refresh) m_refresh_due = true;
-  update_write_mode();
+  if (m_config.refresh && !m_refresh_due && now >= m_next_refresh) {
+    m_refresh_due = true;
+    m_plan_valid = false;
+  }
+  if (update_write_mode()) m_plan_valid = false;
   for (;;) {
-    const Candidate c = find_candidate();
+    if (!m_plan_valid) {
+      m_plan = find_candidate();
+      m_plan_valid = true;
+    }
     const uint64_t refresh_wake = m_config.refresh && !m_refresh_due ? m_next_refresh : UINT64_MAX;
-    if (!c.valid) {
+    if (!m_plan.valid) {
       if (refresh_wake != UINT64_MAX) wake_at(ps(refresh_wake));
       return;
     }
-    const uint64_t when = std::max(c.earliest, m_next_command_cycle);
+    const uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
     if (when > now) {
       wake_at(ps(std::min(when, refresh_wake)));
       return;
     }
-    issue(c, now);
+    m_plan_valid = false;
+    issue(m_plan, now);
     m_next_command_cycle = now + 1;
     update_write_mode();
   }
@@ -485,7 +505,10 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
     m_busy_banks.pop_back();
   }
   (r->is_write ? m_writes_queued : m_reads_queued)--;
-  if (r->next_same_burst != nullptr) r->next_same_burst->blocked = false;
+  if (r->next_same_burst != nullptr) {
+    r->next_same_burst->blocked = false;
+    bank.forget_choices();
+  }
   switch (r->row_state) {
     case ControllerRequest::RowState::hit:
       m_stats->row_hits.inc();

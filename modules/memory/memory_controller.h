@@ -73,14 +73,15 @@ class MemoryController : public sc_core::sc_module,
 
   void run();
   void schedule_commands(uint64_t now);
-  Candidate find_candidate() const;
-  Candidate find_request_candidate(bool writes) const;
+  Candidate find_candidate();
+  Candidate find_request_candidate(bool writes);
+  const BankMachine::Choice& choose(BankMachine& bank, bool writes);
   Candidate find_refresh_candidate() const;
   void issue(const Candidate& c, uint64_t now);
   void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);
   void retire(const Candidate& c, uint64_t now);
   void finish_refresh_of_rank(Rank rank, uint64_t now);
-  void update_write_mode();
+  bool update_write_mode();  // true when the mode changed
   bool accept(tlm::tlm_generic_payload& payload);
   bool accept_read(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
   bool accept_write(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
@@ -128,6 +129,9 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_next_refresh = 0;      // cycle
   std::vector<bool> m_rank_refreshed;
   uint64_t m_next_command_cycle = 0;
+  // The next command as last chosen; valid until a command issues or a request arrives.
+  Candidate m_plan;
+  bool m_plan_valid = false;
 
   sc_core::sc_event m_wake;
   uint64_t m_wake_ps = UINT64_MAX;
