@@ -4,6 +4,7 @@ namespace ohmvp {
 
 void BankMachine::remove(bool writes, size_t position) {
   auto& q = queue(writes);
+  --m_burst_counts[burst_slot(q[position]->burst_address)];
   q.erase(q.begin() + static_cast<std::ptrdiff_t>(position));
   forget_choices();
 }

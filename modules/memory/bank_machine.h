@@ -20,7 +20,13 @@ class BankMachine {
 
   void enqueue(ControllerRequest* request) {
     queue(request->is_write).push_back(request);
+    ++m_burst_counts[burst_slot(request->burst_address)];
     forget_choices();
+  }
+  // False when no queued request can be to this burst (a counting filter over burst addresses,
+  // so that the common case needs no scan of the queues).
+  bool may_hold(uint64_t burst_address) const {
+    return m_burst_counts[burst_slot(burst_address)] != 0;
   }
   void remove(bool writes, size_t position);
 
@@ -40,11 +46,16 @@ class BankMachine {
   void apply(DdrCommand command, Row row);
 
  private:
+  static size_t burst_slot(uint64_t burst_address) {
+    return ((burst_address >> 6) ^ (burst_address >> 13) ^ (burst_address >> 20)) & 63;
+  }
+
   bool m_open = false;
   Row m_row{};
   std::vector<ControllerRequest*> m_reads;
   std::vector<ControllerRequest*> m_writes;
   Choice m_choices[2];
+  uint16_t m_burst_counts[64] = {};
 };
 
 }  // namespace ohmvp

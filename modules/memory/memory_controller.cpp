@@ -173,74 +173,72 @@ bool MemoryController::accept(tlm::tlm_generic_payload& payload) {
   const uint64_t address = payload.get_address();
   const uint32_t offset = static_cast<uint32_t>(m_mapper.burst_offset(address));
   const uint64_t burst = address - offset;
-  return payload.is_write() ? accept_write(payload, burst, offset)
-                            : accept_read(payload, burst, offset);
+  const DramAddress decoded = m_mapper.decode(burst);
+  BankMachine& bank = bank_of(decoded);
+  const Arrival arrival{payload, burst, offset, decoded, bank, newest_to_burst(bank, burst)};
+  return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
 }
 
-bool MemoryController::accept_read(tlm::tlm_generic_payload& payload, uint64_t burst,
-                                   uint32_t offset) {
-  const uint32_t length = payload.get_data_length();
-  const ControllerRequest* newest = newest_to_burst(bank_of(m_mapper.decode(burst)), burst);
-  if (newest != nullptr && newest->is_write) {
-    const ControllerRequest& w = *newest;
-    const bool covered = std::all_of(w.enabled.begin() + offset,
-                                     w.enabled.begin() + offset + length,
+bool MemoryController::accept_read(const Arrival& a) {
+  const uint32_t length = a.payload.get_data_length();
+  if (a.newest != nullptr && a.newest->is_write) {
+    const ControllerRequest& w = *a.newest;
+    const bool covered = std::all_of(w.enabled.begin() + a.offset,
+                                     w.enabled.begin() + a.offset + length,
                                      [](uint8_t e) { return e != 0; });
     if (covered) {
-      std::memcpy(payload.get_data_ptr(), w.data.data() + offset, length);
-      payload.set_response_status(tlm::TLM_OK_RESPONSE);
-      payload.acquire();
+      std::memcpy(a.payload.get_data_ptr(), w.data.data() + a.offset, length);
+      a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
+      a.payload.acquire();
       m_stats->forwarded_reads.inc();
       m_stats->reads.inc();
       m_stats->read_bytes.inc(length);
       // Answered from the queue one cycle later (a modelling choice: the controller's
       // front-end pipeline).
       const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
-      respond_at(edge, payload, m_pending_arrival_ps);
+      respond_at(edge, a.payload, m_pending_arrival_ps);
       return true;
     }
   }
   if (m_reads_queued >= m_config.read_queue) return false;
-  payload.acquire();
-  enqueue(payload, burst, offset, false);
+  a.payload.acquire();
+  enqueue(a, false);
   return true;
 }
 
-bool MemoryController::accept_write(tlm::tlm_generic_payload& payload, uint64_t burst,
-                                    uint32_t offset) {
-  const uint32_t length = payload.get_data_length();
-  ControllerRequest* target = newest_to_burst(bank_of(m_mapper.decode(burst)), burst);
+bool MemoryController::accept_write(const Arrival& a) {
+  const uint32_t length = a.payload.get_data_length();
+  ControllerRequest* target = a.newest;
   if (target != nullptr && target->is_write) {
     m_stats->merged_writes.inc();
   } else {
     if (m_writes_queued >= m_config.write_queue) return false;
-    target = enqueue(payload, burst, offset, true);
+    target = enqueue(a, true);
   }
-  std::memcpy(target->data.data() + offset, payload.get_data_ptr(), length);
-  std::memset(target->enabled.data() + offset, 0xff, length);
-  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  std::memcpy(target->data.data() + a.offset, a.payload.get_data_ptr(), length);
+  std::memset(target->enabled.data() + a.offset, 0xff, length);
+  a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
   m_stats->writes.inc();
   m_stats->write_bytes.inc(length);
   return true;
 }
 
-ControllerRequest* MemoryController::enqueue(tlm::tlm_generic_payload& payload, uint64_t burst,
-                                             uint32_t offset, bool is_write) {
+ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   ControllerRequest* r = m_pool.acquire();
-  r->payload = is_write ? nullptr : &payload;
-  r->address = m_mapper.decode(burst);
-  r->burst_address = burst;
-  r->offset = offset;
-  r->length = payload.get_data_length();
+  r->payload = is_write ? nullptr : &a.payload;
+  r->address = a.address;
+  r->burst_address = a.burst;
+  r->offset = a.offset;
+  r->length = a.payload.get_data_length();
   r->arrival_ps = m_pending_arrival_ps;
   r->sequence = m_sequence++;
   r->is_write = is_write;
   if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
   r->row_state = ControllerRequest::RowState::hit;
 
-  BankMachine& bank = bank_of(r->address);
-  if (ControllerRequest* older = newest_to_burst(bank, burst)) {
-    older->next_same_burst = r;
+  BankMachine& bank = a.bank;
+  if (a.newest != nullptr) {
+    a.newest->next_same_burst = r;
     r->blocked = true;
   }
   if (!bank.has_requests()) m_busy_banks.push_back(uint32_t(&bank - m_banks.data()));
@@ -305,6 +303,7 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
                                                      uint64_t burst) const {
   // Requests to one burst share a bank; each queue is in arrival order, so look from the back.
   ControllerRequest* newest = nullptr;
+  if (!bank.may_hold(burst)) return newest;
   for (bool writes : {false, true}) {
     const auto& queue = writes ? bank.writes() : bank.reads();
     for (auto it = queue.rbegin(); it != queue.rend(); ++it) {

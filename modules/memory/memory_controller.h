@@ -83,10 +83,18 @@ class MemoryController : public sc_core::sc_module,
   void finish_refresh_of_rank(Rank rank, uint64_t now);
   bool update_write_mode();  // true when the mode changed
   bool accept(tlm::tlm_generic_payload& payload);
-  bool accept_read(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
-  bool accept_write(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset);
-  ControllerRequest* enqueue(tlm::tlm_generic_payload& payload, uint64_t burst, uint32_t offset,
-                             bool is_write);
+  // A request as it arrives, decoded once.
+  struct Arrival {
+    tlm::tlm_generic_payload& payload;
+    uint64_t burst;   // channel address of its burst
+    uint32_t offset;  // inside the burst
+    DramAddress address;
+    BankMachine& bank;
+    ControllerRequest* newest;  // the newest queued request to the same burst, if any
+  };
+  bool accept_read(const Arrival& a);
+  bool accept_write(const Arrival& a);
+  ControllerRequest* enqueue(const Arrival& a, bool is_write);
   void retry_pending();
   void respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
   void send_due_responses(uint64_t now_ps);
