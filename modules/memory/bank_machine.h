@@ -35,6 +35,7 @@ class BankMachine {
   struct Choice {
     bool known = false;
     size_t position = 0;  // Scheduler::npos when no request is eligible
+    ControllerRequest* request = nullptr;
     DdrCommand command = DdrCommand::ACT;
   };
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }

@@ -330,14 +330,14 @@ bool MemoryController::update_write_mode() {
   return m_write_mode != was;
 }
 
-const BankMachine::Choice& MemoryController::choose(BankMachine& bank, bool writes) {
+const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool writes) {
   BankMachine::Choice& choice = bank.choice(writes);
-  if (choice.known) return choice;
   choice.known = true;
   const auto& queue = writes ? bank.writes() : bank.reads();
   choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
   if (choice.position == Scheduler::npos) return choice;
-  const ControllerRequest& r = *queue[choice.position];
+  choice.request = queue[choice.position];
+  const ControllerRequest& r = *choice.request;
   choice.command = bank.next_command(r, false);
   if (is_column(choice.command) && m_page_policy->auto_precharge(r, bank.reads(), bank.writes())) {
     choice.command = bank.next_command(r, true);
@@ -351,7 +351,7 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
     BankMachine& bank = m_banks[b];
     const BankMachine::Choice& choice = choose(bank, writes);
     if (choice.position == Scheduler::npos) continue;
-    ControllerRequest* r = (writes ? bank.writes() : bank.reads())[choice.position];
+    ControllerRequest* r = choice.request;
     const DdrCommand command = choice.command;
     const uint64_t earliest = m_checker.earliest(command, r->address);
     const bool better = !best.valid || earliest < best.earliest ||

@@ -75,7 +75,11 @@ class MemoryController : public sc_core::sc_module,
   void schedule_commands(uint64_t now);
   Candidate find_candidate();
   Candidate find_request_candidate(bool writes);
-  const BankMachine::Choice& choose(BankMachine& bank, bool writes);
+  const BankMachine::Choice& choose(BankMachine& bank, bool writes) {
+    const BankMachine::Choice& choice = bank.choice(writes);
+    return choice.known ? choice : rechoose(bank, writes);
+  }
+  const BankMachine::Choice& rechoose(BankMachine& bank, bool writes);
   Candidate find_refresh_candidate() const;
   void issue(const Candidate& c, uint64_t now);
   void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);

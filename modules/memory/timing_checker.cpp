@@ -11,45 +11,19 @@ TimingChecker::TimingChecker(const DramGeometry& geometry, const DramTiming& tim
       m_groups(size_t(geometry.ranks) * geometry.bank_groups),
       m_ranks(geometry.ranks) {}
 
-uint64_t TimingChecker::data_bus_ready(Rank rank, uint32_t data_delay) const {
-  uint64_t free = m_bus_free + (index(rank) != m_bus_rank ? m_timing.RTRS : 0);
-  return free > data_delay ? free - data_delay : 0;
+uint64_t TimingChecker::rank_wide_earliest(DdrCommand command, Rank rank_id) const {
+  const RankNext& rank = m_ranks[index(rank_id)];
+  uint64_t t = command == DdrCommand::REF ? rank.ref : 0;
+  const size_t first = size_t(index(rank_id)) * m_geometry.banks();
+  for (size_t b = first; b < first + m_geometry.banks(); ++b) {
+    t = std::max(t, command == DdrCommand::REF ? m_banks[b].act : m_banks[b].pre);
+  }
+  return t;
 }
 
 void TimingChecker::occupy_data_bus(Rank rank, uint64_t burst_start) {
   m_bus_free = burst_start + m_timing.BURST;
   m_bus_rank = index(rank);
-}
-
-uint64_t TimingChecker::earliest(DdrCommand command, const DramAddress& a) const {
-  const RankNext& rank = m_ranks[index(a.rank)];
-  switch (command) {
-    case DdrCommand::ACT: {
-      uint64_t t = std::max({bank(a).act, m_groups[group_slot(a)].act, rank.act});
-      if (rank.act_count >= 4) t = std::max(t, rank.recent_acts[rank.act_count % 4] + m_timing.FAW);
-      return t;
-    }
-    case DdrCommand::PRE:
-      return bank(a).pre;
-    case DdrCommand::RD:
-    case DdrCommand::RDA:
-      return std::max({bank(a).rd, m_groups[group_slot(a)].rd, rank.rd,
-                       data_bus_ready(a.rank, m_timing.CL)});
-    case DdrCommand::WR:
-    case DdrCommand::WRA:
-      return std::max({bank(a).wr, m_groups[group_slot(a)].wr, rank.wr,
-                       data_bus_ready(a.rank, m_timing.CWL)});
-    case DdrCommand::PREA:
-    case DdrCommand::REF: {
-      uint64_t t = command == DdrCommand::REF ? rank.ref : 0;
-      const size_t first = size_t(index(a.rank)) * m_geometry.banks();
-      for (size_t b = first; b < first + m_geometry.banks(); ++b) {
-        t = std::max(t, command == DdrCommand::REF ? m_banks[b].act : m_banks[b].pre);
-      }
-      return t;
-    }
-  }
-  return 0;
 }
 
 void TimingChecker::precharge_at(BankNext& bank, uint64_t cycle) {

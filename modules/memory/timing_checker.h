@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -16,7 +17,33 @@ class TimingChecker {
  public:
   TimingChecker(const DramGeometry& geometry, const DramTiming& timing);
 
-  uint64_t earliest(DdrCommand command, const DramAddress& address) const;
+  // Inline: the scheduler asks this for every busy bank before each command.
+  uint64_t earliest(DdrCommand command, const DramAddress& a) const {
+    const RankNext& rank = m_ranks[index(a.rank)];
+    switch (command) {
+      case DdrCommand::ACT: {
+        uint64_t t = std::max({bank(a).act, m_groups[group_slot(a)].act, rank.act});
+        if (rank.act_count >= 4) {
+          t = std::max(t, rank.recent_acts[rank.act_count % 4] + m_timing.FAW);
+        }
+        return t;
+      }
+      case DdrCommand::PRE:
+        return bank(a).pre;
+      case DdrCommand::RD:
+      case DdrCommand::RDA:
+        return std::max({bank(a).rd, m_groups[group_slot(a)].rd, rank.rd,
+                         data_bus_ready(a.rank, m_timing.CL)});
+      case DdrCommand::WR:
+      case DdrCommand::WRA:
+        return std::max({bank(a).wr, m_groups[group_slot(a)].wr, rank.wr,
+                         data_bus_ready(a.rank, m_timing.CWL)});
+      case DdrCommand::PREA:
+      case DdrCommand::REF:
+        break;
+    }
+    return rank_wide_earliest(command, a.rank);
+  }
   void record(DdrCommand command, const DramAddress& address, uint64_t cycle);
 
   const DramTiming& timing() const { return m_timing; }
@@ -42,7 +69,11 @@ class TimingChecker {
   size_t group_slot(const DramAddress& a) const {
     return size_t(index(a.rank)) * m_geometry.bank_groups + index(a.bank_group);
   }
-  uint64_t data_bus_ready(Rank rank, uint32_t data_delay) const;
+  uint64_t data_bus_ready(Rank rank, uint32_t data_delay) const {
+    const uint64_t free = m_bus_free + (index(rank) != m_bus_rank ? m_timing.RTRS : 0);
+    return free > data_delay ? free - data_delay : 0;
+  }
+  uint64_t rank_wide_earliest(DdrCommand command, Rank rank) const;  // PREA and REF
   void occupy_data_bus(Rank rank, uint64_t burst_start);
   void precharge_at(BankNext& bank, uint64_t cycle);
 
