@@ -8,6 +8,7 @@
 
 #include "modules/common/errors.h"
 #include "platforms/catalog.h"
+#include "platforms/platform_config.h"
 #include "platforms/run.h"
 
 namespace po = boost::program_options;
@@ -100,6 +101,7 @@ int command_config(const std::vector<std::string>& args) {
   const std::string platform = vm.count("platform") ? vm["platform"].as<std::string>() : "";
   const ohmvp::ConfigDocument document =
       ohmvp::load_platform_document(platform, overrides_of(vm));
+  ohmvp::parse_platform(document);  // the same validation as a run
   std::cout << document.json().dump(2) << "\n";
   return 0;
 }
