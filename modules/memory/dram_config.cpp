@@ -7,7 +7,10 @@
 namespace ohmvp {
 
 uint32_t ns_to_cycles(double ns, double tCK_ns) {
-  return static_cast<uint32_t>(std::ceil(ns / tCK_ns - 1e-3));
+  const double cycles = ns / tCK_ns;
+  const double boundary = std::round(cycles);
+  if (std::fabs(cycles - boundary) <= 1e-3 * boundary) return static_cast<uint32_t>(boundary);
+  return static_cast<uint32_t>(std::ceil(cycles));
 }
 
 DramTiming to_cycles(const DramTimingNs& ns, double burst_ns) {

@@ -44,8 +44,9 @@ struct DramTiming {
   uint64_t ps(uint64_t cycles) const { return cycles * tCK_ps; }
 };
 
-// Nanoseconds to whole cycles, rounding up; a value within 0.1% of a cycle boundary is taken
-// as that boundary so that 13.32 ns at 0.833 ns is 16 cycles, not 17.
+// Nanoseconds to whole cycles, rounding up; a value within 0.1% of a whole number of cycles is
+// taken as that number, so that a tCK written with three digits (0.833 ns for 0.8333 ns) does
+// not add a cycle: at 0.833 ns, 15 ns is 18 cycles (not 19) and a 3.333 ns burst 4 (not 5).
 uint32_t ns_to_cycles(double ns, double tCK_ns);
 DramTiming to_cycles(const DramTimingNs& ns, double burst_ns);
 
