@@ -22,6 +22,10 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   parse(dram.child("geometry"), m.geometry);
   parse(dram.child("timing"), m.timing);
   dram.finish();
+  // The mapping must fit the geometry and bus; checking it here reports a bad one before a run
+  // writes anything.
+  AddressMapper(m.controller.address_mapping, m.geometry, m.channel.bus_bytes(),
+                reader.path() + ".controller.address_mapping");
   const uint64_t burst_bytes = uint64_t(m.channel.bus_bytes()) * m.geometry.burst_length;
   if (m.interleave_bytes % burst_bytes != 0) {
     reader.fail("interleave_bytes",
