@@ -23,7 +23,7 @@ tlm::tlm_generic_payload* PayloadPool::acquire() {
 }
 
 void PayloadPool::free(tlm::tlm_generic_payload* payload) {
-  payload->reset();  // frees the extensions registered as auto-managed and clears the others
+  payload->reset();  // frees auto extensions; a user of the pool clears the ones it set itself
   m_free.push_back(payload);
 }
 

@@ -7,7 +7,8 @@
 namespace ohmvp {
 
 // A tlm_mm_interface that recycles generic payloads: acquire() hands out a payload with one
-// reference; the last release() returns it to the free list with its extensions cleared.
+// reference; the last release() returns it to the free list after reset(), which frees the
+// extensions set with set_auto_extension (others must be cleared by whoever set them).
 class PayloadPool : public tlm::tlm_mm_interface {
  public:
   PayloadPool() = default;

@@ -13,8 +13,19 @@ void parse(const ConfigReader& reader, ControllerConfig& c) {
                    {"adaptive", PagePolicyKind::adaptive}});
   reader.get("read_queue", c.read_queue, 1u, 1024u);
   reader.get("write_queue", c.write_queue, 1u, 1024u);
-  reader.get("write_high_watermark", c.write_high_watermark, 1u, c.write_queue);
-  reader.get("write_low_watermark", c.write_low_watermark, 0u, c.write_high_watermark - 1);
+  reader.get("write_high_watermark", c.write_high_watermark, 1u, 1024u);
+  reader.get("write_low_watermark", c.write_low_watermark, 0u, 1024u);
+  // Checked whether or not the keys are given: a default can clash with a configured queue.
+  if (c.write_high_watermark > c.write_queue) {
+    reader.fail("write_high_watermark", "expected at most write_queue (" +
+                                            std::to_string(c.write_queue) + "), got " +
+                                            std::to_string(c.write_high_watermark));
+  }
+  if (c.write_low_watermark >= c.write_high_watermark) {
+    reader.fail("write_low_watermark", "expected less than write_high_watermark (" +
+                                           std::to_string(c.write_high_watermark) + "), got " +
+                                           std::to_string(c.write_low_watermark));
+  }
   reader.get("refresh", c.refresh);
   parse(reader.child("address_mapping"), c.address_mapping);
   reader.finish();

@@ -193,8 +193,8 @@ bool MemoryController::accept_read(const Arrival& a) {
       m_stats->forwarded_reads.inc();
       m_stats->reads.inc();
       m_stats->read_bytes.inc(length);
-      // Answered from the queue one cycle later (a modelling choice: the controller's
-      // front-end pipeline).
+      // Answered from the queue at the next clock edge (a modelling choice: the controller's
+      // front-end pipeline takes up to one cycle).
       const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
       respond_at(edge, a.payload, m_pending_arrival_ps);
       return true;

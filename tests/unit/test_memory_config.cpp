@@ -314,9 +314,18 @@ TEST_CASE("memory config: controller validation") {
   CHECK_THAT(controller_error({{"read_queue", 0}}),
              Contains("memory.controller.read_queue") && Contains("expected 1 to 1024"));
   CHECK_THAT(controller_error({{"write_queue", 16}, {"write_high_watermark", 17}}),
-             Contains("memory.controller.write_high_watermark") && Contains("expected 1 to 16"));
+             Contains("memory.controller.write_high_watermark") &&
+                 Contains("expected at most write_queue (16), got 17"));
   CHECK_THAT(controller_error({{"write_high_watermark", 8}, {"write_low_watermark", 8}}),
-             Contains("memory.controller.write_low_watermark") && Contains("expected 0 to 7"));
+             Contains("memory.controller.write_low_watermark") &&
+                 Contains("expected less than write_high_watermark (8), got 8"));
+  // The defaults (24 and 8) are checked against a configured queue too.
+  CHECK_THAT(controller_error({{"write_queue", 16}}),
+             Contains("memory.controller.write_high_watermark") &&
+                 Contains("expected at most write_queue (16), got 24"));
+  CHECK_THAT(controller_error({{"write_high_watermark", 4}}),
+             Contains("memory.controller.write_low_watermark") &&
+                 Contains("expected less than write_high_watermark (4), got 8"));
   CHECK_THAT(controller_error({{"refresh", 1}}),
              Contains("memory.controller.refresh") && Contains("expected boolean"));
   CHECK_THAT(controller_error({{"address_mapping", {{"sceme", "row:bank:column"}}}}),
