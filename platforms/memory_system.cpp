@@ -1,5 +1,7 @@
 #include "platforms/memory_system.h"
 
+#include <algorithm>
+
 namespace ohmvp {
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
@@ -19,6 +21,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
         std::make_unique<ElectricalChannel>(("channel" + suffix).c_str(), config.channel, stats, vcd));
     m_devices.push_back(std::make_unique<DramDevice>(("dram" + suffix).c_str(), config.geometry,
                                                      timing, bus_bytes, stats));
+    m_controllers.back()->on_idle([this] { check_idle(); });
     m_controllers.back()->out.bind(m_channels.back()->in);
     m_channels.back()->out.bind(m_devices.back()->in);
     if (m_interleaver) m_interleaver->out[c]->bind(m_controllers.back()->in);
@@ -35,6 +38,33 @@ void MemorySystem::bind(tlm::tlm_initiator_socket<>& initiator) {
 
 uint64_t MemorySystem::capacity_bytes() const {
   return m_controllers.front()->capacity_bytes() * m_controllers.size();
+}
+
+}  // namespace ohmvp
+
+namespace ohmvp {
+
+bool MemorySystem::idle() const {
+  return std::all_of(m_controllers.begin(), m_controllers.end(),
+                     [](const auto& controller) { return controller->idle(); });
+}
+
+void MemorySystem::when_idle(std::function<void()> done) {
+  m_when_idle = std::move(done);
+  check_idle();
+}
+
+void MemorySystem::check_idle() {
+  if (!m_when_idle || !idle()) return;
+  auto done = std::move(m_when_idle);
+  m_when_idle = nullptr;
+  done();
+}
+
+uint64_t MemorySystem::column_commands() const {
+  uint64_t sum = 0;
+  for (const auto& controller : m_controllers) sum += controller->column_commands();
+  return sum;
 }
 
 }  // namespace ohmvp

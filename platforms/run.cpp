@@ -93,25 +93,37 @@ void run_platform(const RunOptions& options) {
   StatsRegistry stats;
   MemorySystem memory("memory", config.memory, stats, vcd.get());
   TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding,
-                             options.seed, stats, [] { sc_core::sc_stop(); });
+                             options.seed, stats,
+                             [&memory] { memory.when_idle([] { sc_core::sc_stop(); }); });
   memory.bind(initiator.out);
   RunMonitor monitor(
-      "monitor", [&] { return RunMonitor::Progress{initiator.completed(), initiator.total()}; },
+      "monitor",
+      [&] {
+        return RunMonitor::Progress{initiator.completed(), initiator.total(),
+                                    initiator.completed() + memory.column_commands(),
+                                    initiator.outstanding() > 0 || !memory.idle()};
+      },
       [&] {
         // Every module records changes at the current time or later.
         if (vcd) vcd->set_horizon(sc_core::sc_time_stamp().value());
       },
       options.progress, monitor_period(), stall_periods);
 
-  sc_core::sc_start();
+  try {
+    sc_core::sc_start();
+  } catch (const sc_core::sc_report& report) {
+    // An exception thrown inside a process reaches here wrapped by the kernel; keep its text.
+    monitor.clear_line();
+    throw SimulationError(report.get_msg());
+  }
   monitor.clear_line();
   const uint64_t end_ps = sc_core::sc_time_stamp().value();
   if (vcd) vcd->close(end_ps);
-  if (!initiator.done()) {
+  if (monitor.stalled()) {
     std::ostringstream message;
     message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
             << initiator.completed() << " of " << initiator.total()
-            << " requests done and none completed for the last "
+            << " requests done and nothing completed for the last "
             << monitor_period() * double(stall_periods);
     throw SimulationError(message.str());
   }

@@ -18,15 +18,14 @@ RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> p
 }
 
 void RunMonitor::watch() {
-  uint64_t last_done = 0;
+  uint64_t last_activity = 0;
   unsigned idle_periods = 0;
   for (;;) {
     wait(m_period);
     if (m_on_tick) m_on_tick();
     const Progress p = m_progress();
-    if (p.done == p.total) return;
-    idle_periods = p.done == last_done ? idle_periods + 1 : 0;
-    last_done = p.done;
+    idle_periods = p.busy && p.activity == last_activity ? idle_periods + 1 : 0;
+    last_activity = p.activity;
     if (idle_periods >= m_stall_periods) {
       m_stalled = true;
       sc_core::sc_stop();

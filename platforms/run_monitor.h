@@ -13,8 +13,10 @@ namespace ohmvp {
 class RunMonitor : public sc_core::sc_module {
  public:
   struct Progress {
-    uint64_t done;
-    uint64_t total;
+    uint64_t done;      // requests completed
+    uint64_t total;     // requests in the workload
+    uint64_t activity;  // grows whenever the platform gets work done
+    bool busy;          // work is in flight (an idle gap in a trace is not a stall)
   };
 
   RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,

@@ -156,7 +156,7 @@ void TrafficInitiator::check_read(const tlm::tlm_generic_payload& payload, size_
   const uint32_t length = payload.get_data_length();
   if (std::memcmp(got, expected, length) == 0) return;
   uint32_t i = 0;
-  while (got[i] == expected[i]) ++i;
+  while (i + 1 < length && got[i] == expected[i]) ++i;
   std::ostringstream message;
   message << name() << ": data mismatch: read of " << length << " bytes at 0x" << std::hex
           << payload.get_address() << " returned 0x" << unsigned(got[i]) << " at byte 0x"

@@ -29,6 +29,7 @@ class TrafficInitiator : public sc_core::sc_module, public tlm::tlm_bw_transport
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
   uint64_t completed() const { return m_completed; }
+  uint32_t outstanding() const { return m_outstanding; }
   uint64_t total() const { return m_source.total(); }
   bool done() const { return m_completed == m_source.total(); }
 

@@ -528,8 +528,10 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
     respond_at(ps(now + m_timing.CL + m_timing.BURST), payload, r->arrival_ps);
   }
   m_pool.release(r);
+  ++m_column_commands;
   trace_queues();
   retry_pending();
+  if (m_on_idle && idle()) m_on_idle();
 }
 
 void MemoryController::finish_refresh_of_rank(Rank rank, uint64_t now) {

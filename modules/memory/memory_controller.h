@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <queue>
 #include <systemc>
@@ -35,6 +36,14 @@ class MemoryController : public sc_core::sc_module,
   SC_HAS_PROCESS(MemoryController);
 
   const AddressMapper& mapper() const { return m_mapper; }
+  // No request queued, waiting or unanswered.
+  bool idle() const {
+    return m_reads_queued == 0 && m_writes_queued == 0 && m_responses.empty() &&
+           m_pending == nullptr && !m_waiting_end_resp;
+  }
+  // Called whenever the controller becomes idle (e.g. its last posted write reached DRAM).
+  void on_idle(std::function<void()> callback) { m_on_idle = std::move(callback); }
+  uint64_t column_commands() const { return m_column_commands; }
   uint64_t capacity_bytes() const { return m_mapper.capacity_bytes(); }
 
   // Front side (base protocol).
@@ -149,6 +158,8 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_wake_ps = UINT64_MAX;
   uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
+  std::function<void()> m_on_idle;
+  uint64_t m_column_commands = 0;
   std::unique_ptr<Stats> m_stats;
   std::unique_ptr<Trace> m_trace;
 };
