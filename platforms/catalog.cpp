@@ -15,9 +15,15 @@ fs::path ohmvp_home() {
   return OHMVP_SOURCE_DIR;
 }
 
-fs::path configs_dir() { return ohmvp_home() / "configs"; }
-fs::path platforms_dir() { return configs_dir() / "platforms"; }
-fs::path workloads_dir() { return ohmvp_home() / "testbenches" / "workloads"; }
+fs::path configs_dir() {
+  return ohmvp_home() / "configs";
+}
+fs::path platforms_dir() {
+  return configs_dir() / "platforms";
+}
+fs::path workloads_dir() {
+  return ohmvp_home() / "testbenches" / "workloads";
+}
 
 static std::vector<std::string> json_stems(const fs::path& dir) {
   std::vector<std::string> names;
@@ -29,8 +35,12 @@ static std::vector<std::string> json_stems(const fs::path& dir) {
   return names;
 }
 
-std::vector<std::string> list_platforms() { return json_stems(platforms_dir()); }
-std::vector<std::string> list_workloads() { return json_stems(workloads_dir()); }
+std::vector<std::string> list_platforms() {
+  return json_stems(platforms_dir());
+}
+std::vector<std::string> list_workloads() {
+  return json_stems(workloads_dir());
+}
 
 static fs::path resolve(const std::string& name_or_file, const fs::path& dir, const char* what,
                         const std::vector<std::string>& shipped) {

@@ -1,10 +1,10 @@
 // The ohmvp command line: run a platform on a workload, print a resolved config, list what
 // ships. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
+#include <unistd.h>
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
-#include <unistd.h>
 
 #include "modules/common/errors.h"
 #include "platforms/catalog.h"
@@ -99,8 +99,7 @@ int command_config(const std::vector<std::string>& args) {
     return 0;
   }
   const std::string platform = vm.count("platform") ? vm["platform"].as<std::string>() : "";
-  const ohmvp::ConfigDocument document =
-      ohmvp::load_platform_document(platform, overrides_of(vm));
+  const ohmvp::ConfigDocument document = ohmvp::load_platform_document(platform, overrides_of(vm));
   ohmvp::parse_platform(document);  // the same validation as a run
   std::cout << document.json().dump(2) << "\n";
   return 0;
@@ -148,7 +147,8 @@ int dispatch(int argc, char* argv[]) {
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {

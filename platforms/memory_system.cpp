@@ -10,15 +10,16 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
   const DramTiming timing = config.timing_cycles();
   const uint32_t bus_bytes = config.channel.bus_bytes();
   if (config.channels > 1) {
-    m_interleaver =
-        std::make_unique<ChannelInterleaver>("interleaver", config.channels, config.interleave_bytes);
+    m_interleaver = std::make_unique<ChannelInterleaver>("interleaver", config.channels,
+                                                         config.interleave_bytes);
   }
   for (uint32_t c = 0; c < config.channels; ++c) {
     const std::string suffix = std::to_string(c);
-    m_controllers.push_back(std::make_unique<MemoryController>(
-        ("mc" + suffix).c_str(), config.controller, config.geometry, timing, bus_bytes, stats, vcd));
-    m_channels.push_back(
-        std::make_unique<ElectricalChannel>(("channel" + suffix).c_str(), config.channel, stats, vcd));
+    m_controllers.push_back(std::make_unique<MemoryController>(("mc" + suffix).c_str(),
+                                                               config.controller, config.geometry,
+                                                               timing, bus_bytes, stats, vcd));
+    m_channels.push_back(std::make_unique<ElectricalChannel>(("channel" + suffix).c_str(),
+                                                             config.channel, stats, vcd));
     m_devices.push_back(std::make_unique<DramDevice>(("dram" + suffix).c_str(), config.geometry,
                                                      timing, bus_bytes, stats));
     m_controllers.back()->on_idle([this] { check_idle(); });

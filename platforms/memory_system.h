@@ -18,8 +18,8 @@ namespace ohmvp {
 // channel), then per channel a controller, an electrical channel and the DRAM.
 class MemorySystem : public sc_core::sc_module {
  public:
-  MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
-               StatsRegistry& stats, VcdWriter* vcd);
+  MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config, StatsRegistry& stats,
+               VcdWriter* vcd);
 
   void bind(tlm::tlm_initiator_socket<>& initiator);
   bool idle() const;

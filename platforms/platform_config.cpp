@@ -28,8 +28,8 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
                 reader.path() + ".controller.address_mapping");
   const uint64_t burst_bytes = uint64_t(m.channel.bus_bytes()) * m.geometry.burst_length;
   if (m.interleave_bytes % burst_bytes != 0) {
-    reader.fail("interleave_bytes",
-                "expected a multiple of the burst size (" + std::to_string(burst_bytes) + " bytes)");
+    reader.fail("interleave_bytes", "expected a multiple of the burst size (" +
+                                        std::to_string(burst_bytes) + " bytes)");
   }
   reader.finish();
 }

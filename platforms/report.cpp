@@ -9,8 +9,8 @@
 
 namespace ohmvp {
 
-nlohmann::json make_report(const std::string& platform, const std::string& workload,
-                           uint64_t seed, const RunSummary& s, const StatsRegistry& stats,
+nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
+                           const RunSummary& s, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
                            const nlohmann::json& workload_config) {
   nlohmann::json report;
@@ -46,10 +46,8 @@ void write_file_atomically(const std::filesystem::path& file, const std::string&
 
 void print_summary(std::ostream& out, const std::string& platform, const std::string& workload,
                    const RunSummary& s, const StatsRegistry& stats) {
-  out << "OhmVP " << OHMVP_VERSION << ": platform " << platform << ", workload " << workload
-      << "\n"
-      << std::fixed << std::setprecision(3) << "  simulated time    " << s.simulated_ns
-      << " ns\n"
+  out << "OhmVP " << OHMVP_VERSION << ": platform " << platform << ", workload " << workload << "\n"
+      << std::fixed << std::setprecision(3) << "  simulated time    " << s.simulated_ns << " ns\n"
       << "  requests          " << s.requests << "\n"
       << "  read latency      " << s.avg_latency_ns << " ns mean, " << s.p99_latency_ns
       << " ns p99\n"

@@ -20,8 +20,8 @@ struct RunSummary {
   double bandwidth_gbps = 0;  // delivered data bandwidth, 10^9 bytes per second
 };
 
-nlohmann::json make_report(const std::string& platform, const std::string& workload,
-                           uint64_t seed, const RunSummary& summary, const StatsRegistry& stats,
+nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
+                           const RunSummary& summary, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
                            const nlohmann::json& workload_config);
 

@@ -19,7 +19,9 @@ namespace {
 
 // The simulated time between two looks of the run monitor, and how many looks without any
 // completed request make a stall (1 ms of simulated time: far beyond any request's latency).
-sc_core::sc_time monitor_period() { return sc_core::sc_time(10, sc_core::SC_US); }
+sc_core::sc_time monitor_period() {
+  return sc_core::sc_time(10, sc_core::SC_US);
+}
 constexpr unsigned stall_periods = 100;
 
 uint64_t memory_capacity(const MemorySystemConfig& m) {
@@ -66,7 +68,8 @@ void add_channel_utilisation(const MemorySystem& memory, double simulated_ns,
 
 ConfigDocument load_platform_document(const std::string& platform,
                                       const std::vector<std::string>& overrides) {
-  const std::filesystem::path file = resolve_platform(platform.empty() ? default_platform : platform);
+  const std::filesystem::path file =
+      resolve_platform(platform.empty() ? default_platform : platform);
   ConfigDocument document = ConfigDocument::load(file, {configs_dir()});
   for (const std::string& assignment : overrides) document.apply_override(assignment);
   return document;
@@ -92,9 +95,8 @@ void run_platform(const RunOptions& options) {
 
   StatsRegistry stats;
   MemorySystem memory("memory", config.memory, stats, vcd.get());
-  TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding,
-                             options.seed, stats,
-                             [&memory] { memory.when_idle([] { sc_core::sc_stop(); }); });
+  TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding, options.seed,
+                             stats, [&memory] { memory.when_idle([] { sc_core::sc_stop(); }); });
   memory.bind(initiator.out);
   RunMonitor monitor(
       "monitor",
@@ -121,9 +123,8 @@ void run_platform(const RunOptions& options) {
   if (vcd) vcd->close(end_ps);
   if (monitor.stalled()) {
     std::ostringstream message;
-    message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
-            << initiator.completed() << " of " << initiator.total()
-            << " requests done and nothing completed for the last "
+    message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << initiator.completed()
+            << " of " << initiator.total() << " requests done and nothing completed for the last "
             << monitor_period() * double(stall_periods);
     throw SimulationError(message.str());
   }

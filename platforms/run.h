@@ -11,8 +11,8 @@
 namespace ohmvp {
 
 struct RunOptions {
-  std::string platform;  // name or file; empty for the default platform
-  std::string workload;  // name or file; empty for the platform's default workload
+  std::string platform;                // name or file; empty for the default platform
+  std::string workload;                // name or file; empty for the platform's default workload
   std::vector<std::string> overrides;  // "json.path=value"
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;

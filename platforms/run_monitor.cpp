@@ -31,7 +31,8 @@ void RunMonitor::watch() {
       sc_core::sc_stop();
       return;
     }
-    if (m_show && std::chrono::steady_clock::now() - m_last_print > std::chrono::milliseconds(250)) {
+    if (m_show &&
+        std::chrono::steady_clock::now() - m_last_print > std::chrono::milliseconds(250)) {
       print(p);
       m_last_print = std::chrono::steady_clock::now();
     }
@@ -40,8 +41,8 @@ void RunMonitor::watch() {
 
 void RunMonitor::print(const Progress& p) const {
   std::fprintf(stderr, "\r[ohmvp] %.3f us simulated, %llu of %llu requests done",
-               sc_core::sc_time_stamp().to_seconds() * 1e6,
-               static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total));
+               sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(p.done),
+               static_cast<unsigned long long>(p.total));
   std::fflush(stderr);
   m_printed = true;
 }

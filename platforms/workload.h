@@ -18,8 +18,8 @@ struct Workload {
   nlohmann::json json;
   std::unique_ptr<RequestSource> source;
   uint32_t max_outstanding = 64;
-  uint32_t largest_request = 0;    // bytes
-  uint64_t end_address = 0;        // one past the highest byte any request touches
+  uint32_t largest_request = 0;  // bytes
+  uint64_t end_address = 0;      // one past the highest byte any request touches
 };
 
 // `seed` is the run's seed; a traffic workload uses it unless it names its own.

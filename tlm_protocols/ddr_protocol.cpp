@@ -25,7 +25,9 @@ bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command) {
   return false;
 }
 
-tlm::tlm_extension_base* DdrExtension::clone() const { return new DdrExtension(*this); }
+tlm::tlm_extension_base* DdrExtension::clone() const {
+  return new DdrExtension(*this);
+}
 
 void DdrExtension::copy_from(const tlm::tlm_extension_base& other) {
   *this = static_cast<const DdrExtension&>(other);

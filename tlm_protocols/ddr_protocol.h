@@ -47,9 +47,15 @@ const tlm::tlm_phase& to_phase(DdrCommand command);
 // Returns false if the phase is not a ddr command phase.
 bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command);
 
-constexpr bool is_read(DdrCommand c) { return c == DdrCommand::RD || c == DdrCommand::RDA; }
-constexpr bool is_write(DdrCommand c) { return c == DdrCommand::WR || c == DdrCommand::WRA; }
-constexpr bool is_column(DdrCommand c) { return is_read(c) || is_write(c); }
+constexpr bool is_read(DdrCommand c) {
+  return c == DdrCommand::RD || c == DdrCommand::RDA;
+}
+constexpr bool is_write(DdrCommand c) {
+  return c == DdrCommand::WR || c == DdrCommand::WRA;
+}
+constexpr bool is_column(DdrCommand c) {
+  return is_read(c) || is_write(c);
+}
 constexpr bool has_auto_precharge(DdrCommand c) {
   return c == DdrCommand::RDA || c == DdrCommand::WRA;
 }
@@ -59,8 +65,8 @@ constexpr bool has_auto_precharge(DdrCommand c) {
 // the burst's bytes (the device fills them for reads and stores them for writes).
 class DdrExtension : public tlm::tlm_extension<DdrExtension> {
  public:
-  DramAddress address;   // target rank, bank group, bank, row (ACT) and column (RD/WR); default 0
-  uint32_t burst = 0;    // beats in the data burst (column commands); default 0
+  DramAddress address;  // target rank, bank group, bank, row (ACT) and column (RD/WR); default 0
+  uint32_t burst = 0;   // beats in the data burst (column commands); default 0
   uint64_t data_start_ps = 0;  // when the burst starts on the data bus (column commands)
   uint64_t data_end_ps = 0;    // when it ends; the channel checks bursts never overlap
 

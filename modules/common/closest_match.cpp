@@ -34,8 +34,8 @@ std::string closest_match(const std::string& word, const std::vector<std::string
   size_t best_length_gap = 0;
   for (const std::string& candidate : candidates) {
     const size_t distance = edit_distance(word, candidate);
-    const size_t length_gap =
-        candidate.size() > word.size() ? candidate.size() - word.size() : word.size() - candidate.size();
+    const size_t length_gap = candidate.size() > word.size() ? candidate.size() - word.size()
+                                                             : word.size() - candidate.size();
     if (distance < best_distance || (distance == best_distance && length_gap < best_length_gap)) {
       best = candidate;
       best_distance = distance;

@@ -1,10 +1,10 @@
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <deque>
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 namespace ohmvp {

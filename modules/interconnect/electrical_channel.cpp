@@ -34,10 +34,9 @@ tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& 
   if (from_phase(phase, command) && is_column(command)) {
     const auto* burst = payload.get_extension<DdrExtension>();
     if (burst->data_start_ps < m_bus_free_ps) {
-      throw SimulationError(std::string(name()) + ": data burst at " +
-                            std::to_string(burst->data_start_ps) +
-                            " ps overlaps the previous one, which ends at " +
-                            std::to_string(m_bus_free_ps) + " ps");
+      throw SimulationError(
+          std::string(name()) + ": data burst at " + std::to_string(burst->data_start_ps) +
+          " ps overlaps the previous one, which ends at " + std::to_string(m_bus_free_ps) + " ps");
     }
     m_bus_free_ps = burst->data_end_ps;
     m_busy_ps.inc(burst->data_end_ps - burst->data_start_ps);

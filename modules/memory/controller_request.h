@@ -20,7 +20,7 @@ struct ControllerRequest {
   uint32_t offset = 0;         // first byte inside the burst
   uint32_t length = 0;
   uint64_t arrival_ps = 0;
-  uint64_t sequence = 0;       // arrival order, the tie-breaker of every scheduler
+  uint64_t sequence = 0;  // arrival order, the tie-breaker of every scheduler
   bool is_write = false;
   // How the bank was found when the request got its first command: for the row statistics.
   enum class RowState : uint8_t { hit, miss, conflict } row_state = RowState::hit;

@@ -39,7 +39,9 @@ DramTiming to_cycles(const DramTimingNs& ns, double burst_ns) {
   return t;
 }
 
-static bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+static bool is_power_of_two(uint32_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
 void parse(const ConfigReader& reader, DramGeometry& g) {
   reader.get("ranks", g.ranks, 1u, 16u);
@@ -48,8 +50,8 @@ void parse(const ConfigReader& reader, DramGeometry& g) {
   reader.get("rows", g.rows, 1u, 1u << 24);
   reader.get("columns", g.columns, 1u, 1u << 16);
   reader.get("burst_length", g.burst_length, 1u, 64u);
-  const char* keys[] = {"ranks", "bank_groups", "banks_per_group", "rows", "columns",
-                        "burst_length"};
+  const char* keys[] = {"ranks", "bank_groups", "banks_per_group",
+                        "rows",  "columns",     "burst_length"};
   const uint32_t values[] = {g.ranks, g.bank_groups, g.banks_per_group,
                              g.rows,  g.columns,     g.burst_length};
   for (size_t i = 0; i < 6; ++i) {

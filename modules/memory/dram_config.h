@@ -13,8 +13,8 @@ struct DramGeometry {
   uint32_t bank_groups = 4;
   uint32_t banks_per_group = 4;
   uint32_t rows = 65536;
-  uint32_t columns = 1024;      // column addresses per row, each one channel-width wide
-  uint32_t burst_length = 8;    // beats (columns) per column command
+  uint32_t columns = 1024;    // column addresses per row, each one channel-width wide
+  uint32_t burst_length = 8;  // beats (columns) per column command
 
   uint32_t banks() const { return bank_groups * banks_per_group; }
   uint32_t total_banks() const { return ranks * banks(); }

@@ -151,8 +151,8 @@ void DramProtocolChecker::check_precharge(const Check& check, uint32_t bank_inde
   const int of_bank = check.command == DdrCommand::PREA ? int(bank_index) : -1;
   check.require_after(bank.activated, m_timing.RAS, "tRAS", of_bank);
   check.require_after(bank.last_read, m_timing.RTP, "tRTP", of_bank);
-  check.require_after(bank.last_write, uint64_t{m_timing.CWL} + m_timing.BURST + m_timing.WR,
-                      "tWR", of_bank);
+  check.require_after(bank.last_write, uint64_t{m_timing.CWL} + m_timing.BURST + m_timing.WR, "tWR",
+                      of_bank);
 }
 
 void DramProtocolChecker::check_column(const Check& check) const {

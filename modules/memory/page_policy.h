@@ -40,8 +40,7 @@ class ClosedPagePolicy : public PagePolicy {
 // Close the row unless another queued request to the bank hits it.
 class AdaptivePagePolicy : public PagePolicy {
  public:
-  bool auto_precharge(const ControllerRequest& served,
-                      const std::vector<ControllerRequest*>& reads,
+  bool auto_precharge(const ControllerRequest& served, const std::vector<ControllerRequest*>& reads,
                       const std::vector<ControllerRequest*>& writes) const override;
 };
 

@@ -34,13 +34,12 @@ TEST_CASE("cli: help and version") {
 TEST_CASE("cli: list names the shipped platforms and workloads") {
   const CliResult r = run_ohmvp("list");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Contains("ddr4_2400  (default)") && Contains("stream_read") &&
-                           Contains("random_mix"));
+  CHECK_THAT(r.output,
+             Contains("ddr4_2400  (default)") && Contains("stream_read") && Contains("random_mix"));
 }
 
 TEST_CASE("cli: config prints the resolved platform with overrides") {
-  const CliResult r =
-      run_ohmvp("config --platform ddr4_2400 --set memory.dram.timing.tRCD_ns=20");
+  const CliResult r = run_ohmvp("config --platform ddr4_2400 --set memory.dram.timing.tRCD_ns=20");
   REQUIRE(r.exit_code == 0);
   const auto json = nlohmann::json::parse(r.output);
   CHECK(json["memory"]["dram"]["timing"]["tRCD_ns"] == 20);
@@ -50,7 +49,9 @@ TEST_CASE("cli: config prints the resolved platform with overrides") {
 
 TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   const std::string dir = scratch_dir("bad_input");
-  SECTION("no command") { require_usage_error(run_ohmvp(""), "Usage: ohmvp"); }
+  SECTION("no command") {
+    require_usage_error(run_ohmvp(""), "Usage: ohmvp");
+  }
   SECTION("unknown command") {
     require_usage_error(run_ohmvp("runn"), "unknown command 'runn'");
   }
@@ -71,8 +72,9 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   }
   SECTION("misspelt key in a platform file") {
     const std::string file = dir + "/typo.json";
-    write_text(file,
-               R"({"extends": ["platforms/ddr4_2400"], "memory": {"dram": {"timing": {"tRDC_ns": 20}}}})");
+    write_text(
+        file,
+        R"({"extends": ["platforms/ddr4_2400"], "memory": {"dram": {"timing": {"tRDC_ns": 20}}}})");
     require_usage_error(run_ohmvp("run --platform " + file),
                         "unknown key 'tRDC_ns' at memory.dram.timing; did you mean 'tRCD_ns'?");
   }
@@ -86,8 +88,7 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "memory.controller.read_queue");
   }
   SECTION("missing platform file") {
-    require_usage_error(run_ohmvp("run --platform " + dir + "/nothing.json"),
-                        "nothing.json");
+    require_usage_error(run_ohmvp("run --platform " + dir + "/nothing.json"), "nothing.json");
   }
   SECTION("malformed JSON names file, line and column") {
     const std::string file = dir + "/broken.json";
@@ -96,18 +97,17 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   }
   SECTION("malformed trace line names file and line") {
     write_text(dir + "/bad.trace", "R 0x0\nX 0x40\n");
-    write_text(dir + "/bad.json",
-               R"({"type": "trace", "trace": {"file": "bad.trace"}})");
+    write_text(dir + "/bad.json", R"({"type": "trace", "trace": {"file": "bad.trace"}})");
     require_usage_error(run_ohmvp("run --workload " + dir + "/bad.json"), "bad.trace:2:");
   }
   SECTION("workload beyond the memory") {
-    require_usage_error(run_ohmvp("run --set memory.dram.geometry.rows=1024"),
-                        "the memory holds");
+    require_usage_error(run_ohmvp("run --set memory.dram.geometry.rows=1024"), "the memory holds");
   }
   SECTION("nothing is written on bad input") {
     const std::string out = dir + "/out";
-    require_usage_error(run_ohmvp("run --out " + out + " --vcd " + out + "/t.vcd --set memory.channels=0"),
-                        "memory.channels");
+    require_usage_error(
+        run_ohmvp("run --out " + out + " --vcd " + out + "/t.vcd --set memory.channels=0"),
+        "memory.channels");
     CHECK_FALSE(std::filesystem::exists(out));
   }
   std::filesystem::remove_all(dir);
@@ -115,8 +115,9 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
 
 TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
   const std::string dir = scratch_dir("determinism");
-  const std::string args = "run --quiet --workload random_mix --set "
-                           "memory.controller.read_queue=16 --seed 7 --vcd ";
+  const std::string args =
+      "run --quiet --workload random_mix --set "
+      "memory.controller.read_queue=16 --seed 7 --vcd ";
   const CliResult first = run_ohmvp(args + dir + "/a.vcd --out " + dir + "/a");
   INFO(first.output);
   REQUIRE(first.exit_code == 0);
@@ -137,9 +138,10 @@ TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
   CHECK(json["summary"]["requests"] == 100000);
   CHECK(json["config"]["platform"]["memory"]["controller"]["read_queue"] == 16);
 
-  const CliResult other_seed = run_ohmvp("run --quiet --workload random_mix --set "
-                                         "memory.controller.read_queue=16 --seed 8 --out " +
-                                         dir + "/c");
+  const CliResult other_seed = run_ohmvp(
+      "run --quiet --workload random_mix --set "
+      "memory.controller.read_queue=16 --seed 8 --out " +
+      dir + "/c");
   REQUIRE(other_seed.exit_code == 0);
   CHECK(read_text(dir + "/c/report.json") != report);
   std::filesystem::remove_all(dir);
