@@ -1,0 +1,283 @@
+// Exact command and response instants of the memory controller, through the real chain:
+// stimulus -> MemoryController -> ElectricalChannel -> CommandRecorder -> DramDevice. The
+// device checks every command, so an illegal schedule fails with SimulationError; these tests
+// pin down that the schedule is also as early as the timing allows.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/interconnect/electrical_channel.h"
+#include "modules/memory/dram_device.h"
+#include "modules/memory/memory_controller.h"
+#include "tests/bench/command_recorder.h"
+#include "tests/bench/stimulus_initiator.h"
+
+namespace {
+
+using namespace ohmvp;
+using bench::CommandRecorder;
+using bench::StimulusInitiator;
+
+constexpr uint64_t tck_ps = 1000;  // 1 ns cycles: a cycle count reads as nanoseconds
+constexpr uint32_t bus_bytes = 8;  // 64 lanes; with burst length 8, 64-byte bursts
+
+DramTiming ddr4_like() {
+  DramTiming t;
+  t.tCK_ps = tck_ps;
+  t.CL = 16, t.CWL = 12, t.RCD = 16, t.RP = 16, t.RAS = 39, t.RC = 55;
+  t.RRD_S = 4, t.RRD_L = 6, t.FAW = 26, t.CCD_S = 4, t.CCD_L = 6;
+  t.WR = 18, t.WTR_S = 3, t.WTR_L = 9, t.RTP = 9;
+  t.REFI = 7800, t.RFC = 350, t.RTRS = 1, t.BURST = 4;
+  return t;
+}
+const DramTiming T = ddr4_like();
+
+DramGeometry one_rank() {
+  DramGeometry g;
+  g.ranks = 1;
+  g.bank_groups = 4;
+  g.banks_per_group = 4;
+  return g;
+}
+
+ControllerConfig controller_config(SchedulerKind scheduler = SchedulerKind::fr_fcfs,
+                                   PagePolicyKind page_policy = PagePolicyKind::open,
+                                   bool refresh = false) {
+  ControllerConfig c;
+  c.scheduler = scheduler;
+  c.page_policy = page_policy;
+  c.refresh = refresh;
+  c.address_mapping.scheme = "row:bank:column";
+  return c;
+}
+
+// One independent controller chain per scenario, so each starts from an idle, closed DRAM.
+class Chain : public sc_core::sc_module {
+ public:
+  Chain(sc_core::sc_module_name name, const ControllerConfig& config, StatsRegistry& stats)
+      : sc_module(name),
+        stimulus("stimulus"),
+        controller("mc", config, one_rank(), T, bus_bytes, stats, nullptr),
+        channel("channel", ElectricalChannelConfig{}, stats, nullptr),
+        recorder("recorder", tck_ps),
+        device("dram", one_rank(), T, bus_bytes, stats) {
+    stimulus.out.bind(controller.in);
+    controller.out.bind(channel.in);
+    channel.out.bind(recorder.in);
+    recorder.out.bind(device.in);
+  }
+
+  // Byte address of burst `burst` (64 bytes each) of `row` in flat bank `bank` (group * 4 +
+  // bank in group).
+  uint64_t address(uint32_t bank, uint32_t row, uint32_t burst = 0) const {
+    DramAddress a;
+    a.bank_group = BankGroup{bank / one_rank().banks_per_group};
+    a.bank = Bank{bank};
+    a.row = Row{row};
+    a.column = Column{burst * one_rank().burst_length};
+    return controller.mapper().encode(a);
+  }
+
+  // Response instant minus send instant, in cycles.
+  uint64_t latency(size_t id) const {
+    const auto& r = stimulus.request(id);
+    REQUIRE(r.response_ps.has_value());
+    REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+    return (*r.response_ps - *r.sent_ps) / tck_ps;
+  }
+  // Response instant, in cycles after `origin`.
+  uint64_t response_cycle(size_t id, uint64_t origin) const {
+    const auto& r = stimulus.request(id);
+    REQUIRE(r.response_ps.has_value());
+    return *r.response_ps / tck_ps - origin;
+  }
+
+  StimulusInitiator stimulus;
+  MemoryController controller;
+  ElectricalChannel channel;
+  CommandRecorder recorder;
+  DramDevice device;
+};
+
+// SystemC elaborates once per process: every chain is built before the first sc_start.
+struct Bench {
+  StatsRegistry stats;
+  Chain latency{"latency", controller_config(), stats};
+  Chain faw{"faw", controller_config(), stats};
+  Chain turnaround{"turnaround", controller_config(), stats};
+  Chain fr_fcfs{"fr_fcfs", controller_config(SchedulerKind::fr_fcfs), stats};
+  Chain fcfs{"fcfs", controller_config(SchedulerKind::fcfs), stats};
+  Chain closed{"closed", controller_config(SchedulerKind::fr_fcfs, PagePolicyKind::closed), stats};
+  Chain refresh{"refresh", controller_config(SchedulerKind::fr_fcfs, PagePolicyKind::open, true),
+                stats};
+};
+
+Bench& the_bench() {
+  static Bench instance;
+  return instance;
+}
+
+uint64_t now_cycle() {
+  return sc_core::sc_time_stamp().value() / tck_ps;
+}
+uint64_t at(uint64_t cycle) {
+  return cycle * tck_ps;
+}
+
+// A fresh origin for a scenario: a clock edge a little after the present. The chains without
+// refresh sleep between scenarios, so their timing state is long settled by then.
+uint64_t origin() {
+  the_bench();
+  return now_cycle() + 10;
+}
+
+void run_to(uint64_t cycle) {
+  REQUIRE(cycle > now_cycle());
+  sc_core::sc_start(sc_core::sc_time::from_value(at(cycle) - sc_core::sc_time_stamp().value()));
+}
+
+std::vector<uint8_t> pattern(uint8_t seed, size_t length = 64) {
+  std::vector<uint8_t> data(length);
+  for (size_t i = 0; i < length; ++i) data[i] = static_cast<uint8_t>(seed + 7 * i);
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("controller timing: row hit, row miss and row conflict read latency") {
+  Chain& c = the_bench().latency;
+  const uint64_t t0 = origin();
+  const size_t miss = c.stimulus.read(at(t0), c.address(5, 10, 0));
+  const size_t hit = c.stimulus.read(at(t0 + 100), c.address(5, 10, 1));
+  const size_t conflict = c.stimulus.read(at(t0 + 200), c.address(5, 20, 0));
+  run_to(t0 + 400);
+
+  // Closed bank: ACT, RD after tRCD. Open row: RD at once. Other row open (tRAS long met):
+  // PRE, ACT after tRP, RD after tRCD.
+  CHECK(c.recorder.log(t0) == "ACT b5@0 RD b5@16 RD b5@100 PRE b5@200 ACT b5@216 RD b5@232");
+  CHECK(c.latency(miss) == T.RCD + T.CL + T.BURST);
+  CHECK(c.latency(hit) == T.CL + T.BURST);
+  CHECK(c.latency(conflict) == T.RP + T.RCD + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: a fifth ACT waits for tFAW, the first four are tRRD_S apart") {
+  Chain& c = the_bench().faw;
+  const uint64_t t0 = origin();
+  // Banks 0, 4, 8, 12 are in groups 0..3; bank 1 is a second bank of group 0.
+  const uint32_t banks[] = {0, 4, 8, 12, 1};
+  std::vector<size_t> reads;
+  for (uint32_t bank : banks) reads.push_back(c.stimulus.read(at(t0), c.address(bank, 1)));
+  run_to(t0 + 200);
+
+  std::vector<uint64_t> acts;
+  for (uint64_t cycle : c.recorder.cycles_of(DdrCommand::ACT)) acts.push_back(cycle - t0);
+  CHECK(acts == std::vector<uint64_t>{0, T.RRD_S, 2 * T.RRD_S, 3 * T.RRD_S, T.FAW});
+  // The reads fill the gap before the fifth ACT, tCCD_S apart.
+  CHECK(c.recorder.log(t0) ==
+        "ACT b0@0 ACT b4@4 ACT b8@8 ACT b12@12 RD b0@16 RD b4@20 RD b8@24 ACT b1@26 RD b12@28 "
+        "RD b1@42");
+  CHECK(c.response_cycle(reads[4], t0) == T.FAW + T.RCD + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: write-to-read turnaround is tWTR_L in a bank group, tWTR_S across") {
+  Chain& c = the_bench().turnaround;
+  const uint64_t t0 = origin();
+  // Open row 1 in bank 0 and bank 1 (group 0) and in bank 4 (group 1).
+  for (uint32_t bank : {0u, 1u, 4u}) c.stimulus.read(at(t0), c.address(bank, 1));
+  // Each write goes alone into an idle controller (write drain with no read waiting), the read
+  // a cycle later; all rows are open, so only the turnaround holds the read back.
+  const uint64_t same = t0 + 200, other = t0 + 400;
+  c.stimulus.write(at(same), c.address(0, 1, 1), pattern(1));
+  const size_t read_same = c.stimulus.read(at(same + 1), c.address(1, 1, 1));
+  c.stimulus.write(at(other), c.address(0, 1, 2), pattern(2));
+  const size_t read_other = c.stimulus.read(at(other + 1), c.address(4, 1, 1));
+  const size_t back1 = c.stimulus.read(at(t0 + 600), c.address(0, 1, 1));
+  const size_t back2 = c.stimulus.read(at(t0 + 600), c.address(0, 1, 2));
+  run_to(t0 + 800);
+
+  // 25 = CWL 12 + BURST 4 + WTR_L 9; 219 = 200 + 12 + 4 + WTR_S 3; the read-backs are tCCD_L
+  // apart.
+  CHECK(c.recorder.log(same) == "WR b0@0 RD b1@25 WR b0@200 RD b4@219 RD b0@400 RD b0@406");
+  const uint64_t write_end = T.CWL + T.BURST;
+  CHECK(c.response_cycle(read_same, same) == write_end + T.WTR_L + T.CL + T.BURST);
+  CHECK(c.response_cycle(read_other, other) == write_end + T.WTR_S + T.CL + T.BURST);
+  CHECK(c.stimulus.request(back1).data == pattern(1));
+  CHECK(c.stimulus.request(back2).data == pattern(2));
+}
+
+TEST_CASE("controller timing: FR-FCFS serves a queued row hit before an older miss, FCFS not") {
+  const uint64_t t0 = origin();
+  struct Ids {
+    size_t conflict, hit;
+  };
+  auto drive = [&](Chain& c) {
+    c.stimulus.read(at(t0), c.address(2, 7, 0));  // opens row 7
+    // Same instant, in this order: an older request to row 9, then a hit on row 7.
+    const size_t conflict = c.stimulus.read(at(t0 + 200), c.address(2, 9, 0));
+    const size_t hit = c.stimulus.read(at(t0 + 200), c.address(2, 7, 1));
+    return Ids{conflict, hit};
+  };
+  Chain& fr = the_bench().fr_fcfs;
+  Chain& fcfs = the_bench().fcfs;
+  const Ids fr_ids = drive(fr);
+  const Ids fcfs_ids = drive(fcfs);
+  run_to(t0 + 500);
+
+  const uint64_t t = t0 + 200;
+  // FR-FCFS: RD for the hit now; the PRE for the conflict waits tRTP after it.
+  CHECK(fr.recorder.log(t) == "RD b2@0 PRE b2@9 ACT b2@25 RD b2@41");
+  CHECK(fr.stimulus.response_order() == std::vector<size_t>{0, fr_ids.hit, fr_ids.conflict});
+  CHECK(fr.response_cycle(fr_ids.hit, t) == T.CL + T.BURST);
+  CHECK(fr.response_cycle(fr_ids.conflict, t) == T.RTP + T.RP + T.RCD + T.CL + T.BURST);
+  // FCFS: the conflict first; the hit is now a conflict itself, its PRE held by tRAS.
+  CHECK(fcfs.recorder.log(t) == "PRE b2@0 ACT b2@16 RD b2@32 PRE b2@55 ACT b2@71 RD b2@87");
+  CHECK(fcfs.stimulus.response_order() == std::vector<size_t>{0, fcfs_ids.conflict, fcfs_ids.hit});
+  CHECK(fcfs.response_cycle(fcfs_ids.conflict, t) == T.RP + T.RCD + T.CL + T.BURST);
+  CHECK(fcfs.response_cycle(fcfs_ids.hit, t) == T.RP + T.RAS + T.RP + T.RCD + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: closed page policy closes every row with RDA and WRA") {
+  Chain& c = the_bench().closed;
+  const uint64_t t0 = origin();
+  const size_t first = c.stimulus.read(at(t0), c.address(6, 3, 0));
+  const size_t second = c.stimulus.read(at(t0), c.address(6, 3, 1));  // same row, still closed
+  c.stimulus.write(at(t0 + 200), c.address(6, 3, 2), pattern(3));
+  const size_t back = c.stimulus.read(at(t0 + 300), c.address(6, 3, 2));
+  run_to(t0 + 500);
+
+  // The RDA's own precharge starts once tRAS is met (39), so the next ACT is at tRAS + tRP,
+  // which here equals tRC.
+  CHECK(c.recorder.log(t0) ==
+        "ACT b6@0 RDA b6@16 ACT b6@55 RDA b6@71 ACT b6@200 WRA b6@216 ACT b6@300 RDA b6@316");
+  CHECK(c.recorder.cycles_of(DdrCommand::PRE).empty());
+  CHECK(c.response_cycle(first, t0) == T.RCD + T.CL + T.BURST);
+  CHECK(c.response_cycle(second, t0) == T.RAS + T.RP + T.RCD + T.CL + T.BURST);
+  CHECK(c.stimulus.request(back).data == pattern(3));
+}
+
+TEST_CASE("controller timing: refresh every tREFI, and a read during refresh waits tRFC") {
+  Chain& c = the_bench().refresh;
+  const uint64_t first = (now_cycle() / T.REFI + 1) * T.REFI;  // next refresh still to come
+  run_to(first + 1000);
+  // Idle: only REF, at every multiple of tREFI (no bank open, so no PREA).
+  std::vector<uint64_t> expected;
+  for (uint64_t cycle = T.REFI; cycle <= first; cycle += T.REFI) expected.push_back(cycle);
+  CHECK(c.recorder.cycles_of(DdrCommand::REF) == expected);
+  CHECK(c.recorder.commands().size() == expected.size());
+
+  // Leave a row open, then read while the next refresh runs.
+  const uint64_t open = first + 1000;
+  c.stimulus.read(at(open), c.address(3, 4));
+  const uint64_t second = first + T.REFI;
+  const size_t during = c.stimulus.read(at(second + 100), c.address(3, 4, 1));
+  run_to(second + T.REFI + 1000);
+
+  CHECK(c.recorder.log(open, second) == "ACT b3@0 RD b3@16");
+  CHECK(c.recorder.log(second) == "PREA@0 REF@16 ACT b3@366 RD b3@382 PREA@7800 REF@7816");
+  // Relative to the refresh instant: PREA, REF after tRP, the read's ACT after tRFC.
+  CHECK(c.response_cycle(during, second) == T.RP + T.RFC + T.RCD + T.CL + T.BURST);
+}
