@@ -4,6 +4,8 @@
 // pin down that the schedule is also as early as the timing allows.
 #include <catch2/catch.hpp>
 
+#include "tests/ddr4_cycles.h"
+
 #include <cstdint>
 #include <memory>
 #include <systemc>
@@ -25,23 +27,17 @@ using bench::StimulusInitiator;
 constexpr uint64_t tck_ps = 1000;  // 1 ns cycles: a cycle count reads as nanoseconds
 constexpr uint32_t bus_bytes = 8;  // 64 lanes; with burst length 8, 64-byte bursts
 
+// DDR4-2400 cycle counts on a 1 ns clock, with round refresh figures, so times read easily.
 DramTiming ddr4_like() {
-  DramTiming t;
+  DramTiming t = ddr4_2400_cycles();
   t.tCK_ps = tck_ps;
-  t.CL = 16, t.CWL = 12, t.RCD = 16, t.RP = 16, t.RAS = 39, t.RC = 55;
-  t.RRD_S = 4, t.RRD_L = 6, t.FAW = 26, t.CCD_S = 4, t.CCD_L = 6;
-  t.WR = 18, t.WTR_S = 3, t.WTR_L = 9, t.RTP = 9;
-  t.REFI = 7800, t.RFC = 350, t.RTRS = 1, t.BURST = 4;
+  t.REFI = 7800, t.RFC = 350;
   return t;
 }
 const DramTiming T = ddr4_like();
 
 DramGeometry one_rank() {
-  DramGeometry g;
-  g.ranks = 1;
-  g.bank_groups = 4;
-  g.banks_per_group = 4;
-  return g;
+  return ddr4_geometry(1);
 }
 
 ControllerConfig controller_config(SchedulerKind scheduler = SchedulerKind::fr_fcfs,

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/ddr4_cycles.h"
+
 #include "modules/common/errors.h"
 #include "modules/memory/dram_protocol_checker.h"
 
@@ -9,36 +11,8 @@ using Catch::Matchers::EndsWith;
 
 namespace {
 
-DramTiming ddr4_timing() {
-  DramTiming t;
-  t.CL = 16;
-  t.CWL = 12;
-  t.RCD = 16;
-  t.RP = 16;
-  t.RAS = 39;
-  t.RC = 55;
-  t.RRD_S = 4;
-  t.RRD_L = 6;
-  t.FAW = 26;
-  t.CCD_S = 4;
-  t.CCD_L = 6;
-  t.WR = 18;
-  t.WTR_S = 3;
-  t.WTR_L = 9;
-  t.RTP = 9;
-  t.RFC = 420;
-  t.REFI = 9360;
-  t.RTRS = 1;
-  t.BURST = 4;
-  return t;  // RTW() = 16 + 4 + 2 - 12 = 10
-}
-
 DramGeometry geometry(uint32_t ranks = 1) {
-  DramGeometry g;
-  g.ranks = ranks;
-  g.bank_groups = 4;
-  g.banks_per_group = 4;
-  return g;
+  return ddr4_geometry(ranks);
 }
 
 DramAddress at(uint32_t group, uint32_t bank_in_group, uint32_t row = 5, uint32_t rank = 0) {
@@ -64,7 +38,7 @@ using C = DdrCommand;
 }  // namespace
 
 TEST_CASE("dram checker: tRCD before read and write") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   SECTION("read") {
     REQUIRE_THROWS_WITH(checker.check_and_apply(C::RD, at(0, 0), 15),
@@ -78,14 +52,14 @@ TEST_CASE("dram checker: tRCD before read and write") {
 }
 
 TEST_CASE("dram checker: tRP from PRE to ACT") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::PRE, at(0, 0), 50);
   require_earliest(checker, C::ACT, at(0, 0, 6), 66, "tRP");
 }
 
 TEST_CASE("dram checker: tRC between ACTs to a bank") {
-  DramTiming timing = ddr4_timing();
+  DramTiming timing = ddr4_2400_cycles();
   timing.RC = 60;  // DDR4 has RC = RAS + RP exactly; widen it so tRC alone decides
   DramProtocolChecker checker(geometry(), timing);
   checker.check_and_apply(C::ACT, at(0, 0), 0);
@@ -94,7 +68,7 @@ TEST_CASE("dram checker: tRC between ACTs to a bank") {
 }
 
 TEST_CASE("dram checker: tRRD_L and tRRD_S") {
-  DramProtocolChecker checker(geometry(2), ddr4_timing());
+  DramProtocolChecker checker(geometry(2), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   SECTION("same bank group") {
     require_earliest(checker, C::ACT, at(0, 1), 6, "tRRD_L");
@@ -108,7 +82,7 @@ TEST_CASE("dram checker: tRRD_L and tRRD_S") {
 }
 
 TEST_CASE("dram checker: tFAW allows four ACTs per window") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::ACT, at(1, 0), 4);
   checker.check_and_apply(C::ACT, at(2, 0), 8);
@@ -117,7 +91,7 @@ TEST_CASE("dram checker: tFAW allows four ACTs per window") {
 }
 
 TEST_CASE("dram checker: tRFC after REF") {
-  DramProtocolChecker checker(geometry(2), ddr4_timing());
+  DramProtocolChecker checker(geometry(2), ddr4_2400_cycles());
   checker.check_and_apply(C::REF, at(0, 0), 0);
   SECTION("ACT") {
     require_earliest(checker, C::ACT, at(0, 0), 420, "tRFC");
@@ -135,7 +109,7 @@ TEST_CASE("dram checker: tRFC after REF") {
 }
 
 TEST_CASE("dram checker: tCCD_L and tCCD_S") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::ACT, at(0, 1), 6);
   checker.check_and_apply(C::ACT, at(1, 0), 12);
@@ -152,7 +126,7 @@ TEST_CASE("dram checker: tCCD_L and tCCD_S") {
 }
 
 TEST_CASE("dram checker: tWTR_L and tWTR_S count from the end of the write burst") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::ACT, at(0, 1), 6);
   checker.check_and_apply(C::ACT, at(1, 0), 12);
@@ -166,7 +140,7 @@ TEST_CASE("dram checker: tWTR_L and tWTR_S count from the end of the write burst
 }
 
 TEST_CASE("dram checker: tRTW from read to write") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::ACT, at(1, 0), 4);
   checker.check_and_apply(C::RD, at(0, 0), 20);
@@ -179,7 +153,7 @@ TEST_CASE("dram checker: tRTW from read to write") {
 }
 
 TEST_CASE("dram checker: tRAS, tRTP and tWR before PRE") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   SECTION("tRAS") {
     require_earliest(checker, C::PRE, at(0, 0), 39, "tRAS");
@@ -196,7 +170,7 @@ TEST_CASE("dram checker: tRAS, tRTP and tWR before PRE") {
 }
 
 TEST_CASE("dram checker: PREA checks every open bank of the rank") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   SECTION("tWR of one bank") {
     checker.check_and_apply(C::ACT, at(1, 0), 4);
@@ -212,7 +186,7 @@ TEST_CASE("dram checker: PREA checks every open bank of the rank") {
 }
 
 TEST_CASE("dram checker: PRE to a closed bank is a no-op") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   REQUIRE_NOTHROW(checker.check_and_apply(C::PRE, at(0, 0), 0));
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::PRE, at(0, 0), 50);
@@ -222,7 +196,7 @@ TEST_CASE("dram checker: PRE to a closed bank is a no-op") {
 }
 
 TEST_CASE("dram checker: REF waits tRP after the last precharge") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::PRE, at(0, 0), 39);
   require_earliest(checker, C::REF, at(0, 0), 55, "tRP of bank 0");
@@ -230,7 +204,7 @@ TEST_CASE("dram checker: REF waits tRP after the last precharge") {
 }
 
 TEST_CASE("dram checker: state errors") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(1, 1), 0);
   REQUIRE(checker.is_open(Rank{0}, Bank{5}));
   REQUIRE(checker.open_row(Rank{0}, Bank{5}) == Row{5});
@@ -268,7 +242,7 @@ TEST_CASE("dram checker: state errors") {
 }
 
 TEST_CASE("dram checker: address errors") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   DramAddress address = at(0, 0);
   SECTION("rank") {
     address.rank = Rank{1};
@@ -301,7 +275,7 @@ TEST_CASE("dram checker: address errors") {
 }
 
 TEST_CASE("dram checker: read auto-precharge") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   SECTION("implicit precharge at RDA + tRTP") {
     checker.check_and_apply(C::RDA, at(0, 0), 40);  // precharges at 49
@@ -316,7 +290,7 @@ TEST_CASE("dram checker: read auto-precharge") {
 }
 
 TEST_CASE("dram checker: write auto-precharge") {
-  DramProtocolChecker checker(geometry(), ddr4_timing());
+  DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
   checker.check_and_apply(C::WRA, at(0, 0), 16);  // precharges at 16 + 12 + 4 + 18 = 50
   REQUIRE_FALSE(checker.is_open(Rank{0}, Bank{0}));
@@ -324,7 +298,7 @@ TEST_CASE("dram checker: write auto-precharge") {
 }
 
 TEST_CASE("dram checker: data bus overlap across ranks") {
-  DramProtocolChecker checker(geometry(2), ddr4_timing());
+  DramProtocolChecker checker(geometry(2), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0, 5, 0), 0);
   checker.check_and_apply(C::ACT, at(0, 0, 5, 1), 0);
   checker.check_and_apply(C::ACT, at(1, 0, 5, 0), 4);
@@ -348,7 +322,7 @@ TEST_CASE("dram checker: data bus overlap across ranks") {
 }
 
 TEST_CASE("dram checker: a legal long sequence passes") {
-  const DramTiming timing = ddr4_timing();
+  const DramTiming timing = ddr4_2400_cycles();
   DramProtocolChecker checker(geometry(), timing);
   uint64_t base = 0;
   const uint32_t rounds = 8;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/ddr4_cycles.h"
+
 #include "modules/memory/timing_checker.h"
 
 using namespace ohmvp;
@@ -8,37 +10,8 @@ namespace {
 
 using C = DdrCommand;
 
-// DDR4-2400 in cycles; RTW() = 16 + 4 + 2 - 12 = 10.
-DramTiming ddr4_timing() {
-  DramTiming t;
-  t.CL = 16;
-  t.CWL = 12;
-  t.RCD = 16;
-  t.RP = 16;
-  t.RAS = 39;
-  t.RC = 55;
-  t.RRD_S = 4;
-  t.RRD_L = 6;
-  t.FAW = 26;
-  t.CCD_S = 4;
-  t.CCD_L = 6;
-  t.WR = 18;
-  t.WTR_S = 3;
-  t.WTR_L = 9;
-  t.RTP = 9;
-  t.RFC = 420;
-  t.REFI = 9364;
-  t.RTRS = 1;
-  t.BURST = 4;
-  return t;
-}
-
 DramGeometry geometry(uint32_t ranks = 2) {
-  DramGeometry g;
-  g.ranks = ranks;
-  g.bank_groups = 4;
-  g.banks_per_group = 4;
-  return g;
+  return ddr4_geometry(ranks);
 }
 
 DramAddress at(uint32_t group, uint32_t bank_in_group, uint32_t rank = 0, uint32_t row = 5) {
@@ -53,7 +26,7 @@ DramAddress at(uint32_t group, uint32_t bank_in_group, uint32_t rank = 0, uint32
 }  // namespace
 
 TEST_CASE("timing checker: a fresh checker allows every command at cycle 0") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   for (C command : {C::ACT, C::PRE, C::PREA, C::RD, C::WR, C::RDA, C::WRA, C::REF}) {
     CHECK(checker.earliest(command, at(2, 3, 1)) == 0);
   }
@@ -61,7 +34,7 @@ TEST_CASE("timing checker: a fresh checker allows every command at cycle 0") {
 }
 
 TEST_CASE("timing checker: tRCD from ACT to read and write") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 100);
   CHECK(checker.earliest(C::RD, at(0, 0)) == 116);
   CHECK(checker.earliest(C::RDA, at(0, 0)) == 116);
@@ -71,21 +44,21 @@ TEST_CASE("timing checker: tRCD from ACT to read and write") {
 }
 
 TEST_CASE("timing checker: tRAS from ACT to PRE") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(1, 2), 100);
   CHECK(checker.earliest(C::PRE, at(1, 2)) == 139);
   CHECK(checker.earliest(C::PRE, at(1, 3)) == 0);
 }
 
 TEST_CASE("timing checker: tRP from PRE to ACT") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::PRE, at(0, 0), 60);
   CHECK(checker.earliest(C::ACT, at(0, 0)) == 76);
 }
 
 TEST_CASE("timing checker: tRC between ACTs to one bank") {
-  DramTiming timing = ddr4_timing();
+  DramTiming timing = ddr4_2400_cycles();
   timing.RC = 60;  // DDR4 has RC = RAS + RP exactly; widen it so tRC alone decides
   TimingChecker checker(geometry(), timing);
   checker.record(C::ACT, at(0, 0), 0);
@@ -94,7 +67,7 @@ TEST_CASE("timing checker: tRC between ACTs to one bank") {
 }
 
 TEST_CASE("timing checker: tRRD_L within a bank group, tRRD_S across groups") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 10);
   CHECK(checker.earliest(C::ACT, at(0, 1)) == 16);
   CHECK(checker.earliest(C::ACT, at(1, 0)) == 14);
@@ -102,7 +75,7 @@ TEST_CASE("timing checker: tRRD_L within a bank group, tRRD_S across groups") {
 }
 
 TEST_CASE("timing checker: tFAW limits four ACTs per window") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(1, 0), 10);
   checker.record(C::ACT, at(2, 0), 14);
@@ -115,7 +88,7 @@ TEST_CASE("timing checker: tFAW limits four ACTs per window") {
 }
 
 TEST_CASE("timing checker: tCCD_L and tCCD_S between column commands") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(0, 1), 6);
   checker.record(C::ACT, at(1, 0), 12);
@@ -132,7 +105,7 @@ TEST_CASE("timing checker: tCCD_L and tCCD_S between column commands") {
 }
 
 TEST_CASE("timing checker: tCCD_S holds even when the burst is shorter") {
-  DramTiming timing = ddr4_timing();
+  DramTiming timing = ddr4_2400_cycles();
   timing.BURST = 2;  // the data bus alone would allow a column command every 2 cycles
   TimingChecker checker(geometry(), timing);
   checker.record(C::ACT, at(0, 0), 0);
@@ -144,7 +117,7 @@ TEST_CASE("timing checker: tCCD_S holds even when the burst is shorter") {
 }
 
 TEST_CASE("timing checker: tWTR_L and tWTR_S count from the end of the write burst") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(0, 1), 6);
   checker.record(C::ACT, at(1, 0), 12);
@@ -155,7 +128,7 @@ TEST_CASE("timing checker: tWTR_L and tWTR_S count from the end of the write bur
 }
 
 TEST_CASE("timing checker: read to write needs RTW in the whole rank") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(1, 0), 4);
   checker.record(C::RD, at(0, 0), 20);
@@ -165,7 +138,7 @@ TEST_CASE("timing checker: read to write needs RTW in the whole rank") {
 }
 
 TEST_CASE("timing checker: tWR and tRTP before PRE") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   SECTION("an early read leaves tRAS in charge") {
     checker.record(C::RD, at(0, 0), 16);
@@ -182,7 +155,7 @@ TEST_CASE("timing checker: tWR and tRTP before PRE") {
 }
 
 TEST_CASE("timing checker: RDA precharges by itself after tRTP and tRAS") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   SECTION("tRTP decides") {
     checker.record(C::RDA, at(0, 0), 40);  // precharge at 49
@@ -190,7 +163,7 @@ TEST_CASE("timing checker: RDA precharges by itself after tRTP and tRAS") {
     CHECK(checker.earliest(C::REF, at(0, 0)) == 65);
   }
   SECTION("tRAS decides") {
-    DramTiming timing = ddr4_timing();
+    DramTiming timing = ddr4_2400_cycles();
     timing.RC = 50;  // below RAS + RP, so that only the implicit precharge decides
     TimingChecker short_rc(geometry(), timing);
     short_rc.record(C::ACT, at(0, 0), 0);
@@ -200,7 +173,7 @@ TEST_CASE("timing checker: RDA precharges by itself after tRTP and tRAS") {
   SECTION("a write before the RDA holds the precharge until tWR, stricter than the device") {
     // The device precharges at max(tRTP, tRAS) after RDA and ignores the earlier write's tWR;
     // the controller waits for it. A documented difference, see the cross-check.
-    DramTiming timing = ddr4_timing();
+    DramTiming timing = ddr4_2400_cycles();
     timing.WR = 24;
     TimingChecker long_wr(geometry(), timing);
     long_wr.record(C::ACT, at(0, 0), 0);
@@ -212,7 +185,7 @@ TEST_CASE("timing checker: RDA precharges by itself after tRTP and tRAS") {
 }
 
 TEST_CASE("timing checker: WRA precharges by itself after tWR") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::WRA, at(0, 0), 20);  // burst ends at 36, precharge at 54
   CHECK(checker.earliest(C::ACT, at(0, 0)) == 70);
@@ -220,7 +193,7 @@ TEST_CASE("timing checker: WRA precharges by itself after tWR") {
 }
 
 TEST_CASE("timing checker: tRFC after REF holds the whole rank") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::REF, at(0, 0), 100);
   CHECK(checker.earliest(C::ACT, at(0, 0)) == 520);
   CHECK(checker.earliest(C::ACT, at(3, 3)) == 520);
@@ -230,7 +203,7 @@ TEST_CASE("timing checker: tRFC after REF holds the whole rank") {
 }
 
 TEST_CASE("timing checker: REF waits for every bank's precharge plus tRP") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(3, 1), 0);
   checker.record(C::ACT, at(0, 0, 1), 0);  // the other rank does not matter
   checker.record(C::PRE, at(3, 1), 50);
@@ -238,7 +211,7 @@ TEST_CASE("timing checker: REF waits for every bank's precharge plus tRP") {
   SECTION("tRC of the last ACT, stricter than the device") {
     // The controller keeps REF behind each bank's next allowed ACT, tRC included; the device
     // only asks for tRP after the precharge. A documented difference, see the cross-check.
-    DramTiming timing = ddr4_timing();
+    DramTiming timing = ddr4_2400_cycles();
     timing.RC = 80;
     TimingChecker strict(geometry(), timing);
     strict.record(C::ACT, at(3, 1), 0);
@@ -248,7 +221,7 @@ TEST_CASE("timing checker: REF waits for every bank's precharge plus tRP") {
 }
 
 TEST_CASE("timing checker: PREA waits for tRAS, tRTP and tWR of every bank of the rank") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(1, 0), 10);
   checker.record(C::ACT, at(0, 0, 1), 20);           // other rank
@@ -269,7 +242,7 @@ TEST_CASE("timing checker: PREA waits for tRAS, tRTP and tWR of every bank of th
 }
 
 TEST_CASE("timing checker: the data bus needs tRTRS between bursts of different ranks") {
-  TimingChecker checker(geometry(), ddr4_timing());
+  TimingChecker checker(geometry(), ddr4_2400_cycles());
   checker.record(C::ACT, at(0, 0), 0);
   checker.record(C::ACT, at(1, 0), 4);
   checker.record(C::ACT, at(0, 0, 1), 8);
@@ -292,7 +265,7 @@ TEST_CASE("timing checker: the data bus needs tRTRS between bursts of different 
     CHECK(checker.earliest(C::WR, at(0, 0, 1)) == 45);  // 57 - CWL
   }
   SECTION("a long burst holds the bus longer than tCCD_S") {
-    DramTiming timing = ddr4_timing();
+    DramTiming timing = ddr4_2400_cycles();
     timing.BURST = 8;
     TimingChecker slow(geometry(), timing);
     slow.record(C::ACT, at(0, 0), 0);

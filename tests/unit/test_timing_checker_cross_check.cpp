@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "tests/ddr4_cycles.h"
+
 #include <algorithm>
 #include <deque>
 #include <iterator>
@@ -46,15 +48,6 @@ struct BankModel {
   uint64_t auto_extra_act = 0;  // tRP after the controller's later implicit precharge
   uint64_t pending_pre = 0;     // implicit precharge of the RDA/WRA that closed the bank
 };
-
-DramTiming ddr4_timing() {
-  DramTiming t;
-  t.CL = 16, t.CWL = 12, t.RCD = 16, t.RP = 16, t.RAS = 39, t.RC = 55;
-  t.RRD_S = 4, t.RRD_L = 6, t.FAW = 26, t.CCD_S = 4, t.CCD_L = 6;
-  t.WR = 18, t.WTR_S = 3, t.WTR_L = 9, t.RTP = 9, t.REFI = 9364, t.RFC = 420, t.RTRS = 1;
-  t.BURST = 4;
-  return t;
-}
 
 DramTiming gpu_timing() {
   DramTiming t;
@@ -325,7 +318,7 @@ TEST_CASE("timing checker: random legal sequences agree with the device's protoc
       DramTiming t;
       const std::string kind = c.name;
       if (kind == "ddr4") {
-        t = ddr4_timing();
+        t = ddr4_2400_cycles();
       } else if (kind == "gpu") {
         t = gpu_timing();
       } else {
