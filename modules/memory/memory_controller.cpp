@@ -342,6 +342,7 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
   if (is_column(choice.command) && m_page_policy->auto_precharge(r, bank.reads(), bank.writes())) {
     choice.command = bank.next_command(r, true);
   }
+  choice.bank_ready = m_checker.bank_earliest(choice.command, r.address);
   return choice;
 }
 
@@ -351,6 +352,8 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
     BankMachine& bank = m_banks[b];
     const BankMachine::Choice& choice = choose(bank, writes);
     if (choice.position == Scheduler::npos) continue;
+    // This bank cannot beat the best so far (equal times may still win the tie-break).
+    if (best.valid && choice.bank_ready > best.earliest) continue;
     ControllerRequest* r = choice.request;
     const DdrCommand command = choice.command;
     const uint64_t earliest = m_checker.earliest(command, r->address);

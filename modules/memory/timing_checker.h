@@ -46,6 +46,28 @@ class TimingChecker {
   }
   void record(DdrCommand command, const DramAddress& address, uint64_t cycle);
 
+  // The part of earliest() that only commands to this bank (or to its whole rank) change: a
+  // lower bound that stays valid until the bank's next command.
+  uint64_t bank_earliest(DdrCommand command, const DramAddress& a) const {
+    const BankNext& b = bank(a);
+    switch (command) {
+      case DdrCommand::ACT:
+        return b.act;
+      case DdrCommand::PRE:
+        return b.pre;
+      case DdrCommand::RD:
+      case DdrCommand::RDA:
+        return b.rd;
+      case DdrCommand::WR:
+      case DdrCommand::WRA:
+        return b.wr;
+      case DdrCommand::PREA:
+      case DdrCommand::REF:
+        break;
+    }
+    return 0;
+  }
+
   const DramTiming& timing() const { return m_timing; }
 
  private:
