@@ -27,8 +27,8 @@ struct MemoryController::Stats {
         writes(r.counter(g, "writes", "requests", "write requests accepted")),
         read_bytes(r.counter(g, "read_bytes", "bytes", "bytes read by requests")),
         write_bytes(r.counter(g, "write_bytes", "bytes", "bytes written by requests")),
-        forwarded_reads(r.counter(g, "forwarded_reads", "requests",
-                                  "reads answered from the write queue")),
+        forwarded_reads(
+            r.counter(g, "forwarded_reads", "requests", "reads answered from the write queue")),
         merged_writes(r.counter(g, "merged_writes", "requests",
                                 "writes merged into a queued write to the same burst")),
         row_hits(r.counter(g, "row_hits", "requests", "column accesses to an already open row")),
@@ -36,8 +36,8 @@ struct MemoryController::Stats {
         row_conflicts(r.counter(g, "row_conflicts", "requests",
                                 "accesses that had to close another row first")),
         refreshes(r.counter(g, "refreshes", "commands", "all-bank refresh commands")),
-        backpressure(r.counter(g, "backpressure", "requests",
-                               "requests that waited for queue space")),
+        backpressure(
+            r.counter(g, "backpressure", "requests", "requests that waited for queue space")),
         read_latency(r.histogram(g, "read_latency", "ps", "read request arrival to last data")) {
     for (unsigned c = 0; c < ddr_command_count; ++c) {
       const char* name = to_string(static_cast<DdrCommand>(c));
@@ -95,7 +95,9 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Controlle
   if (m_config.refresh) wake_at(ps(m_next_refresh));
 }
 
-MemoryController::~MemoryController() { m_command.clear_extension(&m_command_extension); }
+MemoryController::~MemoryController() {
+  m_command.clear_extension(&m_command_extension);
+}
 
 void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
@@ -183,9 +185,9 @@ bool MemoryController::accept_read(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   if (a.newest != nullptr && a.newest->is_write) {
     const ControllerRequest& w = *a.newest;
-    const bool covered = std::all_of(w.enabled.begin() + a.offset,
-                                     w.enabled.begin() + a.offset + length,
-                                     [](uint8_t e) { return e != 0; });
+    const bool covered =
+        std::all_of(w.enabled.begin() + a.offset, w.enabled.begin() + a.offset + length,
+                    [](uint8_t e) { return e != 0; });
     if (covered) {
       std::memcpy(a.payload.get_data_ptr(), w.data.data() + a.offset, length);
       a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -248,8 +250,8 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   trace_queues();
 
   // Wake no earlier than this request's own next command could issue.
-  const uint64_t cycle = std::max<uint64_t>((m_now_ps + m_timing.tCK_ps - 1) / m_timing.tCK_ps,
-                                            m_next_command_cycle);
+  const uint64_t cycle =
+      std::max<uint64_t>((m_now_ps + m_timing.tCK_ps - 1) / m_timing.tCK_ps, m_next_command_cycle);
   if (!r->blocked) {
     const bool close = m_page_policy->auto_precharge(*r, bank.reads(), bank.writes());
     const DdrCommand command = bank.next_command(*r, close);
@@ -358,10 +360,9 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
     const DdrCommand command = choice.command;
     const uint64_t earliest = m_checker.earliest(command, r->address);
     const bool better = !best.valid || earliest < best.earliest ||
-                        (earliest == best.earliest &&
-                         (is_column(command) != is_column(best.command)
-                              ? is_column(command)
-                              : r->sequence < best.request->sequence));
+                        (earliest == best.earliest && (is_column(command) != is_column(best.command)
+                                                           ? is_column(command)
+                                                           : r->sequence < best.request->sequence));
     if (better) best = Candidate{true, command, r->address, b, choice.position, r, earliest};
   }
   return best;
@@ -372,9 +373,9 @@ MemoryController::Candidate MemoryController::find_refresh_candidate() const {
   for (uint32_t rank = 0; rank < m_geometry.ranks; ++rank) {
     if (m_rank_refreshed[rank]) continue;
     const size_t first = size_t(rank) * m_geometry.banks();
-    const bool any_open = std::any_of(m_banks.begin() + first,
-                                      m_banks.begin() + first + m_geometry.banks(),
-                                      [](const BankMachine& b) { return b.is_open(); });
+    const bool any_open =
+        std::any_of(m_banks.begin() + first, m_banks.begin() + first + m_geometry.banks(),
+                    [](const BankMachine& b) { return b.is_open(); });
     DramAddress address;
     address.rank = Rank{rank};
     const DdrCommand command = any_open ? DdrCommand::PREA : DdrCommand::REF;

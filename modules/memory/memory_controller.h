@@ -147,7 +147,7 @@ class MemoryController : public sc_core::sc_module,
   std::vector<uint8_t> m_burst_buffer;
 
   bool m_refresh_due = false;
-  uint64_t m_next_refresh = 0;      // cycle
+  uint64_t m_next_refresh = 0;  // cycle
   std::vector<bool> m_rank_refreshed;
   uint64_t m_next_command_cycle = 0;
   // The next command as last chosen; valid until a command issues or a request arrives.

@@ -94,4 +94,3 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
 }
 
 }  // namespace ohmvp
-

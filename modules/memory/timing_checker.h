@@ -32,8 +32,8 @@ class TimingChecker {
         return bank(a).pre;
       case DdrCommand::RD:
       case DdrCommand::RDA:
-        return std::max({bank(a).rd, m_groups[group_slot(a)].rd, rank.rd,
-                         data_bus_ready(a.rank, m_timing.CL)});
+        return std::max(
+            {bank(a).rd, m_groups[group_slot(a)].rd, rank.rd, data_bus_ready(a.rank, m_timing.CL)});
       case DdrCommand::WR:
       case DdrCommand::WRA:
         return std::max({bank(a).wr, m_groups[group_slot(a)].wr, rank.wr,
