@@ -1,6 +1,7 @@
 #pragma once
 
 #include "modules/memory/dram_config.h"
+#include "tlm_protocols/ddr_protocol.h"
 
 namespace ohmvp {
 
@@ -23,6 +24,17 @@ inline DramGeometry ddr4_geometry(uint32_t ranks) {
   g.bank_groups = 4;
   g.banks_per_group = 4;
   return g;
+}
+
+// A bank of ddr4_geometry: bank group, bank inside the group, row, rank.
+inline DramAddress ddr4_address(uint32_t group, uint32_t bank_in_group, uint32_t row,
+                                uint32_t rank) {
+  DramAddress a;
+  a.rank = Rank{rank};
+  a.bank_group = BankGroup{group};
+  a.bank = Bank{group * 4 + bank_in_group};
+  a.row = Row{row};
+  return a;
 }
 
 }  // namespace ohmvp

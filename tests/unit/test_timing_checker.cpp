@@ -15,12 +15,7 @@ DramGeometry geometry(uint32_t ranks = 2) {
 }
 
 DramAddress at(uint32_t group, uint32_t bank_in_group, uint32_t rank = 0, uint32_t row = 5) {
-  DramAddress a;
-  a.rank = Rank{rank};
-  a.bank_group = BankGroup{group};
-  a.bank = Bank{group * 4 + bank_in_group};
-  a.row = Row{row};
-  return a;
+  return ddr4_address(group, bank_in_group, row, rank);
 }
 
 }  // namespace
