@@ -136,7 +136,8 @@ bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
     p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
-  if (p.get_byte_enable_ptr() != nullptr) {
+  // Writes may carry byte enables (a cache writing back part of a sector); reads may not.
+  if (p.get_byte_enable_ptr() != nullptr && (p.is_read() || p.get_byte_enable_length() == 0)) {
     p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return false;
   }
@@ -217,8 +218,19 @@ bool MemoryController::accept_write(const Arrival& a) {
     if (m_writes_queued >= m_config.write_queue) return false;
     target = enqueue(a, true);
   }
-  std::memcpy(target->data.data() + a.offset, a.payload.get_data_ptr(), length);
-  std::memset(target->enabled.data() + a.offset, 0xff, length);
+  const uint8_t* data = a.payload.get_data_ptr();
+  const uint8_t* byte_enable = a.payload.get_byte_enable_ptr();
+  if (byte_enable == nullptr) {
+    std::memcpy(target->data.data() + a.offset, data, length);
+    std::memset(target->enabled.data() + a.offset, 0xff, length);
+  } else {
+    const uint32_t pattern = a.payload.get_byte_enable_length();
+    for (uint32_t i = 0; i < length; ++i) {
+      if (byte_enable[i % pattern] != TLM_BYTE_ENABLED) continue;
+      target->data[a.offset + i] = data[i];
+      target->enabled[a.offset + i] = 0xff;
+    }
+  }
   a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
   m_stats->writes.inc();
   m_stats->write_bytes.inc(length);

@@ -33,6 +33,7 @@ class CheckingInitiator : public sc_core::sc_module,
     uint64_t window_moves_every = 4096;  // requests
     double far_fraction = 0.1;           // requests outside the window
     double write_fraction = 0.5;
+    double masked_write_fraction = 0.2;  // writes that carry random byte enables
     double late_end_resp_fraction = 0.25;
     sc_core::sc_time end_resp_delay{2, sc_core::SC_NS};
     uint64_t seed = 1;
@@ -95,6 +96,7 @@ class CheckingInitiator : public sc_core::sc_module,
     uint64_t address = 0;
     uint8_t data[k_burst];
     uint8_t expected[k_burst];
+    uint8_t enable[k_burst];  // byte enables of a masked write
   };
 
   void move_window() {
@@ -123,9 +125,11 @@ class CheckingInitiator : public sc_core::sc_module,
     m_free.pop_back();
     Slot& slot = m_slots[s];
     slot.address = address;
+    const bool masked = is_write && m_rng.unit() < m_config.masked_write_fraction;
     if (is_write) {
       for (uint32_t i = 0; i < length; ++i) slot.data[i] = static_cast<uint8_t>(m_rng.next());
-      m_shadow.write(address, slot.data, length);
+      for (uint32_t i = 0; i < length; ++i) slot.enable[i] = (m_rng.next() & 1) ? 0xff : 0x00;
+      m_shadow.write(address, slot.data, length, masked ? slot.enable : nullptr, length);
     } else {
       m_shadow.read(address, slot.expected, length);
     }
@@ -135,8 +139,8 @@ class CheckingInitiator : public sc_core::sc_module,
     p.set_data_ptr(slot.data);
     p.set_data_length(length);
     p.set_streaming_width(length);
-    p.set_byte_enable_ptr(nullptr);
-    p.set_byte_enable_length(0);
+    p.set_byte_enable_ptr(masked ? slot.enable : nullptr);
+    p.set_byte_enable_length(masked ? length : 0);
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     p.acquire();
     ++m_issued;
