@@ -1,6 +1,9 @@
 #include "modules/interconnect/channel_interleaver.h"
 
+#include "tlm_protocols/byte_enables.h"
+
 #include <algorithm>
+#include <vector>
 
 namespace ohmvp {
 
@@ -90,6 +93,9 @@ unsigned ChannelInterleaver::for_each_block(tlm::tlm_generic_payload& payload, A
   const uint64_t start = payload.get_address();
   uint8_t* const data = payload.get_data_ptr();
   const uint32_t length = payload.get_data_length();
+  uint8_t* const byte_enable = payload.get_byte_enable_ptr();
+  const uint32_t byte_enable_length = payload.get_byte_enable_length();
+  std::vector<uint8_t> enables = unrolled_byte_enables(payload);
   unsigned done = 0;
   while (done < length) {
     const uint64_t global = start + done;
@@ -98,6 +104,10 @@ unsigned ChannelInterleaver::for_each_block(tlm::tlm_generic_payload& payload, A
     payload.set_address(local_address(global));
     payload.set_data_ptr(data + done);
     payload.set_data_length(chunk);
+    if (byte_enable != nullptr) {
+      payload.set_byte_enable_ptr(enables.data() + done);
+      payload.set_byte_enable_length(chunk);
+    }
     const unsigned moved = access(*out[channel_of(global)], payload);
     done += moved;
     if (moved < chunk) break;
@@ -105,6 +115,8 @@ unsigned ChannelInterleaver::for_each_block(tlm::tlm_generic_payload& payload, A
   payload.set_address(start);
   payload.set_data_ptr(data);
   payload.set_data_length(length);
+  payload.set_byte_enable_ptr(byte_enable);
+  payload.set_byte_enable_length(byte_enable_length);
   return done;
 }
 

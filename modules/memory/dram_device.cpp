@@ -77,7 +77,8 @@ unsigned int DramDevice::transport_dbg(tlm::tlm_generic_payload& payload) {
   if (payload.is_read()) {
     m_store.read(address, payload.get_data_ptr(), length);
   } else if (payload.is_write()) {
-    m_store.write(address, payload.get_data_ptr(), length);
+    m_store.write(address, payload.get_data_ptr(), length, payload.get_byte_enable_ptr(),
+                  payload.get_byte_enable_length());
   } else {
     return 0;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "tlm_protocols/byte_enables.h"
 
 namespace ohmvp {
 
@@ -572,24 +573,26 @@ tlm::tlm_sync_enum MemoryController::nb_transport_bw(tlm::tlm_generic_payload&, 
 void MemoryController::debug_access(tlm::tlm_generic_payload& payload) {
   // One burst at a time through the device's debug interface, at the burst's channel address.
   const uint32_t burst_bytes = m_mapper.burst_bytes();
-  uint64_t address = payload.get_address();
-  uint8_t* data = payload.get_data_ptr();
-  uint32_t left = payload.get_data_length();
+  const uint32_t length = payload.get_data_length();
+  std::vector<uint8_t> enables =
+      payload.is_write() ? unrolled_byte_enables(payload) : std::vector<uint8_t>{};
   tlm::tlm_generic_payload debug;
   DdrExtension extension;
   debug.set_extension(&extension);
   debug.set_command(payload.get_command());
-  while (left > 0) {
+  for (uint32_t done = 0; done < length;) {
+    const uint64_t address = payload.get_address() + done;
     const uint64_t offset = m_mapper.burst_offset(address);
-    const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(left, burst_bytes - offset));
+    const uint32_t chunk =
+        static_cast<uint32_t>(std::min<uint64_t>(length - done, burst_bytes - offset));
     extension.address = m_mapper.decode(address - offset);
     debug.set_address(address);
-    debug.set_data_ptr(data);
+    debug.set_data_ptr(payload.get_data_ptr() + done);
     debug.set_data_length(chunk);
+    debug.set_byte_enable_ptr(enables.empty() ? nullptr : enables.data() + done);
+    debug.set_byte_enable_length(enables.empty() ? 0 : chunk);
     out->transport_dbg(debug);
-    address += chunk;
-    data += chunk;
-    left -= chunk;
+    done += chunk;
   }
   debug.clear_extension(&extension);
 }
@@ -610,6 +613,10 @@ unsigned int MemoryController::transport_dbg(tlm::tlm_generic_payload& payload) 
 void MemoryController::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   const uint64_t address = payload.get_address();
   const uint32_t length = payload.get_data_length();
+  if (payload.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    payload.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
   if (length == 0 || !m_mapper.contains(address) || !m_mapper.contains(address + length - 1)) {
     payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
