@@ -4,6 +4,13 @@
 
 namespace ohmvp {
 
+// splitmix64's finaliser: a strong 64-bit mix, for hashing seeds and addresses into patterns.
+inline uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // xoshiro256** (Blackman & Vigna) seeded through splitmix64. Small, fast and, unlike the
 // std:: distributions, gives the same stream with every compiler and standard library.
 class Rng {
@@ -41,12 +48,7 @@ class Rng {
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-  static uint64_t splitmix64(uint64_t& x) {
-    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  static uint64_t splitmix64(uint64_t& x) { return mix64(x += 0x9E3779B97F4A7C15ull); }
 
   // Full 128-bit product of a and b: returns the low half, stores the high half.
   static uint64_t multiply(uint64_t a, uint64_t b, uint64_t& high) {

@@ -4,16 +4,9 @@
 #include <sstream>
 
 #include "modules/common/errors.h"
+#include "modules/common/random.h"
 
 namespace ohmvp {
-
-namespace {
-uint64_t mix(uint64_t x) {
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-}  // namespace
 
 TrafficInitiator::TrafficInitiator(sc_core::sc_module_name name, RequestSource& source,
                                    uint32_t max_outstanding, uint64_t data_seed,
@@ -45,9 +38,9 @@ size_t TrafficInitiator::slot_of(const tlm::tlm_generic_payload& payload) const 
 }
 
 void TrafficInitiator::fill_write_data(uint8_t* data, uint32_t length, uint64_t address) {
-  uint64_t state = mix(m_data_seed ^ mix(address) ^ mix(++m_writes_issued + 0x5bd1e995));
+  uint64_t state = mix64(m_data_seed ^ mix64(address) ^ mix64(++m_writes_issued + 0x5bd1e995));
   for (uint32_t i = 0; i < length; i += 8) {
-    state = mix(state + 0x9E3779B97F4A7C15ull);
+    state = mix64(state + 0x9E3779B97F4A7C15ull);
     std::memcpy(data + i, &state, std::min<uint32_t>(8, length - i));
   }
 }
