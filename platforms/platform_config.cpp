@@ -6,7 +6,7 @@
 namespace ohmvp {
 
 DramTiming MemorySystemConfig::timing_cycles() const {
-  return to_cycles(timing, channel.burst_ns(channel.bus_bytes() * geometry.burst_length));
+  return to_cycles(timing, channel.burst_ns(burst_bytes()));
 }
 
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
@@ -26,7 +26,7 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   // writes anything.
   AddressMapper(m.controller.address_mapping, m.geometry, m.channel.bus_bytes(),
                 reader.path() + ".controller.address_mapping");
-  const uint64_t burst_bytes = uint64_t(m.channel.bus_bytes()) * m.geometry.burst_length;
+  const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {
     reader.fail("interleave_bytes", "expected a multiple of the burst size (" +
                                         std::to_string(burst_bytes) + " bytes)");

@@ -21,6 +21,11 @@ struct MemorySystemConfig {
   DramTimingNs timing;
 
   DramTiming timing_cycles() const;
+  uint32_t burst_bytes() const { return channel.bus_bytes() * geometry.burst_length; }
+  uint64_t capacity_bytes() const {
+    return uint64_t(geometry.total_banks()) * geometry.rows * geometry.columns *
+           channel.bus_bytes() * channels;
+  }
 };
 
 struct PlatformConfig {

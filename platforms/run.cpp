@@ -24,14 +24,9 @@ sc_core::sc_time monitor_period() {
 }
 constexpr unsigned stall_periods = 100;
 
-uint64_t memory_capacity(const MemorySystemConfig& m) {
-  const DramGeometry& g = m.geometry;
-  return uint64_t(g.total_banks()) * g.rows * g.columns * m.channel.bus_bytes() * m.channels;
-}
-
 void check_fits(const Workload& w, const MemorySystemConfig& m) {
-  const uint64_t capacity = memory_capacity(m);
-  const uint32_t burst = m.channel.bus_bytes() * m.geometry.burst_length;
+  const uint64_t capacity = m.capacity_bytes();
+  const uint32_t burst = m.burst_bytes();
   if (w.end_address > capacity) {
     throw ConfigError("workload " + w.name + " reaches address " + std::to_string(w.end_address) +
                       " but the memory holds " + std::to_string(capacity) + " bytes");
