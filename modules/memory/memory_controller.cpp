@@ -162,9 +162,9 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
   if (!validate(payload)) return tlm::TLM_COMPLETED;
-  m_pending_arrival_ps = m_now_ps;
-  if (!accept(payload)) {
+  if (!accept(payload, m_now_ps)) {
     m_pending = &payload;
+    m_pending_arrival_ps = m_now_ps;
     m_stats->backpressure.inc();
     return tlm::TLM_ACCEPTED;
   }
@@ -173,13 +173,14 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   return tlm::TLM_UPDATED;
 }
 
-bool MemoryController::accept(tlm::tlm_generic_payload& payload) {
+bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps) {
   const uint64_t address = payload.get_address();
   const uint32_t offset = static_cast<uint32_t>(m_mapper.burst_offset(address));
   const uint64_t burst = address - offset;
   const DramAddress decoded = m_mapper.decode(burst);
   BankMachine& bank = bank_of(decoded);
-  const Arrival arrival{payload, burst, offset, decoded, bank, newest_to_burst(bank, burst)};
+  const Arrival arrival{payload,   burst, offset, decoded, bank, newest_to_burst(bank, burst),
+                        arrival_ps};
   return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
 }
 
@@ -200,7 +201,7 @@ bool MemoryController::accept_read(const Arrival& a) {
       // Answered from the queue at the next clock edge (a modelling choice: the controller's
       // front-end pipeline takes up to one cycle).
       const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
-      respond_at(edge, a.payload, m_pending_arrival_ps);
+      respond_at(edge, a.payload, a.arrival_ps);
       return true;
     }
   }
@@ -245,7 +246,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   r->burst_address = a.burst;
   r->offset = a.offset;
   r->length = a.payload.get_data_length();
-  r->arrival_ps = m_pending_arrival_ps;
+  r->arrival_ps = a.arrival_ps;
   r->sequence = m_sequence++;
   r->is_write = is_write;
   if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
@@ -276,7 +277,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
 void MemoryController::retry_pending() {
   if (m_pending == nullptr) return;
   tlm::tlm_generic_payload& payload = *m_pending;
-  if (!accept(payload)) return;
+  if (!accept(payload, m_pending_arrival_ps)) return;
   m_pending = nullptr;
   if (payload.is_write()) {
     payload.acquire();

@@ -95,7 +95,7 @@ class MemoryController : public sc_core::sc_module,
   void retire(const Candidate& c, uint64_t now);
   void finish_refresh_of_rank(Rank rank, uint64_t now);
   bool update_write_mode();  // true when the mode changed
-  bool accept(tlm::tlm_generic_payload& payload);
+  bool accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
   // A request as it arrives, decoded once.
   struct Arrival {
     tlm::tlm_generic_payload& payload;
@@ -104,6 +104,7 @@ class MemoryController : public sc_core::sc_module,
     DramAddress address;
     BankMachine& bank;
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
+    uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited for queue space
   };
   bool accept_read(const Arrival& a);
   bool accept_write(const Arrival& a);
@@ -137,7 +138,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
-  uint64_t m_pending_arrival_ps = 0;
+  uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
 
   std::priority_queue<Response, std::vector<Response>, std::greater<Response>> m_responses;
   bool m_waiting_end_resp = false;
