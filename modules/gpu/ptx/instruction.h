@@ -1,0 +1,150 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+// The decoded form of one PTX instruction. The parser produces it once at load time; the
+// interpreter executes it over a warp's active mask; the SM model reads its unit class and
+// registers for issue and the scoreboard. Nothing here refers back to the PTX text except
+// `source_line`, which error and fault messages quote.
+
+enum class Opcode : uint8_t {
+  // data movement
+  ld, ldu, st, mov, cvta, cvt, prefetch,
+  // integer and floating-point arithmetic
+  add, sub, mul, mad, mul24, mad24, div, rem, min, max, abs, neg, copysign, sad,
+  fma, rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh, testp,
+  // logic and bits
+  and_, or_, xor_, not_, cnot, shl, shr, popc, clz, brev, bfe, bfi, prmt, bfind, fns,
+  // comparison and selection
+  setp, set, selp, slct,
+  // control flow
+  bra, call, ret, exit, trap, brkpt, nanosleep,
+  // synchronisation and memory ordering
+  bar, membar, fence,
+  // atomics
+  atom, red,
+  // warp-level
+  shfl, vote, activemask, match, redux,
+  // textures
+  tex,
+  // tensor cores (issue #6 adds the semantics)
+  wmma_load_a, wmma_load_b, wmma_load_c, wmma_store_d, wmma_mma, mma,
+};
+
+// The hardware unit that executes an instruction, for issue and latency in the SM model.
+enum class UnitClass : uint8_t { int_alu, fp32, fp64, sfu, ldst, branch, barrier, tensor };
+
+enum class CompareOp : uint8_t {
+  none, eq, ne, lt, le, gt, ge, lo, ls, hi, hs,
+  equ, neu, ltu, leu, gtu, geu, num, nan,
+};
+
+enum class BoolOp : uint8_t { none, and_, or_, xor_ };
+
+// `rn rz rm rp` for floating-point results; the `i` forms round a float to an integral value.
+enum class RoundingMode : uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi };
+
+enum class AtomicOp : uint8_t { none, add, min, max, inc, dec, and_, or_, xor_, exch, cas };
+
+// `.lo`, `.hi` and `.wide` of mul/mad; `none` for the floating-point forms.
+enum class MulMode : uint8_t { none, lo, hi, wide };
+
+enum class ShuffleMode : uint8_t { none, up, down, bfly, idx };
+
+enum class VoteMode : uint8_t { none, all, any, uni, ballot };
+
+// bar.sync / barrier.sync, bar.arrive, bar.red.
+enum class BarrierMode : uint8_t { none, sync, arrive, reduce };
+
+enum class SpecialRegister : uint8_t {
+  tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
+  clock, clock64, globaltimer, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
+  dynamic_smem_size, total_smem_size,
+};
+
+constexpr uint32_t no_register = UINT32_MAX;
+constexpr uint32_t no_target = UINT32_MAX;
+
+struct Operand {
+  enum class Kind : uint8_t {
+    none,
+    reg,      // `reg`
+    imm,      // `imm`: raw bits, already converted to the operand's type
+    special,  // `special` with `component` 0..2 for .x/.y/.z
+    address,  // [reg + offset], [symbol + offset] or [offset]; reg/symbol may be absent
+    vector,   // {a, b, c, d}: `vector_count` registers in `vector_regs`; no_register is `_`
+    symbol,   // a variable's address used as a value (mov.u64 %rd, g) or a call argument
+    label,    // branch target, resolved to `target` (an instruction index)
+    function, // call target: index into Module::functions
+    sink,     // `_`
+  };
+  Kind kind = Kind::none;
+  bool negated = false;  // `!%p` on a predicate source
+  uint8_t component = 0;
+  uint8_t vector_count = 0;
+  SpecialRegister special = SpecialRegister::tid;
+  uint32_t reg = no_register;
+  uint32_t symbol = UINT32_MAX;  // index into Module::symbols
+  uint32_t target = no_target;   // label: instruction index; function: function index
+  std::array<uint32_t, 4> vector_regs{no_register, no_register, no_register, no_register};
+  int64_t offset = 0;  // address displacement
+  uint64_t imm = 0;
+};
+
+struct Modifiers {
+  RoundingMode rounding = RoundingMode::none;
+  CompareOp compare = CompareOp::none;
+  BoolOp bool_op = BoolOp::none;
+  AtomicOp atomic = AtomicOp::none;
+  MulMode mul = MulMode::none;
+  ShuffleMode shuffle = ShuffleMode::none;
+  VoteMode vote = VoteMode::none;
+  BarrierMode barrier = BarrierMode::none;
+  uint8_t vector_width = 1;  // .v2 / .v4 on ld/st/tex
+  uint8_t geometry = 0;      // tex: 1 (.1d), 2 (.2d), 3 (.3d)
+  bool ftz = false;
+  bool sat = false;
+  bool approx = false;
+  bool carry_out = false;  // .cc
+  bool carry_in = false;   // addc / subc / madc
+  bool uniform = false;    // .uni
+  bool to_generic = true;  // cvta: true for cvta.<space>, false for cvta.to.<space>
+  bool clamp = false;      // shr/bfe-style .clamp, shf.clamp
+  bool shift_right = false;  // .shiftamt of bfind
+};
+
+struct Instruction {
+  Opcode op = Opcode::mov;
+  UnitClass unit = UnitClass::int_alu;
+  DataType type = DataType::none;         // the instruction's (first) type suffix
+  DataType source_type = DataType::none;  // second type: cvt's source, slct's c, setp's compare
+  StateSpace space = StateSpace::generic; // ld/st/atom/red/cvta/prefetch
+  Modifiers mod;
+
+  uint32_t guard_reg = no_register;  // @%p / @!%p
+  bool guard_negated = false;
+
+  // Destination(s) first, then sources, in PTX order. `dest_pred` is the second destination of
+  // `setp p|q` and `shfl.sync d|p`.
+  uint8_t operand_count = 0;
+  std::array<Operand, 6> operands{};
+  uint32_t dest_pred = no_register;
+
+  // call: (ret-args) and (args) as symbols of call-site .param variables.
+  std::vector<uint32_t> call_returns;
+  std::vector<uint32_t> call_arguments;
+
+  // Filled by the control-flow analysis: for a bra, the instruction index of its immediate
+  // post-dominator (where a divergent warp reconverges); `no_target` if it is the function exit.
+  uint32_t reconvergence_pc = no_target;
+
+  uint32_t source_line = 0;  // 1-based line in the PTX file
+};
+
+}  // namespace ohmvp::gpu

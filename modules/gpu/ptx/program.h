@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+// A named piece of storage in a PTX module: a module-scope .global/.const/.shared variable, a
+// function's .local or .shared variable, a kernel or function parameter, or a call-site .param.
+// `offset` is its place inside the block that holds its space (see Function and Module); the
+// loader turns global offsets into device addresses.
+struct Symbol {
+  std::string name;
+  StateSpace space = StateSpace::global;
+  DataType type = DataType::b8;
+  uint32_t align = 1;
+  uint64_t size = 0;                // bytes; 0 for `.extern .shared x[]`
+  bool is_extern = false;           // .extern .shared: starts after the static shared bytes
+  uint64_t offset = 0;
+  std::vector<uint8_t> initializer; // little-endian bytes, or empty for zero-initialised
+  int32_t function = -1;            // owning function, -1 at module scope
+};
+
+enum class RegisterClass : uint8_t { pred, b16, b32, b64, f16, f32, f64 };
+
+struct Function {
+  std::string name;
+  bool is_kernel = false;  // .entry
+  bool is_visible = false;
+
+  // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the
+  // function's parameter block (kernel: the launch's argument buffer, in declaration order with
+  // each parameter's alignment); return parameters likewise in their own block.
+  std::vector<uint32_t> params;
+  std::vector<uint32_t> return_params;
+  uint64_t param_bytes = 0;
+  uint64_t return_bytes = 0;
+
+  // Per-thread .local storage (stack depots): offsets inside the thread's local frame.
+  uint64_t local_bytes = 0;
+  // Call-site .param variables declared in the body: offsets inside a per-thread block.
+  uint64_t call_param_bytes = 0;
+
+  // Registers of every scope flattened to indices 0..register_count-1 (an inner scope's
+  // redeclared name is a different index). %SP and %SPL are ordinary registers here.
+  uint32_t register_count = 0;
+  std::vector<RegisterClass> register_classes;
+  std::vector<std::string> register_names;
+
+  std::vector<Instruction> instructions;
+
+  // .maxntid / .reqntid (0 when absent), .minnctapersm.
+  uint32_t max_threads = 0;
+  uint32_t min_ctas_per_sm = 0;
+
+  uint32_t source_line = 0;
+};
+
+struct Module {
+  std::string file;  // path as given to the loader, for messages
+  uint32_t version_major = 0, version_minor = 0;
+  std::string target;
+  uint32_t address_size = 64;
+
+  std::vector<Symbol> symbols;
+  std::vector<Function> functions;
+
+  // Module-scope .global variables: offsets inside a segment of `global_bytes` that the loader
+  // places in device memory. Likewise .const in a constant bank of `const_bytes`.
+  uint64_t global_bytes = 0;
+  uint64_t const_bytes = 0;
+  // Static .shared bytes of each kernel (its own variables and the module-scope ones it uses),
+  // indexed like `functions`; extern shared starts after them, aligned to 16.
+  std::vector<uint64_t> static_shared_bytes;
+
+  const Function* find_function(const std::string& name) const {
+    for (const Function& function : functions)
+      if (function.name == name) return &function;
+    return nullptr;
+  }
+};
+
+}  // namespace ohmvp::gpu
