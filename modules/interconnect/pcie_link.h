@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ohmvp {
+
+class ConfigReader;
+
+// The host <-> GPU PCIe link, full duplex. A copy occupies its direction for
+// latency + bytes / bandwidth; copies in one direction queue behind each other.
+struct PcieLinkConfig {
+  // Effective host<->GPU copy bandwidth measured on a V100 (memHarvester, ATC 2022; PARAMETERS.md).
+  double bandwidth_gb_per_s = 12.3;
+  // Modelling choice: fixed set-up cost of one DMA copy (descriptor fetch, completion).
+  double latency_ns = 1000.0;
+};
+
+void parse(const ConfigReader& reader, PcieLinkConfig& config);
+
+class PcieLink {
+ public:
+  enum class Direction { host_to_device, device_to_host };
+
+  explicit PcieLink(const PcieLinkConfig& config) : m_config(config) {}
+
+  // A copy of `bytes` requested at `now_ps` in `direction`; returns when its last byte arrives.
+  uint64_t transfer(Direction direction, uint64_t now_ps, uint64_t bytes);
+
+  uint64_t bytes(Direction direction) const { return m_bytes[index(direction)]; }
+  uint64_t busy_ps(Direction direction) const { return m_busy_ps[index(direction)]; }
+
+ private:
+  static int index(Direction direction) { return direction == Direction::host_to_device ? 0 : 1; }
+
+  PcieLinkConfig m_config;
+  uint64_t m_free_ps[2] = {0, 0};
+  uint64_t m_bytes[2] = {0, 0};
+  uint64_t m_busy_ps[2] = {0, 0};
+};
+
+}  // namespace ohmvp

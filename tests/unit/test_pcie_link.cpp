@@ -1,0 +1,39 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+#include "modules/interconnect/pcie_link.h"
+
+using ohmvp::PcieLink;
+
+TEST_CASE("PCIe copy time is latency plus bytes over bandwidth", "[pcie]") {
+  ohmvp::PcieLinkConfig config;
+  config.bandwidth_gb_per_s = 10.0;
+  config.latency_ns = 500.0;
+  PcieLink link(config);
+  // 1 MB at 10 GB/s = 100 us, plus 0.5 us.
+  CHECK(link.transfer(PcieLink::Direction::host_to_device, 0, 1000000) == 100500000);
+}
+
+TEST_CASE("PCIe copies queue per direction and the directions are independent", "[pcie]") {
+  ohmvp::PcieLinkConfig config;
+  config.bandwidth_gb_per_s = 1.0;
+  config.latency_ns = 0.0;
+  PcieLink link(config);
+  CHECK(link.transfer(PcieLink::Direction::host_to_device, 0, 1000) == 1000000);
+  CHECK(link.transfer(PcieLink::Direction::host_to_device, 10, 1000) == 2000000);
+  CHECK(link.transfer(PcieLink::Direction::device_to_host, 10, 1000) == 1000010);
+  CHECK(link.transfer(PcieLink::Direction::host_to_device, 5000000, 1) == 5001000);
+  CHECK(link.bytes(PcieLink::Direction::host_to_device) == 2001);
+  CHECK(link.busy_ps(PcieLink::Direction::device_to_host) == 1000000);
+}
+
+TEST_CASE("PCIe config rejects unknown keys and bad ranges", "[pcie]") {
+  ohmvp::PcieLinkConfig config;
+  const auto bad_key = nlohmann::json::parse(R"({"bandwith_gb_per_s": 3})");
+  CHECK_THROWS_WITH(parse(ohmvp::ConfigReader(bad_key, "pcie"), config),
+                    Catch::Contains("did you mean 'bandwidth_gb_per_s'"));
+  const auto bad_value = nlohmann::json::parse(R"({"bandwidth_gb_per_s": 0})");
+  CHECK_THROWS_AS(parse(ohmvp::ConfigReader(bad_value, "pcie"), config), ohmvp::ConfigError);
+}
