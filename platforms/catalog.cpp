@@ -12,7 +12,9 @@ namespace fs = std::filesystem;
 
 fs::path ohmvp_home() {
   if (const char* home = std::getenv("OHMVP_HOME"); home != nullptr && *home != '\0') return home;
-  return OHMVP_SOURCE_DIR;
+  // A build runs from its source tree; an installed copy reads what `cmake --install` placed.
+  if (fs::is_directory(fs::path(OHMVP_SOURCE_DIR) / "configs")) return OHMVP_SOURCE_DIR;
+  return OHMVP_INSTALL_DATADIR;
 }
 
 fs::path configs_dir() {

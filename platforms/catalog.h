@@ -7,7 +7,7 @@
 namespace ohmvp {
 
 // Where the shipped configs and workloads live: $OHMVP_HOME if set, else the source tree the
-// executable was built from.
+// library was built from while it exists, else the installed data folder (share/ohmvp).
 std::filesystem::path ohmvp_home();
 std::filesystem::path configs_dir();
 std::filesystem::path platforms_dir();
