@@ -44,7 +44,8 @@ void Coalescer::mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes)
   const uint32_t first_sector = offset / m_sector_bytes;
   const uint32_t last_sector = (offset + bytes - 1) / m_sector_bytes;
   for (uint32_t s = first_sector; s <= last_sector; ++s) request.sector_mask |= 1u << s;
-  for (uint32_t b = offset; b < offset + bytes; ++b) request.byte_mask[b / 64] |= uint64_t{1} << (b % 64);
+  for (uint32_t b = offset; b < offset + bytes; ++b)
+    request.byte_mask[b / 64] |= uint64_t{1} << (b % 64);
 }
 
 void Coalescer::coalesce(const uint64_t* addresses, uint32_t lane_count, uint64_t active_mask,

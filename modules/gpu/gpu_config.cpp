@@ -15,7 +15,7 @@ bool is_power_of_two(uint64_t v) {
 }
 
 constexpr UnitClass k_unit_classes[k_unit_class_count] = {
-    UnitClass::int_alu, UnitClass::fp32,    UnitClass::fp64,   UnitClass::sfu,
+    UnitClass::int_alu, UnitClass::fp32,   UnitClass::fp64,    UnitClass::sfu,
     UnitClass::ldst,    UnitClass::branch, UnitClass::barrier, UnitClass::tensor};
 
 void require_power_of_two(const ConfigReader& reader, const char* key, uint64_t value) {
@@ -75,8 +75,7 @@ void parse_units(const ConfigReader& reader, std::array<UnitTiming, k_unit_class
 
 // Line and sector sizes shared by L1 and L2: sectors of at least 4 bytes, at most 32 per line
 // (the coalescer's sector mask) and lines of at most 128 bytes (its byte mask).
-void check_line_and_sector(const ConfigReader& reader, uint32_t line_bytes,
-                           uint32_t sector_bytes) {
+void check_line_and_sector(const ConfigReader& reader, uint32_t line_bytes, uint32_t sector_bytes) {
   require_power_of_two(reader, "line_bytes", line_bytes);
   require_power_of_two(reader, "sector_bytes", sector_bytes);
   if (sector_bytes > line_bytes) reader.fail("sector_bytes", "expected at most line_bytes");
@@ -136,23 +135,34 @@ void parse_crossbar(const ConfigReader& reader, CrossbarConfig& c) {
 
 const char* policy_name(WarpSchedulerPolicy policy) {
   switch (policy) {
-    case WarpSchedulerPolicy::lrr: return "lrr";
-    case WarpSchedulerPolicy::gto: return "gto";
-    case WarpSchedulerPolicy::two_level: return "two_level";
+    case WarpSchedulerPolicy::lrr:
+      return "lrr";
+    case WarpSchedulerPolicy::gto:
+      return "gto";
+    case WarpSchedulerPolicy::two_level:
+      return "two_level";
   }
   return "?";
 }
 
 const char* unit_class_name(UnitClass unit) {
   switch (unit) {
-    case UnitClass::int_alu: return "int_alu";
-    case UnitClass::fp32: return "fp32";
-    case UnitClass::fp64: return "fp64";
-    case UnitClass::sfu: return "sfu";
-    case UnitClass::ldst: return "ldst";
-    case UnitClass::branch: return "branch";
-    case UnitClass::barrier: return "barrier";
-    case UnitClass::tensor: return "tensor";
+    case UnitClass::int_alu:
+      return "int_alu";
+    case UnitClass::fp32:
+      return "fp32";
+    case UnitClass::fp64:
+      return "fp64";
+    case UnitClass::sfu:
+      return "sfu";
+    case UnitClass::ldst:
+      return "ldst";
+    case UnitClass::branch:
+      return "branch";
+    case UnitClass::barrier:
+      return "barrier";
+    case UnitClass::tensor:
+      return "tensor";
   }
   return "?";
 }
@@ -196,8 +206,8 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   reader.get("issue_width", c.issue_width, 1u, 8u);
   parse_limits(reader.child("sm_limits"), c.sm, c.warp_size);
   if (c.sm.max_warps < c.sub_cores_per_sm)
-    reader.fail("sub_cores_per_sm", "expected at most sm_limits.max_warps (" +
-                                        std::to_string(c.sm.max_warps) + ")");
+    reader.fail("sub_cores_per_sm",
+                "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");
   parse_scheduler(reader.child("warp_scheduler"), c.scheduler);
   parse_units(reader.child("units"), c.units);
   parse_l1d(reader.child("l1d"), c.l1d);

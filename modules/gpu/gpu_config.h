@@ -52,7 +52,9 @@ struct UnitTiming {
 };
 
 constexpr size_t k_unit_class_count = 8;
-constexpr size_t unit_index(UnitClass unit) { return static_cast<size_t>(unit); }
+constexpr size_t unit_index(UnitClass unit) {
+  return static_cast<size_t>(unit);
+}
 const char* unit_class_name(UnitClass unit);
 
 struct L1DataCacheConfig {

@@ -14,13 +14,16 @@ uint64_t round_up(uint64_t value, uint64_t unit) {
 
 uint32_t register_width(RegisterClass c) {
   switch (c) {
-    case RegisterClass::pred: return 0;
+    case RegisterClass::pred:
+      return 0;
     case RegisterClass::b16:
     case RegisterClass::f16:
     case RegisterClass::b32:
-    case RegisterClass::f32: return 1;
+    case RegisterClass::f32:
+      return 1;
     case RegisterClass::b64:
-    case RegisterClass::f64: return 2;
+    case RegisterClass::f64:
+      return 2;
   }
   return 1;
 }
@@ -35,11 +38,16 @@ uint32_t ptx_registers_per_thread(const Function& function) {
 
 const char* limiter_name(OccupancyLimiter limiter) {
   switch (limiter) {
-    case OccupancyLimiter::threads: return "threads";
-    case OccupancyLimiter::warps: return "warps";
-    case OccupancyLimiter::registers: return "registers";
-    case OccupancyLimiter::shared_memory: return "shared memory";
-    case OccupancyLimiter::ctas: return "CTAs";
+    case OccupancyLimiter::threads:
+      return "threads";
+    case OccupancyLimiter::warps:
+      return "warps";
+    case OccupancyLimiter::registers:
+      return "registers";
+    case OccupancyLimiter::shared_memory:
+      return "shared memory";
+    case OccupancyLimiter::ctas:
+      return "CTAs";
   }
   return "?";
 }
@@ -89,12 +97,12 @@ Occupancy compute_occupancy(const CtaResources& cta, const SmLimits& limits, uin
   // Threads are counted in whole warps: a partial warp holds its thread slots.
   apply(limits.max_threads / (uint64_t{o.warps_per_cta} * warp_size), OccupancyLimiter::threads);
   apply(limits.max_warps / o.warps_per_cta, OccupancyLimiter::warps);
-  if (o.registers_per_cta > 0) apply(limits.registers / o.registers_per_cta, OccupancyLimiter::registers);
+  if (o.registers_per_cta > 0)
+    apply(limits.registers / o.registers_per_cta, OccupancyLimiter::registers);
   if (o.shared_bytes_per_cta > 0)
     apply(limits.shared_memory_bytes / o.shared_bytes_per_cta, OccupancyLimiter::shared_memory);
   if (o.ctas_per_sm == 0)
-    throw ConfigError(prefix + " does not fit on an SM: limited by " +
-                      limiter_name(o.limiter));
+    throw ConfigError(prefix + " does not fit on an SM: limited by " + limiter_name(o.limiter));
   return o;
 }
 

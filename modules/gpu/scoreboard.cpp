@@ -24,8 +24,10 @@ bool writes_no_register(Opcode op) {
     case Opcode::membar:
     case Opcode::fence:
     case Opcode::prefetch:
-    case Opcode::wmma_store_d: return true;
-    default: return false;
+    case Opcode::wmma_store_d:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -53,12 +55,15 @@ template <class Use>
 void for_each_register(const Operand& operand, Use use) {
   switch (operand.kind) {
     case Operand::Kind::reg:
-    case Operand::Kind::address: use(operand.reg); break;
+    case Operand::Kind::address:
+      use(operand.reg);
+      break;
     case Operand::Kind::vector:
       for (uint8_t i = 0; i < operand.vector_count && i < operand.vector_regs.size(); ++i)
         use(operand.vector_regs[i]);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 

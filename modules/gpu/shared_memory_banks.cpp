@@ -22,7 +22,8 @@ uint32_t SharedMemoryBanks::lanes_per_phase(uint32_t bytes_per_lane) const {
 uint32_t SharedMemoryBanks::phase_passes(size_t word_count) {
   if (word_count == 0) return 0;
   std::sort(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
-  const auto end = std::unique(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
+  const auto end =
+      std::unique(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
   std::fill(m_bank_load.begin(), m_bank_load.begin() + m_banks, 0u);
   uint32_t passes = 0;
   for (auto word = m_words.begin(); word != end; ++word)

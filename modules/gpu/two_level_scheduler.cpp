@@ -40,9 +40,14 @@ void TwoLevelScheduler::add_warp(uint32_t slot, uint64_t /*age*/) {
 void TwoLevelScheduler::remove_warp(uint32_t slot) {
   check_slot(slot, m_capacity, "two-level scheduler");
   switch (m_where[slot]) {
-    case Where::absent: throw_slot_error("two-level scheduler", slot, "is not scheduled");
-    case Where::active: erase_slot(m_active, slot); break;
-    case Where::pending: erase_slot(m_pending, slot); break;
+    case Where::absent:
+      throw_slot_error("two-level scheduler", slot, "is not scheduled");
+    case Where::active:
+      erase_slot(m_active, slot);
+      break;
+    case Where::pending:
+      erase_slot(m_pending, slot);
+      break;
   }
   m_where[slot] = Where::absent;
   m_waiting[slot] = false;

@@ -9,8 +9,10 @@ namespace ohmvp::gpu {
 std::unique_ptr<WarpScheduler> make_warp_scheduler(const WarpSchedulerConfig& config,
                                                    uint32_t capacity) {
   switch (config.policy) {
-    case WarpSchedulerPolicy::lrr: return std::make_unique<LrrScheduler>(capacity);
-    case WarpSchedulerPolicy::gto: return std::make_unique<GtoScheduler>(capacity);
+    case WarpSchedulerPolicy::lrr:
+      return std::make_unique<LrrScheduler>(capacity);
+    case WarpSchedulerPolicy::gto:
+      return std::make_unique<GtoScheduler>(capacity);
     case WarpSchedulerPolicy::two_level:
       return std::make_unique<TwoLevelScheduler>(capacity, config.active_set_size);
   }
