@@ -1,0 +1,90 @@
+#include "modules/gpu/coalescer.h"
+
+#include <algorithm>
+#include <bitset>
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+namespace {
+
+bool is_power_of_two(uint32_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+}  // namespace
+
+Coalescer::Coalescer(uint32_t line_bytes, uint32_t sector_bytes)
+    : m_line_bytes(line_bytes), m_sector_bytes(sector_bytes) {
+  if (!is_power_of_two(line_bytes) || line_bytes > 128 || !is_power_of_two(sector_bytes) ||
+      sector_bytes > line_bytes || line_bytes / sector_bytes > 32)
+    throw SimulationError("coalescer: unsupported line/sector size " + std::to_string(line_bytes) +
+                          "/" + std::to_string(sector_bytes));
+}
+
+uint16_t Coalescer::request_for_line(uint64_t line_address) {
+  if (m_request_count > 0 && m_requests[m_last_request].line_address == line_address)
+    return m_last_request;
+  for (size_t i = 0; i < m_request_count; ++i) {
+    if (m_requests[i].line_address == line_address) {
+      m_last_request = static_cast<uint16_t>(i);
+      return m_last_request;
+    }
+  }
+  CoalescedRequest& request = m_requests[m_request_count];
+  request = CoalescedRequest{};
+  request.line_address = line_address;
+  m_last_request = static_cast<uint16_t>(m_request_count++);
+  return m_last_request;
+}
+
+void Coalescer::mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes) const {
+  const uint32_t first_sector = offset / m_sector_bytes;
+  const uint32_t last_sector = (offset + bytes - 1) / m_sector_bytes;
+  for (uint32_t s = first_sector; s <= last_sector; ++s) request.sector_mask |= 1u << s;
+  for (uint32_t b = offset; b < offset + bytes; ++b)
+    request.byte_mask[b / 64] |= uint64_t{1} << (b % 64);
+}
+
+void Coalescer::coalesce(const uint64_t* addresses, uint32_t lane_count, uint64_t active_mask,
+                         uint32_t bytes_per_lane) {
+  if (lane_count > k_max_lanes)
+    throw SimulationError("coalescer: " + std::to_string(lane_count) + " lanes, at most " +
+                          std::to_string(k_max_lanes));
+  if (bytes_per_lane < 1 || bytes_per_lane > 16)
+    throw SimulationError("coalescer: " + std::to_string(bytes_per_lane) +
+                          " bytes per lane, expected 1 to 16");
+  m_request_count = 0;
+  m_last_request = 0;
+  const uint64_t line_mask = ~uint64_t{m_line_bytes - 1};
+  for (uint32_t lane = 0; lane < lane_count; ++lane) {
+    LanePlacement& placement = m_placements[lane];
+    placement = LanePlacement{};
+    if (!((active_mask >> lane) & 1)) continue;
+    uint64_t address = addresses[lane];
+    uint32_t remaining = bytes_per_lane;
+    while (remaining > 0) {
+      const uint64_t line = address & line_mask;
+      const uint32_t offset = static_cast<uint32_t>(address - line);
+      const uint32_t bytes = std::min(remaining, m_line_bytes - offset);
+      const uint16_t index = request_for_line(line);
+      mark(m_requests[index], offset, bytes);
+      placement.pieces[placement.piece_count++] =
+          LanePiece{index, static_cast<uint8_t>(offset), static_cast<uint8_t>(bytes)};
+      address += bytes;
+      remaining -= bytes;
+    }
+  }
+  for (uint32_t lane = lane_count; lane < k_max_lanes; ++lane) m_placements[lane] = LanePlacement{};
+}
+
+uint32_t Coalescer::sector_count() const {
+  uint32_t sectors = 0;
+  for (size_t i = 0; i < m_request_count; ++i)
+    sectors += static_cast<uint32_t>(std::bitset<32>(m_requests[i].sector_mask).count());
+  return sectors;
+}
+
+}  // namespace ohmvp::gpu

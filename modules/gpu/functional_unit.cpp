@@ -1,0 +1,46 @@
+#include "modules/gpu/functional_unit.h"
+
+#include <algorithm>
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+FunctionalUnit::FunctionalUnit(uint32_t latency, uint32_t initiation_interval)
+    : m_latency(latency), m_initiation_interval(initiation_interval) {
+  if (latency == 0 || initiation_interval == 0)
+    throw SimulationError("functional unit: latency and initiation interval must be at least 1");
+}
+
+uint64_t FunctionalUnit::issue(uint64_t cycle) {
+  if (!can_issue(cycle))
+    throw SimulationError("functional unit: issue at cycle " + std::to_string(cycle) +
+                          " while busy until cycle " + std::to_string(m_next_issue));
+  m_next_issue = cycle + m_initiation_interval;
+  ++m_issued;
+  return cycle + m_latency;
+}
+
+FunctionalUnitGroup::FunctionalUnitGroup(const UnitTiming& timing)
+    : m_units(std::max(1u, timing.units_per_sub_core),
+              FunctionalUnit(timing.latency, timing.initiation_interval)) {}
+
+bool FunctionalUnitGroup::can_issue(uint64_t cycle) const {
+  return std::any_of(m_units.begin(), m_units.end(),
+                     [cycle](const FunctionalUnit& unit) { return unit.can_issue(cycle); });
+}
+
+uint64_t FunctionalUnitGroup::issue(uint64_t cycle) {
+  for (FunctionalUnit& unit : m_units)
+    if (unit.can_issue(cycle)) return unit.issue(cycle);
+  return m_units.front().issue(cycle);  // throws: every unit is busy
+}
+
+uint64_t FunctionalUnitGroup::next_free_cycle() const {
+  uint64_t earliest = m_units.front().next_free_cycle();
+  for (const FunctionalUnit& unit : m_units) earliest = std::min(earliest, unit.next_free_cycle());
+  return earliest;
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/gpu_config.h"
+
+namespace ohmvp::gpu {
+
+// One pipelined functional unit: it accepts a warp instruction every `initiation_interval`
+// cycles and its result is ready `latency` cycles after issue. Cycles are the SM's core cycles.
+class FunctionalUnit {
+ public:
+  FunctionalUnit(uint32_t latency, uint32_t initiation_interval);
+
+  bool can_issue(uint64_t cycle) const { return cycle >= m_next_issue; }
+  // Issues at `cycle` and returns the cycle the result is ready; throws SimulationError when the
+  // unit is still busy (the caller checks can_issue first).
+  uint64_t issue(uint64_t cycle);
+  // The first cycle at which the unit accepts another instruction.
+  uint64_t next_free_cycle() const { return m_next_issue; }
+
+  uint32_t latency() const { return m_latency; }
+  uint32_t initiation_interval() const { return m_initiation_interval; }
+  uint64_t issued() const { return m_issued; }
+
+ private:
+  uint32_t m_latency;
+  uint32_t m_initiation_interval;
+  uint64_t m_next_issue = 0;
+  uint64_t m_issued = 0;
+};
+
+// The `units_per_sub_core` identical units of one class in a sub-core; an instruction goes to
+// the lowest-numbered unit that is free.
+class FunctionalUnitGroup {
+ public:
+  explicit FunctionalUnitGroup(const UnitTiming& timing);
+
+  bool can_issue(uint64_t cycle) const;
+  uint64_t issue(uint64_t cycle);
+  uint64_t next_free_cycle() const;
+  uint32_t latency() const { return m_units.front().latency(); }
+
+ private:
+  std::vector<FunctionalUnit> m_units;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,127 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "modules/gpu/ptx/instruction.h"
+
+namespace ohmvp {
+class ConfigReader;
+}
+
+namespace ohmvp::gpu {
+
+// The GPU block of a platform ("gpu" in the platform JSON). The defaults are the shipped small
+// preset (configs/gpu/small.json): a Volta SM (Titan V figures) with 4 SMs. docs/gpu_sm.md lists
+// every key with its unit and source.
+
+enum class WarpSchedulerPolicy : uint8_t { lrr, gto, two_level };
+
+const char* policy_name(WarpSchedulerPolicy policy);
+
+struct WarpSchedulerConfig {
+  WarpSchedulerPolicy policy = WarpSchedulerPolicy::gto;
+  // two_level only: warps in the active set of each sub-core's scheduler.
+  uint32_t active_set_size = 8;
+};
+
+// Resource limits of one SM, which bound how many CTAs are resident at once.
+struct SmLimits {
+  uint32_t max_threads = 2048;
+  uint32_t max_warps = 64;
+  uint32_t max_ctas = 32;
+  uint32_t max_threads_per_cta = 1024;
+  uint32_t registers = 65536;  // 32-bit registers in the SM's register file
+  // Registers are allocated per warp in units of this many registers.
+  uint32_t register_allocation_unit = 256;
+  uint32_t max_registers_per_thread = 255;
+  uint32_t shared_memory_bytes = 98304;
+  uint32_t shared_memory_allocation_unit = 256;
+  uint32_t max_shared_memory_per_cta = 98304;
+};
+
+// One class of functional unit in each sub-core. `initiation_interval` is the number of cycles
+// one unit is busy with a warp instruction of `warp_size` threads (lanes of the unit per
+// sub-core = warp_size / initiation_interval); `latency` is the cycles from issue until a
+// dependent instruction may issue.
+struct UnitTiming {
+  uint32_t latency = 4;
+  uint32_t initiation_interval = 2;
+  uint32_t units_per_sub_core = 1;
+};
+
+constexpr size_t k_unit_class_count = 8;
+constexpr size_t unit_index(UnitClass unit) {
+  return static_cast<size_t>(unit);
+}
+const char* unit_class_name(UnitClass unit);
+
+struct L1DataCacheConfig {
+  uint32_t size_bytes = 32768;
+  uint32_t ways = 4;
+  uint32_t line_bytes = 128;
+  uint32_t sector_bytes = 32;
+  uint32_t hit_latency = 24;  // after the ldst unit's latency; see docs/gpu_sm.md
+  uint32_t mshr_entries = 256;
+  uint32_t mshr_max_merges = 8;
+
+  uint32_t sets() const { return size_bytes / (ways * line_bytes); }
+};
+
+struct SharedMemoryConfig {
+  uint32_t banks = 32;
+  uint32_t bank_width_bytes = 4;
+  uint32_t latency = 15;  // after the ldst unit's latency
+};
+
+struct L2CacheConfig {
+  uint64_t size_bytes = 786432;  // all slices together
+  uint32_t ways = 16;
+  uint32_t line_bytes = 128;
+  uint32_t sector_bytes = 32;
+  uint32_t hit_latency = 125;
+  uint32_t mshrs_per_slice = 64;
+  uint32_t slices_per_channel = 2;  // slices per memory channel (memory partition)
+
+  // Bytes of one slice when the platform has `memory_channels` channels; throws ConfigError
+  // (naming `path`) when the size does not divide into whole sets of whole slices.
+  uint64_t slice_bytes(uint32_t memory_channels, const char* path = "gpu.l2") const;
+};
+
+struct CrossbarConfig {
+  uint32_t latency = 20;  // cycles, one way
+  uint32_t bytes_per_cycle_per_port = 32;
+};
+
+struct GpuConfig {
+  uint32_t sm_count = 4;
+  double core_clock_mhz = 1455.0;
+  uint32_t warp_size = 32;
+  uint32_t sub_cores_per_sm = 4;
+  // Warp instructions each sub-core's scheduler issues per cycle.
+  uint32_t issue_width = 1;
+  SmLimits sm;
+  WarpSchedulerConfig scheduler;
+  std::array<UnitTiming, k_unit_class_count> units = default_units();
+  L1DataCacheConfig l1d;
+  SharedMemoryConfig shared_memory;
+  L2CacheConfig l2;
+  CrossbarConfig crossbar;
+  uint32_t constant_cache_latency = 4;
+
+  const UnitTiming& unit(UnitClass unit) const { return units[unit_index(unit)]; }
+  uint64_t core_period_ps() const;
+  // Warps resident per sub-core at most: the SM's warps spread over its sub-cores.
+  uint32_t max_warps_per_sub_core() const {
+    return (sm.max_warps + sub_cores_per_sm - 1) / sub_cores_per_sm;
+  }
+
+  static std::array<UnitTiming, k_unit_class_count> default_units();
+};
+
+// Reads the "gpu" object; absent keys keep the defaults, unknown keys and out-of-range values
+// are ConfigErrors naming the JSON path.
+GpuConfig parse_gpu_config(const ConfigReader& reader);
+
+}  // namespace ohmvp::gpu

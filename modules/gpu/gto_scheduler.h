@@ -1,0 +1,33 @@
+#pragma once
+
+#include <vector>
+
+#include "modules/gpu/warp_scheduler.h"
+
+namespace ohmvp::gpu {
+
+// Greedy then oldest: the warp that issued last keeps issuing while it is ready; when it
+// stalls, the oldest ready warp (smallest age, then lowest slot) takes over.
+class GtoScheduler final : public WarpScheduler {
+ public:
+  explicit GtoScheduler(uint32_t capacity);
+
+  void add_warp(uint32_t slot, uint64_t age) override;
+  void remove_warp(uint32_t slot) override;
+  uint32_t pick(const WarpReadiness& ready) override;
+  void on_issue(uint32_t slot) override;
+  uint32_t warp_count() const override { return static_cast<uint32_t>(m_by_age.size()); }
+  WarpSchedulerPolicy policy() const override { return WarpSchedulerPolicy::gto; }
+
+ private:
+  struct Entry {
+    uint64_t age;
+    uint32_t slot;
+  };
+  uint32_t m_capacity;
+  std::vector<Entry> m_by_age;  // oldest first
+  std::vector<bool> m_present;
+  uint32_t m_greedy = k_no_warp;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,151 @@
+#include "modules/gpu/scoreboard.h"
+
+#include <algorithm>
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+namespace {
+
+bool writes_no_register(Opcode op) {
+  switch (op) {
+    case Opcode::st:
+    case Opcode::red:
+    case Opcode::bar:
+    case Opcode::bra:
+    case Opcode::call:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+    case Opcode::nanosleep:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::prefetch:
+    case Opcode::wmma_store_d:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void add(std::array<uint32_t, InstructionRegisters::k_max_destinations>& list, uint8_t& count,
+         uint32_t reg) {
+  if (reg == no_register) return;
+  if (count == list.size())
+    throw SimulationError("instruction_registers: more than " + std::to_string(list.size()) +
+                          " destination registers");
+  list[count++] = reg;
+}
+
+void add(std::array<uint32_t, InstructionRegisters::k_max_sources>& list, uint8_t& count,
+         uint32_t reg) {
+  if (reg == no_register) return;
+  if (count == list.size())
+    throw SimulationError("instruction_registers: more than " + std::to_string(list.size()) +
+                          " source registers");
+  list[count++] = reg;
+}
+
+// Calls `use` for each register an operand names: a register, a vector's elements, or an
+// address's base register.
+template <class Use>
+void for_each_register(const Operand& operand, Use use) {
+  switch (operand.kind) {
+    case Operand::Kind::reg:
+    case Operand::Kind::address:
+      use(operand.reg);
+      break;
+    case Operand::Kind::vector:
+      for (uint8_t i = 0; i < operand.vector_count && i < operand.vector_regs.size(); ++i)
+        use(operand.vector_regs[i]);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+InstructionRegisters instruction_registers(const Instruction& instruction) {
+  InstructionRegisters r;
+  const bool has_destination = !writes_no_register(instruction.op) && instruction.operand_count > 0;
+  const auto add_destination = [&](uint32_t reg) { add(r.destinations, r.destination_count, reg); };
+  const auto add_source = [&](uint32_t reg) { add(r.sources, r.source_count, reg); };
+  for (uint8_t i = 0; i < instruction.operand_count; ++i) {
+    const Operand& operand = instruction.operands[i];
+    // An address in the destination position (never produced by the parser) is still a read.
+    if (i == 0 && has_destination && operand.kind != Operand::Kind::address)
+      for_each_register(operand, add_destination);
+    else
+      for_each_register(operand, add_source);
+  }
+  if (has_destination) add_destination(instruction.dest_pred);
+  add_source(instruction.guard_reg);
+  if (instruction.mod.carry_in) add_source(k_carry_register);
+  if (instruction.mod.carry_out) add_destination(k_carry_register);
+  return r;
+}
+
+void Scoreboard::reset(uint32_t register_count) {
+  m_register_count = register_count;
+  m_pending.assign(size_t{register_count} + 1, false);
+  m_pending_count = 0;
+}
+
+size_t Scoreboard::index(uint32_t reg) const {
+  if (reg == k_carry_register) return m_register_count;
+  if (reg >= m_register_count)
+    throw SimulationError("scoreboard: register " + std::to_string(reg) +
+                          " is outside the warp's " + std::to_string(m_register_count) +
+                          " registers");
+  return reg;
+}
+
+bool Scoreboard::has_hazard(const InstructionRegisters& registers) const {
+  for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
+    if (m_pending[index(*reg)]) return true;
+  for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
+       ++reg)
+    if (m_pending[index(*reg)]) return true;
+  return false;
+}
+
+void Scoreboard::reserve(const InstructionRegisters& registers) {
+  const uint32_t* begin = registers.destinations_begin();
+  const uint32_t* end = registers.destinations_end();
+  for (const uint32_t* reg = begin; reg != end; ++reg)
+    if (m_pending[index(*reg)])
+      throw SimulationError("scoreboard: register " + std::to_string(*reg) +
+                            " reserved while a write to it is pending");
+  // A register named twice among one instruction's destinations is reserved once.
+  for (const uint32_t* reg = begin; reg != end; ++reg) {
+    const size_t i = index(*reg);
+    if (!m_pending[i]) {
+      m_pending[i] = true;
+      ++m_pending_count;
+    }
+  }
+}
+
+void Scoreboard::release(const InstructionRegisters& registers) {
+  const uint32_t* begin = registers.destinations_begin();
+  const uint32_t* end = registers.destinations_end();
+  for (const uint32_t* reg = begin; reg != end; ++reg) {
+    if (std::find(begin, reg, *reg) != reg) continue;
+    release(*reg);
+  }
+}
+
+void Scoreboard::release(uint32_t reg) {
+  const size_t i = index(reg);
+  if (!m_pending[i])
+    throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
+                          " that has no pending write");
+  m_pending[i] = false;
+  --m_pending_count;
+}
+
+}  // namespace ohmvp::gpu

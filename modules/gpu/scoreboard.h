@@ -1,0 +1,69 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/ptx/instruction.h"
+
+namespace ohmvp::gpu {
+
+// The carry flag that add.cc/addc/sub.cc/subc/mad.cc/madc pass along, tracked by the scoreboard
+// like a register. It is not a PTX register index; the scoreboard keeps it after the last one.
+constexpr uint32_t k_carry_register = UINT32_MAX - 1;
+
+// The registers an instruction writes and reads, for issue and the scoreboard. `_` operands
+// and absent vector elements are left out; a register may appear more than once as a source.
+struct InstructionRegisters {
+  static constexpr size_t k_max_destinations = 8;
+  static constexpr size_t k_max_sources = 32;
+
+  std::array<uint32_t, k_max_destinations> destinations{};
+  std::array<uint32_t, k_max_sources> sources{};
+  uint8_t destination_count = 0;
+  uint8_t source_count = 0;
+
+  const uint32_t* destinations_begin() const { return destinations.data(); }
+  const uint32_t* destinations_end() const { return destinations.data() + destination_count; }
+  const uint32_t* sources_begin() const { return sources.data(); }
+  const uint32_t* sources_end() const { return sources.data() + source_count; }
+};
+
+// Which operands are written and which read, by opcode:
+// - st, red, bar, bra, call, ret, exit, trap, brkpt, nanosleep, membar, fence, prefetch and
+//   wmma.store.d write no register: all their register operands are sources.
+// - Every other instruction writes operand 0 (a register or, for ld/ldu/tex/atom/wmma loads and
+//   mov unpack, every register of a vector) and reads the rest; setp and shfl.sync also write
+//   `dest_pred`.
+// - The base register of an address operand, the registers of vector sources and the guard
+//   predicate are sources.
+// - `.cc` writes the carry pseudo-register, addc/subc/madc read it.
+InstructionRegisters instruction_registers(const Instruction& instruction);
+
+// One warp's pending register writes. reserve() at issue marks the destinations pending,
+// release() at writeback clears them; has_hazard() is true while an instruction would read a
+// pending register (RAW) or write one (WAW). Sized per warp with reset(); no allocation after
+// that unless a later warp uses a function with more registers.
+class Scoreboard {
+ public:
+  void reset(uint32_t register_count);
+
+  bool has_hazard(const InstructionRegisters& registers) const;
+  bool pending(uint32_t reg) const { return m_pending[index(reg)]; }
+  uint32_t pending_count() const { return m_pending_count; }
+
+  // Throws SimulationError when a destination is already pending (issue must check first).
+  void reserve(const InstructionRegisters& registers);
+  // Throws SimulationError when a destination is not pending.
+  void release(const InstructionRegisters& registers);
+  void release(uint32_t reg);
+
+ private:
+  size_t index(uint32_t reg) const;
+
+  std::vector<bool> m_pending;  // register_count entries, then the carry flag
+  uint32_t m_register_count = 0;
+  uint32_t m_pending_count = 0;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,58 @@
+#include "modules/gpu/shared_memory_banks.h"
+
+#include <algorithm>
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+SharedMemoryBanks::SharedMemoryBanks(uint32_t banks, uint32_t bank_width)
+    : m_banks(banks), m_bank_width(bank_width) {
+  if (banks == 0 || banks > m_bank_load.size() || bank_width < 4 || bank_width > 16)
+    throw SimulationError("shared memory banks: unsupported geometry " + std::to_string(banks) +
+                          " x " + std::to_string(bank_width) + " bytes");
+}
+
+uint32_t SharedMemoryBanks::lanes_per_phase(uint32_t bytes_per_lane) const {
+  const uint32_t pass_bytes = m_banks * m_bank_width;
+  return std::max(1u, pass_bytes / std::max(bytes_per_lane, m_bank_width));
+}
+
+uint32_t SharedMemoryBanks::phase_passes(size_t word_count) {
+  if (word_count == 0) return 0;
+  std::sort(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
+  const auto end =
+      std::unique(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
+  std::fill(m_bank_load.begin(), m_bank_load.begin() + m_banks, 0u);
+  uint32_t passes = 0;
+  for (auto word = m_words.begin(); word != end; ++word)
+    passes = std::max(passes, ++m_bank_load[*word % m_banks]);
+  return passes;
+}
+
+uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_count,
+                                   uint64_t active_mask, uint32_t bytes_per_lane) {
+  if (lane_count > k_max_lanes)
+    throw SimulationError("shared memory banks: " + std::to_string(lane_count) +
+                          " lanes, at most " + std::to_string(k_max_lanes));
+  if (bytes_per_lane < 1 || bytes_per_lane > 16)
+    throw SimulationError("shared memory banks: " + std::to_string(bytes_per_lane) +
+                          " bytes per lane, expected 1 to 16");
+  const uint32_t phase_lanes = lanes_per_phase(bytes_per_lane);
+  uint32_t total = 0;
+  for (uint32_t first = 0; first < lane_count; first += phase_lanes) {
+    size_t words = 0;
+    const uint32_t last = std::min(lane_count, first + phase_lanes);
+    for (uint32_t lane = first; lane < last; ++lane) {
+      if (!((active_mask >> lane) & 1)) continue;
+      const uint64_t first_word = addresses[lane] / m_bank_width;
+      const uint64_t last_word = (addresses[lane] + bytes_per_lane - 1) / m_bank_width;
+      for (uint64_t word = first_word; word <= last_word; ++word) m_words[words++] = word;
+    }
+    total += phase_passes(words);
+  }
+  return total;
+}
+
+}  // namespace ohmvp::gpu
