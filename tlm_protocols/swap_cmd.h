@@ -26,8 +26,8 @@ struct SwapCommand {
   SwapDirection direction = SwapDirection::dram_to_xpoint;
 
   bool operator==(const SwapCommand& o) const {
-    return dram_address == o.dram_address && xpoint_address == o.xpoint_address &&
-           size == o.size && direction == o.direction;
+    return dram_address == o.dram_address && xpoint_address == o.xpoint_address && size == o.size &&
+           direction == o.direction;
   }
 };
 

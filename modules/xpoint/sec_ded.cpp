@@ -7,8 +7,8 @@ namespace ohmvp::sec_ded {
 namespace {
 
 constexpr unsigned protected_bytes = data_bytes + metadata_bits / 8;  // 66
-constexpr unsigned protected_bits = protected_bytes * 8;             // 528
-constexpr unsigned hamming_bits = check_bits - 1;                    // 10
+constexpr unsigned protected_bits = protected_bytes * 8;              // 528
+constexpr unsigned hamming_bits = check_bits - 1;                     // 10
 constexpr unsigned codeword_bits = protected_bits + hamming_bits;     // positions 1..538
 
 struct Tables {

@@ -27,9 +27,9 @@ struct XPointConfig {
   uint32_t write_buffer_entries = 64;  // persistent write buffer, one media line each
   // Writes the memory controller may have sent and not yet seen WR_DONE for.
   uint32_t write_credits = 16;
-  uint32_t partitions = 8;  // media operations that may run at once (one per partition)
-  double read_ns = 190.0;   // media read of one internal line
-  double write_ns = 763.0;  // media write of one internal line
+  uint32_t partitions = 8;    // media operations that may run at once (one per partition)
+  double read_ns = 190.0;     // media read of one internal line
+  double write_ns = 763.0;    // media write of one internal line
   uint32_t line_bytes = 256;  // internal media line; smaller writes read-modify-write
   StartGapConfig start_gap;
   uint64_t endurance_writes = 10'000'000;  // writes a media line survives

@@ -29,7 +29,7 @@ struct XPointController::IngressWrite {
   uint16_t tag = 0;
   uint64_t logical_line = 0;
   uint64_t domain_ps = 0;
-  bool counted_full = false;  // already counted as waiting for a full buffer
+  bool counted_full = false;     // already counted as waiting for a full buffer
   std::vector<uint8_t> data;     // at the line's offsets
   std::vector<uint8_t> enabled;  // 0xff where the write has a byte
 };
@@ -53,7 +53,7 @@ struct XPointController::MediaOp {
 struct XPointController::Message {
   uint64_t time_ps;
   uint64_t sequence;
-  const tlm::tlm_phase* phase;
+  tlm::tlm_phase phase;
   tlm::tlm_generic_payload* payload;
   bool operator>(const Message& o) const {
     return time_ps != o.time_ps ? time_ps > o.time_ps : sequence > o.sequence;
@@ -98,8 +98,8 @@ struct XPointController::Stats {
                                 "writes merged into a buffered write to the same media line")),
         media_reads(r.counter(g, "media_reads", "lines",
                               "media line reads (requests, read-modify-writes, gap moves)")),
-        media_writes(r.counter(g, "media_writes", "lines",
-                               "media line writes of drained buffer lines")),
+        media_writes(
+            r.counter(g, "media_writes", "lines", "media line writes of drained buffer lines")),
         rmw_writes(r.counter(g, "rmw_writes", "lines",
                              "drained lines not fully written, so read-modify-written")),
         media_bytes_written(r.counter(g, "media_bytes_written", "bytes",
@@ -128,8 +128,7 @@ struct XPointController::Stats {
                                    "lifetime before the first line wears out, as a fraction of "
                                    "the ideal (perfectly even wear): wear_mean / wear_max")),
         endurance_used(r.scalar(g, "endurance_used", "ratio",
-                                "wear_max / endurance_writes: life used by the most worn line")) {
-  }
+                                "wear_max / endurance_writes: life used by the most worn line")) {}
 };
 
 struct XPointController::Trace {
@@ -381,17 +380,16 @@ tlm::tlm_sync_enum XPointController::send(tlm::tlm_generic_payload& payload) {
   const DdrTExtension& ext = extension_of(payload);
   const int32_t index = m_read_of_tag[ext.tag];
   if (index < 0 || !m_reads[index].announced) {
-    throw SimulationError(std::string(name()) + ": DDR-T SEND for tag " +
-                          std::to_string(ext.tag) + ", which has no read data ready");
+    throw SimulationError(std::string(name()) + ": DDR-T SEND for tag " + std::to_string(ext.tag) +
+                          ", which has no read data ready");
   }
   ReadSlot& slot = m_reads[index];
   if (payload.get_data_ptr() == nullptr || payload.get_data_length() < slot.size) {
-    throw SimulationError(std::string(name()) + ": DDR-T SEND for tag " +
-                          std::to_string(ext.tag) + " without room for the data");
+    throw SimulationError(std::string(name()) + ": DDR-T SEND for tag " + std::to_string(ext.tag) +
+                          " without room for the data");
   }
   std::memcpy(payload.get_data_ptr(), slot.data.data() + slot.offset, slot.size);
-  payload.set_response_status(slot.error ? tlm::TLM_GENERIC_ERROR_RESPONSE
-                                         : tlm::TLM_OK_RESPONSE);
+  payload.set_response_status(slot.error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
   m_stats->reads.inc();
   m_stats->read_bytes.inc(slot.size);
   tlm::tlm_generic_payload* original = slot.payload;
@@ -442,8 +440,8 @@ void XPointController::complete_operations(uint64_t now) {
 
 void XPointController::commit_drain(WriteEntry& entry) {
   const uint64_t physical = m_leveller.to_physical(entry.logical_line);
-  const bool full = std::all_of(entry.enabled.begin(), entry.enabled.end(),
-                                [](uint8_t e) { return e != 0; });
+  const bool full =
+      std::all_of(entry.enabled.begin(), entry.enabled.end(), [](uint8_t e) { return e != 0; });
   if (full) {
     m_media.write_line(physical, entry.data.data());
   } else {
@@ -527,6 +525,10 @@ bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset,
         break;
       }
     }
+    for (uint32_t k = 0; !found && k < m_ingress_count; ++k) {
+      const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
+      found = w.logical_line == logical_line && w.enabled[i];
+    }
     if (!found) return false;
   }
   return true;
@@ -552,12 +554,20 @@ void XPointController::overlay_buffered(uint64_t logical_line, uint8_t* out) con
       if (any && e.sequence <= applied) continue;
       if (next == nullptr || e.sequence < next->sequence) next = &e;
     }
-    if (next == nullptr) return;
+    if (next == nullptr) break;
     for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
       if (next->enabled[i]) out[i] = next->data[i];
     }
     applied = next->sequence;
     any = true;
+  }
+  // Writes still waiting for a buffer entry are newer than every entry.
+  for (uint32_t k = 0; k < m_ingress_count; ++k) {
+    const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
+    if (w.logical_line != logical_line) continue;
+    for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
+      if (w.enabled[i]) out[i] = w.data[i];
+    }
   }
 }
 
@@ -635,8 +645,8 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
     if (!line_busy) oldest = &e;
   }
   if (oldest == nullptr) return false;
-  const bool full = std::all_of(oldest->enabled.begin(), oldest->enabled.end(),
-                                [](uint8_t b) { return b != 0; });
+  const bool full =
+      std::all_of(oldest->enabled.begin(), oldest->enabled.end(), [](uint8_t b) { return b != 0; });
   uint64_t cycles = m_timing.write;
   if (!full) {
     cycles += m_timing.read;
@@ -646,7 +656,8 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
   oldest->draining = true;
   const uint64_t done = now + m_timing.ps(cycles);
   m_partition_free_ps[partition] = done;
-  m_running.push_back(MediaOp{MediaOp::drain, static_cast<uint32_t>(oldest - m_buffer.data()), done});
+  m_running.push_back(
+      MediaOp{MediaOp::drain, static_cast<uint32_t>(oldest - m_buffer.data()), done});
   return true;
 }
 
@@ -654,7 +665,7 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
 
 void XPointController::post(uint64_t time_ps, const tlm::tlm_phase& phase,
                             tlm::tlm_generic_payload* payload) {
-  m_messages.push_back(Message{time_ps, m_sequence++, &phase, payload});
+  m_messages.push_back(Message{time_ps, m_sequence++, phase, payload});
   std::push_heap(m_messages.begin(), m_messages.end(), std::greater<Message>());
   wake_at(time_ps);
 }
@@ -666,11 +677,11 @@ void XPointController::send_due_messages(uint64_t now) {
     m_messages.pop_back();
     const DdrTExtension& ext = extension_of(*m.payload);
     bool release_after = false;
-    if (*m.phase == ddr_t::RSP_READY) {
+    if (m.phase == ddr_t::RSP_READY) {
       ReadSlot& slot = m_reads[m_read_of_tag[ext.tag]];
       slot.announced = true;
       m_stats->read_latency.sample(now - slot.request_ps);
-    } else if (*m.phase == ddr_t::WR_DONE) {
+    } else if (m.phase == ddr_t::WR_DONE) {
       --m_writes_outstanding;
       m_tag_live[ext.tag] = 0;
       m_stats->writes.inc();
@@ -678,7 +689,7 @@ void XPointController::send_due_messages(uint64_t now) {
       m_stats->write_latency.sample(now - m_write_request_ps[ext.tag]);
       m.payload->set_response_status(tlm::TLM_OK_RESPONSE);
     }
-    tlm::tlm_phase phase = *m.phase;
+    tlm::tlm_phase phase = m.phase;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     in->nb_transport_bw(*m.payload, phase, delay);
     if (release_after) release(m.payload);
@@ -713,13 +724,6 @@ unsigned int XPointController::transport_dbg(tlm::tlm_generic_payload& payload) 
     if (payload.is_read()) {
       m_media.peek(physical, 0, m_line.data(), m_config.line_bytes);
       overlay_buffered(line, m_line.data());
-      for (uint32_t k = 0; k < m_ingress_count; ++k) {
-        const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
-        if (w.logical_line != line) continue;
-        for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
-          if (w.enabled[i]) m_line[i] = w.data[i];
-        }
-      }
       std::memcpy(data + done, m_line.data() + offset, chunk);
     } else {
       m_media.poke(physical, offset, data + done, chunk);
@@ -754,10 +758,10 @@ void XPointController::end_of_simulation() {
 
 void XPointController::finish_stats() {
   const uint64_t host = m_stats->write_bytes.value();
-  m_stats->write_amplification.set(
-      host == 0 ? 0.0
-                : static_cast<double>(m_stats->media_bytes_written.value()) /
-                      static_cast<double>(host));
+  m_stats->write_amplification.set(host == 0
+                                       ? 0.0
+                                       : static_cast<double>(m_stats->media_bytes_written.value()) /
+                                             static_cast<double>(host));
   const double max = m_media.max_writes();
   const double mean = m_media.mean_writes();
   m_stats->wear_max.set(max);

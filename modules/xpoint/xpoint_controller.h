@@ -121,7 +121,7 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   std::vector<uint32_t> m_free_reads;
   std::vector<uint32_t> m_waiting_reads;  // slots whose data is not yet taken, oldest first
   tlm::tlm_generic_payload* m_pending_read = nullptr;  // refused for want of a read slot
-  uint64_t m_pending_read_ps = 0;  // when it was sent
+  uint64_t m_pending_read_ps = 0;                      // when it was sent
 
   std::vector<IngressWrite> m_ingress;  // ring of write_credits entries, oldest at m_ingress_head
   uint32_t m_ingress_head = 0;
@@ -133,12 +133,12 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   uint64_t m_sequence = 0;
 
   std::vector<uint64_t> m_partition_free_ps;
-  std::vector<MediaOp> m_running;  // media operations in flight
+  std::vector<MediaOp> m_running;                       // media operations in flight
   std::vector<std::pair<uint64_t, uint64_t>> m_copies;  // gap-move copies waiting (from, to)
 
-  std::vector<Message> m_messages;  // backward messages not yet sent, a min-heap by time
-  std::vector<uint8_t> m_tag_live;  // per tag: a request with this tag is outstanding
-  std::vector<int32_t> m_read_of_tag;       // per tag: its read slot, or -1
+  std::vector<Message> m_messages;           // backward messages not yet sent, a min-heap by time
+  std::vector<uint8_t> m_tag_live;           // per tag: a request with this tag is outstanding
+  std::vector<int32_t> m_read_of_tag;        // per tag: its read slot, or -1
   std::vector<uint64_t> m_write_request_ps;  // per tag: when its write REQ came
 
   sc_core::sc_event m_wake;

@@ -80,8 +80,7 @@ void XPointMedia::flip_ecc_bit(uint64_t line, uint32_t chunk, uint32_t bit) {
   uint64_t word;
   m_ecc_words.read(ecc_address(line, chunk), reinterpret_cast<uint8_t*>(&word), sizeof word);
   word ^= uint64_t{1} << bit;
-  m_ecc_words.write(ecc_address(line, chunk), reinterpret_cast<const uint8_t*>(&word),
-                    sizeof word);
+  m_ecc_words.write(ecc_address(line, chunk), reinterpret_cast<const uint8_t*>(&word), sizeof word);
 }
 
 void XPointMedia::peek(uint64_t line, uint32_t offset, uint8_t* out, uint32_t length) const {
