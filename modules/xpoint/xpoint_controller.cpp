@@ -12,8 +12,10 @@ namespace ohmvp {
 
 struct XPointController::ReadSlot {
   bool used = false;
-  bool announced = false;  // RSP_READY sent; SEND may come
-  bool error = false;      // uncorrectable ECC error in its data
+  bool announced = false;       // RSP_READY sent; SEND may come
+  bool error = false;           // uncorrectable ECC error in its data
+  bool buffer_checked = false;  // looked for in the write buffer once in the domain
+  uint32_t partition = 0;       // of its line when accepted
   uint16_t tag = 0;
   tlm::tlm_generic_payload* payload = nullptr;
   uint64_t logical_line = 0;
@@ -37,6 +39,7 @@ struct XPointController::IngressWrite {
 struct XPointController::WriteEntry {
   bool used = false;
   bool draining = false;
+  uint32_t partition = 0;  // of its line when buffered
   uint64_t logical_line = 0;
   uint64_t sequence = 0;  // age: lower is older
   std::vector<uint8_t> data;
@@ -210,6 +213,7 @@ void XPointController::wake_at(uint64_t time_ps) {
 
 void XPointController::run() {
   m_wake_ps = UINT64_MAX;
+  ++m_activations;
   const uint64_t now = sc_core::sc_time_stamp().value();
   if (now % m_timing.tCK_ps == 0) {
     complete_operations(now);
@@ -340,11 +344,13 @@ void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrT
   slot.used = true;
   slot.announced = false;
   slot.error = false;
+  slot.buffer_checked = false;
   slot.tag = ext.tag;
   slot.payload = &payload;
   slot.logical_line = ext.address / m_config.line_bytes;
   slot.offset = static_cast<uint32_t>(ext.address % m_config.line_bytes);
   slot.size = ext.size;
+  slot.partition = partition_of(m_leveller.to_physical(slot.logical_line));
   slot.request_ps = request_ps;
   slot.domain_ps = arrival_in_domain(now);
   m_read_of_tag[ext.tag] = static_cast<int32_t>(index);
@@ -499,6 +505,7 @@ void XPointController::admit_writes(uint64_t now) {
       entry->used = true;
       entry->draining = false;
       entry->logical_line = w.logical_line;
+      entry->partition = partition_of(m_leveller.to_physical(w.logical_line));
       entry->sequence = m_sequence++;
       std::fill(entry->enabled.begin(), entry->enabled.end(), 0);
       ++m_buffer_used;
@@ -517,6 +524,10 @@ void XPointController::admit_writes(uint64_t now) {
 
 bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset,
                                          uint32_t size) const {
+  const bool buffered = std::any_of(m_buffer.begin(), m_buffer.end(), [&](const WriteEntry& e) {
+    return e.used && e.logical_line == logical_line;
+  });
+  if (!buffered && m_ingress_count == 0) return false;
   for (uint32_t i = offset; i < offset + size; ++i) {
     bool found = false;
     for (const WriteEntry& e : m_buffer) {
@@ -576,7 +587,11 @@ void XPointController::serve_reads_from_buffer(uint64_t now) {
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
     ReadSlot& slot = m_reads[index];
-    if (slot.domain_ps > now || !covered_by_buffer(slot.logical_line, slot.offset, slot.size)) {
+    // Looked for once, on arrival; a read that then waits for its partition still takes the
+    // newest buffered bytes when it starts.
+    const bool candidate = slot.domain_ps <= now && !slot.buffer_checked;
+    if (candidate) slot.buffer_checked = true;
+    if (!candidate || !covered_by_buffer(slot.logical_line, slot.offset, slot.size)) {
       m_waiting_reads[kept++] = index;
       continue;
     }
@@ -599,10 +614,7 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
     ReadSlot& slot = m_reads[index];
-    if (slot.domain_ps > now ||
-        partition_of(m_leveller.to_physical(slot.logical_line)) != partition) {
-      continue;
-    }
+    if (slot.domain_ps > now || slot.partition != partition) continue;
     sec_ded::Outcome outcome;
     snapshot(slot.logical_line, slot.data.data(), outcome);
     slot.error = outcome == sec_ded::Outcome::uncorrectable;
@@ -638,7 +650,7 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
   for (WriteEntry& e : m_buffer) {
     if (!e.used || e.draining) continue;
     if (oldest != nullptr && e.sequence > oldest->sequence) continue;
-    if (partition_of(m_leveller.to_physical(e.logical_line)) != partition) continue;
+    if (e.partition != partition) continue;
     const bool line_busy = std::any_of(m_buffer.begin(), m_buffer.end(), [&](const WriteEntry& o) {
       return o.used && o.draining && o.logical_line == e.logical_line;
     });

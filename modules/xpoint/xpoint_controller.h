@@ -55,6 +55,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   const WearLeveller& wear_leveller() const { return m_leveller; }
   // No request in the controller and no media operation running.
   bool idle() const;
+  // How many times the controller's process has run (it runs only when there is work).
+  uint64_t activations() const { return m_activations; }
 
   // Error injection for tests: flips bit `bit` (0..7) of the stored byte at `address`, in the
   // physical line that currently holds it, without updating its ECC.
@@ -106,6 +108,9 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   bool covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size) const;
   WriteEntry* mergeable_entry(uint64_t logical_line);
   WriteEntry* free_entry();
+  // A request's partition is fixed when it enters a buffer: a later gap move may shift its line
+  // by one physical line, which changes where its data is (the data path translates again) but
+  // not which partition the engine charges.
   uint32_t partition_of(uint64_t physical_line) const {
     return static_cast<uint32_t>(physical_line % m_config.partitions);
   }
@@ -143,6 +148,7 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
 
   sc_core::sc_event m_wake;
   uint64_t m_wake_ps = UINT64_MAX;
+  uint64_t m_activations = 0;
   std::vector<uint8_t> m_line;  // scratch line
 
   std::unique_ptr<Stats> m_stats;

@@ -4,7 +4,12 @@
 // partitions; with Start-Gap off, line L (256 bytes) is on partition L % 8.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -12,6 +17,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/random.h"
 #include "modules/common/stats.h"
+#include "modules/common/vcd_writer.h"
 #include "modules/xpoint/xpoint_controller.h"
 #include "tests/bench/ddr_t_initiator.h"
 
@@ -39,9 +45,10 @@ XPointConfig timing_config() {
 
 class Chain : public sc_core::sc_module {
  public:
-  Chain(sc_core::sc_module_name name, const XPointConfig& config, StatsRegistry& stats)
+  Chain(sc_core::sc_module_name name, const XPointConfig& config, StatsRegistry& stats,
+        VcdWriter* vcd = nullptr)
       : sc_module(name),
-        controller("xpc", config, stats, nullptr),
+        controller("xpc", config, stats, vcd),
         initiator("mc", config.write_credits),
         m_stats(stats) {
     initiator.out.bind(controller.in);
@@ -85,11 +92,16 @@ XPointConfig wear_levelled() {
 // SystemC elaborates once per process: every chain is built before the first sc_start.
 struct Bench {
   StatsRegistry stats;
+  std::filesystem::path vcd_path = std::filesystem::temp_directory_path() /
+                                   ("xpoint_bench_" + std::to_string(::getpid()) + ".vcd");
+  VcdWriter vcd{vcd_path};
   Chain order{"order", timing_config(), stats};
   Chain persist{"persist", timing_config(), stats};
   Chain backpressure{"backpressure", with(timing_config(), 2, 64, 16), stats};
   Chain credits{"credits", with(timing_config(), 32, 1, 2), stats};
   Chain gaps{"gaps", wear_levelled(), stats};
+  Chain traced{"traced", timing_config(), stats, &vcd};
+  ~Bench() { std::filesystem::remove(vcd_path); }
 };
 
 Bench& the_bench() {
@@ -137,6 +149,11 @@ TEST_CASE("xpoint controller: reads complete out of order, by tag", "[xpoint]") 
   CHECK(c.controller.idle());
   CHECK(c.counter("reads") == 3);
   CHECK(c.counter("media_reads") == 3);
+
+  // Idle, the controller's process does not run at all.
+  const uint64_t activations = c.controller.activations();
+  run_to(now_ps() + 1'000'000 * ns);
+  CHECK(c.controller.activations() == activations);
 }
 
 TEST_CASE("xpoint controller: a write is acknowledged once in the persistent buffer", "[xpoint]") {
@@ -312,4 +329,24 @@ TEST_CASE("xpoint controller: data survives Start-Gap moves and RMW", "[xpoint]"
   CHECK(moves > 200);
   CHECK(c.counter("ecc_corrected") == 0);
   CHECK(c.controller.idle());
+}
+
+TEST_CASE("xpoint controller: VCD shows outstanding requests and buffer occupancy", "[xpoint]") {
+  Bench& bench = the_bench();
+  Chain& c = bench.traced;
+  const uint64_t t0 = origin();
+  c.initiator.write(t0, 1, 0, pattern(1, 64));
+  c.initiator.read(t0, 2, 3 * line);
+  run_to(t0 + 2000 * ns);
+  bench.vcd.close(now_ps());
+  std::ifstream file(bench.vcd_path);
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string vcd = text.str();
+  CHECK(vcd.find("ddr_t_outstanding") != std::string::npos);
+  CHECK(vcd.find("write_buffer_occupancy") != std::string::npos);
+  CHECK(vcd.find("read_buffer_occupancy") != std::string::npos);
+  // Two requests outstanding at t0, then back to none.
+  CHECK(vcd.find("#" + std::to_string(t0) + "\n") != std::string::npos);
+  CHECK(vcd.find("b10 ") != std::string::npos);
 }
