@@ -172,6 +172,19 @@ class Parser {
     }
   }
 
+  // `.section .debug_str { ... }` as -lineinfo emits it: debug data with no effect on execution.
+  void skip_debug_section() {
+    const uint32_t line = next().line;
+    const std::string name = expect_word("a section name");
+    if (name.rfind(".debug_", 0) != 0) fail(line, "unknown section '" + name + "'");
+    expect('{');
+    for (int depth = 1; depth > 0; next()) {
+      if (peek().kind == Token::Kind::end) fail(line, "section '" + name + "' has no closing '}'");
+      if (peek().is('{')) ++depth;
+      if (peek().is('}')) --depth;
+    }
+  }
+
   void parse_pragma() {
     const uint32_t line = next().line;
     if (peek().kind != Token::Kind::string) fail(line, ".pragma needs a string");
@@ -197,7 +210,7 @@ class Parser {
     } else if (token.is_word(".global") || token.is_word(".const") || token.is_word(".shared")) {
       declare_variable(-1, is_extern);
     } else if (token.is_word(".section")) {
-      fail_here("debug sections are not supported (compile without -G)");
+      skip_debug_section();
     } else {
       fail_here("unknown directive " + describe(token));
     }
