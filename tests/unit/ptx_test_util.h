@@ -27,7 +27,8 @@ inline const Function& function_named(const Module& module, const std::string& n
 
 inline uint32_t symbol_named(const Module& module, const std::string& name, int32_t function = -2) {
   for (uint32_t i = 0; i < module.symbols.size(); ++i)
-    if (module.symbols[i].name == name && (function == -2 || module.symbols[i].function == function))
+    if (module.symbols[i].name == name &&
+        (function == -2 || module.symbols[i].function == function))
       return i;
   throw std::runtime_error("no symbol " + name);
 }

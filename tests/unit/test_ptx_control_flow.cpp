@@ -9,8 +9,8 @@ using namespace ohmvp::gpu::test;
 namespace {
 
 Module kernel(const std::string& body) {
-  return parse_snippet(".visible .entry k(.param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<6>;\n" +
-                       body + "}\n");
+  return parse_snippet(
+      ".visible .entry k(.param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<6>;\n" + body + "}\n");
 }
 
 }  // namespace
@@ -84,7 +84,8 @@ DONE:
   CHECK(f.instructions[4].reconvergence_pc == 8);  // the break: after the loop, at DONE
   CHECK(f.instructions[6].reconvergence_pc == 8);  // the back edge
   const ControlFlowGraph cfg = build_control_flow(f);
-  CHECK(cfg.blocks[cfg.block_of[6]].successors == std::vector<uint32_t>{cfg.block_of[2], cfg.block_of[7]});
+  CHECK(cfg.blocks[cfg.block_of[6]].successors ==
+        std::vector<uint32_t>{cfg.block_of[2], cfg.block_of[7]});
 }
 
 TEST_CASE("ptx control flow: early exit and return", "[ptx]") {
@@ -134,7 +135,8 @@ TEST_CASE("ptx control flow: nvcc's kernels and an endless loop", "[ptx]") {
     if (inst.op != Opcode::bra) continue;
     INFO("line " << inst.source_line);
     // Every branch of this kernel reconverges before the final store or at the exit.
-    CHECK((inst.reconvergence_pc == no_target || inst.reconvergence_pc < branches.instructions.size()));
+    CHECK((inst.reconvergence_pc == no_target ||
+           inst.reconvergence_pc < branches.instructions.size()));
   }
   const Function& early = function_named(module, "struct_param");
   for (const Instruction& inst : early.instructions)

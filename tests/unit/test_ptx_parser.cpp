@@ -25,7 +25,8 @@ std::string text_at_line(const Module& module, const Function& function, uint32_
 }  // namespace
 
 TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
-  for (const char* name : {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx", "large.ptx", "features.ptx"}) {
+  for (const char* name : {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx",
+                           "stack.ptx", "large.ptx", "features.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);
@@ -36,7 +37,8 @@ TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
     for (const Function& function : module.functions) {
       instructions += function.instructions.size();
       CHECK(function.register_classes.size() == function.register_count);
-      for (const Instruction& inst : function.instructions) CHECK(!format_instruction(module, function, inst).empty());
+      for (const Instruction& inst : function.instructions)
+        CHECK(!format_instruction(module, function, inst).empty());
     }
     CHECK(instructions > 20);
   }
@@ -128,7 +130,8 @@ TEST_CASE("ptx: parameters, structs by value, return values and call sites", "[p
   CHECK(module.symbols[call->call_arguments[1]].offset == 8);
   CHECK(module.symbols[call->call_returns[0]].offset == 24);
   CHECK(kernel.call_param_bytes == 28);
-  CHECK(text_at_line(module, kernel, 96) == "call.uni (retval0), _Z6scaledf6Params, (param0, param1)");
+  CHECK(text_at_line(module, kernel, 96) ==
+        "call.uni (retval0), _Z6scaledf6Params, (param0, param1)");
   CHECK(text_at_line(module, kernel, 102) == "ld.param.f32 %f3, [retval0]");
 }
 
@@ -175,7 +178,8 @@ TEST_CASE("ptx: registers of nested scopes are flattened to distinct indices", "
 
 TEST_CASE("ptx: shared memory, static and dynamic, module and function scope", "[ptx]") {
   const Module module = load_fixture("basics.ptx");
-  const uint32_t reduce = static_cast<uint32_t>(&function_named(module, "shared_reduce") - module.functions.data());
+  const uint32_t reduce =
+      static_cast<uint32_t>(&function_named(module, "shared_reduce") - module.functions.data());
   const uint32_t tile = symbol_named(module, "_ZZ13shared_reduceE4tile");
   const uint32_t dynamic = symbol_named(module, "dynamic_tile");
   CHECK(module.symbols[tile].space == StateSpace::shared);
@@ -301,7 +305,8 @@ TEST_CASE("ptx: atomics, warp operations and textures", "[ptx]") {
       CHECK(inst.operand_count == 4);
     }
     if (inst.space == StateSpace::shared) ++shared_atomics;
-    if (inst.mod.atomic == AtomicOp::add && inst.type == DataType::f32 && inst.operands[2].kind == Operand::Kind::imm) {
+    if (inst.mod.atomic == AtomicOp::add && inst.type == DataType::f32 &&
+        inst.operands[2].kind == Operand::Kind::imm) {
       CHECK(inst.operands[2].imm == 0x3FC00000u);  // 1.5f
       ++float_adds;
     }
@@ -463,11 +468,14 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   CHECK(gf.initializer == std::vector<uint8_t>{0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0});
   CHECK(module.symbols[symbol_named(module, "gd")].initializer ==
         std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0xf0, 0x3f});
-  CHECK(module.symbols[symbol_named(module, "gh")].initializer == std::vector<uint8_t>{0, 0x3c, 7, 0});
-  CHECK(module.symbols[symbol_named(module, "gs")].initializer == std::vector<uint8_t>{0xff, 0x7f, 5});
+  CHECK(module.symbols[symbol_named(module, "gh")].initializer ==
+        std::vector<uint8_t>{0, 0x3c, 7, 0});
+  CHECK(module.symbols[symbol_named(module, "gs")].initializer ==
+        std::vector<uint8_t>{0xff, 0x7f, 5});
 
   std::vector<std::string> text;
-  for (const Instruction& inst : f.instructions) text.push_back(format_instruction(module, f, inst));
+  for (const Instruction& inst : f.instructions)
+    text.push_back(format_instruction(module, f, inst));
   const std::vector<std::string> expected = {
       "mov.b32 %r1, 16",
       "mov.u32 %r2, 15",

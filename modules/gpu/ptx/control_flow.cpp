@@ -69,7 +69,10 @@ std::vector<uint32_t> post_dominators(const ControlFlowGraph& cfg) {
       if (node == exit) continue;
       uint32_t candidate = undefined;
       for (uint32_t s : cfg.blocks[node].successors) {
-        if (ipdom[s] == undefined) continue;  // not processed yet (or cannot reach the exit)
+        // A successor that cannot reach the exit (an endless loop) counts as a path to the exit:
+        // the branch leading there has no reconvergence point before the end.
+        if (number[s] == undefined) s = exit;
+        if (ipdom[s] == undefined) continue;  // not processed yet
         candidate = candidate == undefined ? s : intersect(s, candidate);
       }
       if (candidate != undefined && ipdom[node] != candidate) {

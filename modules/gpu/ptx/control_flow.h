@@ -12,8 +12,8 @@ namespace ohmvp::gpu {
 // `exit_block` is a virtual node after the last real block: ret/exit/trap and falling off the end
 // lead to it.
 struct BasicBlock {
-  uint32_t first = 0;  // first instruction index
-  uint32_t end = 0;    // one past the last instruction
+  uint32_t first = 0;                // first instruction index
+  uint32_t end = 0;                  // one past the last instruction
   std::vector<uint32_t> successors;  // block indices, exit_block included
   std::vector<uint32_t> predecessors;
 };

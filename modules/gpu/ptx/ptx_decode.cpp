@@ -19,7 +19,9 @@ std::vector<std::string_view> split_pieces(std::string_view word) {
   return pieces;
 }
 
-[[noreturn]] void fail(const std::string& message) { throw DecodeError{message}; }
+[[noreturn]] void fail(const std::string& message) {
+  throw DecodeError{message};
+}
 
 std::optional<MemoryScope> scope_from_name(std::string_view name) {
   if (name == "cta") return MemoryScope::cta;
@@ -63,8 +65,8 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
     case Opcode::ldu:
     case Opcode::st:
     case Opcode::prefetch:
-      if (auto space = space_from_name(piece); space && *space != StateSpace::reg &&
-                                               *space != StateSpace::tex) {
+      if (auto space = space_from_name(piece);
+          space && *space != StateSpace::reg && *space != StateSpace::tex) {
         inst.space = *space;
         return true;
       }
@@ -89,11 +91,10 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       return is_cache_qualifier(piece);
     case Opcode::cvta:
       if (piece == "to") return !(mod.to_generic = false);
-      if (auto space = space_from_name(piece); space && (*space == StateSpace::global ||
-                                                         *space == StateSpace::shared ||
-                                                         *space == StateSpace::local ||
-                                                         *space == StateSpace::const_ ||
-                                                         *space == StateSpace::param)) {
+      if (auto space = space_from_name(piece);
+          space && (*space == StateSpace::global || *space == StateSpace::shared ||
+                    *space == StateSpace::local || *space == StateSpace::const_ ||
+                    *space == StateSpace::param)) {
         inst.space = *space;
         return true;
       }
@@ -232,18 +233,29 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
   }
 }
 
-bool needs_sync(Opcode op) { return op == Opcode::shfl || op == Opcode::vote; }
+bool needs_sync(Opcode op) {
+  return op == Opcode::shfl || op == Opcode::vote;
+}
 
 // Type suffixes each opcode takes: {min, max}.
 std::pair<size_t, size_t> type_count(const Instruction& inst) {
   switch (inst.op) {
-    case Opcode::bra: case Opcode::ret: case Opcode::exit: case Opcode::trap: case Opcode::brkpt:
-    case Opcode::membar: case Opcode::fence: case Opcode::prefetch:
+    case Opcode::bra:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::prefetch:
       return {0, 0};
     case Opcode::bar:
       return inst.mod.barrier == BarrierMode::reduce ? std::pair<size_t, size_t>{1, 1}
                                                      : std::pair<size_t, size_t>{0, 0};
-    case Opcode::cvt: case Opcode::set: case Opcode::slct: case Opcode::tex:
+    case Opcode::cvt:
+    case Opcode::set:
+    case Opcode::slct:
+    case Opcode::tex:
       return {2, 2};
     default:
       return {1, 1};
@@ -257,8 +269,16 @@ UnitClass float_unit(DataType type) {
 // How one operand position may be written and what type its immediate has.
 struct Rule {
   enum : uint16_t {
-    reg = 1, imm = 2, special = 4, address = 8, vector = 16, symbol = 32, label = 64,
-    negatable = 128, pipe = 256, sink = 512,
+    reg = 1,
+    imm = 2,
+    special = 4,
+    address = 8,
+    vector = 16,
+    symbol = 32,
+    label = 64,
+    negatable = 128,
+    pipe = 256,
+    sink = 512,
   };
   uint16_t kinds;
   DataType type;
@@ -268,11 +288,16 @@ constexpr uint16_t k_source = Rule::reg | Rule::imm;
 
 DataType wide_type(DataType type) {
   switch (type) {
-    case DataType::u16: return DataType::u32;
-    case DataType::s16: return DataType::s32;
-    case DataType::u32: return DataType::u64;
-    case DataType::s32: return DataType::s64;
-    default: return type;
+    case DataType::u16:
+      return DataType::u32;
+    case DataType::s16:
+      return DataType::s32;
+    case DataType::u32:
+      return DataType::u64;
+    case DataType::s32:
+      return DataType::s64;
+    default:
+      return type;
   }
 }
 
@@ -294,7 +319,9 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
               {Rule::address, t}};
     case Opcode::st:
       return {{Rule::address, t},
-              {static_cast<uint16_t>(inst.mod.vector_width > 1 ? static_cast<uint16_t>(Rule::vector) : k_source), t}};
+              {static_cast<uint16_t>(inst.mod.vector_width > 1 ? static_cast<uint16_t>(Rule::vector)
+                                                               : k_source),
+               t}};
     case Opcode::prefetch:
       return {{Rule::address, t}};
     case Opcode::cvta:
@@ -303,9 +330,17 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       if ((t == DataType::f16x2 || t == DataType::bf16x2) && given == 3)
         return {dst, {k_source, inst.source_type}, {k_source, inst.source_type}};
       return {dst, {k_source | Rule::special, inst.source_type}};
-    case Opcode::add: case Opcode::sub: case Opcode::min: case Opcode::max: case Opcode::and_:
-    case Opcode::or_: case Opcode::xor_: case Opcode::copysign: case Opcode::rem:
-    case Opcode::div: case Opcode::mul24:
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::and_:
+    case Opcode::or_:
+    case Opcode::xor_:
+    case Opcode::copysign:
+    case Opcode::rem:
+    case Opcode::div:
+    case Opcode::mul24:
       return {dst, src, src};
     case Opcode::mul:
       return {{Rule::reg, inst.mod.mul == MulMode::wide ? wide_type(t) : t}, src, src};
@@ -313,15 +348,30 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       if (inst.mod.mul == MulMode::wide)
         return {{Rule::reg, wide_type(t)}, src, src, {k_source, wide_type(t)}};
       return {dst, src, src, src};
-    case Opcode::mad24: case Opcode::fma: case Opcode::sad:
+    case Opcode::mad24:
+    case Opcode::fma:
+    case Opcode::sad:
       return {dst, src, src, src};
-    case Opcode::abs: case Opcode::neg: case Opcode::not_: case Opcode::cnot: case Opcode::brev:
-    case Opcode::rcp: case Opcode::sqrt: case Opcode::rsqrt: case Opcode::ex2: case Opcode::lg2:
-    case Opcode::sin: case Opcode::cos: case Opcode::tanh:
+    case Opcode::abs:
+    case Opcode::neg:
+    case Opcode::not_:
+    case Opcode::cnot:
+    case Opcode::brev:
+    case Opcode::rcp:
+    case Opcode::sqrt:
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
       return {dst, src};
-    case Opcode::popc: case Opcode::clz: case Opcode::bfind:
+    case Opcode::popc:
+    case Opcode::clz:
+    case Opcode::bfind:
       return {{Rule::reg, DataType::u32}, src};
-    case Opcode::shl: case Opcode::shr:
+    case Opcode::shl:
+    case Opcode::shr:
       return {dst, src, u32};
     case Opcode::shf:
       return {dst, b32, b32, u32};
@@ -332,8 +382,7 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
     case Opcode::prmt:
       return {dst, b32, b32, b32};
     case Opcode::setp:
-      if (inst.mod.bool_op != BoolOp::none)
-        return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
+      if (inst.mod.bool_op != BoolOp::none) return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
       return {{Rule::reg | Rule::pipe, pred}, src, src};
     case Opcode::set:
       if (inst.mod.bool_op != BoolOp::none)
@@ -345,20 +394,28 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {dst, src, src, {k_source, inst.source_type}};
     case Opcode::bra:
       return {{Rule::label, DataType::none}};
-    case Opcode::ret: case Opcode::exit: case Opcode::trap: case Opcode::brkpt:
-    case Opcode::membar: case Opcode::fence:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+    case Opcode::membar:
+    case Opcode::fence:
       return {};
     case Opcode::nanosleep:
       return {u32};
     case Opcode::bar:
       switch (inst.mod.barrier) {
-        case BarrierMode::sync: return given == 2 ? std::vector<Rule>{u32, u32} : std::vector<Rule>{u32};
-        case BarrierMode::arrive: return {u32, u32};
-        case BarrierMode::warp: return {b32};
+        case BarrierMode::sync:
+          return given == 2 ? std::vector<Rule>{u32, u32} : std::vector<Rule>{u32};
+        case BarrierMode::arrive:
+          return {u32, u32};
+        case BarrierMode::warp:
+          return {b32};
         case BarrierMode::reduce:
           if (given == 4) return {{Rule::reg, t}, u32, u32, psrc};
           return {{Rule::reg, t}, u32, psrc};
-        case BarrierMode::none: break;
+        case BarrierMode::none:
+          break;
       }
       return {};
     case Opcode::atom:
@@ -374,7 +431,8 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
     case Opcode::activemask:
       return {dst};
     case Opcode::tex:
-      return {{Rule::vector, t}, {Rule::reg | Rule::symbol, DataType::b64},
+      return {{Rule::vector, t},
+              {Rule::reg | Rule::symbol, DataType::b64},
               {Rule::vector, inst.source_type}};
     default:
       return {};
@@ -383,31 +441,50 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
 
 std::string_view kind_name(Operand::Kind kind) {
   switch (kind) {
-    case Operand::Kind::reg: return "a register";
-    case Operand::Kind::imm: return "an immediate";
-    case Operand::Kind::special: return "a special register";
-    case Operand::Kind::address: return "an address";
-    case Operand::Kind::vector: return "a vector";
-    case Operand::Kind::symbol: return "a symbol";
-    case Operand::Kind::label: return "a label";
-    case Operand::Kind::function: return "a function";
-    case Operand::Kind::sink: return "'_'";
-    case Operand::Kind::none: break;
+    case Operand::Kind::reg:
+      return "a register";
+    case Operand::Kind::imm:
+      return "an immediate";
+    case Operand::Kind::special:
+      return "a special register";
+    case Operand::Kind::address:
+      return "an address";
+    case Operand::Kind::vector:
+      return "a vector";
+    case Operand::Kind::symbol:
+      return "a symbol";
+    case Operand::Kind::label:
+      return "a label";
+    case Operand::Kind::function:
+      return "a function";
+    case Operand::Kind::sink:
+      return "'_'";
+    case Operand::Kind::none:
+      break;
   }
   return "nothing";
 }
 
 uint16_t rule_bit(Operand::Kind kind) {
   switch (kind) {
-    case Operand::Kind::reg: return Rule::reg;
-    case Operand::Kind::imm: return Rule::imm;
-    case Operand::Kind::special: return Rule::special;
-    case Operand::Kind::address: return Rule::address;
-    case Operand::Kind::vector: return Rule::vector;
-    case Operand::Kind::symbol: return Rule::symbol;
-    case Operand::Kind::label: return Rule::label;
-    case Operand::Kind::sink: return Rule::sink;
-    default: return 0;
+    case Operand::Kind::reg:
+      return Rule::reg;
+    case Operand::Kind::imm:
+      return Rule::imm;
+    case Operand::Kind::special:
+      return Rule::special;
+    case Operand::Kind::address:
+      return Rule::address;
+    case Operand::Kind::vector:
+      return Rule::vector;
+    case Operand::Kind::symbol:
+      return Rule::symbol;
+    case Operand::Kind::label:
+      return Rule::label;
+    case Operand::Kind::sink:
+      return Rule::sink;
+    default:
+      return 0;
   }
 }
 
@@ -451,8 +528,8 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
     } else if (operand.kind == Operand::Kind::vector) {
       if (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::st) {
         if (operand.vector_count != inst.mod.vector_width)
-          fail("vector operand has " + std::to_string(operand.vector_count) + " elements, ." +
-               "v" + std::to_string(inst.mod.vector_width) + " needs " +
+          fail("vector operand has " + std::to_string(operand.vector_count) + " elements, ." + "v" +
+               std::to_string(inst.mod.vector_width) + " needs " +
                std::to_string(inst.mod.vector_width));
       }
       if (inst.op == Opcode::tex && i == 0 && operand.vector_count != 4)
@@ -480,19 +557,41 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
 
 UnitClass unit_class_of(const Instruction& inst) {
   switch (inst.op) {
-    case Opcode::ld: case Opcode::ldu: case Opcode::st: case Opcode::prefetch: case Opcode::atom:
-    case Opcode::red: case Opcode::tex:
+    case Opcode::ld:
+    case Opcode::ldu:
+    case Opcode::st:
+    case Opcode::prefetch:
+    case Opcode::atom:
+    case Opcode::red:
+    case Opcode::tex:
       return UnitClass::ldst;
-    case Opcode::bra: case Opcode::call: case Opcode::ret: case Opcode::exit: case Opcode::trap:
+    case Opcode::bra:
+    case Opcode::call:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
     case Opcode::brkpt:
       return UnitClass::branch;
-    case Opcode::bar: case Opcode::membar: case Opcode::fence: case Opcode::nanosleep:
+    case Opcode::bar:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::nanosleep:
       return UnitClass::barrier;
-    case Opcode::wmma_load_a: case Opcode::wmma_load_b: case Opcode::wmma_load_c:
-    case Opcode::wmma_store_d: case Opcode::wmma_mma: case Opcode::mma:
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+    case Opcode::wmma_mma:
+    case Opcode::mma:
       return UnitClass::tensor;
-    case Opcode::rcp: case Opcode::sqrt: case Opcode::rsqrt: case Opcode::ex2: case Opcode::lg2:
-    case Opcode::sin: case Opcode::cos: case Opcode::tanh:
+    case Opcode::rcp:
+    case Opcode::sqrt:
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
       return inst.type == DataType::f64 ? UnitClass::fp64 : UnitClass::sfu;
     case Opcode::div:
       if (inst.type == DataType::f64) return UnitClass::fp64;
@@ -501,12 +600,22 @@ UnitClass unit_class_of(const Instruction& inst) {
       if (inst.type == DataType::f64 || inst.source_type == DataType::f64) return UnitClass::fp64;
       if (is_float(inst.type) || is_float(inst.source_type)) return UnitClass::fp32;
       return UnitClass::int_alu;
-    case Opcode::setp: case Opcode::set: case Opcode::slct:
+    case Opcode::setp:
+    case Opcode::set:
+    case Opcode::slct:
       if (inst.type == DataType::f64 || inst.source_type == DataType::f64) return UnitClass::fp64;
       return is_float(inst.type) || is_float(inst.source_type) ? UnitClass::fp32
-                                                                : UnitClass::int_alu;
-    case Opcode::add: case Opcode::sub: case Opcode::mul: case Opcode::mad: case Opcode::fma:
-    case Opcode::min: case Opcode::max: case Opcode::abs: case Opcode::neg: case Opcode::copysign:
+                                                               : UnitClass::int_alu;
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::mul:
+    case Opcode::mad:
+    case Opcode::fma:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::abs:
+    case Opcode::neg:
+    case Opcode::copysign:
     case Opcode::testp:
       return is_float(inst.type) ? float_unit(inst.type) : UnitClass::int_alu;
     default:
@@ -527,9 +636,13 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "barrier") op = Opcode::bar;
   if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
   switch (*op) {
-    case Opcode::testp: case Opcode::fns: case Opcode::match: case Opcode::redux:
+    case Opcode::testp:
+    case Opcode::fns:
+    case Opcode::match:
+    case Opcode::redux:
       fail("instruction '" + std::string(base) + "' is not supported");
-    default: break;
+    default:
+      break;
   }
   inst.op = *op;
   std::vector<DataType> types;
@@ -560,9 +673,11 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if ((inst.op == Opcode::setp || inst.op == Opcode::set) && inst.mod.compare == CompareOp::none)
     fail(std::string(base) + " needs a comparison (.eq, .lt, ...)");
   if ((inst.op == Opcode::atom || inst.op == Opcode::red)) {
-    if (inst.mod.atomic == AtomicOp::none) fail(std::string(base) + " needs an operation (.add, .cas, ...)");
+    if (inst.mod.atomic == AtomicOp::none)
+      fail(std::string(base) + " needs an operation (.add, .cas, ...)");
     if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::cas) fail("red.cas does not exist");
-    if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::exch) fail("red.exch does not exist");
+    if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::exch)
+      fail("red.exch does not exist");
     if (!atomic_supported(inst.mod.atomic, inst.type))
       fail(std::string(base) + "." + std::string(atomic_name(inst.mod.atomic)) + "." +
            std::string(type_name(inst.type)) + " is not supported");
@@ -576,7 +691,8 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::reduce &&
       inst.mod.barrier_reduction == BarrierReduction::none)
     fail("bar.red needs .popc, .and or .or");
-  if (inst.op == Opcode::tex && inst.mod.geometry == 0) fail("tex needs a geometry (.1d, .2d, .3d)");
+  if (inst.op == Opcode::tex && inst.mod.geometry == 0)
+    fail("tex needs a geometry (.1d, .2d, .3d)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
   if (inst.op == Opcode::cvta && inst.space == StateSpace::generic)
     fail("cvta needs a state space (.global, .shared, .local, .const)");

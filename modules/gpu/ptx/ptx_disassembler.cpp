@@ -38,17 +38,29 @@ std::string immediate_text(uint64_t bits, DataType type) {
 // The type an operand position's immediate was converted to, for display.
 DataType display_type(const Instruction& inst, uint32_t index) {
   switch (inst.op) {
-    case Opcode::cvt: case Opcode::slct: case Opcode::set:
-      return index >= 1 && inst.op == Opcode::cvt ? inst.source_type
+    case Opcode::cvt:
+    case Opcode::slct:
+    case Opcode::set:
+      return index >= 1 && inst.op == Opcode::cvt    ? inst.source_type
              : index == 3 && inst.op == Opcode::slct ? inst.source_type
-             : inst.op == Opcode::set && index >= 1 ? inst.source_type : inst.type;
-    case Opcode::shl: case Opcode::shr: return index == 2 ? DataType::u32 : inst.type;
-    case Opcode::bfe: return index >= 2 ? DataType::u32 : inst.type;
-    case Opcode::bfi: return index >= 3 ? DataType::u32 : inst.type;
-    case Opcode::selp: return index == 3 ? DataType::pred : inst.type;
-    case Opcode::shfl: case Opcode::prmt: case Opcode::bar: case Opcode::shf:
+             : inst.op == Opcode::set && index >= 1  ? inst.source_type
+                                                     : inst.type;
+    case Opcode::shl:
+    case Opcode::shr:
+      return index == 2 ? DataType::u32 : inst.type;
+    case Opcode::bfe:
+      return index >= 2 ? DataType::u32 : inst.type;
+    case Opcode::bfi:
+      return index >= 3 ? DataType::u32 : inst.type;
+    case Opcode::selp:
+      return index == 3 ? DataType::pred : inst.type;
+    case Opcode::shfl:
+    case Opcode::prmt:
+    case Opcode::bar:
+    case Opcode::shf:
       return DataType::b32;
-    default: return inst.type;
+    default:
+      return inst.type;
   }
 }
 
@@ -57,8 +69,12 @@ std::string operand_text(const Module& module, const Function& function, const I
   const Operand& operand = inst.operands[index];
   std::string text = operand.negated ? "!" : "";
   switch (operand.kind) {
-    case Operand::Kind::reg: text += register_name(function, operand.reg); break;
-    case Operand::Kind::imm: text += immediate_text(operand.imm, display_type(inst, index)); break;
+    case Operand::Kind::reg:
+      text += register_name(function, operand.reg);
+      break;
+    case Operand::Kind::imm:
+      text += immediate_text(operand.imm, display_type(inst, index));
+      break;
     case Operand::Kind::special:
       text += std::string(special_register_name(operand.special));
       if (special_register_has_components(operand.special))
@@ -66,11 +82,15 @@ std::string operand_text(const Module& module, const Function& function, const I
       break;
     case Operand::Kind::address: {
       std::string base;
-      if (operand.symbol != UINT32_MAX) base = symbol_name(module, operand.symbol);
-      else if (operand.reg != no_register) base = register_name(function, operand.reg);
+      if (operand.symbol != UINT32_MAX)
+        base = symbol_name(module, operand.symbol);
+      else if (operand.reg != no_register)
+        base = register_name(function, operand.reg);
       text += "[" + base;
-      if (base.empty()) text += std::to_string(operand.offset);
-      else if (operand.offset != 0) text += "+" + std::to_string(operand.offset);
+      if (base.empty())
+        text += std::to_string(operand.offset);
+      else if (operand.offset != 0)
+        text += "+" + std::to_string(operand.offset);
       text += "]";
       break;
     }
@@ -80,13 +100,21 @@ std::string operand_text(const Module& module, const Function& function, const I
         text += (i ? ", " : "") + register_name(function, operand.vector_regs[i]);
       text += "}";
       break;
-    case Operand::Kind::symbol: text += symbol_name(module, operand.symbol); break;
-    case Operand::Kind::label: text += "@" + std::to_string(operand.target); break;
-    case Operand::Kind::function:
-      text += operand.target < module.functions.size() ? module.functions[operand.target].name : "?";
+    case Operand::Kind::symbol:
+      text += symbol_name(module, operand.symbol);
       break;
-    case Operand::Kind::sink: text += "_"; break;
-    case Operand::Kind::none: break;
+    case Operand::Kind::label:
+      text += "@" + std::to_string(operand.target);
+      break;
+    case Operand::Kind::function:
+      text +=
+          operand.target < module.functions.size() ? module.functions[operand.target].name : "?";
+      break;
+    case Operand::Kind::sink:
+      text += "_";
+      break;
+    case Operand::Kind::none:
+      break;
   }
   return text;
 }
@@ -100,20 +128,33 @@ std::string mnemonic(const Instruction& inst) {
   std::string text(opcode_name(inst.op));
   if (mod.carry_in) text += "c";
   switch (inst.op) {
-    case Opcode::shfl: case Opcode::vote: text += ".sync"; break;
+    case Opcode::shfl:
+    case Opcode::vote:
+      text += ".sync";
+      break;
     case Opcode::bar:
       add(text, mod.barrier == BarrierMode::sync     ? "sync"
                 : mod.barrier == BarrierMode::arrive ? "arrive"
                 : mod.barrier == BarrierMode::reduce ? "red"
-                : mod.barrier == BarrierMode::warp   ? "warp.sync" : "");
-      add(text, mod.barrier_reduction == BarrierReduction::popc ? "popc"
+                : mod.barrier == BarrierMode::warp   ? "warp.sync"
+                                                     : "");
+      add(text, mod.barrier_reduction == BarrierReduction::popc   ? "popc"
                 : mod.barrier_reduction == BarrierReduction::and_ ? "and"
-                : mod.barrier_reduction == BarrierReduction::or_  ? "or" : "");
+                : mod.barrier_reduction == BarrierReduction::or_  ? "or"
+                                                                  : "");
       break;
-    case Opcode::cvta: if (!mod.to_generic) text += ".to"; break;
-    case Opcode::shf: text += mod.shift_left ? ".l" : ".r"; text += mod.clamp ? ".clamp" : ".wrap"; break;
-    case Opcode::tex: text += "." + std::to_string(mod.geometry) + "d"; break;
-    default: break;
+    case Opcode::cvta:
+      if (!mod.to_generic) text += ".to";
+      break;
+    case Opcode::shf:
+      text += mod.shift_left ? ".l" : ".r";
+      text += mod.clamp ? ".clamp" : ".wrap";
+      break;
+    case Opcode::tex:
+      text += "." + std::to_string(mod.geometry) + "d";
+      break;
+    default:
+      break;
   }
   add(text, space_name(inst.space));
   if (inst.op == Opcode::membar) {
@@ -121,7 +162,8 @@ std::string mnemonic(const Instruction& inst) {
   } else if (mod.scope != MemoryScope::none) {
     add(text, mod.scope == MemoryScope::cta   ? "cta"
               : mod.scope == MemoryScope::gpu ? "gpu"
-              : mod.scope == MemoryScope::sys ? "sys" : "cluster");
+              : mod.scope == MemoryScope::sys ? "sys"
+                                              : "cluster");
   }
   if (mod.order == MemoryOrder::volatile_) add(text, "volatile");
   if (mod.order == MemoryOrder::relaxed) add(text, "relaxed");
@@ -146,7 +188,8 @@ std::string mnemonic(const Instruction& inst) {
   if (mod.shift_right) add(text, "shiftamt");
   if (mod.vector_width > 1) add(text, "v" + std::to_string(mod.vector_width));
   add(text, type_name(inst.type));
-  if (inst.source_type != DataType::none && inst.op != Opcode::setp) add(text, type_name(inst.source_type));
+  if (inst.source_type != DataType::none && inst.op != Opcode::setp)
+    add(text, type_name(inst.source_type));
   return text;
 }
 
@@ -156,12 +199,14 @@ std::string format_instruction(const Module& module, const Function& function,
                                const Instruction& inst) {
   std::string text;
   if (inst.guard_reg != no_register)
-    text += std::string("@") + (inst.guard_negated ? "!" : "") + register_name(function, inst.guard_reg) + " ";
+    text += std::string("@") + (inst.guard_negated ? "!" : "") +
+            register_name(function, inst.guard_reg) + " ";
   text += mnemonic(inst);
   if (inst.op == Opcode::call) {
     auto list = [&](const std::vector<uint32_t>& symbols) {
       std::string out = "(";
-      for (size_t i = 0; i < symbols.size(); ++i) out += (i ? ", " : "") + symbol_name(module, symbols[i]);
+      for (size_t i = 0; i < symbols.size(); ++i)
+        out += (i ? ", " : "") + symbol_name(module, symbols[i]);
       return out + ")";
     };
     text += " ";
@@ -172,11 +217,13 @@ std::string format_instruction(const Module& module, const Function& function,
   for (uint32_t i = 0; i < inst.operand_count; ++i) {
     text += i == 0 ? " " : ", ";
     if (inst.op == Opcode::tex && i == 1) {
-      text += "[" + operand_text(module, function, inst, 1) + ", " + operand_text(module, function, inst, 2) + "]";
+      text += "[" + operand_text(module, function, inst, 1) + ", " +
+              operand_text(module, function, inst, 2) + "]";
       break;
     }
     text += operand_text(module, function, inst, i);
-    if (i == 0 && inst.dest_pred != no_register) text += "|" + register_name(function, inst.dest_pred);
+    if (i == 0 && inst.dest_pred != no_register)
+      text += "|" + register_name(function, inst.dest_pred);
   }
   return text;
 }

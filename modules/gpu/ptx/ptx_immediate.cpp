@@ -13,10 +13,14 @@ std::optional<uint64_t> parse_digits(std::string_view digits, unsigned base) {
   uint64_t value = 0;
   for (char c : digits) {
     unsigned digit;
-    if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      digit = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      digit = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F')
+      digit = static_cast<unsigned>(c - 'A' + 10);
+    else
+      return std::nullopt;
     if (digit >= base) return std::nullopt;
     if (value > (UINT64_MAX - digit) / base) return std::nullopt;
     value = value * base + digit;
@@ -39,10 +43,14 @@ uint64_t double_bits(double value) {
 // Bits of a real value in a float type.
 uint64_t real_in_type(double value, DataType type) {
   switch (type) {
-    case DataType::f64: return double_bits(value);
-    case DataType::f16: return float_to_half_bits(static_cast<float>(value));
-    case DataType::bf16: return float_to_bfloat16_bits(static_cast<float>(value));
-    default: return float_bits(static_cast<float>(value));
+    case DataType::f64:
+      return double_bits(value);
+    case DataType::f16:
+      return float_to_half_bits(static_cast<float>(value));
+    case DataType::bf16:
+      return float_to_bfloat16_bits(static_cast<float>(value));
+    default:
+      return float_bits(static_cast<float>(value));
   }
 }
 
@@ -58,10 +66,12 @@ uint16_t float_to_half_bits(float value) {
   std::memcpy(&f, &value, 4);
   const uint32_t sign = (f >> 16) & 0x8000u;
   const uint32_t abs = f & 0x7fffffffu;
-  if (abs >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
+  if (abs >= 0x7f800000u)
+    return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to infinity
-  if (abs < 0x38800000u) {  // subnormal half (or zero)
-    const float magnitude = std::fabs(value) * 16777216.0f;  // 2^24: units of the smallest subnormal
+  if (abs < 0x38800000u) {                                               // subnormal half (or zero)
+    const float magnitude =
+        std::fabs(value) * 16777216.0f;  // 2^24: units of the smallest subnormal
     return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(magnitude)));
   }
   const uint32_t exponent = ((abs >> 23) - 112) << 10;
@@ -119,10 +129,12 @@ ImmediateResult immediate_bits(std::string_view text, bool negative, DataType ty
     }
     if (negative) value = -value;
     // Same width: keep the bits exactly (NaN payloads survive).
-    if (type == DataType::f32 && !is_double) result.bits = *bits ^ (negative ? 0x80000000u : 0);
+    if (type == DataType::f32 && !is_double)
+      result.bits = *bits ^ (negative ? 0x80000000u : 0);
     else if (type == DataType::f64 && is_double)
       result.bits = *bits ^ (negative ? 0x8000000000000000ull : 0);
-    else result.bits = real_in_type(value, type);
+    else
+      result.bits = real_in_type(value, type);
     return result;
   }
   const bool decimal_float = text.find_first_of(".eE") != std::string_view::npos &&
@@ -158,12 +170,15 @@ ImmediateResult immediate_bits(std::string_view text, bool negative, DataType ty
   if (type != DataType::none && type_bytes(type) < 8) {
     // Accept values that fit as either signed or unsigned in the width.
     const uint64_t high = bits & ~mask;
-    const bool fits = negative ? (high == (~mask) && (bits & ((mask >> 1) + 1))) || *value == 0
-                               : high == 0;
+    const bool fits =
+        negative ? (high == (~mask) && (bits & ((mask >> 1) + 1))) || *value == 0 : high == 0;
     if (!fits) {
-      result.error = "literal '" + std::string(negative ? "-" : "") + std::string(text) +
-                     "' does not fit in ." + std::string(type == DataType::pred ? "pred" : "integer of " +
-                     std::to_string(type_bytes(type) * 8) + " bits");
+      result.error =
+          "literal '" + std::string(negative ? "-" : "") + std::string(text) +
+          "' does not fit in ." +
+          std::string(type == DataType::pred
+                          ? "pred"
+                          : "integer of " + std::to_string(type_bytes(type) * 8) + " bits");
       return result;
     }
   }

@@ -59,17 +59,26 @@ void lay_out_symbols(Module& module) {
     Symbol& symbol = module.symbols[index];
     Function* owner = symbol.function >= 0 ? &module.functions[symbol.function] : nullptr;
     switch (symbol.space) {
-      case StateSpace::global: place(symbol, module.global_bytes); break;
-      case StateSpace::const_: place(symbol, module.const_bytes); break;
-      case StateSpace::local: place(symbol, owner->local_bytes); break;
+      case StateSpace::global:
+        place(symbol, module.global_bytes);
+        break;
+      case StateSpace::const_:
+        place(symbol, module.const_bytes);
+        break;
+      case StateSpace::local:
+        place(symbol, owner->local_bytes);
+        break;
       case StateSpace::param:
         if (!is_parameter[index]) place(symbol, owner->call_param_bytes);
         break;
       case StateSpace::shared:
-        if (symbol.is_extern) symbol.offset = 0;
-        else if (!owned_by_kernel(symbol)) place(symbol, common_shared_bytes);
+        if (symbol.is_extern)
+          symbol.offset = 0;
+        else if (!owned_by_kernel(symbol))
+          place(symbol, common_shared_bytes);
         break;
-      default: break;
+      default:
+        break;
     }
   }
 

@@ -51,10 +51,10 @@ std::vector<Token> tokenize_ptx(std::string_view text, const std::string& file_n
       size_t end = i;
       while (end < text.size()) {
         const char d = text[end];
-        const bool exponent_sign =
-            (d == '+' || d == '-') && end > i && (text[end - 1] == 'e' || text[end - 1] == 'E') &&
-            !(text[i] == '0' && i + 1 < text.size() &&
-              std::strchr("xXfFdD", text[i + 1]) != nullptr);
+        const bool exponent_sign = (d == '+' || d == '-') && end > i &&
+                                   (text[end - 1] == 'e' || text[end - 1] == 'E') &&
+                                   !(text[i] == '0' && i + 1 < text.size() &&
+                                     std::strchr("xXfFdD", text[i + 1]) != nullptr);
         if (!std::isalnum(static_cast<unsigned char>(d)) && d != '.' && !exponent_sign) break;
         ++end;
       }

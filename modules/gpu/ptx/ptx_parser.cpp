@@ -39,16 +39,34 @@ struct PendingCall {
 
 std::optional<RegisterClass> register_class_of(DataType type) {
   switch (type) {
-    case DataType::pred: return RegisterClass::pred;
-    case DataType::b8: case DataType::u8: case DataType::s8: case DataType::b16:
-    case DataType::u16: case DataType::s16: return RegisterClass::b16;
-    case DataType::f16: case DataType::bf16: return RegisterClass::f16;
-    case DataType::b32: case DataType::u32: case DataType::s32: case DataType::f16x2:
-    case DataType::bf16x2: return RegisterClass::b32;
-    case DataType::f32: return RegisterClass::f32;
-    case DataType::b64: case DataType::u64: case DataType::s64: return RegisterClass::b64;
-    case DataType::f64: return RegisterClass::f64;
-    default: return std::nullopt;
+    case DataType::pred:
+      return RegisterClass::pred;
+    case DataType::b8:
+    case DataType::u8:
+    case DataType::s8:
+    case DataType::b16:
+    case DataType::u16:
+    case DataType::s16:
+      return RegisterClass::b16;
+    case DataType::f16:
+    case DataType::bf16:
+      return RegisterClass::f16;
+    case DataType::b32:
+    case DataType::u32:
+    case DataType::s32:
+    case DataType::f16x2:
+    case DataType::bf16x2:
+      return RegisterClass::b32;
+    case DataType::f32:
+      return RegisterClass::f32;
+    case DataType::b64:
+    case DataType::u64:
+    case DataType::s64:
+      return RegisterClass::b64;
+    case DataType::f64:
+      return RegisterClass::f64;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -101,9 +119,12 @@ class Parser {
 
   static std::string describe(const Token& token) {
     switch (token.kind) {
-      case Token::Kind::end: return "end of file";
-      case Token::Kind::string: return "\"" + token.text + "\"";
-      default: return "'" + token.text + "'";
+      case Token::Kind::end:
+        return "end of file";
+      case Token::Kind::string:
+        return "\"" + token.text + "\"";
+      default:
+        return "'" + token.text + "'";
     }
   }
 
@@ -117,12 +138,14 @@ class Parser {
     return true;
   }
   std::string expect_word(const char* what) {
-    if (peek().kind != Token::Kind::word) fail_here(std::string("expected ") + what + ", found " + describe(peek()));
+    if (peek().kind != Token::Kind::word)
+      fail_here(std::string("expected ") + what + ", found " + describe(peek()));
     return next().text;
   }
   uint64_t expect_unsigned(const char* what) {
     const Token& token = peek();
-    if (token.kind != Token::Kind::number) fail_here(std::string("expected ") + what + ", found " + describe(token));
+    if (token.kind != Token::Kind::number)
+      fail_here(std::string("expected ") + what + ", found " + describe(token));
     const auto value = parse_unsigned_literal(token.text);
     if (!value) fail_here("bad " + std::string(what) + " '" + token.text + "'");
     next();
@@ -144,8 +167,9 @@ class Parser {
       const Token& number = next();
       const size_t dot = number.text.find('.');
       const auto major = parse_unsigned_literal(number.text.substr(0, dot));
-      const auto minor = dot == std::string::npos ? std::optional<uint64_t>{}
-                                                  : parse_unsigned_literal(number.text.substr(dot + 1));
+      const auto minor = dot == std::string::npos
+                             ? std::optional<uint64_t>{}
+                             : parse_unsigned_literal(number.text.substr(dot + 1));
       if (number.kind != Token::Kind::number || !major || !minor) fail(line, "bad .version");
       m_module.version_major = static_cast<uint32_t>(*major);
       m_module.version_minor = static_cast<uint32_t>(*minor);
@@ -160,7 +184,8 @@ class Parser {
     } else if (directive == ".address_size") {
       next();
       const uint64_t size = expect_unsigned("an address size");
-      if (size != 64) fail(line, ".address_size " + std::to_string(size) + " is not supported (only 64)");
+      if (size != 64)
+        fail(line, ".address_size " + std::to_string(size) + " is not supported (only 64)");
       m_module.address_size = 64;
     } else if (directive == ".file") {
       next();
@@ -199,9 +224,12 @@ class Parser {
     bool is_extern = false, is_visible = false;
     while (true) {
       const std::string& word = peek().text;
-      if (word == ".visible" || word == ".weak" || word == ".common") is_visible = true;
-      else if (word == ".extern") is_extern = true;
-      else break;
+      if (word == ".visible" || word == ".weak" || word == ".common")
+        is_visible = true;
+      else if (word == ".extern")
+        is_extern = true;
+      else
+        break;
       next();
     }
     const Token& token = peek();
@@ -237,7 +265,8 @@ class Parser {
       const std::string word = next().text;
       if (word == ".align") {
         const uint64_t align = expect_unsigned("an alignment");
-        if (align == 0 || (align & (align - 1)) != 0) fail(decl.line, "alignment must be a power of two");
+        if (align == 0 || (align & (align - 1)) != 0)
+          fail(decl.line, "alignment must be a power of two");
         decl.align = static_cast<uint32_t>(align);
       } else if (word == ".v2" || word == ".v4") {
         vector = static_cast<uint32_t>(word[2] - '0');
@@ -255,7 +284,8 @@ class Parser {
       }
     }
     if (decl.type == DataType::none) fail(decl.line, "declaration without a type");
-    if (decl.type == DataType::pred && space != StateSpace::reg) fail(decl.line, ".pred variables are not supported");
+    if (decl.type == DataType::pred && space != StateSpace::reg)
+      fail(decl.line, ".pred variables are not supported");
     decl.name = expect_word("a name");
     const uint64_t element = type_bytes(decl.type) * vector;
     if (decl.align == 0) decl.align = static_cast<uint32_t>(element);
@@ -285,24 +315,30 @@ class Parser {
       }
       const bool negative = accept('-');
       const Token& literal = peek();
-      if (literal.kind != Token::Kind::number) fail(decl.line, "expected a number in the initialiser, found " + describe(literal));
+      if (literal.kind != Token::Kind::number)
+        fail(decl.line, "expected a number in the initialiser, found " + describe(literal));
       const ImmediateResult value = immediate_bits(literal.text, negative, element_type);
       if (!value.error.empty()) fail(decl.line, value.error);
       next();
-      for (size_t b = 0; b < element; ++b) bytes.push_back(static_cast<uint8_t>(value.bits >> (8 * b)));
+      for (size_t b = 0; b < element; ++b)
+        bytes.push_back(static_cast<uint8_t>(value.bits >> (8 * b)));
     };
     std::function<void()> parse_list = [&]() {
       expect('{');
       if (!peek().is('}')) {
         do {
-          if (peek().is('{')) parse_list();
-          else add_value();
+          if (peek().is('{'))
+            parse_list();
+          else
+            add_value();
         } while (accept(','));
       }
       expect('}');
     };
-    if (peek().is('{')) parse_list();
-    else add_value();
+    if (peek().is('{'))
+      parse_list();
+    else
+      add_value();
     if (decl.unsized) {
       decl.unsized = false;
       decl.size = bytes.size();
@@ -334,17 +370,22 @@ class Parser {
     const StateSpace space = *space_from_name(std::string_view(directive.text).substr(1));
     if (function >= 0 && (space == StateSpace::global || space == StateSpace::const_))
       fail(line, "function-scope " + directive.text + " variables are not supported");
-    if (function < 0 && space == StateSpace::local) fail(line, "module-scope .local variables are not supported");
-    Declaration decl = parse_declaration(space, space == StateSpace::global || space == StateSpace::const_);
+    if (function < 0 && space == StateSpace::local)
+      fail(line, "module-scope .local variables are not supported");
+    Declaration decl =
+        parse_declaration(space, space == StateSpace::global || space == StateSpace::const_);
     expect(';');
     if (is_extern && space != StateSpace::shared)
-      fail(line, "external " + directive.text + " variable '" + decl.name + "' is not defined in this module");
+      fail(line, "external " + directive.text + " variable '" + decl.name +
+                     "' is not defined in this module");
     if (decl.unsized && !is_extern) fail(line, "array '" + decl.name + "' has no size");
     if (is_extern) decl.size = 0;
     const uint32_t index = add_symbol(decl, space, function, is_extern);
     auto& names = function < 0 ? m_module_symbols : m_scopes.back().symbols;
-    if (function < 0 && m_functions_by_name.count(decl.name)) fail(line, "'" + decl.name + "' is already a function");
-    if (!names.emplace(decl.name, index).second) fail(line, "'" + decl.name + "' is declared twice");
+    if (function < 0 && m_functions_by_name.count(decl.name))
+      fail(line, "'" + decl.name + "' is already a function");
+    if (!names.emplace(decl.name, index).second)
+      fail(line, "'" + decl.name + "' is declared twice");
   }
 
   // --- functions ---
@@ -447,13 +488,16 @@ class Parser {
     m_scopes.clear();
     m_scopes.emplace_back();
     Function& function = m_module.functions[index];
-    for (uint32_t symbol : function.params) m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
-    for (uint32_t symbol : function.return_params) m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
+    for (uint32_t symbol : function.params)
+      m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
+    for (uint32_t symbol : function.return_params)
+      m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
     expect('{');
     m_scopes.emplace_back();
     while (m_scopes.size() > 1) {
       const Token& token = peek();
-      if (token.kind == Token::Kind::end) fail(function.source_line, "function '" + function.name + "' has no closing '}'");
+      if (token.kind == Token::Kind::end)
+        fail(function.source_line, "function '" + function.name + "' has no closing '}'");
       if (token.is('{')) {
         next();
         m_scopes.emplace_back();
@@ -464,7 +508,8 @@ class Parser {
         parse_body_directive();
       } else if (token.kind == Token::Kind::word && peek(1).is(':')) {
         const uint32_t target = static_cast<uint32_t>(function.instructions.size());
-        if (!m_labels.emplace(token.text, target).second) fail(token.line, "label '" + token.text + "' is defined twice");
+        if (!m_labels.emplace(token.text, target).second)
+          fail(token.line, "label '" + token.text + "' is defined twice");
         next();
         next();
       } else {
@@ -518,7 +563,8 @@ class Parser {
       type = *parsed;
     }
     const auto register_class = register_class_of(type);
-    if (!register_class) fail(line, ".reg needs a register type (.pred, .b16, .b32, .b64, .f16, .f32, .f64)");
+    if (!register_class)
+      fail(line, ".reg needs a register type (.pred, .b16, .b32, .b64, .f16, .f32, .f64)");
     Function& function = m_module.functions[m_function];
     auto add = [&](const std::string& name) {
       function.register_classes.push_back(*register_class);
@@ -562,7 +608,8 @@ class Parser {
 
   uint32_t expect_register(const char* what) {
     const Token& token = peek();
-    if (token.kind != Token::Kind::word) fail_here(std::string("expected ") + what + ", found " + describe(token));
+    if (token.kind != Token::Kind::word)
+      fail_here(std::string("expected ") + what + ", found " + describe(token));
     const auto reg = find_register(token.text);
     if (!reg) fail_here("undeclared register '" + token.text + "'");
     next();
@@ -656,9 +703,11 @@ class Parser {
 
   int64_t parse_offset(bool negative) {
     const Token& token = peek();
-    if (token.kind != Token::Kind::number) fail_here("expected an address offset, found " + describe(token));
+    if (token.kind != Token::Kind::number)
+      fail_here("expected an address offset, found " + describe(token));
     const auto value = parse_unsigned_literal(token.text);
-    if (!value || *value > static_cast<uint64_t>(INT64_MAX)) fail_here("bad address offset '" + token.text + "'");
+    if (!value || *value > static_cast<uint64_t>(INT64_MAX))
+      fail_here("bad address offset '" + token.text + "'");
     next();
     return negative ? -static_cast<int64_t>(*value) : static_cast<int64_t>(*value);
   }
@@ -675,7 +724,8 @@ class Parser {
         operand.vector_regs[operand.vector_count++] = no_register;
         continue;
       }
-      if (token.kind != Token::Kind::word) fail_here("vector elements must be registers, found " + describe(token));
+      if (token.kind != Token::Kind::word)
+        fail_here("vector elements must be registers, found " + describe(token));
       operand.vector_regs[operand.vector_count++] = expect_register("a register");
     } while (accept(','));
     expect('}');
@@ -722,7 +772,8 @@ class Parser {
       inst.guard_negated = accept('!');
       inst.guard_reg = expect_register("a guard predicate");
       if (function.register_classes[inst.guard_reg] != RegisterClass::pred)
-        fail(line, "guard '" + function.register_names[inst.guard_reg] + "' is not a predicate register");
+        fail(line,
+             "guard '" + function.register_names[inst.guard_reg] + "' is not a predicate register");
     }
     const std::string word = expect_word("an instruction");
     if (word == "call" || word.rfind("call.", 0) == 0) {
@@ -738,8 +789,8 @@ class Parser {
       }
       for (uint32_t i = 0; i < operands.size(); ++i)
         if (operands[i].operand.kind == Operand::Kind::label)
-          m_pending_labels.push_back({static_cast<uint32_t>(function.instructions.size()), i,
-                                      operands[i].literal, line});
+          m_pending_labels.push_back(
+              {static_cast<uint32_t>(function.instructions.size()), i, operands[i].literal, line});
     }
     expect(';');
     function.instructions.push_back(std::move(inst));
@@ -751,7 +802,8 @@ class Parser {
     if (!peek().is(')')) {
       do {
         const Token& token = peek();
-        const auto symbol = token.kind == Token::Kind::word ? find_symbol(token.text) : std::nullopt;
+        const auto symbol =
+            token.kind == Token::Kind::word ? find_symbol(token.text) : std::nullopt;
         if (!symbol || m_module.symbols[*symbol].space != StateSpace::param)
           fail(line, "call arguments must be .param variables, found " + describe(token));
         next();
@@ -773,32 +825,40 @@ class Parser {
       expect(',');
     }
     const Token& callee = peek();
-    if (callee.kind != Token::Kind::word) fail(line, "expected a function name, found " + describe(callee));
-    if (find_register(callee.text)) fail(line, "indirect calls through a register are not supported");
+    if (callee.kind != Token::Kind::word)
+      fail(line, "expected a function name, found " + describe(callee));
+    if (find_register(callee.text))
+      fail(line, "indirect calls through a register are not supported");
     const std::string name = next().text;
     if (accept(',')) inst.call_arguments = parse_call_list(line);
     if (accept(',')) fail(line, "call prototypes (indirect calls) are not supported");
     inst.operand_count = 1;
     inst.operands[0].kind = Operand::Kind::function;
-    m_pending_calls.push_back({m_function, static_cast<uint32_t>(m_module.functions[m_function].instructions.size()), name, line});
+    m_pending_calls.push_back(
+        {m_function, static_cast<uint32_t>(m_module.functions[m_function].instructions.size()),
+         name, line});
   }
 
   void resolve_calls() {
     for (const PendingCall& call : m_pending_calls) {
       const auto found = m_functions_by_name.find(call.callee);
-      if (found == m_functions_by_name.end()) fail(call.line, "unknown function '" + call.callee + "'");
+      if (found == m_functions_by_name.end())
+        fail(call.line, "unknown function '" + call.callee + "'");
       const Function& callee = m_module.functions[found->second];
       if (callee.is_kernel) fail(call.line, "cannot call kernel '" + call.callee + "'");
       if (!callee.defined)
-        fail(call.line, "call to function '" + call.callee +
-                            "' that has no body (external functions such as vprintf are not supported)");
+        fail(call.line,
+             "call to function '" + call.callee +
+                 "' that has no body (external functions such as vprintf are not supported)");
       Instruction& inst = m_module.functions[call.function].instructions[call.instruction];
       if (inst.call_arguments.size() != callee.params.size())
-        fail(call.line, "call to '" + call.callee + "' passes " + std::to_string(inst.call_arguments.size()) +
-                            " arguments, it takes " + std::to_string(callee.params.size()));
+        fail(call.line, "call to '" + call.callee + "' passes " +
+                            std::to_string(inst.call_arguments.size()) + " arguments, it takes " +
+                            std::to_string(callee.params.size()));
       if (inst.call_returns.size() != callee.return_params.size())
-        fail(call.line, "call to '" + call.callee + "' receives " + std::to_string(inst.call_returns.size()) +
-                            " return values, it returns " + std::to_string(callee.return_params.size()));
+        fail(call.line,
+             "call to '" + call.callee + "' receives " + std::to_string(inst.call_returns.size()) +
+                 " return values, it returns " + std::to_string(callee.return_params.size()));
       inst.operands[0].target = found->second;
     }
   }
