@@ -362,7 +362,7 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
 .global .align 8 .f64 gd = 0d3FF0000000000000;
 .global .align 2 .b16 gh[2] = {0x3C00, 7};
 .global .align 1 .s8 gs[3] = {-1, 0x7f, 0b101};
-.visible .entry all(.param .u64 .ptr .global .align 4 p, .param .align 16 .b8 s[32])
+.visible .entry all(.param .u32 c, .param .u64 .ptr .global .align 2 p, .param .align 16 .b8 s[32])
 .maxntid 128, 2, 1
 .minnctapersm 4
 {
@@ -463,7 +463,10 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   const Function& f = module.functions[0];
   CHECK(f.max_threads == 256);
   CHECK(f.min_ctas_per_sm == 4);
-  CHECK(module.symbols[f.params[1]].offset == 16);
+  CHECK(module.symbols[f.params[1]].offset == 8);  // .align 2 after .ptr is the pointee's
+  CHECK(module.symbols[f.params[1]].align == 8);
+  CHECK(module.symbols[f.params[2]].offset == 16);
+  CHECK(f.param_bytes == 48);
   const Symbol& gf = module.symbols[symbol_named(module, "gf")];
   CHECK(gf.initializer == std::vector<uint8_t>{0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0});
   CHECK(module.symbols[symbol_named(module, "gd")].initializer ==

@@ -267,13 +267,15 @@ class Parser {
         const uint64_t align = expect_unsigned("an alignment");
         if (align == 0 || (align & (align - 1)) != 0)
           fail(decl.line, "alignment must be a power of two");
-        decl.align = static_cast<uint32_t>(align);
+        // After .ptr the alignment is the pointee's, which does not place the parameter.
+        if (!decl.has_pointer_attributes) decl.align = static_cast<uint32_t>(align);
       } else if (word == ".v2" || word == ".v4") {
         vector = static_cast<uint32_t>(word[2] - '0');
       } else if (word == ".ptr" && space == StateSpace::param) {
         decl.has_pointer_attributes = true;
       } else if (decl.has_pointer_attributes &&
                  (word == ".global" || word == ".shared" || word == ".const" || word == ".local")) {
+        // the pointee's state space: a hint only
       } else if (auto type = type_from_name(std::string_view(word).substr(1));
                  type && decl.type == DataType::none) {
         decl.type = *type;
@@ -301,7 +303,7 @@ class Parser {
     decl.size = decl.unsized ? 0 : count * element;
     if (accept('=')) {
       if (!allow_initializer) fail(decl.line, "initialiser not allowed here");
-      parse_initializer(decl, vector == 1 ? decl.type : decl.type);
+      parse_initializer(decl, decl.type);
     }
     return decl;
   }
