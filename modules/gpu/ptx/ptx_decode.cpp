@@ -202,6 +202,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       }
       if (auto atomic = atomic_from_name(piece); atomic && mod.atomic == AtomicOp::none)
         return mod.atomic = *atomic, true;
+      if (piece == "noftz") return true;  // f16/bf16 add: subnormals kept (no flushing anyway)
       if (auto scope = scope_from_name(piece)) return mod.scope = *scope, true;
       if (auto order = order_from_name(piece); order && *order != MemoryOrder::weak &&
                                                *order != MemoryOrder::volatile_ &&
