@@ -35,6 +35,8 @@ enum class Opcode : uint8_t {
   tex,
   // tensor cores (issue #6 adds the semantics)
   wmma_load_a, wmma_load_b, wmma_load_c, wmma_store_d, wmma_mma, mma,
+  // funnel shift (shf.l / shf.r with .wrap or .clamp), appended by the parser work
+  shf,
 };
 
 // The hardware unit that executes an instruction, for issue and latency in the SM model.
@@ -59,8 +61,18 @@ enum class ShuffleMode : uint8_t { none, up, down, bfly, idx };
 
 enum class VoteMode : uint8_t { none, all, any, uni, ballot };
 
-// bar.sync / barrier.sync, bar.arrive, bar.red.
-enum class BarrierMode : uint8_t { none, sync, arrive, reduce };
+// bar.sync / barrier.sync, bar.arrive, bar.red; `warp` is bar.warp.sync (__syncwarp).
+enum class BarrierMode : uint8_t { none, sync, arrive, reduce, warp };
+
+// bar.red's reduction: .popc.u32, .and.pred, .or.pred.
+enum class BarrierReduction : uint8_t { none, popc, and_, or_ };
+
+// Scope of atom/red/fence/membar and of ld/st .relaxed/.acquire/.release (membar.cta/.gl/.sys map
+// to cta/gpu/sys). The functional model is sequentially consistent; these are kept for display.
+enum class MemoryScope : uint8_t { none, cta, gpu, sys, cluster };
+
+// Memory-ordering qualifier of ld/st/atom/red/fence.
+enum class MemoryOrder : uint8_t { none, weak, volatile_, relaxed, acquire, release, acq_rel, sc };
 
 enum class SpecialRegister : uint8_t {
   tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
@@ -117,6 +129,13 @@ struct Modifiers {
   bool to_generic = true;  // cvta: true for cvta.<space>, false for cvta.to.<space>
   bool clamp = false;      // shr/bfe-style .clamp, shf.clamp
   bool shift_right = false;  // .shiftamt of bfind
+  // Added by the parser work:
+  bool full = false;        // div.full.f32 (approximate, 2 ulp)
+  bool non_coherent = false;  // ld.global.nc
+  bool shift_left = false;  // shf.l (false: shf.r); the mode is .wrap unless `clamp`
+  BarrierReduction barrier_reduction = BarrierReduction::none;
+  MemoryScope scope = MemoryScope::none;
+  MemoryOrder order = MemoryOrder::none;
 };
 
 struct Instruction {

@@ -31,6 +31,7 @@ struct Function {
   std::string name;
   bool is_kernel = false;  // .entry
   bool is_visible = false;
+  bool defined = false;  // has a body; false for a declaration such as `.extern .func vprintf`
 
   // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the
   // function's parameter block (kernel: the launch's argument buffer, in declaration order with
@@ -76,6 +77,14 @@ struct Module {
   // Static .shared bytes of each kernel (its own variables and the module-scope ones it uses),
   // indexed like `functions`; extern shared starts after them, aligned to 16.
   std::vector<uint64_t> static_shared_bytes;
+
+  // Offset of a .shared symbol inside the shared memory of a CTA running `kernel`: static
+  // variables at their offset, extern (dynamic) ones after the kernel's static bytes, aligned to 16.
+  uint64_t shared_offset(uint32_t kernel, uint32_t symbol) const {
+    const Symbol& s = symbols[symbol];
+    if (!s.is_extern) return s.offset;
+    return (static_shared_bytes[kernel] + 15) / 16 * 16 + s.offset;
+  }
 
   const Function* find_function(const std::string& name) const {
     for (const Function& function : functions)

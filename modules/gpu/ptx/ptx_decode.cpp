@@ -1,0 +1,712 @@
+#include "modules/gpu/ptx/ptx_decode.h"
+
+#include "modules/gpu/ptx/atomic_alu.h"
+#include "modules/gpu/ptx/ptx_immediate.h"
+#include "modules/gpu/ptx/ptx_names.h"
+
+namespace ohmvp::gpu {
+namespace {
+
+std::vector<std::string_view> split_pieces(std::string_view word) {
+  std::vector<std::string_view> pieces;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = word.find('.', start);
+    pieces.push_back(word.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return pieces;
+}
+
+[[noreturn]] void fail(const std::string& message) {
+  throw DecodeError{message};
+}
+
+std::optional<MemoryScope> scope_from_name(std::string_view name) {
+  if (name == "cta") return MemoryScope::cta;
+  if (name == "gpu") return MemoryScope::gpu;
+  if (name == "sys") return MemoryScope::sys;
+  if (name == "cluster") return MemoryScope::cluster;
+  return std::nullopt;
+}
+
+std::optional<MemoryOrder> order_from_name(std::string_view name) {
+  if (name == "weak") return MemoryOrder::weak;
+  if (name == "volatile") return MemoryOrder::volatile_;
+  if (name == "relaxed") return MemoryOrder::relaxed;
+  if (name == "acquire") return MemoryOrder::acquire;
+  if (name == "release") return MemoryOrder::release;
+  if (name == "acq_rel") return MemoryOrder::acq_rel;
+  if (name == "sc") return MemoryOrder::sc;
+  return std::nullopt;
+}
+
+bool is_cache_qualifier(std::string_view name) {
+  static constexpr std::string_view k_plain[] = {"ca", "cg", "cs", "lu", "cv", "wb", "wt"};
+  for (std::string_view q : k_plain)
+    if (name == q) return true;
+  if (name == "L2::cache_hint") return false;  // takes an extra operand
+  return name.substr(0, 4) == "L1::" || name.substr(0, 4) == "L2::";
+}
+
+bool is_float_rounding(RoundingMode mode) {
+  return mode == RoundingMode::rn || mode == RoundingMode::rz || mode == RoundingMode::rm ||
+         mode == RoundingMode::rp;
+}
+
+// Applies one modifier piece of `base` to `inst`; false if the opcode does not take it.
+bool apply_modifier(std::string_view base, std::string_view piece, Instruction& inst) {
+  Modifiers& mod = inst.mod;
+  const Opcode op = inst.op;
+  auto rounding = rounding_from_name(piece);
+  switch (op) {
+    case Opcode::ld:
+    case Opcode::ldu:
+    case Opcode::st:
+    case Opcode::prefetch:
+      if (auto space = space_from_name(piece);
+          space && *space != StateSpace::reg && *space != StateSpace::tex) {
+        inst.space = *space;
+        return true;
+      }
+      if (piece == "v2" || piece == "v4") {
+        if (op == Opcode::prefetch) return false;
+        mod.vector_width = static_cast<uint8_t>(piece[1] - '0');
+        return true;
+      }
+      if (piece == "nc" && op == Opcode::ld) return mod.non_coherent = true;
+      if (op == Opcode::prefetch) return piece == "L1" || piece == "L2";
+      if (auto scope = scope_from_name(piece)) {
+        mod.scope = *scope;
+        return true;
+      }
+      if (auto order = order_from_name(piece)) {
+        if (*order == MemoryOrder::acquire && op == Opcode::st) return false;
+        if (*order == MemoryOrder::release && op != Opcode::st) return false;
+        if (*order == MemoryOrder::acq_rel || *order == MemoryOrder::sc) return false;
+        mod.order = *order;
+        return true;
+      }
+      return is_cache_qualifier(piece);
+    case Opcode::cvta:
+      if (piece == "to") return !(mod.to_generic = false);
+      if (auto space = space_from_name(piece);
+          space && (*space == StateSpace::global || *space == StateSpace::shared ||
+                    *space == StateSpace::local || *space == StateSpace::const_ ||
+                    *space == StateSpace::param)) {
+        inst.space = *space;
+        return true;
+      }
+      return false;
+    case Opcode::cvt:
+      if (rounding) return mod.rounding = *rounding, true;
+      if (piece == "ftz") return mod.ftz = true;
+      if (piece == "sat") return mod.sat = true;
+      return false;
+    case Opcode::add:
+    case Opcode::sub:
+      if (piece == "cc") return mod.carry_out = true;
+      if (piece == "sat") return mod.sat = true;
+      if (piece == "ftz") return mod.ftz = true;
+      if (rounding && is_float_rounding(*rounding)) return mod.rounding = *rounding, true;
+      return false;
+    case Opcode::mul:
+    case Opcode::mad:
+    case Opcode::mul24:
+    case Opcode::mad24:
+      if (piece == "lo") return mod.mul = MulMode::lo, true;
+      if (piece == "hi") return mod.mul = MulMode::hi, true;
+      if (piece == "wide" && (op == Opcode::mul || op == Opcode::mad))
+        return mod.mul = MulMode::wide, true;
+      if (op == Opcode::mul24 || op == Opcode::mad24) return false;
+      if (piece == "cc" && op == Opcode::mad) return mod.carry_out = true;
+      if (piece == "sat") return mod.sat = true;
+      if (piece == "ftz") return mod.ftz = true;
+      if (rounding && is_float_rounding(*rounding)) return mod.rounding = *rounding, true;
+      return false;
+    case Opcode::div:
+      if (piece == "approx") return mod.approx = true;
+      if (piece == "full") return mod.full = true;
+      [[fallthrough]];
+    case Opcode::fma:
+    case Opcode::rcp:
+    case Opcode::sqrt:
+      if (piece == "ftz") return mod.ftz = true;
+      if (piece == "sat" && op == Opcode::fma) return mod.sat = true;
+      if (piece == "approx" && op != Opcode::fma) return mod.approx = true;
+      if (rounding && is_float_rounding(*rounding)) return mod.rounding = *rounding, true;
+      return false;
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
+      if (piece == "approx") return mod.approx = true;
+      if (piece == "ftz" && op != Opcode::tanh) return mod.ftz = true;
+      return false;
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::abs:
+    case Opcode::neg:
+      return piece == "ftz" && (mod.ftz = true);
+    case Opcode::shf:
+      if (piece == "l") return mod.shift_left = true;
+      if (piece == "r") return !(mod.shift_left = false);
+      if (piece == "clamp") return mod.clamp = true;
+      return piece == "wrap";
+    case Opcode::bfind:
+      return piece == "shiftamt" && (mod.shift_right = true);
+    case Opcode::setp:
+    case Opcode::set:
+      if (auto compare = compare_from_name(piece); compare && mod.compare == CompareOp::none)
+        return mod.compare = *compare, true;
+      if (piece == "and") return mod.bool_op = BoolOp::and_, true;
+      if (piece == "or") return mod.bool_op = BoolOp::or_, true;
+      if (piece == "xor") return mod.bool_op = BoolOp::xor_, true;
+      return piece == "ftz" && (mod.ftz = true);
+    case Opcode::slct:
+      return piece == "ftz" && (mod.ftz = true);
+    case Opcode::bra:
+    case Opcode::ret:
+      return piece == "uni" && (mod.uniform = true);
+    case Opcode::bar:
+      if (piece == "sync" && mod.barrier == BarrierMode::warp) return true;
+      if (piece == "sync") return mod.barrier = BarrierMode::sync, true;
+      if (piece == "arrive") return mod.barrier = BarrierMode::arrive, true;
+      if (piece == "red") return mod.barrier = BarrierMode::reduce, true;
+      if (piece == "warp" && base == "bar") return mod.barrier = BarrierMode::warp, true;
+      if (piece == "aligned") return true;
+      if (mod.barrier == BarrierMode::reduce) {
+        if (piece == "popc") return mod.barrier_reduction = BarrierReduction::popc, true;
+        if (piece == "and") return mod.barrier_reduction = BarrierReduction::and_, true;
+        if (piece == "or") return mod.barrier_reduction = BarrierReduction::or_, true;
+      }
+      return false;
+    case Opcode::membar:
+      if (piece == "cta") return mod.scope = MemoryScope::cta, true;
+      if (piece == "gl") return mod.scope = MemoryScope::gpu, true;
+      if (piece == "sys") return mod.scope = MemoryScope::sys, true;
+      return false;
+    case Opcode::fence:
+      if (auto scope = scope_from_name(piece)) return mod.scope = *scope, true;
+      if (piece == "sc") return mod.order = MemoryOrder::sc, true;
+      if (piece == "acq_rel") return mod.order = MemoryOrder::acq_rel, true;
+      return false;
+    case Opcode::atom:
+    case Opcode::red:
+      if (piece == "global" || piece == "shared") {
+        inst.space = *space_from_name(piece);
+        return true;
+      }
+      if (auto atomic = atomic_from_name(piece); atomic && mod.atomic == AtomicOp::none)
+        return mod.atomic = *atomic, true;
+      if (piece == "noftz") return true;  // f16/bf16 add: subnormals kept (no flushing anyway)
+      if (auto scope = scope_from_name(piece)) return mod.scope = *scope, true;
+      if (auto order = order_from_name(piece); order && *order != MemoryOrder::weak &&
+                                               *order != MemoryOrder::volatile_ &&
+                                               *order != MemoryOrder::sc)
+        return mod.order = *order, true;
+      return false;
+    case Opcode::shfl:
+      if (piece == "sync") return true;
+      if (piece == "up") return mod.shuffle = ShuffleMode::up, true;
+      if (piece == "down") return mod.shuffle = ShuffleMode::down, true;
+      if (piece == "bfly") return mod.shuffle = ShuffleMode::bfly, true;
+      if (piece == "idx") return mod.shuffle = ShuffleMode::idx, true;
+      return false;
+    case Opcode::vote:
+      if (piece == "sync") return true;
+      if (piece == "all") return mod.vote = VoteMode::all, true;
+      if (piece == "any") return mod.vote = VoteMode::any, true;
+      if (piece == "uni") return mod.vote = VoteMode::uni, true;
+      if (piece == "ballot") return mod.vote = VoteMode::ballot, true;
+      return false;
+    case Opcode::tex:
+      if (piece == "1d") return mod.geometry = 1, true;
+      if (piece == "2d") return mod.geometry = 2, true;
+      if (piece == "3d") return mod.geometry = 3, true;
+      if (piece == "v4") return mod.vector_width = 4, true;
+      return false;
+    default:
+      return false;
+  }
+}
+
+bool needs_sync(Opcode op) {
+  return op == Opcode::shfl || op == Opcode::vote;
+}
+
+// Type suffixes each opcode takes: {min, max}.
+std::pair<size_t, size_t> type_count(const Instruction& inst) {
+  switch (inst.op) {
+    case Opcode::bra:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::prefetch:
+      return {0, 0};
+    case Opcode::bar:
+      return inst.mod.barrier == BarrierMode::reduce ? std::pair<size_t, size_t>{1, 1}
+                                                     : std::pair<size_t, size_t>{0, 0};
+    case Opcode::cvt:
+    case Opcode::set:
+    case Opcode::slct:
+    case Opcode::tex:
+      return {2, 2};
+    default:
+      return {1, 1};
+  }
+}
+
+UnitClass float_unit(DataType type) {
+  return type == DataType::f64 ? UnitClass::fp64 : UnitClass::fp32;
+}
+
+// How one operand position may be written and what type its immediate has.
+struct Rule {
+  enum : uint16_t {
+    reg = 1,
+    imm = 2,
+    special = 4,
+    address = 8,
+    vector = 16,
+    symbol = 32,
+    label = 64,
+    negatable = 128,
+    pipe = 256,
+    sink = 512,
+  };
+  uint16_t kinds;
+  DataType type;
+};
+
+constexpr uint16_t k_source = Rule::reg | Rule::imm;
+
+DataType wide_type(DataType type) {
+  switch (type) {
+    case DataType::u16:
+      return DataType::u32;
+    case DataType::s16:
+      return DataType::s32;
+    case DataType::u32:
+      return DataType::u64;
+    case DataType::s32:
+      return DataType::s64;
+    default:
+      return type;
+  }
+}
+
+std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
+  const DataType t = inst.type;
+  const DataType pred = DataType::pred;
+  const Rule dst{Rule::reg, t};
+  const Rule src{k_source, t};
+  const Rule psrc{Rule::reg | Rule::imm | Rule::negatable, pred};
+  const Rule u32{k_source, DataType::u32};
+  const Rule b32{k_source, DataType::b32};
+  switch (inst.op) {
+    case Opcode::mov:
+      return {{Rule::reg | Rule::vector, t},
+              {k_source | Rule::special | Rule::symbol | Rule::vector, t}};
+    case Opcode::ld:
+    case Opcode::ldu:
+      return {{static_cast<uint16_t>(inst.mod.vector_width > 1 ? Rule::vector : Rule::reg), t},
+              {Rule::address, t}};
+    case Opcode::st:
+      return {{Rule::address, t},
+              {static_cast<uint16_t>(inst.mod.vector_width > 1 ? static_cast<uint16_t>(Rule::vector)
+                                                               : k_source),
+               t}};
+    case Opcode::prefetch:
+      return {{Rule::address, t}};
+    case Opcode::cvta:
+      return {dst, {Rule::reg | Rule::symbol, t}};
+    case Opcode::cvt:
+      if ((t == DataType::f16x2 || t == DataType::bf16x2) && given == 3)
+        return {dst, {k_source, inst.source_type}, {k_source, inst.source_type}};
+      return {dst, {k_source | Rule::special, inst.source_type}};
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::and_:
+    case Opcode::or_:
+    case Opcode::xor_:
+    case Opcode::copysign:
+    case Opcode::rem:
+    case Opcode::div:
+    case Opcode::mul24:
+      return {dst, src, src};
+    case Opcode::mul:
+      return {{Rule::reg, inst.mod.mul == MulMode::wide ? wide_type(t) : t}, src, src};
+    case Opcode::mad:
+      if (inst.mod.mul == MulMode::wide)
+        return {{Rule::reg, wide_type(t)}, src, src, {k_source, wide_type(t)}};
+      return {dst, src, src, src};
+    case Opcode::mad24:
+    case Opcode::fma:
+    case Opcode::sad:
+      return {dst, src, src, src};
+    case Opcode::abs:
+    case Opcode::neg:
+    case Opcode::not_:
+    case Opcode::cnot:
+    case Opcode::brev:
+    case Opcode::rcp:
+    case Opcode::sqrt:
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
+      return {dst, src};
+    case Opcode::popc:
+    case Opcode::clz:
+    case Opcode::bfind:
+      return {{Rule::reg, DataType::u32}, src};
+    case Opcode::shl:
+    case Opcode::shr:
+      return {dst, src, u32};
+    case Opcode::shf:
+      return {dst, b32, b32, u32};
+    case Opcode::bfe:
+      return {dst, src, u32, u32};
+    case Opcode::bfi:
+      return {dst, src, src, u32, u32};
+    case Opcode::prmt:
+      return {dst, b32, b32, b32};
+    case Opcode::setp:
+      if (inst.mod.bool_op != BoolOp::none) return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
+      return {{Rule::reg | Rule::pipe, pred}, src, src};
+    case Opcode::set:
+      if (inst.mod.bool_op != BoolOp::none)
+        return {dst, {k_source, inst.source_type}, {k_source, inst.source_type}, psrc};
+      return {dst, {k_source, inst.source_type}, {k_source, inst.source_type}};
+    case Opcode::selp:
+      return {dst, src, src, psrc};
+    case Opcode::slct:
+      return {dst, src, src, {k_source, inst.source_type}};
+    case Opcode::bra:
+      return {{Rule::label, DataType::none}};
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+    case Opcode::membar:
+    case Opcode::fence:
+      return {};
+    case Opcode::nanosleep:
+      return {u32};
+    case Opcode::bar:
+      switch (inst.mod.barrier) {
+        case BarrierMode::sync:
+          return given == 2 ? std::vector<Rule>{u32, u32} : std::vector<Rule>{u32};
+        case BarrierMode::arrive:
+          return {u32, u32};
+        case BarrierMode::warp:
+          return {b32};
+        case BarrierMode::reduce:
+          if (given == 4) return {{Rule::reg, t}, u32, u32, psrc};
+          return {{Rule::reg, t}, u32, psrc};
+        case BarrierMode::none:
+          break;
+      }
+      return {};
+    case Opcode::atom:
+      if (inst.mod.atomic == AtomicOp::cas) return {dst, {Rule::address, t}, src, src};
+      return {dst, {Rule::address, t}, src};
+    case Opcode::red:
+      return {{Rule::address, t}, src};
+    case Opcode::shfl:
+      return {{Rule::reg | Rule::pipe, t}, b32, b32, b32, b32};
+    case Opcode::vote:
+      if (inst.mod.vote == VoteMode::ballot) return {{Rule::reg, DataType::b32}, psrc, b32};
+      return {{Rule::reg, pred}, psrc, b32};
+    case Opcode::activemask:
+      return {dst};
+    case Opcode::tex:
+      return {{Rule::vector, t},
+              {Rule::reg | Rule::symbol, DataType::b64},
+              {Rule::vector, inst.source_type}};
+    default:
+      return {};
+  }
+}
+
+std::string_view kind_name(Operand::Kind kind) {
+  switch (kind) {
+    case Operand::Kind::reg:
+      return "a register";
+    case Operand::Kind::imm:
+      return "an immediate";
+    case Operand::Kind::special:
+      return "a special register";
+    case Operand::Kind::address:
+      return "an address";
+    case Operand::Kind::vector:
+      return "a vector";
+    case Operand::Kind::symbol:
+      return "a symbol";
+    case Operand::Kind::label:
+      return "a label";
+    case Operand::Kind::function:
+      return "a function";
+    case Operand::Kind::sink:
+      return "'_'";
+    case Operand::Kind::none:
+      break;
+  }
+  return "nothing";
+}
+
+uint16_t rule_bit(Operand::Kind kind) {
+  switch (kind) {
+    case Operand::Kind::reg:
+      return Rule::reg;
+    case Operand::Kind::imm:
+      return Rule::imm;
+    case Operand::Kind::special:
+      return Rule::special;
+    case Operand::Kind::address:
+      return Rule::address;
+    case Operand::Kind::vector:
+      return Rule::vector;
+    case Operand::Kind::symbol:
+      return Rule::symbol;
+    case Operand::Kind::label:
+      return Rule::label;
+    case Operand::Kind::sink:
+      return Rule::sink;
+    default:
+      return 0;
+  }
+}
+
+void check_register_class(uint32_t reg, DataType expected, size_t position,
+                          const std::vector<RegisterClass>& classes) {
+  if (reg == no_register || reg >= classes.size()) return;
+  const bool is_pred = classes[reg] == RegisterClass::pred;
+  if (is_pred && expected != DataType::pred)
+    fail("operand " + std::to_string(position + 1) + " is a predicate register, expected a ." +
+         std::string(type_name(expected)) + " value");
+  if (!is_pred && expected == DataType::pred)
+    fail("operand " + std::to_string(position + 1) + " must be a predicate register");
+}
+
+void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
+                    const std::vector<RegisterClass>& classes) {
+  const std::vector<Rule> rules = operand_rules(inst, operands.size());
+  if (rules.size() != operands.size())
+    fail("expected " + std::to_string(rules.size()) + " operand" + (rules.size() == 1 ? "" : "s") +
+         " for " + std::string(opcode_name(inst.op)) + ", got " + std::to_string(operands.size()));
+  for (size_t i = 0; i < operands.size(); ++i) {
+    RawOperand& raw = operands[i];
+    Operand& operand = raw.operand;
+    const Rule& rule = rules[i];
+    if (!(rule_bit(operand.kind) & rule.kinds))
+      fail("operand " + std::to_string(i + 1) + " of " + std::string(opcode_name(inst.op)) +
+           " cannot be " + std::string(kind_name(operand.kind)));
+    if (operand.negated && !(rule.kinds & Rule::negatable))
+      fail("operand " + std::to_string(i + 1) + " cannot be negated with '!'");
+    if (raw.pipe_predicate != no_register) {
+      if (!(rule.kinds & Rule::pipe)) fail("operand " + std::to_string(i + 1) + " cannot be 'd|p'");
+      check_register_class(raw.pipe_predicate, DataType::pred, i, classes);
+      inst.dest_pred = raw.pipe_predicate;
+    }
+    if (operand.kind == Operand::Kind::imm) {
+      const ImmediateResult result = immediate_bits(raw.literal, raw.literal_negative, rule.type);
+      if (!result.error.empty()) fail(result.error);
+      operand.imm = result.bits;
+    } else if (operand.kind == Operand::Kind::reg) {
+      check_register_class(operand.reg, rule.type, i, classes);
+    } else if (operand.kind == Operand::Kind::vector) {
+      if (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::st) {
+        if (operand.vector_count != inst.mod.vector_width)
+          fail("vector operand has " + std::to_string(operand.vector_count) + " elements, ." + "v" +
+               std::to_string(inst.mod.vector_width) + " needs " +
+               std::to_string(inst.mod.vector_width));
+      }
+      if (inst.op == Opcode::tex && i == 0 && operand.vector_count != 4)
+        fail("tex needs a destination vector of 4 registers");
+      if (inst.op == Opcode::tex && i == 2 && operand.vector_count < inst.mod.geometry)
+        fail("tex." + std::to_string(inst.mod.geometry) + "d needs " +
+             std::to_string(inst.mod.geometry) + " coordinates");
+      if (inst.op == Opcode::mov) {
+        const size_t other = i == 0 ? 1 : 0;
+        if (operands.size() == 2 && operands[other].operand.kind != Operand::Kind::reg)
+          fail("mov with a vector operand packs or unpacks a register");
+        if (operand.vector_count < 2 || type_bytes(inst.type) % operand.vector_count != 0)
+          fail("mov." + std::string(type_name(inst.type)) + " cannot split into " +
+               std::to_string(operand.vector_count) + " parts");
+      }
+      for (size_t k = 0; k < operand.vector_count; ++k)
+        check_register_class(operand.vector_regs[k], DataType::b32, i, classes);
+    }
+  }
+  inst.operand_count = static_cast<uint8_t>(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) inst.operands[i] = operands[i].operand;
+}
+
+}  // namespace
+
+UnitClass unit_class_of(const Instruction& inst) {
+  switch (inst.op) {
+    case Opcode::ld:
+    case Opcode::ldu:
+    case Opcode::st:
+    case Opcode::prefetch:
+    case Opcode::atom:
+    case Opcode::red:
+    case Opcode::tex:
+      return UnitClass::ldst;
+    case Opcode::bra:
+    case Opcode::call:
+    case Opcode::ret:
+    case Opcode::exit:
+    case Opcode::trap:
+    case Opcode::brkpt:
+      return UnitClass::branch;
+    case Opcode::bar:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::nanosleep:
+      return UnitClass::barrier;
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+    case Opcode::wmma_mma:
+    case Opcode::mma:
+      return UnitClass::tensor;
+    case Opcode::rcp:
+    case Opcode::sqrt:
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
+      return inst.type == DataType::f64 ? UnitClass::fp64 : UnitClass::sfu;
+    case Opcode::div:
+      if (inst.type == DataType::f64) return UnitClass::fp64;
+      return is_float(inst.type) ? UnitClass::sfu : UnitClass::int_alu;
+    case Opcode::cvt:
+      if (inst.type == DataType::f64 || inst.source_type == DataType::f64) return UnitClass::fp64;
+      if (is_float(inst.type) || is_float(inst.source_type)) return UnitClass::fp32;
+      return UnitClass::int_alu;
+    case Opcode::setp:
+    case Opcode::set:
+    case Opcode::slct:
+      if (inst.type == DataType::f64 || inst.source_type == DataType::f64) return UnitClass::fp64;
+      return is_float(inst.type) || is_float(inst.source_type) ? UnitClass::fp32
+                                                               : UnitClass::int_alu;
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::mul:
+    case Opcode::mad:
+    case Opcode::fma:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::abs:
+    case Opcode::neg:
+    case Opcode::copysign:
+    case Opcode::testp:
+      return is_float(inst.type) ? float_unit(inst.type) : UnitClass::int_alu;
+    default:
+      return UnitClass::int_alu;
+  }
+}
+
+void decode_instruction(std::string_view word, std::vector<RawOperand>& operands,
+                        const std::vector<RegisterClass>& classes, Instruction& inst) {
+  const std::vector<std::string_view> pieces = split_pieces(word);
+  const std::string_view base = pieces[0];
+  if (base == "wmma" || base == "mma" || base == "ldmatrix")
+    fail("'" + std::string(word) + "' (tensor cores) is not supported yet");
+  std::optional<Opcode> op = opcode_from_name(base);
+  if (base == "addc") op = Opcode::add, inst.mod.carry_in = true;
+  if (base == "subc") op = Opcode::sub, inst.mod.carry_in = true;
+  if (base == "madc") op = Opcode::mad, inst.mod.carry_in = true;
+  if (base == "barrier") op = Opcode::bar;
+  if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
+  switch (*op) {
+    case Opcode::testp:
+    case Opcode::fns:
+    case Opcode::match:
+    case Opcode::redux:
+      fail("instruction '" + std::string(base) + "' is not supported");
+    default:
+      break;
+  }
+  inst.op = *op;
+  std::vector<DataType> types;
+  bool saw_sync = false;
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    const std::string_view piece = pieces[i];
+    if (piece.empty()) fail("empty modifier in '" + std::string(word) + "'");
+    if (auto type = type_from_name(piece)) {
+      types.push_back(*type);
+      continue;
+    }
+    if (piece == "sync") saw_sync = true;
+    if (!apply_modifier(base, piece, inst))
+      fail("unknown modifier '." + std::string(piece) + "' of " + std::string(base));
+  }
+  if (needs_sync(inst.op) && !saw_sync)
+    fail(std::string(base) + " without .sync is not supported (use " + std::string(base) +
+         ".sync)");
+  const auto [min_types, max_types] = type_count(inst);
+  if (types.size() < min_types || types.size() > max_types)
+    fail(std::string(base) + " takes " + std::to_string(max_types) + " type suffix" +
+         (max_types == 1 ? "" : "es") + ", got " + std::to_string(types.size()));
+  if (!types.empty()) inst.type = types[0];
+  if (types.size() > 1) inst.source_type = types[1];
+  if (inst.op == Opcode::setp) inst.source_type = inst.type;
+
+  // Shape checks that depend on more than one modifier.
+  if ((inst.op == Opcode::setp || inst.op == Opcode::set) && inst.mod.compare == CompareOp::none)
+    fail(std::string(base) + " needs a comparison (.eq, .lt, ...)");
+  if ((inst.op == Opcode::atom || inst.op == Opcode::red)) {
+    if (inst.mod.atomic == AtomicOp::none)
+      fail(std::string(base) + " needs an operation (.add, .cas, ...)");
+    if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::cas) fail("red.cas does not exist");
+    if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::exch)
+      fail("red.exch does not exist");
+    if (!atomic_supported(inst.mod.atomic, inst.type))
+      fail(std::string(base) + "." + std::string(atomic_name(inst.mod.atomic)) + "." +
+           std::string(type_name(inst.type)) + " is not supported");
+  }
+  if (inst.op == Opcode::shfl && inst.mod.shuffle == ShuffleMode::none)
+    fail("shfl.sync needs a mode (.up, .down, .bfly, .idx)");
+  if (inst.op == Opcode::vote && inst.mod.vote == VoteMode::none)
+    fail("vote.sync needs a mode (.all, .any, .uni, .ballot)");
+  if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::none)
+    fail(std::string(base) + " needs .sync, .arrive or .red");
+  if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::reduce &&
+      inst.mod.barrier_reduction == BarrierReduction::none)
+    fail("bar.red needs .popc, .and or .or");
+  if (inst.op == Opcode::tex && inst.mod.geometry == 0)
+    fail("tex needs a geometry (.1d, .2d, .3d)");
+  if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
+  if (inst.op == Opcode::cvta && inst.space == StateSpace::generic)
+    fail("cvta needs a state space (.global, .shared, .local, .const)");
+  if ((inst.op == Opcode::mul || inst.op == Opcode::mad) && !is_float(inst.type) &&
+      inst.mod.mul == MulMode::none)
+    fail(std::string(base) + "." + std::string(type_name(inst.type)) + " needs .lo, .hi or .wide");
+  if ((inst.op == Opcode::mul24 || inst.op == Opcode::mad24) && inst.mod.mul == MulMode::none)
+    fail(std::string(base) + " needs .lo or .hi");
+  if (inst.op == Opcode::div && is_float(inst.type) && inst.type != DataType::f64 &&
+      !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
+    fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
+  check_operands(inst, operands, classes);
+  inst.unit = unit_class_of(inst);
+}
+
+}  // namespace ohmvp::gpu

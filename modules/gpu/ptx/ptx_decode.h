@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/ptx/program.h"
+
+namespace ohmvp::gpu {
+
+// One operand as the parser read it, before the instruction's types are known: registers,
+// addresses, symbols and labels are already resolved in `operand`; an immediate keeps its literal
+// text until decode_instruction converts it to the bits of the type its position has.
+struct RawOperand {
+  Operand operand;
+  std::string literal;
+  bool literal_negative = false;
+  uint32_t pipe_predicate = no_register;  // the `p` of `d|p`
+};
+
+// A problem in one instruction; the parser adds file, line and source text.
+struct DecodeError {
+  std::string message;
+};
+
+// The decoding tables: splits `opcode_word` (e.g. "ld.global.nc.v4.f32") into the opcode and its
+// modifiers, checks the operands' count and kinds against the opcode's shape, converts immediates,
+// and sets the unit class. `call` is not decoded here (the parser builds it). Throws DecodeError.
+void decode_instruction(std::string_view opcode_word, std::vector<RawOperand>& operands,
+                        const std::vector<RegisterClass>& register_classes, Instruction& out);
+
+// The unit class of a decoded instruction (see docs/gpu_ptx.md for the mapping).
+UnitClass unit_class_of(const Instruction& instruction);
+
+}  // namespace ohmvp::gpu

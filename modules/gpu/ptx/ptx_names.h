@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+// The PTX spelling of the decoded enums (without the leading dot), both ways. Shared by the
+// parser's decoding tables and the disassembler so the two cannot drift apart.
+
+std::string_view type_name(DataType type);
+std::optional<DataType> type_from_name(std::string_view name);
+
+std::string_view space_name(StateSpace space);  // "" for generic
+std::optional<StateSpace> space_from_name(std::string_view name);
+
+std::string_view opcode_name(Opcode op);
+std::optional<Opcode> opcode_from_name(std::string_view name);
+
+std::string_view compare_name(CompareOp op);
+std::optional<CompareOp> compare_from_name(std::string_view name);
+
+std::string_view rounding_name(RoundingMode mode);
+std::optional<RoundingMode> rounding_from_name(std::string_view name);
+
+std::string_view atomic_name(AtomicOp op);
+std::optional<AtomicOp> atomic_from_name(std::string_view name);
+
+std::string_view bool_op_name(BoolOp op);
+std::string_view shuffle_name(ShuffleMode mode);
+std::string_view vote_name(VoteMode mode);
+std::string_view mul_mode_name(MulMode mode);
+std::string_view unit_name(UnitClass unit);
+
+// "%tid", "%clock64", ... (with the percent sign).
+std::string_view special_register_name(SpecialRegister reg);
+std::optional<SpecialRegister> special_register_from_name(std::string_view name);
+// Whether the register has .x/.y/.z components.
+bool special_register_has_components(SpecialRegister reg);
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,898 @@
+#include "modules/gpu/ptx/ptx_parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <unordered_map>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/control_flow.h"
+#include "modules/gpu/ptx/ptx_decode.h"
+#include "modules/gpu/ptx/ptx_immediate.h"
+#include "modules/gpu/ptx/ptx_layout.h"
+#include "modules/gpu/ptx/ptx_lexer.h"
+#include "modules/gpu/ptx/ptx_names.h"
+
+namespace ohmvp::gpu {
+namespace {
+
+struct Scope {
+  std::unordered_map<std::string, uint32_t> registers;
+  std::unordered_map<std::string, uint32_t> symbols;
+};
+
+struct PendingLabel {
+  uint32_t instruction;
+  uint32_t operand;
+  std::string name;
+  uint32_t line;
+};
+
+struct PendingCall {
+  uint32_t function;
+  uint32_t instruction;
+  std::string callee;
+  uint32_t line;
+};
+
+std::optional<RegisterClass> register_class_of(DataType type) {
+  switch (type) {
+    case DataType::pred:
+      return RegisterClass::pred;
+    case DataType::b8:
+    case DataType::u8:
+    case DataType::s8:
+    case DataType::b16:
+    case DataType::u16:
+    case DataType::s16:
+      return RegisterClass::b16;
+    case DataType::f16:
+    case DataType::bf16:
+      return RegisterClass::f16;
+    case DataType::b32:
+    case DataType::u32:
+    case DataType::s32:
+    case DataType::f16x2:
+    case DataType::bf16x2:
+      return RegisterClass::b32;
+    case DataType::f32:
+      return RegisterClass::f32;
+    case DataType::b64:
+    case DataType::u64:
+    case DataType::s64:
+      return RegisterClass::b64;
+    case DataType::f64:
+      return RegisterClass::f64;
+    default:
+      return std::nullopt;
+  }
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& file)
+      : m_tokens(tokenize_ptx(text, file)), m_file(file) {
+    size_t start = 0;
+    while (start <= text.size()) {
+      const size_t end = text.find('\n', start);
+      std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())))
+        line.remove_prefix(1);
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+        line.remove_suffix(1);
+      m_lines.emplace_back(line);
+      if (end == std::string_view::npos) break;
+      start = end + 1;
+    }
+    m_module.file = file;
+  }
+
+  Module run() {
+    while (peek().kind != Token::Kind::end) parse_module_statement();
+    resolve_calls();
+    for (const Function& function : m_module.functions)
+      if (function.is_kernel && !function.defined)
+        fail(function.source_line, "kernel '" + function.name + "' has no body");
+    lay_out_symbols(m_module);
+    for (Function& function : m_module.functions) assign_reconvergence_points(function);
+    return std::move(m_module);
+  }
+
+ private:
+  // --- tokens and errors ---
+  const Token& peek(size_t ahead = 0) const {
+    return m_tokens[std::min(m_pos + ahead, m_tokens.size() - 1)];
+  }
+  const Token& next() {
+    const Token& token = peek();
+    if (m_pos < m_tokens.size() - 1) ++m_pos;
+    return token;
+  }
+
+  [[noreturn]] void fail(uint32_t line, const std::string& problem) const {
+    std::string text = line >= 1 && line <= m_lines.size() ? m_lines[line - 1] : "";
+    throw ConfigError(m_file + ":" + std::to_string(line) + ": " + problem + " in '" + text + "'");
+  }
+  [[noreturn]] void fail_here(const std::string& problem) const { fail(peek().line, problem); }
+
+  static std::string describe(const Token& token) {
+    switch (token.kind) {
+      case Token::Kind::end:
+        return "end of file";
+      case Token::Kind::string:
+        return "\"" + token.text + "\"";
+      default:
+        return "'" + token.text + "'";
+    }
+  }
+
+  void expect(char c) {
+    if (!peek().is(c)) fail_here(std::string("expected '") + c + "', found " + describe(peek()));
+    next();
+  }
+  bool accept(char c) {
+    if (!peek().is(c)) return false;
+    next();
+    return true;
+  }
+  std::string expect_word(const char* what) {
+    if (peek().kind != Token::Kind::word)
+      fail_here(std::string("expected ") + what + ", found " + describe(peek()));
+    return next().text;
+  }
+  uint64_t expect_unsigned(const char* what) {
+    const Token& token = peek();
+    if (token.kind != Token::Kind::number)
+      fail_here(std::string("expected ") + what + ", found " + describe(token));
+    const auto value = parse_unsigned_literal(token.text);
+    if (!value) fail_here("bad " + std::string(what) + " '" + token.text + "'");
+    next();
+    return *value;
+  }
+  void skip_rest_of_line(uint32_t line) {
+    while (peek().kind != Token::Kind::end && peek().line == line) next();
+  }
+
+  // --- module scope ---
+  void parse_module_statement() {
+    const Token& token = peek();
+    if (token.kind != Token::Kind::word || token.text[0] != '.')
+      fail_here("expected a directive, found " + describe(token));
+    const std::string directive = token.text;
+    const uint32_t line = token.line;
+    if (directive == ".version") {
+      next();
+      const Token& number = next();
+      const size_t dot = number.text.find('.');
+      const auto major = parse_unsigned_literal(number.text.substr(0, dot));
+      const auto minor = dot == std::string::npos
+                             ? std::optional<uint64_t>{}
+                             : parse_unsigned_literal(number.text.substr(dot + 1));
+      if (number.kind != Token::Kind::number || !major || !minor) fail(line, "bad .version");
+      m_module.version_major = static_cast<uint32_t>(*major);
+      m_module.version_minor = static_cast<uint32_t>(*minor);
+    } else if (directive == ".target") {
+      next();
+      m_module.target = expect_word("a target");
+      while (accept(',')) {
+        const std::string option = expect_word("a target option");
+        if (option != "texmode_independent" && option != "texmode_unified" && option != "debug")
+          fail(line, "unknown .target option '" + option + "'");
+      }
+    } else if (directive == ".address_size") {
+      next();
+      const uint64_t size = expect_unsigned("an address size");
+      if (size != 64)
+        fail(line, ".address_size " + std::to_string(size) + " is not supported (only 64)");
+      m_module.address_size = 64;
+    } else if (directive == ".file") {
+      next();
+      skip_rest_of_line(line);
+    } else if (directive == ".pragma") {
+      parse_pragma();
+    } else {
+      parse_linkage_and_declaration();
+    }
+  }
+
+  // `.section .debug_str { ... }` as -lineinfo emits it: debug data with no effect on execution.
+  void skip_debug_section() {
+    const uint32_t line = next().line;
+    const std::string name = expect_word("a section name");
+    if (name.rfind(".debug_", 0) != 0) fail(line, "unknown section '" + name + "'");
+    expect('{');
+    for (int depth = 1; depth > 0; next()) {
+      if (peek().kind == Token::Kind::end) fail(line, "section '" + name + "' has no closing '}'");
+      if (peek().is('{')) ++depth;
+      if (peek().is('}')) --depth;
+    }
+  }
+
+  void parse_pragma() {
+    const uint32_t line = next().line;
+    if (peek().kind != Token::Kind::string) fail(line, ".pragma needs a string");
+    while (peek().kind == Token::Kind::string) {
+      next();
+      accept(',');
+    }
+    if (!accept(';')) fail(line, "expected ';' after .pragma");
+  }
+
+  void parse_linkage_and_declaration() {
+    bool is_extern = false, is_visible = false;
+    while (true) {
+      const std::string& word = peek().text;
+      if (word == ".visible" || word == ".weak" || word == ".common")
+        is_visible = true;
+      else if (word == ".extern")
+        is_extern = true;
+      else
+        break;
+      next();
+    }
+    const Token& token = peek();
+    if (token.is_word(".entry") || token.is_word(".func")) {
+      parse_function(is_visible, is_extern);
+    } else if (token.is_word(".global") || token.is_word(".const") || token.is_word(".shared")) {
+      declare_variable(-1, is_extern);
+    } else if (token.is_word(".section")) {
+      skip_debug_section();
+    } else {
+      fail_here("unknown directive " + describe(token));
+    }
+  }
+
+  // --- variables ---
+  struct Declaration {
+    std::string name;
+    DataType type = DataType::none;
+    uint32_t align = 0;
+    uint64_t size = 0;
+    bool unsized = false;
+    bool has_pointer_attributes = false;
+    std::vector<uint8_t> initializer;
+    uint32_t line = 0;
+  };
+
+  // After the space directive: [.align N] [.v2|.v4] [.ptr [.space] [.align N]] .type name [N]...
+  Declaration parse_declaration(StateSpace space, bool allow_initializer) {
+    Declaration decl;
+    decl.line = peek().line;
+    uint32_t vector = 1;
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
+      const std::string word = next().text;
+      if (word == ".align") {
+        const uint64_t align = expect_unsigned("an alignment");
+        if (align == 0 || (align & (align - 1)) != 0)
+          fail(decl.line, "alignment must be a power of two");
+        // After .ptr the alignment is the pointee's, which does not place the parameter.
+        if (!decl.has_pointer_attributes) decl.align = static_cast<uint32_t>(align);
+      } else if (word == ".v2" || word == ".v4") {
+        vector = static_cast<uint32_t>(word[2] - '0');
+      } else if (word == ".ptr" && space == StateSpace::param) {
+        decl.has_pointer_attributes = true;
+      } else if (decl.has_pointer_attributes &&
+                 (word == ".global" || word == ".shared" || word == ".const" || word == ".local")) {
+        // the pointee's state space: a hint only
+      } else if (auto type = type_from_name(std::string_view(word).substr(1));
+                 type && decl.type == DataType::none) {
+        decl.type = *type;
+      } else if (word == ".texref" || word == ".samplerref" || word == ".surfref") {
+        fail(decl.line, "texture references (" + word + ") are not supported; use texture objects");
+      } else {
+        fail(decl.line, "unknown qualifier '" + word + "' in a declaration");
+      }
+    }
+    if (decl.type == DataType::none) fail(decl.line, "declaration without a type");
+    if (decl.type == DataType::pred && space != StateSpace::reg)
+      fail(decl.line, ".pred variables are not supported");
+    decl.name = expect_word("a name");
+    const uint64_t element = type_bytes(decl.type) * vector;
+    if (decl.align == 0) decl.align = static_cast<uint32_t>(element);
+    uint64_t count = 1;
+    while (accept('[')) {
+      if (accept(']')) {
+        decl.unsized = true;
+        continue;
+      }
+      count *= expect_unsigned("an array size");
+      expect(']');
+    }
+    decl.size = decl.unsized ? 0 : count * element;
+    if (accept('=')) {
+      if (!allow_initializer) fail(decl.line, "initialiser not allowed here");
+      parse_initializer(decl, decl.type);
+    }
+    return decl;
+  }
+
+  void parse_initializer(Declaration& decl, DataType element_type) {
+    std::vector<uint8_t>& bytes = decl.initializer;
+    const size_t element = type_bytes(element_type);
+    auto add_value = [&]() {
+      if (peek().kind == Token::Kind::word) {
+        fail(decl.line, "address initialisers ('" + peek().text + "') are not supported");
+      }
+      const bool negative = accept('-');
+      const Token& literal = peek();
+      if (literal.kind != Token::Kind::number)
+        fail(decl.line, "expected a number in the initialiser, found " + describe(literal));
+      const ImmediateResult value = immediate_bits(literal.text, negative, element_type);
+      if (!value.error.empty()) fail(decl.line, value.error);
+      next();
+      for (size_t b = 0; b < element; ++b)
+        bytes.push_back(static_cast<uint8_t>(value.bits >> (8 * b)));
+    };
+    std::function<void()> parse_list = [&]() {
+      expect('{');
+      if (!peek().is('}')) {
+        do {
+          if (peek().is('{'))
+            parse_list();
+          else
+            add_value();
+        } while (accept(','));
+      }
+      expect('}');
+    };
+    if (peek().is('{'))
+      parse_list();
+    else
+      add_value();
+    if (decl.unsized) {
+      decl.unsized = false;
+      decl.size = bytes.size();
+    }
+    if (bytes.size() > decl.size)
+      fail(decl.line, "initialiser has " + std::to_string(bytes.size() / element) +
+                          " elements, the variable holds " + std::to_string(decl.size / element));
+    bytes.resize(decl.size, 0);
+  }
+
+  uint32_t add_symbol(const Declaration& decl, StateSpace space, int32_t function, bool is_extern) {
+    Symbol symbol;
+    symbol.name = decl.name;
+    symbol.space = space;
+    symbol.type = decl.type;
+    symbol.align = decl.align;
+    symbol.size = decl.size;
+    symbol.is_extern = is_extern;
+    symbol.initializer = decl.initializer;
+    symbol.function = function;
+    m_module.symbols.push_back(std::move(symbol));
+    return static_cast<uint32_t>(m_module.symbols.size() - 1);
+  }
+
+  // A .global/.const/.shared (module or function scope) or .local (function scope) variable.
+  void declare_variable(int32_t function, bool is_extern) {
+    const Token& directive = next();
+    const uint32_t line = directive.line;
+    const StateSpace space = *space_from_name(std::string_view(directive.text).substr(1));
+    if (function >= 0 && (space == StateSpace::global || space == StateSpace::const_))
+      fail(line, "function-scope " + directive.text + " variables are not supported");
+    if (function < 0 && space == StateSpace::local)
+      fail(line, "module-scope .local variables are not supported");
+    Declaration decl =
+        parse_declaration(space, space == StateSpace::global || space == StateSpace::const_);
+    expect(';');
+    if (is_extern && space != StateSpace::shared)
+      fail(line, "external " + directive.text + " variable '" + decl.name +
+                     "' is not defined in this module");
+    if (decl.unsized && !is_extern) fail(line, "array '" + decl.name + "' has no size");
+    if (is_extern) decl.size = 0;
+    const uint32_t index = add_symbol(decl, space, function, is_extern);
+    auto& names = function < 0 ? m_module_symbols : m_scopes.back().symbols;
+    if (function < 0 && m_functions_by_name.count(decl.name))
+      fail(line, "'" + decl.name + "' is already a function");
+    if (!names.emplace(decl.name, index).second)
+      fail(line, "'" + decl.name + "' is declared twice");
+  }
+
+  // --- functions ---
+  std::vector<Declaration> parse_parameter_list(bool kernel) {
+    std::vector<Declaration> params;
+    expect('(');
+    if (!peek().is(')')) {
+      do {
+        const Token& token = peek();
+        if (!token.is_word(".param") && !(kernel && token.is_word(".reg")))
+          fail_here("expected .param, found " + describe(token));
+        if (token.is_word(".reg")) fail_here(".reg parameters are not supported");
+        next();
+        params.push_back(parse_declaration(StateSpace::param, false));
+        if (params.back().unsized) fail(params.back().line, "parameter without a size");
+      } while (accept(','));
+    }
+    expect(')');
+    return params;
+  }
+
+  void parse_function(bool is_visible, bool is_extern) {
+    const Token& kind = next();
+    const bool is_kernel = kind.text == ".entry";
+    const uint32_t line = kind.line;
+    while (peek().is_word(".noreturn")) next();
+    std::vector<Declaration> returns;
+    if (!is_kernel && peek().is('(')) returns = parse_parameter_list(false);
+    const std::string name = expect_word("a function name");
+    while (peek().is_word(".noreturn")) next();
+    std::vector<Declaration> params;
+    if (peek().is('(')) params = parse_parameter_list(is_kernel);
+    if (is_kernel && !returns.empty()) fail(line, "a kernel cannot return values");
+
+    uint32_t index;
+    auto existing = m_functions_by_name.find(name);
+    if (m_module_symbols.count(name)) fail(line, "'" + name + "' is already a variable");
+    if (existing == m_functions_by_name.end()) {
+      index = static_cast<uint32_t>(m_module.functions.size());
+      m_module.functions.emplace_back();
+      m_functions_by_name.emplace(name, index);
+    } else {
+      index = existing->second;
+      const Function& earlier = m_module.functions[index];
+      if (earlier.defined) fail(line, "function '" + name + "' is defined twice");
+      if (earlier.is_kernel != is_kernel || earlier.params.size() != params.size() ||
+          earlier.return_params.size() != returns.size())
+        fail(line, "definition of '" + name + "' does not match its declaration");
+    }
+    Function& function = m_module.functions[index];
+    function.name = name;
+    function.is_kernel = is_kernel;
+    function.is_visible = function.is_visible || is_visible;
+    function.source_line = line;
+    auto set_params = [&](std::vector<uint32_t>& list, const std::vector<Declaration>& decls) {
+      if (list.empty()) {
+        for (const Declaration& decl : decls)
+          list.push_back(add_symbol(decl, StateSpace::param, static_cast<int32_t>(index), false));
+      } else {
+        for (size_t i = 0; i < decls.size(); ++i) {
+          Symbol& symbol = m_module.symbols[list[i]];
+          symbol.name = decls[i].name;
+          symbol.type = decls[i].type;
+          symbol.align = decls[i].align;
+          symbol.size = decls[i].size;
+        }
+      }
+    };
+    set_params(function.return_params, returns);
+    set_params(function.params, params);
+
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
+      const Token& directive = next();
+      if (directive.text == ".maxntid" || directive.text == ".reqntid") {
+        uint64_t threads = expect_unsigned("a thread count");
+        while (accept(',')) threads *= expect_unsigned("a thread count");
+        function.max_threads = static_cast<uint32_t>(threads);
+      } else if (directive.text == ".minnctapersm") {
+        function.min_ctas_per_sm = static_cast<uint32_t>(expect_unsigned("a CTA count"));
+      } else if (directive.text == ".maxnreg" || directive.text == ".maxnctapersm") {
+        expect_unsigned("a count");  // register allocation hints: no effect on the model
+      } else if (directive.text == ".pragma") {
+        --m_pos;
+        parse_pragma();
+      } else {
+        fail(directive.line, "unknown function directive '" + directive.text + "'");
+      }
+    }
+    if (accept(';')) return;  // a declaration (prototype)
+    if (is_extern) fail(line, "external function '" + name + "' cannot have a body");
+    function.defined = true;
+    parse_body(index);
+  }
+
+  // --- function bodies ---
+  void parse_body(uint32_t index) {
+    m_function = index;
+    m_labels.clear();
+    m_pending_labels.clear();
+    m_scopes.clear();
+    m_scopes.emplace_back();
+    Function& function = m_module.functions[index];
+    for (uint32_t symbol : function.params)
+      m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
+    for (uint32_t symbol : function.return_params)
+      m_scopes.back().symbols[m_module.symbols[symbol].name] = symbol;
+    expect('{');
+    m_scopes.emplace_back();
+    while (m_scopes.size() > 1) {
+      const Token& token = peek();
+      if (token.kind == Token::Kind::end)
+        fail(function.source_line, "function '" + function.name + "' has no closing '}'");
+      if (token.is('{')) {
+        next();
+        m_scopes.emplace_back();
+      } else if (token.is('}')) {
+        next();
+        m_scopes.pop_back();
+      } else if (token.kind == Token::Kind::word && token.text[0] == '.') {
+        parse_body_directive();
+      } else if (token.kind == Token::Kind::word && peek(1).is(':')) {
+        const uint32_t target = static_cast<uint32_t>(function.instructions.size());
+        if (!m_labels.emplace(token.text, target).second)
+          fail(token.line, "label '" + token.text + "' is defined twice");
+        next();
+        next();
+      } else {
+        parse_instruction();
+      }
+    }
+    for (const PendingLabel& pending : m_pending_labels) {
+      const auto found = m_labels.find(pending.name);
+      if (found == m_labels.end()) fail(pending.line, "unknown label '" + pending.name + "'");
+      function.instructions[pending.instruction].operands[pending.operand].target = found->second;
+    }
+  }
+
+  void parse_body_directive() {
+    const Token& token = peek();
+    const uint32_t line = token.line;
+    const int32_t function = static_cast<int32_t>(m_function);
+    if (token.text == ".reg") {
+      next();
+      declare_registers(line);
+    } else if (token.text == ".local" || token.text == ".shared") {
+      declare_variable(function, false);
+    } else if (token.text == ".extern" && peek(1).is_word(".shared")) {
+      next();
+      declare_variable(function, true);
+    } else if (token.text == ".param") {
+      next();
+      const Declaration decl = parse_declaration(StateSpace::param, false);
+      expect(';');
+      if (decl.unsized) fail(line, "parameter without a size");
+      const uint32_t symbol = add_symbol(decl, StateSpace::param, function, false);
+      if (!m_scopes.back().symbols.emplace(decl.name, symbol).second)
+        fail(line, "'" + decl.name + "' is declared twice in this scope");
+    } else if (token.text == ".pragma") {
+      parse_pragma();
+    } else if (token.text == ".loc") {
+      next();
+      skip_rest_of_line(line);
+    } else {
+      fail(line, "unknown directive '" + token.text + "' in a function body");
+    }
+  }
+
+  void declare_registers(uint32_t line) {
+    DataType type = DataType::none;
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
+      const std::string word = next().text;
+      const auto parsed = type_from_name(std::string_view(word).substr(1));
+      if (word == ".v2" || word == ".v4") fail(line, "vector registers are not supported");
+      if (!parsed || type != DataType::none) fail(line, "unknown qualifier '" + word + "' in .reg");
+      type = *parsed;
+    }
+    const auto register_class = register_class_of(type);
+    if (!register_class)
+      fail(line, ".reg needs a register type (.pred, .b16, .b32, .b64, .f16, .f32, .f64)");
+    Function& function = m_module.functions[m_function];
+    auto add = [&](const std::string& name) {
+      function.register_classes.push_back(*register_class);
+      function.register_names.push_back(name);
+      const uint32_t index = function.register_count++;
+      if (!m_scopes.back().registers.emplace(name, index).second)
+        fail(line, "register '" + name + "' is declared twice in this scope");
+    };
+    do {
+      const std::string name = expect_word("a register name");
+      if (accept('<')) {
+        const uint64_t count = expect_unsigned("a register count");
+        expect('>');
+        if (count > 1'000'000) fail(line, "too many registers");
+        for (uint64_t i = 0; i < count; ++i) add(name + std::to_string(i));
+      } else {
+        add(name);
+      }
+    } while (accept(','));
+    expect(';');
+  }
+
+  // --- instructions ---
+  std::optional<uint32_t> find_register(const std::string& name) const {
+    for (auto scope = m_scopes.rbegin(); scope != m_scopes.rend(); ++scope) {
+      const auto found = scope->registers.find(name);
+      if (found != scope->registers.end()) return found->second;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<uint32_t> find_symbol(const std::string& name) const {
+    for (auto scope = m_scopes.rbegin(); scope != m_scopes.rend(); ++scope) {
+      const auto found = scope->symbols.find(name);
+      if (found != scope->symbols.end()) return found->second;
+    }
+    const auto found = m_module_symbols.find(name);
+    if (found != m_module_symbols.end()) return found->second;
+    return std::nullopt;
+  }
+
+  uint32_t expect_register(const char* what) {
+    const Token& token = peek();
+    if (token.kind != Token::Kind::word)
+      fail_here(std::string("expected ") + what + ", found " + describe(token));
+    const auto reg = find_register(token.text);
+    if (!reg) fail_here("undeclared register '" + token.text + "'");
+    next();
+    return *reg;
+  }
+
+  // Register, special register, symbol or (for branches) label.
+  void parse_word_operand(RawOperand& raw, bool branch) {
+    const Token& token = peek();
+    Operand& operand = raw.operand;
+    if (token.text == "_") {
+      next();
+      operand.kind = Operand::Kind::sink;
+      return;
+    }
+    if (const auto reg = find_register(token.text)) {
+      next();
+      operand.kind = Operand::Kind::reg;
+      operand.reg = *reg;
+      if (accept('|')) raw.pipe_predicate = expect_register("a predicate register");
+      return;
+    }
+    if (token.text[0] == '%') {
+      const size_t dot = token.text.find('.');
+      const auto special = special_register_from_name(std::string_view(token.text).substr(0, dot));
+      if (special) {
+        operand.kind = Operand::Kind::special;
+        operand.special = *special;
+        if (special_register_has_components(*special)) {
+          const std::string_view component =
+              dot == std::string::npos ? "" : std::string_view(token.text).substr(dot + 1);
+          if (component != "x" && component != "y" && component != "z")
+            fail_here(std::string(special_register_name(*special)) + " needs .x, .y or .z");
+          operand.component = static_cast<uint8_t>(component[0] - 'x');
+        } else if (dot != std::string::npos) {
+          fail_here("special register '" + token.text + "' has no components");
+        }
+        next();
+        return;
+      }
+      fail_here("undeclared register '" + token.text + "'");
+    }
+    if (const auto symbol = find_symbol(token.text)) {
+      next();
+      operand.kind = Operand::Kind::symbol;
+      operand.symbol = *symbol;
+      return;
+    }
+    if (branch) {
+      operand.kind = Operand::Kind::label;
+      raw.literal = token.text;
+      next();
+      return;
+    }
+    fail_here("unknown symbol '" + token.text + "'");
+  }
+
+  void parse_address(RawOperand& raw, std::vector<RawOperand>& operands) {
+    Operand& operand = raw.operand;
+    operand.kind = Operand::Kind::address;
+    const Token& base = peek();
+    if (base.kind == Token::Kind::word) {
+      parse_word_operand(raw, false);
+      if (operand.kind == Operand::Kind::special || operand.kind == Operand::Kind::sink ||
+          raw.pipe_predicate != no_register)
+        fail(base.line, "bad address base '" + base.text + "'");
+      if (peek().is(',')) {  // texture: [handle, {coordinates}]
+        next();
+        operands.push_back(raw);
+        RawOperand coordinates;
+        if (!peek().is('{')) fail_here("expected '{' for texture coordinates");
+        parse_vector(coordinates);
+        expect(']');
+        operands.push_back(coordinates);
+        raw.operand.kind = Operand::Kind::none;
+        return;
+      }
+      operand.kind = Operand::Kind::address;
+      if (accept('+')) {
+        const bool negative = accept('-');
+        operand.offset = parse_offset(negative);
+      } else if (accept('-')) {
+        operand.offset = parse_offset(true);
+      }
+    } else {
+      const bool negative = accept('-');
+      operand.offset = parse_offset(negative);
+    }
+    expect(']');
+  }
+
+  int64_t parse_offset(bool negative) {
+    const Token& token = peek();
+    if (token.kind != Token::Kind::number)
+      fail_here("expected an address offset, found " + describe(token));
+    const auto value = parse_unsigned_literal(token.text);
+    if (!value || *value > static_cast<uint64_t>(INT64_MAX))
+      fail_here("bad address offset '" + token.text + "'");
+    next();
+    return negative ? -static_cast<int64_t>(*value) : static_cast<int64_t>(*value);
+  }
+
+  void parse_vector(RawOperand& raw) {
+    expect('{');
+    Operand& operand = raw.operand;
+    operand.kind = Operand::Kind::vector;
+    do {
+      if (operand.vector_count == 4) fail_here("vector operands have at most 4 elements");
+      const Token& token = peek();
+      if (token.text == "_") {
+        next();
+        operand.vector_regs[operand.vector_count++] = no_register;
+        continue;
+      }
+      if (token.kind != Token::Kind::word)
+        fail_here("vector elements must be registers, found " + describe(token));
+      operand.vector_regs[operand.vector_count++] = expect_register("a register");
+    } while (accept(','));
+    expect('}');
+  }
+
+  std::vector<RawOperand> parse_operands(bool branch) {
+    std::vector<RawOperand> operands;
+    if (peek().is(';')) return operands;
+    do {
+      RawOperand raw;
+      const Token& token = peek();
+      if (token.is('[')) {
+        next();
+        parse_address(raw, operands);
+        if (raw.operand.kind == Operand::Kind::none) continue;  // texture operands already added
+      } else if (token.is('{')) {
+        parse_vector(raw);
+      } else if (token.is('!')) {
+        next();
+        raw.operand.kind = Operand::Kind::reg;
+        raw.operand.reg = expect_register("a predicate register");
+        raw.operand.negated = true;
+      } else if (token.is('-') || token.kind == Token::Kind::number) {
+        raw.literal_negative = accept('-');
+        if (peek().kind != Token::Kind::number) fail_here("expected a number after '-'");
+        raw.operand.kind = Operand::Kind::imm;
+        raw.literal = next().text;
+      } else if (token.kind == Token::Kind::word) {
+        parse_word_operand(raw, branch);
+      } else {
+        fail_here("unexpected " + describe(token) + " in operands");
+      }
+      operands.push_back(raw);
+    } while (accept(','));
+    return operands;
+  }
+
+  void parse_instruction() {
+    Function& function = m_module.functions[m_function];
+    Instruction inst;
+    const uint32_t line = peek().line;
+    inst.source_line = line;
+    if (accept('@')) {
+      inst.guard_negated = accept('!');
+      inst.guard_reg = expect_register("a guard predicate");
+      if (function.register_classes[inst.guard_reg] != RegisterClass::pred)
+        fail(line,
+             "guard '" + function.register_names[inst.guard_reg] + "' is not a predicate register");
+    }
+    const std::string word = expect_word("an instruction");
+    if (word == "call" || word.rfind("call.", 0) == 0) {
+      parse_call(inst, word);
+    } else {
+      const bool branch = word == "bra" || word.rfind("bra.", 0) == 0;
+      std::vector<RawOperand> operands = parse_operands(branch);
+      if (!peek().is(';')) fail(line, "expected ';' after the operands, found " + describe(peek()));
+      try {
+        decode_instruction(word, operands, function.register_classes, inst);
+      } catch (const DecodeError& error) {
+        fail(line, error.message);
+      }
+      for (uint32_t i = 0; i < operands.size(); ++i)
+        if (operands[i].operand.kind == Operand::Kind::label)
+          m_pending_labels.push_back(
+              {static_cast<uint32_t>(function.instructions.size()), i, operands[i].literal, line});
+    }
+    expect(';');
+    function.instructions.push_back(std::move(inst));
+  }
+
+  std::vector<uint32_t> parse_call_list(uint32_t line) {
+    std::vector<uint32_t> symbols;
+    expect('(');
+    if (!peek().is(')')) {
+      do {
+        const Token& token = peek();
+        const auto symbol =
+            token.kind == Token::Kind::word ? find_symbol(token.text) : std::nullopt;
+        if (!symbol || m_module.symbols[*symbol].space != StateSpace::param)
+          fail(line, "call arguments must be .param variables, found " + describe(token));
+        next();
+        symbols.push_back(*symbol);
+      } while (accept(','));
+    }
+    expect(')');
+    return symbols;
+  }
+
+  void parse_call(Instruction& inst, const std::string& word) {
+    const uint32_t line = inst.source_line;
+    if (word != "call" && word != "call.uni") fail(line, "unknown modifier in '" + word + "'");
+    inst.op = Opcode::call;
+    inst.unit = UnitClass::branch;
+    inst.mod.uniform = word == "call.uni";
+    if (peek().is('(')) {
+      inst.call_returns = parse_call_list(line);
+      expect(',');
+    }
+    const Token& callee = peek();
+    if (callee.kind != Token::Kind::word)
+      fail(line, "expected a function name, found " + describe(callee));
+    if (find_register(callee.text))
+      fail(line, "indirect calls through a register are not supported");
+    const std::string name = next().text;
+    if (accept(',')) inst.call_arguments = parse_call_list(line);
+    if (accept(',')) fail(line, "call prototypes (indirect calls) are not supported");
+    inst.operand_count = 1;
+    inst.operands[0].kind = Operand::Kind::function;
+    m_pending_calls.push_back(
+        {m_function, static_cast<uint32_t>(m_module.functions[m_function].instructions.size()),
+         name, line});
+  }
+
+  void resolve_calls() {
+    for (const PendingCall& call : m_pending_calls) {
+      const auto found = m_functions_by_name.find(call.callee);
+      if (found == m_functions_by_name.end())
+        fail(call.line, "unknown function '" + call.callee + "'");
+      const Function& callee = m_module.functions[found->second];
+      if (callee.is_kernel) fail(call.line, "cannot call kernel '" + call.callee + "'");
+      if (!callee.defined)
+        fail(call.line,
+             "call to function '" + call.callee +
+                 "' that has no body (external functions such as vprintf are not supported)");
+      Instruction& inst = m_module.functions[call.function].instructions[call.instruction];
+      if (inst.call_arguments.size() != callee.params.size())
+        fail(call.line, "call to '" + call.callee + "' passes " +
+                            std::to_string(inst.call_arguments.size()) + " arguments, it takes " +
+                            std::to_string(callee.params.size()));
+      if (inst.call_returns.size() != callee.return_params.size())
+        fail(call.line,
+             "call to '" + call.callee + "' receives " + std::to_string(inst.call_returns.size()) +
+                 " return values, it returns " + std::to_string(callee.return_params.size()));
+      inst.operands[0].target = found->second;
+    }
+  }
+
+  std::vector<Token> m_tokens;
+  size_t m_pos = 0;
+  std::string m_file;
+  std::vector<std::string> m_lines;
+  Module m_module;
+  std::unordered_map<std::string, uint32_t> m_module_symbols;
+  std::unordered_map<std::string, uint32_t> m_functions_by_name;
+  std::vector<PendingCall> m_pending_calls;
+  // State of the function body being parsed.
+  uint32_t m_function = 0;
+  std::vector<Scope> m_scopes;
+  std::unordered_map<std::string, uint32_t> m_labels;
+  std::vector<PendingLabel> m_pending_labels;
+};
+
+}  // namespace
+
+Module parse_ptx(std::string_view text, const std::string& file_name) {
+  return Parser(text, file_name).run();
+}
+
+Module load_ptx_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError("cannot read PTX file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError("cannot read PTX file '" + path + "'");
+  return parse_ptx(text.str(), path);
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,122 @@
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "tests/unit/ptx_test_util.h"
+
+using namespace ohmvp::gpu;
+using namespace ohmvp::gpu::test;
+
+namespace {
+
+// Parses a kernel whose body starts at line 8 of snippet.ptx and returns the error message.
+std::string error_of(const std::string& body) {
+  try {
+    parse_snippet(".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n" +
+                  body + "\n}\n");
+  } catch (const ohmvp::ConfigError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and text", "[ptx]") {
+  CHECK(error_of("foo.u32 %r1, %r2;") ==
+        "snippet.ptx:8: unknown instruction 'foo' in 'foo.u32 %r1, %r2;'");
+  CHECK(error_of("mov.u32 %r1, 1;\n  add.wrap.u32 %r1, %r2, %r3;") ==
+        "snippet.ptx:9: unknown modifier '.wrap' of add in 'add.wrap.u32 %r1, %r2, %r3;'");
+  CHECK(error_of("ld.global.v8.u32 %r1, [p];") ==
+        "snippet.ptx:8: unknown modifier '.v8' of ld in 'ld.global.v8.u32 %r1, [p];'");
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];") ==
+        "snippet.ptx:8: 'wmma.load.a.sync.aligned.row.m16n16k16.f16' (tensor cores) is not "
+        "supported yet in 'wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];'");
+  CHECK(error_of("shfl.down.b32 %r1, %r2, 1, 31;").find("shfl without .sync is not supported") !=
+        std::string::npos);
+  CHECK(error_of("atom.global.inc.s64 %r1, [p], 1;").find("atom.inc.s64 is not supported") !=
+        std::string::npos);
+  CHECK(error_of("mul.u32 %r1, %r2, %r3;").find("mul.u32 needs .lo, .hi or .wide") !=
+        std::string::npos);
+}
+
+TEST_CASE("ptx errors: operands", "[ptx]") {
+  CHECK(error_of("mov.u32 %r9, 1;") ==
+        "snippet.ptx:8: undeclared register '%r9' in 'mov.u32 %r9, 1;'");
+  CHECK(error_of("bra.uni NOWHERE;") ==
+        "snippet.ptx:8: unknown label 'NOWHERE' in 'bra.uni NOWHERE;'");
+  CHECK(error_of("ld.global.u32 %r1, [missing];") ==
+        "snippet.ptx:8: unknown symbol 'missing' in 'ld.global.u32 %r1, [missing];'");
+  CHECK(error_of("add.u32 %r1, %r2;") ==
+        "snippet.ptx:8: expected 3 operands for add, got 2 in 'add.u32 %r1, %r2;'");
+  CHECK(error_of("add.u32 %r1, %r2, [p];") ==
+        "snippet.ptx:8: operand 3 of add cannot be an address in 'add.u32 %r1, %r2, [p];'");
+  CHECK(error_of("add.u32 %r1, %r2, 12z;") ==
+        "snippet.ptx:8: bad integer literal '12z' in 'add.u32 %r1, %r2, 12z;'");
+  CHECK(error_of("add.u32 %r1, %r2, 1.5;") ==
+        "snippet.ptx:8: floating-point literal '1.5' for an integer operand in 'add.u32 %r1, %r2, "
+        "1.5;'");
+  CHECK(error_of("add.u16 %r1, %r2, 70000;").find("does not fit") != std::string::npos);
+  CHECK(error_of("mov.f32 %r1, 0f3F80;") ==
+        "snippet.ptx:8: bad floating-point literal '0f3F80' in 'mov.f32 %r1, 0f3F80;'");
+  CHECK(error_of("add.u32 %r1, %p1, 1;") ==
+        "snippet.ptx:8: operand 2 is a predicate register, expected a .u32 value in 'add.u32 %r1, "
+        "%p1, 1;'");
+  CHECK(error_of("@%r1 ret;") ==
+        "snippet.ptx:8: guard '%r1' is not a predicate register in '@%r1 ret;'");
+  CHECK(error_of("add.u32 %r1, !%r2, 1;").find("cannot be negated") != std::string::npos);
+  CHECK(error_of("ld.global.v2.u32 {%r1, %r2, %r3}, [p];").find("vector operand has 3 elements") !=
+        std::string::npos);
+  CHECK(error_of("mov.u32 %r1, %tid;").find("%tid needs .x, .y or .z") != std::string::npos);
+  CHECK(error_of("mov.u32 %r1, %envreg3;") ==
+        "snippet.ptx:8: undeclared register '%envreg3' in 'mov.u32 %r1, %envreg3;'");
+}
+
+TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
+  auto module_error = [](const std::string& text) -> std::string {
+    try {
+      parse_snippet(text);
+    } catch (const ohmvp::ConfigError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  CHECK(module_error(".foo 3;\n") == "snippet.ptx:4: unknown directive '.foo' in '.foo 3;'");
+  CHECK(module_error(".global .texref t;\n") ==
+        "snippet.ptx:4: texture references (.texref) are not supported; use texture objects in "
+        "'.global .texref t;'");
+  CHECK(module_error(".global .align 4 .b8 g[2] = {1, 2, 3};\n") ==
+        "snippet.ptx:4: initialiser has 3 elements, the variable holds 2 in "
+        "'.global .align 4 .b8 g[2] = {1, 2, 3};'");
+  CHECK(module_error(".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .b32 %r1;\n}\n") ==
+        "snippet.ptx:7: register '%r1' is declared twice in this scope in '.reg .b32 %r1;'");
+  CHECK(module_error(".visible .entry k()\n{\n.maxnreg 3;\n}\n")
+            .find("unknown directive '.maxnreg' in a function body") != std::string::npos);
+  CHECK(module_error(".visible .entry k()\n{\n  call.uni g, ();\n}\n") ==
+        "snippet.ptx:6: unknown function 'g' in 'call.uni g, ();'");
+  CHECK(module_error(".visible .entry k()\n{\n  ret;\n") ==
+        "snippet.ptx:4: function 'k' has no closing '}' in '.visible .entry k()'");
+  CHECK(
+      module_error(".func f(.param .b32 a)\n{\nret;\n}\n.visible .entry k()\n{\n{\n.param .b32 x;\n"
+                   ".param .b32 y;\ncall.uni f, (x, y);\n}\n}\n") ==
+      "snippet.ptx:13: call to 'f' passes 2 arguments, it takes 1 in 'call.uni f, (x, y);'");
+
+  // printf compiles to a call of vprintf, which has no body.
+  try {
+    load_fixture("printf.ptx");
+    FAIL("printf.ptx loaded");
+  } catch (const ohmvp::ConfigError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("printf.ptx:") != std::string::npos);
+    CHECK(message.find("call to function 'vprintf' that has no body") != std::string::npos);
+    CHECK(message.find("in 'call.uni (retval0),'") != std::string::npos);
+  }
+}
+
+TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {
+  try {
+    load_ptx_file("/nonexistent/dir/kernel.ptx");
+    FAIL("loaded");
+  } catch (const ohmvp::ConfigError& error) {
+    CHECK(std::string(error.what()) == "cannot read PTX file '/nonexistent/dir/kernel.ptx'");
+  }
+}
