@@ -27,7 +27,7 @@ uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
     case SpecialRegister::clock: return context.clock & 0xffffffff;
     case SpecialRegister::clock64: return context.clock;
     case SpecialRegister::globaltimer: return context.globaltimer_ns;
-    case SpecialRegister::lanemask_eq: return below + 1 - below;
+    case SpecialRegister::lanemask_eq: return below + 1;
     case SpecialRegister::lanemask_lt: return below;
     case SpecialRegister::lanemask_le: return (below << 1) | 1;
     case SpecialRegister::lanemask_gt: return ~((below << 1) | 1) & 0xffffffff;

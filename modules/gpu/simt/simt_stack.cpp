@@ -14,9 +14,23 @@ void SimtStack::branch(uint64_t taken, uint32_t target, uint32_t fall_through,
     current.pc = fall_through;
     return;
   }
+  // Lanes heading straight for the reconvergence point of the entry they are in just leave it:
+  // the entry below already holds them at that pc (keeps loops from growing the stack).
+  if (current.reconvergence_pc == reconvergence_pc) {
+    if (fall_through == reconvergence_pc) {
+      current.pc = target;
+      current.mask = taken;
+      return;
+    }
+    if (target == reconvergence_pc) {
+      current.pc = fall_through;
+      current.mask = not_taken;
+      return;
+    }
+  }
   current.pc = reconvergence_pc;
-  m_entries.push_back({fall_through, reconvergence_pc, not_taken});
-  m_entries.push_back({target, reconvergence_pc, taken});
+  if (fall_through != reconvergence_pc) m_entries.push_back({fall_through, reconvergence_pc, not_taken});
+  if (target != reconvergence_pc) m_entries.push_back({target, reconvergence_pc, taken});
 }
 
 void SimtStack::remove_lanes(uint64_t lanes, size_t from_depth) {
