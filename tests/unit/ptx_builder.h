@@ -121,7 +121,9 @@ class FunctionBuilder {
   }
   uint32_t index() const { return m_index; }
   Function& function() { return m_module.functions[m_index]; }
-  uint32_t pc() const { return static_cast<uint32_t>(m_module.functions[m_index].instructions.size()); }
+  uint32_t pc() const {
+    return static_cast<uint32_t>(m_module.functions[m_index].instructions.size());
+  }
 
   Instruction& emit(Opcode op, DataType type, std::initializer_list<Operand> operands) {
     function().instructions.push_back(make(op, type, operands));
@@ -144,8 +146,12 @@ class FunctionBuilder {
     return in;
   }
   Instruction& jump(uint32_t target) { return emit(Opcode::bra, DataType::none, {label(target)}); }
-  void patch_target(uint32_t at_pc, uint32_t target) { function().instructions[at_pc].operands[0].target = target; }
-  void patch_reconvergence(uint32_t at_pc, uint32_t rpc) { function().instructions[at_pc].reconvergence_pc = rpc; }
+  void patch_target(uint32_t at_pc, uint32_t target) {
+    function().instructions[at_pc].operands[0].target = target;
+  }
+  void patch_reconvergence(uint32_t at_pc, uint32_t rpc) {
+    function().instructions[at_pc].reconvergence_pc = rpc;
+  }
 
   // A parameter (kernel argument or .func parameter) of `size` bytes, naturally aligned.
   uint32_t param(const std::string& name, uint64_t size, bool is_return = false) {
@@ -159,7 +165,8 @@ class FunctionBuilder {
   // A call-site .param variable in this function's body.
   uint32_t call_param(const std::string& name, uint64_t size) {
     Function& f = function();
-    const uint32_t s = add_symbol(name, StateSpace::param, size, align_up(f.call_param_bytes, size));
+    const uint32_t s =
+        add_symbol(name, StateSpace::param, size, align_up(f.call_param_bytes, size));
     f.call_param_bytes = m_module.symbols[s].offset + size;
     return s;
   }
@@ -171,7 +178,8 @@ class FunctionBuilder {
   }
   uint32_t shared(const std::string& name, uint64_t size, bool is_extern = false) {
     uint64_t& bytes = m_module.static_shared_bytes[m_index];
-    const uint32_t s = add_symbol(name, StateSpace::shared, size, is_extern ? 0 : align_up(bytes, 8));
+    const uint32_t s =
+        add_symbol(name, StateSpace::shared, size, is_extern ? 0 : align_up(bytes, 8));
     m_module.symbols[s].is_extern = is_extern;
     if (!is_extern) bytes = m_module.symbols[s].offset + size;
     return s;

@@ -26,7 +26,8 @@ struct Reference {
 
   explicit Reference(bool bfloat) : infinity(bfloat ? 0x7f80 : 0x7c00) {
     for (uint32_t bits = 0; bits < infinity; ++bits)
-      values.emplace_back(bfloat ? bf16_to_f64(static_cast<uint16_t>(bits)) : f16_to_f64(static_cast<uint16_t>(bits)),
+      values.emplace_back(bfloat ? bf16_to_f64(static_cast<uint16_t>(bits))
+                                 : f16_to_f64(static_cast<uint16_t>(bits)),
                           static_cast<uint16_t>(bits));
   }
 
@@ -36,7 +37,8 @@ struct Reference {
     const uint16_t sign = negative ? 0x8000 : 0;
     const double largest = values.back().first;
     // Magnitudes rounded up or down, then the mode picks (mirrored for negatives).
-    auto it = std::lower_bound(values.begin(), values.end(), std::make_pair(magnitude, uint16_t{0}));
+    auto it =
+        std::lower_bound(values.begin(), values.end(), std::make_pair(magnitude, uint16_t{0}));
     uint16_t down, up;
     double down_value, up_value;
     if (it != values.end() && it->first == magnitude) return sign | it->second;
@@ -54,9 +56,15 @@ struct Reference {
     }
     bool take_up;
     switch (mode) {
-      case RoundingMode::rz: take_up = false; break;
-      case RoundingMode::rm: take_up = negative; break;
-      case RoundingMode::rp: take_up = !negative; break;
+      case RoundingMode::rz:
+        take_up = false;
+        break;
+      case RoundingMode::rm:
+        take_up = negative;
+        break;
+      case RoundingMode::rp:
+        take_up = !negative;
+        break;
       default: {
         const double to_down = magnitude - down_value, to_up = up_value - magnitude;
         take_up = to_up < to_down || (to_up == to_down && (down & 1));
@@ -78,14 +86,15 @@ TEST_CASE("half: known f16 encodings", "[half]") {
   CHECK(f32_to_f16(1e9f, RoundingMode::rm) == 0x7bff);
   CHECK(f32_to_f16(-1e9f, RoundingMode::rm) == 0xfc00);
   CHECK(f32_to_f16(-1e9f, RoundingMode::rp) == 0xfbff);
-  CHECK(f32_to_f16(std::ldexp(1.0f, -24)) == 0x0001);       // smallest subnormal
-  CHECK(f32_to_f16(std::ldexp(1.0f, -25)) == 0x0000);       // tie to even: zero
+  CHECK(f32_to_f16(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
+  CHECK(f32_to_f16(std::ldexp(1.0f, -25)) == 0x0000);  // tie to even: zero
   CHECK(f32_to_f16(std::ldexp(1.5f, -25)) == 0x0001);
-  CHECK(f32_to_f16(std::ldexp(3.0f, -25)) == 0x0002);       // 1.5 units: tie to even 2
+  CHECK(f32_to_f16(std::ldexp(3.0f, -25)) == 0x0002);  // 1.5 units: tie to even 2
   CHECK(f32_to_f16(1e-10f, RoundingMode::rp) == 0x0001);
   CHECK(f32_to_f16(-1e-10f, RoundingMode::rm) == 0x8001);
-  CHECK(f32_to_f16(-1e-10f) == 0x8000);                     // signed zero survives
-  CHECK(f32_to_f16(std::ldexp(1023.0f, -24) + std::ldexp(1.0f, -25)) == 0x0400);  // rounds up into the normals
+  CHECK(f32_to_f16(-1e-10f) == 0x8000);  // signed zero survives
+  CHECK(f32_to_f16(std::ldexp(1023.0f, -24) + std::ldexp(1.0f, -25)) ==
+        0x0400);  // rounds up into the normals
   CHECK(f32_to_f16(INFINITY) == 0x7c00);
   CHECK(f32_to_f16(-INFINITY, RoundingMode::rz) == 0xfc00);
   CHECK(f32_to_f16(NAN) == canonical_half_nan);
@@ -118,7 +127,8 @@ TEST_CASE("half: every f16 and bf16 pattern widens and narrows back unchanged", 
     const uint16_t h = static_cast<uint16_t>(bits);
     const bool f16_nan = (h & 0x7c00) == 0x7c00 && (h & 0x3ff);
     const bool bf16_nan = (h & 0x7f80) == 0x7f80 && (h & 0x7f);
-    for (RoundingMode mode : {RoundingMode::rn, RoundingMode::rz, RoundingMode::rm, RoundingMode::rp}) {
+    for (RoundingMode mode :
+         {RoundingMode::rn, RoundingMode::rz, RoundingMode::rm, RoundingMode::rp}) {
       if (!f16_nan) REQUIRE(f32_to_f16(f16_to_f32(h), mode) == h);
       if (!bf16_nan) REQUIRE(f32_to_bf16(bf16_to_f32(h), mode) == h);
       if (!f16_nan) REQUIRE(f64_to_f16(f16_to_f64(h), mode) == h);
@@ -138,7 +148,8 @@ TEST_CASE("half: narrowing matches a bracketing reference in every mode", "[half
     if (i % 7 == 0) bits = (bits & 0xffff0000) | 0x8000;  // bf16 ties
     const float x = float_of(bits);
     if (std::isnan(x)) continue;
-    for (RoundingMode mode : {RoundingMode::rn, RoundingMode::rz, RoundingMode::rm, RoundingMode::rp}) {
+    for (RoundingMode mode :
+         {RoundingMode::rn, RoundingMode::rz, RoundingMode::rm, RoundingMode::rp}) {
       INFO("bits " << std::hex << bits << " mode " << static_cast<int>(mode));
       REQUIRE(f32_to_f16(x, mode) == half.round(x, mode));
       REQUIRE(f32_to_bf16(x, mode) == bfloat.round(x, mode));

@@ -10,7 +10,8 @@ using namespace ptxb;
 
 namespace {
 
-Instruction fop(Opcode op, DataType type, unsigned sources, RoundingMode mode = RoundingMode::none) {
+Instruction fop(Opcode op, DataType type, unsigned sources,
+                RoundingMode mode = RoundingMode::none) {
   Instruction in = op3(op, type, sources);
   in.mod.rounding = mode;
   return in;
@@ -33,17 +34,22 @@ TEST_CASE("interp: f32 add/mul/div/fma round in each mode", "[interp]") {
   CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rn), 1.0f, tiny) == 1.0f);
   CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rz), 1.0f, tiny) == 1.0f);
   CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rp), 1.0f, tiny) == 1.0f + one_ulp);
-  CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rm), -1.0f, -tiny) == -1.0f - one_ulp);
+  CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rm), -1.0f, -tiny) ==
+        -1.0f - one_ulp);
   CHECK(f32(h, fop(Opcode::add, DataType::f32, 2, RoundingMode::rz), -1.0f, -tiny) == -1.0f);
   CHECK(f32(h, fop(Opcode::mul, DataType::f32, 2, RoundingMode::rz), FLT_MAX, 2.0f) == FLT_MAX);
   CHECK(std::isinf(f32(h, fop(Opcode::mul, DataType::f32, 2, RoundingMode::rn), FLT_MAX, 2.0f)));
   CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rn), 1.0f, 3.0f) == 1.0f / 3.0f);
-  CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rp), 1.0f, 3.0f) ==
-        std::nextafter(1.0f / 3.0f, 1.0f));
-  CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rm), 1.0f, 3.0f) == 1.0f / 3.0f);
+  // 1/3 rounded to nearest is above 1/3: rp gives it too, rm and rz the float below.
+  CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rp), 1.0f, 3.0f) == 1.0f / 3.0f);
+  CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rm), 1.0f, 3.0f) ==
+        std::nextafter(1.0f / 3.0f, 0.0f));
+  CHECK(f32(h, fop(Opcode::div, DataType::f32, 2, RoundingMode::rz), -1.0f, 3.0f) ==
+        -std::nextafter(1.0f / 3.0f, 0.0f));
   // fma rounds once: (1+u)(1-u) - 1 = -u^2 exactly.
   const float u = std::ldexp(1.0f, -12);
-  CHECK(f32(h, fop(Opcode::fma, DataType::f32, 3, RoundingMode::rn), 1.0f + u, 1.0f - u, -1.0f) == -u * u);
+  CHECK(f32(h, fop(Opcode::fma, DataType::f32, 3, RoundingMode::rn), 1.0f + u, 1.0f - u, -1.0f) ==
+        -u * u);
   // After an instruction the host is back in round-to-nearest.
   volatile float third = 1.0f;
   CHECK(third / 3.0f == 1.0f / 3.0f);
@@ -52,10 +58,15 @@ TEST_CASE("interp: f32 add/mul/div/fma round in each mode", "[interp]") {
 TEST_CASE("interp: f64 arithmetic with directed rounding", "[interp]") {
   Harness h;
   const double one_ulp = std::nextafter(1.0, 2.0) - 1.0;
-  CHECK(f64(h, fop(Opcode::add, DataType::f64, 2, RoundingMode::rp), 1.0, one_ulp / 8) == 1.0 + one_ulp);
+  CHECK(f64(h, fop(Opcode::add, DataType::f64, 2, RoundingMode::rp), 1.0, one_ulp / 8) ==
+        1.0 + one_ulp);
   CHECK(f64(h, fop(Opcode::add, DataType::f64, 2, RoundingMode::rn), 1.0, one_ulp / 8) == 1.0);
-  CHECK(f64(h, fop(Opcode::sqrt, DataType::f64, 1, RoundingMode::rp), 2.0) == std::nextafter(std::sqrt(2.0), 2.0));
-  CHECK(f64(h, fop(Opcode::sqrt, DataType::f64, 1, RoundingMode::rz), 2.0) == std::sqrt(2.0));
+  // sqrt(2) rounded to nearest is above sqrt(2).
+  CHECK(f64(h, fop(Opcode::sqrt, DataType::f64, 1, RoundingMode::rp), 2.0) == std::sqrt(2.0));
+  CHECK(f64(h, fop(Opcode::sqrt, DataType::f64, 1, RoundingMode::rz), 2.0) ==
+        std::nextafter(std::sqrt(2.0), 0.0));
+  CHECK(f64(h, fop(Opcode::sqrt, DataType::f64, 1, RoundingMode::rm), 2.0) ==
+        std::nextafter(std::sqrt(2.0), 0.0));
   CHECK(f64(h, fop(Opcode::rcp, DataType::f64, 1, RoundingMode::rn), 4.0) == 0.25);
 }
 
@@ -70,13 +81,15 @@ TEST_CASE("interp: ftz, sat, NaN and signed zero", "[interp]") {
   CHECK(std::signbit(f32(h, fop(Opcode::mul, DataType::f32, 2), -1.0f, 0.0f)));
   Instruction mul_ftz = fop(Opcode::mul, DataType::f32, 2, RoundingMode::rn);
   mul_ftz.mod.ftz = true;
-  CHECK(f32(h, mul_ftz, std::ldexp(1.0f, -100), std::ldexp(1.0f, -30)) == 0.0f);  // subnormal result flushed
+  CHECK(f32(h, mul_ftz, std::ldexp(1.0f, -100), std::ldexp(1.0f, -30)) ==
+        0.0f);  // subnormal result flushed
   Instruction sat = fop(Opcode::add, DataType::f32, 2, RoundingMode::rn);
   sat.mod.sat = true;
   CHECK(f32(h, sat, 0.75f, 0.5f) == 1.0f);
   CHECK(f32(h, sat, -0.75f, 0.5f) == 0.0f);
   CHECK(h.eval(sat, bits_of(NAN), 0) == 0);
-  CHECK(h.eval(fop(Opcode::add, DataType::f32, 2), bits_of(INFINITY), bits_of(-INFINITY)) == 0x7fffffff);
+  CHECK(h.eval(fop(Opcode::add, DataType::f32, 2), bits_of(INFINITY), bits_of(-INFINITY)) ==
+        0x7fffffff);
   // min/max: NaN loses to a number, -0 < +0.
   CHECK(f32(h, fop(Opcode::min, DataType::f32, 2), NAN, 2.0f) == 2.0f);
   CHECK(h.eval(fop(Opcode::max, DataType::f32, 2), bits_of(NAN), bits_of(NAN)) == 0x7fffffff);
@@ -107,13 +120,14 @@ TEST_CASE("interp: f16, f16x2 and bf16 arithmetic round once", "[interp]") {
   Harness h;
   const uint64_t one = f32_to_f16(1.0f), two_k = f32_to_f16(2048.0f);
   CHECK(h.eval(fop(Opcode::add, DataType::f16, 2), two_k, one) == two_k);  // tie to even
-  CHECK(h.eval(fop(Opcode::add, DataType::f16, 2, RoundingMode::rp), two_k, one) == f32_to_f16(2050.0f));
+  CHECK(h.eval(fop(Opcode::add, DataType::f16, 2, RoundingMode::rp), two_k, one) ==
+        f32_to_f16(2050.0f));
   const uint64_t pair_a = (uint64_t{f32_to_f16(1.5f)} << 16) | f32_to_f16(-2.0f);
   const uint64_t pair_b = (uint64_t{f32_to_f16(2.0f)} << 16) | f32_to_f16(0.25f);
   CHECK(h.eval(fop(Opcode::mul, DataType::f16x2, 2), pair_a, pair_b) ==
         ((uint64_t{f32_to_f16(3.0f)} << 16) | f32_to_f16(-0.5f)));
-  CHECK(h.eval(fop(Opcode::fma, DataType::bf16, 3), f32_to_bf16(2.0f), f32_to_bf16(3.0f), f32_to_bf16(1.0f)) ==
-        f32_to_bf16(7.0f));
+  CHECK(h.eval(fop(Opcode::fma, DataType::bf16, 3), f32_to_bf16(2.0f), f32_to_bf16(3.0f),
+               f32_to_bf16(1.0f)) == f32_to_bf16(7.0f));
   Instruction ftz = fop(Opcode::add, DataType::f16, 2);
   ftz.mod.ftz = true;
   CHECK(h.eval(ftz, 0x0001, 0x0001) == 0);  // subnormal inputs flushed

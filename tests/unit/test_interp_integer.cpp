@@ -16,7 +16,8 @@ Instruction with_mul(Instruction in, MulMode mode) {
 TEST_CASE("interp: integer add/sub wrap, saturate and chain carries", "[interp]") {
   Harness h;
   CHECK(h.eval(op3(Opcode::add, DataType::u32), 0xffffffff, 2) == 1);
-  CHECK(h.eval(op3(Opcode::add, DataType::s32), 0x7fffffff, 1) == 0xffffffff80000000ULL);  // sign-extended image
+  CHECK(h.eval(op3(Opcode::add, DataType::s32), 0x7fffffff, 1) ==
+        0xffffffff80000000ULL);  // sign-extended image
   Instruction sat = op3(Opcode::add, DataType::s32);
   sat.mod.sat = true;
   CHECK(h.eval(sat, 0x7fffffff, 5) == 0x7fffffff);
@@ -49,15 +50,20 @@ TEST_CASE("interp: mul lo/hi/wide, mad carries, mul24", "[interp]") {
   Harness h;
   CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::u32), MulMode::lo), 0x10000, 0x10000) == 0);
   CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::u32), MulMode::hi), 0x10000, 0x10000) == 1);
-  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s32), MulMode::hi), 0xffffffff, 2) == ~uint64_t{0});  // -1*2 = -2: high word -1
-  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s32), MulMode::wide), 0xfffffffe, 3) == static_cast<uint64_t>(-6));
+  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s32), MulMode::hi), 0xffffffff, 2) ==
+        ~uint64_t{0});  // -1*2 = -2: high word -1
+  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s32), MulMode::wide), 0xfffffffe, 3) ==
+        static_cast<uint64_t>(-6));
   CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::u32), MulMode::wide), 0xffffffff, 0xffffffff) ==
         0xfffffffe00000001ULL);
-  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::u64), MulMode::hi), 0xffffffffffffffffULL, 3) == 2);
-  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s64), MulMode::hi), static_cast<uint64_t>(-1), 3) == ~uint64_t{0});
-  CHECK(h.eval(with_mul(op3(Opcode::mad, DataType::s32, 3), MulMode::lo), 7, 6, static_cast<uint64_t>(-2)) == 40);
-  CHECK(h.eval(with_mul(op3(Opcode::mad, DataType::u32, 3), MulMode::wide), 0x80000000, 4, 0x100000000ULL) ==
-        0x300000000ULL);
+  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::u64), MulMode::hi), 0xffffffffffffffffULL, 3) ==
+        2);
+  CHECK(h.eval(with_mul(op3(Opcode::mul, DataType::s64), MulMode::hi), static_cast<uint64_t>(-1),
+               3) == ~uint64_t{0});
+  CHECK(h.eval(with_mul(op3(Opcode::mad, DataType::s32, 3), MulMode::lo), 7, 6,
+               static_cast<uint64_t>(-2)) == 40);
+  CHECK(h.eval(with_mul(op3(Opcode::mad, DataType::u32, 3), MulMode::wide), 0x80000000, 4,
+               0x100000000ULL) == 0x300000000ULL);
   Instruction mad_cc = with_mul(op3(Opcode::mad, DataType::u32, 3), MulMode::lo);
   mad_cc.mod.carry_out = true;
   CHECK(h.eval(mad_cc, 0xffffffff, 1, 5) == 4);
@@ -68,30 +74,38 @@ TEST_CASE("interp: mul lo/hi/wide, mad carries, mul24", "[interp]") {
 
   // mul24 uses the low 24 bits: .hi is bits 16..47 of the 48-bit product.
   CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::u32), MulMode::lo), 0xff000002, 3) == 6);
-  CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::u32), MulMode::hi), 0xffffff, 0xffffff) == 0xfffffe00);
-  CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::s32), MulMode::lo), 0xffffff, 5) == static_cast<uint64_t>(-5));
+  CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::u32), MulMode::hi), 0xffffff, 0xffffff) ==
+        0xfffffe00);
+  CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::s32), MulMode::lo), 0xffffff, 5) ==
+        static_cast<uint64_t>(-5));
   CHECK(h.eval(with_mul(op3(Opcode::mad24, DataType::u32, 3), MulMode::lo), 2, 3, 4) == 10);
 }
 
 TEST_CASE("interp: div/rem including division by zero and overflow", "[interp]") {
   Harness h;
   CHECK(h.eval(op3(Opcode::div, DataType::u32), 7, 2) == 3);
-  CHECK(static_cast<int64_t>(h.eval(op3(Opcode::div, DataType::s32), static_cast<uint64_t>(-7), 2)) == -3);
-  CHECK(static_cast<int64_t>(h.eval(op3(Opcode::rem, DataType::s32), static_cast<uint64_t>(-7), 2)) == -1);
+  CHECK(static_cast<int64_t>(
+            h.eval(op3(Opcode::div, DataType::s32), static_cast<uint64_t>(-7), 2)) == -3);
+  CHECK(static_cast<int64_t>(
+            h.eval(op3(Opcode::rem, DataType::s32), static_cast<uint64_t>(-7), 2)) == -1);
   CHECK(h.eval(op3(Opcode::div, DataType::u32), 7, 0) == 0xffffffff);
   CHECK(h.eval(op3(Opcode::rem, DataType::u32), 7, 0) == 7);
   CHECK(static_cast<int64_t>(h.eval(op3(Opcode::div, DataType::s32), 5, 0)) == -1);
-  CHECK(static_cast<int64_t>(h.eval(op3(Opcode::div, DataType::s32), 0x80000000, 0xffffffff)) == INT32_MIN);
+  CHECK(static_cast<int64_t>(h.eval(op3(Opcode::div, DataType::s32), 0x80000000, 0xffffffff)) ==
+        INT32_MIN);
   CHECK(h.eval(op3(Opcode::rem, DataType::s32), 0x80000000, 0xffffffff) == 0);
-  CHECK(h.eval(op3(Opcode::div, DataType::s64), 0x8000000000000000ULL, ~uint64_t{0}) == 0x8000000000000000ULL);
+  CHECK(h.eval(op3(Opcode::div, DataType::s64), 0x8000000000000000ULL, ~uint64_t{0}) ==
+        0x8000000000000000ULL);
 }
 
 TEST_CASE("interp: min max abs neg sad shifts logic", "[interp]") {
   Harness h;
-  CHECK(static_cast<int64_t>(h.eval(op3(Opcode::min, DataType::s32), static_cast<uint64_t>(-3), 2)) == -3);
+  CHECK(static_cast<int64_t>(
+            h.eval(op3(Opcode::min, DataType::s32), static_cast<uint64_t>(-3), 2)) == -3);
   CHECK(h.eval(op3(Opcode::min, DataType::u32), 0xfffffffd, 2) == 2);
   CHECK(h.eval(op3(Opcode::max, DataType::u16), 0xfffd, 2) == 0xfffd);
-  CHECK(h.eval(op3(Opcode::abs, DataType::s32, 1), 0x80000000) == 0xffffffff80000000ULL);  // abs(MIN) wraps
+  CHECK(h.eval(op3(Opcode::abs, DataType::s32, 1), 0x80000000) ==
+        0xffffffff80000000ULL);  // abs(MIN) wraps
   CHECK(h.eval(op3(Opcode::abs, DataType::s32, 1), static_cast<uint64_t>(-9)) == 9);
   CHECK(h.eval(op3(Opcode::neg, DataType::s32, 1), 5) == static_cast<uint64_t>(-5));
   CHECK(h.eval(op3(Opcode::sad, DataType::s32, 3), static_cast<uint64_t>(-2), 5, 100) == 107);
@@ -107,7 +121,8 @@ TEST_CASE("interp: min max abs neg sad shifts logic", "[interp]") {
   CHECK(h.eval(op3(Opcode::not_, DataType::b32, 1), 0) == 0xffffffff);
   CHECK(h.eval(op3(Opcode::not_, DataType::pred, 1), 1) == 0);
   CHECK(h.eval(op3(Opcode::cnot, DataType::b32, 1), 0) == 1);
-  CHECK(h.eval(op3(Opcode::cnot, DataType::b32, 1), 0x100000000ULL) == 1);  // only the low 32 bits count
+  CHECK(h.eval(op3(Opcode::cnot, DataType::b32, 1), 0x100000000ULL) ==
+        1);  // only the low 32 bits count
   Instruction or_negated = make(Opcode::or_, DataType::pred, {r(0), r(1), not_r(2)});
   CHECK(h.eval(or_negated, 0, 1) == 0);
   CHECK(h.eval(or_negated, 0, 0) == 1);
@@ -123,14 +138,17 @@ TEST_CASE("interp: bit operations", "[interp]") {
   CHECK(h.eval(op3(Opcode::brev, DataType::b32, 1), 0x12345678) == 0x1e6a2c48);
   CHECK(h.eval(op3(Opcode::bfind, DataType::u32, 1), 0x00f00000) == 23);
   CHECK(h.eval(op3(Opcode::bfind, DataType::u32, 1), 0) == 0xffffffff);
-  CHECK(h.eval(op3(Opcode::bfind, DataType::s32, 1), 0xffffff00) == 7);  // first bit that differs from the sign
+  CHECK(h.eval(op3(Opcode::bfind, DataType::s32, 1), 0xffffff00) ==
+        7);  // first bit that differs from the sign
   Instruction shiftamt = op3(Opcode::bfind, DataType::u32, 1);
   shiftamt.mod.shift_right = true;
   CHECK(h.eval(shiftamt, 0x00f00000) == 8);
 
   CHECK(h.eval(op3(Opcode::bfe, DataType::u32, 3), 0xabcd1234, 8, 8) == 0x12);
-  CHECK(h.eval(op3(Opcode::bfe, DataType::s32, 3), 0x0000f000, 12, 4) == ~uint64_t{0});  // sign-extended field
-  CHECK(h.eval(op3(Opcode::bfe, DataType::s32, 3), 0x80000000, 28, 8) == 0xfffffffffffffff8ULL);  // past the msb: sign bit
+  CHECK(h.eval(op3(Opcode::bfe, DataType::s32, 3), 0x0000f000, 12, 4) ==
+        ~uint64_t{0});  // sign-extended field
+  CHECK(h.eval(op3(Opcode::bfe, DataType::s32, 3), 0x80000000, 28, 8) ==
+        0xfffffffffffffff8ULL);  // past the msb: sign bit
   CHECK(h.eval(op3(Opcode::bfe, DataType::u32, 3), 0xffffffff, 8, 0) == 0);
   Instruction bfi = make(Opcode::bfi, DataType::b32, {r(0), r(1), r(2), r(3), r(4)});
   h.set(4, 0, 8);
@@ -145,8 +163,9 @@ TEST_CASE("interp: bit operations", "[interp]") {
   CHECK(h.eval(prmt, 0x000080ff, 0, 0x8880) == 0xffffffff);  // sign replication of byte 0 (0xff)
   CHECK(h.eval(prmt, 0x000080ff, 0, 0x9991) == 0xffffff80);
   const std::pair<PermuteMode, uint32_t> modes[] = {
-      {PermuteMode::f4e, 0x44332211}, {PermuteMode::b4e, 0x66770011}, {PermuteMode::rc8, 0x11111111},
-      {PermuteMode::ecl, 0x33221111}, {PermuteMode::ecr, 0x11111100}, {PermuteMode::rc16, 0x33223322}};
+      {PermuteMode::f4e, 0x44332211}, {PermuteMode::b4e, 0x66770011},
+      {PermuteMode::rc8, 0x11111111}, {PermuteMode::ecl, 0x33221111},
+      {PermuteMode::ecr, 0x11111100}, {PermuteMode::rc16, 0x33223322}};
   for (const auto& [mode, expected] : modes) {
     prmt.mod.permute = mode;
     INFO("mode " << static_cast<int>(mode));
@@ -168,7 +187,8 @@ TEST_CASE("interp: setp with every integer comparison and a bool op", "[interp]"
   CHECK(h.eval(setp(CompareOp::hs, DataType::u64), 2, 2) == 1);
   CHECK(h.eval(setp(CompareOp::hi, DataType::u64), 2, 2) == 0);
   CHECK(h.eval(setp(CompareOp::ge, DataType::s16), 0x8000, 0x7fff) == 0);
-  CHECK(h.eval(setp(CompareOp::ne, DataType::u32), 0x100000001ULL, 1) == 0);  // low 32 bits compared
+  CHECK(h.eval(setp(CompareOp::ne, DataType::u32), 0x100000001ULL, 1) ==
+        0);  // low 32 bits compared
   Instruction both = setp(CompareOp::eq, DataType::u32);
   both.operands[both.operand_count++] = not_r(3);
   both.mod.bool_op = BoolOp::and_;

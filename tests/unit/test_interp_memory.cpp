@@ -10,14 +10,16 @@ using namespace ptxb;
 
 namespace {
 
-Instruction load(StateSpace space, DataType type, Operand destination, Operand address, uint8_t width = 1) {
+Instruction load(StateSpace space, DataType type, Operand destination, Operand address,
+                 uint8_t width = 1) {
   Instruction in = make(Opcode::ld, type, {destination, address});
   in.space = space;
   in.mod.vector_width = width;
   return in;
 }
 
-Instruction store(StateSpace space, DataType type, Operand address, Operand source, uint8_t width = 1) {
+Instruction store(StateSpace space, DataType type, Operand address, Operand source,
+                  uint8_t width = 1) {
   Instruction in = make(Opcode::st, type, {address, source});
   in.space = space;
   in.mod.vector_width = width;
@@ -32,7 +34,8 @@ TEST_CASE("interp: shared loads and stores execute at once", "[interp]") {
     h.set(1, lane, lane * 4);
     h.set(2, lane, 0xa0 + lane);
   }
-  CHECK(h.run(store(StateSpace::shared, DataType::u32, at(1, 16), r(2))).status == StepStatus::executed);
+  CHECK(h.run(store(StateSpace::shared, DataType::u32, at(1, 16), r(2))).status ==
+        StepStatus::executed);
   uint32_t word;
   std::memcpy(&word, h.shared().data() + 16 + 8, 4);
   CHECK(word == 0xa2);
@@ -98,7 +101,8 @@ TEST_CASE("interp: global accesses produce a descriptor completed by the caller"
   MemoryRequest& load_request = h.warp().memory_request();
   CHECK(load_request.bytes == 16);
   for (uint32_t lane = 0; lane < 4; ++lane)
-    for (uint32_t i = 0; i < 16; ++i) load_request.data[lane][i] = static_cast<uint8_t>(lane * 16 + i);
+    for (uint32_t i = 0; i < 16; ++i)
+      load_request.data[lane][i] = static_cast<uint8_t>(lane * 16 + i);
   // Stepping again before completing is refused.
   CHECK(Interpreter::step(h.warp(), h.context).status == StepStatus::fault);
   h.warp().set_fault({});
@@ -153,7 +157,8 @@ TEST_CASE("interp: generic addresses resolve per lane through the windows", "[in
   std::memcpy(&word, h.shared().data() + 52, 4);
   CHECK(word == 0xabcd);
   CHECK(request.space[2] == StateSpace::local);
-  CHECK(request.address[2] == 0x900000 + (3 * 4 + 2) * 64 + 8);  // region + thread * stride + offset
+  CHECK(request.address[2] ==
+        0x900000 + (3 * 4 + 2) * 64 + 8);  // region + thread * stride + offset
   CHECK(request.space[3] == StateSpace::global);
   CHECK(request.address[3] == 0x777000);
   Interpreter::complete_memory(h.warp());
@@ -173,7 +178,8 @@ TEST_CASE("interp: faults for misaligned and out-of-window addresses", "[interp]
   CHECK(h.warp().fault().kind == FaultKind::out_of_window);
   CHECK(h.warp().fault().space == StateSpace::shared);
   h.warp().set_fault({});
-  result = h.run(load(StateSpace::local, DataType::u32, r(0), at(no_register, 0)));  // no .local storage
+  result =
+      h.run(load(StateSpace::local, DataType::u32, r(0), at(no_register, 0)));  // no .local storage
   REQUIRE(result.status == StepStatus::fault);
   CHECK(h.warp().fault().kind == FaultKind::out_of_window);
   h.warp().set_fault({});

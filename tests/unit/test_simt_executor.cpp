@@ -27,7 +27,8 @@ void global_index(FunctionBuilder& f, uint32_t dst) {
   f.emit(Opcode::mov, DataType::u32, {r(dst), special(SpecialRegister::tid)});
   f.emit(Opcode::mov, DataType::u32, {r(dst + 1), special(SpecialRegister::ctaid)});
   f.emit(Opcode::mov, DataType::u32, {r(dst + 2), special(SpecialRegister::ntid)});
-  f.emit(Opcode::mad, DataType::s32, {r(dst), r(dst + 1), r(dst + 2), r(dst)}).mod.mul = MulMode::lo;
+  f.emit(Opcode::mad, DataType::s32, {r(dst), r(dst + 1), r(dst + 2), r(dst)}).mod.mul =
+      MulMode::lo;
 }
 
 // out/in pointer + 4 * index -> reg
@@ -74,7 +75,8 @@ TEST_CASE("executor: vector add over a partial last CTA", "[simt]") {
   const uint32_t count = 1000;
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, warp_size);
-  const uint64_t da = memory.allocate(count * 4), db = memory.allocate(count * 4), dc = memory.allocate(count * 4);
+  const uint64_t da = memory.allocate(count * 4), db = memory.allocate(count * 4),
+                 dc = memory.allocate(count * 4);
   std::vector<float> ha(count), hb(count);
   for (uint32_t i = 0; i < count; ++i) {
     ha[i] = 0.5f * i;
@@ -109,7 +111,7 @@ Module reduction_module() {
   FunctionBuilder k(module, "reduce", true, 24);
   const uint32_t in = k.param("in", 8), out = k.param("out", 8);
   const uint32_t sdata = k.shared("sdata", 0, true);
-  global_index(k, 0);                                                     // r0 = i
+  global_index(k, 0);                                                         // r0 = i
   k.emit(Opcode::mov, DataType::u32, {r(3), special(SpecialRegister::tid)});  // r3 = tid
   with_space(k.emit(Opcode::ld, DataType::u64, {r(4), at_symbol(in)}), StateSpace::param);
   element_address(k, 5, 4, 0);
@@ -215,18 +217,18 @@ TEST_CASE("executor: if/else divergence gives the exact SIMD efficiency", "[simt
   const uint32_t out = k.param("out", 8);
   with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);  // 0
   k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});                 // 1
-  k.emit(Opcode::and_, DataType::b32, {r(2), r(1), imm(1)});                                   // 2
-  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(0)}).mod.compare = CompareOp::eq;      // 3
-  k.branch(3, false, 9, 11);                                                                   // 4
-  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(100)});                                  // 5 odd
-  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                                    // 6
-  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                                    // 7
-  k.jump(11);                                                                                  // 8
-  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(200)});                                  // 9 even
-  k.emit(Opcode::shl, DataType::b32, {r(4), r(4), imm(1)});                                    // 10
-  element_address(k, 5, 0, 1);                                                                 // 11, 12
-  with_space(k.emit(Opcode::st, DataType::u32, {at(5), r(4)}), StateSpace::global);            // 13
-  k.emit(Opcode::exit, DataType::none, {});                                                    // 14
+  k.emit(Opcode::and_, DataType::b32, {r(2), r(1), imm(1)});                                 // 2
+  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(0)}).mod.compare = CompareOp::eq;     // 3
+  k.branch(3, false, 9, 11);                                                                 // 4
+  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(100)});                        // 5 odd
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                          // 6
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                          // 7
+  k.jump(11);                                                                        // 8
+  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(200)});                        // 9 even
+  k.emit(Opcode::shl, DataType::b32, {r(4), r(4), imm(1)});                          // 10
+  element_address(k, 5, 0, 1);                                                       // 11, 12
+  with_space(k.emit(Opcode::st, DataType::u32, {at(5), r(4)}), StateSpace::global);  // 13
+  k.emit(Opcode::exit, DataType::none, {});                                          // 14
 
   const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
   DeviceMemory memory;
@@ -256,18 +258,18 @@ TEST_CASE("executor: loops with lane-varying trip counts and early exit", "[simt
   const uint32_t out = k.param("out", 8);
   with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);  // 0
   k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});                 // 1
-  k.emit(Opcode::rem, DataType::u32, {r(2), r(1), imm(3)});                                    // 2
-  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(2)}).mod.compare = CompareOp::eq;      // 3
-  k.emit_guarded(3, false, Opcode::exit, DataType::none, {});                                  // 4
-  k.emit(Opcode::mov, DataType::u32, {r(4), imm(0)});                                          // 5 sum
-  k.emit(Opcode::mov, DataType::u32, {r(5), imm(0)});                                          // 6 j
-  k.emit(Opcode::add, DataType::u32, {r(4), r(4), r(5)});                                      // 7 loop
-  k.emit(Opcode::add, DataType::u32, {r(5), r(5), imm(1)});                                    // 8
-  k.emit(Opcode::setp, DataType::u32, {r(6), r(5), r(1)}).mod.compare = CompareOp::le;        // 9
-  k.branch(6, false, 7, 11);                                                                   // 10
-  element_address(k, 7, 0, 1);                                                                 // 11, 12
-  with_space(k.emit(Opcode::st, DataType::u32, {at(7), r(4)}), StateSpace::global);            // 13
-  k.emit(Opcode::exit, DataType::none, {});                                                    // 14
+  k.emit(Opcode::rem, DataType::u32, {r(2), r(1), imm(3)});                                  // 2
+  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(2)}).mod.compare = CompareOp::eq;     // 3
+  k.emit_guarded(3, false, Opcode::exit, DataType::none, {});                                // 4
+  k.emit(Opcode::mov, DataType::u32, {r(4), imm(0)});                                   // 5 sum
+  k.emit(Opcode::mov, DataType::u32, {r(5), imm(0)});                                   // 6 j
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), r(5)});                               // 7 loop
+  k.emit(Opcode::add, DataType::u32, {r(5), r(5), imm(1)});                             // 8
+  k.emit(Opcode::setp, DataType::u32, {r(6), r(5), r(1)}).mod.compare = CompareOp::le;  // 9
+  k.branch(6, false, 7, 11);                                                            // 10
+  element_address(k, 7, 0, 1);                                                          // 11, 12
+  with_space(k.emit(Opcode::st, DataType::u32, {at(7), r(4)}), StateSpace::global);     // 13
+  k.emit(Opcode::exit, DataType::none, {});                                             // 14
 
   const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
   DeviceMemory memory;
@@ -301,7 +303,8 @@ TEST_CASE("executor: loops with lane-varying trip counts and early exit", "[simt
       for (uint32_t t = first; t < last; ++t)
         if (t % 3 != 2 && t + 1 > trip) expected_active += 4;
   }
-  for (uint32_t t = 0; t < threads; ++t) CHECK(values[t] == (t % 3 == 2 ? 0xdead : t * (t + 1) / 2));
+  for (uint32_t t = 0; t < threads; ++t)
+    CHECK(values[t] == (t % 3 == 2 ? 0xdead : t * (t + 1) / 2));
   CHECK(stats.warp_instructions == expected_instructions);
   CHECK(stats.active_lanes == expected_active);
 }
@@ -312,10 +315,10 @@ TEST_CASE("executor: calls copy parameters and results; .local maps to device me
   // .func (.param .b32 ret) f(.param .b32 x): x < 5 ? x * 10 : x + 1000, with two returns.
   FunctionBuilder f(module, "f", false, 4);
   const uint32_t f_ret = f.param("ret", 4, true), f_x = f.param("x", 4);
-  with_space(f.emit(Opcode::ld, DataType::s32, {r(0), at_symbol(f_x)}), StateSpace::param);  // 0
-  f.emit(Opcode::setp, DataType::s32, {r(1), r(0), imm(5)}).mod.compare = CompareOp::lt;     // 1
-  f.branch(1, true, 6, no_target);                                                            // 2
-  f.emit(Opcode::mul, DataType::s32, {r(2), r(0), imm(10)}).mod.mul = MulMode::lo;            // 3
+  with_space(f.emit(Opcode::ld, DataType::s32, {r(0), at_symbol(f_x)}), StateSpace::param);    // 0
+  f.emit(Opcode::setp, DataType::s32, {r(1), r(0), imm(5)}).mod.compare = CompareOp::lt;       // 1
+  f.branch(1, true, 6, no_target);                                                             // 2
+  f.emit(Opcode::mul, DataType::s32, {r(2), r(0), imm(10)}).mod.mul = MulMode::lo;             // 3
   with_space(f.emit(Opcode::st, DataType::b32, {at_symbol(f_ret), r(2)}), StateSpace::param);  // 4
   f.emit(Opcode::ret, DataType::none, {});                                                     // 5
   f.emit(Opcode::add, DataType::s32, {r(2), r(0), imm(1000)});                                 // 6
@@ -354,7 +357,8 @@ TEST_CASE("executor: calls copy parameters and results; .local maps to device me
   CHECK(memory.allocated_bytes() == before);  // the .local region is released
   std::vector<int32_t> values(threads / 2);
   memory.read(buffer, values.data(), values.size() * 4);
-  for (uint32_t t = 0; t < threads / 2; ++t) CHECK(values[t] == (t < 5 ? int32_t(t * 10) : int32_t(t + 1000)));
+  for (uint32_t t = 0; t < threads / 2; ++t)
+    CHECK(values[t] == (t < 5 ? int32_t(t * 10) : int32_t(t + 1000)));
 }
 
 TEST_CASE("executor: device faults name kernel, pc, CTA and thread", "[simt]") {
@@ -382,19 +386,69 @@ TEST_CASE("executor: device faults name kernel, pc, CTA and thread", "[simt]") {
   launch.block = {64, 1, 1};
   put(launch.arguments, 0, buffer);
   CHECK_THROWS_WITH(executor.launch(launch),
-                    Catch::Contains("device fault in kernel 'oob' (fault.ptx:") && Catch::Contains("pc 4") &&
-                        Catch::Contains("unmapped device address") && Catch::Contains("(global)") &&
+                    Catch::Contains("device fault in kernel 'oob' (fault.ptx:") &&
+                        Catch::Contains("pc 4") && Catch::Contains("unmapped device address") &&
+                        Catch::Contains("(global)") &&
                         Catch::Contains("CTA (0,0,0) thread (16,0,0)"));
 
   launch.kernel = "trapper";
   launch.arguments.clear();
-  CHECK_THROWS_WITH(executor.launch(launch),
-                    Catch::Contains("kernel 'trapper'") && Catch::Contains("trap") &&
-                        Catch::Contains("thread (37,0,0)"));
+  CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("kernel 'trapper'") &&
+                                                 Catch::Contains("trap") &&
+                                                 Catch::Contains("thread (37,0,0)"));
 
   launch.kernel = "nope";
   CHECK_THROWS_AS(executor.launch(launch), ohmvp::ConfigError);
   launch.kernel = "oob";
   CHECK_THROWS_AS(executor.launch(launch), ohmvp::ConfigError);  // argument block too short
   CHECK_THROWS_AS(FunctionalExecutor(module, memory, 65), ohmvp::ConfigError);
+}
+
+TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[simt]") {
+  auto build = [](uint32_t barrier_threads) {
+    Module module;
+    module.file = "barrier.ptx";
+    FunctionBuilder k(module, "neighbours", true, 10);
+    const uint32_t out = k.param("out", 8);
+    with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);
+    k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});
+    k.emit(Opcode::setp, DataType::u32, {r(2), r(1), imm(3)}).mod.compare = CompareOp::ge;
+    k.emit_guarded(2, false, Opcode::exit, DataType::none, {});  // threads 3.. leave
+    k.emit(Opcode::shl, DataType::b32, {r(3), r(1), imm(2)});
+    k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(10)});
+    with_space(k.emit(Opcode::st, DataType::u32, {at(3), r(4)}), StateSpace::shared);
+    Instruction& bar = k.emit(Opcode::bar, DataType::none, {imm(0)});
+    bar.mod.barrier = BarrierMode::sync;
+    if (barrier_threads) bar.operands[bar.operand_count++] = imm(barrier_threads);
+    k.emit(Opcode::add, DataType::u32, {r(5), r(1), imm(1)});
+    k.emit(Opcode::rem, DataType::u32, {r(5), r(5), imm(3)});
+    k.emit(Opcode::shl, DataType::b32, {r(5), r(5), imm(2)});
+    with_space(k.emit(Opcode::ld, DataType::u32, {r(6), at(5)}), StateSpace::shared);
+    element_address(k, 7, 0, 1);
+    with_space(k.emit(Opcode::st, DataType::u32, {at(7), r(6)}), StateSpace::global);
+    k.emit(Opcode::exit, DataType::none, {});
+    module.static_shared_bytes[0] = 64;
+    return module;
+  };
+  DeviceMemory memory;
+  const uint64_t buffer = memory.allocate(8 * 4);
+  LaunchParams launch;
+  launch.kernel = "neighbours";
+  launch.grid = {1, 1, 1};
+  launch.block = {8, 1, 1};
+  put(launch.arguments, 0, buffer);
+  {
+    const Module module = build(0);
+    FunctionalExecutor executor(module, memory, 4);  // warp 1 exits entirely, warp 0 keeps 3 lanes
+    executor.launch(launch);
+    std::vector<uint32_t> values(3);
+    memory.read(buffer, values.data(), 12);
+    CHECK(values == std::vector<uint32_t>{11, 12, 10});
+  }
+  {
+    const Module module = build(64);  // more threads than the CTA has: never released
+    FunctionalExecutor executor(module, memory, 4);
+    CHECK_THROWS_AS(executor.launch(launch), ohmvp::SimulationError);
+    CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("deadlocked at a barrier"));
+  }
 }

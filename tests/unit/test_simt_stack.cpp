@@ -66,7 +66,7 @@ TEST_CASE("simt stack: exiting lanes leave every entry", "[simt]") {
   SimtStack stack;
   stack.reset(0, 0xf);
   stack.branch(0x5, 10, 1, no_target);  // paths never reconverge (both end in exit)
-  stack.remove_lanes(0x5);               // the taken lanes exit
+  stack.remove_lanes(0x5);              // the taken lanes exit
   stack.reconverge();
   CHECK(stack.mask() == 0xa);
   CHECK(stack.pc() == 1);

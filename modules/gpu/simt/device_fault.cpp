@@ -9,15 +9,24 @@ namespace ohmvp::gpu {
 
 const char* fault_kind_name(FaultKind kind) {
   switch (kind) {
-    case FaultKind::none: return "no fault";
-    case FaultKind::misaligned_address: return "misaligned address";
-    case FaultKind::out_of_window: return "address out of bounds";
-    case FaultKind::unmapped_address: return "unmapped device address";
-    case FaultKind::trap: return "trap";
-    case FaultKind::breakpoint: return "breakpoint";
-    case FaultKind::unsupported: return "unsupported instruction";
-    case FaultKind::invalid_texture: return "invalid texture handle";
-    case FaultKind::bad_control_flow: return "bad control flow";
+    case FaultKind::none:
+      return "no fault";
+    case FaultKind::misaligned_address:
+      return "misaligned address";
+    case FaultKind::out_of_window:
+      return "address out of bounds";
+    case FaultKind::unmapped_address:
+      return "unmapped device address";
+    case FaultKind::trap:
+      return "trap";
+    case FaultKind::breakpoint:
+      return "breakpoint";
+    case FaultKind::unsupported:
+      return "unsupported instruction";
+    case FaultKind::invalid_texture:
+      return "invalid texture handle";
+    case FaultKind::bad_control_flow:
+      return "bad control flow";
   }
   return "fault";
 }
@@ -26,22 +35,30 @@ namespace {
 
 const char* space_name(StateSpace space) {
   switch (space) {
-    case StateSpace::generic: return "generic";
-    case StateSpace::reg: return "reg";
-    case StateSpace::param: return "param";
-    case StateSpace::global: return "global";
-    case StateSpace::shared: return "shared";
-    case StateSpace::local: return "local";
-    case StateSpace::const_: return "const";
-    case StateSpace::tex: return "tex";
+    case StateSpace::generic:
+      return "generic";
+    case StateSpace::reg:
+      return "reg";
+    case StateSpace::param:
+      return "param";
+    case StateSpace::global:
+      return "global";
+    case StateSpace::shared:
+      return "shared";
+    case StateSpace::local:
+      return "local";
+    case StateSpace::const_:
+      return "const";
+    case StateSpace::tex:
+      return "tex";
   }
   return "?";
 }
 
 }  // namespace
 
-std::string describe_fault(const DeviceFault& fault, const Module& module, const std::string& kernel,
-                           const Dim3& cta, const Dim3& thread) {
+std::string describe_fault(const DeviceFault& fault, const Module& module,
+                           const std::string& kernel, const Dim3& cta, const Dim3& thread) {
   std::string where;
   if (fault.function < module.functions.size()) {
     const Function& function = module.functions[fault.function];
@@ -50,8 +67,8 @@ std::string describe_fault(const DeviceFault& fault, const Module& module, const
     where = module.file + ":" + std::to_string(line) + ", pc " + std::to_string(fault.pc);
     if (function.name != kernel) where += " in '" + function.name + "'";
   }
-  std::string message = "device fault in kernel '" + kernel + "' (" + where +
-                        "): " + fault_kind_name(fault.kind);
+  std::string message =
+      "device fault in kernel '" + kernel + "' (" + where + "): " + fault_kind_name(fault.kind);
   if (fault.kind == FaultKind::misaligned_address || fault.kind == FaultKind::out_of_window ||
       fault.kind == FaultKind::unmapped_address) {
     char text[64];

@@ -12,7 +12,8 @@ namespace ohmvp::gpu {
 uint64_t DeviceMemory::allocate(uint64_t bytes, uint64_t alignment) {
   if (bytes == 0) throw ConfigError("device allocation of 0 bytes");
   if (alignment == 0 || (alignment & (alignment - 1)) != 0)
-    throw ConfigError("device allocation alignment " + std::to_string(alignment) + " is not a power of two");
+    throw ConfigError("device allocation alignment " + std::to_string(alignment) +
+                      " is not a power of two");
   const uint64_t address = align_up(m_next, alignment);
   if (address + bytes + guard_bytes >= shared_window_base)
     throw ConfigError("device memory exhausted allocating " + std::to_string(bytes) + " bytes");
@@ -24,7 +25,8 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, uint64_t alignment) {
 
 void DeviceMemory::free(uint64_t address) {
   const auto it = m_allocations.find(address);
-  if (it == m_allocations.end()) throw ConfigError("free of a device address that is not an allocation");
+  if (it == m_allocations.end())
+    throw ConfigError("free of a device address that is not an allocation");
   m_allocated -= it->second.size();
   m_allocations.erase(it);
 }

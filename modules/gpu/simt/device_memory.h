@@ -25,7 +25,8 @@ class DeviceMemory {
   bool read(uint64_t address, void* out, uint64_t bytes) const;
   bool write(uint64_t address, const void* in, uint64_t bytes);
   // Read-modify-write of one element (see atomic_alu.h); `old_value` receives what was there.
-  bool atomic(uint64_t address, AtomicOp op, DataType type, uint64_t b, uint64_t c, uint64_t& old_value);
+  bool atomic(uint64_t address, AtomicOp op, DataType type, uint64_t b, uint64_t c,
+              uint64_t& old_value);
 
   bool mapped(uint64_t address, uint64_t bytes) const { return locate(address, bytes) != nullptr; }
   uint64_t allocated_bytes() const { return m_allocated; }

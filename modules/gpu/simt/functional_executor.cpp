@@ -7,20 +7,28 @@
 
 namespace ohmvp::gpu {
 
-FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memory, uint32_t warp_size)
-    : m_module(module), m_memory(memory), m_warp_size(warp_size), m_const_bank(module.const_bytes, 0) {
+FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memory,
+                                       uint32_t warp_size)
+    : m_module(module),
+      m_memory(memory),
+      m_warp_size(warp_size),
+      m_const_bank(module.const_bytes, 0) {
   if (warp_size < 4 || warp_size > 64)
     throw ConfigError("warp size " + std::to_string(warp_size) + " is outside 4..64");
   if (module.global_bytes > 0) m_global_base = m_memory.allocate(module.global_bytes);
   for (const Symbol& symbol : module.symbols) {
     if (symbol.initializer.empty() || symbol.function >= 0) continue;
     if (symbol.space == StateSpace::global &&
-        !m_memory.write(m_global_base + symbol.offset, symbol.initializer.data(), symbol.initializer.size()))
-      throw ConfigError(module.file + ": initialiser of '" + symbol.name + "' outside the global segment");
+        !m_memory.write(m_global_base + symbol.offset, symbol.initializer.data(),
+                        symbol.initializer.size()))
+      throw ConfigError(module.file + ": initialiser of '" + symbol.name +
+                        "' outside the global segment");
     if (symbol.space == StateSpace::const_) {
       if (symbol.offset + symbol.initializer.size() > m_const_bank.size())
-        throw ConfigError(module.file + ": initialiser of '" + symbol.name + "' outside the constant bank");
-      std::copy(symbol.initializer.begin(), symbol.initializer.end(), m_const_bank.begin() + symbol.offset);
+        throw ConfigError(module.file + ": initialiser of '" + symbol.name +
+                          "' outside the constant bank");
+      std::copy(symbol.initializer.begin(), symbol.initializer.end(),
+                m_const_bank.begin() + symbol.offset);
     }
   }
 }
@@ -42,8 +50,12 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
     const uint64_t address = request.address[lane];
     switch (request.kind) {
       case MemoryKind::load:
-      case MemoryKind::texture: ok = m_memory.read(address, request.data[lane].data(), request.bytes); break;
-      case MemoryKind::store: ok = m_memory.write(address, request.data[lane].data(), request.bytes); break;
+      case MemoryKind::texture:
+        ok = m_memory.read(address, request.data[lane].data(), request.bytes);
+        break;
+      case MemoryKind::store:
+        ok = m_memory.write(address, request.data[lane].data(), request.bytes);
+        break;
       case MemoryKind::atomic:
       case MemoryKind::reduction: {
         uint64_t old_value = 0;
@@ -54,7 +66,13 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
       }
     }
     if (!ok)
-      fault = {FaultKind::unmapped_address, request.function, request.pc, lane, address, request.space[lane], ""};
+      fault = {FaultKind::unmapped_address,
+               request.function,
+               request.pc,
+               lane,
+               address,
+               request.space[lane],
+               ""};
   }
   return ok;
 }
@@ -67,11 +85,13 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   if (params.block.count() > 1024)
     throw ConfigError("launch of '" + params.kernel + "': more than 1024 threads per block");
   if (params.arguments.size() < kernel.param_bytes)
-    throw ConfigError("launch of '" + params.kernel + "': " + std::to_string(params.arguments.size()) +
-                      " argument bytes, the kernel's parameters take " + std::to_string(kernel.param_bytes));
+    throw ConfigError(
+        "launch of '" + params.kernel + "': " + std::to_string(params.arguments.size()) +
+        " argument bytes, the kernel's parameters take " + std::to_string(kernel.param_bytes));
 
   const uint64_t threads_per_cta = params.block.count();
-  const uint32_t warps_per_cta = static_cast<uint32_t>((threads_per_cta + m_warp_size - 1) / m_warp_size);
+  const uint32_t warps_per_cta =
+      static_cast<uint32_t>((threads_per_cta + m_warp_size - 1) / m_warp_size);
   std::vector<uint8_t> shared(layout.extern_shared_offset() + params.dynamic_shared_bytes, 0);
 
   ExecutionContext context;
@@ -91,7 +111,8 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
 
   const uint64_t local_stride = layout.local_bytes_per_thread();
   uint64_t local_region = 0;
-  if (local_stride > 0) local_region = m_memory.allocate(local_stride * threads_per_cta * params.grid.count());
+  if (local_stride > 0)
+    local_region = m_memory.allocate(local_stride * threads_per_cta * params.grid.count());
   context.local_region_base = local_region;
   context.local_stride = local_stride;
 
@@ -135,20 +156,26 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
           const StepResult step = Interpreter::step(warp, context);
           ++stats.warp_instructions;
           stats.active_lanes += static_cast<uint64_t>(__builtin_popcountll(step.active_mask));
-          stats.thread_instructions += static_cast<uint64_t>(__builtin_popcountll(step.executed_mask));
+          stats.thread_instructions +=
+              static_cast<uint64_t>(__builtin_popcountll(step.executed_mask));
           switch (step.status) {
             case StepStatus::memory_pending: {
               DeviceFault fault;
-              if (!perform(warp, fault)) warp.set_fault(fault);
-              else Interpreter::complete_memory(warp);
+              if (!perform(warp, fault))
+                warp.set_fault(fault);
+              else
+                Interpreter::complete_memory(warp);
               if (fault.kind != FaultKind::none) throw warp.fault();
               break;
             }
             case StepStatus::barrier:
-              if (!step.barrier_arrive_only) waits[w] = {true, step.barrier_id, step.barrier_threads};
+              if (!step.barrier_arrive_only)
+                waits[w] = {true, step.barrier_id, step.barrier_threads};
               break;
-            case StepStatus::fault: throw warp.fault();
-            default: break;
+            case StepStatus::fault:
+              throw warp.fault();
+            default:
+              break;
           }
         }
         // Release every barrier whose expected threads have all arrived.
@@ -173,8 +200,9 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
         if (!running && !any_waiting) break;
         if (!progressed)
           throw SimulationError("kernel '" + params.kernel + "' deadlocked at a barrier in CTA (" +
-                            std::to_string(context.cta.x) + "," + std::to_string(context.cta.y) + "," +
-                            std::to_string(context.cta.z) + ")");
+                                std::to_string(context.cta.x) + "," +
+                                std::to_string(context.cta.y) + "," +
+                                std::to_string(context.cta.z) + ")");
       }
     }
   } catch (const DeviceFault& fault) {

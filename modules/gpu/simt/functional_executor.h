@@ -28,9 +28,10 @@ struct LaunchStatistics {
 
   // Active lanes / (warp size x warp instructions).
   double simd_efficiency() const {
-    return warp_instructions == 0 ? 0.0
-                                  : static_cast<double>(active_lanes) /
-                                        (static_cast<double>(warp_size) * static_cast<double>(warp_instructions));
+    return warp_instructions == 0
+               ? 0.0
+               : static_cast<double>(active_lanes) /
+                     (static_cast<double>(warp_size) * static_cast<double>(warp_instructions));
   }
 };
 

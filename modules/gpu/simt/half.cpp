@@ -35,7 +35,8 @@ double widen(uint16_t bits, SmallFormat format) {
   const uint32_t max_exponent = (1u << format.exponent_bits) - 1;
   if (exponent == max_exponent) {
     const uint64_t payload = fraction << (52 - fraction_bits);
-    return bits_double(sign | (uint64_t{0x7ff} << 52) | (fraction ? payload | (uint64_t{1} << 51) : 0));
+    return bits_double(sign | (uint64_t{0x7ff} << 52) |
+                       (fraction ? payload | (uint64_t{1} << 51) : 0));
   }
   if (exponent == 0) {
     if (fraction == 0) return bits_double(sign);
@@ -63,7 +64,8 @@ uint16_t narrow(double value, SmallFormat format, RoundingMode mode) {
   uint64_t significand = bits & ((uint64_t{1} << 52) - 1);
   const int fraction_bits = format.fraction_bits;
   const int bias = (1 << (format.exponent_bits - 1)) - 1;
-  const uint16_t infinity = static_cast<uint16_t>(((1u << format.exponent_bits) - 1) << fraction_bits);
+  const uint16_t infinity =
+      static_cast<uint16_t>(((1u << format.exponent_bits) - 1) << fraction_bits);
   const uint16_t largest = static_cast<uint16_t>(infinity - 1);
 
   if (raw_exponent == 0x7ff) return significand ? canonical_half_nan : (sign | infinity);
@@ -95,12 +97,20 @@ uint16_t narrow(double value, SmallFormat format, RoundingMode mode) {
   bool round_up = false;
   switch (mode) {
     case RoundingMode::rz:
-    case RoundingMode::rzi: round_up = false; break;
+    case RoundingMode::rzi:
+      round_up = false;
+      break;
     case RoundingMode::rm:
-    case RoundingMode::rmi: round_up = negative && inexact; break;
+    case RoundingMode::rmi:
+      round_up = negative && inexact;
+      break;
     case RoundingMode::rp:
-    case RoundingMode::rpi: round_up = !negative && inexact; break;
-    default: round_up = half_bit && (sticky || (kept & 1)); break;
+    case RoundingMode::rpi:
+      round_up = !negative && inexact;
+      break;
+    default:
+      round_up = half_bit && (sticky || (kept & 1));
+      break;
   }
   if (round_up) ++kept;
 
@@ -116,7 +126,7 @@ uint16_t narrow(double value, SmallFormat format, RoundingMode mode) {
     }
     const int biased = e + bias;
     if (biased >= (1 << format.exponent_bits) - 1) {
-      const bool to_infinity = mode == RoundingMode::rz || mode == RoundingMode::rzi ? false
+      const bool to_infinity = mode == RoundingMode::rz || mode == RoundingMode::rzi   ? false
                                : mode == RoundingMode::rm || mode == RoundingMode::rmi ? negative
                                : mode == RoundingMode::rp || mode == RoundingMode::rpi ? !negative
                                                                                        : true;
@@ -130,18 +140,30 @@ uint16_t narrow(double value, SmallFormat format, RoundingMode mode) {
 
 }  // namespace
 
-float f16_to_f32(uint16_t bits) { return static_cast<float>(widen(bits, half_format)); }
-double f16_to_f64(uint16_t bits) { return widen(bits, half_format); }
-float bf16_to_f32(uint16_t bits) { return static_cast<float>(widen(bits, bfloat_format)); }
-double bf16_to_f64(uint16_t bits) { return widen(bits, bfloat_format); }
+float f16_to_f32(uint16_t bits) {
+  return static_cast<float>(widen(bits, half_format));
+}
+double f16_to_f64(uint16_t bits) {
+  return widen(bits, half_format);
+}
+float bf16_to_f32(uint16_t bits) {
+  return static_cast<float>(widen(bits, bfloat_format));
+}
+double bf16_to_f64(uint16_t bits) {
+  return widen(bits, bfloat_format);
+}
 
 uint16_t f32_to_f16(float value, RoundingMode mode) {
   return narrow(static_cast<double>(value), half_format, mode);
 }
-uint16_t f64_to_f16(double value, RoundingMode mode) { return narrow(value, half_format, mode); }
+uint16_t f64_to_f16(double value, RoundingMode mode) {
+  return narrow(value, half_format, mode);
+}
 uint16_t f32_to_bf16(float value, RoundingMode mode) {
   return narrow(static_cast<double>(value), bfloat_format, mode);
 }
-uint16_t f64_to_bf16(double value, RoundingMode mode) { return narrow(value, bfloat_format, mode); }
+uint16_t f64_to_bf16(double value, RoundingMode mode) {
+  return narrow(value, bfloat_format, mode);
+}
 
 }  // namespace ohmvp::gpu

@@ -13,27 +13,46 @@ uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
   const uint32_t lane_in_half = lane - half_shift(x, lane);
   const uint64_t below = (uint64_t{1} << lane_in_half) - 1;
   switch (operand.special) {
-    case SpecialRegister::tid: return component(x.warp.thread(lane));
-    case SpecialRegister::ntid: return component(context.block);
-    case SpecialRegister::ctaid: return component(context.cta);
-    case SpecialRegister::nctaid: return component(context.grid);
-    case SpecialRegister::laneid: return lane;
-    case SpecialRegister::warpid: return x.warp.warp_id();
+    case SpecialRegister::tid:
+      return component(x.warp.thread(lane));
+    case SpecialRegister::ntid:
+      return component(context.block);
+    case SpecialRegister::ctaid:
+      return component(context.cta);
+    case SpecialRegister::nctaid:
+      return component(context.grid);
+    case SpecialRegister::laneid:
+      return lane;
+    case SpecialRegister::warpid:
+      return x.warp.warp_id();
     case SpecialRegister::nwarpid:
       return (context.block.count() + x.warp.warp_size() - 1) / x.warp.warp_size();
-    case SpecialRegister::smid: return context.sm_id;
-    case SpecialRegister::nsmid: return context.sm_count;
-    case SpecialRegister::gridid: return context.grid_id;
-    case SpecialRegister::clock: return context.clock & 0xffffffff;
-    case SpecialRegister::clock64: return context.clock;
-    case SpecialRegister::globaltimer: return context.globaltimer_ns;
-    case SpecialRegister::lanemask_eq: return below + 1;
-    case SpecialRegister::lanemask_lt: return below;
-    case SpecialRegister::lanemask_le: return (below << 1) | 1;
-    case SpecialRegister::lanemask_gt: return ~((below << 1) | 1) & 0xffffffff;
-    case SpecialRegister::lanemask_ge: return ~below & 0xffffffff;
-    case SpecialRegister::dynamic_smem_size: return context.dynamic_shared_bytes;
-    case SpecialRegister::total_smem_size: return context.shared_bytes;
+    case SpecialRegister::smid:
+      return context.sm_id;
+    case SpecialRegister::nsmid:
+      return context.sm_count;
+    case SpecialRegister::gridid:
+      return context.grid_id;
+    case SpecialRegister::clock:
+      return context.clock & 0xffffffff;
+    case SpecialRegister::clock64:
+      return context.clock;
+    case SpecialRegister::globaltimer:
+      return context.globaltimer_ns;
+    case SpecialRegister::lanemask_eq:
+      return below + 1;
+    case SpecialRegister::lanemask_lt:
+      return below;
+    case SpecialRegister::lanemask_le:
+      return (below << 1) | 1;
+    case SpecialRegister::lanemask_gt:
+      return ~((below << 1) | 1) & 0xffffffff;
+    case SpecialRegister::lanemask_ge:
+      return ~below & 0xffffffff;
+    case SpecialRegister::dynamic_smem_size:
+      return context.dynamic_shared_bytes;
+    case SpecialRegister::total_smem_size:
+      return context.shared_bytes;
   }
   return 0;
 }
@@ -43,16 +62,22 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
   if (index >= layout.module().symbols.size()) return 0;
   const Symbol& symbol = layout.module().symbols[index];
   switch (symbol.space) {
-    case StateSpace::global: return x.context.global_segment_base + symbol.offset;
-    case StateSpace::const_: return symbol.offset;
-    case StateSpace::shared: return symbol.is_extern ? layout.extern_shared_offset() : symbol.offset;
+    case StateSpace::global:
+      return x.context.global_segment_base + symbol.offset;
+    case StateSpace::const_:
+      return symbol.offset;
+    case StateSpace::shared:
+      return symbol.is_extern ? layout.extern_shared_offset() : symbol.offset;
     case StateSpace::local:
-      return symbol.function >= 0 ? layout.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
-                                  : symbol.offset;
+      return symbol.function >= 0
+                 ? layout.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
+                 : symbol.offset;
     case StateSpace::param:
-      return layout.param_kind(index) == ParamKind::kernel_argument ? layout.param_offset(index)
-                                                                    : param_arena_tag | layout.param_offset(index);
-    default: return symbol.offset;
+      return layout.param_kind(index) == ParamKind::kernel_argument
+                 ? layout.param_offset(index)
+                 : param_arena_tag | layout.param_offset(index);
+    default:
+      return symbol.offset;
   }
 }
 
@@ -72,12 +97,14 @@ void move(Exec& x) {
         const uint64_t value = read(x, source, lane);
         for (unsigned i = 0; i < count; ++i)
           if (vector.vector_regs[i] != no_register)
-            x.warp.reg(vector.vector_regs[i], lane) = (value >> (i * part_bits)) & width_mask(part_bits);
+            x.warp.reg(vector.vector_regs[i], lane) =
+                (value >> (i * part_bits)) & width_mask(part_bits);
       } else {
         uint64_t value = 0;
         for (unsigned i = 0; i < count; ++i)
           if (vector.vector_regs[i] != no_register)
-            value |= (x.warp.reg(vector.vector_regs[i], lane) & width_mask(part_bits)) << (i * part_bits);
+            value |= (x.warp.reg(vector.vector_regs[i], lane) & width_mask(part_bits))
+                     << (i * part_bits);
         write(x, lane, value);
       }
     });
@@ -95,7 +122,8 @@ void convert_address(Exec& x) {
   uint64_t window = 0;
   if (in.space == StateSpace::shared) window = shared_window_base;
   if (in.space == StateSpace::local) window = local_window_base;
-  if (in.space != StateSpace::shared && in.space != StateSpace::local && in.space != StateSpace::global) {
+  if (in.space != StateSpace::shared && in.space != StateSpace::local &&
+      in.space != StateSpace::global) {
     x.fail(FaultKind::unsupported, 0, "cvta for this state space");
     return;
   }
@@ -127,11 +155,24 @@ void shuffle(Exec& x) {
     int32_t j = self;
     bool valid = false;
     switch (in.mod.shuffle) {
-      case ShuffleMode::up: j = self - b; valid = j >= max_lane; break;
-      case ShuffleMode::down: j = self + b; valid = j <= max_lane; break;
-      case ShuffleMode::bfly: j = self ^ b; valid = j <= max_lane; break;
-      case ShuffleMode::idx: j = min_lane | (b & ~segment_mask); valid = j <= max_lane; break;
-      case ShuffleMode::none: break;
+      case ShuffleMode::up:
+        j = self - b;
+        valid = j >= max_lane;
+        break;
+      case ShuffleMode::down:
+        j = self + b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::bfly:
+        j = self ^ b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::idx:
+        j = min_lane | (b & ~segment_mask);
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::none:
+        break;
     }
     if (j < 0 || static_cast<uint32_t>(j) + half >= warp_size) valid = false;
     if (!valid) j = self;
@@ -159,10 +200,18 @@ void vote(Exec& x) {
     const uint64_t votes = (ballot >> shift) & participants;
     uint64_t result;
     switch (in.mod.vote) {
-      case VoteMode::all: result = votes == participants; break;
-      case VoteMode::any: result = votes != 0; break;
-      case VoteMode::uni: result = votes == 0 || votes == participants; break;
-      default: result = (ballot >> shift) & 0xffffffff; break;
+      case VoteMode::all:
+        result = votes == participants;
+        break;
+      case VoteMode::any:
+        result = votes != 0;
+        break;
+      case VoteMode::uni:
+        result = votes == 0 || votes == participants;
+        break;
+      default:
+        result = (ballot >> shift) & 0xffffffff;
+        break;
     }
     write(x, lane, result);
   });
@@ -173,7 +222,8 @@ void reduce(Exec& x) {
   const Instruction& in = x.instruction;
   const bool is_signed = is_signed_int(in.type);
   for (uint32_t half = 0; half < x.warp.warp_size(); half += 32) {
-    const uint64_t lanes = x.lanes & (x.warp.warp_size() > 32 ? (uint64_t{0xffffffff} << half) : ~uint64_t{0});
+    const uint64_t lanes =
+        x.lanes & (x.warp.warp_size() > 32 ? (uint64_t{0xffffffff} << half) : ~uint64_t{0});
     if (!lanes) continue;
     bool first = true;
     uint32_t total = 0;
@@ -185,19 +235,31 @@ void reduce(Exec& x) {
         return;
       }
       switch (in.mod.atomic) {
-        case AtomicOp::add: total += value; break;
+        case AtomicOp::add:
+          total += value;
+          break;
         case AtomicOp::min:
-          total = is_signed ? static_cast<uint32_t>(std::min<int32_t>(static_cast<int32_t>(total), static_cast<int32_t>(value)))
+          total = is_signed ? static_cast<uint32_t>(std::min<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
                             : std::min(total, value);
           break;
         case AtomicOp::max:
-          total = is_signed ? static_cast<uint32_t>(std::max<int32_t>(static_cast<int32_t>(total), static_cast<int32_t>(value)))
+          total = is_signed ? static_cast<uint32_t>(std::max<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
                             : std::max(total, value);
           break;
-        case AtomicOp::and_: total &= value; break;
-        case AtomicOp::or_: total |= value; break;
-        case AtomicOp::xor_: total ^= value; break;
-        default: x.fail(FaultKind::unsupported, lane, "redux operator"); break;
+        case AtomicOp::and_:
+          total &= value;
+          break;
+        case AtomicOp::or_:
+          total |= value;
+          break;
+        case AtomicOp::xor_:
+          total ^= value;
+          break;
+        default:
+          x.fail(FaultKind::unsupported, lane, "redux operator");
+          break;
       }
     });
     for_each_lane(lanes, [&](uint32_t lane) { write(x, lane, int_image(in.type, total)); });
@@ -270,20 +332,25 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   result.pc = pc;
   result.active_mask = warp.active_mask();
   auto fault = [&](FaultKind kind, const char* detail) {
-    warp.set_fault({kind, function_index, pc, static_cast<uint32_t>(__builtin_ctzll(result.active_mask | (uint64_t{1} << 63))), 0,
-                    StateSpace::generic, detail});
+    warp.set_fault(
+        {kind, function_index, pc,
+         static_cast<uint32_t>(__builtin_ctzll(result.active_mask | (uint64_t{1} << 63))), 0,
+         StateSpace::generic, detail});
     result.status = StepStatus::fault;
     return result;
   };
-  if (warp.memory_pending()) return fault(FaultKind::bad_control_flow, "stepped with a memory access pending");
-  if (pc >= function.instructions.size()) return fault(FaultKind::bad_control_flow, "ran past the end of the function");
+  if (warp.memory_pending())
+    return fault(FaultKind::bad_control_flow, "stepped with a memory access pending");
+  if (pc >= function.instructions.size())
+    return fault(FaultKind::bad_control_flow, "ran past the end of the function");
 
   const Instruction& in = function.instructions[pc];
   uint64_t lanes = result.active_mask;
   if (in.guard_reg != no_register) {
     uint64_t guarded = 0;
     for_each_lane(lanes, [&](uint32_t lane) {
-      if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated) guarded |= uint64_t{1} << lane;
+      if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
+        guarded |= uint64_t{1} << lane;
     });
     lanes = guarded;
   }
@@ -293,19 +360,30 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   bool control = false;  // the instruction set the pc itself
 
   switch (in.op) {
-    case Opcode::mov: move(x); break;
-    case Opcode::cvta: convert_address(x); break;
-    case Opcode::cvt: execute_convert(x); break;
+    case Opcode::mov:
+      move(x);
+      break;
+    case Opcode::cvta:
+      convert_address(x);
+      break;
+    case Opcode::cvt:
+      execute_convert(x);
+      break;
     case Opcode::ld:
     case Opcode::ldu:
     case Opcode::st:
     case Opcode::atom:
-    case Opcode::red: execute_memory(x, pending); break;
-    case Opcode::tex: execute_texture(x, pending); break;
+    case Opcode::red:
+      execute_memory(x, pending);
+      break;
+    case Opcode::tex:
+      execute_texture(x, pending);
+      break;
     case Opcode::prefetch:
     case Opcode::membar:
     case Opcode::fence:
-    case Opcode::nanosleep: break;
+    case Opcode::nanosleep:
+      break;
     case Opcode::add:
     case Opcode::sub:
     case Opcode::mul:
@@ -315,8 +393,10 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::max:
     case Opcode::abs:
     case Opcode::neg:
-      if (is_float(in.type)) execute_float(x);
-      else execute_integer(x);
+      if (is_float(in.type))
+        execute_float(x);
+      else
+        execute_integer(x);
       break;
     case Opcode::mul24:
     case Opcode::mad24:
@@ -328,7 +408,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::not_:
     case Opcode::cnot:
     case Opcode::shl:
-    case Opcode::shr: execute_integer(x); break;
+    case Opcode::shr:
+      execute_integer(x);
+      break;
     case Opcode::fma:
     case Opcode::rcp:
     case Opcode::sqrt:
@@ -339,21 +421,33 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::cos:
     case Opcode::tanh:
     case Opcode::copysign:
-    case Opcode::testp: execute_float(x); break;
+    case Opcode::testp:
+      execute_float(x);
+      break;
     case Opcode::popc:
     case Opcode::clz:
     case Opcode::brev:
     case Opcode::bfe:
     case Opcode::bfi:
     case Opcode::prmt:
-    case Opcode::bfind: execute_bits(x); break;
+    case Opcode::bfind:
+      execute_bits(x);
+      break;
     case Opcode::setp:
     case Opcode::set:
     case Opcode::selp:
-    case Opcode::slct: execute_compare(x); break;
-    case Opcode::shfl: shuffle(x); break;
-    case Opcode::vote: vote(x); break;
-    case Opcode::redux: reduce(x); break;
+    case Opcode::slct:
+      execute_compare(x);
+      break;
+    case Opcode::shfl:
+      shuffle(x);
+      break;
+    case Opcode::vote:
+      vote(x);
+      break;
+    case Opcode::redux:
+      reduce(x);
+      break;
     case Opcode::activemask:
       for_each_lane(lanes, [&](uint32_t lane) {
         write(x, lane, (result.active_mask >> half_shift(x, lane)) & 0xffffffff);
@@ -361,7 +455,8 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       break;
     case Opcode::bra: {
       const uint32_t target = in.operands[0].target;
-      if (target >= function.instructions.size()) return fault(FaultKind::bad_control_flow, "branch target outside the function");
+      if (target >= function.instructions.size())
+        return fault(FaultKind::bad_control_flow, "branch target outside the function");
       warp.branch(lanes, target, pc + 1, in.reconvergence_pc);
       control = true;
       break;
@@ -399,9 +494,15 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
         result.status = StepStatus::barrier;
       }
       break;
-    case Opcode::trap: if (lanes) x.fail(FaultKind::trap, static_cast<uint32_t>(__builtin_ctzll(lanes))); break;
-    case Opcode::brkpt: if (lanes) x.fail(FaultKind::breakpoint, static_cast<uint32_t>(__builtin_ctzll(lanes))); break;
-    default: x.fail(FaultKind::unsupported, 0, "instruction not executed by the interpreter"); break;
+    case Opcode::trap:
+      if (lanes) x.fail(FaultKind::trap, static_cast<uint32_t>(__builtin_ctzll(lanes)));
+      break;
+    case Opcode::brkpt:
+      if (lanes) x.fail(FaultKind::breakpoint, static_cast<uint32_t>(__builtin_ctzll(lanes)));
+      break;
+    default:
+      x.fail(FaultKind::unsupported, 0, "instruction not executed by the interpreter");
+      break;
   }
 
   if (x.failed()) {

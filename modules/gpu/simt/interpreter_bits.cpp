@@ -17,7 +17,8 @@ uint64_t bit_field_extract(uint64_t a, uint32_t position, uint32_t length, unsig
   length &= 0xff;
   const unsigned msb = bits - 1;
   uint64_t sign_bit = 0;
-  if (is_signed && length != 0) sign_bit = (a >> std::min<unsigned>(position + length - 1, msb)) & 1;
+  if (is_signed && length != 0)
+    sign_bit = (a >> std::min<unsigned>(position + length - 1, msb)) & 1;
   uint64_t result = 0;
   for (unsigned i = 0; i < bits; ++i) {
     const uint64_t bit = (i < length && position + i <= msb) ? (a >> (position + i)) & 1 : sign_bit;
@@ -26,7 +27,8 @@ uint64_t bit_field_extract(uint64_t a, uint32_t position, uint32_t length, unsig
   return result;
 }
 
-uint64_t bit_field_insert(uint64_t a, uint64_t b, uint32_t position, uint32_t length, unsigned bits) {
+uint64_t bit_field_insert(uint64_t a, uint64_t b, uint32_t position, uint32_t length,
+                          unsigned bits) {
   position &= 0xff;
   length &= 0xff;
   uint64_t result = b;
@@ -45,12 +47,24 @@ uint32_t permute(uint32_t a, uint32_t b, uint32_t c, PermuteMode mode) {
     uint32_t index;
     bool replicate_sign = false;
     switch (mode) {
-      case PermuteMode::f4e: index = (selector + i) & 7; break;
-      case PermuteMode::b4e: index = (selector - i) & 7; break;
-      case PermuteMode::rc8: index = selector; break;
-      case PermuteMode::ecl: index = std::max(i, selector); break;
-      case PermuteMode::ecr: index = std::min(i, selector); break;
-      case PermuteMode::rc16: index = (selector & 1) * 2 + (i & 1); break;
+      case PermuteMode::f4e:
+        index = (selector + i) & 7;
+        break;
+      case PermuteMode::b4e:
+        index = (selector - i) & 7;
+        break;
+      case PermuteMode::rc8:
+        index = selector;
+        break;
+      case PermuteMode::ecl:
+        index = std::max(i, selector);
+        break;
+      case PermuteMode::ecr:
+        index = std::min(i, selector);
+        break;
+      case PermuteMode::rc16:
+        index = (selector & 1) * 2 + (i & 1);
+        break;
       default: {
         const uint32_t control = (c >> (4 * i)) & 0xf;
         index = control & 7;
@@ -90,31 +104,36 @@ void execute_bits(Exec& x) {
     case Opcode::clz:
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const uint64_t value = read(x, 1, lane) & mask;
-        write(x, lane, value == 0 ? bits : static_cast<uint64_t>(__builtin_clzll(value)) - (64 - bits));
+        write(x, lane,
+              value == 0 ? bits : static_cast<uint64_t>(__builtin_clzll(value)) - (64 - bits));
       });
       return;
     case Opcode::brev:
-      for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, reverse_bits(read(x, 1, lane), bits)); });
+      for_each_lane(x.lanes,
+                    [&](uint32_t lane) { write(x, lane, reverse_bits(read(x, 1, lane), bits)); });
       return;
     case Opcode::bfe:
       for_each_lane(x.lanes, [&](uint32_t lane) {
-        const uint64_t result = bit_field_extract(read(x, 1, lane), static_cast<uint32_t>(read(x, 2, lane)),
-                                                  static_cast<uint32_t>(read(x, 3, lane)), bits, is_signed);
+        const uint64_t result =
+            bit_field_extract(read(x, 1, lane), static_cast<uint32_t>(read(x, 2, lane)),
+                              static_cast<uint32_t>(read(x, 3, lane)), bits, is_signed);
         write(x, lane, int_image(in.type, result));
       });
       return;
     case Opcode::bfi:
       for_each_lane(x.lanes, [&](uint32_t lane) {
-        const uint64_t result =
-            bit_field_insert(read(x, 1, lane), read(x, 2, lane), static_cast<uint32_t>(read(x, 3, lane)),
-                             static_cast<uint32_t>(read(x, 4, lane)), bits);
+        const uint64_t result = bit_field_insert(read(x, 1, lane), read(x, 2, lane),
+                                                 static_cast<uint32_t>(read(x, 3, lane)),
+                                                 static_cast<uint32_t>(read(x, 4, lane)), bits);
         write(x, lane, result & mask);
       });
       return;
     case Opcode::prmt:
       for_each_lane(x.lanes, [&](uint32_t lane) {
-        write(x, lane, permute(static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
-                               static_cast<uint32_t>(read(x, 3, lane)), in.mod.permute));
+        write(x, lane,
+              permute(static_cast<uint32_t>(read(x, 1, lane)),
+                      static_cast<uint32_t>(read(x, 2, lane)),
+                      static_cast<uint32_t>(read(x, 3, lane)), in.mod.permute));
       });
       return;
     case Opcode::bfind:
@@ -122,7 +141,9 @@ void execute_bits(Exec& x) {
         write(x, lane, find_msb(read(x, 1, lane), bits, is_signed, in.mod.shift_right));
       });
       return;
-    default: x.fail(FaultKind::unsupported, 0, "bit operation"); return;
+    default:
+      x.fail(FaultKind::unsupported, 0, "bit operation");
+      return;
   }
 }
 

@@ -12,7 +12,9 @@ bool is_half_type(DataType type) {
   return type == DataType::f16 || type == DataType::bf16 || type == DataType::f16x2 ||
          type == DataType::bf16x2;
 }
-bool is_bfloat(DataType type) { return type == DataType::bf16 || type == DataType::bf16x2; }
+bool is_bfloat(DataType type) {
+  return type == DataType::bf16 || type == DataType::bf16x2;
+}
 
 template <class T>
 T flush(T value, bool ftz) {
@@ -21,20 +23,28 @@ T flush(T value, bool ftz) {
 
 double float_source(uint64_t bits, DataType type, bool ftz) {
   switch (type) {
-    case DataType::f16: return ftz && (bits & 0x7c00) == 0 ? ((bits & 0x8000) ? -0.0 : 0.0)
-                                                           : f16_to_f64(static_cast<uint16_t>(bits));
-    case DataType::bf16: return flush(bf16_to_f64(static_cast<uint16_t>(bits)), ftz);
-    case DataType::f32: return static_cast<double>(flush(as_f32(bits), ftz));
-    default: return as_f64(bits);
+    case DataType::f16:
+      return ftz && (bits & 0x7c00) == 0 ? ((bits & 0x8000) ? -0.0 : 0.0)
+                                         : f16_to_f64(static_cast<uint16_t>(bits));
+    case DataType::bf16:
+      return flush(bf16_to_f64(static_cast<uint16_t>(bits)), ftz);
+    case DataType::f32:
+      return static_cast<double>(flush(as_f32(bits), ftz));
+    default:
+      return as_f64(bits);
   }
 }
 
 double round_integral(double value, RoundingMode mode) {
   switch (mode) {
-    case RoundingMode::rzi: return std::trunc(value);
-    case RoundingMode::rmi: return std::floor(value);
-    case RoundingMode::rpi: return std::ceil(value);
-    default: return std::nearbyint(value);  // rni: nearest even (the host is in round-to-nearest)
+    case RoundingMode::rzi:
+      return std::trunc(value);
+    case RoundingMode::rmi:
+      return std::floor(value);
+    case RoundingMode::rpi:
+      return std::ceil(value);
+    default:
+      return std::nearbyint(value);  // rni: nearest even (the host is in round-to-nearest)
   }
 }
 
@@ -48,19 +58,28 @@ bool is_integral_mode(RoundingMode mode) {
 uint64_t float_to_int(double value, DataType destination, RoundingMode mode) {
   if (std::isnan(value)) return 0;
   switch (mode) {
-    case RoundingMode::rn: mode = RoundingMode::rni; break;
+    case RoundingMode::rn:
+      mode = RoundingMode::rni;
+      break;
     case RoundingMode::rz:
-    case RoundingMode::none: mode = RoundingMode::rzi; break;
-    case RoundingMode::rm: mode = RoundingMode::rmi; break;
-    case RoundingMode::rp: mode = RoundingMode::rpi; break;
-    default: break;
+    case RoundingMode::none:
+      mode = RoundingMode::rzi;
+      break;
+    case RoundingMode::rm:
+      mode = RoundingMode::rmi;
+      break;
+    case RoundingMode::rp:
+      mode = RoundingMode::rpi;
+      break;
+    default:
+      break;
   }
   const double integral = round_integral(value, mode);
   const unsigned bits = type_bits(destination);
   if (is_signed_int(destination)) {
     const double limit = std::ldexp(1.0, static_cast<int>(bits) - 1);
     if (integral >= limit) return static_cast<uint64_t>(width_mask(bits - 1));
-    if (integral < -limit) return static_cast<uint64_t>(-static_cast<int64_t>(limit - 1) - 1);
+    if (integral < -limit) return ~width_mask(bits - 1);  // the most negative value
     return static_cast<uint64_t>(static_cast<int64_t>(integral));
   }
   if (integral <= 0) return 0;
@@ -97,15 +116,19 @@ void execute_convert(Exec& x) {
   const DataType destination = in.type, source = in.source_type;
   const bool ftz = in.mod.ftz, sat = in.mod.sat;
   const RoundingMode mode = in.mod.rounding;
-  const RoundingMode float_mode = mode == RoundingMode::none || is_integral_mode(mode) ? RoundingMode::rn : mode;
+  const RoundingMode float_mode =
+      mode == RoundingMode::none || is_integral_mode(mode) ? RoundingMode::rn : mode;
   const bool destination_float = is_float(destination), source_float = is_float(source);
 
   if (destination == DataType::f16x2 || destination == DataType::bf16x2) {
     // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
     for_each_lane(x.lanes, [&](uint32_t lane) {
-      double a = float_source(read(x, 1, lane), source, ftz), b = float_source(read(x, 2, lane), source, ftz);
+      double a = float_source(read(x, 1, lane), source, ftz),
+             b = float_source(read(x, 2, lane), source, ftz);
       if (sat) a = saturate(a), b = saturate(b);
-      write(x, lane, (narrow_to(a, destination, float_mode, ftz) << 16) | narrow_to(b, destination, float_mode, ftz));
+      write(x, lane,
+            (narrow_to(a, destination, float_mode, ftz) << 16) |
+                narrow_to(b, destination, float_mode, ftz));
     });
     return;
   }
@@ -142,9 +165,11 @@ void execute_convert(Exec& x) {
     for_each_lane(x.lanes, [&](uint32_t lane) {
       const uint64_t raw = read(x, 1, lane);
       const bool negative = is_signed_int(source) && sign_extend(raw, source_bits) < 0;
-      const uint64_t magnitude = is_signed_int(source) ? (negative ? 0 - static_cast<uint64_t>(sign_extend(raw, source_bits))
-                                                                   : raw & width_mask(source_bits))
-                                                       : raw & width_mask(source_bits);
+      const uint64_t magnitude =
+          is_signed_int(source)
+              ? (negative ? 0 - static_cast<uint64_t>(sign_extend(raw, source_bits))
+                          : raw & width_mask(source_bits))
+              : raw & width_mask(source_bits);
       uint64_t result;
       if (destination == DataType::f32) {
         float value = is_signed_int(source) ? static_cast<float>(sign_extend(raw, source_bits))
@@ -174,13 +199,16 @@ void execute_convert(Exec& x) {
     if (sat) value = saturate(value);
     uint64_t result;
     switch (destination) {
-      case DataType::f64: result = f64_bits(value); break;
+      case DataType::f64:
+        result = f64_bits(value);
+        break;
       case DataType::f32: {
         const float narrowed = flush(static_cast<float>(value), ftz);
         result = std::isnan(narrowed) ? 0x7fffffff : f32_bits(narrowed);
         break;
       }
-      default: result = is_half_type(destination) ? narrow_to(value, destination, float_mode, ftz) : 0;
+      default:
+        result = is_half_type(destination) ? narrow_to(value, destination, float_mode, ftz) : 0;
     }
     write(x, lane, result);
   });

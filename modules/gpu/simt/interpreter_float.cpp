@@ -21,7 +21,9 @@ T saturate(T value) {
   return value < T{0} ? T{0} : value > T{1} ? T{1} : value;
 }
 
-bool is_bfloat(DataType type) { return type == DataType::bf16 || type == DataType::bf16x2; }
+bool is_bfloat(DataType type) {
+  return type == DataType::bf16 || type == DataType::bf16x2;
+}
 
 double widen_half(uint16_t bits, DataType type, bool ftz) {
   if (is_bfloat(type)) return flush(bf16_to_f64(bits), ftz);
@@ -44,7 +46,8 @@ template <class Op>
 void elementwise(Exec& x, unsigned arity, Op op) {
   const Instruction& in = x.instruction;
   const bool ftz = in.mod.ftz, sat = in.mod.sat;
-  const RoundingMode mode = in.mod.rounding == RoundingMode::none ? RoundingMode::rn : in.mod.rounding;
+  const RoundingMode mode =
+      in.mod.rounding == RoundingMode::none ? RoundingMode::rn : in.mod.rounding;
   ScopedRounding rounding(mode);
   switch (in.type) {
     case DataType::f32:
@@ -87,7 +90,9 @@ void elementwise(Exec& x, unsigned arity, Op op) {
       });
       return;
     }
-    default: x.fail(FaultKind::unsupported, 0, "floating-point type"); return;
+    default:
+      x.fail(FaultKind::unsupported, 0, "floating-point type");
+      return;
   }
 }
 
@@ -104,21 +109,35 @@ void sign_operation(Exec& x) {
   const Instruction& in = x.instruction;
   uint64_t sign_bits;
   switch (in.type) {
-    case DataType::f32: sign_bits = 0x80000000ULL; break;
-    case DataType::f64: sign_bits = 0x8000000000000000ULL; break;
+    case DataType::f32:
+      sign_bits = 0x80000000ULL;
+      break;
+    case DataType::f64:
+      sign_bits = 0x8000000000000000ULL;
+      break;
     case DataType::f16:
-    case DataType::bf16: sign_bits = 0x8000; break;
+    case DataType::bf16:
+      sign_bits = 0x8000;
+      break;
     case DataType::f16x2:
-    case DataType::bf16x2: sign_bits = 0x80008000ULL; break;
-    default: x.fail(FaultKind::unsupported, 0, "floating-point type"); return;
+    case DataType::bf16x2:
+      sign_bits = 0x80008000ULL;
+      break;
+    default:
+      x.fail(FaultKind::unsupported, 0, "floating-point type");
+      return;
   }
   const bool ftz = in.mod.ftz && in.type == DataType::f32;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     uint64_t a = read(x, 1, lane);
     if (ftz) a = f32_bits(flush(as_f32(a), true));
     switch (in.op) {
-      case Opcode::abs: a &= ~sign_bits; break;
-      case Opcode::neg: a ^= sign_bits; break;
+      case Opcode::abs:
+        a &= ~sign_bits;
+        break;
+      case Opcode::neg:
+        a ^= sign_bits;
+        break;
       default: {  // copysign d, a, b: b's magnitude with a's sign
         uint64_t b = read(x, 2, lane);
         a = (b & ~sign_bits) | (a & sign_bits);
@@ -131,13 +150,20 @@ void sign_operation(Exec& x) {
 template <class T>
 bool test_property(T value, TestProperty property) {
   switch (property) {
-    case TestProperty::finite: return std::isfinite(value);
-    case TestProperty::infinite: return std::isinf(value);
-    case TestProperty::number: return !std::isnan(value);
-    case TestProperty::notanumber: return std::isnan(value);
-    case TestProperty::normal: return std::fpclassify(value) == FP_NORMAL;
-    case TestProperty::subnormal: return std::fpclassify(value) == FP_SUBNORMAL;
-    case TestProperty::none: break;
+    case TestProperty::finite:
+      return std::isfinite(value);
+    case TestProperty::infinite:
+      return std::isinf(value);
+    case TestProperty::number:
+      return !std::isnan(value);
+    case TestProperty::notanumber:
+      return std::isnan(value);
+    case TestProperty::normal:
+      return std::fpclassify(value) == FP_NORMAL;
+    case TestProperty::subnormal:
+      return std::fpclassify(value) == FP_SUBNORMAL;
+    case TestProperty::none:
+      break;
   }
   return false;
 }
@@ -147,22 +173,46 @@ bool test_property(T value, TestProperty property) {
 void execute_float(Exec& x) {
   const Instruction& in = x.instruction;
   switch (in.op) {
-    case Opcode::add: elementwise(x, 2, [](auto a, auto b, auto) { return a + b; }); return;
-    case Opcode::sub: elementwise(x, 2, [](auto a, auto b, auto) { return a - b; }); return;
-    case Opcode::mul: elementwise(x, 2, [](auto a, auto b, auto) { return a * b; }); return;
+    case Opcode::add:
+      elementwise(x, 2, [](auto a, auto b, auto) { return a + b; });
+      return;
+    case Opcode::sub:
+      elementwise(x, 2, [](auto a, auto b, auto) { return a - b; });
+      return;
+    case Opcode::mul:
+      elementwise(x, 2, [](auto a, auto b, auto) { return a * b; });
+      return;
     case Opcode::mad:
-    case Opcode::fma: elementwise(x, 3, [](auto a, auto b, auto c) { return std::fma(a, b, c); }); return;
-    case Opcode::div: elementwise(x, 2, [](auto a, auto b, auto) { return a / b; }); return;
-    case Opcode::rcp: elementwise(x, 1, [](auto a, auto, auto) { return decltype(a){1} / a; }); return;
-    case Opcode::sqrt: elementwise(x, 1, [](auto a, auto, auto) { return std::sqrt(a); }); return;
+    case Opcode::fma:
+      elementwise(x, 3, [](auto a, auto b, auto c) { return std::fma(a, b, c); });
+      return;
+    case Opcode::div:
+      elementwise(x, 2, [](auto a, auto b, auto) { return a / b; });
+      return;
+    case Opcode::rcp:
+      elementwise(x, 1, [](auto a, auto, auto) { return decltype(a){1} / a; });
+      return;
+    case Opcode::sqrt:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::sqrt(a); });
+      return;
     case Opcode::rsqrt:
       elementwise(x, 1, [](auto a, auto, auto) { return decltype(a){1} / std::sqrt(a); });
       return;
-    case Opcode::ex2: elementwise(x, 1, [](auto a, auto, auto) { return std::exp2(a); }); return;
-    case Opcode::lg2: elementwise(x, 1, [](auto a, auto, auto) { return std::log2(a); }); return;
-    case Opcode::sin: elementwise(x, 1, [](auto a, auto, auto) { return std::sin(a); }); return;
-    case Opcode::cos: elementwise(x, 1, [](auto a, auto, auto) { return std::cos(a); }); return;
-    case Opcode::tanh: elementwise(x, 1, [](auto a, auto, auto) { return std::tanh(a); }); return;
+    case Opcode::ex2:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::exp2(a); });
+      return;
+    case Opcode::lg2:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::log2(a); });
+      return;
+    case Opcode::sin:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::sin(a); });
+      return;
+    case Opcode::cos:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::cos(a); });
+      return;
+    case Opcode::tanh:
+      elementwise(x, 1, [](auto a, auto, auto) { return std::tanh(a); });
+      return;
     case Opcode::min:
       elementwise(x, 2, [](auto a, auto b, auto) { return ptx_min_max(a, b, true); });
       return;
@@ -171,7 +221,9 @@ void execute_float(Exec& x) {
       return;
     case Opcode::abs:
     case Opcode::neg:
-    case Opcode::copysign: sign_operation(x); return;
+    case Opcode::copysign:
+      sign_operation(x);
+      return;
     case Opcode::testp:
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const uint64_t bits = read(x, 1, lane);
@@ -180,7 +232,9 @@ void execute_float(Exec& x) {
         write(x, lane, result ? 1 : 0);
       });
       return;
-    default: x.fail(FaultKind::unsupported, 0, "floating-point operation"); return;
+    default:
+      x.fail(FaultKind::unsupported, 0, "floating-point operation");
+      return;
   }
 }
 

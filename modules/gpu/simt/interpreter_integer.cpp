@@ -37,7 +37,8 @@ void add_sub(Exec& x) {
       result = static_cast<uint64_t>(clamp_s32(subtract ? sa - sb : sa + sb));
     } else if (subtract) {
       result = a - b - carry_in;
-      if (in.mod.carry_out) x.warp.set_carry(lane, static_cast<u128>(a) < static_cast<u128>(b) + carry_in);
+      if (in.mod.carry_out)
+        x.warp.set_carry(lane, static_cast<u128>(a) < static_cast<u128>(b) + carry_in);
     } else {
       const u128 sum = static_cast<u128>(a) + b + carry_in;
       result = static_cast<uint64_t>(sum);
@@ -49,11 +50,16 @@ void add_sub(Exec& x) {
 
 DataType wide_type(DataType type) {
   switch (type) {
-    case DataType::u16: return DataType::u32;
-    case DataType::s16: return DataType::s32;
-    case DataType::u32: return DataType::u64;
-    case DataType::s32: return DataType::s64;
-    default: return type;
+    case DataType::u16:
+      return DataType::u32;
+    case DataType::s16:
+      return DataType::s32;
+    case DataType::u32:
+      return DataType::u64;
+    case DataType::s32:
+      return DataType::s64;
+    default:
+      return type;
   }
 }
 
@@ -73,7 +79,8 @@ void multiply(Exec& x) {
     if (has_addend) {
       const uint64_t c = read(x, 3, lane) & result_mask;
       if (in.mod.sat && is_signed) {  // mad.hi.sat.s32
-        result = static_cast<uint64_t>(clamp_s32(static_cast<int64_t>(product) + sign_extend(c, 32)));
+        result =
+            static_cast<uint64_t>(clamp_s32(static_cast<int64_t>(product) + sign_extend(c, 32)));
       } else {
         const uint64_t carry_in = in.mod.carry_in && x.warp.carry(lane) ? 1 : 0;
         const u128 sum = static_cast<u128>(result) + c + carry_in;
@@ -133,7 +140,8 @@ void divide(Exec& x) {
 template <class F>
 void unary(Exec& x, F&& f) {
   const DataType type = x.instruction.type;
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, int_image(type, f(read(x, 1, lane)))); });
+  for_each_lane(x.lanes,
+                [&](uint32_t lane) { write(x, lane, int_image(type, f(read(x, 1, lane)))); });
 }
 
 template <class F>
@@ -154,18 +162,27 @@ void execute_integer(Exec& x) {
   const bool is_signed = is_signed_int(type);
   switch (in.op) {
     case Opcode::add:
-    case Opcode::sub: add_sub(x); return;
+    case Opcode::sub:
+      add_sub(x);
+      return;
     case Opcode::mul:
-    case Opcode::mad: multiply(x); return;
+    case Opcode::mad:
+      multiply(x);
+      return;
     case Opcode::mul24:
-    case Opcode::mad24: multiply24(x); return;
+    case Opcode::mad24:
+      multiply24(x);
+      return;
     case Opcode::div:
-    case Opcode::rem: divide(x); return;
+    case Opcode::rem:
+      divide(x);
+      return;
     case Opcode::min:
     case Opcode::max: {
       const bool take_min = in.op == Opcode::min;
       binary(x, [&](uint64_t a, uint64_t b) {
-        const bool less = is_signed ? sign_extend(a, bits) < sign_extend(b, bits) : (a & mask) < (b & mask);
+        const bool less =
+            is_signed ? sign_extend(a, bits) < sign_extend(b, bits) : (a & mask) < (b & mask);
         return (less == take_min) ? a : b;
       });
       return;
@@ -173,7 +190,9 @@ void execute_integer(Exec& x) {
     case Opcode::abs:
       unary(x, [&](uint64_t a) { return sign_extend(a, bits) < 0 ? 0 - a : a; });
       return;
-    case Opcode::neg: unary(x, [](uint64_t a) { return 0 - a; }); return;
+    case Opcode::neg:
+      unary(x, [](uint64_t a) { return 0 - a; });
+      return;
     case Opcode::sad:
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const uint64_t a = read(x, 1, lane), b = read(x, 2, lane), c = read(x, 3, lane);
@@ -187,11 +206,21 @@ void execute_integer(Exec& x) {
         write(x, lane, int_image(type, c + difference));
       });
       return;
-    case Opcode::and_: binary(x, [](uint64_t a, uint64_t b) { return a & b; }); return;
-    case Opcode::or_: binary(x, [](uint64_t a, uint64_t b) { return a | b; }); return;
-    case Opcode::xor_: binary(x, [](uint64_t a, uint64_t b) { return a ^ b; }); return;
-    case Opcode::not_: unary(x, [](uint64_t a) { return ~a; }); return;
-    case Opcode::cnot: unary(x, [&](uint64_t a) { return uint64_t{(a & mask) == 0}; }); return;
+    case Opcode::and_:
+      binary(x, [](uint64_t a, uint64_t b) { return a & b; });
+      return;
+    case Opcode::or_:
+      binary(x, [](uint64_t a, uint64_t b) { return a | b; });
+      return;
+    case Opcode::xor_:
+      binary(x, [](uint64_t a, uint64_t b) { return a ^ b; });
+      return;
+    case Opcode::not_:
+      unary(x, [](uint64_t a) { return ~a; });
+      return;
+    case Opcode::cnot:
+      unary(x, [&](uint64_t a) { return uint64_t{(a & mask) == 0}; });
+      return;
     case Opcode::shl:
       binary(x, [&](uint64_t a, uint64_t b) {
         const uint32_t amount = static_cast<uint32_t>(b);
@@ -208,7 +237,11 @@ void execute_integer(Exec& x) {
         return amount >= bits ? 0 : (a & mask) >> amount;
       });
       return;
-    default: x.fail(FaultKind::unsupported, static_cast<uint32_t>(__builtin_ctzll(x.lanes | (uint64_t{1} << 63))), "integer operation"); return;
+    default:
+      x.fail(FaultKind::unsupported,
+             static_cast<uint32_t>(__builtin_ctzll(x.lanes | (uint64_t{1} << 63))),
+             "integer operation");
+      return;
   }
 }
 

@@ -41,9 +41,13 @@ inline void for_each_lane(uint64_t mask, F&& body) {
   }
 }
 
-inline unsigned type_bits(DataType type) { return static_cast<unsigned>(type_bytes(type)) * 8; }
+inline unsigned type_bits(DataType type) {
+  return static_cast<unsigned>(type_bytes(type)) * 8;
+}
 
-inline uint64_t width_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+inline uint64_t width_mask(unsigned bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
 
 inline int64_t sign_extend(uint64_t value, unsigned bits) {
   if (bits >= 64) return static_cast<int64_t>(value);
@@ -58,7 +62,8 @@ inline uint64_t int_image(DataType type, uint64_t value) {
   if (type == DataType::pred) return value & 1;
   const unsigned bits = type_bits(type);
   if (bits >= 64 || bits == 0) return value;
-  return is_signed_int(type) ? static_cast<uint64_t>(sign_extend(value, bits)) : value & width_mask(bits);
+  return is_signed_int(type) ? static_cast<uint64_t>(sign_extend(value, bits))
+                             : value & width_mask(bits);
 }
 
 inline float as_f32(uint64_t bits) {
@@ -90,10 +95,17 @@ class ScopedRounding {
   explicit ScopedRounding(RoundingMode mode) {
     int direction = FE_TONEAREST;
     switch (mode) {
-      case RoundingMode::rz: direction = FE_TOWARDZERO; break;
-      case RoundingMode::rm: direction = FE_DOWNWARD; break;
-      case RoundingMode::rp: direction = FE_UPWARD; break;
-      default: return;
+      case RoundingMode::rz:
+        direction = FE_TOWARDZERO;
+        break;
+      case RoundingMode::rm:
+        direction = FE_DOWNWARD;
+        break;
+      case RoundingMode::rp:
+        direction = FE_UPWARD;
+        break;
+      default:
+        return;
     }
     m_changed = true;
     std::fesetround(direction);
@@ -118,11 +130,14 @@ inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
       const uint64_t value = x.warp.reg(operand.reg, lane);
       return operand.negated ? (value & 1) ^ 1 : value;
     }
-    case Operand::Kind::imm: return operand.imm;
-    case Operand::Kind::special: return special_value(x, operand, lane);
+    case Operand::Kind::imm:
+      return operand.imm;
+    case Operand::Kind::special:
+      return special_value(x, operand, lane);
     case Operand::Kind::symbol:
       return symbol_address(x, operand.symbol) + static_cast<uint64_t>(operand.offset);
-    default: return 0;
+    default:
+      return 0;
   }
 }
 

@@ -14,7 +14,9 @@ uint64_t load_bytes(const uint8_t* bytes, uint32_t count) {
   return value;
 }
 
-void store_bytes(uint8_t* bytes, uint64_t value, uint32_t count) { std::memcpy(bytes, &value, count); }
+void store_bytes(uint8_t* bytes, uint64_t value, uint32_t count) {
+  std::memcpy(bytes, &value, count);
+}
 
 uint64_t element_image(DataType type, uint64_t raw) {
   return is_float(type) ? raw : int_image(type, raw);
@@ -27,7 +29,8 @@ void write_loaded(WarpState& warp, const Operand& destination, uint32_t lane, co
   if (destination.kind == Operand::Kind::vector) {
     for (uint32_t i = 0; i < destination.vector_count && i < vector_width; ++i)
       if (destination.vector_regs[i] != no_register)
-        warp.reg(destination.vector_regs[i], lane) = element_image(type, load_bytes(bytes + i * element, element));
+        warp.reg(destination.vector_regs[i], lane) =
+            element_image(type, load_bytes(bytes + i * element, element));
   } else if (destination.kind == Operand::Kind::reg) {
     warp.reg(destination.reg, lane) = element_image(type, load_bytes(bytes, element));
   }
@@ -74,13 +77,16 @@ struct Place {
 };
 
 Place resolve_generic(uint64_t address) {
-  if (address - shared_window_base < shared_window_size) return {StateSpace::shared, address - shared_window_base};
-  if (address - local_window_base < local_window_size) return {StateSpace::local, address - local_window_base};
+  if (address - shared_window_base < shared_window_size)
+    return {StateSpace::shared, address - shared_window_base};
+  if (address - local_window_base < local_window_size)
+    return {StateSpace::local, address - local_window_base};
   return {StateSpace::global, address};
 }
 
 // Host pointer for an access that executes at once, or null (out of the window).
-uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes, uint32_t lane) {
+uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes,
+                           uint32_t lane) {
   const ExecutionContext& context = x.context;
   switch (space) {
     case StateSpace::shared:
@@ -92,13 +98,16 @@ uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t
     case StateSpace::param:
       if (address & param_arena_tag) {
         const uint64_t offset = address & ~param_arena_tag;
-        if (offset > x.warp.param_arena_bytes() || x.warp.param_arena_bytes() - offset < bytes) return nullptr;
+        if (offset > x.warp.param_arena_bytes() || x.warp.param_arena_bytes() - offset < bytes)
+          return nullptr;
         return x.warp.param_arena(lane) + offset;
       }
-      if (address > context.kernel_argument_bytes || context.kernel_argument_bytes - address < bytes)
+      if (address > context.kernel_argument_bytes ||
+          context.kernel_argument_bytes - address < bytes)
         return nullptr;
       return const_cast<uint8_t*>(context.kernel_arguments + address);
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 
@@ -145,7 +154,8 @@ void execute_memory(Exec& x, bool& pending) {
       if (place.space == StateSpace::local) {
         if (place.address > x.context.layout->local_bytes_per_thread() ||
             x.context.layout->local_bytes_per_thread() - place.address < bytes) {
-          x.fail(FaultKind::out_of_window, lane, "beyond the thread's .local storage", raw, in.space);
+          x.fail(FaultKind::out_of_window, lane, "beyond the thread's .local storage", raw,
+                 in.space);
           return;
         }
         if (is_atomic) {
@@ -153,12 +163,15 @@ void execute_memory(Exec& x, bool& pending) {
           return;
         }
         device_address = x.context.local_region_base +
-                         (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride + place.address;
+                         (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride +
+                         place.address;
       }
       request.lanes |= uint64_t{1} << lane;
       request.space[lane] = place.space;
       request.address[lane] = device_address;
-      if (is_store) gather_store_data(x, in.operands[1], lane, request.data[lane].data(), element, vector_width);
+      if (is_store)
+        gather_store_data(x, in.operands[1], lane, request.data[lane].data(), element,
+                          vector_width);
       if (is_atomic) {
         const unsigned b_index = has_destination ? 2 : 1;
         request.operand_b[lane] = read(x, b_index, lane);
@@ -174,14 +187,16 @@ void execute_memory(Exec& x, bool& pending) {
     if (is_load) {
       write_loaded(x.warp, destination, lane, pointer, in.type, vector_width);
     } else if (is_store) {
-      if (place.space == StateSpace::const_ || (place.space == StateSpace::param && !(place.address & param_arena_tag))) {
+      if (place.space == StateSpace::const_ ||
+          (place.space == StateSpace::param && !(place.address & param_arena_tag))) {
         x.fail(FaultKind::unsupported, lane, "store to read-only storage", raw, place.space);
         return;
       }
       gather_store_data(x, in.operands[1], lane, pointer, element, vector_width);
     } else {
       if (place.space != StateSpace::shared) {
-        x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw, place.space);
+        x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw,
+               place.space);
         return;
       }
       const unsigned b_index = has_destination ? 2 : 1;
@@ -193,8 +208,8 @@ void execute_memory(Exec& x, bool& pending) {
     }
   });
   if (x.failed() || request.lanes == 0) return;
-  request.kind = is_load ? MemoryKind::load
-                 : is_store ? MemoryKind::store
+  request.kind = is_load                 ? MemoryKind::load
+                 : is_store              ? MemoryKind::store
                  : in.op == Opcode::atom ? MemoryKind::atomic
                                          : MemoryKind::reduction;
   request.function = x.function;
@@ -219,7 +234,8 @@ void execute_texture(Exec& x, bool& pending) {
   request.lanes = 0;
   const TextureBinding* first = nullptr;
   const Operand& coordinates = in.operands[2];
-  const bool float_coordinates = in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry == 2);
+  const bool float_coordinates =
+      in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry == 2);
   auto coordinate = [&](uint32_t index, uint32_t lane, uint32_t size) -> uint64_t {
     uint64_t raw;
     if (coordinates.kind == Operand::Kind::vector)
@@ -231,8 +247,10 @@ void execute_texture(Exec& x, bool& pending) {
     int64_t position;
     if (float_coordinates) {
       const float value = as_f32(raw);
-      position = std::isnan(value) ? 0 : value < 0 ? 0 : value >= static_cast<float>(size) ? size - 1
-                                                                                       : static_cast<int64_t>(std::floor(value));
+      position = std::isnan(value)                   ? 0
+                 : value < 0                         ? 0
+                 : value >= static_cast<float>(size) ? size - 1
+                                                     : static_cast<int64_t>(std::floor(value));
     } else {
       position = sign_extend(raw, 32);
     }
@@ -286,11 +304,17 @@ double texel_channel(const uint8_t* bytes, DataType element) {
   const uint32_t size = static_cast<uint32_t>(type_bytes(element));
   const uint64_t raw = load_bytes(bytes, size);
   switch (element) {
-    case DataType::f32: return as_f32(raw);
-    case DataType::f64: return as_f64(raw);
-    case DataType::f16: return f16_to_f64(static_cast<uint16_t>(raw));
-    case DataType::bf16: return bf16_to_f64(static_cast<uint16_t>(raw));
-    default: return is_signed_int(element) ? static_cast<double>(sign_extend(raw, size * 8)) : static_cast<double>(raw);
+    case DataType::f32:
+      return as_f32(raw);
+    case DataType::f64:
+      return as_f64(raw);
+    case DataType::f16:
+      return f16_to_f64(static_cast<uint16_t>(raw));
+    case DataType::bf16:
+      return bf16_to_f64(static_cast<uint16_t>(raw));
+    default:
+      return is_signed_int(element) ? static_cast<double>(sign_extend(raw, size * 8))
+                                    : static_cast<double>(raw);
   }
 }
 
@@ -301,7 +325,8 @@ void Interpreter::complete_memory(WarpState& warp) {
   switch (request.kind) {
     case MemoryKind::load:
       for_each_lane(request.lanes, [&](uint32_t lane) {
-        write_loaded(warp, request.destination, lane, request.data[lane].data(), request.type, request.vector_width);
+        write_loaded(warp, request.destination, lane, request.data[lane].data(), request.type,
+                     request.vector_width);
       });
       break;
     case MemoryKind::atomic:
@@ -324,17 +349,20 @@ void Interpreter::complete_memory(WarpState& warp) {
             reg = destination.reg;
           if (reg == no_register) continue;
           const double value = channel < request.texture_channels
-                                   ? texel_channel(request.data[lane].data() + channel * element, request.texture_element)
+                                   ? texel_channel(request.data[lane].data() + channel * element,
+                                                   request.texture_element)
                                    : 0.0;
-          warp.reg(reg, lane) = request.type == DataType::f32
-                                    ? f32_bits(static_cast<float>(value))
-                                    : int_image(request.type, static_cast<uint64_t>(static_cast<int64_t>(value)));
+          warp.reg(reg, lane) =
+              request.type == DataType::f32
+                  ? f32_bits(static_cast<float>(value))
+                  : int_image(request.type, static_cast<uint64_t>(static_cast<int64_t>(value)));
         }
       });
       break;
     }
     case MemoryKind::store:
-    case MemoryKind::reduction: break;
+    case MemoryKind::reduction:
+      break;
   }
   warp.set_memory_pending(false);
 }

@@ -35,7 +35,8 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
     m_local_bytes = align_up(m_local_bytes + function.local_bytes, 16);
 
     for (uint32_t s : function.params) {
-      m_param_kinds[s] = function.is_kernel ? ParamKind::kernel_argument : ParamKind::function_argument;
+      m_param_kinds[s] =
+          function.is_kernel ? ParamKind::kernel_argument : ParamKind::function_argument;
       m_param_offsets[s] = (function.is_kernel ? 0 : slot.params_offset) + module.symbols[s].offset;
     }
     for (uint32_t s : function.return_params) {
@@ -51,7 +52,8 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
       m_param_offsets[s] = m_slots[symbol.function].call_site_offset + symbol.offset;
     }
   }
-  if (m_kernel < module.static_shared_bytes.size()) m_static_shared = module.static_shared_bytes[m_kernel];
+  if (m_kernel < module.static_shared_bytes.size())
+    m_static_shared = module.static_shared_bytes[m_kernel];
   m_extern_shared = align_up(m_static_shared, 16);
 }
 

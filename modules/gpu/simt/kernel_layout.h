@@ -9,7 +9,13 @@
 namespace ohmvp::gpu {
 
 // Where a parameter symbol's bytes live (see KernelLayout::param_address).
-enum class ParamKind : uint8_t { not_param, kernel_argument, function_argument, function_return, call_site };
+enum class ParamKind : uint8_t {
+  not_param,
+  kernel_argument,
+  function_argument,
+  function_return,
+  call_site
+};
 
 // Everything the interpreter needs about one kernel of a module that does not change per
 // warp, computed once per launch. Calls are non-recursive, so each function reachable from the
@@ -43,8 +49,12 @@ class KernelLayout {
   // Offset of a parameter symbol's first byte: in the kernel argument buffer for
   // kernel_argument, else in the lane's parameter arena.
   uint64_t param_offset(uint32_t symbol) const { return m_param_offsets[symbol]; }
-  uint64_t function_params_offset(uint32_t function) const { return m_slots[function].params_offset; }
-  uint64_t function_returns_offset(uint32_t function) const { return m_slots[function].returns_offset; }
+  uint64_t function_params_offset(uint32_t function) const {
+    return m_slots[function].params_offset;
+  }
+  uint64_t function_returns_offset(uint32_t function) const {
+    return m_slots[function].returns_offset;
+  }
 
  private:
   struct Slot {

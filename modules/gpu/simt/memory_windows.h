@@ -13,7 +13,7 @@ namespace ohmvp::gpu {
 constexpr uint64_t shared_window_base = 0x0000'7e00'0000'0000ULL;
 constexpr uint64_t shared_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 constexpr uint64_t local_window_base = 0x0000'7f00'0000'0000ULL;
-constexpr uint64_t local_window_size = 0x0000'0100'0000'0000ULL;   // 1 TiB
+constexpr uint64_t local_window_size = 0x0000'0100'0000'0000ULL;  // 1 TiB
 
 // A .local address (0-based inside a thread's local storage) goes to device memory at
 //   local_region_base + global_thread_index * local_stride + local address

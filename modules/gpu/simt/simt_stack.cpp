@@ -29,7 +29,8 @@ void SimtStack::branch(uint64_t taken, uint32_t target, uint32_t fall_through,
     }
   }
   current.pc = reconvergence_pc;
-  if (fall_through != reconvergence_pc) m_entries.push_back({fall_through, reconvergence_pc, not_taken});
+  if (fall_through != reconvergence_pc)
+    m_entries.push_back({fall_through, reconvergence_pc, not_taken});
   if (target != reconvergence_pc) m_entries.push_back({target, reconvergence_pc, taken});
 }
 

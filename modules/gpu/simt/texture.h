@@ -10,8 +10,8 @@ namespace ohmvp::gpu {
 // A buffer bound as a texture. Texels are `channels` elements of `element` type, contiguous; row
 // y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes).
 struct TextureBinding {
-  uint64_t handle = 0;  // the value a kernel receives as its texture object
-  uint64_t base = 0;    // device address
+  uint64_t handle = 0;               // the value a kernel receives as its texture object
+  uint64_t base = 0;                 // device address
   DataType element = DataType::f32;  // f32, s32, u32, f16, s8/u8, s16/u16
   uint32_t channels = 1;             // 1, 2 or 4
   uint32_t width = 0;

@@ -13,9 +13,9 @@ namespace ohmvp::gpu {
 
 // A call in progress: where the caller continues and how deep its SIMT entries reach.
 struct CallFrame {
-  uint32_t caller = 0;          // function index
-  uint32_t call_pc = 0;         // the call instruction in the caller
-  uint32_t stack_base = 0;      // SIMT depth below the callee's entries
+  uint32_t caller = 0;      // function index
+  uint32_t call_pc = 0;     // the call instruction in the caller
+  uint32_t stack_base = 0;  // SIMT depth below the callee's entries
 };
 
 // The architectural state of one warp: lanes, registers, carry flags, SIMT stack, call frames,
@@ -41,7 +41,9 @@ class WarpState {
   const SimtStack& stack() const { return m_stack; }
   size_t call_depth() const { return m_frames.size(); }
 
-  uint64_t& reg(uint32_t index, uint32_t lane) { return m_registers[(m_register_base + index) * m_warp_size + lane]; }
+  uint64_t& reg(uint32_t index, uint32_t lane) {
+    return m_registers[(m_register_base + index) * m_warp_size + lane];
+  }
   uint64_t reg(uint32_t index, uint32_t lane) const {
     return m_registers[(m_register_base + index) * m_warp_size + lane];
   }
