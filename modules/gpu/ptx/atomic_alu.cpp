@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "modules/gpu/simt/half.h"
+
 namespace ohmvp::gpu {
 namespace {
 
@@ -26,49 +28,14 @@ float flush_subnormal(float value) {
   return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0f, value) : value;
 }
 
-// IEEE binary16 <-> binary32 with round to nearest even, for atom.add.noftz.f16x2.
-float half_to_float(uint16_t half) {
-  const uint32_t sign = (half >> 15) & 1u, exponent = (half >> 10) & 0x1fu, mantissa = half & 0x3ffu;
-  float magnitude;
-  if (exponent == 0)
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31)
-    magnitude = mantissa ? NAN : INFINITY;
-  else
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
-  return sign ? -magnitude : magnitude;
-}
-
-uint16_t float_to_half(float value) {
-  const uint32_t bits = static_cast<uint32_t>(to_bits(value));
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-  if (std::isnan(value)) return sign | 0x7e00u;
-  const float magnitude = std::fabs(value);
-  if (magnitude >= 65520.0f) return sign | 0x7c00u;  // rounds to infinity
-  if (magnitude < std::ldexp(1.0f, -14)) {
-    // Subnormal: units of 2^-24, rounded to nearest even by the FPU's default mode.
-    const float units = std::nearbyint(magnitude * 16777216.0f);
-    return sign | static_cast<uint16_t>(units);
-  }
-  int exponent;
-  const float fraction = std::frexp(magnitude, &exponent);  // magnitude = fraction * 2^exponent
-  float mantissa = std::nearbyint(std::ldexp(fraction, 11)); // 11 significant bits
-  if (mantissa >= 2048.0f) {
-    mantissa /= 2.0f;
-    ++exponent;
-  }
-  const uint32_t biased = static_cast<uint32_t>(exponent - 1 + 15);
-  if (biased >= 31) return sign | 0x7c00u;
-  return sign | static_cast<uint16_t>((biased << 10) | (static_cast<uint32_t>(mantissa) & 0x3ffu));
-}
-
 uint64_t add_half2(uint64_t a, uint64_t b) {
   uint64_t result = 0;
   for (int half = 0; half < 2; ++half) {
     const int shift = 16 * half;
-    const float sum = half_to_float(static_cast<uint16_t>(a >> shift)) +
-                      half_to_float(static_cast<uint16_t>(b >> shift));
-    result |= static_cast<uint64_t>(float_to_half(sum)) << shift;
+    // The sum of two halves is exact in binary64, so one rounding gives the f16 result.
+    const double sum = f16_to_f64(static_cast<uint16_t>(a >> shift)) +
+                       f16_to_f64(static_cast<uint16_t>(b >> shift));
+    result |= static_cast<uint64_t>(f64_to_f16(sum)) << shift;
   }
   return result;
 }

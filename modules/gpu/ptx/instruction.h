@@ -61,6 +61,12 @@ enum class ShuffleMode : uint8_t { none, up, down, bfly, idx };
 
 enum class VoteMode : uint8_t { none, all, any, uni, ballot };
 
+// prmt's mode: none is the default byte selector; the others are .f4e .b4e .rc8 .ecl .ecr .rc16.
+enum class PermuteMode : uint8_t { none, f4e, b4e, rc8, ecl, ecr, rc16 };
+
+// testp's property.
+enum class TestProperty : uint8_t { none, finite, infinite, number, notanumber, normal, subnormal };
+
 // bar.sync / barrier.sync, bar.arrive, bar.red; `warp` is bar.warp.sync (__syncwarp).
 enum class BarrierMode : uint8_t { none, sync, arrive, reduce, warp };
 
@@ -113,7 +119,7 @@ struct Modifiers {
   RoundingMode rounding = RoundingMode::none;
   CompareOp compare = CompareOp::none;
   BoolOp bool_op = BoolOp::none;
-  AtomicOp atomic = AtomicOp::none;
+  AtomicOp atomic = AtomicOp::none;  // atom/red operator; also redux.sync's (add min max and or xor)
   MulMode mul = MulMode::none;
   ShuffleMode shuffle = ShuffleMode::none;
   VoteMode vote = VoteMode::none;
@@ -129,13 +135,14 @@ struct Modifiers {
   bool to_generic = true;  // cvta: true for cvta.<space>, false for cvta.to.<space>
   bool clamp = false;      // shr/bfe-style .clamp, shf.clamp
   bool shift_right = false;  // .shiftamt of bfind
-  // Added by the parser work:
   bool full = false;        // div.full.f32 (approximate, 2 ulp)
   bool non_coherent = false;  // ld.global.nc
   bool shift_left = false;  // shf.l (false: shf.r); the mode is .wrap unless `clamp`
   BarrierReduction barrier_reduction = BarrierReduction::none;
   MemoryScope scope = MemoryScope::none;
   MemoryOrder order = MemoryOrder::none;
+  PermuteMode permute = PermuteMode::none;
+  TestProperty test = TestProperty::none;
 };
 
 struct Instruction {
@@ -149,7 +156,9 @@ struct Instruction {
   uint32_t guard_reg = no_register;  // @%p / @!%p
   bool guard_negated = false;
 
-  // Destination(s) first, then sources, in PTX order. `dest_pred` is the second destination of
+  // Destination(s) first, then sources, in PTX order. tex: operands[0] the destination vector,
+  // operands[1] the texture handle (reg or imm), operands[2] the coordinates (a vector, or a
+  // reg for .1d); `type` is the destination type, `source_type` the coordinate type. `dest_pred` is the second destination of
   // `setp p|q` and `shfl.sync d|p`.
   uint8_t operand_count = 0;
   std::array<Operand, 6> operands{};

@@ -1,0 +1,86 @@
+#include "modules/gpu/simt/device_fault.h"
+
+#include <cstdio>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/execution_context.h"
+
+namespace ohmvp::gpu {
+
+const char* fault_kind_name(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::none:
+      return "no fault";
+    case FaultKind::misaligned_address:
+      return "misaligned address";
+    case FaultKind::out_of_window:
+      return "address out of bounds";
+    case FaultKind::unmapped_address:
+      return "unmapped device address";
+    case FaultKind::trap:
+      return "trap";
+    case FaultKind::breakpoint:
+      return "breakpoint";
+    case FaultKind::unsupported:
+      return "unsupported instruction";
+    case FaultKind::invalid_texture:
+      return "invalid texture handle";
+    case FaultKind::bad_control_flow:
+      return "bad control flow";
+  }
+  return "fault";
+}
+
+namespace {
+
+const char* space_name(StateSpace space) {
+  switch (space) {
+    case StateSpace::generic:
+      return "generic";
+    case StateSpace::reg:
+      return "reg";
+    case StateSpace::param:
+      return "param";
+    case StateSpace::global:
+      return "global";
+    case StateSpace::shared:
+      return "shared";
+    case StateSpace::local:
+      return "local";
+    case StateSpace::const_:
+      return "const";
+    case StateSpace::tex:
+      return "tex";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string describe_fault(const DeviceFault& fault, const Module& module,
+                           const std::string& kernel, const Dim3& cta, const Dim3& thread) {
+  std::string where;
+  if (fault.function < module.functions.size()) {
+    const Function& function = module.functions[fault.function];
+    uint32_t line = 0;
+    if (fault.pc < function.instructions.size()) line = function.instructions[fault.pc].source_line;
+    where = module.file + ":" + std::to_string(line) + ", pc " + std::to_string(fault.pc);
+    if (function.name != kernel) where += " in '" + function.name + "'";
+  }
+  std::string message =
+      "device fault in kernel '" + kernel + "' (" + where + "): " + fault_kind_name(fault.kind);
+  if (fault.kind == FaultKind::misaligned_address || fault.kind == FaultKind::out_of_window ||
+      fault.kind == FaultKind::unmapped_address) {
+    char text[64];
+    std::snprintf(text, sizeof text, " 0x%llx (%s)", static_cast<unsigned long long>(fault.address),
+                  space_name(fault.space));
+    message += text;
+  }
+  if (fault.detail && *fault.detail) message += std::string(": ") + fault.detail;
+  message += " at CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
+             std::to_string(cta.z) + ") thread (" + std::to_string(thread.x) + "," +
+             std::to_string(thread.y) + "," + std::to_string(thread.z) + ")";
+  return message;
+}
+
+}  // namespace ohmvp::gpu

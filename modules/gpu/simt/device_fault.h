@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+enum class FaultKind : uint8_t {
+  none,
+  misaligned_address,  // address not a multiple of the access size
+  out_of_window,       // outside the shared, local, param or const storage
+  unmapped_address,    // global address no allocation covers (reported by the memory)
+  trap,                // trap instruction
+  breakpoint,          // brkpt instruction
+  unsupported,         // an instruction/type combination the interpreter does not execute
+  invalid_texture,     // texture handle not bound
+  bad_control_flow,    // pc past the end of a function, recursive call
+};
+
+const char* fault_kind_name(FaultKind kind);
+
+// A device fault stops the kernel. `lane` is the first faulting lane; pc is the instruction
+// index in `function` (Module::functions).
+struct DeviceFault {
+  FaultKind kind = FaultKind::none;
+  uint32_t function = 0;
+  uint32_t pc = 0;
+  uint32_t lane = 0;
+  uint64_t address = 0;
+  StateSpace space = StateSpace::generic;
+  const char* detail = "";  // static text
+};
+
+struct Module;
+struct Dim3;
+
+// "kernel 'k' (file.ptx:42, pc 7 in 'f'): misaligned address 0x... (global) at CTA (1,0,0)
+// thread (5,0,0)".
+std::string describe_fault(const DeviceFault& fault, const Module& module,
+                           const std::string& kernel, const Dim3& cta, const Dim3& thread);
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "modules/gpu/simt/kernel_layout.h"
+#include "modules/gpu/simt/texture.h"
+
+namespace ohmvp::gpu {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+// What a warp's instructions see of the launch and its CTA. The caller owns every buffer and
+// keeps it alive while the warp runs; `clock` and `globaltimer_ns` are updated by the caller
+// (cycle counter of the SM, simulated time) before each step.
+struct ExecutionContext {
+  const KernelLayout* layout = nullptr;
+
+  const uint8_t* kernel_arguments = nullptr;
+  size_t kernel_argument_bytes = 0;
+  uint8_t* shared = nullptr;  // the CTA's shared memory: static, then dynamic bytes
+  size_t shared_bytes = 0;
+  uint32_t dynamic_shared_bytes = 0;
+  const uint8_t* const_bank = nullptr;
+  size_t const_bytes = 0;
+  uint64_t global_segment_base = 0;  // device address of the module's .global variables
+
+  uint64_t local_region_base = 0;  // see memory_windows.h
+  uint64_t local_stride = 0;
+
+  const TextureTable* textures = nullptr;
+
+  Dim3 grid, block, cta;
+  uint32_t cta_linear = 0;
+  uint32_t sm_id = 0, sm_count = 1;
+  uint32_t grid_id = 0;
+
+  uint64_t clock = 0;
+  uint64_t globaltimer_ns = 0;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,224 @@
+#include "modules/gpu/simt/functional_executor.h"
+
+#include <array>
+#include <cstring>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memory,
+                                       uint32_t warp_size)
+    : m_module(module),
+      m_memory(memory),
+      m_warp_size(warp_size),
+      m_const_bank(module.const_bytes, 0) {
+  if (warp_size < 4 || warp_size > 64)
+    throw ConfigError("warp size " + std::to_string(warp_size) + " is outside 4..64");
+  if (module.global_bytes > 0) m_global_base = m_memory.allocate(module.global_bytes);
+  for (const Symbol& symbol : module.symbols) {
+    if (symbol.initializer.empty() || symbol.function >= 0) continue;
+    if (symbol.space == StateSpace::global &&
+        !m_memory.write(m_global_base + symbol.offset, symbol.initializer.data(),
+                        symbol.initializer.size()))
+      throw ConfigError(module.file + ": initialiser of '" + symbol.name +
+                        "' outside the global segment");
+    if (symbol.space == StateSpace::const_) {
+      if (symbol.offset + symbol.initializer.size() > m_const_bank.size())
+        throw ConfigError(module.file + ": initialiser of '" + symbol.name +
+                          "' outside the constant bank");
+      std::copy(symbol.initializer.begin(), symbol.initializer.end(),
+                m_const_bank.begin() + symbol.offset);
+    }
+  }
+}
+
+uint64_t FunctionalExecutor::global_address(const std::string& name) const {
+  for (const Symbol& symbol : m_module.symbols)
+    if (symbol.name == name && symbol.space == StateSpace::global && symbol.function < 0)
+      return m_global_base + symbol.offset;
+  throw ConfigError(m_module.file + ": no module-scope .global variable '" + name + "'");
+}
+
+bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
+  MemoryRequest& request = warp.memory_request();
+  bool ok = true;
+  uint64_t lanes = request.lanes;
+  while (lanes && ok) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+    lanes &= lanes - 1;
+    const uint64_t address = request.address[lane];
+    switch (request.kind) {
+      case MemoryKind::load:
+      case MemoryKind::texture:
+        ok = m_memory.read(address, request.data[lane].data(), request.bytes);
+        break;
+      case MemoryKind::store:
+        ok = m_memory.write(address, request.data[lane].data(), request.bytes);
+        break;
+      case MemoryKind::atomic:
+      case MemoryKind::reduction: {
+        uint64_t old_value = 0;
+        ok = m_memory.atomic(address, request.atomic_op, request.type, request.operand_b[lane],
+                             request.operand_c[lane], old_value);
+        std::memcpy(request.data[lane].data(), &old_value, sizeof old_value);
+        break;
+      }
+    }
+    if (!ok)
+      fault = {FaultKind::unmapped_address,
+               request.function,
+               request.pc,
+               lane,
+               address,
+               request.space[lane],
+               ""};
+  }
+  return ok;
+}
+
+LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
+  const KernelLayout layout(m_module, params.kernel);
+  const Function& kernel = layout.kernel();
+  if (params.grid.count() == 0 || params.block.count() == 0)
+    throw ConfigError("launch of '" + params.kernel + "': grid and block must not be empty");
+  if (params.block.count() > 1024)
+    throw ConfigError("launch of '" + params.kernel + "': more than 1024 threads per block");
+  if (params.arguments.size() < kernel.param_bytes)
+    throw ConfigError(
+        "launch of '" + params.kernel + "': " + std::to_string(params.arguments.size()) +
+        " argument bytes, the kernel's parameters take " + std::to_string(kernel.param_bytes));
+
+  const uint64_t threads_per_cta = params.block.count();
+  const uint32_t warps_per_cta =
+      static_cast<uint32_t>((threads_per_cta + m_warp_size - 1) / m_warp_size);
+  std::vector<uint8_t> shared(layout.extern_shared_offset() + params.dynamic_shared_bytes, 0);
+
+  ExecutionContext context;
+  context.layout = &layout;
+  context.kernel_arguments = params.arguments.data();
+  context.kernel_argument_bytes = params.arguments.size();
+  context.shared = shared.data();
+  context.shared_bytes = shared.size();
+  context.dynamic_shared_bytes = params.dynamic_shared_bytes;
+  context.const_bank = m_const_bank.data();
+  context.const_bytes = m_const_bank.size();
+  context.global_segment_base = m_global_base;
+  context.textures = &m_textures;
+  context.grid = params.grid;
+  context.block = params.block;
+  context.grid_id = m_grid_id++;
+
+  const uint64_t local_stride = layout.local_bytes_per_thread();
+  uint64_t local_region = 0;
+  if (local_stride > 0)
+    local_region = m_memory.allocate(local_stride * threads_per_cta * params.grid.count());
+  context.local_region_base = local_region;
+  context.local_stride = local_stride;
+
+  std::vector<WarpState> warps;
+  warps.reserve(warps_per_cta);
+  for (uint32_t w = 0; w < warps_per_cta; ++w) warps.emplace_back(layout, m_warp_size);
+  struct BarrierWait {
+    bool waiting = false;
+    uint32_t id = 0;
+    uint32_t threads = 0;
+  };
+  std::vector<BarrierWait> waits(warps_per_cta);
+
+  LaunchStatistics stats;
+  stats.warp_size = m_warp_size;
+  auto live_threads = [](const WarpState& warp) {
+    return static_cast<uint32_t>(__builtin_popcountll(warp.valid_lanes() & ~warp.exited_lanes()));
+  };
+
+  try {
+    for (uint64_t cta_linear = 0; cta_linear < params.grid.count(); ++cta_linear) {
+      context.cta = {static_cast<uint32_t>(cta_linear % params.grid.x),
+                     static_cast<uint32_t>(cta_linear / params.grid.x % params.grid.y),
+                     static_cast<uint32_t>(cta_linear / (uint64_t{params.grid.x} * params.grid.y))};
+      context.cta_linear = static_cast<uint32_t>(cta_linear);
+      std::fill(shared.begin(), shared.end(), 0);
+      for (uint32_t w = 0; w < warps_per_cta; ++w) {
+        warps[w].start(w, params.block, w * m_warp_size);
+        waits[w] = {};
+      }
+      ++stats.ctas;
+      for (;;) {
+        bool running = false, progressed = false;
+        for (uint32_t w = 0; w < warps_per_cta; ++w) {
+          WarpState& warp = warps[w];
+          if (warp.finished() || waits[w].waiting) continue;
+          running = true;
+          progressed = true;
+          context.clock = stats.warp_instructions;
+          context.globaltimer_ns = stats.warp_instructions;
+          const StepResult step = Interpreter::step(warp, context);
+          ++stats.warp_instructions;
+          stats.active_lanes += static_cast<uint64_t>(__builtin_popcountll(step.active_mask));
+          stats.thread_instructions +=
+              static_cast<uint64_t>(__builtin_popcountll(step.executed_mask));
+          switch (step.status) {
+            case StepStatus::memory_pending: {
+              DeviceFault fault;
+              if (!perform(warp, fault))
+                warp.set_fault(fault);
+              else
+                Interpreter::complete_memory(warp);
+              if (fault.kind != FaultKind::none) throw warp.fault();
+              break;
+            }
+            case StepStatus::barrier:
+              if (!step.barrier_arrive_only)
+                waits[w] = {true, step.barrier_id, step.barrier_threads};
+              break;
+            case StepStatus::fault:
+              throw warp.fault();
+            default:
+              break;
+          }
+        }
+        // Release every barrier whose expected threads have all arrived.
+        bool any_waiting = false;
+        for (uint32_t w = 0; w < warps_per_cta; ++w) {
+          if (!waits[w].waiting) continue;
+          any_waiting = true;
+          const uint32_t id = waits[w].id;
+          uint32_t arrived = 0, live = 0;
+          for (uint32_t v = 0; v < warps_per_cta; ++v) {
+            if (warps[v].finished()) continue;
+            live += live_threads(warps[v]);
+            if (waits[v].waiting && waits[v].id == id) arrived += live_threads(warps[v]);
+          }
+          const uint32_t expected = waits[w].threads ? waits[w].threads : live;
+          if (arrived >= expected) {
+            for (uint32_t v = 0; v < warps_per_cta; ++v)
+              if (waits[v].waiting && waits[v].id == id) waits[v].waiting = false;
+            progressed = true;
+          }
+        }
+        if (!running && !any_waiting) break;
+        if (!progressed)
+          throw SimulationError("kernel '" + params.kernel + "' deadlocked at a barrier in CTA (" +
+                                std::to_string(context.cta.x) + "," +
+                                std::to_string(context.cta.y) + "," +
+                                std::to_string(context.cta.z) + ")");
+      }
+    }
+  } catch (const DeviceFault& fault) {
+    if (local_region) m_memory.free(local_region);
+    const WarpState* faulting = nullptr;
+    for (const WarpState& warp : warps)
+      if (warp.fault().kind != FaultKind::none) faulting = &warp;
+    Dim3 thread{0, 0, 0};
+    if (faulting) thread = faulting->thread(fault.lane);
+    throw SimulationError(describe_fault(fault, m_module, params.kernel, context.cta, thread));
+  } catch (...) {
+    if (local_region) m_memory.free(local_region);
+    throw;
+  }
+  if (local_region) m_memory.free(local_region);
+  return stats;
+}
+
+}  // namespace ohmvp::gpu

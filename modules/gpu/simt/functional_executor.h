@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/device_memory.h"
+#include "modules/gpu/simt/execution_context.h"
+#include "modules/gpu/simt/interpreter.h"
+#include "modules/gpu/simt/texture.h"
+
+namespace ohmvp::gpu {
+
+struct LaunchParams {
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> arguments;  // the kernel's parameter block (offsets as in Function::params)
+};
+
+struct LaunchStatistics {
+  uint32_t warp_size = 32;
+  uint64_t ctas = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;  // lanes whose guard held, summed over warp instructions
+  uint64_t active_lanes = 0;         // active lanes at issue, summed over warp instructions
+
+  // Active lanes / (warp size x warp instructions).
+  double simd_efficiency() const {
+    return warp_instructions == 0
+               ? 0.0
+               : static_cast<double>(active_lanes) /
+                     (static_cast<double>(warp_size) * static_cast<double>(warp_instructions));
+  }
+};
+
+// Runs whole kernel launches functionally: CTAs one after another in linear order, the warps of
+// a CTA round-robin one instruction each, every memory access performed at once on the
+// DeviceMemory, bar.sync releasing when every warp that has not exited arrived (or the thread
+// count given to bar.sync). The timing model drives WarpState/Interpreter the same way, step by
+// step, with its own scheduling and memory.
+class FunctionalExecutor {
+ public:
+  // Places the module's .global variables in `memory` (with their initialisers) and builds its
+  // constant bank. Throws ConfigError for a warp size outside 4..64.
+  FunctionalExecutor(const Module& module, DeviceMemory& memory, uint32_t warp_size = 32);
+
+  uint64_t global_segment_base() const { return m_global_base; }
+  // The device address of a module-scope .global variable; throws ConfigError if there is none.
+  uint64_t global_address(const std::string& name) const;
+  TextureTable& textures() { return m_textures; }
+
+  // Throws ConfigError for a bad launch (unknown kernel, empty grid, short argument block) and
+  // SimulationError for a device fault, naming kernel, PC, CTA and thread.
+  LaunchStatistics launch(const LaunchParams& params);
+
+ private:
+  // Performs the warp's pending access on the device memory; false with `fault` set if a lane's
+  // address is not mapped.
+  bool perform(WarpState& warp, DeviceFault& fault);
+
+  const Module& m_module;
+  DeviceMemory& m_memory;
+  uint32_t m_warp_size;
+  uint64_t m_global_base = 0;
+  std::vector<uint8_t> m_const_bank;
+  TextureTable m_textures;
+  uint32_t m_grid_id = 0;
+};
+
+}  // namespace ohmvp::gpu

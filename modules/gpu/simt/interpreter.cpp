@@ -1,0 +1,524 @@
+#include "modules/gpu/simt/interpreter.h"
+
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu {
+namespace detail {
+
+uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
+  const ExecutionContext& context = x.context;
+  auto component = [&](const Dim3& d) -> uint64_t {
+    return operand.component == 0 ? d.x : operand.component == 1 ? d.y : d.z;
+  };
+  const uint32_t lane_in_half = lane - half_shift(x, lane);
+  const uint64_t below = (uint64_t{1} << lane_in_half) - 1;
+  switch (operand.special) {
+    case SpecialRegister::tid:
+      return component(x.warp.thread(lane));
+    case SpecialRegister::ntid:
+      return component(context.block);
+    case SpecialRegister::ctaid:
+      return component(context.cta);
+    case SpecialRegister::nctaid:
+      return component(context.grid);
+    case SpecialRegister::laneid:
+      return lane;
+    case SpecialRegister::warpid:
+      return x.warp.warp_id();
+    case SpecialRegister::nwarpid:
+      return (context.block.count() + x.warp.warp_size() - 1) / x.warp.warp_size();
+    case SpecialRegister::smid:
+      return context.sm_id;
+    case SpecialRegister::nsmid:
+      return context.sm_count;
+    case SpecialRegister::gridid:
+      return context.grid_id;
+    case SpecialRegister::clock:
+      return context.clock & 0xffffffff;
+    case SpecialRegister::clock64:
+      return context.clock;
+    case SpecialRegister::globaltimer:
+      return context.globaltimer_ns;
+    case SpecialRegister::lanemask_eq:
+      return below + 1;
+    case SpecialRegister::lanemask_lt:
+      return below;
+    case SpecialRegister::lanemask_le:
+      return (below << 1) | 1;
+    case SpecialRegister::lanemask_gt:
+      return ~((below << 1) | 1) & 0xffffffff;
+    case SpecialRegister::lanemask_ge:
+      return ~below & 0xffffffff;
+    case SpecialRegister::dynamic_smem_size:
+      return context.dynamic_shared_bytes;
+    case SpecialRegister::total_smem_size:
+      return context.shared_bytes;
+  }
+  return 0;
+}
+
+uint64_t symbol_address(const Exec& x, uint32_t index) {
+  const KernelLayout& layout = *x.context.layout;
+  if (index >= layout.module().symbols.size()) return 0;
+  const Symbol& symbol = layout.module().symbols[index];
+  switch (symbol.space) {
+    case StateSpace::global:
+      return x.context.global_segment_base + symbol.offset;
+    case StateSpace::const_:
+      return symbol.offset;
+    case StateSpace::shared:
+      return symbol.is_extern ? layout.extern_shared_offset() : symbol.offset;
+    case StateSpace::local:
+      return symbol.function >= 0
+                 ? layout.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
+                 : symbol.offset;
+    case StateSpace::param:
+      return layout.param_kind(index) == ParamKind::kernel_argument
+                 ? layout.param_offset(index)
+                 : param_arena_tag | layout.param_offset(index);
+    default:
+      return symbol.offset;
+  }
+}
+
+namespace {
+
+void move(Exec& x) {
+  const Instruction& in = x.instruction;
+  const Operand& destination = in.operands[0];
+  const Operand& source = in.operands[1];
+  if (destination.kind == Operand::Kind::vector || source.kind == Operand::Kind::vector) {
+    // mov.b64 {lo, hi}, %rd (unpack) and mov.b64 %rd, {lo, hi} (pack).
+    const Operand& vector = destination.kind == Operand::Kind::vector ? destination : source;
+    const unsigned count = vector.vector_count ? vector.vector_count : 1;
+    const unsigned part_bits = type_bits(in.type) / count;
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      if (destination.kind == Operand::Kind::vector) {
+        const uint64_t value = read(x, source, lane);
+        for (unsigned i = 0; i < count; ++i)
+          if (vector.vector_regs[i] != no_register)
+            x.warp.reg(vector.vector_regs[i], lane) =
+                (value >> (i * part_bits)) & width_mask(part_bits);
+      } else {
+        uint64_t value = 0;
+        for (unsigned i = 0; i < count; ++i)
+          if (vector.vector_regs[i] != no_register)
+            value |= (x.warp.reg(vector.vector_regs[i], lane) & width_mask(part_bits))
+                     << (i * part_bits);
+        write(x, lane, value);
+      }
+    });
+    return;
+  }
+  const DataType type = in.type;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint64_t value = read(x, source, lane);
+    write(x, lane, is_float(type) ? value : int_image(type, value));
+  });
+}
+
+void convert_address(Exec& x) {
+  const Instruction& in = x.instruction;
+  uint64_t window = 0;
+  if (in.space == StateSpace::shared) window = shared_window_base;
+  if (in.space == StateSpace::local) window = local_window_base;
+  if (in.space != StateSpace::shared && in.space != StateSpace::local &&
+      in.space != StateSpace::global) {
+    x.fail(FaultKind::unsupported, 0, "cvta for this state space");
+    return;
+  }
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint64_t value = read(x, 1, lane);
+    uint64_t result = in.mod.to_generic ? value + window : value - window;
+    if (in.type == DataType::u32 || in.type == DataType::b32) result &= 0xffffffff;
+    write(x, lane, result);
+  });
+}
+
+// shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask (PTX ISA semantics: c holds the
+// clamp value in bits 0-4 and the segment mask in bits 8-12). Lanes beyond 32 form their own
+// 32-lane half; a source lane outside the warp reads the lane's own value with p false.
+void shuffle(Exec& x) {
+  const Instruction& in = x.instruction;
+  std::array<uint64_t, 64> source{};
+  for (uint32_t lane = 0; lane < x.warp.warp_size(); ++lane) source[lane] = read(x, 1, lane);
+  const uint32_t warp_size = x.warp.warp_size();
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint32_t half = half_shift(x, lane);
+    const int32_t self = static_cast<int32_t>(lane - half);
+    const int32_t b = static_cast<int32_t>(read(x, 2, lane) & 0x1f);
+    const uint32_t c = static_cast<uint32_t>(read(x, 3, lane));
+    const int32_t segment_mask = static_cast<int32_t>((c >> 8) & 0x1f);
+    const int32_t clamp = static_cast<int32_t>(c & 0x1f);
+    const int32_t max_lane = (self & segment_mask) | (clamp & ~segment_mask);
+    const int32_t min_lane = self & segment_mask;
+    int32_t j = self;
+    bool valid = false;
+    switch (in.mod.shuffle) {
+      case ShuffleMode::up:
+        j = self - b;
+        valid = j >= max_lane;
+        break;
+      case ShuffleMode::down:
+        j = self + b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::bfly:
+        j = self ^ b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::idx:
+        j = min_lane | (b & ~segment_mask);
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::none:
+        break;
+    }
+    if (j < 0 || static_cast<uint32_t>(j) + half >= warp_size) valid = false;
+    if (!valid) j = self;
+    write(x, lane, source[static_cast<uint32_t>(j) + half] & 0xffffffff);
+    if (in.dest_pred != no_register) x.warp.reg(in.dest_pred, lane) = valid ? 1 : 0;
+  });
+}
+
+uint64_t expand_member_mask(const Exec& x, uint64_t member) {
+  member &= 0xffffffff;
+  return x.warp.warp_size() > 32 ? member | (member << 32) : member;
+}
+
+// vote.sync.{all,any,uni}.pred d, a, membermask and vote.sync.ballot.b32 d, a, membermask.
+void vote(Exec& x) {
+  const Instruction& in = x.instruction;
+  uint64_t ballot = 0;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (read(x, 1, lane) & 1) ballot |= uint64_t{1} << lane;
+  });
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint32_t shift = half_shift(x, lane);
+    const uint64_t participants =
+        (x.lanes & expand_member_mask(x, read(x, 2, lane)) >> shift) & 0xffffffff;
+    const uint64_t votes = (ballot >> shift) & participants;
+    uint64_t result;
+    switch (in.mod.vote) {
+      case VoteMode::all:
+        result = votes == participants;
+        break;
+      case VoteMode::any:
+        result = votes != 0;
+        break;
+      case VoteMode::uni:
+        result = votes == 0 || votes == participants;
+        break;
+      default:
+        result = (ballot >> shift) & 0xffffffff;
+        break;
+    }
+    write(x, lane, result);
+  });
+}
+
+// redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, membermask over the executing lanes.
+void reduce(Exec& x) {
+  const Instruction& in = x.instruction;
+  const bool is_signed = is_signed_int(in.type);
+  for (uint32_t half = 0; half < x.warp.warp_size(); half += 32) {
+    const uint64_t lanes =
+        x.lanes & (x.warp.warp_size() > 32 ? (uint64_t{0xffffffff} << half) : ~uint64_t{0});
+    if (!lanes) continue;
+    bool first = true;
+    uint32_t total = 0;
+    for_each_lane(lanes, [&](uint32_t lane) {
+      const uint32_t value = static_cast<uint32_t>(read(x, 1, lane));
+      if (first) {
+        total = value;
+        first = false;
+        return;
+      }
+      switch (in.mod.atomic) {
+        case AtomicOp::add:
+          total += value;
+          break;
+        case AtomicOp::min:
+          total = is_signed ? static_cast<uint32_t>(std::min<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
+                            : std::min(total, value);
+          break;
+        case AtomicOp::max:
+          total = is_signed ? static_cast<uint32_t>(std::max<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
+                            : std::max(total, value);
+          break;
+        case AtomicOp::and_:
+          total &= value;
+          break;
+        case AtomicOp::or_:
+          total |= value;
+          break;
+        case AtomicOp::xor_:
+          total ^= value;
+          break;
+        default:
+          x.fail(FaultKind::unsupported, lane, "redux operator");
+          break;
+      }
+    });
+    for_each_lane(lanes, [&](uint32_t lane) { write(x, lane, int_image(in.type, total)); });
+  }
+}
+
+// Copies call-site argument blocks into the callee's parameter block, lane by lane.
+void copy_parameters(Exec& x, const std::vector<uint32_t>& from, const std::vector<uint32_t>& to) {
+  const KernelLayout& layout = *x.context.layout;
+  const Module& module = layout.module();
+  const size_t count = std::min(from.size(), to.size());
+  for (size_t i = 0; i < count; ++i) {
+    if (from[i] >= module.symbols.size() || to[i] >= module.symbols.size()) continue;
+    const uint64_t size = std::min(module.symbols[from[i]].size, module.symbols[to[i]].size);
+    const uint64_t source = layout.param_offset(from[i]), target = layout.param_offset(to[i]);
+    if (std::max(source, target) + size > x.warp.param_arena_bytes()) {
+      x.fail(FaultKind::out_of_window, 0, "call parameter outside the parameter arena");
+      return;
+    }
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      uint8_t* arena = x.warp.param_arena(lane);
+      std::memmove(arena + target, arena + source, size);
+    });
+  }
+}
+
+void call(Exec& x) {
+  const Instruction& in = x.instruction;
+  uint32_t callee = no_target;
+  for (uint32_t i = 0; i < in.operand_count; ++i)
+    if (in.operands[i].kind == Operand::Kind::function) callee = in.operands[i].target;
+  const Module& module = x.context.layout->module();
+  if (callee >= module.functions.size() || !x.context.layout->reachable(callee)) {
+    x.fail(FaultKind::bad_control_flow, 0, "call to an unknown function");
+    return;
+  }
+  if (x.lanes != x.active) {
+    x.fail(FaultKind::unsupported, 0, "call under a divergent guard");
+    return;
+  }
+  copy_parameters(x, in.call_arguments, module.functions[callee].params);
+  if (x.failed()) return;
+  if (!x.warp.call(callee, x.pc)) x.fail(FaultKind::bad_control_flow, 0, "recursive call");
+}
+
+void return_from_function(Exec& x) {
+  const Module& module = x.context.layout->module();
+  const CallFrame& frame = x.warp.current_frame();
+  const Instruction& call_site = module.functions[frame.caller].instructions[frame.call_pc];
+  copy_parameters(x, module.functions[x.function].return_params, call_site.call_returns);
+  x.warp.set_pc(x.pc + 1);
+  x.warp.return_lanes(x.lanes);
+}
+
+}  // namespace
+}  // namespace detail
+
+using namespace detail;
+
+StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
+  StepResult result;
+  if (warp.finished()) {
+    result.status = StepStatus::exited;
+    return result;
+  }
+  const uint32_t function_index = warp.function();
+  const uint32_t pc = warp.pc();
+  const Function& function = context.layout->module().functions[function_index];
+  result.function = function_index;
+  result.pc = pc;
+  result.active_mask = warp.active_mask();
+  auto fault = [&](FaultKind kind, const char* detail) {
+    warp.set_fault(
+        {kind, function_index, pc,
+         static_cast<uint32_t>(__builtin_ctzll(result.active_mask | (uint64_t{1} << 63))), 0,
+         StateSpace::generic, detail});
+    result.status = StepStatus::fault;
+    return result;
+  };
+  if (warp.memory_pending())
+    return fault(FaultKind::bad_control_flow, "stepped with a memory access pending");
+  if (pc >= function.instructions.size())
+    return fault(FaultKind::bad_control_flow, "ran past the end of the function");
+
+  const Instruction& in = function.instructions[pc];
+  uint64_t lanes = result.active_mask;
+  if (in.guard_reg != no_register) {
+    uint64_t guarded = 0;
+    for_each_lane(lanes, [&](uint32_t lane) {
+      if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
+        guarded |= uint64_t{1} << lane;
+    });
+    lanes = guarded;
+  }
+  result.executed_mask = lanes;
+  Exec x{warp, context, in, function_index, pc, result.active_mask, lanes};
+  bool pending = false;
+  bool control = false;  // the instruction set the pc itself
+
+  switch (in.op) {
+    case Opcode::mov:
+      move(x);
+      break;
+    case Opcode::cvta:
+      convert_address(x);
+      break;
+    case Opcode::cvt:
+      execute_convert(x);
+      break;
+    case Opcode::ld:
+    case Opcode::ldu:
+    case Opcode::st:
+    case Opcode::atom:
+    case Opcode::red:
+      execute_memory(x, pending);
+      break;
+    case Opcode::tex:
+      execute_texture(x, pending);
+      break;
+    case Opcode::prefetch:
+    case Opcode::membar:
+    case Opcode::fence:
+    case Opcode::nanosleep:
+      break;
+    case Opcode::add:
+    case Opcode::sub:
+    case Opcode::mul:
+    case Opcode::mad:
+    case Opcode::div:
+    case Opcode::min:
+    case Opcode::max:
+    case Opcode::abs:
+    case Opcode::neg:
+      if (is_float(in.type))
+        execute_float(x);
+      else
+        execute_integer(x);
+      break;
+    case Opcode::mul24:
+    case Opcode::mad24:
+    case Opcode::rem:
+    case Opcode::sad:
+    case Opcode::and_:
+    case Opcode::or_:
+    case Opcode::xor_:
+    case Opcode::not_:
+    case Opcode::cnot:
+    case Opcode::shl:
+    case Opcode::shr:
+      execute_integer(x);
+      break;
+    case Opcode::fma:
+    case Opcode::rcp:
+    case Opcode::sqrt:
+    case Opcode::rsqrt:
+    case Opcode::ex2:
+    case Opcode::lg2:
+    case Opcode::sin:
+    case Opcode::cos:
+    case Opcode::tanh:
+    case Opcode::copysign:
+    case Opcode::testp:
+      execute_float(x);
+      break;
+    case Opcode::popc:
+    case Opcode::clz:
+    case Opcode::brev:
+    case Opcode::bfe:
+    case Opcode::bfi:
+    case Opcode::prmt:
+    case Opcode::bfind:
+      execute_bits(x);
+      break;
+    case Opcode::setp:
+    case Opcode::set:
+    case Opcode::selp:
+    case Opcode::slct:
+      execute_compare(x);
+      break;
+    case Opcode::shfl:
+      shuffle(x);
+      break;
+    case Opcode::vote:
+      vote(x);
+      break;
+    case Opcode::redux:
+      reduce(x);
+      break;
+    case Opcode::activemask:
+      for_each_lane(lanes, [&](uint32_t lane) {
+        write(x, lane, (result.active_mask >> half_shift(x, lane)) & 0xffffffff);
+      });
+      break;
+    case Opcode::bra: {
+      const uint32_t target = in.operands[0].target;
+      if (target >= function.instructions.size())
+        return fault(FaultKind::bad_control_flow, "branch target outside the function");
+      warp.branch(lanes, target, pc + 1, in.reconvergence_pc);
+      control = true;
+      break;
+    }
+    case Opcode::call:
+      if (lanes == 0) break;
+      call(x);
+      control = !x.failed();
+      break;
+    case Opcode::ret:
+      if (warp.call_depth() == 0) {
+        warp.set_pc(pc + 1);
+        warp.exit_lanes(lanes);
+      } else {
+        return_from_function(x);
+      }
+      control = true;
+      break;
+    case Opcode::exit:
+      warp.set_pc(pc + 1);
+      warp.exit_lanes(lanes);
+      control = true;
+      break;
+    case Opcode::bar:
+      if (in.mod.barrier == BarrierMode::reduce) {
+        x.fail(FaultKind::unsupported, 0, "bar.red");
+        break;
+      }
+      if (lanes == 0) break;
+      {
+        const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+        result.barrier_id = in.operand_count > 0 ? static_cast<uint32_t>(read(x, 0, lane)) : 0;
+        result.barrier_threads = in.operand_count > 1 ? static_cast<uint32_t>(read(x, 1, lane)) : 0;
+        result.barrier_arrive_only = in.mod.barrier == BarrierMode::arrive;
+        result.status = StepStatus::barrier;
+      }
+      break;
+    case Opcode::trap:
+      if (lanes) x.fail(FaultKind::trap, static_cast<uint32_t>(__builtin_ctzll(lanes)));
+      break;
+    case Opcode::brkpt:
+      if (lanes) x.fail(FaultKind::breakpoint, static_cast<uint32_t>(__builtin_ctzll(lanes)));
+      break;
+    default:
+      x.fail(FaultKind::unsupported, 0, "instruction not executed by the interpreter");
+      break;
+  }
+
+  if (x.failed()) {
+    warp.set_fault(x.fault);
+    result.status = StepStatus::fault;
+    return result;
+  }
+  if (!control) warp.set_pc(pc + 1);
+  warp.reconverge();
+  if (pending) {
+    warp.set_memory_pending(true);
+    result.status = StepStatus::memory_pending;
+  } else if (warp.finished()) {
+    result.status = StepStatus::exited;
+  }
+  return result;
+}
+
+}  // namespace ohmvp::gpu

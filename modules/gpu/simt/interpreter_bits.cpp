@@ -1,0 +1,150 @@
+#include <algorithm>
+
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu::detail {
+namespace {
+
+uint64_t reverse_bits(uint64_t value, unsigned bits) {
+  uint64_t result = 0;
+  for (unsigned i = 0; i < bits; ++i) result |= ((value >> i) & 1) << (bits - 1 - i);
+  return result;
+}
+
+uint64_t bit_field_extract(uint64_t a, uint32_t position, uint32_t length, unsigned bits,
+                           bool is_signed) {
+  position &= 0xff;
+  length &= 0xff;
+  const unsigned msb = bits - 1;
+  uint64_t sign_bit = 0;
+  if (is_signed && length != 0)
+    sign_bit = (a >> std::min<unsigned>(position + length - 1, msb)) & 1;
+  uint64_t result = 0;
+  for (unsigned i = 0; i < bits; ++i) {
+    const uint64_t bit = (i < length && position + i <= msb) ? (a >> (position + i)) & 1 : sign_bit;
+    result |= bit << i;
+  }
+  return result;
+}
+
+uint64_t bit_field_insert(uint64_t a, uint64_t b, uint32_t position, uint32_t length,
+                          unsigned bits) {
+  position &= 0xff;
+  length &= 0xff;
+  uint64_t result = b;
+  for (unsigned i = 0; i < length && position + i < bits; ++i) {
+    const uint64_t bit = uint64_t{1} << (position + i);
+    result = ((a >> i) & 1) ? result | bit : result & ~bit;
+  }
+  return result;
+}
+
+uint32_t permute(uint32_t a, uint32_t b, uint32_t c, PermuteMode mode) {
+  const uint64_t source = (uint64_t{b} << 32) | a;
+  const uint32_t selector = c & 3;
+  uint32_t result = 0;
+  for (uint32_t i = 0; i < 4; ++i) {
+    uint32_t index;
+    bool replicate_sign = false;
+    switch (mode) {
+      case PermuteMode::f4e:
+        index = (selector + i) & 7;
+        break;
+      case PermuteMode::b4e:
+        index = (selector - i) & 7;
+        break;
+      case PermuteMode::rc8:
+        index = selector;
+        break;
+      case PermuteMode::ecl:
+        index = std::max(i, selector);
+        break;
+      case PermuteMode::ecr:
+        index = std::min(i, selector);
+        break;
+      case PermuteMode::rc16:
+        index = (selector & 1) * 2 + (i & 1);
+        break;
+      default: {
+        const uint32_t control = (c >> (4 * i)) & 0xf;
+        index = control & 7;
+        replicate_sign = control & 8;
+      }
+    }
+    uint32_t byte = static_cast<uint32_t>(source >> (8 * index)) & 0xff;
+    if (replicate_sign) byte = (byte & 0x80) ? 0xff : 0;
+    result |= byte << (8 * i);
+  }
+  return result;
+}
+
+// bfind: position of the most significant bit that differs from the sign (signed) or is set
+// (unsigned); all ones if none.
+uint32_t find_msb(uint64_t value, unsigned bits, bool is_signed, bool shift_amount) {
+  value &= width_mask(bits);
+  if (is_signed && ((value >> (bits - 1)) & 1)) value = ~value & width_mask(bits);
+  if (value == 0) return 0xffffffffu;
+  const uint32_t position = 63 - static_cast<uint32_t>(__builtin_clzll(value));
+  return shift_amount ? (bits - 1) - position : position;
+}
+
+}  // namespace
+
+void execute_bits(Exec& x) {
+  const Instruction& in = x.instruction;
+  const unsigned bits = type_bits(in.type);
+  const uint64_t mask = width_mask(bits);
+  const bool is_signed = is_signed_int(in.type);
+  switch (in.op) {
+    case Opcode::popc:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane, static_cast<uint64_t>(__builtin_popcountll(read(x, 1, lane) & mask)));
+      });
+      return;
+    case Opcode::clz:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        const uint64_t value = read(x, 1, lane) & mask;
+        write(x, lane,
+              value == 0 ? bits : static_cast<uint64_t>(__builtin_clzll(value)) - (64 - bits));
+      });
+      return;
+    case Opcode::brev:
+      for_each_lane(x.lanes,
+                    [&](uint32_t lane) { write(x, lane, reverse_bits(read(x, 1, lane), bits)); });
+      return;
+    case Opcode::bfe:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        const uint64_t result =
+            bit_field_extract(read(x, 1, lane), static_cast<uint32_t>(read(x, 2, lane)),
+                              static_cast<uint32_t>(read(x, 3, lane)), bits, is_signed);
+        write(x, lane, int_image(in.type, result));
+      });
+      return;
+    case Opcode::bfi:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        const uint64_t result = bit_field_insert(read(x, 1, lane), read(x, 2, lane),
+                                                 static_cast<uint32_t>(read(x, 3, lane)),
+                                                 static_cast<uint32_t>(read(x, 4, lane)), bits);
+        write(x, lane, result & mask);
+      });
+      return;
+    case Opcode::prmt:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              permute(static_cast<uint32_t>(read(x, 1, lane)),
+                      static_cast<uint32_t>(read(x, 2, lane)),
+                      static_cast<uint32_t>(read(x, 3, lane)), in.mod.permute));
+      });
+      return;
+    case Opcode::bfind:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane, find_msb(read(x, 1, lane), bits, is_signed, in.mod.shift_right));
+      });
+      return;
+    default:
+      x.fail(FaultKind::unsupported, 0, "bit operation");
+      return;
+  }
+}
+
+}  // namespace ohmvp::gpu::detail

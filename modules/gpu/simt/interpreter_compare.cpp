@@ -1,0 +1,166 @@
+#include <cmath>
+
+#include "modules/gpu/simt/half.h"
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu::detail {
+namespace {
+
+double float_value(uint64_t bits, DataType type, bool ftz) {
+  double value;
+  switch (type) {
+    case DataType::f16:
+      value = f16_to_f64(static_cast<uint16_t>(bits));
+      break;
+    case DataType::bf16:
+      value = bf16_to_f64(static_cast<uint16_t>(bits));
+      break;
+    case DataType::f32: {
+      const float f = as_f32(bits);
+      value = ftz && std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0, f) : f;
+      return value;
+    }
+    default:
+      return as_f64(bits);
+  }
+  if (ftz && type == DataType::f16 && (bits & 0x7c00) == 0) value = std::copysign(0.0, value);
+  return value;
+}
+
+bool compare_float(CompareOp op, double a, double b) {
+  const bool unordered = std::isnan(a) || std::isnan(b);
+  switch (op) {
+    case CompareOp::eq:
+      return !unordered && a == b;
+    case CompareOp::ne:
+      return !unordered && a != b;
+    case CompareOp::lt:
+      return !unordered && a < b;
+    case CompareOp::le:
+      return !unordered && a <= b;
+    case CompareOp::gt:
+      return !unordered && a > b;
+    case CompareOp::ge:
+      return !unordered && a >= b;
+    case CompareOp::equ:
+      return unordered || a == b;
+    case CompareOp::neu:
+      return unordered || a != b;
+    case CompareOp::ltu:
+      return unordered || a < b;
+    case CompareOp::leu:
+      return unordered || a <= b;
+    case CompareOp::gtu:
+      return unordered || a > b;
+    case CompareOp::geu:
+      return unordered || a >= b;
+    case CompareOp::num:
+      return !unordered;
+    case CompareOp::nan:
+      return unordered;
+    default:
+      return false;
+  }
+}
+
+bool compare_int(CompareOp op, uint64_t a, uint64_t b, DataType type) {
+  const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
+  const uint64_t ua = a & width_mask(bits), ub = b & width_mask(bits);
+  const bool is_signed = is_signed_int(type);
+  const int64_t sa = sign_extend(a, bits), sb = sign_extend(b, bits);
+  switch (op) {
+    case CompareOp::eq:
+      return ua == ub;
+    case CompareOp::ne:
+      return ua != ub;
+    case CompareOp::lt:
+      return is_signed ? sa < sb : ua < ub;
+    case CompareOp::le:
+      return is_signed ? sa <= sb : ua <= ub;
+    case CompareOp::gt:
+      return is_signed ? sa > sb : ua > ub;
+    case CompareOp::ge:
+      return is_signed ? sa >= sb : ua >= ub;
+    case CompareOp::lo:
+      return ua < ub;
+    case CompareOp::ls:
+      return ua <= ub;
+    case CompareOp::hi:
+      return ua > ub;
+    case CompareOp::hs:
+      return ua >= ub;
+    default:
+      return false;
+  }
+}
+
+bool combine(BoolOp op, bool value, bool c) {
+  switch (op) {
+    case BoolOp::and_:
+      return value && c;
+    case BoolOp::or_:
+      return value || c;
+    case BoolOp::xor_:
+      return value != c;
+    case BoolOp::none:
+      break;
+  }
+  return value;
+}
+
+}  // namespace
+
+void execute_compare(Exec& x) {
+  const Instruction& in = x.instruction;
+  switch (in.op) {
+    case Opcode::setp:
+    case Opcode::set: {
+      // setp has one type suffix (in `type` or `source_type`); set.dtype.stype compares stype.
+      const DataType compared =
+          in.op == Opcode::set || in.source_type != DataType::none ? in.source_type : in.type;
+      const DataType compare_type = compared == DataType::none ? in.type : compared;
+      const bool floating = is_float(compare_type);
+      const bool has_c = in.mod.bool_op != BoolOp::none;
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        const uint64_t a = read(x, 1, lane), b = read(x, 2, lane);
+        const bool result =
+            floating ? compare_float(in.mod.compare, float_value(a, compare_type, in.mod.ftz),
+                                     float_value(b, compare_type, in.mod.ftz))
+                     : compare_int(in.mod.compare, a, b, compare_type);
+        const bool c = has_c ? (read(x, 3, lane) & 1) : false;
+        const bool p = combine(in.mod.bool_op, result, c);
+        if (in.op == Opcode::setp) {
+          write(x, lane, p ? 1 : 0);
+          if (in.dest_pred != no_register)
+            x.warp.reg(in.dest_pred, lane) = combine(in.mod.bool_op, !result, c);
+        } else if (in.type == DataType::f32) {
+          write(x, lane, p ? 0x3f800000 : 0);
+        } else {
+          write(x, lane, p ? width_mask(type_bits(in.type)) : 0);
+        }
+      });
+      return;
+    }
+    case Opcode::selp:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane, (read(x, 3, lane) & 1) ? read(x, 1, lane) : read(x, 2, lane));
+      });
+      return;
+    case Opcode::slct: {
+      const DataType c_type = in.source_type == DataType::none ? DataType::s32 : in.source_type;
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        const uint64_t c = read(x, 3, lane);
+        const bool take_a = c_type == DataType::f32
+                                ? float_value(c, DataType::f32, in.mod.ftz) >= 0.0
+                                : sign_extend(c, type_bits(c_type)) >= 0;
+        write(x, lane, take_a ? read(x, 1, lane) : read(x, 2, lane));
+      });
+      return;
+    }
+    default:
+      x.fail(FaultKind::unsupported, 0, "comparison");
+      return;
+  }
+}
+
+}  // namespace ohmvp::gpu::detail

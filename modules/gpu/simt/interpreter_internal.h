@@ -1,0 +1,170 @@
+#pragma once
+
+// Helpers shared by the interpreter's source files; not part of the public API.
+
+#include <cfenv>
+#include <cstdint>
+#include <cstring>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/execution_context.h"
+#include "modules/gpu/simt/memory_windows.h"
+#include "modules/gpu/simt/warp_state.h"
+
+namespace ohmvp::gpu::detail {
+
+// One instruction being executed: `lanes` are the active lanes whose guard holds.
+struct Exec {
+  WarpState& warp;
+  const ExecutionContext& context;
+  const Instruction& instruction;
+  uint32_t function;
+  uint32_t pc;
+  uint64_t active;
+  uint64_t lanes;
+  DeviceFault fault{};
+
+  bool failed() const { return fault.kind != FaultKind::none; }
+  void fail(FaultKind kind, uint32_t lane, const char* detail = "", uint64_t address = 0,
+            StateSpace space = StateSpace::generic) {
+    if (failed()) return;
+    fault = {kind, function, pc, lane, address, space, detail};
+  }
+};
+
+template <class F>
+inline void for_each_lane(uint64_t mask, F&& body) {
+  while (mask) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
+    mask &= mask - 1;
+    body(lane);
+  }
+}
+
+inline unsigned type_bits(DataType type) {
+  return static_cast<unsigned>(type_bytes(type)) * 8;
+}
+
+inline uint64_t width_mask(unsigned bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+inline int64_t sign_extend(uint64_t value, unsigned bits) {
+  if (bits >= 64) return static_cast<int64_t>(value);
+  const uint64_t sign = uint64_t{1} << (bits - 1);
+  value &= width_mask(bits);
+  return static_cast<int64_t>((value ^ sign) - sign);
+}
+
+// The register image of an integer result of `type`: masked to its width, sign-extended for
+// signed types (readers mask to their own type, so either image reads the same).
+inline uint64_t int_image(DataType type, uint64_t value) {
+  if (type == DataType::pred) return value & 1;
+  const unsigned bits = type_bits(type);
+  if (bits >= 64 || bits == 0) return value;
+  return is_signed_int(type) ? static_cast<uint64_t>(sign_extend(value, bits))
+                             : value & width_mask(bits);
+}
+
+inline float as_f32(uint64_t bits) {
+  const uint32_t low = static_cast<uint32_t>(bits);
+  float value;
+  std::memcpy(&value, &low, 4);
+  return value;
+}
+inline double as_f64(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, 8);
+  return value;
+}
+inline uint64_t f32_bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+inline uint64_t f64_bits(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  return bits;
+}
+
+// Sets the host FPU's rounding direction for the directed modes and restores round-to-nearest
+// after. The host's IEEE add/mul/div/sqrt/fma/conversions then round exactly as PTX asks.
+class ScopedRounding {
+ public:
+  explicit ScopedRounding(RoundingMode mode) {
+    int direction = FE_TONEAREST;
+    switch (mode) {
+      case RoundingMode::rz:
+        direction = FE_TOWARDZERO;
+        break;
+      case RoundingMode::rm:
+        direction = FE_DOWNWARD;
+        break;
+      case RoundingMode::rp:
+        direction = FE_UPWARD;
+        break;
+      default:
+        return;
+    }
+    m_changed = true;
+    std::fesetround(direction);
+  }
+  ~ScopedRounding() {
+    if (m_changed) std::fesetround(FE_TONEAREST);
+  }
+  ScopedRounding(const ScopedRounding&) = delete;
+  ScopedRounding& operator=(const ScopedRounding&) = delete;
+
+ private:
+  bool m_changed = false;
+};
+
+uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane);
+// A symbol's address in its own state space (see memory_windows.h).
+uint64_t symbol_address(const Exec& x, uint32_t symbol);
+
+inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
+  switch (operand.kind) {
+    case Operand::Kind::reg: {
+      const uint64_t value = x.warp.reg(operand.reg, lane);
+      return operand.negated ? (value & 1) ^ 1 : value;
+    }
+    case Operand::Kind::imm:
+      return operand.imm;
+    case Operand::Kind::special:
+      return special_value(x, operand, lane);
+    case Operand::Kind::symbol:
+      return symbol_address(x, operand.symbol) + static_cast<uint64_t>(operand.offset);
+    default:
+      return 0;
+  }
+}
+
+inline uint64_t read(const Exec& x, unsigned index, uint32_t lane) {
+  return read(x, x.instruction.operands[index], lane);
+}
+
+inline void write(Exec& x, const Operand& destination, uint32_t lane, uint64_t value) {
+  if (destination.kind == Operand::Kind::reg) x.warp.reg(destination.reg, lane) = value;
+}
+
+inline void write(Exec& x, uint32_t lane, uint64_t value) {
+  write(x, x.instruction.operands[0], lane, value);
+}
+
+// For warps wider than 32 lanes, 32-bit warp masks (ballot, activemask, lanemask_*, shfl/vote
+// member masks) describe the 32-lane half the lane belongs to.
+inline unsigned half_shift(const Exec& x, uint32_t lane) {
+  return x.warp.warp_size() > 32 ? (lane & 32) : 0;
+}
+
+void execute_integer(Exec& x);
+void execute_float(Exec& x);
+void execute_convert(Exec& x);
+void execute_compare(Exec& x);
+void execute_bits(Exec& x);
+void execute_memory(Exec& x, bool& pending);
+void execute_texture(Exec& x, bool& pending);
+
+}  // namespace ohmvp::gpu::detail

@@ -1,0 +1,370 @@
+#include <cmath>
+
+#include "modules/gpu/ptx/atomic_alu.h"
+#include "modules/gpu/simt/half.h"
+#include "modules/gpu/simt/interpreter.h"
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu::detail {
+namespace {
+
+uint64_t load_bytes(const uint8_t* bytes, uint32_t count) {
+  uint64_t value = 0;
+  std::memcpy(&value, bytes, count);  // little-endian host
+  return value;
+}
+
+void store_bytes(uint8_t* bytes, uint64_t value, uint32_t count) {
+  std::memcpy(bytes, &value, count);
+}
+
+uint64_t element_image(DataType type, uint64_t raw) {
+  return is_float(type) ? raw : int_image(type, raw);
+}
+
+// Writes a lane's loaded elements (vector or scalar destination).
+void write_loaded(WarpState& warp, const Operand& destination, uint32_t lane, const uint8_t* bytes,
+                  DataType type, uint32_t vector_width) {
+  const uint32_t element = static_cast<uint32_t>(type_bytes(type));
+  if (destination.kind == Operand::Kind::vector) {
+    for (uint32_t i = 0; i < destination.vector_count && i < vector_width; ++i)
+      if (destination.vector_regs[i] != no_register)
+        warp.reg(destination.vector_regs[i], lane) =
+            element_image(type, load_bytes(bytes + i * element, element));
+  } else if (destination.kind == Operand::Kind::reg) {
+    warp.reg(destination.reg, lane) = element_image(type, load_bytes(bytes, element));
+  }
+}
+
+void gather_store_data(const Exec& x, const Operand& source, uint32_t lane, uint8_t* bytes,
+                       uint32_t element, uint32_t vector_width) {
+  if (source.kind == Operand::Kind::vector) {
+    for (uint32_t i = 0; i < vector_width; ++i) {
+      const uint32_t reg = i < source.vector_count ? source.vector_regs[i] : no_register;
+      store_bytes(bytes + i * element, reg == no_register ? 0 : x.warp.reg(reg, lane), element);
+    }
+  } else {
+    store_bytes(bytes, read(x, source, lane), element);
+  }
+}
+
+StateSpace symbol_space(const Exec& x, const Operand& operand) {
+  return operand.symbol < x.context.layout->module().symbols.size()
+             ? x.context.layout->module().symbols[operand.symbol].space
+             : StateSpace::generic;
+}
+
+// The lane's address in the instruction's space (generic: a generic address).
+uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane, StateSpace space) {
+  if (operand.kind != Operand::Kind::address) return read(x, operand, lane);
+  uint64_t base = 0;
+  if (operand.symbol != UINT32_MAX) {
+    base = symbol_address(x, operand.symbol);
+    if (space == StateSpace::generic) {
+      const StateSpace own = symbol_space(x, operand);
+      if (own == StateSpace::shared) base += shared_window_base;
+      if (own == StateSpace::local) base += local_window_base;
+    }
+  } else if (operand.reg != no_register) {
+    base = x.warp.reg(operand.reg, lane);
+  }
+  return base + static_cast<uint64_t>(operand.offset);
+}
+
+struct Place {
+  StateSpace space;
+  uint64_t address;  // inside that space; device address for global
+};
+
+Place resolve_generic(uint64_t address) {
+  if (address - shared_window_base < shared_window_size)
+    return {StateSpace::shared, address - shared_window_base};
+  if (address - local_window_base < local_window_size)
+    return {StateSpace::local, address - local_window_base};
+  return {StateSpace::global, address};
+}
+
+// Host pointer for an access that executes at once, or null (out of the window).
+uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes,
+                           uint32_t lane) {
+  const ExecutionContext& context = x.context;
+  switch (space) {
+    case StateSpace::shared:
+      if (address > context.shared_bytes || context.shared_bytes - address < bytes) return nullptr;
+      return context.shared + address;
+    case StateSpace::const_:
+      if (address > context.const_bytes || context.const_bytes - address < bytes) return nullptr;
+      return const_cast<uint8_t*>(context.const_bank + address);
+    case StateSpace::param:
+      if (address & param_arena_tag) {
+        const uint64_t offset = address & ~param_arena_tag;
+        if (offset > x.warp.param_arena_bytes() || x.warp.param_arena_bytes() - offset < bytes)
+          return nullptr;
+        return x.warp.param_arena(lane) + offset;
+      }
+      if (address > context.kernel_argument_bytes ||
+          context.kernel_argument_bytes - address < bytes)
+        return nullptr;
+      return const_cast<uint8_t*>(context.kernel_arguments + address);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+void execute_memory(Exec& x, bool& pending) {
+  const Instruction& in = x.instruction;
+  const bool is_load = in.op == Opcode::ld || in.op == Opcode::ldu;
+  const bool is_store = in.op == Opcode::st;
+  const bool is_atomic = in.op == Opcode::atom || in.op == Opcode::red;
+  const bool has_destination = is_load || in.op == Opcode::atom;
+  const Operand& address_operand = in.operands[has_destination ? 1 : 0];
+  const Operand& destination = in.operands[0];
+  const uint32_t element = static_cast<uint32_t>(type_bytes(in.type));
+  const uint32_t vector_width = is_atomic ? 1 : std::max<uint32_t>(in.mod.vector_width, 1);
+  const uint32_t bytes = element * vector_width;
+  if (bytes == 0 || bytes > MemoryRequest::max_lane_bytes || (bytes & (bytes - 1)) != 0) {
+    x.fail(FaultKind::unsupported, 0, "access size");
+    return;
+  }
+  if (is_atomic && !atomic_supported(in.mod.atomic, in.type)) {
+    x.fail(FaultKind::unsupported, 0, "atomic operation for this type");
+    return;
+  }
+  if (is_store && (in.space == StateSpace::const_)) {
+    x.fail(FaultKind::unsupported, 0, "store to the constant space");
+    return;
+  }
+
+  MemoryRequest& request = x.warp.memory_request();
+  request.lanes = 0;
+  const uint64_t thread_base = uint64_t{x.context.cta_linear} * x.context.block.count();
+
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const uint64_t raw = operand_address(x, address_operand, lane, in.space);
+    Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
+    if (place.address % bytes != 0) {
+      x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
+      return;
+    }
+    if (place.space == StateSpace::global || place.space == StateSpace::local) {
+      uint64_t device_address = place.address;
+      if (place.space == StateSpace::local) {
+        if (place.address > x.context.layout->local_bytes_per_thread() ||
+            x.context.layout->local_bytes_per_thread() - place.address < bytes) {
+          x.fail(FaultKind::out_of_window, lane, "beyond the thread's .local storage", raw,
+                 in.space);
+          return;
+        }
+        if (is_atomic) {
+          x.fail(FaultKind::unsupported, lane, "atomic on .local");
+          return;
+        }
+        device_address = x.context.local_region_base +
+                         (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride +
+                         place.address;
+      }
+      request.lanes |= uint64_t{1} << lane;
+      request.space[lane] = place.space;
+      request.address[lane] = device_address;
+      if (is_store)
+        gather_store_data(x, in.operands[1], lane, request.data[lane].data(), element,
+                          vector_width);
+      if (is_atomic) {
+        const unsigned b_index = has_destination ? 2 : 1;
+        request.operand_b[lane] = read(x, b_index, lane);
+        request.operand_c[lane] = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
+      }
+      return;
+    }
+    uint8_t* pointer = immediate_pointer(x, place.space, place.address, bytes, lane);
+    if (!pointer) {
+      x.fail(FaultKind::out_of_window, lane, "", raw, place.space);
+      return;
+    }
+    if (is_load) {
+      write_loaded(x.warp, destination, lane, pointer, in.type, vector_width);
+    } else if (is_store) {
+      if (place.space == StateSpace::const_ ||
+          (place.space == StateSpace::param && !(place.address & param_arena_tag))) {
+        x.fail(FaultKind::unsupported, lane, "store to read-only storage", raw, place.space);
+        return;
+      }
+      gather_store_data(x, in.operands[1], lane, pointer, element, vector_width);
+    } else {
+      if (place.space != StateSpace::shared) {
+        x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw,
+               place.space);
+        return;
+      }
+      const unsigned b_index = has_destination ? 2 : 1;
+      const uint64_t b = read(x, b_index, lane);
+      const uint64_t c = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
+      const uint64_t old_value = load_bytes(pointer, element);
+      store_bytes(pointer, atomic_result(in.mod.atomic, in.type, old_value, b, c), element);
+      if (has_destination) write(x, destination, lane, element_image(in.type, old_value));
+    }
+  });
+  if (x.failed() || request.lanes == 0) return;
+  request.kind = is_load                 ? MemoryKind::load
+                 : is_store              ? MemoryKind::store
+                 : in.op == Opcode::atom ? MemoryKind::atomic
+                                         : MemoryKind::reduction;
+  request.function = x.function;
+  request.pc = x.pc;
+  request.bytes = bytes;
+  request.type = in.type;
+  request.vector_width = static_cast<uint8_t>(vector_width);
+  request.atomic_op = in.mod.atomic;
+  request.destination = has_destination ? destination : Operand{};
+  pending = true;
+}
+
+// tex.1d (integer coordinate) and tex.2d (float coordinates, unnormalised): point sampling,
+// coordinates clamped to the texture's edges.
+void execute_texture(Exec& x, bool& pending) {
+  const Instruction& in = x.instruction;
+  if (!x.context.textures || (in.mod.geometry != 1 && in.mod.geometry != 2)) {
+    x.fail(FaultKind::unsupported, 0, "texture geometry");
+    return;
+  }
+  MemoryRequest& request = x.warp.memory_request();
+  request.lanes = 0;
+  const TextureBinding* first = nullptr;
+  const Operand& coordinates = in.operands[2];
+  const bool float_coordinates =
+      in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry == 2);
+  auto coordinate = [&](uint32_t index, uint32_t lane, uint32_t size) -> uint64_t {
+    uint64_t raw;
+    if (coordinates.kind == Operand::Kind::vector)
+      raw = index < coordinates.vector_count && coordinates.vector_regs[index] != no_register
+                ? x.warp.reg(coordinates.vector_regs[index], lane)
+                : 0;
+    else
+      raw = index == 0 ? read(x, coordinates, lane) : 0;
+    int64_t position;
+    if (float_coordinates) {
+      const float value = as_f32(raw);
+      position = std::isnan(value)                   ? 0
+                 : value < 0                         ? 0
+                 : value >= static_cast<float>(size) ? size - 1
+                                                     : static_cast<int64_t>(std::floor(value));
+    } else {
+      position = sign_extend(raw, 32);
+    }
+    return static_cast<uint64_t>(position < 0 ? 0 : position >= size ? size - 1 : position);
+  };
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const TextureBinding* binding = x.context.textures->find(read(x, 1, lane));
+    if (!binding || binding->width == 0 || binding->height == 0) {
+      x.fail(FaultKind::invalid_texture, lane);
+      return;
+    }
+    if (!first) first = binding;
+    if (binding->element != first->element || binding->channels != first->channels) {
+      x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
+      return;
+    }
+    const uint64_t u = coordinate(0, lane, binding->width);
+    const uint64_t v = in.mod.geometry == 2 ? coordinate(1, lane, binding->height) : 0;
+    request.lanes |= uint64_t{1} << lane;
+    request.space[lane] = StateSpace::global;
+    request.address[lane] = binding->base + v * binding->row_pitch() + u * binding->texel_bytes();
+  });
+  if (x.failed() || request.lanes == 0) return;
+  if (first->texel_bytes() > MemoryRequest::max_lane_bytes) {
+    x.fail(FaultKind::unsupported, 0, "texel size");
+    return;
+  }
+  request.kind = MemoryKind::texture;
+  request.function = x.function;
+  request.pc = x.pc;
+  request.bytes = first->texel_bytes();
+  request.type = in.type;
+  request.vector_width = 4;
+  request.atomic_op = AtomicOp::none;
+  request.destination = in.operands[0];
+  request.texture_element = first->element;
+  request.texture_channels = first->channels;
+  pending = true;
+}
+
+}  // namespace ohmvp::gpu::detail
+
+namespace ohmvp::gpu {
+
+using namespace detail;
+
+namespace {
+
+double texel_channel(const uint8_t* bytes, DataType element) {
+  const uint32_t size = static_cast<uint32_t>(type_bytes(element));
+  const uint64_t raw = load_bytes(bytes, size);
+  switch (element) {
+    case DataType::f32:
+      return as_f32(raw);
+    case DataType::f64:
+      return as_f64(raw);
+    case DataType::f16:
+      return f16_to_f64(static_cast<uint16_t>(raw));
+    case DataType::bf16:
+      return bf16_to_f64(static_cast<uint16_t>(raw));
+    default:
+      return is_signed_int(element) ? static_cast<double>(sign_extend(raw, size * 8))
+                                    : static_cast<double>(raw);
+  }
+}
+
+}  // namespace
+
+void Interpreter::complete_memory(WarpState& warp) {
+  const MemoryRequest& request = warp.memory_request();
+  switch (request.kind) {
+    case MemoryKind::load:
+      for_each_lane(request.lanes, [&](uint32_t lane) {
+        write_loaded(warp, request.destination, lane, request.data[lane].data(), request.type,
+                     request.vector_width);
+      });
+      break;
+    case MemoryKind::atomic:
+      for_each_lane(request.lanes, [&](uint32_t lane) {
+        if (request.destination.kind == Operand::Kind::reg)
+          warp.reg(request.destination.reg, lane) =
+              element_image(request.type, load_bytes(request.data[lane].data(), request.bytes));
+      });
+      break;
+    case MemoryKind::texture: {
+      // Element values convert to the destination type (no normalisation); missing channels read 0.
+      const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
+      for_each_lane(request.lanes, [&](uint32_t lane) {
+        const Operand& destination = request.destination;
+        for (uint32_t channel = 0; channel < 4; ++channel) {
+          uint32_t reg = no_register;
+          if (destination.kind == Operand::Kind::vector && channel < destination.vector_count)
+            reg = destination.vector_regs[channel];
+          else if (destination.kind == Operand::Kind::reg && channel == 0)
+            reg = destination.reg;
+          if (reg == no_register) continue;
+          const double value = channel < request.texture_channels
+                                   ? texel_channel(request.data[lane].data() + channel * element,
+                                                   request.texture_element)
+                                   : 0.0;
+          warp.reg(reg, lane) =
+              request.type == DataType::f32
+                  ? f32_bits(static_cast<float>(value))
+                  : int_image(request.type, static_cast<uint64_t>(static_cast<int64_t>(value)));
+        }
+      });
+      break;
+    }
+    case MemoryKind::store:
+    case MemoryKind::reduction:
+      break;
+  }
+  warp.set_memory_pending(false);
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,86 @@
+#include "modules/gpu/simt/kernel_layout.h"
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
+    : m_module(&module) {
+  const Function* kernel = module.find_function(kernel_name);
+  if (!kernel || !kernel->is_kernel)
+    throw ConfigError(module.file + ": no kernel (.entry) named '" + kernel_name + "'");
+  m_kernel = static_cast<uint32_t>(kernel - module.functions.data());
+  m_slots.resize(module.functions.size());
+  m_param_kinds.assign(module.symbols.size(), ParamKind::not_param);
+  m_param_offsets.assign(module.symbols.size(), 0);
+
+  std::vector<uint8_t> state(module.functions.size(), 0);  // 0 new, 1 on the path, 2 done
+  visit(m_kernel, state);
+
+  for (uint32_t f = 0; f < module.functions.size(); ++f) {
+    if (!m_slots[f].reachable) continue;
+    const Function& function = module.functions[f];
+    Slot& slot = m_slots[f];
+    slot.register_base = m_total_registers;
+    m_total_registers += function.register_count;
+    if (!function.is_kernel) {
+      slot.params_offset = m_param_arena_bytes;
+      m_param_arena_bytes = align_up(m_param_arena_bytes + function.param_bytes, 16);
+      slot.returns_offset = m_param_arena_bytes;
+      m_param_arena_bytes = align_up(m_param_arena_bytes + function.return_bytes, 16);
+    }
+    slot.call_site_offset = m_param_arena_bytes;
+    m_param_arena_bytes = align_up(m_param_arena_bytes + function.call_param_bytes, 16);
+    slot.local_base = m_local_bytes;
+    m_local_bytes = align_up(m_local_bytes + function.local_bytes, 16);
+
+    for (uint32_t s : function.params) {
+      m_param_kinds[s] =
+          function.is_kernel ? ParamKind::kernel_argument : ParamKind::function_argument;
+      m_param_offsets[s] = (function.is_kernel ? 0 : slot.params_offset) + module.symbols[s].offset;
+    }
+    for (uint32_t s : function.return_params) {
+      m_param_kinds[s] = ParamKind::function_return;
+      m_param_offsets[s] = slot.returns_offset + module.symbols[s].offset;
+    }
+  }
+  for (uint32_t s = 0; s < module.symbols.size(); ++s) {
+    const Symbol& symbol = module.symbols[s];
+    if (symbol.space == StateSpace::param && m_param_kinds[s] == ParamKind::not_param &&
+        symbol.function >= 0 && m_slots[symbol.function].reachable) {
+      m_param_kinds[s] = ParamKind::call_site;
+      m_param_offsets[s] = m_slots[symbol.function].call_site_offset + symbol.offset;
+    }
+  }
+  if (m_kernel < module.static_shared_bytes.size())
+    m_static_shared = module.static_shared_bytes[m_kernel];
+  m_extern_shared = align_up(m_static_shared, 16);
+}
+
+void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
+  const Function& function = m_module->functions[f];
+  if (state[f] == 1)
+    throw ConfigError(m_module->file + ": function '" + function.name +
+                      "' is called recursively; recursion is not supported");
+  if (state[f] == 2) return;
+  state[f] = 1;
+  m_slots[f].reachable = true;
+  for (const Instruction& instruction : function.instructions) {
+    if (instruction.op != Opcode::call) continue;
+    for (uint32_t i = 0; i < instruction.operand_count; ++i) {
+      const Operand& operand = instruction.operands[i];
+      if (operand.kind != Operand::Kind::function) continue;
+      if (operand.target >= m_module->functions.size())
+        throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
+                          ": call to an unknown function");
+      if (m_module->functions[operand.target].instructions.empty())
+        throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
+                          ": call to '" + m_module->functions[operand.target].name +
+                          "', which has no body");
+      visit(operand.target, state);
+    }
+  }
+  state[f] = 2;
+}
+
+}  // namespace ohmvp::gpu

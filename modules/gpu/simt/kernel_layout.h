@@ -1,0 +1,84 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/gpu/ptx/program.h"
+
+namespace ohmvp::gpu {
+
+// Where a parameter symbol's bytes live (see KernelLayout::param_address).
+enum class ParamKind : uint8_t {
+  not_param,
+  kernel_argument,
+  function_argument,
+  function_return,
+  call_site
+};
+
+// Everything the interpreter needs about one kernel of a module that does not change per
+// warp, computed once per launch. Calls are non-recursive, so each function reachable from the
+// kernel is on a warp's call chain at most once and gets fixed slots: its registers in the warp's
+// register file, its parameter/return/call-site blocks in each lane's parameter arena, and its
+// .local frame in each thread's local region.
+class KernelLayout {
+ public:
+  // Throws ConfigError for a kernel name the module lacks, a recursive call graph or a call to
+  // a function without a body.
+  KernelLayout(const Module& module, const std::string& kernel_name);
+
+  const Module& module() const { return *m_module; }
+  uint32_t kernel_index() const { return m_kernel; }
+  const Function& kernel() const { return m_module->functions[m_kernel]; }
+
+  uint32_t total_registers() const { return m_total_registers; }
+  uint32_t register_base(uint32_t function) const { return m_slots[function].register_base; }
+  bool reachable(uint32_t function) const { return m_slots[function].reachable; }
+
+  uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
+  uint64_t local_frame_base(uint32_t function) const { return m_slots[function].local_base; }
+  // Bytes of .local storage one thread may use at most (every reachable function's frame).
+  uint64_t local_bytes_per_thread() const { return m_local_bytes; }
+
+  uint64_t static_shared_bytes() const { return m_static_shared; }
+  // `.extern .shared` arrays start here (static shared bytes rounded up to 16).
+  uint64_t extern_shared_offset() const { return m_extern_shared; }
+
+  ParamKind param_kind(uint32_t symbol) const { return m_param_kinds[symbol]; }
+  // Offset of a parameter symbol's first byte: in the kernel argument buffer for
+  // kernel_argument, else in the lane's parameter arena.
+  uint64_t param_offset(uint32_t symbol) const { return m_param_offsets[symbol]; }
+  uint64_t function_params_offset(uint32_t function) const {
+    return m_slots[function].params_offset;
+  }
+  uint64_t function_returns_offset(uint32_t function) const {
+    return m_slots[function].returns_offset;
+  }
+
+ private:
+  struct Slot {
+    bool reachable = false;
+    uint32_t register_base = 0;
+    uint64_t params_offset = 0, returns_offset = 0, call_site_offset = 0;
+    uint64_t local_base = 0;
+  };
+  void visit(uint32_t function, std::vector<uint8_t>& state);
+
+  const Module* m_module;
+  uint32_t m_kernel = 0;
+  std::vector<Slot> m_slots;
+  std::vector<ParamKind> m_param_kinds;
+  std::vector<uint64_t> m_param_offsets;
+  uint32_t m_total_registers = 0;
+  uint64_t m_param_arena_bytes = 0;
+  uint64_t m_local_bytes = 0;
+  uint64_t m_static_shared = 0;
+  uint64_t m_extern_shared = 0;
+};
+
+constexpr uint64_t align_up(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+enum class MemoryKind : uint8_t { load, store, atomic, reduction, texture };
+
+// A warp's access to global, local or generic memory (and texture fetches), produced by a step
+// and completed by the caller. For each lane in `lanes`: `space[lane]` (global or local after
+// generic resolution), `address[lane]` (a device address; local already mapped into the local
+// region), `bytes` per lane starting there, contiguous. Stores carry their bytes in `data`;
+// atomics their operands in `operand_b`/`operand_c` with `atomic_op` and `type`. For loads,
+// atomics (old value) and textures (one texel per lane, `bytes` = texel size) the caller writes
+// what memory returned into `data[lane]` and calls Interpreter::complete_memory. The descriptor
+// belongs to the warp and is reused by its next access.
+struct MemoryRequest {
+  static constexpr uint32_t max_lane_bytes = 32;  // .v4 of 64-bit elements
+
+  MemoryKind kind = MemoryKind::load;
+  uint32_t function = 0;
+  uint32_t pc = 0;
+  uint64_t lanes = 0;
+  uint32_t bytes = 0;
+  DataType type = DataType::none;  // element type
+  uint8_t vector_width = 1;
+  AtomicOp atomic_op = AtomicOp::none;
+  std::array<StateSpace, 64> space{};
+  std::array<uint64_t, 64> address{};
+  std::array<uint64_t, 64> operand_b{};
+  std::array<uint64_t, 64> operand_c{};
+  std::array<std::array<uint8_t, max_lane_bytes>, 64> data{};
+
+  // Where the results go (copied from the instruction).
+  Operand destination{};
+  DataType texture_element = DataType::none;  // tex: the bound buffer's element type
+  uint32_t texture_channels = 0;
+};
+
+}  // namespace ohmvp::gpu

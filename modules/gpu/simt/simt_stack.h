@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/ptx/instruction.h"
+
+namespace ohmvp::gpu {
+
+// One level of a warp's reconvergence stack: the lanes in `mask` execute from `pc` until they
+// reach `reconvergence_pc` (no_target: they never reconverge inside the function; they leave it
+// by exit or ret).
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t reconvergence_pc = no_target;
+  uint64_t mask = 0;
+};
+
+// Stack-based reconvergence at the immediate post-dominator. The top entry is what the warp
+// executes. A divergent branch turns the top entry into the reconvergence entry (its pc becomes
+// the reconvergence pc), then pushes the fall-through lanes, then the taken lanes, so the taken
+// path runs first. An entry pops when its pc reaches its reconvergence pc or when it has no lanes
+// left (lanes that exit or return leave every entry they are in). Call frames stack their own
+// entries above a base depth (see WarpState).
+class SimtStack {
+ public:
+  SimtStack() { m_entries.reserve(32); }
+
+  void reset(uint32_t pc, uint64_t mask) {
+    m_entries.clear();
+    m_entries.push_back({pc, no_target, mask});
+  }
+
+  bool empty() const { return m_entries.empty(); }
+  size_t depth() const { return m_entries.size(); }
+  const SimtEntry& top() const { return m_entries.back(); }
+  const SimtEntry& at(size_t index) const { return m_entries[index]; }
+  uint32_t pc() const { return m_entries.back().pc; }
+  uint64_t mask() const { return m_entries.back().mask; }
+
+  // The top entry continues at `pc` (straight-line code or a uniform branch).
+  void set_pc(uint32_t pc) { m_entries.back().pc = pc; }
+
+  // A branch at which `taken` lanes (a subset of the top mask) jump to `target` and the rest go
+  // to `fall_through`; `reconvergence_pc` is the branch's immediate post-dominator.
+  void branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc);
+
+  void push(const SimtEntry& entry) { m_entries.push_back(entry); }
+
+  // Removes `lanes` from every entry at depth >= `from_depth`.
+  void remove_lanes(uint64_t lanes, size_t from_depth = 0);
+
+  // Pops entries above `floor_depth` that are empty or have reached their reconvergence pc.
+  void reconverge(size_t floor_depth = 0);
+
+ private:
+  std::vector<SimtEntry> m_entries;
+};
+
+}  // namespace ohmvp::gpu

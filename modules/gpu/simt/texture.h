@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/ptx/ptx_types.h"
+
+namespace ohmvp::gpu {
+
+// A buffer bound as a texture. Texels are `channels` elements of `element` type, contiguous; row
+// y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes).
+struct TextureBinding {
+  uint64_t handle = 0;               // the value a kernel receives as its texture object
+  uint64_t base = 0;                 // device address
+  DataType element = DataType::f32;  // f32, s32, u32, f16, s8/u8, s16/u16
+  uint32_t channels = 1;             // 1, 2 or 4
+  uint32_t width = 0;
+  uint32_t height = 1;
+  uint64_t pitch = 0;
+
+  uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
+  uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }
+};
+
+// Lookup by handle; a handful of bindings per launch, so a linear search.
+class TextureTable {
+ public:
+  void bind(const TextureBinding& binding) {
+    for (TextureBinding& existing : m_bindings)
+      if (existing.handle == binding.handle) {
+        existing = binding;
+        return;
+      }
+    m_bindings.push_back(binding);
+  }
+  const TextureBinding* find(uint64_t handle) const {
+    for (const TextureBinding& binding : m_bindings)
+      if (binding.handle == handle) return &binding;
+    return nullptr;
+  }
+
+ private:
+  std::vector<TextureBinding> m_bindings;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,76 @@
+#include "modules/gpu/simt/warp_state.h"
+
+#include <algorithm>
+
+namespace ohmvp::gpu {
+
+WarpState::WarpState(const KernelLayout& layout, uint32_t warp_size)
+    : m_layout(&layout),
+      m_warp_size(warp_size),
+      m_registers(uint64_t{layout.total_registers()} * warp_size, 0),
+      m_threads(warp_size),
+      m_param_arena(layout.param_arena_bytes() * warp_size, 0),
+      m_param_arena_bytes(layout.param_arena_bytes()) {
+  m_frames.reserve(8);
+}
+
+void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread) {
+  m_warp_id = warp_id;
+  m_first_thread = first_thread;
+  const uint64_t threads = block.count();
+  const uint64_t count =
+      first_thread >= threads ? 0 : std::min<uint64_t>(m_warp_size, threads - first_thread);
+  m_valid = count >= 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+  for (uint32_t lane = 0; lane < m_warp_size; ++lane) {
+    const uint64_t linear = first_thread + lane;
+    m_threads[lane] = {static_cast<uint32_t>(linear % block.x),
+                       static_cast<uint32_t>(linear / block.x % block.y),
+                       static_cast<uint32_t>(linear / (uint64_t{block.x} * block.y))};
+  }
+  m_exited = 0;
+  m_carry = 0;
+  m_function = m_layout->kernel_index();
+  m_register_base = m_layout->register_base(m_function);
+  std::fill(m_registers.begin(), m_registers.end(), 0);
+  std::fill(m_param_arena.begin(), m_param_arena.end(), 0);
+  m_frames.clear();
+  m_stack.reset(0, m_valid);
+  if (m_valid == 0) m_stack.reconverge();
+  m_memory_pending = false;
+  m_fault = DeviceFault{};
+}
+
+bool WarpState::call(uint32_t callee, uint32_t call_pc) {
+  if (callee == m_function) return false;
+  for (const CallFrame& frame : m_frames)
+    if (frame.caller == callee) return false;
+  const uint64_t lanes = m_stack.mask();
+  m_stack.set_pc(call_pc + 1);
+  m_frames.push_back({m_function, call_pc, static_cast<uint32_t>(m_stack.depth())});
+  m_stack.push({0, no_target, lanes});
+  m_function = callee;
+  m_register_base = m_layout->register_base(callee);
+  return true;
+}
+
+void WarpState::return_lanes(uint64_t lanes) {
+  m_stack.remove_lanes(lanes, m_frames.empty() ? 0 : m_frames.back().stack_base);
+}
+
+void WarpState::exit_lanes(uint64_t lanes) {
+  m_exited |= lanes;
+  m_stack.remove_lanes(lanes);
+}
+
+void WarpState::reconverge() {
+  for (;;) {
+    const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+    m_stack.reconverge(floor);
+    if (m_frames.empty() || m_stack.depth() > floor) return;
+    m_function = m_frames.back().caller;
+    m_register_base = m_layout->register_base(m_function);
+    m_frames.pop_back();
+  }
+}
+
+}  // namespace ohmvp::gpu

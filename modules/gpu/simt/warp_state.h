@@ -1,0 +1,108 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "modules/gpu/simt/device_fault.h"
+#include "modules/gpu/simt/execution_context.h"
+#include "modules/gpu/simt/kernel_layout.h"
+#include "modules/gpu/simt/memory_request.h"
+#include "modules/gpu/simt/simt_stack.h"
+
+namespace ohmvp::gpu {
+
+// A call in progress: where the caller continues and how deep its SIMT entries reach.
+struct CallFrame {
+  uint32_t caller = 0;      // function index
+  uint32_t call_pc = 0;     // the call instruction in the caller
+  uint32_t stack_base = 0;  // SIMT depth below the callee's entries
+};
+
+// The architectural state of one warp: lanes, registers, carry flags, SIMT stack, call frames,
+// per-lane thread coordinates and parameter arenas. Sized once for a kernel (no allocation while
+// it runs); `start` reuses it for another CTA or warp.
+class WarpState {
+ public:
+  WarpState(const KernelLayout& layout, uint32_t warp_size);
+
+  // Lanes 0..count-1 become threads first_thread..first_thread+count-1 (linear index in the CTA,
+  // x fastest) of a CTA of shape `block`.
+  void start(uint32_t warp_id, const Dim3& block, uint32_t first_thread);
+
+  const KernelLayout& layout() const { return *m_layout; }
+  uint32_t warp_size() const { return m_warp_size; }
+  uint32_t warp_id() const { return m_warp_id; }
+  uint64_t valid_lanes() const { return m_valid; }
+  uint64_t exited_lanes() const { return m_exited; }
+  bool finished() const { return m_stack.empty(); }
+  uint64_t active_mask() const { return m_stack.empty() ? 0 : m_stack.mask(); }
+  uint32_t pc() const { return m_stack.pc(); }
+  uint32_t function() const { return m_function; }
+  const SimtStack& stack() const { return m_stack; }
+  size_t call_depth() const { return m_frames.size(); }
+
+  uint64_t& reg(uint32_t index, uint32_t lane) {
+    return m_registers[(m_register_base + index) * m_warp_size + lane];
+  }
+  uint64_t reg(uint32_t index, uint32_t lane) const {
+    return m_registers[(m_register_base + index) * m_warp_size + lane];
+  }
+  bool carry(uint32_t lane) const { return (m_carry >> lane) & 1; }
+  void set_carry(uint32_t lane, bool value) {
+    m_carry = (m_carry & ~(uint64_t{1} << lane)) | (uint64_t{value} << lane);
+  }
+
+  const Dim3& thread(uint32_t lane) const { return m_threads[lane]; }
+  uint32_t thread_linear(uint32_t lane) const { return m_first_thread + lane; }
+
+  uint8_t* param_arena(uint32_t lane) { return m_param_arena.data() + lane * m_param_arena_bytes; }
+  uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
+
+  MemoryRequest& memory_request() { return m_request; }
+  const MemoryRequest& memory_request() const { return m_request; }
+  bool memory_pending() const { return m_memory_pending; }
+  void set_memory_pending(bool pending) { m_memory_pending = pending; }
+
+  const DeviceFault& fault() const { return m_fault; }
+  void set_fault(const DeviceFault& fault) { m_fault = fault; }
+
+  // Control flow (the interpreter's, after an instruction).
+  void set_pc(uint32_t pc) { m_stack.set_pc(pc); }
+  void branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc) {
+    m_stack.branch(taken, target, fall_through, reconvergence_pc);
+  }
+  // Enters `callee` with the active lanes; the caller resumes after `call_pc`. False (nothing
+  // changed) if the callee is already on the call chain (recursion).
+  bool call(uint32_t callee, uint32_t call_pc);
+  // `lanes` return from the current .func: they leave its entries and wait at the caller.
+  void return_lanes(uint64_t lanes);
+  // `lanes` exit the kernel.
+  void exit_lanes(uint64_t lanes);
+  // Pops reconverged entries and finished call frames; after it the top entry is what runs
+  // next (none when every lane has exited).
+  void reconverge();
+  // The call instruction that entered the current .func (valid when call_depth() > 0).
+  const CallFrame& current_frame() const { return m_frames.back(); }
+
+ private:
+  const KernelLayout* m_layout;
+  uint32_t m_warp_size;
+  uint32_t m_warp_id = 0;
+  uint32_t m_first_thread = 0;
+  uint64_t m_valid = 0;
+  uint64_t m_exited = 0;
+  uint64_t m_carry = 0;
+  uint32_t m_function = 0;
+  uint32_t m_register_base = 0;
+  std::vector<uint64_t> m_registers;
+  std::vector<Dim3> m_threads;
+  std::vector<uint8_t> m_param_arena;
+  uint64_t m_param_arena_bytes = 0;
+  SimtStack m_stack;
+  std::vector<CallFrame> m_frames;
+  MemoryRequest m_request;
+  bool m_memory_pending = false;
+  DeviceFault m_fault;
+};
+
+}  // namespace ohmvp::gpu

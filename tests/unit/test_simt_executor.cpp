@@ -1,0 +1,454 @@
+#include <cstring>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/simt/functional_executor.h"
+#include "tests/unit/ptx_builder.h"
+
+using namespace ptxb;
+
+namespace {
+
+template <class T>
+void put(std::vector<uint8_t>& bytes, size_t offset, T value) {
+  if (bytes.size() < offset + sizeof(T)) bytes.resize(offset + sizeof(T));
+  std::memcpy(bytes.data() + offset, &value, sizeof(T));
+}
+
+Instruction& with_space(Instruction& in, StateSpace space) {
+  in.space = space;
+  return in;
+}
+
+// %r(dst) = ctaid.x * ntid.x + tid.x, using registers dst..dst+2.
+void global_index(FunctionBuilder& f, uint32_t dst) {
+  f.emit(Opcode::mov, DataType::u32, {r(dst), special(SpecialRegister::tid)});
+  f.emit(Opcode::mov, DataType::u32, {r(dst + 1), special(SpecialRegister::ctaid)});
+  f.emit(Opcode::mov, DataType::u32, {r(dst + 2), special(SpecialRegister::ntid)});
+  f.emit(Opcode::mad, DataType::s32, {r(dst), r(dst + 1), r(dst + 2), r(dst)}).mod.mul =
+      MulMode::lo;
+}
+
+// out/in pointer + 4 * index -> reg
+void element_address(FunctionBuilder& f, uint32_t dst, uint32_t pointer, uint32_t index) {
+  f.emit(Opcode::mul, DataType::s32, {r(dst), r(index), imm(4)}).mod.mul = MulMode::wide;
+  f.emit(Opcode::add, DataType::s64, {r(dst), r(pointer), r(dst)});
+}
+
+std::vector<float> read_floats(DeviceMemory& memory, uint64_t address, size_t count) {
+  std::vector<float> values(count);
+  REQUIRE(memory.read(address, values.data(), count * 4));
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("executor: vector add over a partial last CTA", "[simt]") {
+  Module module;
+  module.file = "vecadd.ptx";
+  FunctionBuilder k(module, "vecadd", true, 20);
+  const uint32_t a = k.param("a", 8), b = k.param("b", 8), c = k.param("c", 8), n = k.param("n", 4);
+  global_index(k, 0);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(4), at_symbol(n)}), StateSpace::param);
+  Instruction& guard = k.emit(Opcode::setp, DataType::s32, {r(5), r(0), r(4)});
+  guard.mod.compare = CompareOp::ge;
+  const uint32_t branch = k.pc();
+  k.branch(5, false, 0, 0);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(6), at_symbol(a)}), StateSpace::param);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(7), at_symbol(b)}), StateSpace::param);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(8), at_symbol(c)}), StateSpace::param);
+  element_address(k, 10, 6, 0);
+  with_space(k.emit(Opcode::ld, DataType::f32, {r(11), at(10)}), StateSpace::global);
+  element_address(k, 12, 7, 0);
+  with_space(k.emit(Opcode::ld, DataType::f32, {r(13), at(12)}), StateSpace::global);
+  k.emit(Opcode::add, DataType::f32, {r(14), r(11), r(13)}).mod.rounding = RoundingMode::rn;
+  element_address(k, 15, 8, 0);
+  with_space(k.emit(Opcode::st, DataType::f32, {at(15), r(14)}), StateSpace::global);
+  const uint32_t end = k.pc();
+  k.emit(Opcode::exit, DataType::none, {});
+  k.patch_target(branch, end);
+  k.patch_reconvergence(branch, end);
+
+  const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
+  const uint32_t count = 1000;
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, warp_size);
+  const uint64_t da = memory.allocate(count * 4), db = memory.allocate(count * 4),
+                 dc = memory.allocate(count * 4);
+  std::vector<float> ha(count), hb(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    ha[i] = 0.5f * i;
+    hb[i] = 1000.0f - i;
+  }
+  memory.write(da, ha.data(), count * 4);
+  memory.write(db, hb.data(), count * 4);
+  LaunchParams launch;
+  launch.kernel = "vecadd";
+  launch.grid = {4, 1, 1};
+  launch.block = {256, 1, 1};
+  put(launch.arguments, 0, da);
+  put(launch.arguments, 8, db);
+  put(launch.arguments, 16, dc);
+  put(launch.arguments, 24, count);
+  const LaunchStatistics stats = executor.launch(launch);
+  const std::vector<float> result = read_floats(memory, dc, count);
+  for (uint32_t i = 0; i < count; ++i) REQUIRE(result[i] == ha[i] + hb[i]);
+  CHECK(stats.ctas == 4);
+  CHECK(stats.warp_size == warp_size);
+  CHECK(stats.thread_instructions <= stats.active_lanes);
+  CHECK(stats.simd_efficiency() <= 1.0);
+  CHECK(stats.simd_efficiency() > 0.9);
+}
+
+namespace {
+
+// Per CTA: out[ctaid] = sum of in[ctaid*ntid .. +ntid) by a shared-memory tree with bar.sync.
+Module reduction_module() {
+  Module module;
+  module.file = "reduce.ptx";
+  FunctionBuilder k(module, "reduce", true, 24);
+  const uint32_t in = k.param("in", 8), out = k.param("out", 8);
+  const uint32_t sdata = k.shared("sdata", 0, true);
+  global_index(k, 0);                                                         // r0 = i
+  k.emit(Opcode::mov, DataType::u32, {r(3), special(SpecialRegister::tid)});  // r3 = tid
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(4), at_symbol(in)}), StateSpace::param);
+  element_address(k, 5, 4, 0);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(6), at(5)}), StateSpace::global);
+  k.emit(Opcode::mov, DataType::u32, {r(7), symbol(sdata)});
+  k.emit(Opcode::shl, DataType::b32, {r(8), r(3), imm(2)});
+  k.emit(Opcode::add, DataType::u32, {r(8), r(7), r(8)});  // r8 = &sdata[tid]
+  with_space(k.emit(Opcode::st, DataType::u32, {at(8), r(6)}), StateSpace::shared);
+  k.emit(Opcode::bar, DataType::none, {imm(0)}).mod.barrier = BarrierMode::sync;
+  k.emit(Opcode::mov, DataType::u32, {r(9), special(SpecialRegister::ntid)});
+  k.emit(Opcode::shr, DataType::u32, {r(9), r(9), imm(1)});  // s = ntid / 2
+  const uint32_t loop = k.pc();
+  Instruction& done = k.emit(Opcode::setp, DataType::u32, {r(10), r(9), imm(0)});
+  done.mod.compare = CompareOp::eq;
+  const uint32_t exit_loop = k.pc();
+  k.branch(10, false, 0, 0);
+  Instruction& active = k.emit(Opcode::setp, DataType::u32, {r(11), r(3), r(9)});
+  active.mod.compare = CompareOp::lt;
+  const uint32_t skip = k.pc();
+  k.branch(11, true, 0, 0);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(12), at(8)}), StateSpace::shared);
+  k.emit(Opcode::shl, DataType::b32, {r(13), r(9), imm(2)});
+  k.emit(Opcode::add, DataType::u32, {r(13), r(8), r(13)});
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(14), at(13)}), StateSpace::shared);
+  k.emit(Opcode::add, DataType::u32, {r(12), r(12), r(14)});
+  with_space(k.emit(Opcode::st, DataType::u32, {at(8), r(12)}), StateSpace::shared);
+  const uint32_t join = k.pc();
+  k.emit(Opcode::bar, DataType::none, {imm(0)}).mod.barrier = BarrierMode::sync;
+  k.emit(Opcode::shr, DataType::u32, {r(9), r(9), imm(1)});
+  k.jump(loop);
+  const uint32_t after = k.pc();
+  Instruction& not_first = k.emit(Opcode::setp, DataType::u32, {r(15), r(3), imm(0)});
+  not_first.mod.compare = CompareOp::ne;
+  const uint32_t to_exit = k.pc();
+  k.branch(15, false, 0, 0);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(16), at(7)}), StateSpace::shared);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(17), at_symbol(out)}), StateSpace::param);
+  k.emit(Opcode::mov, DataType::u32, {r(18), special(SpecialRegister::ctaid)});
+  element_address(k, 19, 17, 18);
+  with_space(k.emit(Opcode::st, DataType::u32, {at(19), r(16)}), StateSpace::global);
+  const uint32_t end = k.pc();
+  k.emit(Opcode::exit, DataType::none, {});
+  k.patch_target(exit_loop, after);
+  k.patch_reconvergence(exit_loop, after);
+  k.patch_target(skip, join);
+  k.patch_reconvergence(skip, join);
+  k.patch_target(to_exit, end);
+  k.patch_reconvergence(to_exit, end);
+  return module;
+}
+
+}  // namespace
+
+TEST_CASE("executor: shared-memory reduction with bar.sync in every warp size", "[simt]") {
+  const Module module = reduction_module();
+  const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
+  const uint32_t block = 128, grid = 3;
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, warp_size);
+  const uint64_t in = memory.allocate(block * grid * 4), out = memory.allocate(grid * 4);
+  std::vector<uint32_t> values(block * grid);
+  for (uint32_t i = 0; i < values.size(); ++i) values[i] = i * 7 + 3;
+  memory.write(in, values.data(), values.size() * 4);
+  LaunchParams launch;
+  launch.kernel = "reduce";
+  launch.grid = {grid, 1, 1};
+  launch.block = {block, 1, 1};
+  launch.dynamic_shared_bytes = block * 4;
+  put(launch.arguments, 0, in);
+  put(launch.arguments, 8, out);
+  executor.launch(launch);
+  std::vector<uint32_t> sums(grid);
+  memory.read(out, sums.data(), grid * 4);
+  for (uint32_t c = 0; c < grid; ++c) {
+    uint32_t expected = 0;
+    for (uint32_t t = 0; t < block; ++t) expected += values[c * block + t];
+    CHECK(sums[c] == expected);
+  }
+}
+
+TEST_CASE("executor: too little dynamic shared memory is a fault naming the kernel", "[simt]") {
+  const Module module = reduction_module();
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  LaunchParams launch;
+  launch.kernel = "reduce";
+  launch.grid = {1, 1, 1};
+  launch.block = {64, 1, 1};
+  launch.dynamic_shared_bytes = 16;  // the kernel needs 256
+  const uint64_t in = memory.allocate(64 * 4), out = memory.allocate(4);
+  put(launch.arguments, 0, in);
+  put(launch.arguments, 8, out);
+  CHECK_THROWS_WITH(executor.launch(launch),
+                    Catch::Contains("kernel 'reduce'") && Catch::Contains("reduce.ptx:") &&
+                        Catch::Contains("address out of bounds") && Catch::Contains("(shared)") &&
+                        Catch::Contains("CTA (0,0,0) thread (4,0,0)"));
+}
+
+TEST_CASE("executor: if/else divergence gives the exact SIMD efficiency", "[simt]") {
+  Module module;
+  module.file = "diverge.ptx";
+  FunctionBuilder k(module, "diverge", true, 12);
+  const uint32_t out = k.param("out", 8);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);  // 0
+  k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});                 // 1
+  k.emit(Opcode::and_, DataType::b32, {r(2), r(1), imm(1)});                                 // 2
+  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(0)}).mod.compare = CompareOp::eq;     // 3
+  k.branch(3, false, 9, 11);                                                                 // 4
+  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(100)});                        // 5 odd
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                          // 6
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), imm(1)});                          // 7
+  k.jump(11);                                                                        // 8
+  k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(200)});                        // 9 even
+  k.emit(Opcode::shl, DataType::b32, {r(4), r(4), imm(1)});                          // 10
+  element_address(k, 5, 0, 1);                                                       // 11, 12
+  with_space(k.emit(Opcode::st, DataType::u32, {at(5), r(4)}), StateSpace::global);  // 13
+  k.emit(Opcode::exit, DataType::none, {});                                          // 14
+
+  const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, warp_size);
+  const uint64_t buffer = memory.allocate(warp_size * 4);
+  LaunchParams launch;
+  launch.kernel = "diverge";
+  launch.grid = {1, 1, 1};
+  launch.block = {warp_size, 1, 1};
+  put(launch.arguments, 0, buffer);
+  const LaunchStatistics stats = executor.launch(launch);
+  std::vector<uint32_t> values(warp_size);
+  memory.read(buffer, values.data(), warp_size * 4);
+  for (uint32_t t = 0; t < warp_size; ++t) CHECK(values[t] == (t % 2 ? t + 102 : (t + 200) * 2));
+  // 5 full before the branch (incl. it), 2 even-only, 4 odd-only (incl. the jump), 4 full after.
+  CHECK(stats.warp_instructions == 15);
+  const uint64_t half = warp_size / 2;
+  CHECK(stats.active_lanes == 9 * warp_size + 2 * half + 4 * half);
+  CHECK(stats.simd_efficiency() == Approx(12.0 / 15.0).epsilon(1e-12));
+}
+
+TEST_CASE("executor: loops with lane-varying trip counts and early exit", "[simt]") {
+  // out[tid] = sum_{j=0..tid} j; lanes with tid % 3 == 2 exit before the loop.
+  Module module;
+  module.file = "loop.ptx";
+  FunctionBuilder k(module, "loop", true, 12);
+  const uint32_t out = k.param("out", 8);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);  // 0
+  k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});                 // 1
+  k.emit(Opcode::rem, DataType::u32, {r(2), r(1), imm(3)});                                  // 2
+  k.emit(Opcode::setp, DataType::u32, {r(3), r(2), imm(2)}).mod.compare = CompareOp::eq;     // 3
+  k.emit_guarded(3, false, Opcode::exit, DataType::none, {});                                // 4
+  k.emit(Opcode::mov, DataType::u32, {r(4), imm(0)});                                   // 5 sum
+  k.emit(Opcode::mov, DataType::u32, {r(5), imm(0)});                                   // 6 j
+  k.emit(Opcode::add, DataType::u32, {r(4), r(4), r(5)});                               // 7 loop
+  k.emit(Opcode::add, DataType::u32, {r(5), r(5), imm(1)});                             // 8
+  k.emit(Opcode::setp, DataType::u32, {r(6), r(5), r(1)}).mod.compare = CompareOp::le;  // 9
+  k.branch(6, false, 7, 11);                                                            // 10
+  element_address(k, 7, 0, 1);                                                          // 11, 12
+  with_space(k.emit(Opcode::st, DataType::u32, {at(7), r(4)}), StateSpace::global);     // 13
+  k.emit(Opcode::exit, DataType::none, {});                                             // 14
+
+  const uint32_t warp_size = GENERATE(4u, 8u, 32u, 64u);
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, warp_size);
+  const uint32_t threads = warp_size + 3;  // a second, partial warp
+  const uint64_t buffer = memory.allocate(threads * 4);
+  std::vector<uint32_t> marker(threads, 0xdead);
+  memory.write(buffer, marker.data(), threads * 4);
+  LaunchParams launch;
+  launch.kernel = "loop";
+  launch.grid = {1, 1, 1};
+  launch.block = {threads, 1, 1};
+  put(launch.arguments, 0, buffer);
+  const LaunchStatistics stats = executor.launch(launch);
+  std::vector<uint32_t> values(threads);
+  memory.read(buffer, values.data(), threads * 4);
+  uint64_t expected_active = 0, expected_instructions = 0;
+  for (uint32_t w = 0; w * warp_size < threads; ++w) {
+    const uint32_t first = w * warp_size, last = std::min(threads, first + warp_size);
+    uint32_t lanes = last - first, loop_lanes = 0, max_trip = 0;
+    expected_instructions += 5;
+    expected_active += 5 * lanes;
+    for (uint32_t t = first; t < last; ++t) {
+      if (t % 3 == 2) continue;
+      ++loop_lanes;
+      max_trip = std::max(max_trip, t + 1);
+    }
+    expected_instructions += 2 + 4 * max_trip + 4;
+    expected_active += (2 + 4) * loop_lanes;
+    for (uint32_t trip = 0; trip < max_trip; ++trip)
+      for (uint32_t t = first; t < last; ++t)
+        if (t % 3 != 2 && t + 1 > trip) expected_active += 4;
+  }
+  for (uint32_t t = 0; t < threads; ++t)
+    CHECK(values[t] == (t % 3 == 2 ? 0xdead : t * (t + 1) / 2));
+  CHECK(stats.warp_instructions == expected_instructions);
+  CHECK(stats.active_lanes == expected_active);
+}
+
+TEST_CASE("executor: calls copy parameters and results; .local maps to device memory", "[simt]") {
+  Module module;
+  module.file = "call.ptx";
+  // .func (.param .b32 ret) f(.param .b32 x): x < 5 ? x * 10 : x + 1000, with two returns.
+  FunctionBuilder f(module, "f", false, 4);
+  const uint32_t f_ret = f.param("ret", 4, true), f_x = f.param("x", 4);
+  with_space(f.emit(Opcode::ld, DataType::s32, {r(0), at_symbol(f_x)}), StateSpace::param);    // 0
+  f.emit(Opcode::setp, DataType::s32, {r(1), r(0), imm(5)}).mod.compare = CompareOp::lt;       // 1
+  f.branch(1, true, 6, no_target);                                                             // 2
+  f.emit(Opcode::mul, DataType::s32, {r(2), r(0), imm(10)}).mod.mul = MulMode::lo;             // 3
+  with_space(f.emit(Opcode::st, DataType::b32, {at_symbol(f_ret), r(2)}), StateSpace::param);  // 4
+  f.emit(Opcode::ret, DataType::none, {});                                                     // 5
+  f.emit(Opcode::add, DataType::s32, {r(2), r(0), imm(1000)});                                 // 6
+  with_space(f.emit(Opcode::st, DataType::b32, {at_symbol(f_ret), r(2)}), StateSpace::param);  // 7
+  f.emit(Opcode::ret, DataType::none, {});                                                     // 8
+
+  FunctionBuilder k(module, "caller", true, 12);
+  const uint32_t out = k.param("out", 8);
+  const uint32_t arg = k.call_param("param0", 4), result = k.call_param("retval0", 4);
+  const uint32_t depot = k.local("depot", 16);
+  k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});
+  with_space(k.emit(Opcode::st, DataType::u32, {at_symbol(depot, 4), r(1)}), StateSpace::local);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(2), at_symbol(depot, 4)}), StateSpace::local);
+  with_space(k.emit(Opcode::st, DataType::b32, {at_symbol(arg), r(2)}), StateSpace::param);
+  Instruction& call = k.emit(Opcode::call, DataType::none, {function(f.index())});
+  call.call_arguments = {arg};
+  call.call_returns = {result};
+  with_space(k.emit(Opcode::ld, DataType::b32, {r(3), at_symbol(result)}), StateSpace::param);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);
+  element_address(k, 4, 0, 1);
+  with_space(k.emit(Opcode::st, DataType::u32, {at(4), r(3)}), StateSpace::global);
+  k.emit(Opcode::exit, DataType::none, {});
+
+  const uint32_t warp_size = GENERATE(4u, 32u);
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, warp_size);
+  const uint32_t threads = 12;
+  const uint64_t buffer = memory.allocate(threads * 4);
+  LaunchParams launch;
+  launch.kernel = "caller";
+  launch.grid = {2, 1, 1};
+  launch.block = {threads / 2, 1, 1};
+  put(launch.arguments, 0, buffer);
+  const uint64_t before = memory.allocated_bytes();
+  executor.launch(launch);
+  CHECK(memory.allocated_bytes() == before);  // the .local region is released
+  std::vector<int32_t> values(threads / 2);
+  memory.read(buffer, values.data(), values.size() * 4);
+  for (uint32_t t = 0; t < threads / 2; ++t)
+    CHECK(values[t] == (t < 5 ? int32_t(t * 10) : int32_t(t + 1000)));
+}
+
+TEST_CASE("executor: device faults name kernel, pc, CTA and thread", "[simt]") {
+  Module module;
+  module.file = "fault.ptx";
+  FunctionBuilder k(module, "oob", true, 8);
+  const uint32_t p = k.param("p", 8);
+  with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(p)}), StateSpace::param);
+  k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});
+  element_address(k, 2, 0, 1);
+  with_space(k.emit(Opcode::ld, DataType::u32, {r(3), at(2)}), StateSpace::global);
+  k.emit(Opcode::exit, DataType::none, {});
+  FunctionBuilder t(module, "trapper", true, 2);
+  t.emit(Opcode::mov, DataType::u32, {r(0), special(SpecialRegister::tid)});
+  t.emit(Opcode::setp, DataType::u32, {r(1), r(0), imm(37)}).mod.compare = CompareOp::eq;
+  t.emit_guarded(1, false, Opcode::trap, DataType::none, {});
+  t.emit(Opcode::exit, DataType::none, {});
+
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t buffer = memory.allocate(16 * 4);  // 16 elements, 64 threads read
+  LaunchParams launch;
+  launch.kernel = "oob";
+  launch.grid = {2, 1, 1};
+  launch.block = {64, 1, 1};
+  put(launch.arguments, 0, buffer);
+  CHECK_THROWS_WITH(executor.launch(launch),
+                    Catch::Contains("device fault in kernel 'oob' (fault.ptx:") &&
+                        Catch::Contains("pc 4") && Catch::Contains("unmapped device address") &&
+                        Catch::Contains("(global)") &&
+                        Catch::Contains("CTA (0,0,0) thread (16,0,0)"));
+
+  launch.kernel = "trapper";
+  launch.arguments.clear();
+  CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("kernel 'trapper'") &&
+                                                 Catch::Contains("trap") &&
+                                                 Catch::Contains("thread (37,0,0)"));
+
+  launch.kernel = "nope";
+  CHECK_THROWS_AS(executor.launch(launch), ohmvp::ConfigError);
+  launch.kernel = "oob";
+  CHECK_THROWS_AS(executor.launch(launch), ohmvp::ConfigError);  // argument block too short
+  CHECK_THROWS_AS(FunctionalExecutor(module, memory, 65), ohmvp::ConfigError);
+}
+
+TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[simt]") {
+  auto build = [](uint32_t barrier_threads) {
+    Module module;
+    module.file = "barrier.ptx";
+    FunctionBuilder k(module, "neighbours", true, 10);
+    const uint32_t out = k.param("out", 8);
+    with_space(k.emit(Opcode::ld, DataType::u64, {r(0), at_symbol(out)}), StateSpace::param);
+    k.emit(Opcode::mov, DataType::u32, {r(1), special(SpecialRegister::tid)});
+    k.emit(Opcode::setp, DataType::u32, {r(2), r(1), imm(3)}).mod.compare = CompareOp::ge;
+    k.emit_guarded(2, false, Opcode::exit, DataType::none, {});  // threads 3.. leave
+    k.emit(Opcode::shl, DataType::b32, {r(3), r(1), imm(2)});
+    k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(10)});
+    with_space(k.emit(Opcode::st, DataType::u32, {at(3), r(4)}), StateSpace::shared);
+    Instruction& bar = k.emit(Opcode::bar, DataType::none, {imm(0)});
+    bar.mod.barrier = BarrierMode::sync;
+    if (barrier_threads) bar.operands[bar.operand_count++] = imm(barrier_threads);
+    k.emit(Opcode::add, DataType::u32, {r(5), r(1), imm(1)});
+    k.emit(Opcode::rem, DataType::u32, {r(5), r(5), imm(3)});
+    k.emit(Opcode::shl, DataType::b32, {r(5), r(5), imm(2)});
+    with_space(k.emit(Opcode::ld, DataType::u32, {r(6), at(5)}), StateSpace::shared);
+    element_address(k, 7, 0, 1);
+    with_space(k.emit(Opcode::st, DataType::u32, {at(7), r(6)}), StateSpace::global);
+    k.emit(Opcode::exit, DataType::none, {});
+    module.static_shared_bytes[0] = 64;
+    return module;
+  };
+  DeviceMemory memory;
+  const uint64_t buffer = memory.allocate(8 * 4);
+  LaunchParams launch;
+  launch.kernel = "neighbours";
+  launch.grid = {1, 1, 1};
+  launch.block = {8, 1, 1};
+  put(launch.arguments, 0, buffer);
+  {
+    const Module module = build(0);
+    FunctionalExecutor executor(module, memory, 4);  // warp 1 exits entirely, warp 0 keeps 3 lanes
+    executor.launch(launch);
+    std::vector<uint32_t> values(3);
+    memory.read(buffer, values.data(), 12);
+    CHECK(values == std::vector<uint32_t>{11, 12, 10});
+  }
+  {
+    const Module module = build(64);  // more threads than the CTA has: never released
+    FunctionalExecutor executor(module, memory, 4);
+    CHECK_THROWS_AS(executor.launch(launch), ohmvp::SimulationError);
+    CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("deadlocked at a barrier"));
+  }
+}
