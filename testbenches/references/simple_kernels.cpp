@@ -37,6 +37,9 @@ std::map<std::string, KernelFunction> transpose_kernels() {
              call.expect_args(4);
              auto out = call.buffer<float>(0), in = call.buffer<float>(1);
              const int32_t width = call.scalar<int32_t>(2), height = call.scalar<int32_t>(3);
+             if (call.block()[0] != tile || call.block()[1] != rows_per_pass ||
+                 call.block()[2] != 1)
+               throw SimulationError("reference kernel transpose_tiled: needs 32x8 blocks");
              call.for_each_block([&](const Dim3& block) {
                float shared[tile][tile + 1] = {};
                call.for_each_thread_in_block([&](const Dim3& t) {
