@@ -370,6 +370,19 @@ TEST_CASE("every shipped workload's reference runs, deterministically, and match
     const BufferBytes second = expected_for(reference.workload, workload);
     CHECK(compare_outputs(reference, workload, first, second).matches);
     CHECK_FALSE(compare_outputs(reference, workload, first, initial_buffers(workload)).matches);
+    // One corrupted element of the first output is found and named.
+    const std::string& output = workload.outputs.front();
+    const BufferSpec& spec = *workload.find_buffer(output);
+    const size_t size = element_size(spec.type);
+    const uint64_t index = spec.count / 2;
+    BufferBytes corrupted = first;
+    corrupted.at(output)[index * size + size - 1] ^= 0x40;
+    const Comparison found = compare_outputs(reference, workload, first, corrupted);
+    CHECK_FALSE(found.matches);
+    CHECK(found.mismatches == 1);
+    CHECK(found.message.find("output '" + output + "': 1 of " + std::to_string(spec.count) +
+                             " elements differ; first at index " + std::to_string(index)) !=
+          std::string::npos);
   }
 }
 
