@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ohmvp {
+
+// A sparse matrix (or a graph's adjacency, rows = source nodes) in compressed sparse row form.
+struct GeneratedCsr {
+  uint64_t rows = 0, columns = 0;
+  std::vector<uint64_t> row_offsets;     // rows + 1, non-decreasing, from 0 to nnz
+  std::vector<uint64_t> column_indices;  // nnz, strictly increasing within a row, < columns
+  std::vector<double> values;            // nnz
+};
+
+struct CsrShape {
+  uint64_t rows = 0, columns = 0;
+  uint64_t min_per_row = 0, max_per_row = 0;  // non-zeros (graph: out-degree) per row
+  bool allow_diagonal = true;                 // false: no self loops
+  double value_min = 0, value_max = 1;        // values drawn uniformly in [min, max)
+  uint64_t seed = 1;
+};
+
+// Deterministic from `shape` alone. Each row draws its count uniformly in [min, max] (capped at
+// the columns available) and then that many distinct columns uniformly (Floyd's sampling).
+GeneratedCsr generate_csr(const CsrShape& shape);
+
+}  // namespace ohmvp

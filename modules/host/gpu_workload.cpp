@@ -1,0 +1,584 @@
+#include "modules/host/gpu_workload.h"
+
+#include <limits>
+
+#include "modules/common/closest_match.h"
+#include "modules/common/config_document.h"
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+
+namespace ohmvp {
+
+namespace {
+
+std::string element_path(const std::string& path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+std::vector<std::string> names_of(const std::vector<BufferSpec>& buffers) {
+  std::vector<std::string> names;
+  for (const BufferSpec& buffer : buffers) names.push_back(buffer.name);
+  return names;
+}
+
+class WorkloadParser {
+ public:
+  WorkloadParser(const nlohmann::json& root, const std::filesystem::path& file)
+      : m_document(root, file.string()), m_folder(file.parent_path()) {
+    m_workload.file = file;
+    m_workload.name = file.stem().string();
+  }
+
+  GpuWorkload parse() {
+    const ConfigReader root(m_document.json(), "", &m_document);
+    root.get("name", m_workload.name);
+    root.get("description", m_workload.description);
+    std::string type = "kernel";
+    root.get_enum("type", type, {{"kernel", std::string("kernel")}});
+    std::string ptx;
+    root.get("ptx", ptx);
+    if (ptx.empty()) root.fail("ptx", "expected the path of a PTX file");
+    m_workload.ptx = resolve(ptx);
+    if (!std::filesystem::is_regular_file(m_workload.ptx))
+      root.fail("ptx", "no such file: " + m_workload.ptx.string());
+    parse_generators(root);
+    parse_buffers(root);
+    const nlohmann::json* launches = root.raw("launches");
+    if (!launches) root.fail("launches", "expected an array of steps");
+    m_workload.steps = parse_steps(root, "launches", *launches);
+    parse_outputs(root);
+    root.finish();
+    return std::move(m_workload);
+  }
+
+ private:
+  std::filesystem::path resolve(const std::string& path) const {
+    const std::filesystem::path given(path);
+    return given.is_absolute() ? given : m_folder / given;
+  }
+
+  ConfigReader reader(const nlohmann::json& node, const std::string& path) const {
+    return ConfigReader(node, path, &m_document);
+  }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    throw ConfigError(m_document.origin_of(path) + ": " + path + ": " + problem);
+  }
+
+  void parse_generators(const ConfigReader& root) {
+    const ConfigReader generators = root.child("generators");
+    const nlohmann::json* all = root.raw("generators");
+    if (!all) return;
+    for (auto it = all->begin(); it != all->end(); ++it) {
+      const ConfigReader g = generators.child(it.key().c_str());
+      CsrShape shape;
+      std::string kind;
+      g.get_enum(
+          "kind", kind,
+          {{"csr_graph", std::string("csr_graph")}, {"csr_matrix", std::string("csr_matrix")}});
+      if (kind.empty()) g.fail("kind", "expected 'csr_graph' or 'csr_matrix'");
+      const uint64_t limit = 1ull << 31;
+      const char* rows_key = kind == "csr_graph" ? "nodes" : "rows";
+      if (!g.has(rows_key)) g.fail(rows_key, "required");
+      g.get(rows_key, shape.rows, uint64_t{1}, limit);
+      if (kind == "csr_graph") {
+        shape.columns = shape.rows;
+        shape.allow_diagonal = false;
+        g.get("self_loops", shape.allow_diagonal);
+        g.get("min_degree", shape.min_per_row, uint64_t{0}, limit);
+        g.get("max_degree", shape.max_per_row, uint64_t{0}, limit);
+        g.get("weight_min", shape.value_min);
+        g.get("weight_max", shape.value_max);
+        if (shape.max_per_row < shape.min_per_row)
+          g.fail("max_degree", "must be at least min_degree");
+      } else {
+        if (!g.has("columns")) g.fail("columns", "required");
+        g.get("columns", shape.columns, uint64_t{1}, limit);
+        g.get("min_nonzeros", shape.min_per_row, uint64_t{0}, limit);
+        g.get("max_nonzeros", shape.max_per_row, uint64_t{0}, limit);
+        g.get("value_min", shape.value_min);
+        g.get("value_max", shape.value_max);
+        if (shape.max_per_row < shape.min_per_row)
+          g.fail("max_nonzeros", "must be at least min_nonzeros");
+      }
+      if (!g.has("seed")) g.fail("seed", "required (generators are deterministic from it)");
+      g.get("seed", shape.seed);
+      g.finish();
+      if (shape.value_max < shape.value_min)
+        g.fail(kind == "csr_graph" ? "weight_max" : "value_max", "must not be below the minimum");
+      GeneratedCsr csr = generate_csr(shape);
+      if (csr.column_indices.size() > limit)
+        g.fail(rows_key, "generates " + std::to_string(csr.column_indices.size()) +
+                             " entries; at most 2^31 are supported");
+      m_generator_kinds[it.key()] = kind;
+      m_workload.generated[it.key()] = std::move(csr);
+    }
+  }
+
+  void parse_buffers(const ConfigReader& root) {
+    const nlohmann::json* all = root.raw("buffers");
+    if (!all || !all->is_object() || all->empty())
+      root.fail("buffers", "expected an object of named buffers");
+    const ConfigReader buffers = root.child("buffers");
+    for (auto it = all->begin(); it != all->end(); ++it) {
+      const ConfigReader b = buffers.child(it.key().c_str());
+      BufferSpec spec;
+      spec.name = it.key();
+      if (!b.has("type"))
+        b.fail("type", "required: one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64");
+      b.get_enum("type", spec.type, element_type_names());
+      const bool has_count = b.has("count");
+      b.get("count", spec.count, uint64_t{1}, uint64_t{1} << 34);
+      parse_init(b, spec);
+      if (spec.init.kind == BufferInit::Kind::generator) {
+        const uint64_t produced = generated_count(spec.init);
+        if (has_count && spec.count != produced)
+          b.fail("count", "is " + std::to_string(spec.count) + " but generator '" +
+                              spec.init.generator + "' produces " + std::to_string(produced) +
+                              " elements for '" + spec.init.output + "'; omit count or match it");
+        spec.count = produced;
+        if (spec.count == 0) b.fail("init", "the generator produces no elements");
+      } else if (!has_count) {
+        b.fail("count", "required: the number of elements");
+      }
+      if (spec.init.kind == BufferInit::Kind::file) {
+        std::error_code error;
+        const uintmax_t size = std::filesystem::file_size(spec.init.file, error);
+        if (error)
+          b.fail("init.file", "cannot read " + spec.init.file.string() + ": " + error.message());
+        if (size != spec.size_bytes())
+          b.fail("init.file", spec.init.file.string() + " holds " + std::to_string(size) +
+                                  " bytes; the buffer needs exactly " +
+                                  std::to_string(spec.size_bytes()));
+      }
+      b.finish();
+      m_workload.buffers.push_back(std::move(spec));
+    }
+  }
+
+  uint64_t generated_count(const BufferInit& init) const {
+    const GeneratedCsr& csr = m_workload.generated.at(init.generator);
+    if (init.output == "row_offsets") return csr.row_offsets.size();
+    return csr.column_indices.size();
+  }
+
+  void parse_init(const ConfigReader& b, BufferSpec& spec) {
+    const nlohmann::json* init = b.raw("init");
+    BufferInit& out = spec.init;
+    if (!init) return;  // zero
+    const std::string path = b.path() + ".init";
+    const char* expected =
+        "expected \"zero\" or an object with one of 'value', 'random', 'sequence', 'file', "
+        "'generator'";
+    if (init->is_string()) {
+      if (*init != "zero") fail(path, std::string(expected) + ", got " + init->dump());
+      return;
+    }
+    if (!init->is_object() || init->size() != 1) fail(path, expected);
+    const ConfigReader r = reader(*init, path);
+    const std::string key = init->begin().key();
+    if (key == "value") {
+      out.kind = BufferInit::Kind::value;
+      out.value_bits = scalar_bits(r, "value", spec.type);
+    } else if (key == "random") {
+      out.kind = BufferInit::Kind::random;
+      const ConfigReader random = r.child("random");
+      if (!random.has("seed")) random.fail("seed", "required");
+      random.get("seed", out.seed);
+      if (!random.has("min") || !random.has("max"))
+        random.fail("min", "'min' and 'max' are required");
+      if (is_float_type(spec.type)) {
+        random.get("min", out.real_min);
+        random.get("max", out.real_max);
+        if (out.real_max < out.real_min) random.fail("max", "must not be below min");
+      } else {
+        out.int_min = scalar_bits(random, "min", spec.type);
+        out.int_max = scalar_bits(random, "max", spec.type);
+        const bool below = is_signed_type(spec.type)
+                               ? element_bits_to_double(spec.type, out.int_max) <
+                                     element_bits_to_double(spec.type, out.int_min)
+                               : out.int_max < out.int_min;
+        if (below) random.fail("max", "must not be below min");
+        if (is_signed_type(spec.type)) {
+          // Keep the sign-extended 64-bit form so that max - min spans correctly.
+          out.int_min = static_cast<uint64_t>(random.raw("min")->get<int64_t>());
+          out.int_max = static_cast<uint64_t>(random.raw("max")->get<int64_t>());
+        }
+      }
+      random.finish();
+    } else if (key == "sequence") {
+      out.kind = BufferInit::Kind::sequence;
+      const ConfigReader sequence = r.child("sequence");
+      sequence.get("start", out.start);
+      out.step = 1;
+      sequence.get("step", out.step);
+      sequence.finish();
+    } else if (key == "file") {
+      out.kind = BufferInit::Kind::file;
+      std::string file;
+      r.get("file", file);
+      out.file = resolve(file);
+    } else if (key == "generator") {
+      out.kind = BufferInit::Kind::generator;
+      const ConfigReader g = r.child("generator");
+      g.get("name", out.generator);
+      g.get("output", out.output);
+      g.finish();
+      if (m_generator_kinds.count(out.generator) == 0) {
+        std::vector<std::string> known;
+        for (const auto& entry : m_generator_kinds) known.push_back(entry.first);
+        g.fail("name", "no generator named '" + out.generator + "' in 'generators'" +
+                           did_you_mean(out.generator, known));
+      }
+      const std::string values =
+          m_generator_kinds[out.generator] == "csr_graph" ? "weights" : "values";
+      const std::vector<std::string> outputs = {"row_offsets", "column_indices", values};
+      if (std::find(outputs.begin(), outputs.end(), out.output) == outputs.end())
+        g.fail("output", "expected 'row_offsets', 'column_indices' or '" + values + "', got '" +
+                             out.output + "'" + did_you_mean(out.output, outputs));
+      if (out.output != values && is_float_type(spec.type))
+        b.fail("type",
+               "'" + out.output + "' needs an integer type, got " + element_type_name(spec.type));
+    } else {
+      fail(path, std::string(expected) + "; unknown key '" + key + "'" +
+                     did_you_mean(key, {"value", "random", "sequence", "file", "generator"}));
+    }
+    r.finish();
+  }
+
+  static std::string did_you_mean(const std::string& word, const std::vector<std::string>& known) {
+    const std::string suggestion = closest_match(word, known);
+    return suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?";
+  }
+
+  // A number of `type` under `key`, range-checked, as the element's bit pattern.
+  uint64_t scalar_bits(const ConfigReader& r, const char* key, ElementType type) const {
+    switch (type) {
+      case ElementType::u8: {
+        uint8_t v = 0;
+        r.get(key, v);
+        return v;
+      }
+      case ElementType::u16: {
+        uint16_t v = 0;
+        r.get(key, v);
+        return v;
+      }
+      case ElementType::u32: {
+        uint32_t v = 0;
+        r.get(key, v);
+        return v;
+      }
+      case ElementType::u64: {
+        uint64_t v = 0;
+        r.get(key, v);
+        return v;
+      }
+      case ElementType::s8: {
+        int8_t v = 0;
+        r.get(key, v);
+        return element_bits_from_integer(type, v);
+      }
+      case ElementType::s16: {
+        int16_t v = 0;
+        r.get(key, v);
+        return element_bits_from_integer(type, v);
+      }
+      case ElementType::s32: {
+        int32_t v = 0;
+        r.get(key, v);
+        return element_bits_from_integer(type, v);
+      }
+      case ElementType::s64: {
+        int64_t v = 0;
+        r.get(key, v);
+        return element_bits_from_integer(type, v);
+      }
+      default: {
+        double v = 0;
+        r.get(key, v);
+        return element_bits_from_double(type, v);
+      }
+    }
+  }
+
+  const BufferSpec& buffer_named(const std::string& path, const std::string& name) const {
+    if (const BufferSpec* found = m_workload.find_buffer(name)) return *found;
+    fail(path, "no buffer named '" + name + "'" + did_you_mean(name, names_of(m_workload.buffers)));
+  }
+
+  std::vector<WorkloadStep> parse_steps(const ConfigReader& parent, const char* key,
+                                        const nlohmann::json& list) {
+    const std::string path = parent.path().empty() ? key : parent.path() + "." + key;
+    if (!list.is_array() || list.empty()) fail(path, "expected a non-empty array of steps");
+    std::vector<WorkloadStep> steps;
+    for (size_t i = 0; i < list.size(); ++i)
+      steps.push_back(parse_step(list[i], element_path(path, i)));
+    return steps;
+  }
+
+  WorkloadStep parse_step(const nlohmann::json& node, const std::string& path) {
+    const ConfigReader r = reader(node, path);
+    WorkloadStep step;
+    step.path = path;
+    const char* kinds[] = {"kernel", "repeat", "repeat_until_zero", "copy", "fill"};
+    int found = -1;
+    for (int k = 0; k < 5; ++k)
+      if (node.contains(kinds[k])) {
+        if (found >= 0)
+          fail(path, std::string("has both '") + kinds[found] + "' and '" + kinds[k] +
+                         "'; a step is one launch or one control step");
+        found = k;
+      }
+    if (found < 0)
+      fail(path,
+           "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
+           "'copy', 'fill'");
+    if (found == 0) {
+      step.kind = WorkloadStep::Kind::launch;
+      step.launch = parse_launch(r);
+    } else if (found == 1) {
+      step.kind = WorkloadStep::Kind::repeat;
+      const ConfigReader repeat = r.child("repeat");
+      if (!repeat.has("count")) repeat.fail("count", "required");
+      repeat.get("count", step.count, uint64_t{1}, uint64_t{1} << 32);
+      repeat.get("index", step.index_name);
+      m_loop_names.push_back(step.index_name);
+      step.steps = parse_nested(repeat);
+      m_loop_names.pop_back();
+      repeat.finish();
+    } else if (found == 2) {
+      step.kind = WorkloadStep::Kind::repeat_until_zero;
+      const ConfigReader until = r.child("repeat_until_zero");
+      std::string name;
+      until.get("buffer", name);
+      const BufferSpec& watched = buffer_named(until.path() + ".buffer", name);
+      step.buffer = name;
+      until.get("element", step.element, uint64_t{0}, watched.count - 1);
+      if (!until.has("max_iterations"))
+        until.fail("max_iterations", "required: a bound on the loop");
+      until.get("max_iterations", step.max_iterations, uint64_t{1}, uint64_t{1} << 32);
+      m_loop_names.push_back("");
+      step.steps = parse_nested(until);
+      m_loop_names.pop_back();
+      until.finish();
+    } else if (found == 3) {
+      step.kind = WorkloadStep::Kind::copy;
+      const ConfigReader copy = r.child("copy");
+      std::string from, to;
+      copy.get("from", from);
+      copy.get("to", to);
+      const BufferSpec& source = buffer_named(copy.path() + ".from", from);
+      const BufferSpec& target = buffer_named(copy.path() + ".to", to);
+      if (source.size_bytes() != target.size_bytes())
+        copy.fail("to", "'" + to + "' holds " + std::to_string(target.size_bytes()) +
+                            " bytes but '" + from + "' holds " +
+                            std::to_string(source.size_bytes()));
+      step.buffer = from;
+      step.destination = to;
+      copy.finish();
+    } else {
+      step.kind = WorkloadStep::Kind::fill;
+      const ConfigReader fill = r.child("fill");
+      fill.get("buffer", step.buffer);
+      const BufferSpec& target = buffer_named(fill.path() + ".buffer", step.buffer);
+      if (!fill.has("value")) fill.fail("value", "required");
+      step.fill_bits = scalar_bits(fill, "value", target.type);
+      fill.finish();
+    }
+    r.finish();
+    return step;
+  }
+
+  std::vector<WorkloadStep> parse_nested(const ConfigReader& r) {
+    const nlohmann::json* steps = r.raw("steps");
+    if (!steps) r.fail("steps", "expected an array of steps");
+    return parse_steps(r, "steps", *steps);
+  }
+
+  std::array<uint32_t, 3> parse_dims(const ConfigReader& r, const char* key) const {
+    const nlohmann::json* dims = r.raw(key);
+    const std::string path = r.path() + "." + key;
+    if (!dims) fail(path, "required: [x, y, z] (y and z may be left out)");
+    if (!dims->is_array() || dims->empty() || dims->size() > 3)
+      fail(path, "expected an array of 1 to 3 positive integers");
+    std::array<uint32_t, 3> result{1, 1, 1};
+    for (size_t i = 0; i < dims->size(); ++i) {
+      const nlohmann::json& v = (*dims)[i];
+      if (!v.is_number_unsigned() || v.get<uint64_t>() == 0 ||
+          v.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
+        fail(element_path(path, i), "expected a positive 32-bit integer, got " + v.dump());
+      result[i] = v.get<uint32_t>();
+    }
+    return result;
+  }
+
+  KernelLaunch parse_launch(const ConfigReader& r) {
+    KernelLaunch launch;
+    r.get("kernel", launch.kernel);
+    if (launch.kernel.empty()) r.fail("kernel", "expected a kernel name");
+    launch.grid = parse_dims(r, "grid");
+    launch.block = parse_dims(r, "block");
+    const uint64_t threads = uint64_t{launch.block[0]} * launch.block[1] * launch.block[2];
+    if (threads > 1024)
+      r.fail("block", "has " + std::to_string(threads) + " threads; at most 1024");
+    if (launch.block[2] > 64) r.fail("block", "z is at most 64");
+    if (launch.grid[1] > 65535 || launch.grid[2] > 65535)
+      r.fail("grid", "y and z are at most 65535");
+    r.get("shared_bytes", launch.shared_bytes, 0u, 1u << 20);
+    const nlohmann::json* args = r.raw("args");
+    const std::string path = r.path() + ".args";
+    if (!args) fail(path, "required: the kernel's arguments in order (may be [])");
+    if (!args->is_array()) fail(path, "expected an array");
+    for (size_t i = 0; i < args->size(); ++i)
+      launch.args.push_back(parse_arg((*args)[i], element_path(path, i)));
+    return launch;
+  }
+
+  KernelArg parse_arg(const nlohmann::json& node, const std::string& path) {
+    const char* expected =
+        "expected one of {\"buffer\": name}, {\"u32\"|\"s32\"|\"u64\"|\"s64\"|\"f32\"|\"f64\": "
+        "value}, {\"texture\": {...}}, {\"struct\": [scalars]}";
+    if (!node.is_object() || node.size() != 1) fail(path, expected);
+    const ConfigReader r = reader(node, path);
+    const std::string key = node.begin().key();
+    KernelArg arg;
+    if (key == "buffer") {
+      arg.kind = KernelArg::Kind::buffer;
+      r.get("buffer", arg.buffer);
+      buffer_named(path + ".buffer", arg.buffer);
+    } else if (key == "texture") {
+      arg.kind = KernelArg::Kind::texture;
+      arg.texture = parse_texture(r.child("texture"));
+    } else if (key == "struct") {
+      arg.kind = KernelArg::Kind::structure;
+      const nlohmann::json& fields = node.begin().value();
+      r.raw("struct");
+      const std::string fields_path = path + ".struct";
+      if (!fields.is_array() || fields.empty())
+        fail(fields_path, "expected a non-empty array of scalar fields, e.g. [{\"s32\": 64}]");
+      for (size_t i = 0; i < fields.size(); ++i) {
+        KernelArg field = parse_arg(fields[i], element_path(fields_path, i));
+        if (field.kind != KernelArg::Kind::scalar)
+          fail(element_path(fields_path, i),
+               "a struct field must be a scalar (u32 s32 u64 s64 f32 f64)");
+        arg.fields.push_back(std::move(field));
+      }
+    } else {
+      const std::vector<std::pair<std::string, ElementType>> scalar_types = {
+          {"u32", ElementType::u32}, {"s32", ElementType::s32}, {"u64", ElementType::u64},
+          {"s64", ElementType::s64}, {"f32", ElementType::f32}, {"f64", ElementType::f64}};
+      bool known = false;
+      for (const auto& entry : scalar_types)
+        if (entry.first == key) {
+          arg.scalar_type = entry.second;
+          known = true;
+        }
+      if (!known)
+        fail(path, std::string(expected) + "; unknown key '" + key + "'" +
+                       did_you_mean(key, {"buffer", "texture", "struct", "u32", "s32", "u64", "s64",
+                                          "f32", "f64"}));
+      arg.kind = KernelArg::Kind::scalar;
+      const nlohmann::json& value = node.begin().value();
+      if (value.is_object()) {
+        parse_scalar_source(r.child(key.c_str()), arg);
+      } else {
+        arg.bits = scalar_bits(r, key.c_str(), arg.scalar_type);
+      }
+    }
+    r.finish();
+    return arg;
+  }
+
+  void parse_scalar_source(const ConfigReader& r, KernelArg& arg) {
+    if (is_float_type(arg.scalar_type))
+      throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
+                        ": 'count_of' and 'loop_index' give integers; use u32, s32, u64 or s64");
+    if (r.has("count_of")) {
+      arg.source = KernelArg::Source::count_of;
+      r.get("count_of", arg.buffer);
+      buffer_named(r.path() + ".count_of", arg.buffer);
+    } else if (r.has("loop_index")) {
+      arg.source = KernelArg::Source::loop_index;
+      r.get("loop_index", arg.buffer);
+      if (arg.buffer.empty() ||
+          std::find(m_loop_names.begin(), m_loop_names.end(), arg.buffer) == m_loop_names.end())
+        r.fail("loop_index", "no enclosing repeat step has \"index\": \"" + arg.buffer + "\"");
+    } else {
+      throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
+                        ": expected a number, {\"count_of\": buffer} or {\"loop_index\": name}");
+    }
+    r.finish();
+  }
+
+  TextureBinding parse_texture(const ConfigReader& r) {
+    TextureBinding t;
+    r.get("buffer", t.buffer);
+    const BufferSpec& buffer = buffer_named(r.path() + ".buffer", t.buffer);
+    if (!r.has("width")) r.fail("width", "required: texels per row");
+    r.get("width", t.width, uint64_t{1}, uint64_t{1} << 27);
+    if (r.has("height")) {
+      t.dimensions = 2;
+      r.get("height", t.height, uint64_t{1}, uint64_t{65536});
+    }
+    r.get_enum("filter", t.filter,
+               {{"point", TextureFilter::point}, {"linear", TextureFilter::linear}});
+    r.get_enum("address", t.address,
+               {{"clamp", TextureAddress::clamp},
+                {"wrap", TextureAddress::wrap},
+                {"mirror", TextureAddress::mirror},
+                {"border", TextureAddress::border}});
+    r.get("normalized", t.normalized);
+    r.finish();
+    if (t.width * t.height > buffer.count)
+      r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) +
+                          " texels exceed buffer '" + t.buffer + "' (" +
+                          std::to_string(buffer.count) + " elements)");
+    return t;
+  }
+
+  void parse_outputs(const ConfigReader& root) {
+    const nlohmann::json* outputs = root.raw("outputs");
+    if (!outputs || !outputs->is_array() || outputs->empty())
+      root.fail("outputs", "expected a non-empty array of buffer names");
+    for (size_t i = 0; i < outputs->size(); ++i) {
+      const std::string path = element_path("outputs", i);
+      const nlohmann::json& name = (*outputs)[i];
+      if (!name.is_string()) fail(path, "expected a buffer name, got " + name.dump());
+      buffer_named(path, name.get<std::string>());
+      m_workload.outputs.push_back(name.get<std::string>());
+    }
+  }
+
+  ConfigDocument m_document;
+  std::filesystem::path m_folder;
+  GpuWorkload m_workload;
+  std::map<std::string, std::string> m_generator_kinds;
+  std::vector<std::string> m_loop_names;  // enclosing repeat steps' index names, innermost last
+};
+
+}  // namespace
+
+const BufferSpec* GpuWorkload::find_buffer(const std::string& name) const {
+  for (const BufferSpec& buffer : buffers)
+    if (buffer.name == name) return &buffer;
+  return nullptr;
+}
+
+bool is_kernel_workload(const nlohmann::json& root) {
+  if (!root.is_object()) return false;
+  const auto type = root.find("type");
+  if (type != root.end()) return *type == "kernel";
+  return root.contains("ptx");
+}
+
+GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file) {
+  return WorkloadParser(root, file).parse();
+}
+
+GpuWorkload load_gpu_workload(const std::filesystem::path& file) {
+  return parse_gpu_workload(load_json_file(file), file);
+}
+
+}  // namespace ohmvp

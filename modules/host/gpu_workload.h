@@ -1,0 +1,120 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "modules/host/csr_generator.h"
+#include "modules/host/gpu_element_type.h"
+
+namespace ohmvp {
+
+// A kernel workload file (docs/workloads.md): the PTX module, the device buffers and how to
+// initialise them, the host-side steps (kernel launches, loops, copies, fills) and the outputs.
+
+struct BufferInit {
+  enum class Kind { zero, value, random, sequence, file, generator };
+  Kind kind = Kind::zero;
+  uint64_t value_bits = 0;  // value: the element's bit pattern
+  // random: integers draw uniformly from [min, max] (as int64 for signed, uint64 for unsigned
+  // types, kept here in two's complement); floats draw min + unit * (max - min) in double, then
+  // round to the element type.
+  uint64_t seed = 0;
+  uint64_t int_min = 0, int_max = 0;
+  double real_min = 0, real_max = 0;
+  double start = 0, step = 0;     // sequence: element k = start + k * step
+  std::filesystem::path file;     // file: raw little-endian bytes, exactly count * size
+  std::string generator, output;  // generator: the named generator and which of its outputs
+};
+
+struct BufferSpec {
+  std::string name;
+  ElementType type = ElementType::u8;
+  uint64_t count = 0;
+  BufferInit init;
+  uint64_t size_bytes() const { return count * element_size(type); }
+};
+
+enum class TextureFilter { point, linear };
+enum class TextureAddress { clamp, wrap, mirror, border };
+
+struct TextureBinding {
+  std::string buffer;
+  uint32_t dimensions = 1;  // 1 or 2
+  uint64_t width = 0;
+  uint64_t height = 1;
+  TextureFilter filter = TextureFilter::point;
+  TextureAddress address = TextureAddress::clamp;
+  bool normalized = false;  // coordinates in [0, 1) rather than texels
+};
+
+struct KernelArg {
+  enum class Kind { buffer, scalar, texture, structure };
+  // Where a scalar's value comes from: the file, a buffer's element count, or the counter of an
+  // enclosing repeat step.
+  enum class Source { literal, count_of, loop_index };
+  Kind kind = Kind::scalar;
+  std::string buffer;  // buffer: its name; count_of / loop_index: the buffer or loop named
+  ElementType scalar_type = ElementType::u32;
+  Source source = Source::literal;
+  uint64_t bits = 0;  // literal scalar
+  TextureBinding texture;
+  // structure: a struct passed by value, its scalar fields laid out in order, each aligned to its
+  // own size, the whole aligned to its largest field (the C layout nvcc uses).
+  std::vector<KernelArg> fields;
+};
+
+struct KernelLaunch {
+  std::string kernel;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t shared_bytes = 0;  // dynamic shared memory
+  std::vector<KernelArg> args;
+};
+
+struct WorkloadStep {
+  enum class Kind { launch, repeat, repeat_until_zero, copy, fill };
+  Kind kind = Kind::launch;
+  std::string path;  // JSON path, for messages
+  KernelLaunch launch;
+  uint64_t count = 0;               // repeat
+  std::string index_name;           // repeat: the loop counter's name for {"loop_index": ...}
+  std::string buffer;               // repeat_until_zero: watched buffer; fill: target; copy: source
+  uint64_t element = 0;             // repeat_until_zero
+  uint64_t max_iterations = 0;      // repeat_until_zero
+  std::string destination;          // copy
+  uint64_t fill_bits = 0;           // fill, in the target buffer's element type
+  std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
+};
+
+struct GpuWorkload {
+  std::string name;  // the file's stem unless the file says "name"
+  std::string description;
+  std::filesystem::path file;
+  std::filesystem::path ptx;        // resolved
+  std::vector<BufferSpec> buffers;  // in file order of names (sorted, as JSON objects are)
+  std::map<std::string, GeneratedCsr> generated;  // generator name -> its output
+  std::vector<WorkloadStep> steps;
+  std::vector<std::string> outputs;
+
+  const BufferSpec* find_buffer(const std::string& name) const;
+};
+
+// True for a kernel workload ("ptx" key, or "type": "kernel"); the memory-traffic workloads of
+// platforms/workload.cpp say "type": "traffic" or "trace".
+bool is_kernel_workload(const nlohmann::json& root);
+
+// Throws ConfigError "<file>: <json.path>: <problem>" for anything malformed.
+GpuWorkload load_gpu_workload(const std::filesystem::path& file);
+GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file);
+
+// Each buffer's initial bytes (little-endian, deterministic from the file alone).
+std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec& buffer);
+std::map<std::string, std::vector<uint8_t>> initial_buffers(const GpuWorkload& workload);
+
+}  // namespace ohmvp

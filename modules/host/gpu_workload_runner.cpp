@@ -1,0 +1,104 @@
+#include "modules/host/gpu_workload_runner.h"
+
+#include <algorithm>
+#include <map>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+class StepRunner {
+ public:
+  StepRunner(const GpuWorkload& workload, WorkloadExecutor& executor)
+      : m_workload(workload), m_executor(executor) {}
+
+  void run(const std::vector<WorkloadStep>& steps) {
+    for (const WorkloadStep& step : steps) run(step);
+  }
+
+ private:
+  void run(const WorkloadStep& step) {
+    switch (step.kind) {
+      case WorkloadStep::Kind::launch:
+        m_executor.launch(step.launch, resolve(step.launch));
+        break;
+      case WorkloadStep::Kind::repeat:
+        for (uint64_t i = 0; i < step.count; ++i) {
+          if (!step.index_name.empty()) m_counters[step.index_name].push_back(i);
+          run(step.steps);
+          if (!step.index_name.empty()) m_counters[step.index_name].pop_back();
+        }
+        break;
+      case WorkloadStep::Kind::repeat_until_zero: {
+        for (uint64_t i = 0;; ++i) {
+          if (i == step.max_iterations)
+            throw SimulationError(
+                m_workload.file.string() + ": " + step.path + ": buffer '" + step.buffer +
+                "' element " + std::to_string(step.element) + " is still non-zero after " +
+                std::to_string(step.max_iterations) + " iterations (max_iterations)");
+          run(step.steps);
+          if (m_executor.read_element(step.buffer, step.element) == 0) break;
+        }
+        break;
+      }
+      case WorkloadStep::Kind::copy:
+        m_executor.copy(step.buffer, step.destination);
+        break;
+      case WorkloadStep::Kind::fill:
+        m_executor.fill(step.buffer, step.fill_bits);
+        break;
+    }
+  }
+
+  std::vector<ResolvedArg> resolve(const KernelLaunch& launch) {
+    std::vector<ResolvedArg> resolved;
+    resolved.reserve(launch.args.size());
+    for (const KernelArg& arg : launch.args) resolved.push_back(resolve(arg));
+    return resolved;
+  }
+
+  uint64_t scalar_value(const KernelArg& arg) {
+    uint64_t value = arg.bits;
+    if (arg.source == KernelArg::Source::count_of)
+      value = m_workload.find_buffer(arg.buffer)->count;
+    if (arg.source == KernelArg::Source::loop_index) value = m_counters.at(arg.buffer).back();
+    if (arg.source == KernelArg::Source::literal) return value;
+    return element_bits_from_integer(arg.scalar_type, static_cast<int64_t>(value));
+  }
+
+  ResolvedArg resolve(const KernelArg& arg) {
+    ResolvedArg r;
+    r.kind = arg.kind;
+    r.scalar_type = arg.scalar_type;
+    r.texture = arg.texture;
+    if (arg.kind == KernelArg::Kind::buffer) r.buffer = arg.buffer;
+    if (arg.kind == KernelArg::Kind::texture) r.buffer = arg.texture.buffer;
+    if (arg.kind == KernelArg::Kind::scalar) r.bits = scalar_value(arg);
+    if (arg.kind == KernelArg::Kind::structure) {
+      size_t alignment = 1;
+      for (const KernelArg& field : arg.fields) {
+        const size_t size = element_size(field.scalar_type);
+        alignment = std::max(alignment, size);
+        r.bytes.resize((r.bytes.size() + size - 1) / size * size, 0);
+        const uint64_t bits = scalar_value(field);
+        for (size_t b = 0; b < size; ++b) r.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+      }
+      r.bytes.resize((r.bytes.size() + alignment - 1) / alignment * alignment, 0);
+    }
+    return r;
+  }
+
+  const GpuWorkload& m_workload;
+  WorkloadExecutor& m_executor;
+  std::map<std::string, std::vector<uint64_t>> m_counters;  // innermost loop last
+};
+
+}  // namespace
+
+void run_workload_steps(const GpuWorkload& workload, WorkloadExecutor& executor) {
+  StepRunner(workload, executor).run(workload.steps);
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "modules/host/gpu_element_type.h"
+
+#include "modules/host/gpu_workload.h"
+
+namespace ohmvp {
+
+// A kernel argument with its value settled for one launch: loop counters and buffer counts
+// resolved to numbers.
+struct ResolvedArg {
+  KernelArg::Kind kind = KernelArg::Kind::scalar;
+  std::string buffer;  // buffer and texture arguments
+  ElementType scalar_type = ElementType::u32;
+  uint64_t bits = 0;  // scalar
+  TextureBinding texture;
+  std::vector<uint8_t> bytes;  // structure: its bytes, little-endian, padded per the C layout
+};
+
+// What runs a workload's steps: the simulated GPU, or a C++ reference.
+class WorkloadExecutor {
+ public:
+  virtual ~WorkloadExecutor() = default;
+  virtual void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) = 0;
+  virtual void copy(const std::string& from, const std::string& to) = 0;
+  virtual void fill(const std::string& buffer, uint64_t element_bits) = 0;
+  // Raw little-endian bits of one element.
+  virtual uint64_t read_element(const std::string& buffer, uint64_t index) = 0;
+};
+
+// Runs the steps in order, unrolling repeat loops. A repeat_until_zero step runs its body, then
+// reads the watched element and stops when it is zero; after max_iterations bodies without that,
+// it throws SimulationError naming the file and the step's JSON path.
+void run_workload_steps(const GpuWorkload& workload, WorkloadExecutor& executor);
+
+}  // namespace ohmvp

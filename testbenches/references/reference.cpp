@@ -1,0 +1,159 @@
+#include "testbenches/references/reference.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "testbenches/references/reference_kernels.h"
+
+namespace ohmvp::reference {
+
+namespace {
+
+class ReferenceExecutor : public WorkloadExecutor {
+ public:
+  ReferenceExecutor(const Reference& reference, BufferBytes& memory)
+      : m_reference(reference), m_memory(memory) {}
+
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+    const auto found = m_reference.kernels.find(launch.kernel);
+    if (found == m_reference.kernels.end())
+      throw SimulationError("reference for workload '" + m_reference.workload +
+                            "' has no kernel '" + launch.kernel + "'");
+    found->second(KernelCall(launch, args, m_memory));
+  }
+
+  void copy(const std::string& from, const std::string& to) override {
+    m_memory.at(to) = m_memory.at(from);
+  }
+
+  void fill(const std::string& buffer, uint64_t element_bits) override {
+    std::vector<uint8_t>& bytes = m_memory.at(buffer);
+    const size_t size = bytes.size() / m_counts.at(buffer);
+    for (size_t i = 0; i < bytes.size(); ++i)
+      bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % size)));
+  }
+
+  uint64_t read_element(const std::string& buffer, uint64_t index) override {
+    const std::vector<uint8_t>& bytes = m_memory.at(buffer);
+    const size_t size = bytes.size() / m_counts.at(buffer);
+    uint64_t bits = 0;
+    for (size_t b = 0; b < size; ++b) bits |= uint64_t{bytes.at(index * size + b)} << (8 * b);
+    return bits;
+  }
+
+  void set_counts(const GpuWorkload& workload) {
+    for (const BufferSpec& buffer : workload.buffers) m_counts[buffer.name] = buffer.count;
+  }
+
+ private:
+  const Reference& m_reference;
+  BufferBytes& m_memory;
+  std::map<std::string, uint64_t> m_counts;
+};
+
+uint64_t element_bits(const std::vector<uint8_t>& bytes, size_t index, size_t size) {
+  uint64_t bits = 0;
+  for (size_t b = 0; b < size; ++b) bits |= uint64_t{bytes[index * size + b]} << (8 * b);
+  return bits;
+}
+
+std::string show(ElementType type, uint64_t bits) {
+  char text[64];
+  if (is_float_type(type)) {
+    std::snprintf(text, sizeof text, "%.9g (0x%llx)", element_bits_to_double(type, bits),
+                  static_cast<unsigned long long>(bits));
+  } else if (is_signed_type(type)) {
+    std::snprintf(text, sizeof text, "%.0f", element_bits_to_double(type, bits));
+  } else {
+    std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(bits));
+  }
+  return text;
+}
+
+}  // namespace
+
+const Tolerance* Reference::tolerance_for(const std::string& buffer) const {
+  for (const Tolerance& tolerance : tolerances)
+    if (tolerance.buffer == buffer) return &tolerance;
+  return nullptr;
+}
+
+const Reference* find_reference(const std::string& workload_name) {
+  for (const Reference& reference : all_references())
+    if (reference.workload == workload_name) return &reference;
+  return nullptr;
+}
+
+const std::vector<Reference>& all_references() {
+  static const std::vector<Reference> references = make_all_references();
+  return references;
+}
+
+BufferBytes compute_expected(const Reference& reference, const GpuWorkload& workload,
+                             BufferBytes initial) {
+  ReferenceExecutor executor(reference, initial);
+  executor.set_counts(workload);
+  run_workload_steps(workload, executor);
+  return initial;
+}
+
+Comparison compare_buffer(const Reference& reference, const std::string& buffer, ElementType type,
+                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got) {
+  Comparison result;
+  if (expected.size() != got.size()) {
+    result.matches = false;
+    result.message = "output '" + buffer + "': expected " + std::to_string(expected.size()) +
+                     " bytes, got " + std::to_string(got.size());
+    return result;
+  }
+  const Tolerance* tolerance = reference.tolerance_for(buffer);
+  const size_t size = element_size(type);
+  const size_t count = expected.size() / size;
+  size_t first = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t e = element_bits(expected, i, size);
+    const uint64_t g = element_bits(got, i, size);
+    if (e == g) continue;
+    if (tolerance && is_float_type(type)) {
+      const double ev = element_bits_to_double(type, e);
+      const double gv = element_bits_to_double(type, g);
+      if (std::fabs(ev - gv) <= tolerance->absolute + tolerance->relative * std::fabs(ev)) continue;
+    }
+    if (result.mismatches++ == 0) first = i;
+  }
+  if (result.mismatches == 0) return result;
+  result.matches = false;
+  result.message = "output '" + buffer + "': " + std::to_string(result.mismatches) + " of " +
+                   std::to_string(count) + " elements differ" +
+                   (tolerance ? " beyond the tolerance" : "") + "; first at index " +
+                   std::to_string(first) + ": expected " +
+                   show(type, element_bits(expected, first, size)) + ", got " +
+                   show(type, element_bits(got, first, size));
+  return result;
+}
+
+Comparison compare_outputs(const Reference& reference, const GpuWorkload& workload,
+                           const BufferBytes& expected, const BufferBytes& got) {
+  Comparison all;
+  for (const std::string& name : workload.outputs) {
+    const auto e = expected.find(name);
+    const auto g = got.find(name);
+    Comparison one;
+    if (e == expected.end() || g == got.end()) {
+      one.matches = false;
+      one.mismatches = 1;
+      one.message = "output '" + name + "': missing from the " +
+                    (e == expected.end() ? std::string("expected") : std::string("actual")) +
+                    " buffers";
+    } else {
+      one = compare_buffer(reference, name, workload.find_buffer(name)->type, e->second, g->second);
+    }
+    if (one.matches) continue;
+    all.matches = false;
+    all.mismatches += one.mismatches;
+    all.message += (all.message.empty() ? "" : "\n") + one.message;
+  }
+  return all;
+}
+
+}  // namespace ohmvp::reference

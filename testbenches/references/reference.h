@@ -1,0 +1,58 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "testbenches/references/kernel_call.h"
+
+namespace ohmvp::reference {
+
+using KernelFunction = std::function<void(const KernelCall&)>;
+
+// How closely one output must match. An output with no tolerance must match bit for bit; one
+// whose value depends on the order in which atomics or a parallel float reduction combine gets
+// |expected - got| <= absolute + relative * |expected| per element, with the reason written down.
+struct Tolerance {
+  std::string buffer;
+  double absolute = 0;
+  double relative = 0;
+  std::string why;
+};
+
+// The C++ model of one shipped workload: a function per kernel it launches, run through the same
+// host steps (loops, copies, fills) as the simulated GPU runs them.
+struct Reference {
+  std::string workload;
+  std::map<std::string, KernelFunction> kernels;
+  std::vector<Tolerance> tolerances;
+
+  const Tolerance* tolerance_for(const std::string& buffer) const;
+};
+
+// nullptr when there is none.
+const Reference* find_reference(const std::string& workload_name);
+const std::vector<Reference>& all_references();
+
+// Every buffer after running the workload's steps on `initial` (name -> bytes) with the reference
+// kernels. Throws SimulationError for a kernel the reference does not know.
+BufferBytes compute_expected(const Reference& reference, const GpuWorkload& workload,
+                             BufferBytes initial);
+
+struct Comparison {
+  bool matches = true;
+  uint64_t mismatches = 0;
+  std::string message;  // empty when it matches
+};
+
+// Element-wise comparison of one output buffer of `type`: the message names the buffer, how many
+// elements differ, and the first one with expected and got values.
+Comparison compare_buffer(const Reference& reference, const std::string& buffer, ElementType type,
+                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got);
+
+// All of the workload's outputs; messages joined one per line.
+Comparison compare_outputs(const Reference& reference, const GpuWorkload& workload,
+                           const BufferBytes& expected, const BufferBytes& got);
+
+}  // namespace ohmvp::reference

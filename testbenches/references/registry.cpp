@@ -1,0 +1,33 @@
+#include "testbenches/references/reference_kernels.h"
+
+namespace ohmvp::reference {
+
+std::vector<Reference> make_all_references() {
+  std::vector<Reference> all = {
+      {"vecadd", vecadd_kernels(), {}},
+      {"saxpy", saxpy_kernels(), {}},
+      {"reduction",
+       reduction_kernels(),
+       {{"total_atomic", 7.4e-3, 0.0,
+         "reduce_atomic adds the 16 blocks' partial sums with atomicAdd in whatever order the "
+         "blocks finish, and float addition is not associative. Any order makes at most 15 "
+         "roundings, each at most half an ulp of a running total no larger than the sum of |in| "
+         "(8192 inputs in [-1, 1]: at most 8192, ulp 2^-10), so 15 * 2^-11 = 7.4e-3 bounds it"}}},
+      {"matmul", matmul_kernels(), {}},
+      {"transpose", transpose_kernels(), {}},
+      {"histogram", histogram_kernels(), {}},
+      {"scan", scan_kernels(), {}},
+      {"spmv", spmv_kernels(), {}},
+      {"bfs", bfs_kernels(), {}},
+      {"pagerank", pagerank_kernels(), {}},
+      {"fdtd2d", fdtd2d_kernels(), {}},
+      {"backprop", backprop_kernels(), {}},
+      {"lu", lu_kernels(), {}},
+      {"blur_tex2d", blur_tex2d_kernels(), {}},
+  };
+  for (const char* pattern : {"uniform", "parity", "loop", "nested", "early_return"})
+    all.push_back({std::string("divergence_") + pattern, divergence_kernels(), {}});
+  return all;
+}
+
+}  // namespace ohmvp::reference

@@ -1,0 +1,458 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <set>
+
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/gpu_workload_runner.h"
+#include "modules/host/half_float.h"
+#include "testbenches/references/reference.h"
+#include "tests/unit/gpu_workload_fixture.h"
+
+using namespace ohmvp;
+using ohmvp::test::example_workload;
+using ohmvp::test::TempFolder;
+using ohmvp::test::workloads_dir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> shipped_kernel_workloads() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(workloads_dir()))
+    if (entry.path().extension() == ".json" && is_kernel_workload(load_json_file(entry.path())))
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The message of the ConfigError that loading `json` (written to a file) throws.
+std::string load_error(const nlohmann::json& json, const TempFolder& folder) {
+  const fs::path file = folder.write("bad.json", json.dump());
+  try {
+    load_gpu_workload(file);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+template <class T>
+T element(const std::vector<uint8_t>& bytes, size_t index) {
+  T value;
+  std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+void collect_kernels(const std::vector<WorkloadStep>& steps, std::set<std::string>& names) {
+  for (const WorkloadStep& step : steps) {
+    if (step.kind == WorkloadStep::Kind::launch) names.insert(step.launch.kernel);
+    collect_kernels(step.steps, names);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every shipped kernel workload loads, its PTX defines its kernels, it has a reference",
+          "[workload]") {
+  const std::vector<fs::path> files = shipped_kernel_workloads();
+  REQUIRE(files.size() >= 19);
+  for (const fs::path& file : files) {
+    INFO(file.string());
+    const GpuWorkload workload = load_gpu_workload(file);
+    REQUIRE(fs::is_regular_file(workload.ptx));
+    std::ifstream stream(workload.ptx);
+    const std::string ptx((std::istreambuf_iterator<char>(stream)),
+                          std::istreambuf_iterator<char>());
+    CHECK(ptx.find(".target sm_75") != std::string::npos);
+    const reference::Reference* ref = reference::find_reference(workload.name);
+    REQUIRE(ref != nullptr);
+    std::set<std::string> kernels;
+    collect_kernels(workload.steps, kernels);
+    for (const std::string& kernel : kernels) {
+      INFO(kernel);
+      CHECK(ptx.find(".entry " + kernel + "(") != std::string::npos);
+      CHECK(ref->kernels.count(kernel) == 1);
+    }
+    CHECK_FALSE(workload.outputs.empty());
+    for (const auto& tolerance : ref->tolerances) CHECK(workload.find_buffer(tolerance.buffer));
+  }
+}
+
+TEST_CASE("kernel workloads are told apart from traffic and trace workloads", "[workload]") {
+  CHECK(is_kernel_workload(example_workload()));
+  CHECK(is_kernel_workload(nlohmann::json{{"type", "kernel"}}));
+  CHECK_FALSE(is_kernel_workload(load_json_file(workloads_dir() / "stream_read.json")));
+  CHECK_FALSE(is_kernel_workload(load_json_file(workloads_dir() / "trace_example.json")));
+  CHECK_FALSE(is_kernel_workload(nlohmann::json::array()));
+}
+
+TEST_CASE("the issue's example workload loads as written", "[workload]") {
+  TempFolder folder;
+  const GpuWorkload w =
+      load_gpu_workload(folder.write("vecadd_example.json", example_workload().dump()));
+  CHECK(w.name == "vecadd_example");
+  REQUIRE(w.buffers.size() == 3);
+  REQUIRE(w.steps.size() == 1);
+  const KernelLaunch& launch = w.steps[0].launch;
+  CHECK(launch.kernel == "vecadd");
+  CHECK(launch.grid == std::array<uint32_t, 3>{4, 1, 1});
+  CHECK(launch.block == std::array<uint32_t, 3>{256, 1, 1});
+  REQUIRE(launch.args.size() == 4);
+  CHECK(launch.args[3].kind == KernelArg::Kind::scalar);
+  CHECK(launch.args[3].bits == 1024);
+  CHECK(w.outputs == std::vector<std::string>{"c"});
+}
+
+TEST_CASE("relative paths resolve against the workload file's folder", "[workload]") {
+  TempFolder folder;
+  fs::copy_file(test::kernels_dir() / "vecadd.ptx", folder.path() / "vecadd.ptx");
+  std::vector<uint8_t> b_bytes(1024 * 4);
+  for (size_t i = 0; i < b_bytes.size(); ++i) b_bytes[i] = static_cast<uint8_t>(i * 7);
+  folder.write("b.bin", std::string(b_bytes.begin(), b_bytes.end()));
+  nlohmann::json json = example_workload();
+  json["ptx"] = "vecadd.ptx";
+  json["buffers"]["b"]["init"] = {{"file", "b.bin"}};
+  const GpuWorkload w = load_gpu_workload(folder.write("w.json", json.dump()));
+  CHECK(w.ptx == folder.path() / "vecadd.ptx");
+  CHECK(initial_bytes(w, *w.find_buffer("b")) == b_bytes);
+}
+
+TEST_CASE("loader errors name the file, the JSON path and what was expected", "[workload]") {
+  TempFolder folder;
+  const std::string file = (folder.path() / "bad.json").string();
+  struct Case {
+    std::function<void(nlohmann::json&)> change;
+    std::vector<std::string> expected;
+  };
+  const std::vector<Case> cases = {
+      {[](nlohmann::json& w) { w.erase("ptx"); }, {"ptx: expected the path of a PTX file"}},
+      {[](nlohmann::json& w) { w["ptx"] = "missing.ptx"; }, {"ptx: no such file"}},
+      {[](nlohmann::json& w) { w["outptus"] = w["outputs"]; },
+       {"unknown key 'outptus'", "did you mean 'outputs'"}},
+      {[](nlohmann::json& w) { w["type"] = "traffic"; }, {"type: unknown value 'traffic'"}},
+      {[](nlohmann::json& w) { w["buffers"]["a"]["type"] = "f31"; },
+       {"buffers.a.type", "did you mean 'f32'"}},
+      {[](nlohmann::json& w) { w["buffers"]["a"].erase("count"); }, {"buffers.a.count: required"}},
+      {[](nlohmann::json& w) { w["buffers"]["a"]["init"] = "zeros"; },
+       {"buffers.a.init: expected \"zero\""}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["init"] = {{"randon", 1}};
+       },
+       {"buffers.a.init", "did you mean 'random'"}},
+      {[](nlohmann::json& w) { w["buffers"]["a"]["init"]["random"]["min"] = 2; },
+       {"buffers.a.init.random.max: must not be below min"}},
+      {[](nlohmann::json& w) { w["buffers"]["a"]["init"]["random"].erase("seed"); },
+       {"buffers.a.init.random.seed: required"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["c"] = {{"type", "u8"}, {"count", 4}, {"init", {{"value", 256}}}};
+       },
+       {"buffers.c.init.value", "255"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["c"]["init"] = {{"file", "nothere.bin"}};
+       },
+       {"buffers.c.init.file: cannot read"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][2] = {{"buffer", "cc"}};
+       },
+       {"launches[0].args[2].buffer: no buffer named 'cc'", "did you mean 'c'"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][3] = {{"u32", -1}};
+       },
+       {"launches[0].args[3].u32", "expected unsigned integer"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][3] = {{"u23", 1}};
+       },
+       {"launches[0].args[3]", "did you mean 'u32'"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][3] = {{"s32", {{"loop_index", "k"}}}};
+       },
+       {"launches[0].args[3].s32.loop_index", "no enclosing repeat"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["grid"] = {0, 1, 1};
+       },
+       {"launches[0].grid[0]: expected a positive 32-bit integer"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["block"] = {1024, 2, 1};
+       },
+       {"launches[0].block: has 2048 threads"}},
+      {[](nlohmann::json& w) { w["launches"][0]["shared_byte"] = 4; },
+       {"unknown key 'shared_byte' at launches[0]", "did you mean 'shared_bytes'"}},
+      {[](nlohmann::json& w) { w["launches"][0].erase("kernel"); },
+       {"launches[0]: expected a launch (with 'kernel')"}},
+      {[](nlohmann::json& w) { w["launches"] = nlohmann::json::array(); },
+       {"launches: expected a non-empty array"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0] = {{"copy", {{"from", "a"}, {"to", "d"}}}};
+       },
+       {"launches[0].copy.to: no buffer named 'd'"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0] = {
+             {"repeat_until_zero", {{"buffer", "a"}, {"steps", {w["launches"][0]}}}}};
+       },
+       {"launches[0].repeat_until_zero.max_iterations: required"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][0] = {{"texture", {{"buffer", "a"}, {"width", 2048}}}};
+       },
+       {"launches[0].args[0].texture.width", "exceed buffer 'a'"}},
+      {[](nlohmann::json& w) {
+         w["outputs"] = {"c", "e"};
+       },
+       {"outputs[1]: no buffer named 'e'"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 8}}}};
+       },
+       {"generators.g.seed: required"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_tree"}, {"nodes", 8}}}};
+       },
+       {"generators.g.kind: unknown value 'csr_tree'"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 8}, {"seed", 1}}}};
+         w["buffers"]["c"] = {
+             {"type", "s32"},
+             {"count", 8},
+             {"init", {{"generator", {{"name", "g"}, {"output", "row_offsets"}}}}}};
+       },
+       {"buffers.c.count: is 8 but generator 'g' produces 9"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 8}, {"seed", 1}}}};
+         w["buffers"]["c"] = {
+             {"type", "f32"},
+             {"init", {{"generator", {{"name", "h"}, {"output", "row_offsets"}}}}}};
+       },
+       {"buffers.c.init.generator.name: no generator named 'h'"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 8}, {"seed", 1}}}};
+         w["buffers"]["c"] = {{"type", "f32"},
+                              {"init", {{"generator", {{"name", "g"}, {"output", "values"}}}}}};
+       },
+       {"buffers.c.init.generator.output: expected 'row_offsets', 'column_indices' or 'weights'"}},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    nlohmann::json json = example_workload();
+    cases[i].change(json);
+    const std::string message = load_error(json, folder);
+    INFO("case " << i << ": " << message);
+    CHECK(message.rfind(file + ": ", 0) == 0);
+    for (const std::string& part : cases[i].expected)
+      CHECK(message.find(part) != std::string::npos);
+  }
+}
+
+TEST_CASE("a file init must hold exactly the buffer's bytes", "[workload]") {
+  TempFolder folder;
+  folder.write("short.bin", std::string(100, 'x'));
+  nlohmann::json json = example_workload();
+  json["buffers"]["b"]["init"] = {{"file", "short.bin"}};
+  const std::string message = load_error(json, folder);
+  CHECK(message.find("buffers.b.init.file") != std::string::npos);
+  CHECK(message.find("holds 100 bytes; the buffer needs exactly 4096") != std::string::npos);
+}
+
+TEST_CASE("buffer initialisers produce deterministic little-endian bytes", "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["buffers"] = nlohmann::json::parse(R"({
+    "a": {"type": "f32", "count": 1024, "init": {"random": {"seed": 1, "min": -1, "max": 1}}},
+    "b": {"type": "f32", "count": 1024, "init": {"random": {"seed": 1, "min": -1, "max": 1}}},
+    "c": {"type": "f32", "count": 1024, "init": {"random": {"seed": 2, "min": -1, "max": 1}}},
+    "i": {"type": "s16", "count": 4096, "init": {"random": {"seed": 3, "min": -5, "max": 5}}},
+    "u": {"type": "u64", "count": 64, "init": {"random": {"seed": 4, "min": 0, "max": 18446744073709551615}}},
+    "h": {"type": "f16", "count": 3, "init": {"sequence": {"start": 1, "step": 0.0001}}},
+    "v": {"type": "u16", "count": 3, "init": {"value": 258}},
+    "d": {"type": "f64", "count": 4, "init": {"sequence": {"start": -1.5, "step": 0.5}}},
+    "z": {"type": "s8", "count": 2}})");
+  const GpuWorkload w = load_gpu_workload(folder.write("w.json", json.dump()));
+  const auto bytes = initial_buffers(w);
+  CHECK(bytes.at("a") == bytes.at("b"));
+  CHECK(bytes.at("a") != bytes.at("c"));
+  CHECK(bytes == initial_buffers(load_gpu_workload(folder.path() / "w.json")));
+  for (size_t k = 0; k < 1024; ++k) {
+    const float value = element<float>(bytes.at("a"), k);
+    REQUIRE(value >= -1.0f);
+    REQUIRE(value <= 1.0f);
+  }
+  std::set<int16_t> seen;
+  for (size_t k = 0; k < 4096; ++k) seen.insert(element<int16_t>(bytes.at("i"), k));
+  CHECK(seen.size() == 11);
+  CHECK(*seen.begin() == -5);
+  CHECK(*seen.rbegin() == 5);
+  CHECK(bytes.at("u").size() == 64 * 8);
+  // 1 + 0.0001 is closer to 1 than to 1 + 2^-10 in half precision; 1.0002 too.
+  CHECK(element<uint16_t>(bytes.at("h"), 0) == 0x3C00);
+  CHECK(element<uint16_t>(bytes.at("h"), 1) == 0x3C00);
+  CHECK(bytes.at("v") == std::vector<uint8_t>{2, 1, 2, 1, 2, 1});
+  CHECK(element<double>(bytes.at("d"), 3) == 0.0);
+  CHECK(bytes.at("z") == std::vector<uint8_t>{0, 0});
+}
+
+TEST_CASE("half conversion rounds to nearest even", "[workload]") {
+  CHECK(float_to_half_bits(1.0f) == 0x3C00);
+  CHECK(float_to_half_bits(-2.0f) == 0xC000);
+  CHECK(float_to_half_bits(65504.0f) == 0x7BFF);
+  CHECK(float_to_half_bits(65520.0f) == 0x7C00);               // the tie rounds up to infinity
+  CHECK(float_to_half_bits(1.0f + 0x1.0p-11f) == 0x3C00);      // tie between 1 and 1+2^-10: even
+  CHECK(float_to_half_bits(1.0f + 3 * 0x1.0p-11f) == 0x3C02);  // tie: up to the even one
+  CHECK(float_to_half_bits(0x1.0p-24f) == 0x0001);             // smallest subnormal
+  CHECK(float_to_half_bits(0x1.0p-25f) == 0x0000);             // tie with zero: even
+  CHECK(float_to_half_bits(0x1.8p-25f) == 0x0001);
+  CHECK(float_to_half_bits(0x1.ffcp-15f) == 0x0400);  // rounds up into the normals
+  CHECK((float_to_half_bits(std::nanf("")) & 0x7C00) == 0x7C00);
+  for (uint32_t bits = 0; bits < 0x7C00; ++bits)
+    REQUIRE(float_to_half_bits(half_bits_to_float(static_cast<uint16_t>(bits))) == bits);
+}
+
+TEST_CASE("CSR generators are deterministic and valid", "[workload]") {
+  CsrShape shape;
+  shape.rows = 500;
+  shape.columns = 500;
+  shape.min_per_row = 1;
+  shape.max_per_row = 9;
+  shape.allow_diagonal = false;
+  shape.seed = 42;
+  const GeneratedCsr a = generate_csr(shape);
+  const GeneratedCsr b = generate_csr(shape);
+  CHECK(a.row_offsets == b.row_offsets);
+  CHECK(a.column_indices == b.column_indices);
+  CHECK(a.values == b.values);
+  shape.seed = 43;
+  CHECK(generate_csr(shape).column_indices != a.column_indices);
+  REQUIRE(a.row_offsets.size() == 501);
+  CHECK(a.row_offsets.front() == 0);
+  CHECK(a.row_offsets.back() == a.column_indices.size());
+  std::set<uint64_t> degrees;
+  for (uint64_t r = 0; r < 500; ++r) {
+    REQUIRE(a.row_offsets[r] <= a.row_offsets[r + 1]);
+    const uint64_t degree = a.row_offsets[r + 1] - a.row_offsets[r];
+    degrees.insert(degree);
+    REQUIRE(degree >= 1);
+    REQUIRE(degree <= 9);
+    for (uint64_t e = a.row_offsets[r]; e < a.row_offsets[r + 1]; ++e) {
+      REQUIRE(a.column_indices[e] < 500);
+      REQUIRE(a.column_indices[e] != r);  // no self loops
+      if (e > a.row_offsets[r]) REQUIRE(a.column_indices[e - 1] < a.column_indices[e]);
+      REQUIRE(a.values[e] >= 0.0);
+      REQUIRE(a.values[e] < 1.0);
+    }
+  }
+  CHECK(degrees.size() == 9);
+
+  // A row asking for more entries than columns gets all of them.
+  CsrShape dense;
+  dense.rows = 3;
+  dense.columns = 4;
+  dense.min_per_row = 10;
+  dense.max_per_row = 10;
+  const GeneratedCsr full = generate_csr(dense);
+  CHECK(full.row_offsets == std::vector<uint64_t>{0, 4, 8, 12});
+  CHECK(std::vector<uint64_t>(full.column_indices.begin(), full.column_indices.begin() + 4) ==
+        std::vector<uint64_t>{0, 1, 2, 3});
+}
+
+TEST_CASE("generated buffers get their counts from the generator", "[workload]") {
+  const GpuWorkload w = load_gpu_workload(workloads_dir() / "spmv.json");
+  const BufferSpec& offsets = *w.find_buffer("row_offsets");
+  const BufferSpec& columns = *w.find_buffer("column_indices");
+  const BufferSpec& values = *w.find_buffer("values");
+  CHECK(offsets.count == 2049);
+  CHECK(columns.count == values.count);
+  const auto bytes = initial_buffers(w);
+  CHECK(element<int32_t>(bytes.at("row_offsets"), 2048) == static_cast<int32_t>(columns.count));
+  for (size_t k = 0; k < columns.count; ++k) {
+    REQUIRE(element<int32_t>(bytes.at("column_indices"), k) >= 0);
+    REQUIRE(element<int32_t>(bytes.at("column_indices"), k) < 1024);
+  }
+}
+
+namespace {
+
+// Records what the runner asks for; the watched flag turns zero after `flag_turns` reads.
+class RecordingExecutor : public WorkloadExecutor {
+ public:
+  explicit RecordingExecutor(uint64_t flag_turns) : m_flag_turns(flag_turns) {}
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+    std::string line = launch.kernel;
+    for (const ResolvedArg& arg : args) {
+      if (arg.kind == KernelArg::Kind::scalar) line += " " + std::to_string(arg.bits);
+      if (arg.kind == KernelArg::Kind::structure)
+        line += " struct" + std::to_string(arg.bytes.size());
+    }
+    log.push_back(line);
+    if (!args.empty() && args.back().kind == KernelArg::Kind::structure)
+      last_struct = args.back().bytes;
+  }
+  void copy(const std::string& from, const std::string& to) override {
+    log.push_back("copy " + from + " " + to);
+  }
+  void fill(const std::string& buffer, uint64_t bits) override {
+    log.push_back("fill " + buffer + " " + std::to_string(bits));
+  }
+  uint64_t read_element(const std::string& buffer, uint64_t index) override {
+    log.push_back("read " + buffer + "[" + std::to_string(index) + "]");
+    return ++m_reads >= m_flag_turns ? 0 : 1;
+  }
+  std::vector<std::string> log;
+  std::vector<uint8_t> last_struct;
+
+ private:
+  uint64_t m_flag_turns;
+  uint64_t m_reads = 0;
+};
+
+GpuWorkload control_workload(const TempFolder& folder, uint64_t max_iterations) {
+  nlohmann::json json = example_workload();
+  json["buffers"]["flag"] = {{"type", "u32"}, {"count", 2}};
+  json["launches"] = nlohmann::json::parse(R"([
+    {"repeat": {"count": 2, "index": "i", "steps": [
+      {"repeat": {"count": 2, "index": "j", "steps": [
+        {"kernel": "k", "grid": [1], "block": [32], "args": [
+          {"u32": {"loop_index": "i"}}, {"s64": {"loop_index": "j"}}, {"u32": {"count_of": "a"}}]}]}}]}},
+    {"repeat_until_zero": {"buffer": "flag", "element": 1, "max_iterations": 5, "steps": [
+      {"fill": {"buffer": "flag", "value": 7}},
+      {"copy": {"from": "a", "to": "b"}}]}},
+    {"kernel": "s", "grid": [1], "block": [1], "args": [
+      {"struct": [{"u32": 1}, {"f64": 2.0}, {"s32": -1}]}]}])");
+  json["launches"][1]["repeat_until_zero"]["max_iterations"] = max_iterations;
+  return load_gpu_workload(folder.write("control.json", json.dump()));
+}
+
+}  // namespace
+
+TEST_CASE("control steps: nested repeats, loop indices, until-zero loops, copy, fill, structs",
+          "[workload]") {
+  TempFolder folder;
+  RecordingExecutor executor(3);
+  run_workload_steps(control_workload(folder, 5), executor);
+  const std::vector<std::string> expected = {
+      "k 0 0 1024",  "k 0 1 1024",   "k 1 0 1024",   "k 1 1 1024", "fill flag 7",
+      "copy a b",    "read flag[1]", "fill flag 7",  "copy a b",   "read flag[1]",
+      "fill flag 7", "copy a b",     "read flag[1]", "s struct24"};
+  CHECK(executor.log == expected);
+  // u32 at 0, padding, f64 at 8, s32 at 16, padding to the 8-byte alignment.
+  REQUIRE(executor.last_struct.size() == 24);
+  CHECK(executor.last_struct[0] == 1);
+  double two;
+  std::memcpy(&two, executor.last_struct.data() + 8, 8);
+  CHECK(two == 2.0);
+  CHECK(executor.last_struct[16] == 0xFF);
+  CHECK(executor.last_struct[19] == 0xFF);
+}
+
+TEST_CASE("a repeat_until_zero loop that never ends is a clear error", "[workload]") {
+  TempFolder folder;
+  RecordingExecutor executor(100);
+  try {
+    run_workload_steps(control_workload(folder, 4), executor);
+    FAIL("expected a SimulationError");
+  } catch (const SimulationError& error) {
+    const std::string message = error.what();
+    CHECK(message.find("control.json: launches[1]: buffer 'flag' element 1 is still non-zero "
+                       "after 4 iterations") != std::string::npos);
+  }
+}
