@@ -44,6 +44,14 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   platform.finish();
   if (config.name.empty()) config.name = document.file().stem().string();
   parse_memory(root.child("memory"), config.memory);
+  if (root.has("gpu")) {
+    const ConfigReader gpu = root.child("gpu");
+    config.gpu = gpu::parse_gpu_config(gpu);
+    config.gpu->l2.slice_bytes(config.memory.channels, "gpu.l2");
+  }
+  const ConfigReader host = root.child("host");
+  parse(host.child("pcie"), config.pcie);
+  host.finish();
   root.finish();
   return config;
 }

@@ -1,8 +1,11 @@
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "modules/gpu/gpu_config.h"
 #include "modules/interconnect/electrical_channel.h"
+#include "modules/interconnect/pcie_link.h"
 #include "modules/memory/controller_config.h"
 #include "modules/memory/dram_config.h"
 
@@ -33,6 +36,9 @@ struct PlatformConfig {
   std::string description;
   std::string default_workload = "stream_read";
   MemorySystemConfig memory;
+  // Present on GPU platforms (a "gpu" section); memory-only platforms run traffic and traces.
+  std::optional<gpu::GpuConfig> gpu;
+  PcieLinkConfig pcie;  // "host": {"pcie": {...}}
 };
 
 // Parses and validates the whole resolved platform document; unknown keys are errors.

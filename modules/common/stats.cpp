@@ -30,6 +30,14 @@ std::string format_double(double v) {
 
 }  // namespace
 
+void Histogram::merge(const Histogram& other) {
+  for (std::size_t i = 0; i < bucket_count; ++i) m_buckets[i] += other.m_buckets[i];
+  m_count += other.m_count;
+  m_sum += other.m_sum;
+  m_min = std::min(m_min, other.m_min);
+  m_max = std::max(m_max, other.m_max);
+}
+
 uint64_t Histogram::percentile(double p) const {
   if (!(p >= 0.0 && p <= 100.0)) {
     throw std::out_of_range("histogram percentile " + format_double(p) + " is not in [0, 100]");

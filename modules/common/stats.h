@@ -77,6 +77,8 @@ class Histogram {
   // midpoint of its bucket clamped to [min, max]. 0 when empty. p outside [0,100] throws
   // std::out_of_range.
   uint64_t percentile(double p) const;
+  // Adds every sample of `other` (for totals over several modules).
+  void merge(const Histogram& other);
 
   static std::size_t bucket_index(uint64_t v) {
     if (v < exact_limit) return static_cast<std::size_t>(v);

@@ -213,3 +213,16 @@ TEST_CASE("stats: text output lists every statistic aligned") {
       "platform.mc0.reads           42 requests\n";
   CHECK(out.str() == expected);
 }
+
+TEST_CASE("stats: merged histograms hold both sets of samples") {
+  ohmvp::Histogram a, b, empty;
+  for (uint64_t v : {5, 7, 9}) a.sample(v);
+  for (uint64_t v : {1, 100}) b.sample(v);
+  a.merge(b);
+  a.merge(empty);
+  CHECK(a.count() == 5);
+  CHECK(a.min() == 1);
+  CHECK(a.max() == 100);
+  CHECK(a.mean() == Approx(122.0 / 5));
+  CHECK(a.percentile(60) == 7);
+}
