@@ -206,12 +206,35 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);
 
   TraceParser parser(file, m_requests);
-  std::string line;
-  while (std::getline(stream, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  auto parse = [&parser](std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     parser.parse_line(line);
+  };
+  // Read in large blocks and cut lines out of them in place (getline into a string costs more
+  // than parsing the line); a line cut by a block's end is put together in `carry`.
+  std::vector<char> block(size_t(1) << 16);
+  std::string carry;
+  for (;;) {
+    stream.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const size_t got = static_cast<size_t>(stream.gcount());
+    if (got == 0) break;
+    const char* begin = block.data();
+    const char* const end = begin + got;
+    while (const char* newline =
+               static_cast<const char*>(std::memchr(begin, '\n', size_t(end - begin)))) {
+      if (carry.empty()) {
+        parse(std::string_view(begin, size_t(newline - begin)));
+      } else {
+        carry.append(begin, newline);
+        parse(carry);
+        carry.clear();
+      }
+      begin = newline + 1;
+    }
+    carry.append(begin, end);
   }
   if (stream.bad()) fail_to_read(file, errno != 0 ? errno : EIO);
+  if (!carry.empty()) parse(carry);  // a last line without a newline
   if (m_requests.empty()) {
     throw ConfigError("trace " + file.string() +
                       " has no requests; expected at least one line "
