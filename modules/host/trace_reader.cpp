@@ -126,6 +126,7 @@ class TraceParser {
 
   void parse_line(std::string_view line) {
     ++m_line_number;
+    if (parse_plain(line)) return;
     m_line = line;
     Fields fields(line);
     std::string_view field = fields.next();
@@ -180,6 +181,37 @@ class TraceParser {
   }
 
  private:
+  // The most common line, "<R|W> 0x<hex>" with one space and a 64-byte-aligned address, read in
+  // one pass. Any other line, valid or not, is left to the general parser (false).
+  bool parse_plain(std::string_view line) {
+    constexpr size_t prefix = 4;  // "R 0x"
+    if (line.size() <= prefix || line.size() > prefix + 16) return false;
+    const char op = line[0];
+    const bool is_write = op == 'W' || op == 'w';
+    if (!is_write && op != 'R' && op != 'r') return false;
+    if (line[1] != ' ' || line[2] != '0' || (line[3] != 'x' && line[3] != 'X')) return false;
+    uint64_t address = 0;
+    for (size_t i = prefix; i < line.size(); ++i) {
+      const char c = line[i];
+      uint64_t digit;
+      if (c >= '0' && c <= '9') {
+        digit = uint64_t(c - '0');
+      } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+        digit = uint64_t((c | 0x20) - 'a' + 10);
+      } else {
+        return false;
+      }
+      address = address << 4 | digit;
+    }
+    MemoryRequest request;
+    request.is_write = is_write;
+    request.address = address;
+    request.not_before_ps = m_time_ps;
+    if (address % request.size != 0) return false;
+    m_requests.push_back(request);
+    return true;
+  }
+
   [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
     throw ConfigError(m_file + ":" + std::to_string(m_line_number) + ": " + problem +
                       "; expected " + expected + ": '" + std::string(m_line) + "'");
