@@ -513,8 +513,7 @@ void MemoryController::send_command(DdrCommand command, const DramAddress& addre
     } else {
       m_command.set_command(tlm::TLM_WRITE_COMMAND);
       m_command.set_data_ptr(request->data.data());
-      const bool full = std::all_of(request->enabled.begin(), request->enabled.end(),
-                                    [](uint8_t e) { return e != 0; });
+      const bool full = std::memchr(request->enabled.data(), 0, burst_bytes) == nullptr;
       if (!full) {
         m_command.set_byte_enable_ptr(request->enabled.data());
         m_command.set_byte_enable_length(burst_bytes);

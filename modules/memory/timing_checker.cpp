@@ -14,6 +14,8 @@ TimingChecker::TimingChecker(const DramGeometry& geometry, const DramTiming& tim
 
 void TimingChecker::update_shared() const {
   m_shared_generation = m_generation;
+  const GroupNext* group = m_groups.data();
+  uint64_t* shared = m_shared.data();  // the PRE entries stay 0
   for (uint32_t r = 0; r < m_geometry.ranks; ++r) {
     const RankNext& rank = m_ranks[r];
     uint64_t act = rank.act;
@@ -22,14 +24,10 @@ void TimingChecker::update_shared() const {
     }
     const uint64_t rd = std::max(rank.rd, data_bus_ready(Rank{r}, m_timing.CL));
     const uint64_t wr = std::max(rank.wr, data_bus_ready(Rank{r}, m_timing.CWL));
-    for (uint32_t g = 0; g < m_geometry.bank_groups; ++g) {
-      const size_t slot = size_t(r) * m_geometry.bank_groups + g;
-      const GroupNext& group = m_groups[slot];
-      uint64_t* shared = &m_shared[slot * 4];
-      shared[0] = std::max(group.act, act);
-      shared[1] = std::max(group.rd, rd);
-      shared[2] = std::max(group.wr, wr);
-      shared[3] = 0;
+    for (uint32_t g = 0; g < m_geometry.bank_groups; ++g, ++group, shared += 4) {
+      shared[0] = std::max(group->act, act);
+      shared[1] = std::max(group->rd, rd);
+      shared[2] = std::max(group->wr, wr);
     }
   }
 }
