@@ -126,6 +126,7 @@ class TraceParser {
 
   void parse_line(std::string_view line) {
     ++m_line_number;
+    if (parse_plain(line)) return;
     m_line = line;
     Fields fields(line);
     std::string_view field = fields.next();
@@ -180,6 +181,37 @@ class TraceParser {
   }
 
  private:
+  // The most common line, "<R|W> 0x<hex>" with one space and a 64-byte-aligned address, read in
+  // one pass. Any other line, valid or not, is left to the general parser (false).
+  bool parse_plain(std::string_view line) {
+    constexpr size_t prefix = 4;  // "R 0x"
+    if (line.size() <= prefix || line.size() > prefix + 16) return false;
+    const char op = line[0];
+    const bool is_write = op == 'W' || op == 'w';
+    if (!is_write && op != 'R' && op != 'r') return false;
+    if (line[1] != ' ' || line[2] != '0' || (line[3] != 'x' && line[3] != 'X')) return false;
+    uint64_t address = 0;
+    for (size_t i = prefix; i < line.size(); ++i) {
+      const char c = line[i];
+      uint64_t digit;
+      if (c >= '0' && c <= '9') {
+        digit = uint64_t(c - '0');
+      } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+        digit = uint64_t((c | 0x20) - 'a' + 10);
+      } else {
+        return false;
+      }
+      address = address << 4 | digit;
+    }
+    MemoryRequest request;
+    request.is_write = is_write;
+    request.address = address;
+    request.not_before_ps = m_time_ps;
+    if (address % request.size != 0) return false;
+    m_requests.push_back(request);
+    return true;
+  }
+
   [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
     throw ConfigError(m_file + ":" + std::to_string(m_line_number) + ": " + problem +
                       "; expected " + expected + ": '" + std::string(m_line) + "'");
@@ -206,12 +238,35 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);
 
   TraceParser parser(file, m_requests);
-  std::string line;
-  while (std::getline(stream, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  auto parse = [&parser](std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     parser.parse_line(line);
+  };
+  // Read in large blocks and cut lines out of them in place (getline into a string costs more
+  // than parsing the line); a line cut by a block's end is put together in `carry`.
+  std::vector<char> block(size_t(1) << 16);
+  std::string carry;
+  for (;;) {
+    stream.read(block.data(), static_cast<std::streamsize>(block.size()));
+    const size_t got = static_cast<size_t>(stream.gcount());
+    if (got == 0) break;
+    const char* begin = block.data();
+    const char* const end = begin + got;
+    while (const char* newline =
+               static_cast<const char*>(std::memchr(begin, '\n', size_t(end - begin)))) {
+      if (carry.empty()) {
+        parse(std::string_view(begin, size_t(newline - begin)));
+      } else {
+        carry.append(begin, newline);
+        parse(carry);
+        carry.clear();
+      }
+      begin = newline + 1;
+    }
+    carry.append(begin, end);
   }
   if (stream.bad()) fail_to_read(file, errno != 0 ? errno : EIO);
+  if (!carry.empty()) parse(carry);  // a last line without a newline
   if (m_requests.empty()) {
     throw ConfigError("trace " + file.string() +
                       " has no requests; expected at least one line "

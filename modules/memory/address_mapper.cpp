@@ -265,6 +265,16 @@ AddressMapper::AddressMapper(const AddressMappingConfig& config, const DramGeome
     if (step == m_xor.end()) step = m_xor.insert(m_xor.end(), {distance, 0});
     step->source_mask |= uint64_t{1} << source;
   }
+
+  m_one_run_per_field = m_xor.empty();
+  for (uint32_t field = 0; field < k_field_count; ++field) {
+    const RunRange range = m_ranges[field];
+    if (range.end - range.begin > 1) m_one_run_per_field = false;
+    if (range.end - range.begin == 1) {
+      m_field_shift[field] = m_runs[range.begin].source_shift;
+      m_field_mask[field] = m_runs[range.begin].mask;
+    }
+  }
 }
 
 uint64_t AddressMapper::encode(const DramAddress& address) const {

@@ -39,6 +39,7 @@ class AddressMapper {
 
   // The column returned is the burst's first column. Unspecified for addresses not contained.
   DramAddress decode(uint64_t address) const {
+    if (m_one_run_per_field) return decode_one_run_per_field(address);
     const uint64_t a = apply_xor(address);
     DramAddress result;
     result.rank = Rank{static_cast<uint32_t>(extract(k_rank, a))};
@@ -78,6 +79,21 @@ class AddressMapper {
     uint64_t source_mask;
   };
 
+  // decode() of the common mappings (every scheme, e.g. "row:bank:column"): no XOR and each
+  // field one contiguous run of address bits, so one shift and mask per field.
+  DramAddress decode_one_run_per_field(uint64_t a) const {
+    auto field = [&](Field f) { return (a >> m_field_shift[f]) & m_field_mask[f]; };
+    DramAddress result;
+    result.rank = Rank{static_cast<uint32_t>(field(k_rank))};
+    result.row = Row{static_cast<uint32_t>(field(k_row))};
+    result.column = Column{static_cast<uint32_t>(field(k_column) << m_burst_shift)};
+    const uint64_t group = field(k_bank_group);
+    result.bank_group = BankGroup{static_cast<uint32_t>(group)};
+    result.bank =
+        Bank{static_cast<uint32_t>((group << m_bank_in_group_bits) | field(k_bank_in_group))};
+    return result;
+  }
+
   uint64_t extract(Field field, uint64_t a) const {
     const RunRange range = m_ranges[field];
     uint64_t value = 0;
@@ -105,6 +121,9 @@ class AddressMapper {
   std::array<RunRange, k_field_count> m_ranges{};
   std::vector<Run> m_runs;
   std::vector<XorStep> m_xor;
+  bool m_one_run_per_field = false;  // then m_field_shift/mask describe each field
+  std::array<uint32_t, k_field_count> m_field_shift{};
+  std::array<uint64_t, k_field_count> m_field_mask{};
 };
 
 }  // namespace ohmvp

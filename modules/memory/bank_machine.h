@@ -38,6 +38,7 @@ class BankMachine {
     ControllerRequest* request = nullptr;
     DdrCommand command = DdrCommand::ACT;
     uint64_t bank_ready = 0;  // TimingChecker::bank_earliest of the command
+    size_t shared_index = 0;  // TimingChecker::shared_index of the command
   };
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
   void forget_choices() { m_choices[0].known = m_choices[1].known = false; }

@@ -42,13 +42,16 @@ class DramProtocolChecker::Check {
     throw SimulationError(text + ": " + reason);
   }
 
-  // The message is built only on failure: this runs several times for every command.
-  // `of_bank` names the bank a rank-wide command (PREA) violates the rule for; -1 for none.
+  // This runs several times for every command, so the message is built only on failure, out of
+  // line. `of_bank` names the bank a rank-wide command (PREA) violates the rule for; -1 for none.
   void require_after(const Time& event, uint64_t gap, const char* rule, int of_bank = -1) const {
-    if (event && cycle < *event + gap) {
-      const std::string bank_text = of_bank < 0 ? "" : " of bank " + std::to_string(of_bank);
-      fail(rule + bank_text + " (earliest cycle " + std::to_string(*event + gap) + ")");
-    }
+    if (event && cycle < *event + gap) fail_rule(rule, *event + gap, of_bank);
+  }
+
+  [[noreturn]] __attribute__((noinline)) void fail_rule(const char* rule, uint64_t earliest,
+                                                        int of_bank) const {
+    const std::string bank_text = of_bank < 0 ? "" : " of bank " + std::to_string(of_bank);
+    fail(rule + bank_text + " (earliest cycle " + std::to_string(earliest) + ")");
   }
 
   const DdrCommand command;
@@ -140,8 +143,9 @@ void DramProtocolChecker::check_activate(const Check& check) const {
     check.require_after(rank.groups[group].activated, same ? m_timing.RRD_L : m_timing.RRD_S,
                         same ? "tRRD_L" : "tRRD_S");
   }
-  if (rank.recent_activates.size() == 4) {
-    check.require_after(rank.recent_activates.front(), m_timing.FAW, "tFAW");
+  if (rank.activates >= 4) {
+    // The oldest of the last four, about to be overwritten by this one.
+    check.require_after(rank.recent_activates[rank.activates % 4], m_timing.FAW, "tFAW");
   }
 }
 
@@ -234,20 +238,23 @@ void DramProtocolChecker::apply(const Check& check) {
       bank.row = check.address.row;
       bank.activated = t;
       rank.groups[check.group].activated = t;
-      rank.recent_activates.push_back(t);
-      if (rank.recent_activates.size() > 4) rank.recent_activates.pop_front();
+      rank.recent_activates[rank.activates % 4] = t;
+      ++rank.activates;
       break;
     }
     case DdrCommand::PRE:
-    case DdrCommand::PREA:
-      for (uint32_t bank_index = 0; bank_index < m_geometry.banks(); ++bank_index) {
+    case DdrCommand::PREA: {
+      const bool all = check.command == DdrCommand::PREA;
+      for (uint32_t bank_index = all ? 0 : check.bank;
+           bank_index < (all ? m_geometry.banks() : check.bank + 1); ++bank_index) {
         BankState& bank = rank.banks[bank_index];
-        if (bank.open && (check.command == DdrCommand::PREA || bank_index == check.bank)) {
+        if (bank.open) {
           bank.open = false;
           bank.precharged = t;
         }
       }
       break;
+    }
     case DdrCommand::RD:
     case DdrCommand::WR:
     case DdrCommand::RDA:

@@ -1,7 +1,7 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,7 +56,9 @@ class DramProtocolChecker {
     Time last_write;
     Time refreshed;
     uint64_t refresh_count = 0;
-    std::deque<uint64_t> recent_activates;  // the last four ACTs, oldest first, for tFAW
+    // Ring of the last four ACT cycles, for tFAW: ACT number n is at n % 4.
+    std::array<uint64_t, 4> recent_activates{};
+    uint64_t activates = 0;
   };
   struct Burst {
     uint64_t start;

@@ -162,9 +162,11 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
   if (!validate(payload)) return tlm::TLM_COMPLETED;
-  if (!accept(payload, m_now_ps)) {
+  const Location where = locate(payload.get_address());
+  if (!accept(payload, m_now_ps, where)) {
     m_pending = &payload;
     m_pending_arrival_ps = m_now_ps;
+    m_pending_location = where;
     m_stats->backpressure.inc();
     return tlm::TLM_ACCEPTED;
   }
@@ -173,13 +175,16 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   return tlm::TLM_UPDATED;
 }
 
-bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps) {
-  const uint64_t address = payload.get_address();
+MemoryController::Location MemoryController::locate(uint64_t address) const {
   const uint32_t offset = static_cast<uint32_t>(m_mapper.burst_offset(address));
-  const uint64_t burst = address - offset;
-  const DramAddress decoded = m_mapper.decode(burst);
-  BankMachine& bank = bank_of(decoded);
-  const Arrival arrival{payload,   burst, offset, decoded, bank, newest_to_burst(bank, burst),
+  return Location{address - offset, offset, m_mapper.decode(address - offset)};
+}
+
+bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps,
+                              const Location& where) {
+  BankMachine& bank = bank_of(where.address);
+  const Arrival arrival{payload,       where.burst, where.offset,
+                        where.address, bank,        newest_to_burst(bank, where.burst),
                         arrival_ps};
   return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
 }
@@ -277,7 +282,14 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
 void MemoryController::retry_pending() {
   if (m_pending == nullptr) return;
   tlm::tlm_generic_payload& payload = *m_pending;
-  if (!accept(payload, m_pending_arrival_ps)) return;
+  // It was refused for want of space in its queue: it was neither a read the write queue could
+  // answer nor a write to merge. Requests to its burst leave oldest first, so that cannot have
+  // changed; only space can let it in.
+  if (payload.is_write() ? m_writes_queued >= m_config.write_queue
+                         : m_reads_queued >= m_config.read_queue) {
+    return;
+  }
+  if (!accept(payload, m_pending_arrival_ps, m_pending_location)) return;
   m_pending = nullptr;
   if (payload.is_write()) {
     payload.acquire();
@@ -359,27 +371,37 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
     choice.command = bank.next_command(r, true);
   }
   choice.bank_ready = m_checker.bank_earliest(choice.command, r.address);
+  choice.shared_index = m_checker.shared_index(choice.command, r.address);
   return choice;
 }
 
 MemoryController::Candidate MemoryController::find_request_candidate(bool writes) {
-  Candidate best;
+  // earliest() of each bank's command is its bank part (kept with the choice) and the part its
+  // bank group and rank share, read from one table for all banks.
+  const uint64_t* shared = m_checker.shared_table();
+  const BankMachine::Choice* best = nullptr;
+  uint32_t best_bank = 0;
+  uint64_t best_earliest = UINT64_MAX;
   for (const uint32_t b : m_busy_banks) {
-    BankMachine& bank = m_banks[b];
-    const BankMachine::Choice& choice = choose(bank, writes);
+    const BankMachine::Choice& choice = choose(m_banks[b], writes);
     if (choice.position == Scheduler::npos) continue;
     // This bank cannot beat the best so far (equal times may still win the tie-break).
-    if (best.valid && choice.bank_ready > best.earliest) continue;
-    ControllerRequest* r = choice.request;
-    const DdrCommand command = choice.command;
-    const uint64_t earliest = m_checker.earliest(command, r->address);
-    const bool better = !best.valid || earliest < best.earliest ||
-                        (earliest == best.earliest && (is_column(command) != is_column(best.command)
-                                                           ? is_column(command)
-                                                           : r->sequence < best.request->sequence));
-    if (better) best = Candidate{true, command, r->address, b, choice.position, r, earliest};
+    if (choice.bank_ready > best_earliest) continue;
+    const uint64_t earliest = std::max(choice.bank_ready, shared[choice.shared_index]);
+    const bool better =
+        best == nullptr || earliest < best_earliest ||
+        (earliest == best_earliest && (is_column(choice.command) != is_column(best->command)
+                                           ? is_column(choice.command)
+                                           : choice.request->sequence < best->request->sequence));
+    if (better) {
+      best = &choice;
+      best_bank = b;
+      best_earliest = earliest;
+    }
   }
-  return best;
+  if (best == nullptr) return Candidate{};
+  return Candidate{true,           best->command, best->request->address, best_bank,
+                   best->position, best->request, best_earliest};
 }
 
 MemoryController::Candidate MemoryController::find_refresh_candidate() const {
@@ -491,8 +513,7 @@ void MemoryController::send_command(DdrCommand command, const DramAddress& addre
     } else {
       m_command.set_command(tlm::TLM_WRITE_COMMAND);
       m_command.set_data_ptr(request->data.data());
-      const bool full = std::all_of(request->enabled.begin(), request->enabled.end(),
-                                    [](uint8_t e) { return e != 0; });
+      const bool full = std::memchr(request->enabled.data(), 0, burst_bytes) == nullptr;
       if (!full) {
         m_command.set_byte_enable_ptr(request->enabled.data());
         m_command.set_byte_enable_length(burst_bytes);

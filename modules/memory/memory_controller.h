@@ -95,7 +95,14 @@ class MemoryController : public sc_core::sc_module,
   void retire(const Candidate& c, uint64_t now);
   void finish_refresh_of_rank(Rank rank, uint64_t now);
   bool update_write_mode();  // true when the mode changed
-  bool accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
+  // Where a request's burst lies, decoded once even if the request must wait for queue space.
+  struct Location {
+    uint64_t burst;   // channel address of its burst
+    uint32_t offset;  // inside the burst
+    DramAddress address;
+  };
+  Location locate(uint64_t address) const;
+  bool accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps, const Location& where);
   // A request as it arrives, decoded once.
   struct Arrival {
     tlm::tlm_generic_payload& payload;
@@ -139,6 +146,7 @@ class MemoryController : public sc_core::sc_module,
   bool m_write_mode = false;
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
+  Location m_pending_location{};                  // where m_pending goes
 
   std::priority_queue<Response, std::vector<Response>, std::greater<Response>> m_responses;
   bool m_waiting_end_resp = false;

@@ -9,7 +9,28 @@ TimingChecker::TimingChecker(const DramGeometry& geometry, const DramTiming& tim
       m_timing(timing),
       m_banks(geometry.total_banks()),
       m_groups(size_t(geometry.ranks) * geometry.bank_groups),
-      m_ranks(geometry.ranks) {}
+      m_ranks(geometry.ranks),
+      m_shared(m_groups.size() * 4) {}
+
+void TimingChecker::update_shared() const {
+  m_shared_generation = m_generation;
+  const GroupNext* group = m_groups.data();
+  uint64_t* shared = m_shared.data();  // the PRE entries stay 0
+  for (uint32_t r = 0; r < m_geometry.ranks; ++r) {
+    const RankNext& rank = m_ranks[r];
+    uint64_t act = rank.act;
+    if (rank.act_count >= 4) {
+      act = std::max(act, rank.recent_acts[rank.act_count % 4] + m_timing.FAW);
+    }
+    const uint64_t rd = std::max(rank.rd, data_bus_ready(Rank{r}, m_timing.CL));
+    const uint64_t wr = std::max(rank.wr, data_bus_ready(Rank{r}, m_timing.CWL));
+    for (uint32_t g = 0; g < m_geometry.bank_groups; ++g, ++group, shared += 4) {
+      shared[0] = std::max(group->act, act);
+      shared[1] = std::max(group->rd, rd);
+      shared[2] = std::max(group->wr, wr);
+    }
+  }
+}
 
 uint64_t TimingChecker::rank_wide_earliest(DdrCommand command, Rank rank_id) const {
   const RankNext& rank = m_ranks[index(rank_id)];
@@ -33,6 +54,7 @@ void TimingChecker::precharge_at(BankNext& bank, uint64_t cycle) {
 void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t) {
   const DramTiming& T = m_timing;
   RankNext& rank = m_ranks[index(a.rank)];
+  ++m_generation;
   switch (command) {
     case DdrCommand::ACT: {
       BankNext& b = bank(a);

@@ -68,6 +68,29 @@ class TimingChecker {
     return 0;
   }
 
+  // The rest of earliest() for a command to one bank (ACT, PRE, RD, WR and their auto-precharge
+  // forms): the bounds that commands to other banks set through the bank group, the rank and the
+  // data bus, so that earliest() == max(bank_earliest(), shared_earliest()). A scheduler asking
+  // for every busy bank fetches shared_table() once and reads entry shared_index() of each.
+  uint64_t shared_earliest(DdrCommand command, const DramAddress& a) const {
+    if (command == DdrCommand::PREA || command == DdrCommand::REF) return earliest(command, a);
+    return shared_table()[shared_index(command, a)];
+  }
+  size_t shared_index(DdrCommand command, const DramAddress& a) const {
+    size_t kind = 3;  // PRE: nothing outside its bank bounds it
+    if (command == DdrCommand::ACT) {
+      kind = 0;
+    } else if (is_column(command)) {
+      kind = is_read(command) ? 1 : 2;
+    }
+    return group_slot(a) * 4 + kind;
+  }
+  // Worked out for every bank group at the first call after a record().
+  const uint64_t* shared_table() const {
+    if (m_shared_generation != m_generation) update_shared();
+    return m_shared.data();
+  }
+
   const DramTiming& timing() const { return m_timing; }
 
  private:
@@ -96,6 +119,7 @@ class TimingChecker {
     return free > data_delay ? free - data_delay : 0;
   }
   uint64_t rank_wide_earliest(DdrCommand command, Rank rank) const;  // PREA and REF
+  void update_shared() const;
   void occupy_data_bus(Rank rank, uint64_t burst_start);
   void precharge_at(BankNext& bank, uint64_t cycle);
 
@@ -104,7 +128,11 @@ class TimingChecker {
   std::vector<BankNext> m_banks;
   std::vector<GroupNext> m_groups;
   std::vector<RankNext> m_ranks;
-  uint64_t m_bus_free = 0;  // first cycle after the last data burst
+  // shared_earliest() per bank group (as m_groups): ACT, RD, WR, and 0 for PRE.
+  mutable std::vector<uint64_t> m_shared;
+  mutable uint64_t m_shared_generation = 0;  // the m_generation m_shared was worked out for
+  uint64_t m_generation = 1;                 // advanced by every record()
+  uint64_t m_bus_free = 0;                   // first cycle after the last data burst
   uint32_t m_bus_rank = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -108,6 +109,51 @@ TEST_CASE("trace: every syntax form") {
   }
   MemoryRequest request;
   CHECK_FALSE(source.next(request));
+}
+
+TEST_CASE("trace: long files, lines across the reader's blocks, plain and general forms") {
+  // Over 64 KiB, so that lines straddle the blocks the reader reads; CRLF on some lines and no
+  // newline after the last. The plain form "R 0x..." has its own fast path; the others do not.
+  std::string text;
+  std::vector<MemoryRequest> expected;
+  const int lines = 20000;
+  for (int i = 0; i < lines; ++i) {
+    MemoryRequest r;
+    r.is_write = i % 2 == 1;
+    r.address = uint64_t(i) * 448;
+    char line[64];
+    switch (i % 4) {
+      case 0:
+        std::snprintf(line, sizeof line, "%c 0x%llx", r.is_write ? 'W' : 'R',
+                      static_cast<unsigned long long>(r.address));
+        break;
+      case 1:
+        std::snprintf(line, sizeof line, "w 0X%llX", static_cast<unsigned long long>(r.address));
+        break;
+      case 2:
+        std::snprintf(line, sizeof line, "read\t%llu", static_cast<unsigned long long>(r.address));
+        break;
+      default:
+        std::snprintf(line, sizeof line, "W 0x%llx 64 ",
+                      static_cast<unsigned long long>(r.address));
+        break;
+    }
+    text += line;
+    if (i + 1 < lines) text += i % 5 == 0 ? "\r\n" : "\n";
+    expected.push_back(r);
+  }
+  REQUIRE(text.size() > 2 * 65536);
+  TempTrace trace(text);
+  TraceSource source(trace.path());
+  const std::vector<MemoryRequest> got = read_all(source);
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("line " << i + 1);
+    CHECK(got[i].is_write == expected[i].is_write);
+    CHECK(got[i].address == expected[i].address);
+    CHECK(got[i].size == 64);
+    CHECK(got[i].not_before_ps == 0);
+  }
 }
 
 TEST_CASE("trace: malformed lines name file and line") {
