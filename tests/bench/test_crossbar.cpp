@@ -284,7 +284,7 @@ TEST_CASE("packets to one slice share its output port one after another", "[cros
   const uint64_t first_cycles = first.address == 0 ? 4 : 2;
   CHECK(first.time_ps == t0 + (4 + first_cycles) * ns);
   CHECK(second.time_ps == t0 + (4 + first_cycles + (6 - first_cycles)) * ns);
-  CHECK(first.sm != second.sm);
+  CHECK(first.address != second.address);
 }
 
 TEST_CASE("a slice that holds END_REQ back fills the output queue and stalls the SM",

@@ -48,7 +48,7 @@ TEST_CASE("L2 slice config: keys, defaults and errors", "[cache]") {
   CHECK(c.mshr_entries == 16);
   CHECK(c.max_merges == 3);
   CHECK_THAT(error_of<gpu::L2SliceConfig>(R"({"way": 4})", "gpu.l2"),
-             Contains("gpu.l2.way") && Contains("ways"));
+             Contains("'way' at gpu.l2") && Contains("did you mean 'ways'"));
   CHECK_THAT(error_of<gpu::L2SliceConfig>(R"({"mshr_entries": 0})", "gpu.l2"),
              Contains("gpu.l2.mshr_entries"));
   CHECK_THAT(error_of<gpu::L2SliceConfig>(R"({"size_bytes": 100000})", "gpu.l2"),
