@@ -24,6 +24,7 @@ struct L2Slice::Stats {
   Counter& write_back_bytes;
   Counter& fill_reads;
   Histogram& miss_latency;
+  Histogram& latency;
 
   Stats(StatsRegistry& r, const std::string& g)
       : loads(r.counter(g, "loads", "requests", "load requests")),
@@ -41,7 +42,8 @@ struct L2Slice::Stats {
         write_backs(r.counter(g, "write_backs", "lines", "dirty lines written to memory")),
         write_back_bytes(r.counter(g, "write_back_bytes", "bytes", "dirty bytes written back")),
         fill_reads(r.counter(g, "fill_reads", "requests", "read requests sent to memory")),
-        miss_latency(r.histogram(g, "miss_latency", "ps", "MSHR allocation to its fill")) {}
+        miss_latency(r.histogram(g, "miss_latency", "ps", "MSHR allocation to its fill")),
+        latency(r.histogram(g, "latency", "ps", "request accepted (END_REQ) to its response")) {}
 };
 
 L2Slice::L2Slice(sc_core::sc_module_name name, const L2SliceConfig& config,
@@ -58,6 +60,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const L2SliceConfig& config,
       m_cache(config.cache),
       m_mshrs(config.mshr_entries, config.max_merges),
       m_misses(config.mshr_entries),
+      m_accepted_ps(config.mshr_entries),
       m_line_buffer(config.cache.line_bytes),
       m_stats(std::make_unique<Stats>(stats, this->name())) {
   const std::string where = std::string(this->name()) + ": ";
@@ -172,7 +175,8 @@ tlm::tlm_sync_enum L2Slice::nb_transport_fw(tlm::tlm_generic_payload& payload,
   GpuMemoryExtension& extension = gpu_extension(payload);
   validate(payload, extension);
   // One request enters the tag pipeline per cycle, at a clock edge.
-  if (now == edge_at_or_after(now) && now >= m_next_accept_ps && process(payload, now, false)) {
+  if (now == edge_at_or_after(now) && now >= m_next_accept_ps &&
+      process(payload, now, false, now)) {
     m_next_accept_ps = now + m_period_ps;
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -192,7 +196,7 @@ void L2Slice::accept_pending(uint64_t now) {
     return;
   }
   tlm::tlm_generic_payload& payload = *m_pending;
-  if (!process(payload, now, false)) return;
+  if (!process(payload, now, false, now)) return;
   m_pending = nullptr;
   m_next_accept_ps = now + m_period_ps;
   tlm::tlm_phase phase = tlm::END_REQ;
@@ -220,12 +224,14 @@ uint32_t L2Slice::needed_sectors(const GpuMemoryExtension& e) const {
 // Runs one request through the tag pipeline at `now`. False: it must wait (no MSHR, no merge
 // slot or no unpinned way) and nothing changed. A replay is a request that waited on a miss
 // and is now answered at the fill instant.
-bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool replay) {
+bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool replay,
+                      uint64_t accepted_ps) {
   GpuMemoryExtension& e = gpu_extension(payload);
   const uint64_t line_address = m_map.local_address(payload.get_address());
   const uint32_t mshr = m_mshrs.find(line_address);
   if (mshr != MshrTable::npos) {
     if (m_mshrs.add(line_address, &payload).outcome != MshrTable::Outcome::merged) return false;
+    m_accepted_ps[mshr].push_back(accepted_ps);
     m_stats->mshr_merges.inc();
     e.l2_hit = false;
     if (!replay) {
@@ -252,7 +258,9 @@ bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool repl
       e.l2_hit = true;
     }
     execute(payload, e, *line);
-    respond_at(replay ? now : now + m_config.hit_latency * m_period_ps, payload);
+    const uint64_t answer_ps = replay ? now : now + m_config.hit_latency * m_period_ps;
+    m_stats->latency.sample(answer_ps - accepted_ps);
+    respond_at(answer_ps, payload);
     return true;
   }
   const MshrTable::Result added = m_mshrs.add(line_address, &payload);
@@ -260,6 +268,8 @@ bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool repl
   e.l2_hit = false;
   m_cache.pin(*line);
   m_misses[added.entry] = Miss{*line, 0, now};
+  m_accepted_ps[added.entry].clear();
+  m_accepted_ps[added.entry].push_back(accepted_ps);
   m_trace_mshrs.set(m_mshrs.occupancy(), now);
   fetch(added.entry, line_address, missing);
   return true;
@@ -527,10 +537,13 @@ void L2Slice::complete_fills(uint64_t now) {
     m_stats->miss_latency.sample(now - miss.start_ps);
     m_cache.unpin(miss.line);
     m_mshrs.release(entry, m_waiters);
+    m_waiters_accepted_ps.swap(m_accepted_ps[entry]);
+    m_accepted_ps[entry].clear();
     m_trace_mshrs.set(m_mshrs.occupancy(), now);
     // In arrival order; none can stall: the line is present and an MSHR has just been freed.
-    for (void* waiter : m_waiters) {
-      if (!process(*static_cast<tlm::tlm_generic_payload*>(waiter), now, true)) {
+    for (size_t k = 0; k < m_waiters.size(); ++k) {
+      auto& waiter = *static_cast<tlm::tlm_generic_payload*>(m_waiters[k]);
+      if (!process(waiter, now, true, m_waiters_accepted_ps[k])) {
         throw SimulationError(std::string(name()) + ": a replayed request could not proceed");
       }
     }

@@ -88,7 +88,7 @@ class L2Slice : public sc_core::sc_module,
   struct Stats;
 
   void run();
-  bool process(tlm::tlm_generic_payload& payload, uint64_t now, bool replay);
+  bool process(tlm::tlm_generic_payload& payload, uint64_t now, bool replay, uint64_t accepted_ps);
   uint32_t needed_sectors(const GpuMemoryExtension& extension) const;
   void count_kind(GpuRequestKind kind);
   void execute(tlm::tlm_generic_payload& payload, GpuMemoryExtension& extension,
@@ -120,11 +120,13 @@ class L2Slice : public sc_core::sc_module,
   uint32_t m_chunk_bytes;  // memory request granularity inside a line
   SectorCache m_cache;
   MshrTable m_mshrs;
-  std::vector<Miss> m_misses;          // by MSHR entry
-  std::vector<uint32_t> m_filled;      // MSHR entries whose last read arrived
-  std::vector<void*> m_waiters;        // scratch
-  DirtyLine m_victim;                  // scratch
-  std::vector<uint8_t> m_line_buffer;  // scratch
+  std::vector<Miss> m_misses;                        // by MSHR entry
+  std::vector<uint32_t> m_filled;                    // MSHR entries whose last read arrived
+  std::vector<std::vector<uint64_t>> m_accepted_ps;  // by MSHR entry: its waiters' acceptance
+  std::vector<void*> m_waiters;                      // scratch
+  std::vector<uint64_t> m_waiters_accepted_ps;       // scratch
+  DirtyLine m_victim;                                // scratch
+  std::vector<uint8_t> m_line_buffer;                // scratch
 
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting to be accepted
   uint64_t m_next_accept_ps = 0;

@@ -182,6 +182,11 @@ TEST_CASE("a miss fetches the missing sectors from DRAM; a hit answers after the
   CHECK(b.counter("misses") == 3);
   CHECK(b.counter("sector_misses") == 6);
   CHECK(b.counter("fill_reads") == 4);
+  const Histogram& latency = *b.stats.find_histogram("l2", "latency");
+  CHECK(latency.count() == 4);
+  CHECK(latency.min() == 10 * ns);
+  CHECK(latency.max() == 42 * ns);
+  CHECK(latency.mean() == Approx((42 + 10 + 36 + 20) * ns / 4.0));
 }
 
 TEST_CASE("requests to a line with a miss outstanding merge, up to the limit, then stall", "[l2]") {
