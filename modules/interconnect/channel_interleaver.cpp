@@ -9,7 +9,7 @@ namespace ohmvp {
 
 ChannelInterleaver::ChannelInterleaver(sc_core::sc_module_name name, uint32_t channels,
                                        uint64_t interleave_bytes)
-    : sc_module(name), in("in"), m_channels(channels), m_interleave(interleave_bytes) {
+    : sc_module(name), in("in"), m_map{channels, interleave_bytes} {
   in.bind(*this);
   for (uint32_t c = 0; c < channels; ++c) {
     out.push_back(std::make_unique<OutSocket>(("out_" + std::to_string(c)).c_str()));
@@ -34,7 +34,7 @@ tlm::tlm_sync_enum ChannelInterleaver::nb_transport_fw(tlm::tlm_generic_payload&
   }
   const uint64_t global = payload.get_address();
   const uint32_t channel = channel_of(global);
-  if (global % m_interleave + payload.get_data_length() > m_interleave) {
+  if (global % m_map.interleave_bytes + payload.get_data_length() > m_map.interleave_bytes) {
     payload.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
   }
@@ -99,8 +99,8 @@ unsigned ChannelInterleaver::for_each_block(tlm::tlm_generic_payload& payload, A
   unsigned done = 0;
   while (done < length) {
     const uint64_t global = start + done;
-    const uint32_t chunk =
-        uint32_t(std::min<uint64_t>(length - done, m_interleave - global % m_interleave));
+    const uint32_t chunk = uint32_t(std::min<uint64_t>(
+        length - done, m_map.interleave_bytes - global % m_map.interleave_bytes));
     payload.set_address(local_address(global));
     payload.set_data_ptr(data + done);
     payload.set_data_length(chunk);

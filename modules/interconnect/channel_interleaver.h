@@ -7,6 +7,8 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/interconnect/interleave_map.h"
+
 namespace ohmvp {
 
 // Spreads one address space over N memory channels in blocks of `interleave_bytes`:
@@ -23,14 +25,11 @@ class ChannelInterleaver : public sc_core::sc_module, public tlm::tlm_fw_transpo
 
   ChannelInterleaver(sc_core::sc_module_name name, uint32_t channels, uint64_t interleave_bytes);
 
-  uint32_t channel_of(uint64_t address) const {
-    return static_cast<uint32_t>((address / m_interleave) % m_channels);
-  }
-  uint64_t local_address(uint64_t address) const {
-    return (address / (m_interleave * m_channels)) * m_interleave + address % m_interleave;
-  }
+  const InterleaveMap& map() const { return m_map; }
+  uint32_t channel_of(uint64_t address) const { return m_map.channel_of(address); }
+  uint64_t local_address(uint64_t address) const { return m_map.local_address(address); }
   uint64_t global_address(uint32_t channel, uint64_t local) const {
-    return ((local / m_interleave) * m_channels + channel) * m_interleave + local % m_interleave;
+    return m_map.global_address(channel, local);
   }
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -53,8 +52,7 @@ class ChannelInterleaver : public sc_core::sc_module, public tlm::tlm_fw_transpo
   template <class Access>
   unsigned for_each_block(tlm::tlm_generic_payload& payload, Access access);
 
-  uint32_t m_channels;
-  uint64_t m_interleave;
+  InterleaveMap m_map;
   bool m_response_open = false;
   int m_response_channel = 0;
   std::deque<Held> m_held;

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ohmvp::gpu {
+
+// Miss status holding registers: one entry per line with a miss outstanding, keyed by the line
+// address, holding the requests that wait for it (the first miss and up to `max_merges`
+// secondary misses merged into it), in arrival order. Requests are the caller's opaque
+// handles. When no entry is free, or the line's entry has merged its limit, the caller stalls.
+// Lookups scan the entries in index order, so every result is deterministic.
+class MshrTable {
+ public:
+  enum class Outcome { allocated, merged, table_full, merge_limit };
+  struct Result {
+    Outcome outcome;
+    uint32_t entry;  // valid for allocated and merged
+  };
+
+  MshrTable(uint32_t entries, uint32_t max_merges);
+
+  // Records `request` as waiting for `line`.
+  Result add(uint64_t line, void* request);
+  // The entry of `line`, or npos.
+  uint32_t find(uint64_t line) const;
+  bool has(uint64_t line) const { return find(line) != npos; }
+  // Whether `line` could take one more request now (merge or new entry).
+  bool can_add(uint64_t line) const;
+  uint64_t line_of(uint32_t entry) const { return m_entries[entry].line; }
+  const std::vector<void*>& waiters(uint32_t entry) const { return m_entries[entry].waiters; }
+  // Frees the entry; its waiters, in arrival order, are swapped into `out` (reused storage).
+  void release(uint32_t entry, std::vector<void*>& out);
+
+  uint32_t occupancy() const { return m_used; }
+  uint32_t capacity() const { return uint32_t(m_entries.size()); }
+  bool full() const { return m_used == m_entries.size(); }
+  uint32_t max_merges() const { return m_max_merges; }
+
+  static constexpr uint32_t npos = UINT32_MAX;
+
+ private:
+  struct Entry {
+    bool used = false;
+    uint64_t line = 0;
+    std::vector<void*> waiters;
+  };
+  std::vector<Entry> m_entries;
+  uint32_t m_max_merges;
+  uint32_t m_used = 0;
+};
+
+}  // namespace ohmvp::gpu

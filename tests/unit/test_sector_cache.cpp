@@ -1,0 +1,180 @@
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/gpu/mshr_table.h"
+#include "modules/gpu/sector_cache.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+
+namespace {
+
+// 2 sets x 2 ways of 128-byte lines in 32-byte sectors.
+SectorCacheGeometry tiny() {
+  SectorCacheGeometry g;
+  g.size_bytes = 512;
+  g.ways = 2;
+  g.line_bytes = 128;
+  g.sector_bytes = 32;
+  return g;
+}
+
+std::vector<uint8_t> pattern(uint32_t n, uint8_t seed) {
+  std::vector<uint8_t> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = uint8_t(seed + i * 7);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("geometry problems are named", "[cache]") {
+  SectorCacheGeometry g = tiny();
+  CHECK(g.problem().empty());
+  std::string key;
+  g.sector_bytes = 48;
+  CHECK_FALSE(g.problem(&key).empty());
+  CHECK(key == "sector_bytes");
+  g = tiny();
+  g.size_bytes = 500;
+  CHECK(g.problem(&key).find("multiple") != std::string::npos);
+  CHECK(key == "size_bytes");
+  CHECK_THROWS_AS(SectorCache(g), std::invalid_argument);
+}
+
+TEST_CASE("sector masks cover the touched sectors", "[cache]") {
+  SectorCache cache(tiny());
+  CHECK(cache.sector_mask(0, 4) == 0b0001);
+  CHECK(cache.sector_mask(30, 4) == 0b0011);
+  CHECK(cache.sector_mask(64, 64) == 0b1100);
+  CHECK(cache.sector_mask(0, 128) == 0b1111);
+  CHECK(cache.sector_mask(5, 0) == 0);
+}
+
+TEST_CASE("LRU picks the least recently used unpinned way", "[cache]") {
+  SectorCache cache(tiny());
+  DirtyLine victim;
+  // Lines 0, 256, 512 map to set 0 (line number even).
+  const auto a = cache.allocate(0, victim);
+  const auto b = cache.allocate(256, victim);
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(*a != *b);
+  CHECK(cache.find(0) == a);
+  CHECK(cache.find(128) == std::nullopt);
+  cache.touch(*a);  // now b is LRU
+  const auto c = cache.allocate(512, victim);
+  REQUIRE(c);
+  CHECK(*c == *b);
+  CHECK(cache.find(256) == std::nullopt);
+  CHECK(cache.find(0) == a);
+  CHECK_FALSE(victim.dirty);
+  // Pinning the LRU line sends the next victim to the other way.
+  cache.pin(*a);  // a is LRU now (c was allocated later)
+  const auto d = cache.allocate(768, victim);
+  REQUIRE(d);
+  CHECK(*d == *c);
+  CHECK(cache.find(0) == a);
+  cache.pin(*d);
+  CHECK_FALSE(cache.allocate(1024, victim));  // every way pinned
+  cache.unpin(*a);
+  CHECK(cache.allocate(1024, victim) == a);
+}
+
+TEST_CASE("partial writes leave byte-granular dirty masks and fills keep them", "[cache]") {
+  SectorCache cache(tiny());
+  DirtyLine victim;
+  const auto line = *cache.allocate(128, victim);
+  const std::vector<uint8_t> data = pattern(8, 1);
+  const std::vector<uint8_t> enables{1, 0, 1, 1, 0, 0, 1, 1};
+  cache.write(line, 36, 8, data.data(), enables.data());
+  CHECK(cache.valid_sectors(line) == 0);  // a partial sector stays invalid
+  CHECK(cache.is_dirty(line));
+  for (uint32_t i = 0; i < 8; ++i) CHECK(cache.dirty_bytes(line)[36 + i] == enables[i]);
+  CHECK(cache.dirty_bytes(line)[35] == 0);
+
+  const std::vector<uint8_t> memory = pattern(128, 100);
+  cache.fill(line, 0b0011, memory.data());
+  CHECK(cache.valid_sectors(line) == 0b0011);
+  std::vector<uint8_t> read(128);
+  cache.read(line, 0, 128, read.data());
+  for (uint32_t i = 0; i < 64; ++i) {
+    const bool written = i >= 36 && i < 44 && enables[i - 36];
+    CHECK(read[i] == (written ? data[i - 36] : memory[i]));
+  }
+  // A whole-sector write makes the sector valid without a fill.
+  const std::vector<uint8_t> sector = pattern(32, 9);
+  cache.write(line, 96, 32, sector.data(), nullptr);
+  CHECK(cache.valid_sectors(line) == 0b1011);
+
+  // Evicting the line hands over exactly the dirty bytes.
+  cache.touch(line);
+  const auto other = *cache.allocate(384, victim);  // set 1, the free way
+  CHECK_FALSE(victim.dirty);
+  cache.touch(other);  // now `line` is LRU
+  REQUIRE(cache.allocate(640, victim) == line);
+  REQUIRE(victim.dirty);
+  CHECK(victim.address == 128);
+  for (uint32_t i = 0; i < 128; ++i) {
+    const bool dirty = (i >= 36 && i < 44 && enables[i - 36]) || i >= 96;
+    CHECK(victim.enables[i] == (dirty ? 1 : 0));
+    if (dirty) CHECK(victim.data[i] == (i >= 96 ? sector[i - 96] : data[i - 36]));
+  }
+  CHECK(cache.valid_sectors(line) == 0);
+  CHECK_FALSE(cache.is_dirty(line));
+}
+
+TEST_CASE("flush writes back dirty lines and keeps them valid; invalidate drops all", "[cache]") {
+  StatsRegistry stats;
+  SectorCache cache(tiny());
+  cache.attach_stats(stats, "l1");
+  DirtyLine victim;
+  const auto a = *cache.allocate(0, victim);
+  const auto b = *cache.allocate(128, victim);
+  const std::vector<uint8_t> memory = pattern(128, 3);
+  cache.fill(a, 0b1111, memory.data());
+  cache.fill(b, 0b0001, memory.data());
+  const uint8_t byte = 0xab;
+  cache.write(b, 5, 1, &byte, nullptr);
+  CHECK(cache.dirty_lines() == 1);
+  std::vector<uint64_t> written;
+  cache.flush([&](const DirtyLine& line) {
+    written.push_back(line.address);
+    CHECK(std::accumulate(line.enables.begin(), line.enables.end(), 0) == 1);
+    CHECK(line.data[5] == 0xab);
+  });
+  CHECK(written == std::vector<uint64_t>{128});
+  CHECK(cache.dirty_lines() == 0);
+  CHECK(cache.valid_sectors(b) == 0b0001);
+  CHECK(stats.find_counter("l1", "sector_fills")->value() == 5);
+  cache.invalidate_all();
+  CHECK_FALSE(cache.find(0));
+  CHECK_FALSE(cache.find(128));
+}
+
+TEST_CASE("MSHRs merge secondary misses up to the limit and stall when full", "[cache]") {
+  MshrTable table(2, 2);
+  int r[8];
+  CHECK(table.add(0x100, &r[0]).outcome == MshrTable::Outcome::allocated);
+  CHECK(table.add(0x100, &r[1]).outcome == MshrTable::Outcome::merged);
+  CHECK(table.add(0x100, &r[2]).outcome == MshrTable::Outcome::merged);
+  CHECK_FALSE(table.can_add(0x100));
+  CHECK(table.add(0x100, &r[3]).outcome == MshrTable::Outcome::merge_limit);
+  const auto second = table.add(0x200, &r[4]);
+  CHECK(second.outcome == MshrTable::Outcome::allocated);
+  CHECK(second.entry == 1);
+  CHECK(table.full());
+  CHECK(table.add(0x300, &r[5]).outcome == MshrTable::Outcome::table_full);
+  CHECK(table.occupancy() == 2);
+
+  std::vector<void*> waiters;
+  table.release(table.find(0x100), waiters);
+  CHECK(waiters == std::vector<void*>{&r[0], &r[1], &r[2]});
+  CHECK_FALSE(table.has(0x100));
+  const auto third = table.add(0x300, &r[5]);
+  CHECK(third.outcome == MshrTable::Outcome::allocated);
+  CHECK(third.entry == 0);  // the lowest free entry
+  CHECK(table.line_of(0) == 0x300);
+  CHECK_THROWS(table.release(table.find(0x900), waiters));
+}
