@@ -1,15 +1,17 @@
 #include "platforms/memory_system.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace ohmvp {
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
-                           StatsRegistry& stats, VcdWriter* vcd)
-    : sc_module(name) {
+                           StatsRegistry& stats, VcdWriter* vcd, Front front)
+    : sc_module(name), m_front(front), m_map{config.channels, config.interleave_bytes} {
   const DramTiming timing = config.timing_cycles();
   const uint32_t bus_bytes = config.channel.bus_bytes();
-  if (config.channels > 1) {
+  if (front == Front::single_initiator && config.channels > 1) {
     m_interleaver = std::make_unique<ChannelInterleaver>("interleaver", config.channels,
                                                          config.interleave_bytes);
   }
@@ -30,11 +32,22 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
 }
 
 void MemorySystem::bind(tlm::tlm_initiator_socket<>& initiator) {
+  if (m_front != Front::single_initiator) {
+    throw std::logic_error(std::string(name()) + ": bind() on a per-channel memory system");
+  }
   if (m_interleaver) {
     initiator.bind(m_interleaver->in);
   } else {
     initiator.bind(m_controllers.front()->in);
   }
+}
+
+tlm::tlm_target_socket<>& MemorySystem::channel_socket(uint32_t channel) {
+  if (m_front != Front::per_channel || channel >= m_controllers.size()) {
+    throw std::logic_error(std::string(name()) + ": no per-channel socket " +
+                           std::to_string(channel));
+  }
+  return m_controllers[channel]->in;
 }
 
 uint64_t MemorySystem::capacity_bytes() const {

@@ -8,20 +8,31 @@
 
 #include "modules/interconnect/channel_interleaver.h"
 #include "modules/interconnect/electrical_channel.h"
+#include "modules/interconnect/interleave_map.h"
 #include "modules/memory/dram_device.h"
 #include "modules/memory/memory_controller.h"
 #include "platforms/platform_config.h"
 
 namespace ohmvp {
 
-// Builds the channels of a MemorySystemConfig: interleaver (when there is more than one
-// channel), then per channel a controller, an electrical channel and the DRAM.
+// Builds the channels of a MemorySystemConfig: per channel a controller, an electrical channel
+// and the DRAM. The front is either one socket for a single initiator (an interleaver spreads
+// its requests over the channels when there are several) or one socket per channel (the GPU's
+// L2 slices, each bound to its own channel and sending channel-local addresses, see `map()`).
 class MemorySystem : public sc_core::sc_module {
  public:
-  MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config, StatsRegistry& stats,
-               VcdWriter* vcd);
+  enum class Front { single_initiator, per_channel };
 
+  MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config, StatsRegistry& stats,
+               VcdWriter* vcd, Front front = Front::single_initiator);
+
+  // Front::single_initiator only.
   void bind(tlm::tlm_initiator_socket<>& initiator);
+  // Front::per_channel only: the target socket of channel `channel`'s controller.
+  tlm::tlm_target_socket<>& channel_socket(uint32_t channel);
+  uint32_t channel_count() const { return static_cast<uint32_t>(m_controllers.size()); }
+  // Global address <-> (channel, channel-local address).
+  const InterleaveMap& map() const { return m_map; }
   bool idle() const;
   // Calls `done` once every channel is idle: at once if they are, else when the last one gets
   // there (posted writes still queued when the initiator finishes must reach DRAM first).
@@ -34,6 +45,8 @@ class MemorySystem : public sc_core::sc_module {
  private:
   void check_idle();
 
+  Front m_front;
+  InterleaveMap m_map;
   std::function<void()> m_when_idle;
   std::unique_ptr<ChannelInterleaver> m_interleaver;
   std::vector<std::unique_ptr<MemoryController>> m_controllers;

@@ -1,0 +1,308 @@
+#include "modules/gpu/gpu.h"
+
+#include <algorithm>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/occupancy.h"
+
+namespace ohmvp::gpu {
+
+struct Gpu::Totals {
+  explicit Totals(StatsRegistry& stats)
+      : cycles(stats.counter("gpu", "cycles", "cycles", "core cycles of all launches")),
+        launches(stats.counter("gpu", "launches", "launches", "kernel launches completed")),
+        warp_instructions(
+            stats.counter("gpu", "warp_instructions", "instructions", "warp instructions issued")),
+        thread_instructions(stats.counter("gpu", "thread_instructions", "instructions",
+                                          "lanes whose guard held, over issued instructions")),
+        ipc(stats.scalar("gpu", "ipc", "instructions/cycle",
+                         "warp instructions per core cycle, all SMs together")),
+        simd_efficiency(stats.scalar("gpu", "simd_efficiency", "ratio",
+                                     "active lanes at issue / (warp size x warp instructions)")),
+        l1_hit_rate(stats.scalar("gpu", "l1_hit_rate", "ratio", "L1 line accesses that hit")),
+        memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
+                                       "issue to completion of a global/local/texture access")) {
+    for (size_t r = 0; r < k_stall_reasons; ++r) {
+      const auto reason = StallReason(r);
+      const std::string name = reason == StallReason::issued
+                                   ? "issue_cycles"
+                                   : std::string("stall_") + stall_name(reason);
+      stalls[r] = &stats.scalar("gpu", name, "cycles", "sum over every sub-core of its " + name);
+    }
+  }
+  Counter& cycles;
+  Counter& launches;
+  Counter& warp_instructions;
+  Counter& thread_instructions;
+  Scalar& ipc;
+  Scalar& simd_efficiency;
+  Scalar& l1_hit_rate;
+  Histogram& memory_latency;
+  std::array<Scalar*, k_stall_reasons> stalls{};
+};
+
+namespace {
+
+uint64_t period_ps_of(const GpuConfig& config) {
+  return config.core_period_ps();
+}
+
+L2SliceConfig slice_config(const GpuConfig& config, uint32_t channels) {
+  // One slice per memory channel: a channel's `slices_per_channel` slices of the config are
+  // modelled as one slice of their joint size and MSHRs.
+  const L2CacheConfig& l2 = config.l2;
+  L2SliceConfig slice;
+  slice.cache.size_bytes = l2.slice_bytes(channels, "gpu.l2") * l2.slices_per_channel;
+  slice.cache.ways = l2.ways;
+  slice.cache.line_bytes = l2.line_bytes;
+  slice.cache.sector_bytes = l2.sector_bytes;
+  slice.hit_latency = l2.hit_latency;
+  slice.mshr_entries = l2.mshrs_per_slice * l2.slices_per_channel;
+  return slice;
+}
+
+ohmvp::CrossbarConfig crossbar_config(const GpuConfig& config) {
+  ohmvp::CrossbarConfig crossbar;
+  crossbar.latency = config.crossbar.latency;
+  crossbar.bytes_per_cycle = config.crossbar.bytes_per_cycle_per_port;
+  return crossbar;
+}
+
+}  // namespace
+
+Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
+         StatsRegistry& stats, VcdWriter* vcd)
+    : sc_module(name),
+      m_config(config),
+      m_map(memory.map()),
+      m_loop("cycle_loop", period_ps_of(config), *this),
+      m_debug_port("debug_port"),
+      m_dispatcher(config.sm_count),
+      m_totals(std::make_unique<Totals>(stats)) {
+  if (config.l1d.line_bytes != config.l2.line_bytes ||
+      config.l1d.sector_bytes != config.l2.sector_bytes) {
+    throw ConfigError("gpu.l1d: line_bytes and sector_bytes must equal gpu.l2's");
+  }
+  const sc_core::sc_time period = clock_period();
+  for (uint32_t i = 0; i < config.sm_count; ++i) {
+    Sm::Callbacks callbacks;
+    callbacks.cta_done = [this](uint32_t sm) { cta_done(sm); };
+    callbacks.fault = [this](const std::string& message) { fault(message); };
+    m_sms.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, m_config, m_loop,
+                                         stats, vcd, m_totals->memory_latency, callbacks));
+  }
+  m_crossbar =
+      std::make_unique<Crossbar>("crossbar", crossbar_config(config), period, config.sm_count + 1,
+                                 m_map, config.l2.sector_bytes, stats);
+  for (uint32_t i = 0; i < config.sm_count; ++i) m_sms[i]->out.bind(*m_crossbar->in[i]);
+  m_debug_port.bind(*this);
+  m_debug_port.bind(*m_crossbar->in[config.sm_count]);
+  const L2SliceConfig slice = slice_config(config, memory.channel_count());
+  for (uint32_t c = 0; c < memory.channel_count(); ++c) {
+    m_slices.push_back(std::make_unique<L2Slice>(("l2_" + std::to_string(c)).c_str(), slice, period,
+                                                 m_map, c, memory.burst_bytes(), stats, vcd));
+    m_crossbar->out[c]->bind(m_slices.back()->in);
+    m_slices.back()->out.bind(memory.channel_socket(c));
+  }
+  SC_METHOD(deliver_done);
+  sensitive << m_done_event;
+  dont_initialize();
+}
+
+Gpu::~Gpu() = default;
+
+sc_core::sc_time Gpu::clock_period() const {
+  return sc_core::sc_time::from_value(m_config.core_period_ps());
+}
+
+void Gpu::launch(const KernelLaunch& launch, LaunchDone done) {
+  prepare(launch);  // a bad launch is the caller's error, now
+  m_queued.push_back(Queued{launch, std::move(done)});
+  if (!m_running) start_next();
+}
+
+std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
+  if (launch.module == nullptr) throw ConfigError("launch: no module");
+  auto state = std::make_unique<LaunchState>();
+  state->launch = launch;
+  state->layout = std::make_unique<KernelLayout>(*launch.module, launch.kernel);
+  const Function& kernel = state->layout->kernel();
+  const std::string where = "launch of kernel '" + launch.kernel + "'";
+  if (launch.grid.count() == 0 || launch.block.count() == 0) {
+    throw ConfigError(where + ": grid and block must have at least one thread");
+  }
+  if (launch.arguments.size() < kernel.param_bytes) {
+    throw ConfigError(where + ": " + std::to_string(launch.arguments.size()) +
+                      " argument bytes, the kernel takes " + std::to_string(kernel.param_bytes));
+  }
+  if (launch.module->const_bytes != 0 && launch.const_bank == nullptr) {
+    throw ConfigError(where + ": the module has .const data but no constant bank was given");
+  }
+  state->threads_per_cta = uint32_t(launch.block.count());
+  state->warps_per_cta = (state->threads_per_cta + m_config.warp_size - 1) / m_config.warp_size;
+  state->shared_bytes_per_cta =
+      (launch.dynamic_shared_bytes != 0 ? state->layout->extern_shared_offset()
+                                        : state->layout->static_shared_bytes()) +
+      launch.dynamic_shared_bytes;
+  CtaResources resources;
+  resources.threads = state->threads_per_cta;
+  resources.registers_per_thread = ptx_registers_per_thread(kernel);
+  resources.shared_bytes = state->shared_bytes_per_cta;
+  state->occupancy = compute_occupancy(resources, m_config.sm, m_config.warp_size, launch.kernel);
+  state->cta_count = launch.grid.count();
+  state->registers.resize(launch.module->functions.size());
+  for (size_t f = 0; f < launch.module->functions.size(); ++f) {
+    for (const Instruction& instruction : launch.module->functions[f].instructions) {
+      state->registers[f].push_back(instruction_registers(instruction));
+    }
+  }
+  return state;
+}
+
+void Gpu::start_next() {
+  Queued next = std::move(m_queued.front());
+  m_queued.pop_front();
+  m_state = prepare(next.launch);
+  m_state->grid_id = m_grid_id++;
+  m_done = std::move(next.done);
+  m_running = true;
+  m_faulted = false;
+  m_fault_message.clear();
+  for (auto& sm : m_sms) sm->begin_launch(*m_state);
+  m_dispatcher.start_grid(m_state->cta_count, m_state->occupancy.ctas_per_sm);
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  m_start_cycle = (now + m_config.core_period_ps() - 1) / m_config.core_period_ps();
+  m_warp_instructions_before = m_totals->warp_instructions.value();
+  m_thread_instructions_before = m_totals->thread_instructions.value();
+  m_dispatch_due = true;
+  m_loop.wake();
+}
+
+uint64_t Gpu::step(uint64_t cycle) {
+  if (m_running && m_dispatch_due && !m_faulted) {
+    m_dispatch_due = false;
+    CtaDispatcher::Assignment assignment;
+    while (m_dispatcher.next(assignment)) m_sms[assignment.sm]->start_cta(assignment.cta, cycle);
+  }
+  uint64_t next = CycleLoop::never;
+  for (auto& sm : m_sms) next = std::min(next, sm->step(cycle));
+  if (m_running && m_dispatch_due && !m_faulted && !m_dispatcher.all_dispatched()) {
+    next = cycle + 1;
+  }
+  if (m_running && (m_faulted || m_dispatcher.grid_done()) &&
+      std::all_of(m_sms.begin(), m_sms.end(), [](const auto& sm) { return sm->idle(); })) {
+    finish(cycle);
+  }
+  return next;
+}
+
+void Gpu::cta_done(uint32_t sm) {
+  m_dispatcher.finished(sm);
+  m_dispatch_due = !m_dispatcher.all_dispatched();
+}
+
+void Gpu::fault(const std::string& message) {
+  if (m_faulted) return;
+  m_faulted = true;
+  m_fault_message = message;
+  for (auto& sm : m_sms) sm->abort();
+}
+
+void Gpu::finish(uint64_t cycle) {
+  m_running = false;
+  if (m_faulted) m_dispatcher = CtaDispatcher(m_config.sm_count);  // forget the stopped grid
+  for (auto& sm : m_sms) sm->end_launch();
+  update_totals();
+  m_result = LaunchResult{};
+  m_result.faulted = m_faulted;
+  m_result.fault = m_fault_message;
+  m_result.start_cycle = m_start_cycle;
+  m_result.end_cycle = cycle + 1;
+  m_result.warp_instructions = m_totals->warp_instructions.value() - m_warp_instructions_before;
+  m_result.thread_instructions =
+      m_totals->thread_instructions.value() - m_thread_instructions_before;
+  m_totals->cycles.inc(m_result.cycles());
+  m_totals->launches.inc();
+  const uint64_t cycles = m_totals->cycles.value();
+  m_totals->ipc.set(cycles == 0 ? 0.0
+                                : double(m_totals->warp_instructions.value()) / double(cycles));
+  m_done_event.notify(m_loop.offset_of(cycle + 1));
+}
+
+void Gpu::update_totals() {
+  uint64_t warp = 0, thread = 0, lanes = 0, hits = 0, misses = 0;
+  std::array<double, k_stall_reasons> stalls{};
+  for (const auto& sm : m_sms) {
+    const SmStats& s = sm->stats();
+    warp += s.warp_instructions.value();
+    thread += s.thread_instructions.value();
+    lanes += s.active_lanes.value();
+    hits += s.l1_hits.value();
+    misses += s.l1_misses.value();
+    for (uint32_t k = 0; k < sm->sub_core_count(); ++k) {
+      for (size_t r = 0; r < k_stall_reasons; ++r) {
+        stalls[r] += double(sm->sub_core_stats(k).cycles(StallReason(r)));
+      }
+    }
+  }
+  m_totals->warp_instructions.inc(warp - m_totals->warp_instructions.value());
+  m_totals->thread_instructions.inc(thread - m_totals->thread_instructions.value());
+  m_totals->simd_efficiency.set(warp == 0 ? 0.0
+                                          : double(lanes) / (double(m_config.warp_size) * warp));
+  m_totals->l1_hit_rate.set(hits + misses == 0 ? 0.0 : double(hits) / double(hits + misses));
+  for (size_t r = 0; r < k_stall_reasons; ++r) m_totals->stalls[r]->set(stalls[r]);
+}
+
+void Gpu::deliver_done() {
+  LaunchDone done = std::move(m_done);
+  m_done = nullptr;
+  m_state.reset();
+  if (!m_queued.empty()) start_next();
+  if (done) done(m_result);
+}
+
+unsigned Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {
+  tlm::tlm_generic_payload payload;
+  payload.set_command(command);
+  payload.set_address(address);
+  payload.set_data_ptr(data);
+  payload.set_data_length(uint32_t(bytes));
+  payload.set_streaming_width(uint32_t(bytes));
+  return m_debug_port->transport_dbg(payload);
+}
+
+void Gpu::read(uint64_t address, void* data, uint64_t bytes) {
+  auto* out = static_cast<uint8_t*>(data);
+  constexpr uint64_t chunk = 1 << 20;
+  for (uint64_t done = 0; done < bytes; done += chunk) {
+    const uint64_t n = std::min(chunk, bytes - done);
+    if (debug(tlm::TLM_READ_COMMAND, address + done, out + done, n) != n) {
+      throw SimulationError("gpu: debug read of " + std::to_string(bytes) + " bytes at 0x" +
+                            std::to_string(address) + " lies outside device memory");
+    }
+  }
+}
+
+void Gpu::write(uint64_t address, const void* data, uint64_t bytes) {
+  auto* in = const_cast<uint8_t*>(static_cast<const uint8_t*>(data));
+  constexpr uint64_t chunk = 1 << 20;
+  for (uint64_t done = 0; done < bytes; done += chunk) {
+    const uint64_t n = std::min(chunk, bytes - done);
+    if (debug(tlm::TLM_WRITE_COMMAND, address + done, in + done, n) != n) {
+      throw SimulationError("gpu: debug write of " + std::to_string(bytes) + " bytes at 0x" +
+                            std::to_string(address) + " lies outside device memory");
+    }
+  }
+}
+
+void Gpu::flush_l2(std::function<void()> done) {
+  auto remaining = std::make_shared<size_t>(m_slices.size());
+  auto shared_done = std::make_shared<std::function<void()>>(std::move(done));
+  for (auto& slice : m_slices) {
+    slice->flush([remaining, shared_done] {
+      if (--*remaining == 0 && *shared_done) (*shared_done)();
+    });
+  }
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,112 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/gpu/cta_dispatcher.h"
+#include "modules/gpu/cycle_loop.h"
+#include "modules/gpu/gpu_config.h"
+#include "modules/gpu/kernel_launch.h"
+#include "modules/gpu/l2_slice.h"
+#include "modules/gpu/launch_state.h"
+#include "modules/gpu/sm.h"
+#include "modules/interconnect/crossbar.h"
+#include "platforms/memory_system.h"
+#include "tlm_protocols/gpu_memory_protocol.h"
+
+namespace ohmvp::gpu {
+
+// The GPU: `sm_count` SMs stepped by one cycle loop in the core clock domain, a CTA dispatcher,
+// the SM <-> L2 crossbar and one L2 slice per memory channel, each slice bound to its channel's
+// memory controller (the MemorySystem must be built with MemorySystem::Front::per_channel).
+//
+// Public API, for the runtime:
+//  - launch(): runs one kernel launch; launches queue behind each other in call order. `done`
+//    runs (from a SystemC process, at the simulated time the launch ended) once every CTA has
+//    finished and every store has reached L2, or once a device fault stopped the launch (then
+//    LaunchResult::faulted with the message naming kernel, PC and instruction, CTA and thread).
+//    Bad launches (unknown kernel, empty grid, short argument block, a CTA that fits no SM)
+//    throw ConfigError at the call.
+//  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;
+//    the L2s' cached bytes are seen and updated. SimulationError outside the memory.
+//  - flush_l2(): writes every dirty L2 line back to memory, then calls `done`.
+// Statistics: group "gpu" (totals over all launches) and "gpu.smN" / "gpu.smN.subK".
+class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemoryBwTransport {
+ public:
+  Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
+      StatsRegistry& stats, VcdWriter* vcd);
+  ~Gpu() override;
+  SC_HAS_PROCESS(Gpu);
+
+  void launch(const KernelLaunch& launch, LaunchDone done);
+  bool busy() const { return m_running || !m_queued.empty(); }
+
+  void read(uint64_t address, void* data, uint64_t bytes);
+  void write(uint64_t address, const void* data, uint64_t bytes);
+  void flush_l2(std::function<void()> done);
+
+  const GpuConfig& config() const { return m_config; }
+  sc_core::sc_time clock_period() const;
+  const CycleLoop& cycle_loop() const { return m_loop; }
+  const Sm& sm(uint32_t index) const { return *m_sms[index]; }
+  const L2Slice& l2_slice(uint32_t index) const { return *m_slices[index]; }
+
+  uint64_t step(uint64_t cycle) override;
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override {
+    return tlm::TLM_COMPLETED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  struct Queued {
+    KernelLaunch launch;
+    LaunchDone done;
+  };
+  struct Totals;
+
+  void start_next();
+  std::unique_ptr<LaunchState> prepare(const KernelLaunch& launch) const;
+  void cta_done(uint32_t sm);
+  void fault(const std::string& message);
+  void finish(uint64_t cycle);
+  void deliver_done();
+  void update_totals();
+  unsigned debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes);
+
+  GpuConfig m_config;
+  InterleaveMap m_map;
+  CycleLoop m_loop;
+  std::vector<std::unique_ptr<Sm>> m_sms;
+  std::unique_ptr<Crossbar> m_crossbar;
+  std::vector<std::unique_ptr<L2Slice>> m_slices;
+  tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> m_debug_port;
+  CtaDispatcher m_dispatcher;
+
+  std::deque<Queued> m_queued;
+  std::unique_ptr<LaunchState> m_state;
+  LaunchDone m_done;
+  bool m_running = false;
+  bool m_dispatch_due = false;
+  bool m_faulted = false;
+  std::string m_fault_message;
+  uint64_t m_start_cycle = 0;
+  uint32_t m_grid_id = 0;
+  uint64_t m_warp_instructions_before = 0;
+  uint64_t m_thread_instructions_before = 0;
+  LaunchResult m_result;
+  sc_core::sc_event m_done_event;
+
+  std::unique_ptr<Totals> m_totals;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/execution_context.h"
+#include "modules/gpu/simt/texture.h"
+
+namespace ohmvp::gpu {
+
+// One kernel launch as the runtime hands it to the Gpu. The runtime owns the module, places its
+// .global segment and constant bank, and allocates the local-memory region; everything pointed
+// to must stay alive until the launch's done callback ran.
+struct KernelLaunch {
+  const Module* module = nullptr;
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  // The kernel's parameter block, laid out as Function::params says.
+  std::vector<uint8_t> arguments;
+  const TextureTable* textures = nullptr;  // may be null when the kernel fetches no texels
+
+  uint64_t global_segment_base = 0;     // device address of the module's .global variables
+  const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)
+  // Device address of the local region: thread t of the grid (CTA-linear * threads per CTA +
+  // thread-linear) owns [local_base + t * local_stride, + local_stride); see memory_windows.h.
+  uint64_t local_base = 0;
+  uint64_t local_stride = 0;
+
+  // Which device addresses the kernel may touch (the runtime's allocations and the local
+  // region); an access outside is a device fault. Empty: every address the memory holds.
+  std::function<bool(uint64_t address, uint64_t bytes)> mapped;
+};
+
+// How a launch ended.
+struct LaunchResult {
+  bool faulted = false;
+  std::string fault;  // the device fault's message when faulted
+  uint64_t start_cycle = 0;
+  uint64_t end_cycle = 0;  // the core cycle the last CTA (and its last store) completed
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+
+  uint64_t cycles() const { return end_cycle - start_cycle; }
+};
+
+using LaunchDone = std::function<void(const LaunchResult&)>;
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,300 @@
+#include "modules/gpu/ldst_unit.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp::gpu {
+
+namespace {
+
+// Warp memory instructions the LD/ST unit queues in front of the L1 before issue stalls
+// (a modelling choice: NVIDIA does not publish the MIO queue depth).
+constexpr size_t k_queue_ops = 16;
+
+SectorCacheGeometry l1_geometry(const L1DataCacheConfig& l1) {
+  return SectorCacheGeometry{l1.size_bytes, l1.ways, l1.line_bytes, l1.sector_bytes};
+}
+
+}  // namespace
+
+LdstUnit::Outbound::Outbound(tlm::tlm_mm_interface* mm, uint32_t line_bytes)
+    : tlm::tlm_generic_payload(mm), data(line_bytes), enables(line_bytes) {
+  extension.lanes.reserve(Coalescer::k_max_lanes);
+  set_extension(&extension);
+  set_data_ptr(data.data());
+  set_data_length(line_bytes);
+  set_streaming_width(line_bytes);
+}
+
+LdstUnit::LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats)
+    : m_sm(sm),
+      m_line_bytes(config.l1d.line_bytes),
+      m_hit_latency(config.l1d.hit_latency),
+      m_queue_capacity(k_queue_ops),
+      m_stats(stats),
+      m_l1(l1_geometry(config.l1d)),
+      m_mshrs(config.l1d.mshr_entries, config.l1d.mshr_max_merges),
+      m_mshr_sectors(config.l1d.mshr_entries, 0),
+      m_mshr_line(config.l1d.mshr_entries, 0),
+      m_coalescer(config.l1d.line_bytes, config.l1d.sector_bytes) {
+  m_victim.data.resize(m_line_bytes);
+  m_victim.enables.resize(m_line_bytes);
+}
+
+MemoryOp& LdstUnit::new_op() {
+  if (m_free_ops.empty()) {
+    m_ops.push_back(std::make_unique<MemoryOp>());
+    m_free_ops.push_back(m_ops.back().get());
+  }
+  MemoryOp* op = m_free_ops.back();
+  m_free_ops.pop_back();
+  op->error = false;
+  return *op;
+}
+
+void LdstUnit::release(MemoryOp& op) {
+  m_free_ops.push_back(&op);
+}
+
+void LdstUnit::accept(MemoryOp& op) {
+  const MemoryRequest& r = op.request;
+  m_coalescer.coalesce(r.address.data(), 64, r.lanes, r.bytes);
+  op.request_count = m_coalescer.request_count();
+  for (size_t i = 0; i < op.request_count; ++i) {
+    op.requests[i] = m_coalescer.request(i);
+    op.waiters[i] = MemoryOp::Waiter{&op, uint16_t(i)};
+  }
+  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+    op.placements[lane] = m_coalescer.placement(lane);
+  }
+  op.next_request = 0;
+  op.pieces_left = op.request_count;
+  m_queue.push_back(&op);
+}
+
+uint64_t LdstUnit::step(uint64_t cycle) {
+  while (!m_arrivals.empty() && m_arrivals.top().cycle <= cycle) {
+    Outbound* outbound = m_arrivals.top().outbound;
+    m_arrivals.pop();
+    arrive(*outbound, cycle);
+  }
+  while (!m_hits.empty() && m_hits.top().cycle <= cycle) {
+    MemoryOp* op = m_hits.top().op;
+    m_hits.pop();
+    piece_done(*op, cycle);
+  }
+  if (!m_queue.empty()) {
+    MemoryOp& op = *m_queue.front();
+    if (take(op, op.next_request, cycle)) {
+      if (++op.next_request == op.request_count) m_queue.pop_front();
+    } else {
+      m_stats.l1_stall_cycles.inc();
+    }
+  }
+  if (!m_queue.empty()) return cycle + 1;
+  uint64_t next = UINT64_MAX;
+  if (!m_arrivals.empty()) next = std::min(next, m_arrivals.top().cycle);
+  if (!m_hits.empty()) next = std::min(next, m_hits.top().cycle);
+  return next;
+}
+
+bool LdstUnit::take(MemoryOp& op, size_t request, uint64_t cycle) {
+  switch (op.request.kind) {
+    case MemoryKind::load:
+    case MemoryKind::texture:
+      return take_load(op, request, cycle);
+    case MemoryKind::store:
+      take_store(op, request, cycle);
+      return true;
+    case MemoryKind::atomic:
+    case MemoryKind::reduction:
+      take_atomic(op, request, cycle);
+      return true;
+  }
+  return true;
+}
+
+bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
+  const CoalescedRequest& r = op.requests[request];
+  const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
+  if (present && m_l1.has_sectors(*present, r.sector_mask)) {
+    m_l1.touch(*present);
+    copy_lanes_from_l1(op, request, *present);
+    m_hits.push(PieceDone{cycle + m_hit_latency, m_sequence++, &op});
+    m_stats.l1_hits.inc();
+    return true;
+  }
+  const uint32_t entry = m_mshrs.find(r.line_address);
+  if (entry != MshrTable::npos) {
+    // Merge only when the outstanding fetch brings every sector this request lacks.
+    const uint32_t lacking = r.sector_mask & ~m_l1.valid_sectors(m_mshr_line[entry]);
+    if ((lacking & ~m_mshr_sectors[entry]) != 0 || !m_mshrs.can_add(r.line_address)) return false;
+    m_mshrs.add(r.line_address, &op.waiters[request]);
+    m_stats.l1_mshr_merges.inc();
+    m_stats.l1_misses.inc();
+    return true;
+  }
+  if (m_mshrs.full()) return false;
+  std::optional<SectorCache::LineIndex> line = present;
+  if (!line) {
+    line = m_l1.allocate(r.line_address, m_victim);
+    if (!line) return false;  // every way of the set waits for a fill
+  }
+  m_l1.touch(*line);
+  m_l1.pin(*line);
+  const uint32_t missing = r.sector_mask & ~m_l1.valid_sectors(*line);
+  const MshrTable::Result added = m_mshrs.add(r.line_address, &op.waiters[request]);
+  m_mshr_sectors[added.entry] = missing;
+  m_mshr_line[added.entry] = *line;
+  Outbound& out = new_outbound(GpuRequestKind::load, r.line_address, missing, cycle);
+  out.mshr = added.entry;
+  m_stats.l1_misses.inc();
+  m_send(out);
+  return true;
+}
+
+void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
+  const CoalescedRequest& r = op.requests[request];
+  Outbound& out = new_outbound(GpuRequestKind::store, r.line_address, r.sector_mask, cycle);
+  out.op = &op;
+  out.request = uint16_t(request);
+  std::fill(out.enables.begin(), out.enables.end(), uint8_t(TLM_BYTE_DISABLED));
+  const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
+  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+    const LanePlacement& p = op.placements[lane];
+    uint32_t lane_offset = 0;
+    for (uint8_t k = 0; k < p.piece_count; ++k) {
+      const LanePiece& piece = p.pieces[k];
+      if (piece.request == request) {
+        const uint8_t* bytes = op.request.data[lane].data() + lane_offset;
+        std::memcpy(out.data.data() + piece.offset, bytes, piece.bytes);
+        std::fill_n(out.enables.begin() + piece.offset, piece.bytes, uint8_t(TLM_BYTE_ENABLED));
+        if (present) m_l1.write(*present, piece.offset, piece.bytes, bytes, nullptr);
+      }
+      lane_offset += piece.bytes;
+    }
+  }
+  out.set_byte_enable_ptr(out.enables.data());
+  out.set_byte_enable_length(m_line_bytes);
+  m_stats.stores.inc();
+  m_send(out);
+}
+
+void LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
+  const CoalescedRequest& r = op.requests[request];
+  Outbound& out = new_outbound(GpuRequestKind::atomic, r.line_address, r.sector_mask, cycle);
+  out.op = &op;
+  out.request = uint16_t(request);
+  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+    const LanePlacement& p = op.placements[lane];
+    if (p.piece_count == 0 || p.pieces[0].request != request) continue;
+    AtomicLane a;
+    a.offset = p.pieces[0].offset;
+    a.type = op.request.type;
+    a.op = op.request.atomic_op;
+    a.b = op.request.operand_b[lane];
+    a.c = op.request.operand_c[lane];
+    out.extension.lanes.push_back(a);
+  }
+  m_stats.atomics.inc();
+  m_send(out);
+}
+
+LdstUnit::Outbound& LdstUnit::new_outbound(GpuRequestKind kind, uint64_t line, uint32_t sectors,
+                                           uint64_t cycle) {
+  if (m_free_outbound.empty()) {
+    m_outbound.push_back(std::make_unique<Outbound>(this, m_line_bytes));
+    m_free_outbound.push_back(m_outbound.back().get());
+  }
+  Outbound& out = *m_free_outbound.back();
+  m_free_outbound.pop_back();
+  out.set_command(kind == GpuRequestKind::load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+  out.set_address(line);
+  out.set_data_ptr(out.data.data());
+  out.set_data_length(m_line_bytes);
+  out.set_streaming_width(m_line_bytes);
+  out.set_byte_enable_ptr(nullptr);
+  out.set_byte_enable_length(0);
+  out.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  out.extension.kind = kind;
+  out.extension.sm = m_sm;
+  out.extension.sector_mask = sectors;
+  out.extension.lanes.clear();
+  out.extension.l2_hit = false;
+  out.op = nullptr;
+  out.send_cycle = cycle;
+  out.acquire();
+  ++m_in_flight;
+  return out;
+}
+
+void LdstUnit::free(tlm::tlm_generic_payload* payload) {
+  m_free_outbound.push_back(static_cast<Outbound*>(payload));
+}
+
+void LdstUnit::response(Outbound& outbound, uint64_t cycle) {
+  m_arrivals.push(Arrival{cycle, m_sequence++, &outbound});
+}
+
+void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
+  --m_in_flight;
+  const bool error = !out.is_response_ok();
+  switch (out.extension.kind) {
+    case GpuRequestKind::load: {
+      const SectorCache::LineIndex line = m_mshr_line[out.mshr];
+      if (!error) m_l1.fill(line, out.extension.sector_mask, out.data.data());
+      m_l1.unpin(line);
+      m_mshrs.release(out.mshr, m_released);
+      for (void* handle : m_released) {
+        const auto* waiter = static_cast<const MemoryOp::Waiter*>(handle);
+        if (error) {
+          waiter->op->error = true;
+        } else {
+          copy_lanes_from_l1(*waiter->op, waiter->request, line);
+        }
+        piece_done(*waiter->op, cycle);
+      }
+      break;
+    }
+    case GpuRequestKind::store:
+      if (error) out.op->error = true;
+      piece_done(*out.op, cycle);
+      break;
+    case GpuRequestKind::atomic: {
+      MemoryOp& op = *out.op;
+      if (error) op.error = true;
+      size_t next_lane = 0;
+      for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+        const LanePlacement& p = op.placements[lane];
+        if (p.piece_count == 0 || p.pieces[0].request != out.request) continue;
+        const uint64_t old_value = out.extension.lanes[next_lane++].old_value;
+        std::memcpy(op.request.data[lane].data(), &old_value, sizeof old_value);
+      }
+      piece_done(op, cycle);
+      break;
+    }
+  }
+  out.release();
+}
+
+void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line) {
+  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+    const LanePlacement& p = op.placements[lane];
+    uint32_t lane_offset = 0;
+    for (uint8_t k = 0; k < p.piece_count; ++k) {
+      const LanePiece& piece = p.pieces[k];
+      if (piece.request == request) {
+        m_l1.read(line, piece.offset, piece.bytes, op.request.data[lane].data() + lane_offset);
+      }
+      lane_offset += piece.bytes;
+    }
+  }
+}
+
+void LdstUnit::piece_done(MemoryOp& op, uint64_t cycle) {
+  if (--op.pieces_left == 0) m_op_done(op, cycle);
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,525 @@
+#include "modules/gpu/sm.h"
+
+#include <algorithm>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/simt/memory_windows.h"
+
+namespace ohmvp::gpu {
+
+namespace {
+
+bool is_memory_access(Opcode op) {
+  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
+         op == Opcode::red || op == Opcode::tex;
+}
+
+// Instructions that wait until the warp's own accesses are complete: fences and barriers order
+// memory, exit ends the warp, call/ret change the register window results are written into.
+bool drains_memory(Opcode op) {
+  return op == Opcode::bar || op == Opcode::membar || op == Opcode::fence || op == Opcode::exit ||
+         op == Opcode::call || op == Opcode::ret;
+}
+
+const Operand* address_operand(const Instruction& instruction) {
+  for (uint8_t i = 0; i < instruction.operand_count; ++i) {
+    if (instruction.operands[i].kind == Operand::Kind::address) return &instruction.operands[i];
+  }
+  return nullptr;
+}
+
+Dim3 unflatten(uint64_t linear, const Dim3& shape) {
+  Dim3 d;
+  d.x = uint32_t(linear % shape.x);
+  d.y = uint32_t(linear / shape.x % shape.y);
+  d.z = uint32_t(linear / (uint64_t(shape.x) * shape.y));
+  return d;
+}
+
+}  // namespace
+
+Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, CycleLoop& loop,
+       StatsRegistry& stats, VcdWriter* vcd, Histogram& total_latency, Callbacks callbacks)
+    : sc_module(name),
+      out("out"),
+      m_id(id),
+      m_config(config),
+      m_loop(loop),
+      m_callbacks(std::move(callbacks)),
+      m_sub_core_count(config.sub_cores_per_sm),
+      m_stats(stats, this->name()),
+      m_total_latency(total_latency),
+      m_ldst(id, config, m_stats),
+      m_banks(config.shared_memory.banks, config.shared_memory.bank_width_bytes) {
+  out.bind(*this);
+  for (uint32_t s = 0; s < m_sub_core_count; ++s) {
+    const std::string sub = std::string(this->name()) + ".sub" + std::to_string(s);
+    m_sub_cores.push_back(
+        std::make_unique<SubCore>(config, config.max_warps_per_sub_core(), stats, sub, vcd, sub));
+  }
+  m_ldst.on_op_done([this](MemoryOp& op, uint64_t cycle) { memory_done(op, cycle); });
+  m_ldst.on_send([this](LdstUnit::Outbound& outbound) { queue_send(outbound); });
+  m_trace_mshrs.attach(vcd, this->name(), "l1_mshrs", 16);
+  SC_METHOD(send);
+  sensitive << m_send_event;
+  dont_initialize();
+}
+
+void Sm::begin_launch(const LaunchState& launch) {
+  m_launch = &launch;
+  m_aborted = false;
+  while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
+  m_warps.clear();
+  m_warps.resize(m_config.sm.max_warps);
+  for (Warp& warp : m_warps) {
+    warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
+  }
+  m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
+  for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());
+  m_ctas.clear();
+  m_ctas.resize(std::max(1u, launch.occupancy.ctas_per_sm));
+  for (Cta& cta : m_ctas) cta.shared.reserve(launch.shared_bytes_per_cta);
+}
+
+void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
+  const LaunchState& launch = *m_launch;
+  const auto slot =
+      std::find_if(m_ctas.begin(), m_ctas.end(), [](const Cta& c) { return !c.resident; });
+  if (slot == m_ctas.end()) throw SimulationError(std::string(name()) + ": no free CTA slot");
+  const uint32_t cta_index = uint32_t(slot - m_ctas.begin());
+  Cta& cta = *slot;
+  cta.resident = true;
+  cta.linear = cta_linear;
+  cta.live_warps = launch.warps_per_cta;
+  cta.memory_in_flight = 0;
+  cta.arrived.fill(0);
+  cta.expected_threads.fill(0);
+  cta.shared.assign(launch.shared_bytes_per_cta, 0);
+
+  const KernelLaunch& k = launch.launch;
+  ExecutionContext& c = cta.context;
+  c = ExecutionContext{};
+  c.layout = launch.layout.get();
+  c.kernel_arguments = k.arguments.data();
+  c.kernel_argument_bytes = k.arguments.size();
+  c.shared = cta.shared.data();
+  c.shared_bytes = cta.shared.size();
+  c.dynamic_shared_bytes = k.dynamic_shared_bytes;
+  c.const_bank = k.const_bank;
+  c.const_bytes = launch.layout->module().const_bytes;
+  c.global_segment_base = k.global_segment_base;
+  c.local_region_base = k.local_base;
+  c.local_stride = k.local_stride;
+  c.textures = k.textures;
+  c.grid = k.grid;
+  c.block = k.block;
+  c.cta = unflatten(cta_linear, k.grid);
+  c.cta_linear = uint32_t(cta_linear);
+  c.sm_id = m_id;
+  c.sm_count = m_config.sm_count;
+  c.grid_id = launch.grid_id;
+
+  uint32_t started = 0;
+  for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
+    Warp& warp = m_warps[w];
+    if (warp.resident || warp.memory_in_flight != 0) continue;
+    warp.state->start(started, k.block, started * m_config.warp_size);
+    warp.resident = true;
+    warp.at_barrier = false;
+    warp.cta = cta_index;
+    warp.ready_cycle = cycle;
+    ++warp.generation;
+    m_scoreboards[w].reset(launch.layout->total_registers());
+    SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
+    sub_core.scheduler().add_warp(scheduler_slot(w), m_warp_age++);
+    ++sub_core.resident_warps;
+    ++started;
+  }
+  if (started != launch.warps_per_cta) {
+    throw SimulationError(std::string(name()) + ": no free warp slots for a CTA");
+  }
+  if (m_resident_ctas++ == 0) m_active_since = cycle;
+}
+
+bool Sm::idle() const {
+  return m_resident_ctas == 0 && m_ldst.idle() && m_to_send.empty() && !m_port_busy;
+}
+
+uint64_t Sm::step(uint64_t cycle) {
+  while (!m_releases.empty() && m_releases.top().cycle <= cycle) {
+    const Release r = m_releases.top();
+    m_releases.pop();
+    if (m_warps[r.warp].generation == r.generation && m_warps[r.warp].resident) {
+      m_scoreboards[r.warp].release(*r.registers);
+    }
+  }
+  const uint64_t ldst_next = m_ldst.step(cycle);
+  m_trace_mshrs.set(m_ldst.mshr_occupancy(), m_loop.time_ps(cycle));
+  if (m_resident_ctas == 0) return ldst_next == UINT64_MAX ? CycleLoop::never : ldst_next;
+
+  bool issued_any = false;
+  m_next_wake = UINT64_MAX;
+  const uint64_t time_ps = m_loop.time_ps(cycle);
+  for (uint32_t s = 0; s < m_sub_core_count; ++s) {
+    SubCore& sub_core = *m_sub_cores[s];
+    sub_core.trace_active(sub_core.resident_warps, time_ps);
+    if (sub_core.resident_warps == 0) {
+      sub_core.pause();
+      sub_core.trace_issue(0, time_ps);
+      continue;
+    }
+    bool seen = false;
+    StallReason first = StallReason::no_ready_warp;
+    const auto ready = [&](uint32_t slot) {
+      const StallReason reason = check(warp_of(s, slot), cycle);
+      if (!seen && m_warps[warp_of(s, slot)].resident) {
+        seen = true;
+        first = reason;
+      }
+      return reason == StallReason::issued;
+    };
+    const uint32_t slot = sub_core.scheduler().pick(ready);
+    if (slot == WarpScheduler::k_no_warp) {
+      sub_core.record(cycle, first);
+      sub_core.trace_issue(0, time_ps);
+      continue;
+    }
+    const uint32_t w = warp_of(s, slot);
+    sub_core.record(cycle, StallReason::issued);
+    sub_core.trace_issue(w + 1, time_ps);
+    issued_any = true;
+    issue(s, w, cycle);
+    if (m_aborted) return CycleLoop::never;
+  }
+  if (m_resident_ctas == 0) {
+    m_stats.active_cycles.inc(cycle + 1 - m_active_since);
+    for (auto& sub_core : m_sub_cores) sub_core->pause();
+  }
+  if (issued_any) return cycle + 1;
+  uint64_t next = std::min(m_next_wake, ldst_next);
+  if (!m_releases.empty()) next = std::min(next, m_releases.top().cycle);
+  return next == UINT64_MAX ? CycleLoop::never : std::max(next, cycle + 1);
+}
+
+StallReason Sm::check(uint32_t w, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  if (!warp.resident) return StallReason::no_ready_warp;
+  if (warp.at_barrier) return StallReason::barrier;
+  if (warp.ready_cycle > cycle) {
+    m_next_wake = std::min(m_next_wake, warp.ready_cycle);
+    return StallReason::no_ready_warp;
+  }
+  const WarpState& state = *warp.state;
+  const Instruction& instruction = m_launch->instruction(state.function(), state.pc());
+  const InstructionRegisters& registers = m_launch->registers[state.function()][state.pc()];
+  if (warp.memory_in_flight != 0 && drains_memory(instruction.op)) return StallReason::memory;
+  if (m_scoreboards[w].has_hazard(registers)) {
+    // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
+    // data); otherwise the pending register belongs to an arithmetic result.
+    return warp.memory_in_flight != 0 ? StallReason::memory : StallReason::scoreboard;
+  }
+  FunctionalUnitGroup& unit = m_sub_cores[sub_core_of(w)]->unit(instruction.unit);
+  if (!unit.can_issue(cycle)) {
+    m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
+    return StallReason::structural;
+  }
+  if (is_memory_access(instruction.op) && !m_ldst.can_accept()) return StallReason::memory;
+  return StallReason::issued;
+}
+
+void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  WarpState& state = *warp.state;
+  Cta& cta = m_ctas[warp.cta];
+  const uint32_t function = state.function();
+  const uint32_t pc = state.pc();
+  const Instruction& instruction = m_launch->instruction(function, pc);
+  const InstructionRegisters& registers = m_launch->registers[function][pc];
+  const bool memory = is_memory_access(instruction.op);
+  const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
+                                       instruction.space == StateSpace::generic);
+  uint32_t passes = 0;
+  if (maybe_shared) passes = shared_passes(warp, instruction, state.active_mask());
+
+  cta.context.clock = cycle;
+  cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;
+  const StepResult result = Interpreter::step(state, cta.context);
+
+  SubCore& sub_core = *m_sub_cores[s];
+  const uint64_t unit_ready = sub_core.unit(instruction.unit).issue(cycle);
+  sub_core.scheduler().on_issue(scheduler_slot(w));
+  m_stats.warp_instructions.inc();
+  m_stats.thread_instructions.inc(uint64_t(__builtin_popcountll(result.executed_mask)));
+  m_stats.active_lanes.inc(uint64_t(__builtin_popcountll(result.active_mask)));
+  warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
+
+  switch (result.status) {
+    case StepStatus::executed: {
+      uint64_t done = unit_ready;
+      if (memory &&
+          (instruction.space == StateSpace::param || instruction.space == StateSpace::const_)) {
+        done = cycle + std::max(1u, m_config.constant_cache_latency);
+        m_stats.const_accesses.inc();
+      } else if (maybe_shared && passes != 0) {
+        const uint64_t start = std::max(cycle, m_shared_free_cycle);
+        m_shared_free_cycle = start + passes;
+        done = start + passes - 1 + (unit_ready - cycle) + m_config.shared_memory.latency;
+        m_stats.shared_accesses.inc();
+        m_stats.shared_passes.inc(passes);
+      }
+      if (registers.destination_count != 0) {
+        m_scoreboards[w].reserve(registers);
+        schedule_release(w, registers, done);
+      }
+      break;
+    }
+    case StepStatus::memory_pending:
+      issue_memory(w, registers, cycle);
+      break;
+    case StepStatus::barrier:
+      arrive_at_barrier(w, result, cycle);
+      break;
+    case StepStatus::exited:
+      break;
+    case StepStatus::fault:
+      raise_fault(warp, state.fault());
+      return;
+  }
+  if (warp.resident && state.finished()) finish_warp(w, cycle);
+}
+
+uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes) {
+  const Operand* address = address_operand(instruction);
+  if (address == nullptr) return 0;
+  const WarpState& state = *warp.state;
+  uint64_t base = uint64_t(address->offset);
+  if (address->symbol != UINT32_MAX) {
+    base += m_launch->layout->module().symbols[address->symbol].offset;
+  }
+  uint64_t shared_lanes = 0;
+  for (uint64_t m = lanes; m != 0; m &= m - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctzll(m));
+    uint64_t a = base;
+    if (address->reg != no_register) a += state.reg(address->reg, lane);
+    if (instruction.space == StateSpace::generic) {
+      if (a - shared_window_base >= shared_window_size) continue;  // not shared: LD/ST path
+      a -= shared_window_base;
+    }
+    m_lane_addresses[lane] = a;
+    shared_lanes |= uint64_t{1} << lane;
+  }
+  if (shared_lanes == 0) return 0;
+  const uint32_t bytes =
+      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
+  return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes,
+                        std::clamp<uint32_t>(bytes, 1, 16));
+}
+
+void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  WarpState& state = *warp.state;
+  MemoryRequest& request = state.memory_request();
+  const KernelLaunch& k = m_launch->launch;
+  for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctzll(m));
+    const bool mapped = k.mapped ? k.mapped(request.address[lane], request.bytes) : true;
+    if (!mapped || request.bytes > 16) {
+      DeviceFault fault;
+      fault.kind = mapped ? FaultKind::unsupported : FaultKind::unmapped_address;
+      fault.function = request.function;
+      fault.pc = request.pc;
+      fault.lane = lane;
+      fault.address = request.address[lane];
+      fault.space = request.space[lane];
+      fault.detail = mapped ? "accesses of more than 16 bytes per lane in the timing model" : "";
+      raise_fault(warp, fault);
+      return;
+    }
+  }
+  MemoryOp& op = m_ldst.new_op();
+  op.warp = w;
+  op.registers = &registers;
+  op.issue_cycle = cycle;
+  op.request = request;
+  state.set_memory_pending(false);
+  m_scoreboards[w].reserve(registers);
+  ++warp.memory_in_flight;
+  ++m_ctas[warp.cta].memory_in_flight;
+  if (request.kind != MemoryKind::store && request.kind != MemoryKind::reduction) {
+    m_sub_cores[sub_core_of(w)]->scheduler().on_long_latency_wait(scheduler_slot(w));
+  }
+  if (request.lanes == 0) {
+    memory_done(op, cycle);
+  } else {
+    m_ldst.accept(op);
+  }
+}
+
+void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
+  Warp& warp = m_warps[op.warp];
+  if (!m_aborted) {
+    if (op.error) {
+      DeviceFault fault;
+      fault.kind = FaultKind::unmapped_address;
+      fault.function = op.request.function;
+      fault.pc = op.request.pc;
+      fault.lane = uint32_t(__builtin_ctzll(op.request.lanes));
+      fault.address = op.request.address[fault.lane];
+      fault.space = op.request.space[fault.lane];
+      fault.detail = "the memory system answered an address error";
+      raise_fault(warp, fault);
+    } else {
+      WarpState& state = *warp.state;
+      state.memory_request() = op.request;
+      state.set_memory_pending(true);
+      Interpreter::complete_memory(state);
+      m_scoreboards[op.warp].release(*op.registers);
+      if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
+        m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
+            scheduler_slot(op.warp));
+      }
+      m_stats.memory_latency.sample(cycle - op.issue_cycle);
+      m_total_latency.sample(cycle - op.issue_cycle);
+    }
+  }
+  --warp.memory_in_flight;
+  Cta& cta = m_ctas[warp.cta];
+  --cta.memory_in_flight;
+  m_ldst.release(op);
+  if (!m_aborted) maybe_finish_cta(warp.cta);
+}
+
+void Sm::arrive_at_barrier(uint32_t w, const StepResult& result, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  Cta& cta = m_ctas[warp.cta];
+  const uint32_t id = result.barrier_id % 16;
+  cta.expected_threads[id] = result.barrier_threads;
+  ++cta.arrived[id];
+  if (!result.barrier_arrive_only) {
+    warp.at_barrier = true;
+    warp.barrier = id;
+  }
+  check_barriers(cta, warp.cta, cycle);
+}
+
+void Sm::check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle) {
+  for (uint32_t id = 0; id < 16; ++id) {
+    if (cta.arrived[id] == 0) continue;
+    const uint32_t threads = cta.expected_threads[id];
+    const uint32_t needed =
+        threads == 0 ? cta.live_warps : (threads + m_config.warp_size - 1) / m_config.warp_size;
+    if (cta.arrived[id] < needed) continue;
+    cta.arrived[id] = 0;
+    const uint64_t ready = cycle + m_config.unit(UnitClass::barrier).latency;
+    for (Warp& warp : m_warps) {
+      if (warp.resident && warp.cta == cta_index && warp.at_barrier && warp.barrier == id) {
+        warp.at_barrier = false;
+        warp.ready_cycle = std::max(warp.ready_cycle, ready);
+      }
+    }
+  }
+}
+
+void Sm::finish_warp(uint32_t w, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  warp.resident = false;
+  SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
+  sub_core.scheduler().remove_warp(scheduler_slot(w));
+  --sub_core.resident_warps;
+  Cta& cta = m_ctas[warp.cta];
+  --cta.live_warps;
+  check_barriers(cta, warp.cta, cycle);
+  maybe_finish_cta(warp.cta);
+}
+
+void Sm::maybe_finish_cta(uint32_t cta_index) {
+  Cta& cta = m_ctas[cta_index];
+  if (!cta.resident || cta.live_warps != 0 || cta.memory_in_flight != 0) return;
+  cta.resident = false;
+  --m_resident_ctas;
+  m_stats.ctas.inc();
+  m_callbacks.cta_done(m_id);
+}
+
+void Sm::schedule_release(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
+  m_releases.push(Release{cycle, m_sequence++, w, m_warps[w].generation, &registers});
+}
+
+void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
+  const Cta& cta = m_ctas[warp.cta];
+  const KernelLaunch& k = m_launch->launch;
+  const Dim3 thread = warp.state->thread(fault.lane);
+  const std::string message =
+      describe_fault(fault, m_launch->layout->module(), k.kernel, cta.context.cta, thread);
+  m_callbacks.fault(message);
+}
+
+void Sm::abort() {
+  m_aborted = true;
+  for (uint32_t w = 0; w < m_warps.size(); ++w) {
+    Warp& warp = m_warps[w];
+    if (!warp.resident) continue;
+    warp.resident = false;
+    SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
+    sub_core.scheduler().remove_warp(scheduler_slot(w));
+    --sub_core.resident_warps;
+  }
+  for (Cta& cta : m_ctas) cta.resident = false;
+  m_resident_ctas = 0;
+  while (!m_releases.empty()) m_releases.pop();
+  for (auto& sub_core : m_sub_cores) sub_core->pause();
+}
+
+void Sm::queue_send(LdstUnit::Outbound& outbound) {
+  m_to_send.push_back(&outbound);
+  if (!m_port_busy && m_to_send.size() == 1) {
+    m_send_event.notify(m_loop.offset_of(outbound.send_cycle));
+  }
+}
+
+void Sm::send() {
+  while (!m_port_busy && !m_to_send.empty()) {
+    LdstUnit::Outbound& head = *m_to_send.front();
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    if (m_loop.time_ps(head.send_cycle) > now) {
+      m_send_event.notify(m_loop.offset_of(head.send_cycle));
+      return;
+    }
+    m_to_send.pop_front();
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    m_port_busy = true;
+    const tlm::tlm_sync_enum status = out->nb_transport_fw(head, phase, delay);
+    if (status == tlm::TLM_COMPLETED) {
+      m_port_busy = false;
+      m_ldst.response(head, m_loop.arrival_cycle(delay));
+      m_loop.wake();
+    } else if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) {
+      m_port_busy = false;
+    } else if (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP) {
+      m_port_busy = false;
+      m_ldst.response(head, m_loop.arrival_cycle(delay));
+      m_loop.wake();
+    }
+  }
+}
+
+tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                       sc_core::sc_time& delay) {
+  if (phase == tlm::END_REQ) {
+    m_port_busy = false;
+    if (!m_to_send.empty()) m_send_event.notify(delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    if (payload.get_ref_count() == 0 || !payload.has_mm()) {
+      throw SimulationError(std::string(name()) + ": response to a request this SM did not send");
+    }
+    m_ldst.response(static_cast<LdstUnit::Outbound&>(payload), m_loop.arrival_cycle(delay));
+    m_loop.wake();
+    return tlm::TLM_COMPLETED;
+  }
+  throw SimulationError(std::string(name()) + ": unexpected phase from the crossbar");
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,160 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/gpu/cycle_loop.h"
+#include "modules/gpu/gpu_config.h"
+#include "modules/gpu/launch_state.h"
+#include "modules/gpu/ldst_unit.h"
+#include "modules/gpu/shared_memory_banks.h"
+#include "modules/gpu/simt/interpreter.h"
+#include "modules/gpu/simt/warp_state.h"
+#include "modules/gpu/sm_stats.h"
+#include "modules/gpu/sub_core.h"
+#include "tlm_protocols/gpu_memory_protocol.h"
+
+namespace ohmvp::gpu {
+
+// One streaming multiprocessor, cycle-level, stepped by the GPU's cycle loop (it has no
+// process of its own for issue). Resident CTAs own their shared memory and barrier counts; warp
+// slot i belongs to sub-core i % sub_cores; each cycle every sub-core's scheduler picks a warp
+// whose next instruction has no register hazard and a free unit, and the interpreter executes
+// it at issue (the scoreboard holds its destinations until its latency has passed). Global,
+// local and texture accesses go through the LD/ST unit and L1 to the crossbar on `out`;
+// shared-memory accesses cost their bank-conflict passes; param/const reads the constant-cache
+// latency. A request leaves at the cycle it was made: `send` delivers it when SystemC time gets
+// there (the crossbar takes no annotated delays).
+class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
+ public:
+  tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
+
+  struct Callbacks {
+    std::function<void(uint32_t sm)> cta_done;              // a CTA finished; its slot is free
+    std::function<void(const std::string& message)> fault;  // a device fault: stop the launch
+  };
+
+  // `total_latency`: the GPU-wide memory-latency histogram, sampled alongside the SM's own.
+  Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, CycleLoop& loop,
+     StatsRegistry& stats, VcdWriter* vcd, Histogram& total_latency, Callbacks callbacks);
+  SC_HAS_PROCESS(Sm);
+
+  // A launch starts: size the warp slots for its kernel.
+  void begin_launch(const LaunchState& launch);
+  // Makes CTA `cta_linear` of the running launch resident from `cycle`.
+  void start_cta(uint64_t cta_linear, uint64_t cycle);
+  // Simulates `cycle`; returns the next cycle with work of its own (CycleLoop::never if none).
+  uint64_t step(uint64_t cycle);
+  // Drops every warp and CTA (after a fault); accesses in flight still drain.
+  void abort();
+  // No CTA resident, nothing in flight or waiting to be sent.
+  bool idle() const;
+  // Kernel boundary: the L1 forgets everything (it is not coherent with other SMs' stores).
+  void end_launch() { m_ldst.invalidate_l1(); }
+
+  uint32_t id() const { return m_id; }
+  const SmStats& stats() const { return m_stats; }
+  uint32_t sub_core_count() const { return m_sub_core_count; }
+  const SubCoreStats& sub_core_stats(uint32_t sub_core) const {
+    return m_sub_cores[sub_core]->stats();
+  }
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  struct Cta {
+    bool resident = false;
+    uint64_t linear = 0;
+    uint32_t live_warps = 0;  // warps that have not finished
+    uint32_t memory_in_flight = 0;
+    std::array<uint32_t, 16> arrived{};           // warps that arrived at each barrier
+    std::array<uint32_t, 16> expected_threads{};  // bar.sync's count; 0: every live warp
+    std::vector<uint8_t> shared;
+    ExecutionContext context;
+  };
+  struct Warp {
+    std::unique_ptr<WarpState> state;
+    bool resident = false;
+    bool at_barrier = false;
+    uint32_t generation = 0;  // bumped when the slot takes a new warp
+    uint32_t barrier = 0;
+    uint32_t cta = 0;
+    uint32_t memory_in_flight = 0;
+    uint64_t ready_cycle = 0;  // earliest issue (one instruction per warp per cycle, branches)
+  };
+  struct Release {
+    uint64_t cycle;
+    uint64_t sequence;
+    uint32_t warp;
+    uint32_t generation;
+    const InstructionRegisters* registers;
+    bool operator>(const Release& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
+    }
+  };
+
+  uint32_t sub_core_of(uint32_t warp) const { return warp % m_sub_core_count; }
+  uint32_t scheduler_slot(uint32_t warp) const { return warp / m_sub_core_count; }
+  uint32_t warp_of(uint32_t sub_core, uint32_t slot) const {
+    return slot * m_sub_core_count + sub_core;
+  }
+
+  StallReason check(uint32_t warp, uint64_t cycle);
+  void issue(uint32_t sub_core, uint32_t warp, uint64_t cycle);
+  void issue_memory(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
+  uint32_t shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes);
+  void arrive_at_barrier(uint32_t warp, const StepResult& result, uint64_t cycle);
+  void check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle);
+  void finish_warp(uint32_t warp, uint64_t cycle);
+  void maybe_finish_cta(uint32_t cta_index);
+  void memory_done(MemoryOp& op, uint64_t cycle);
+  void raise_fault(const Warp& warp, const DeviceFault& fault);
+  void schedule_release(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
+  void queue_send(LdstUnit::Outbound& outbound);
+  void send();
+
+  uint32_t m_id;
+  const GpuConfig& m_config;
+  CycleLoop& m_loop;
+  Callbacks m_callbacks;
+  uint32_t m_sub_core_count;
+  SmStats m_stats;
+  Histogram& m_total_latency;
+  std::vector<std::unique_ptr<SubCore>> m_sub_cores;
+  LdstUnit m_ldst;
+  SharedMemoryBanks m_banks;
+  uint64_t m_shared_free_cycle = 0;  // the bank array takes the next access from here
+
+  const LaunchState* m_launch = nullptr;
+  std::vector<Cta> m_ctas;
+  std::vector<Warp> m_warps;
+  std::vector<Scoreboard> m_scoreboards;  // by warp slot
+  uint32_t m_resident_ctas = 0;
+  uint64_t m_warp_age = 0;
+  uint64_t m_next_wake = 0;     // scratch of step(): earliest cycle a stalled warp may go
+  uint64_t m_active_since = 0;  // cycle the SM last went from no CTA to some
+  std::priority_queue<Release, std::vector<Release>, std::greater<Release>> m_releases;
+  uint64_t m_sequence = 0;
+  bool m_aborted = false;
+  std::array<uint64_t, 64> m_lane_addresses{};  // scratch
+
+  std::deque<LdstUnit::Outbound*> m_to_send;
+  bool m_port_busy = false;  // BEGIN_REQ sent, END_REQ not yet back
+  sc_core::sc_event m_send_event;
+
+  TraceSignal m_trace_mshrs;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,65 @@
+#include "modules/gpu/sm_stats.h"
+
+namespace ohmvp::gpu {
+
+const char* stall_name(StallReason reason) {
+  switch (reason) {
+    case StallReason::issued:
+      return "issued";
+    case StallReason::no_ready_warp:
+      return "no_ready_warp";
+    case StallReason::scoreboard:
+      return "scoreboard";
+    case StallReason::structural:
+      return "structural";
+    case StallReason::memory:
+      return "memory";
+    case StallReason::barrier:
+      return "barrier";
+  }
+  return "?";
+}
+
+SubCoreStats::SubCoreStats(StatsRegistry& stats, const std::string& group) {
+  for (size_t r = 0; r < k_stall_reasons; ++r) {
+    const auto reason = StallReason(r);
+    const std::string name =
+        reason == StallReason::issued ? "issue_cycles" : std::string("stall_") + stall_name(reason);
+    const std::string what =
+        reason == StallReason::issued
+            ? "cycles the sub-core issued a warp instruction"
+            : std::string("cycles without issue because: ") + stall_name(reason);
+    m_cycles[r] = &stats.counter(group, name, "cycles", what);
+  }
+}
+
+SmStats::SmStats(StatsRegistry& stats, const std::string& group)
+    : active_cycles(
+          stats.counter(group, "active_cycles", "cycles", "cycles with at least one resident CTA")),
+      warp_instructions(
+          stats.counter(group, "warp_instructions", "instructions", "warp instructions issued")),
+      thread_instructions(stats.counter(group, "thread_instructions", "instructions",
+                                        "lanes whose guard held, over issued instructions")),
+      active_lanes(stats.counter(group, "active_lanes", "lanes",
+                                 "active lanes at issue, over issued instructions")),
+      ctas(stats.counter(group, "ctas", "CTAs", "CTAs run to completion")),
+      l1_hits(stats.counter(group, "l1_hits", "accesses", "L1 line accesses that hit")),
+      l1_misses(stats.counter(group, "l1_misses", "accesses",
+                              "L1 line accesses that missed at least one sector")),
+      l1_mshr_merges(stats.counter(group, "l1_mshr_merges", "accesses",
+                                   "L1 misses merged into an outstanding miss")),
+      l1_stall_cycles(stats.counter(group, "l1_stall_cycles", "cycles",
+                                    "cycles the LD/ST unit waited for an MSHR or a cache way")),
+      stores(stats.counter(group, "stores", "requests", "line stores sent to L2")),
+      atomics(stats.counter(group, "atomics", "requests", "line atomics sent to L2")),
+      shared_accesses(
+          stats.counter(group, "shared_accesses", "instructions", "shared-memory warp accesses")),
+      shared_passes(
+          stats.counter(group, "shared_passes", "passes",
+                        "shared-memory bank-array passes (1 per access without conflict)")),
+      const_accesses(stats.counter(group, "const_accesses", "instructions",
+                                   "param and const space warp reads")),
+      memory_latency(stats.histogram(group, "memory_latency", "cycles",
+                                     "issue to completion of a global/local/texture access")) {}
+
+}  // namespace ohmvp::gpu

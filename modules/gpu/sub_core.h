@@ -1,0 +1,53 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "modules/common/trace_signal.h"
+#include "modules/gpu/functional_unit.h"
+#include "modules/gpu/gpu_config.h"
+#include "modules/gpu/sm_stats.h"
+#include "modules/gpu/warp_scheduler.h"
+
+namespace ohmvp::gpu {
+
+// One of an SM's sub-cores (processing blocks): its warp scheduler, one group of functional
+// units per unit class, its issue-stall counters and its VCD signals. The SM runs the issue
+// logic; the sub-core holds the state it works on.
+class SubCore {
+ public:
+  SubCore(const GpuConfig& config, uint32_t warp_capacity, StatsRegistry& stats,
+          const std::string& group, VcdWriter* vcd, const std::string& scope);
+
+  WarpScheduler& scheduler() { return *m_scheduler; }
+  FunctionalUnitGroup& unit(UnitClass unit) { return m_units[unit_index(unit)]; }
+  SubCoreStats& stats() { return m_stats; }
+  const SubCoreStats& stats() const { return m_stats; }
+
+  // Counts the cycles since the last record as stalled for the reason seen then (nothing can
+  // change while the SM is asleep), then `reason` for `cycle` itself.
+  void record(uint64_t cycle, StallReason reason);
+  // The SM has no warp left: cycles from now on are not the sub-core's until record() again.
+  void pause() { m_recording = false; }
+  // Issued-warp signal: the warp's slot + 1 at `time_ps`, 0 when it issued nothing.
+  void trace_issue(uint32_t warp_plus_one, uint64_t time_ps) {
+    m_issued.set(warp_plus_one, time_ps);
+  }
+  void trace_active(uint32_t warps, uint64_t time_ps) { m_active.set(warps, time_ps); }
+
+  uint32_t resident_warps = 0;
+
+ private:
+  std::unique_ptr<WarpScheduler> m_scheduler;
+  std::vector<FunctionalUnitGroup> m_units;
+  SubCoreStats m_stats;
+  StallReason m_last = StallReason::no_ready_warp;
+  uint64_t m_next_cycle = 0;  // first cycle not yet recorded
+  bool m_recording = false;
+  TraceSignal m_issued;
+  TraceSignal m_active;
+};
+
+}  // namespace ohmvp::gpu

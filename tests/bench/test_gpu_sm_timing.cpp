@@ -1,0 +1,195 @@
+#include <array>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/bench/gpu_bench.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+
+namespace {
+
+bench::GpuBench& the_bench() {
+  static bench::GpuBench instance;
+  return instance;
+}
+
+// mov, then `adds` adds each using the previous result, then exit.
+std::string chain_ptx(int adds) {
+  std::string ptx =
+      ".version 7.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry chain()\n{\n  .reg .b32 %r<200>;\n  mov.u32 %r0, 1;\n";
+  for (int i = 1; i <= adds; ++i) {
+    ptx += "  add.s32 %r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", 1;\n";
+  }
+  return ptx + "  exit;\n}\n";
+}
+
+// Reads %clock around a first (missing) and a second (hitting) load of the same word, and
+// stores the loaded value and both intervals.
+const char* hit_miss_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry hit_miss(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %clock;
+  ld.global.u32 %r2, [%rd1];
+  add.s32 %r3, %r2, 0;
+  mov.u32 %r4, %clock;
+  ld.global.u32 %r5, [%rd1];
+  add.s32 %r6, %r5, 0;
+  mov.u32 %r7, %clock;
+  sub.s32 %r8, %r4, %r1;
+  sub.s32 %r9, %r7, %r4;
+  st.global.u32 [%rd2], %r3;
+  st.global.u32 [%rd2+4], %r6;
+  st.global.u32 [%rd2+8], %r8;
+  st.global.u32 [%rd2+12], %r9;
+  exit;
+}
+)";
+
+// Warp 0 runs a dependent chain before bar.sync; every warp stores the clock after the barrier,
+// warp 0 also the clock before it.
+const char* barrier_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry barrier(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 5;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra WAIT;
+  add.s32 %r3, %r1, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  add.s32 %r3, %r3, 1;
+  mov.u32 %r4, %clock;
+  st.global.u32 [%rd1+64], %r4;
+WAIT:
+  bar.sync 0;
+  mov.u32 %r5, %clock;
+  mul.wide.u32 %rd2, %r2, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  exit;
+}
+)";
+
+const char* fault_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry misaligned(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd1+2], %r1;
+  exit;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("gpu timing: a dependent ALU chain takes the INT latency per instruction") {
+  bench::GpuBench& b = the_bench();
+  const uint32_t latency = b.config.unit(UnitClass::int_alu).latency;
+  for (int adds : {1, 10, 40}) {
+    const Module module = parse_ptx(chain_ptx(adds), "chain.ptx");
+    const LaunchResult r = b.run(module, "chain", {1, 1, 1}, {1, 1, 1}, {});
+    REQUIRE_FALSE(r.faulted);
+    // mov at cycle 0, add k at k x latency, exit the cycle after the last add; the launch ends
+    // with the exit's cycle.
+    CHECK(r.cycles() == adds * latency + 2);
+    CHECK(r.warp_instructions == uint64_t(adds + 2));
+  }
+}
+
+TEST_CASE("gpu timing: four warps issue from the four sub-cores in parallel") {
+  bench::GpuBench& b = the_bench();
+  const uint32_t latency = b.config.unit(UnitClass::int_alu).latency;
+  const Module module = parse_ptx(chain_ptx(20), "chain.ptx");
+  std::array<uint64_t, 4> issued_before{};
+  for (uint32_t s = 0; s < 4; ++s) {
+    issued_before[s] = b.gpu.sm(0).sub_core_stats(s).cycles(StallReason::issued);
+  }
+  const LaunchResult one = b.run(module, "chain", {1, 1, 1}, {32, 1, 1}, {});
+  const LaunchResult four = b.run(module, "chain", {1, 1, 1}, {128, 1, 1}, {});
+  CHECK(one.cycles() == 20 * latency + 2);
+  CHECK(four.cycles() == one.cycles());
+  CHECK(four.warp_instructions == 4 * one.warp_instructions);
+  // Eight warps: two per sub-core share its issue slot, one cycle apart.
+  const LaunchResult eight = b.run(module, "chain", {1, 1, 1}, {256, 1, 1}, {});
+  CHECK(eight.cycles() == one.cycles() + 1);
+  for (uint32_t s = 0; s < 4; ++s) {
+    const uint64_t issued = b.gpu.sm(0).sub_core_stats(s).cycles(StallReason::issued);
+    // one warp (sub-core 0 only), one on each, two on each; 22 instructions per warp
+    CHECK(issued - issued_before[s] == (s == 0 ? 22u : 0u) + 22 + 2 * 22);
+  }
+}
+
+TEST_CASE("gpu timing: an L1 hit takes the hit latency, a miss goes to L2 and DRAM") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(hit_miss_ptx, "hit_miss.ptx");
+  const uint64_t in = 0x10000, out = 0x20000;
+  b.write<uint32_t>(in, {0xcafe1234});
+  const LaunchResult r = b.run(module, "hit_miss", {1, 1, 1}, {1, 1, 1}, {in, out});
+  REQUIRE_FALSE(r.faulted);
+  const std::vector<uint32_t> got = b.read<uint32_t>(out, 4);
+  CHECK(got[0] == 0xcafe1234);
+  CHECK(got[1] == 0xcafe1234);
+  // ld at t+1, enters the L1 at t+2, data at t+2+hit, the add then, the clock read one later.
+  const uint32_t hit = b.config.l1d.hit_latency;
+  CHECK(got[3] == hit + 3);
+  CHECK(got[2] > hit + 3 + 2 * b.config.crossbar.latency + b.config.l2.hit_latency);
+}
+
+TEST_CASE("gpu timing: bar.sync holds every warp until the last one arrives") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(barrier_ptx, "barrier.ptx");
+  const uint64_t out = 0x30000;
+  const LaunchResult r = b.run(module, "barrier", {1, 1, 1}, {128, 1, 1}, {out});
+  REQUIRE_FALSE(r.faulted);
+  const std::vector<uint32_t> clocks = b.read<uint32_t>(out, 17);
+  const uint32_t before = clocks[16];  // warp 0, before its bar.sync
+  const uint32_t barrier_latency = b.config.unit(UnitClass::barrier).latency;
+  for (int w = 0; w < 4; ++w) {
+    INFO("warp " << w);
+    CHECK(clocks[w] >= before + barrier_latency);
+  }
+  CHECK(clocks[1] == clocks[2]);
+  CHECK(clocks[2] == clocks[3]);
+}
+
+TEST_CASE("gpu timing: a device fault stops the launch with kernel, PC, CTA and thread") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(fault_ptx, "fault.ptx");
+  const LaunchResult r = b.run(module, "misaligned", {2, 1, 1}, {64, 1, 1}, {0x40000});
+  REQUIRE(r.faulted);
+  INFO(r.fault);
+  CHECK(r.fault.find("misaligned") != std::string::npos);
+  CHECK(r.fault.find("fault.ptx") != std::string::npos);
+  CHECK(r.fault.find("CTA") != std::string::npos);
+  CHECK(r.fault.find("thread") != std::string::npos);
+  // The GPU takes the next launch normally.
+  const Module chain = parse_ptx(chain_ptx(1), "chain.ptx");
+  CHECK_FALSE(b.run(chain, "chain", {1, 1, 1}, {1, 1, 1}, {}).faulted);
+}
