@@ -21,7 +21,7 @@ constexpr int exit_usage = 2;
 const char* const usage_text =
     "Usage: ohmvp <command> [options]\n"
     "\n"
-    "OhmVP, a SystemC/TLM-2.0 virtual platform of a GPU memory system.\n"
+    "OhmVP, a SystemC/TLM-2.0 virtual platform of a GPU and its memory system.\n"
     "\n"
     "Commands:\n"
     "  run      run a platform on a workload; writes OUT/report.json\n"
@@ -70,6 +70,8 @@ int command_run(const std::vector<std::string>& args) {
                         "the platform's default workload")(
       "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
+      "dump", po::value<std::string>(),
+      "kernel workloads: write each output buffer to DIR/<name>.bin plus DIR/index.json")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of every random choice of the run")(
       "quiet,q", "no progress line on stderr")("help,h", "show this help");
   const po::variables_map vm = parse("run", options, args);
@@ -81,6 +83,7 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("platform")) run.platform = vm["platform"].as<std::string>();
   if (vm.count("workload")) run.workload = vm["workload"].as<std::string>();
   if (vm.count("vcd")) run.vcd = vm["vcd"].as<std::string>();
+  if (vm.count("dump")) run.dump = vm["dump"].as<std::string>();
   run.overrides = overrides_of(vm);
   run.out_dir = vm["out"].as<std::string>();
   run.seed = vm["seed"].as<uint64_t>();

@@ -24,9 +24,24 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
                        {"avg_latency_ns", s.avg_latency_ns},
                        {"p99_latency_ns", s.p99_latency_ns},
                        {"bandwidth_gbps", s.bandwidth_gbps}};
+  if (s.gpu) {
+    nlohmann::json& summary = report["summary"];
+    summary["ipc"] = s.gpu->ipc;
+    summary["cycles"] = s.gpu->cycles;
+    summary["warp_instructions"] = s.gpu->warp_instructions;
+    summary["thread_instructions"] = s.gpu->thread_instructions;
+    summary["simd_efficiency"] = s.gpu->simd_efficiency;
+  }
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
   return report;
+}
+
+void create_folder(const std::filesystem::path& folder) {
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error)
+    throw ConfigError("cannot create output folder " + folder.string() + ": " + error.message());
 }
 
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
@@ -51,7 +66,14 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
       << "  requests          " << s.requests << "\n"
       << "  read latency      " << s.avg_latency_ns << " ns mean, " << s.p99_latency_ns
       << " ns p99\n"
-      << "  bandwidth         " << s.bandwidth_gbps << " GB/s\n\n";
+      << "  bandwidth         " << s.bandwidth_gbps << " GB/s\n";
+  if (s.gpu)
+    out << "  GPU cycles        " << s.gpu->cycles << "\n"
+        << "  warp instructions " << s.gpu->warp_instructions << " (" << s.gpu->thread_instructions
+        << " thread instructions)\n"
+        << "  IPC               " << s.gpu->ipc << "\n"
+        << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n";
+  out << "\n";
   out.unsetf(std::ios::floatfield);
   stats.write_text(out);
 }

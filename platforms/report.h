@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -18,12 +19,25 @@ struct RunSummary {
   double avg_latency_ns = 0;
   double p99_latency_ns = 0;
   double bandwidth_gbps = 0;  // delivered data bandwidth, 10^9 bytes per second
+
+  // Kernel runs on a GPU platform add these (totals over every launch).
+  struct Gpu {
+    double ipc = 0;  // warp instructions per core cycle, whole GPU
+    uint64_t cycles = 0;
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    double simd_efficiency = 0;  // active lanes / (warp size x warp instructions)
+  };
+  std::optional<Gpu> gpu;
 };
 
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& summary, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
                            const nlohmann::json& workload_config);
+
+// Creates the folder and its parents; ConfigError naming it when that fails.
+void create_folder(const std::filesystem::path& folder);
 
 // Writes the file whole or not at all (a temporary file renamed into place).
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);

@@ -5,9 +5,12 @@
 #include <sstream>
 
 #include "modules/common/errors.h"
+#include "modules/common/json_file.h"
 #include "modules/common/vcd_writer.h"
+#include "modules/host/gpu_workload.h"
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
+#include "platforms/kernel_run.h"
 #include "platforms/memory_system.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
@@ -76,15 +79,18 @@ void run_platform(const RunOptions& options) {
   const PlatformConfig config = parse_platform(document);
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
-  Workload workload = load_workload(resolve_workload(workload_name), options.seed);
+  const std::filesystem::path workload_file = resolve_workload(workload_name);
+  if (is_kernel_workload(load_json_file(workload_file))) {
+    run_kernel_workload(options, document, config, workload_file);
+    return;
+  }
+  if (options.dump)
+    throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
+                      workload_name + " is memory traffic");
+  Workload workload = load_workload(workload_file, options.seed);
   check_fits(workload, config.memory);
 
-  std::error_code error;
-  std::filesystem::create_directories(options.out_dir, error);
-  if (error) {
-    throw ConfigError("cannot create output folder " + options.out_dir.string() + ": " +
-                      error.message());
-  }
+  create_folder(options.out_dir);
   std::unique_ptr<VcdWriter> vcd;
   if (options.vcd) vcd = std::make_unique<VcdWriter>(*options.vcd);
 

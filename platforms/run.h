@@ -16,6 +16,7 @@ struct RunOptions {
   std::vector<std::string> overrides;  // "json.path=value"
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;
+  std::optional<std::filesystem::path> dump;  // kernel workloads: output buffers as raw bytes
   uint64_t seed = 1;
   bool progress = false;  // progress line on stderr
   bool print_summary = true;

@@ -40,9 +40,13 @@ void RunMonitor::watch() {
 }
 
 void RunMonitor::print(const Progress& p) const {
-  std::fprintf(stderr, "\r[ohmvp] %.3f us simulated, %llu of %llu requests done",
-               sc_core::sc_time_stamp().to_seconds() * 1e6, static_cast<unsigned long long>(p.done),
-               static_cast<unsigned long long>(p.total));
+  const double us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+  const auto done = static_cast<unsigned long long>(p.done);
+  if (p.total > 0)
+    std::fprintf(stderr, "\r[ohmvp] %.3f us simulated, %llu of %llu %s done", us, done,
+                 static_cast<unsigned long long>(p.total), p.unit);
+  else
+    std::fprintf(stderr, "\r[ohmvp] %.3f us simulated, %llu %s done", us, done, p.unit);
   std::fflush(stderr);
   m_printed = true;
 }

@@ -13,10 +13,11 @@ namespace ohmvp {
 class RunMonitor : public sc_core::sc_module {
  public:
   struct Progress {
-    uint64_t done;      // requests completed
-    uint64_t total;     // requests in the workload
+    uint64_t done;      // units of work completed
+    uint64_t total;     // units in the workload; 0 when not known in advance
     uint64_t activity;  // grows whenever the platform gets work done
     bool busy;          // work is in flight (an idle gap in a trace is not a stall)
+    const char* unit = "requests";
   };
 
   RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,

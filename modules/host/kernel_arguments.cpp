@@ -1,0 +1,35 @@
+#include "modules/host/kernel_arguments.h"
+
+#include <stdexcept>
+
+namespace ohmvp {
+
+KernelArguments::KernelArguments(const Runtime& runtime, Runtime::ModuleId module,
+                                 const std::string& kernel)
+    : m_kernel(kernel),
+      m_slots(runtime.argument_layout(module, kernel)),
+      m_block(runtime.argument_bytes(module, kernel), 0) {}
+
+KernelArguments& KernelArguments::add_bytes(const void* data, uint64_t bytes) {
+  if (m_next == m_slots.size())
+    throw std::invalid_argument("kernel '" + m_kernel + "' takes " +
+                                std::to_string(m_slots.size()) + " arguments; got more");
+  const Runtime::ParamSlot& slot = m_slots[m_next];
+  if (slot.bytes != bytes)
+    throw std::invalid_argument("kernel '" + m_kernel + "' parameter " + std::to_string(m_next) +
+                                " (" + slot.name + ") is " + std::to_string(slot.bytes) +
+                                " bytes; got a " + std::to_string(bytes) + "-byte value");
+  std::memcpy(m_block.data() + slot.offset, data, bytes);
+  ++m_next;
+  return *this;
+}
+
+std::vector<uint8_t> KernelArguments::bytes() const {
+  if (m_next != m_slots.size())
+    throw std::invalid_argument("kernel '" + m_kernel + "' takes " +
+                                std::to_string(m_slots.size()) + " arguments; got " +
+                                std::to_string(m_next));
+  return m_block;
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "modules/host/runtime.h"
+
+namespace ohmvp {
+
+// Packs a kernel's parameter block in the order and layout of its PTX .param list, checking
+// each value's size against the parameter's: a host program's `args.add(device_ptr).add(n)`.
+class KernelArguments {
+ public:
+  KernelArguments(const Runtime& runtime, Runtime::ModuleId module, const std::string& kernel);
+
+  template <class T>
+  KernelArguments& add(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>, "kernel arguments are plain bytes");
+    return add_bytes(&value, sizeof(T));
+  }
+  // The next parameter's bytes; std::invalid_argument when the size differs or none is left.
+  KernelArguments& add_bytes(const void* data, uint64_t bytes);
+
+  // The finished block; std::invalid_argument when parameters are missing.
+  std::vector<uint8_t> bytes() const;
+
+ private:
+  std::string m_kernel;
+  std::vector<Runtime::ParamSlot> m_slots;
+  std::vector<uint8_t> m_block;
+  size_t m_next = 0;
+};
+
+}  // namespace ohmvp

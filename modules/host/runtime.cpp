@@ -1,0 +1,265 @@
+#include "modules/host/runtime.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/simt/kernel_layout.h"
+
+namespace ohmvp {
+
+using sc_core::SC_PS;
+using sc_core::sc_time;
+
+struct Runtime::LoadedModule {
+  gpu::Module module;
+  uint64_t global_base = 0;
+  std::vector<uint8_t> const_bank;
+};
+
+struct Runtime::Pending {
+  bool done = false;
+  gpu::LaunchResult result;
+  uint64_t local_region = 0;  // 0 when the kernel uses no .local storage
+  uint64_t start_ps = 0;
+};
+
+namespace {
+
+// Where device allocations start: the first 64 KiB stay unmapped so that a null or small
+// pointer dereferenced by a kernel is a fault, not a hit on someone's buffer (modelling choice).
+constexpr uint64_t k_device_base = 64 * 1024;
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+}  // namespace
+
+Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
+                 uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats)
+    : sc_module(name),
+      m_gpu(gpu),
+      m_pcie(pcie),
+      m_device_gb_per_s(device_gb_per_s),
+      m_allocator(k_device_base, device_bytes),
+      m_launches(stats.counter(this->name(), "kernel_launches", "launches", "kernels launched")),
+      m_h2d_bytes(stats.counter(this->name(), "host_to_device_bytes", "B",
+                                "bytes copied from host to device over PCIe")),
+      m_d2h_bytes(stats.counter(this->name(), "device_to_host_bytes", "B",
+                                "bytes copied from device to host over PCIe")),
+      m_pcie_busy_ps(stats.counter(this->name(), "pcie_busy", "ps",
+                                   "time the PCIe link carried copies, both directions")),
+      m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
+                                "simulated time from each launch to its completion")) {}
+
+Runtime::~Runtime() = default;
+
+uint64_t Runtime::malloc(uint64_t bytes) {
+  return m_allocator.allocate(bytes);
+}
+
+void Runtime::free(uint64_t address) {
+  synchronize();
+  m_allocator.free(address);
+}
+
+void Runtime::ensure_started() {
+  if (m_started) return;
+  m_started = true;
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // ends elaboration; processes may now be notified
+}
+
+void Runtime::advance_to(uint64_t time_ps) {
+  if (time_ps > now_ps())
+    sc_core::sc_start(sc_time(static_cast<double>(time_ps - now_ps()), SC_PS));
+}
+
+void Runtime::run_until(const std::function<bool()>& finished, const char* what) {
+  ensure_started();
+  while (!finished()) {
+    if (!sc_core::sc_pending_activity())
+      throw SimulationError(std::string("simulation stalled while ") + what +
+                            ": no event is pending but the operation has not finished");
+    sc_core::sc_start();  // returns on sc_pause() from a completion, or when nothing is left
+  }
+}
+
+void Runtime::check_range(uint64_t address, uint64_t bytes, const char* what) const {
+  if (bytes == 0) return;
+  if (!m_allocator.find(address, bytes))
+    throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
+                                " bytes at device address " + std::to_string(address) +
+                                " is outside every allocation");
+}
+
+bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
+  return m_allocator.find(address, bytes).has_value();
+}
+
+void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t bytes) {
+  check_range(destination, bytes, "copy to device");
+  synchronize();
+  const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
+  m_pcie_busy_ps.inc(done - now_ps());
+  advance_to(done);
+  m_gpu.write(destination, source, bytes);
+  m_h2d_bytes.inc(bytes);
+}
+
+void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
+  check_range(source, bytes, "copy to host");
+  synchronize();
+  m_gpu.read(source, destination, bytes);
+  const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
+  m_pcie_busy_ps.inc(done - now_ps());
+  advance_to(done);
+  m_d2h_bytes.inc(bytes);
+}
+
+void Runtime::device_side_copy_time(uint64_t bytes_moved) {
+  const double ns = static_cast<double>(bytes_moved) / m_device_gb_per_s;
+  advance_to(now_ps() + static_cast<uint64_t>(std::llround(ns * 1000.0)));
+}
+
+void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
+  check_range(source, bytes, "device copy source");
+  check_range(destination, bytes, "device copy destination");
+  synchronize();
+  std::vector<uint8_t> staging(bytes);
+  m_gpu.read(source, staging.data(), bytes);
+  device_side_copy_time(2 * bytes);  // read and write
+  m_gpu.write(destination, staging.data(), bytes);
+}
+
+void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
+  const std::vector<uint8_t> pattern(bytes, value);
+  fill(destination, pattern.data(), bytes);
+}
+
+void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
+  check_range(destination, bytes, "fill");
+  synchronize();
+  device_side_copy_time(bytes);
+  m_gpu.write(destination, pattern, bytes);
+}
+
+Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
+  ensure_started();
+  auto loaded = std::make_unique<LoadedModule>();
+  loaded->module = gpu::load_ptx_file(ptx.string());
+  const gpu::Module& module = loaded->module;
+  if (module.global_bytes > 0) {
+    loaded->global_base = m_allocator.allocate(module.global_bytes);
+    std::vector<uint8_t> segment(module.global_bytes, 0);
+    for (const gpu::Symbol& symbol : module.symbols)
+      if (symbol.space == gpu::StateSpace::global && symbol.function < 0)
+        std::copy(symbol.initializer.begin(), symbol.initializer.end(),
+                  segment.begin() + static_cast<std::ptrdiff_t>(symbol.offset));
+    m_gpu.write(loaded->global_base, segment.data(), segment.size());
+  }
+  loaded->const_bank.assign(module.const_bytes, 0);
+  for (const gpu::Symbol& symbol : module.symbols)
+    if (symbol.space == gpu::StateSpace::const_)
+      std::copy(symbol.initializer.begin(), symbol.initializer.end(),
+                loaded->const_bank.begin() + static_cast<std::ptrdiff_t>(symbol.offset));
+  m_modules.push_back(std::move(loaded));
+  return static_cast<ModuleId>(m_modules.size() - 1);
+}
+
+const gpu::Module& Runtime::module(ModuleId id) const {
+  if (id >= m_modules.size()) throw std::invalid_argument("no module " + std::to_string(id));
+  return m_modules[id]->module;
+}
+
+uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
+  binding.handle = m_next_texture++;
+  m_textures.bind(binding);
+  return binding.handle;
+}
+
+const gpu::Function& Runtime::find_kernel(ModuleId id, const std::string& kernel) const {
+  const gpu::Module& loaded = module(id);
+  const gpu::Function* function = loaded.find_function(kernel);
+  if (function == nullptr || !function->is_kernel)
+    throw ConfigError(loaded.file + ": no kernel (.entry) named '" + kernel + "'");
+  return *function;
+}
+
+std::vector<Runtime::ParamSlot> Runtime::argument_layout(ModuleId id,
+                                                         const std::string& kernel) const {
+  const gpu::Module& loaded = module(id);
+  std::vector<ParamSlot> slots;
+  for (uint32_t index : find_kernel(id, kernel).params) {
+    const gpu::Symbol& symbol = loaded.symbols[index];
+    slots.push_back({symbol.name, symbol.offset, symbol.size});
+  }
+  return slots;
+}
+
+uint64_t Runtime::argument_bytes(ModuleId id, const std::string& kernel) const {
+  return find_kernel(id, kernel).param_bytes;
+}
+
+void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig& config,
+                     std::vector<uint8_t> arguments) {
+  ensure_started();
+  const gpu::Function& function = find_kernel(id, kernel);
+  if (arguments.size() != function.param_bytes)
+    throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +
+                      std::to_string(function.param_bytes) + " bytes of arguments, got " +
+                      std::to_string(arguments.size()));
+  const LoadedModule& loaded = *m_modules[id];
+  const gpu::KernelLayout layout(loaded.module, kernel);
+
+  auto pending = std::make_unique<Pending>();
+  gpu::KernelLaunch request;
+  request.module = &loaded.module;
+  request.kernel = kernel;
+  request.grid = config.grid;
+  request.block = config.block;
+  request.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  request.arguments = std::move(arguments);
+  request.textures = &m_textures;
+  request.global_segment_base = loaded.global_base;
+  request.const_bank = loaded.const_bank.data();
+  if (layout.local_bytes_per_thread() > 0) {
+    request.local_stride = gpu::align_up(layout.local_bytes_per_thread(), 16);
+    const uint64_t threads = config.grid.count() * config.block.count();
+    pending->local_region = m_allocator.allocate(threads * request.local_stride);
+    request.local_base = pending->local_region;
+  }
+  request.mapped = [this](uint64_t address, uint64_t bytes) { return mapped(address, bytes); };
+
+  Pending* state = pending.get();
+  state->start_ps = now_ps();
+  m_pending.push_back(std::move(pending));
+  m_launches.inc();
+  m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
+    state->done = true;
+    state->result = result;
+    m_kernel_ps.inc(now_ps() - state->start_ps);
+    sc_core::sc_pause();
+  });
+}
+
+void Runtime::synchronize() {
+  if (m_pending.empty()) return;
+  run_until(
+      [this] {
+        return std::all_of(m_pending.begin(), m_pending.end(),
+                           [](const std::unique_ptr<Pending>& p) { return p->done; });
+      },
+      "waiting for kernels");
+  std::string fault;
+  for (const std::unique_ptr<Pending>& pending : m_pending) {
+    if (pending->local_region) m_allocator.free(pending->local_region);
+    if (pending->result.faulted && fault.empty()) fault = pending->result.fault;
+  }
+  m_pending.clear();
+  if (!fault.empty()) throw SimulationError(fault);
+}
+
+}  // namespace ohmvp

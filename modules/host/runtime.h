@@ -1,0 +1,111 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/gpu/gpu.h"
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/texture.h"
+#include "modules/host/device_allocator.h"
+#include "modules/interconnect/pcie_link.h"
+
+namespace ohmvp {
+
+// The host side of a platform, modelled on the CUDA runtime: device memory, copies over the PCIe
+// link, PTX modules, kernel launches, synchronisation. A host program calls it from sc_main after
+// building the platform; each call that has to wait (a copy, synchronize) runs the simulation
+// until it is done, so simulated time moves as it would for a real host thread.
+//
+// Copies are synchronous like cudaMemcpy: they first wait for every launched kernel, then occupy
+// the PCIe link for latency + bytes / bandwidth, and the bytes land in device memory (through the
+// L2s, which stay coherent with it) when the last one arrives. Launches are asynchronous like
+// <<<...>>> on the default stream: they queue and run in order.
+class Runtime : public sc_core::sc_module {
+ public:
+  using ModuleId = uint32_t;
+
+  struct LaunchConfig {
+    gpu::Dim3 grid, block;
+    uint32_t dynamic_shared_bytes = 0;
+  };
+
+  // `device_bytes` of memory behind the GPU; `device_gb_per_s` is its peak bandwidth, which times
+  // memset and device-to-device copies (they run on the GPU's copy engine, not over PCIe).
+  Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
+          uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats);
+  ~Runtime() override;
+
+  // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits; std::invalid_argument for a bad
+  // free.
+  uint64_t malloc(uint64_t bytes);
+  void free(uint64_t address);
+
+  void copy_to_device(uint64_t destination, const void* source, uint64_t bytes);
+  void copy_to_host(void* destination, uint64_t source, uint64_t bytes);
+  void copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes);
+  void memset(uint64_t destination, uint8_t value, uint64_t bytes);
+  // Writes `bytes` bytes from `pattern` (a host buffer of that size) as a device-side fill: like
+  // memset with a multi-byte pattern, timed at device-memory bandwidth.
+  void fill(uint64_t destination, const void* pattern, uint64_t bytes);
+
+  // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
+  ModuleId load_module(const std::filesystem::path& ptx);
+  const gpu::Module& module(ModuleId id) const;
+
+  // Binds `binding` (handle ignored) and returns the texture-object handle a kernel receives.
+  uint64_t create_texture(gpu::TextureBinding binding);
+
+  // Queues a launch; `arguments` is the kernel's parameter block, laid out as its PTX .param
+  // list says (see argument_layout). ConfigError for an unknown kernel or a bad configuration.
+  void launch(ModuleId module, const std::string& kernel, const LaunchConfig& config,
+              std::vector<uint8_t> arguments);
+  // Waits for every queued launch. A device fault raises SimulationError with its message.
+  void synchronize();
+
+  // The kernel's parameters as (offset, bytes) in its parameter block, and the block's size.
+  struct ParamSlot {
+    std::string name;
+    uint64_t offset = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<ParamSlot> argument_layout(ModuleId module, const std::string& kernel) const;
+  uint64_t argument_bytes(ModuleId module, const std::string& kernel) const;
+
+  sc_core::sc_time now() const { return sc_core::sc_time_stamp(); }
+  uint32_t kernels_run() const { return static_cast<uint32_t>(m_launches.value()); }
+
+ private:
+  struct LoadedModule;
+  struct Pending;
+
+  const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
+  void ensure_started();
+  void advance_to(uint64_t time_ps);
+  void run_until(const std::function<bool()>& finished, const char* what);
+  void device_side_copy_time(uint64_t bytes_moved);
+  void check_range(uint64_t address, uint64_t bytes, const char* what) const;
+  bool mapped(uint64_t address, uint64_t bytes) const;
+
+  gpu::Gpu& m_gpu;
+  PcieLink m_pcie;
+  double m_device_gb_per_s;
+  DeviceAllocator m_allocator;
+  gpu::TextureTable m_textures;
+  uint64_t m_next_texture = 1;
+  std::vector<std::unique_ptr<LoadedModule>> m_modules;
+  std::vector<std::unique_ptr<Pending>> m_pending;
+  bool m_started = false;
+
+  Counter& m_launches;
+  Counter& m_h2d_bytes;
+  Counter& m_d2h_bytes;
+  Counter& m_pcie_busy_ps;
+  Counter& m_kernel_ps;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,36 @@
+#include "platforms/gpu_platform.h"
+
+#include "modules/common/errors.h"
+#include "platforms/run.h"
+
+namespace ohmvp {
+
+namespace {
+
+// Peak data bandwidth of the memory system in GB/s (bytes per ns).
+double peak_gb_per_s(const MemorySystemConfig& memory) {
+  return memory.channels * memory.channel.lanes * memory.channel.rate_gbps / 8.0;
+}
+
+}  // namespace
+
+GpuPlatform::GpuPlatform(const std::string& platform, const std::vector<std::string>& overrides,
+                         VcdWriter* vcd)
+    : GpuPlatform(load_platform_document(platform, overrides), vcd) {}
+
+GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
+    : m_document(document), m_config(parse_platform(document)) {
+  if (!m_config.gpu)
+    throw ConfigError(document.file().string() + ": platform '" + m_config.name +
+                      "' has no \"gpu\" section: it runs memory traffic and traces only");
+  m_memory = std::make_unique<MemorySystem>("memory", m_config.memory, m_stats, vcd,
+                                            MemorySystem::Front::per_channel);
+  m_gpu = std::make_unique<gpu::Gpu>("gpu", *m_config.gpu, *m_memory, m_stats, vcd);
+  m_runtime =
+      std::make_unique<Runtime>("host", *m_gpu, m_config.pcie, m_config.memory.capacity_bytes(),
+                                peak_gb_per_s(m_config.memory), m_stats);
+}
+
+GpuPlatform::~GpuPlatform() = default;
+
+}  // namespace ohmvp

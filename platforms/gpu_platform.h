@@ -1,0 +1,47 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "modules/common/config_document.h"
+#include "modules/common/stats.h"
+#include "modules/common/vcd_writer.h"
+#include "modules/gpu/gpu.h"
+#include "modules/host/runtime.h"
+#include "platforms/memory_system.h"
+#include "platforms/platform_config.h"
+
+namespace ohmvp {
+
+// A GPU platform, elaborated: the memory system, the GPU bound to it channel by channel, and the
+// host runtime. What a host program builds in sc_main before calling runtime():
+//   ohmvp::GpuPlatform platform("gpu_small");
+//   ohmvp::Runtime& cuda = platform.runtime();
+// Construct at most one per process (SystemC elaborates once).
+class GpuPlatform {
+ public:
+  // `platform`: a shipped platform's name or a file. ConfigError for a bad platform or one
+  // without a "gpu" section. `vcd` may be null (no tracing).
+  explicit GpuPlatform(const std::string& platform, const std::vector<std::string>& overrides = {},
+                       VcdWriter* vcd = nullptr);
+  GpuPlatform(const ConfigDocument& document, VcdWriter* vcd);
+  ~GpuPlatform();
+
+  Runtime& runtime() { return *m_runtime; }
+  gpu::Gpu& gpu() { return *m_gpu; }
+  MemorySystem& memory() { return *m_memory; }
+  StatsRegistry& stats() { return m_stats; }
+  const PlatformConfig& config() const { return m_config; }
+  const ConfigDocument& document() const { return m_document; }
+
+ private:
+  ConfigDocument m_document;
+  PlatformConfig m_config;
+  StatsRegistry m_stats;
+  std::unique_ptr<MemorySystem> m_memory;
+  std::unique_ptr<gpu::Gpu> m_gpu;
+  std::unique_ptr<Runtime> m_runtime;
+};
+
+}  // namespace ohmvp

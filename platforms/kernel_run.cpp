@@ -1,0 +1,254 @@
+#include "platforms/kernel_run.h"
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/gpu_workload_runner.h"
+#include "modules/host/kernel_arguments.h"
+#include "platforms/gpu_platform.h"
+#include "platforms/report.h"
+#include "platforms/run_monitor.h"
+
+namespace ohmvp {
+
+namespace {
+
+sc_core::sc_time monitor_period() {
+  return sc_core::sc_time(10, sc_core::SC_US);
+}
+constexpr unsigned stall_periods = 100;
+
+gpu::DataType texel_type(ElementType type) {
+  switch (type) {
+    case ElementType::f32:
+      return gpu::DataType::f32;
+    case ElementType::s32:
+      return gpu::DataType::s32;
+    case ElementType::u32:
+      return gpu::DataType::u32;
+    case ElementType::f16:
+      return gpu::DataType::f16;
+    case ElementType::s16:
+      return gpu::DataType::s16;
+    case ElementType::u16:
+      return gpu::DataType::u16;
+    case ElementType::s8:
+      return gpu::DataType::s8;
+    case ElementType::u8:
+      return gpu::DataType::u8;
+    default:
+      break;
+  }
+  throw ConfigError("texture over buffer of " + std::string(element_type_name(type)) +
+                    " elements: textures hold f32, s32, u32, f16, s16, u16, s8 or u8");
+}
+
+// Runs a workload's steps on the simulated platform through the runtime, buffer by name.
+class SimulatedExecutor : public WorkloadExecutor {
+ public:
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload)
+      : m_runtime(runtime), m_workload(workload) {
+    m_module = runtime.load_module(workload.ptx);
+    for (const BufferSpec& buffer : workload.buffers) {
+      const uint64_t address = runtime.malloc(buffer.size_bytes());
+      m_addresses[buffer.name] = address;
+      const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
+      runtime.copy_to_device(address, bytes.data(), bytes.size());
+    }
+  }
+
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+    KernelArguments packed(m_runtime, m_module, launch.kernel);
+    try {
+      for (const ResolvedArg& arg : args) add(packed, arg);
+      Runtime::LaunchConfig config;
+      config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
+      config.block = {launch.block[0], launch.block[1], launch.block[2]};
+      config.dynamic_shared_bytes = launch.shared_bytes;
+      m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
+    } catch (const std::invalid_argument& error) {
+      throw ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
+                        "': " + error.what());
+    }
+  }
+
+  void copy(const std::string& from, const std::string& to) override {
+    const BufferSpec& source = buffer(from);
+    m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
+  }
+
+  void fill(const std::string& name, uint64_t element_bits) override {
+    const BufferSpec& target = buffer(name);
+    const size_t size = element_size(target.type);
+    std::vector<uint8_t> pattern(target.size_bytes());
+    for (size_t offset = 0; offset < pattern.size(); offset += size)
+      std::memcpy(pattern.data() + offset, &element_bits, size);
+    m_runtime.fill(m_addresses.at(name), pattern.data(), pattern.size());
+  }
+
+  uint64_t read_element(const std::string& name, uint64_t index) override {
+    const BufferSpec& source = buffer(name);
+    const size_t size = element_size(source.type);
+    uint64_t bits = 0;
+    m_runtime.copy_to_host(&bits, m_addresses.at(name) + index * size, size);
+    return bits;
+  }
+
+  std::vector<uint8_t> read_buffer(const std::string& name) {
+    std::vector<uint8_t> bytes(buffer(name).size_bytes());
+    m_runtime.copy_to_host(bytes.data(), m_addresses.at(name), bytes.size());
+    return bytes;
+  }
+
+ private:
+  const BufferSpec& buffer(const std::string& name) const {
+    const BufferSpec* found = m_workload.find_buffer(name);
+    if (!found) throw ConfigError(m_workload.file.string() + ": no buffer '" + name + "'");
+    return *found;
+  }
+
+  void add(KernelArguments& packed, const ResolvedArg& arg) {
+    switch (arg.kind) {
+      case KernelArg::Kind::buffer:
+        packed.add(m_addresses.at(arg.buffer));
+        break;
+      case KernelArg::Kind::scalar:
+        packed.add_bytes(&arg.bits, element_size(arg.scalar_type));
+        break;
+      case KernelArg::Kind::structure:
+        packed.add_bytes(arg.bytes.data(), arg.bytes.size());
+        break;
+      case KernelArg::Kind::texture:
+        packed.add(texture(arg));
+        break;
+    }
+  }
+
+  uint64_t texture(const ResolvedArg& arg) {
+    const BufferSpec& source = buffer(arg.buffer);
+    gpu::TextureBinding binding;
+    binding.base = m_addresses.at(arg.buffer);
+    binding.element = texel_type(source.type);
+    binding.channels = 1;
+    binding.width = static_cast<uint32_t>(arg.texture.width);
+    binding.height = static_cast<uint32_t>(arg.texture.height);
+    return m_runtime.create_texture(binding);
+  }
+
+  Runtime& m_runtime;
+  const GpuWorkload& m_workload;
+  Runtime::ModuleId m_module = 0;
+  std::map<std::string, uint64_t> m_addresses;
+};
+
+void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
+                SimulatedExecutor& executor) {
+  nlohmann::json index = nlohmann::json::array();
+  for (const std::string& name : workload.outputs) {
+    const BufferSpec& spec = *workload.find_buffer(name);
+    const std::vector<uint8_t> bytes = executor.read_buffer(name);
+    write_file_atomically(dir / (name + ".bin"), std::string(bytes.begin(), bytes.end()));
+    index.push_back({{"name", name},
+                     {"type", element_type_name(spec.type)},
+                     {"count", spec.count},
+                     {"file", name + ".bin"}});
+  }
+  write_file_atomically(dir / "index.json", index.dump(2) + "\n");
+}
+
+RunSummary summarise(GpuPlatform& platform) {
+  RunSummary s;
+  s.simulated_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  Histogram latency;
+  uint64_t bytes = 0;
+  const StatsRegistry& stats = platform.stats();
+  for (uint32_t channel = 0; channel < platform.config().memory.channels; ++channel) {
+    const std::string group = "memory.mc" + std::to_string(channel);
+    s.requests +=
+        stats.find_counter(group, "reads")->value() + stats.find_counter(group, "writes")->value();
+    bytes += stats.find_counter(group, "read_bytes")->value() +
+             stats.find_counter(group, "write_bytes")->value();
+    latency.merge(*stats.find_histogram(group, "read_latency"));
+  }
+  s.avg_latency_ns = latency.mean() / 1000.0;
+  s.p99_latency_ns = double(latency.percentile(99)) / 1000.0;
+  s.bandwidth_gbps = s.simulated_ns > 0 ? double(bytes) / s.simulated_ns : 0.0;
+  RunSummary::Gpu gpu;
+  gpu.cycles = stats.find_counter("gpu", "cycles")->value();
+  gpu.warp_instructions = stats.find_counter("gpu", "warp_instructions")->value();
+  gpu.thread_instructions = stats.find_counter("gpu", "thread_instructions")->value();
+  gpu.ipc = stats.find_scalar("gpu", "ipc")->value();
+  gpu.simd_efficiency = stats.find_scalar("gpu", "simd_efficiency")->value();
+  s.gpu = gpu;
+  return s;
+}
+
+}  // namespace
+
+void run_kernel_workload(const RunOptions& options, const ConfigDocument& document,
+                         const PlatformConfig& config, const std::filesystem::path& file) {
+  const GpuWorkload workload = load_gpu_workload(file);
+  if (!config.gpu)
+    throw ConfigError("platform " + config.name +
+                      " has no GPU (no \"gpu\" section); kernel workload " + workload.name +
+                      " needs one");
+  uint64_t footprint = 0;
+  for (const BufferSpec& buffer : workload.buffers) footprint += buffer.size_bytes();
+  if (footprint > config.memory.capacity_bytes())
+    throw ConfigError("workload " + workload.name + " needs " + std::to_string(footprint) +
+                      " bytes of buffers but the memory holds " +
+                      std::to_string(config.memory.capacity_bytes()));
+
+  create_folder(options.out_dir);
+  if (options.dump) create_folder(*options.dump);
+  std::unique_ptr<VcdWriter> vcd;
+  if (options.vcd) vcd = std::make_unique<VcdWriter>(*options.vcd);
+
+  GpuPlatform platform(document, vcd.get());
+  RunMonitor monitor(
+      "monitor",
+      [&] {
+        const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
+        return RunMonitor::Progress{kernels, 0, kernels + platform.memory().column_commands(),
+                                    platform.gpu().busy(), "kernels"};
+      },
+      [&] {
+        if (vcd) vcd->set_horizon(sc_core::sc_time_stamp().value());
+      },
+      options.progress, monitor_period(), stall_periods);
+
+  std::unique_ptr<SimulatedExecutor> executor;
+  try {
+    executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload);
+    run_workload_steps(workload, *executor);
+    platform.runtime().synchronize();
+    if (options.dump) write_dump(*options.dump, workload, *executor);
+  } catch (const SimulationError& error) {
+    monitor.clear_line();
+    if (monitor.stalled()) {
+      std::ostringstream message;
+      message << "simulation stalled at " << sc_core::sc_time_stamp()
+              << ": the GPU is busy and nothing progressed for the last "
+              << monitor_period() * double(stall_periods);
+      throw SimulationError(message.str());
+    }
+    throw;
+  }
+  monitor.clear_line();
+  if (vcd) vcd->close(sc_core::sc_time_stamp().value());
+
+  const RunSummary summary = summarise(platform);
+  const nlohmann::json report =
+      make_report(config.name, workload.name, options.seed, summary, platform.stats(),
+                  document.json(), load_json_file(file));
+  write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
+  if (options.print_summary)
+    print_summary(std::cout, config.name, workload.name, summary, platform.stats());
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,70 @@
+// Co-verification on the full platforms: every shipped kernel workload runs through the ohmvp
+// executable (PTX, SMs, caches, crossbar, L2, memory controllers, DRAM, PCIe copies) and the
+// buffers it dumps must match the C++ reference.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "modules/common/json_file.h"
+#include "modules/host/gpu_workload.h"
+#include "testbenches/references/reference.h"
+#include "tests/cli/cli_runner.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> kernel_workloads() {
+  std::vector<fs::path> files;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads"))
+    if (entry.path().extension() == ".json" &&
+        ohmvp::is_kernel_workload(ohmvp::load_json_file(entry.path())))
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<uint8_t> read_bytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void check_platform(const std::string& platform) {
+  const std::vector<fs::path> files = kernel_workloads();
+  REQUIRE(files.size() >= 14);
+  for (const fs::path& file : files) {
+    const ohmvp::GpuWorkload workload = ohmvp::load_gpu_workload(file);
+    SECTION(platform + " " + workload.name) {
+      const std::string dir = scratch_dir(platform + "_" + workload.name);
+      const CliResult run = run_ohmvp("run -q --platform " + platform + " --workload " +
+                                      workload.name + " --out " + dir + " --dump " + dir + "/dump");
+      INFO(run.output);
+      REQUIRE(run.exit_code == 0);
+      const ohmvp::reference::Reference* reference =
+          ohmvp::reference::find_reference(workload.name);
+      REQUIRE(reference != nullptr);
+      const auto expected = ohmvp::reference::compute_expected(*reference, workload,
+                                                               ohmvp::initial_buffers(workload));
+      ohmvp::reference::BufferBytes got;
+      for (const std::string& output : workload.outputs)
+        got[output] = read_bytes(fs::path(dir) / "dump" / (output + ".bin"));
+      const auto comparison =
+          ohmvp::reference::compare_outputs(*reference, workload, expected, got);
+      INFO(comparison.message);
+      CHECK(comparison.matches);
+      fs::remove_all(dir);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every shipped kernel matches its reference on the default GPU platform", "[coverify]") {
+  check_platform("gpu_small");
+}
+
+TEST_CASE("every shipped kernel matches its reference on the Ohm-GPU platform", "[coverify]") {
+  check_platform("ohm_gpu");
+}
