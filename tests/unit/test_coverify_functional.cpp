@@ -5,6 +5,8 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/simt/device_memory.h"
+#include "modules/gpu/simt/functional_executor.h"
 #include "modules/host/functional_workload_executor.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/simd_efficiency_experiment.h"
@@ -151,4 +153,73 @@ TEST_CASE("SIMD efficiency experiment: div_parity at warp sizes 4 and 32", "[cov
   CHECK(csv.find("divergence_parity,4,81920,253952,266240,0.812500\n") != std::string::npos);
   const std::string table = simd_efficiency_table(rows);
   CHECK(table.find("| divergence_parity | 0.812 | 0.812 |") != std::string::npos);
+}
+
+// The instructions the parser and the interpreter were written apart for, from PTX text through
+// the functional executor: one warp of 8 threads, lane t writes 8 results to out[8t..8t+7].
+TEST_CASE("parsed shf, testp, redux.sync, prmt modes and bar.warp.sync execute", "[coverify]") {
+  const gpu::Module module = gpu::parse_ptx(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry seams(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  shf.l.wrap.b32 %r2, 0x89abcdef, 0x01234567, %r1;
+  st.global.u32 [%rd3], %r2;
+  shf.r.clamp.b32 %r3, 0x89abcdef, 0x01234567, 36;
+  st.global.u32 [%rd3+4], %r3;
+  redux.sync.add.u32 %r4, %r1, -1;
+  st.global.u32 [%rd3+8], %r4;
+  add.s32 %r5, %r1, -3;
+  redux.sync.min.s32 %r6, %r5, -1;
+  st.global.u32 [%rd3+12], %r6;
+  prmt.b32.b4e %r7, 0x33221100, 0x77665544, 1;
+  st.global.u32 [%rd3+16], %r7;
+  cvt.rn.f32.u32 %f1, %r1;
+  div.rn.f32 %f2, 0f00000000, %f1;
+  testp.notanumber.f32 %p1, %f2;
+  selp.u32 %r8, 1, 0, %p1;
+  st.global.u32 [%rd3+20], %r8;
+  setp.lt.u32 %p2, %r1, 4;
+  @%p2 bra SKIP;
+  bar.warp.sync -1;
+  redux.sync.or.b32 %r9, %r1, -1;
+  st.global.u32 [%rd3+24], %r9;
+SKIP:
+  bar.warp.sync -1;
+  ret;
+}
+)",
+                                            "seams.ptx");
+  gpu::DeviceMemory memory;
+  gpu::FunctionalExecutor executor(module, memory, 8);
+  const uint64_t out = memory.allocate(8 * 32);
+  gpu::LaunchParams launch;
+  launch.kernel = "seams";
+  launch.block = {8, 1, 1};
+  launch.arguments.resize(8);
+  std::memcpy(launch.arguments.data(), &out, 8);
+  executor.launch(launch);
+  std::vector<uint32_t> got(8 * 8);
+  REQUIRE(memory.read(out, got.data(), got.size() * 4));
+  for (uint32_t t = 0; t < 8; ++t) {
+    INFO("thread " << t);
+    const uint64_t pair = (uint64_t{0x01234567} << 32) | 0x89abcdef;
+    CHECK(got[8 * t + 0] == static_cast<uint32_t>((pair << t) >> 32));
+    CHECK(got[8 * t + 1] == 0x01234567);
+    CHECK(got[8 * t + 2] == 28);                                // 0 + 1 + ... + 7
+    CHECK(got[8 * t + 3] == static_cast<uint32_t>(-3));         // min(t - 3)
+    CHECK(got[8 * t + 4] == 0x66770011);                        // b4e, selector 1: bytes 1 0 7 6
+    CHECK(got[8 * t + 5] == (t == 0 ? 1u : 0u));                // 0 / 0 is NaN
+    CHECK(got[8 * t + 6] == (t < 4 ? 0u : 4u | 5u | 6u | 7u));  // only lanes 4..7 reduce
+  }
 }
