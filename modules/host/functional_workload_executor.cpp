@@ -83,6 +83,8 @@ uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
     throw ConfigError(where +
                       "the functional GPU samples point-filtered, clamp-addressed, unnormalised "
                       "textures only");
+  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX)
+    throw ConfigError(where + "width and height must fit in 32 bits");
   const BufferSpec* spec = m_workload.find_buffer(texture.buffer);
   const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
   if (element == gpu::DataType::none)
