@@ -173,6 +173,32 @@ TEST_CASE("interp: bit operations", "[interp]") {
   }
 }
 
+TEST_CASE("interp: shf funnel shifts left and right, wrap and clamp", "[interp]") {
+  Harness h;
+  Instruction shf = op3(Opcode::shf, DataType::b32, 3);  // d, a (low word), b (high word), c
+  const uint64_t low = 0x89abcdef, high = 0x01234567;
+  shf.mod.shift_left = true;
+  CHECK(h.eval(shf, low, high, 8) == 0x23456789);
+  CHECK(h.eval(shf, low, high, 0) == high);
+  CHECK(h.eval(shf, low, high, 40) == 0x23456789);  // .wrap: 40 mod 32
+  CHECK(h.eval(shf, low, high, 32) == high);        // .wrap: 32 mod 32 = 0
+  shf.mod.clamp = true;
+  CHECK(h.eval(shf, low, high, 40) == low);  // .clamp: min(40, 32), all of a shifted in
+  CHECK(h.eval(shf, low, high, 4) == 0x12345678);
+  shf.mod.shift_left = false;
+  shf.mod.clamp = false;
+  CHECK(h.eval(shf, low, high, 8) == 0x6789abcd);
+  CHECK(h.eval(shf, low, high, 36) == 0x789abcde);  // .wrap: 36 mod 32 = 4
+  CHECK(h.eval(shf, low, high, 0) == low);
+  shf.mod.clamp = true;
+  CHECK(h.eval(shf, low, high, 36) == high);  // .clamp: 32
+  CHECK(h.eval(shf, low, high, 0xffffffff) == high);
+  // A 64-bit rotate as nvcc emits it: shf.l.wrap with a = b.
+  shf.mod.shift_left = true;
+  shf.mod.clamp = false;
+  CHECK(h.eval(shf, 0x80000001, 0x80000001, 1) == 0x00000003);
+}
+
 TEST_CASE("interp: setp with every integer comparison and a bool op", "[interp]") {
   Harness h;
   auto setp = [](CompareOp op, DataType type) {

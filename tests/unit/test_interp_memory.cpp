@@ -192,7 +192,7 @@ TEST_CASE("interp: faults for misaligned and out-of-window addresses", "[interp]
   CHECK(h.warp().fault().kind == FaultKind::unsupported);
 }
 
-TEST_CASE("interp: tex.1d and tex.2d point sampling with clamped coordinates", "[interp]") {
+TEST_CASE("interp: tex.1d reads 0 outside the width, tex.2d clamps its coordinates", "[interp]") {
   Harness h(4);
   TextureTable table;
   table.bind({77, 0x50000, DataType::f32, 1, 100, 1, 0});
@@ -205,17 +205,23 @@ TEST_CASE("interp: tex.1d and tex.2d point sampling with clamped coordinates", "
   h.set(4, 1, static_cast<uint64_t>(-3));
   h.set(4, 2, 99);
   h.set(4, 3, 1000);
+  h.set_all(0, 0x12345678);
   REQUIRE(h.run(tex1).status == StepStatus::memory_pending);
   MemoryRequest& request = h.warp().memory_request();
   CHECK(request.kind == MemoryKind::texture);
   CHECK(request.bytes == 4);
+  // tex1Dfetch on linear memory: lanes 1 (-3) and 3 (1000) are outside the 100 texels, read 0
+  // at once and access nothing.
+  CHECK(request.lanes == 0b0101);
   CHECK(request.address[0] == 0x50000 + 20);
-  CHECK(request.address[1] == 0x50000);
-  CHECK(request.address[3] == 0x50000 + 99 * 4);
+  CHECK(request.address[2] == 0x50000 + 99 * 4);
+  CHECK(h.get(0, 1) == 0);
+  CHECK(h.get(0, 3) == 0);
   const float texel = 2.5f;
   for (uint32_t lane = 0; lane < 4; ++lane) std::memcpy(request.data[lane].data(), &texel, 4);
   Interpreter::complete_memory(h.warp());
   CHECK(f32_of(h.get(0, 2)) == 2.5f);
+  CHECK(h.get(0, 1) == 0);
   CHECK(h.get(1, 2) == 0);  // missing channels read 0
 
   Instruction tex2 = make(Opcode::tex, DataType::s32, {vec({0, 1, 2, 3}), imm(78), vec({4, 5})});

@@ -107,6 +107,20 @@ TEST_CASE("interp: vote.sync and activemask over the executing lanes", "[interp]
   CHECK(partial.warp().valid_lanes() == 0xfffff);
 }
 
+TEST_CASE("interp: bar.warp.sync passes without waiting, bar.sync waits", "[interp]") {
+  Harness h(8);
+  Instruction syncwarp = make(Opcode::bar, DataType::none, {imm(0xffffffff)});
+  syncwarp.mod.barrier = BarrierMode::warp;
+  const StepResult result = h.run(syncwarp);
+  CHECK(result.status != StepStatus::barrier);
+  CHECK(result.status != StepStatus::fault);
+  CHECK(result.executed_mask == 0xff);
+  CHECK(h.warp().pc() == 1);
+  Instruction sync = make(Opcode::bar, DataType::none, {imm(0)});
+  sync.mod.barrier = BarrierMode::sync;
+  CHECK(h.run(sync).status == StepStatus::barrier);
+}
+
 TEST_CASE("interp: special registers", "[interp]") {
   Harness h(32, 32);
   h.context.cta = {2, 1, 0};

@@ -39,6 +39,28 @@ TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and te
         std::string::npos);
 }
 
+TEST_CASE("ptx errors: testp, redux.sync and prmt modes", "[ptx]") {
+  CHECK(error_of("testp.f32 %p1, %r1;").find("testp needs a property") != std::string::npos);
+  CHECK(error_of("testp.finite.u32 %p1, %r1;").find("testp takes .f32 or .f64, got .u32") !=
+        std::string::npos);
+  CHECK(error_of("testp.finite.nan.f32 %p1, %r1;").find("unknown modifier '.nan' of testp") !=
+        std::string::npos);
+  CHECK(error_of("redux.add.s32 %r1, %r2, -1;").find("redux without .sync is not supported") !=
+        std::string::npos);
+  CHECK(error_of("redux.sync.s32 %r1, %r2, -1;").find("redux.sync needs an operation") !=
+        std::string::npos);
+  CHECK(error_of("redux.sync.inc.u32 %r1, %r2, -1;").find("unknown modifier '.inc' of redux") !=
+        std::string::npos);
+  CHECK(error_of("redux.sync.and.u32 %r1, %r2, -1;").find("redux.sync.and takes .b32, got .u32") !=
+        std::string::npos);
+  CHECK(error_of("redux.sync.add.b32 %r1, %r2, -1;")
+            .find("redux.sync.add takes .u32 or .s32, got .b32") != std::string::npos);
+  CHECK(error_of("prmt.b32.f4e.b4e %r1, %r2, %r3, 1;").find("unknown modifier '.b4e' of prmt") !=
+        std::string::npos);
+  CHECK(error_of("prmt.b32.fwd %r1, %r2, %r3, 1;").find("unknown modifier '.fwd' of prmt") !=
+        std::string::npos);
+}
+
 TEST_CASE("ptx errors: operands", "[ptx]") {
   CHECK(error_of("mov.u32 %r9, 1;") ==
         "snippet.ptx:8: undeclared register '%r9' in 'mov.u32 %r9, 1;'");

@@ -602,3 +602,56 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   CHECK(inst(76).unit == UnitClass::barrier);
   CHECK(inst(84).unit == UnitClass::branch);
 }
+
+TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as executed", "[ptx]") {
+  const Module module = parse_snippet(R"(
+.visible .entry seams(.param .u64 p)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .f64 %fd<2>;
+  testp.notanumber.f32 %p1, %r1;
+  testp.subnormal.f64 %p2, %fd1;
+  redux.sync.add.s32 %r1, %r2, -1;
+  redux.sync.max.u32 %r1, %r2, %r3;
+  redux.sync.xor.b32 %r1, %r2, 0xffff;
+  prmt.b32 %r4, %r1, %r2, 0x3210;
+  prmt.b32.ecl %r4, %r1, %r2, %r3;
+  prmt.b32.rc16 %r4, %r1, %r2, 1;
+  shf.l.wrap.b32 %r5, %r1, %r2, %r3;
+  shf.r.clamp.b32 %r5, %r1, %r2, 7;
+  bar.warp.sync -1;
+  ret;
+}
+)");
+  const Function& seams = function_named(module, "seams");
+  const std::vector<Instruction>& in = seams.instructions;
+  REQUIRE(in.size() == 12);
+  CHECK(in[0].op == Opcode::testp);
+  CHECK(in[0].mod.test == TestProperty::notanumber);
+  CHECK(in[0].type == DataType::f32);
+  CHECK(in[0].unit == UnitClass::fp32);
+  CHECK(in[1].mod.test == TestProperty::subnormal);
+  CHECK(in[1].unit == UnitClass::fp64);
+  CHECK(in[2].op == Opcode::redux);
+  CHECK(in[2].mod.atomic == AtomicOp::add);
+  CHECK(in[2].type == DataType::s32);
+  CHECK(in[2].operand_count == 3);
+  CHECK(in[3].mod.atomic == AtomicOp::max);
+  CHECK(in[4].mod.atomic == AtomicOp::xor_);
+  CHECK(in[5].mod.permute == PermuteMode::none);
+  CHECK(in[6].mod.permute == PermuteMode::ecl);
+  CHECK(in[7].mod.permute == PermuteMode::rc16);
+  CHECK(in[8].op == Opcode::shf);
+  CHECK(in[8].mod.shift_left);
+  CHECK_FALSE(in[8].mod.clamp);
+  CHECK_FALSE(in[9].mod.shift_left);
+  CHECK(in[9].mod.clamp);
+  CHECK(in[10].op == Opcode::bar);
+  CHECK(in[10].mod.barrier == BarrierMode::warp);
+  CHECK(format_instruction(module, seams, in[0]) == "testp.notanumber.f32 %p1, %r1");
+  CHECK(format_instruction(module, seams, in[2]) == "redux.sync.add.s32 %r1, %r2, -1");
+  CHECK(format_instruction(module, seams, in[6]) == "prmt.ecl.b32 %r4, %r1, %r2, %r3");
+  CHECK(format_instruction(module, seams, in[9]) == "shf.r.clamp.b32 %r5, %r1, %r2, 7");
+  CHECK(format_instruction(module, seams, in[10]) == "bar.warp.sync 4294967295");
+}

@@ -50,6 +50,12 @@ bool is_cache_qualifier(std::string_view name) {
   return name.substr(0, 4) == "L1::" || name.substr(0, 4) == "L2::";
 }
 
+// redux.sync's operators (the integer reductions; atom's inc/dec/exch/cas have no redux form).
+bool is_redux_operator(AtomicOp op) {
+  return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max ||
+         op == AtomicOp::and_ || op == AtomicOp::or_ || op == AtomicOp::xor_;
+}
+
 bool is_float_rounding(RoundingMode mode) {
   return mode == RoundingMode::rn || mode == RoundingMode::rz || mode == RoundingMode::rm ||
          mode == RoundingMode::rp;
@@ -158,6 +164,21 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       return piece == "wrap";
     case Opcode::bfind:
       return piece == "shiftamt" && (mod.shift_right = true);
+    case Opcode::prmt:
+      if (auto mode = permute_mode_from_name(piece); mode && mod.permute == PermuteMode::none)
+        return mod.permute = *mode, true;
+      return false;
+    case Opcode::testp:
+      if (auto property = test_property_from_name(piece);
+          property && mod.test == TestProperty::none)
+        return mod.test = *property, true;
+      return false;
+    case Opcode::redux:
+      if (piece == "sync") return true;
+      if (auto atomic = atomic_from_name(piece);
+          atomic && mod.atomic == AtomicOp::none && is_redux_operator(*atomic))
+        return mod.atomic = *atomic, true;
+      return false;
     case Opcode::setp:
     case Opcode::set:
       if (auto compare = compare_from_name(piece); compare && mod.compare == CompareOp::none)
@@ -235,7 +256,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
 }
 
 bool needs_sync(Opcode op) {
-  return op == Opcode::shfl || op == Opcode::vote;
+  return op == Opcode::shfl || op == Opcode::vote || op == Opcode::redux;
 }
 
 // Type suffixes each opcode takes: {min, max}.
@@ -382,6 +403,10 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {dst, src, src, u32, u32};
     case Opcode::prmt:
       return {dst, b32, b32, b32};
+    case Opcode::testp:
+      return {{Rule::reg, pred}, src};
+    case Opcode::redux:
+      return {dst, src, b32};
     case Opcode::setp:
       if (inst.mod.bool_op != BoolOp::none) return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
       return {{Rule::reg | Rule::pipe, pred}, src, src};
@@ -637,10 +662,8 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "barrier") op = Opcode::bar;
   if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
   switch (*op) {
-    case Opcode::testp:
     case Opcode::fns:
     case Opcode::match:
-    case Opcode::redux:
       fail("instruction '" + std::string(base) + "' is not supported");
     default:
       break;
@@ -687,6 +710,20 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail("shfl.sync needs a mode (.up, .down, .bfly, .idx)");
   if (inst.op == Opcode::vote && inst.mod.vote == VoteMode::none)
     fail("vote.sync needs a mode (.all, .any, .uni, .ballot)");
+  if (inst.op == Opcode::testp && inst.mod.test == TestProperty::none)
+    fail("testp needs a property (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
+  if (inst.op == Opcode::testp && inst.type != DataType::f32 && inst.type != DataType::f64)
+    fail("testp takes .f32 or .f64, got ." + std::string(type_name(inst.type)));
+  if (inst.op == Opcode::redux) {
+    if (inst.mod.atomic == AtomicOp::none)
+      fail("redux.sync needs an operation (.add, .min, .max, .and, .or, .xor)");
+    const bool bitwise = inst.mod.atomic == AtomicOp::and_ || inst.mod.atomic == AtomicOp::or_ ||
+                         inst.mod.atomic == AtomicOp::xor_;
+    if (bitwise ? inst.type != DataType::b32
+                : inst.type != DataType::u32 && inst.type != DataType::s32)
+      fail("redux.sync." + std::string(atomic_name(inst.mod.atomic)) + " takes " +
+           (bitwise ? ".b32" : ".u32 or .s32") + ", got ." + std::string(type_name(inst.type)));
+  }
   if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::none)
     fail(std::string(base) + " needs .sync, .arrive or .red");
   if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::reduce &&

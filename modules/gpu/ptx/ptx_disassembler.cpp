@@ -130,7 +130,14 @@ std::string mnemonic(const Instruction& inst) {
   switch (inst.op) {
     case Opcode::shfl:
     case Opcode::vote:
+    case Opcode::redux:
       text += ".sync";
+      break;
+    case Opcode::testp:
+      add(text, test_property_name(mod.test));
+      break;
+    case Opcode::prmt:
+      add(text, permute_mode_name(mod.permute));
       break;
     case Opcode::bar:
       add(text, mod.barrier == BarrierMode::sync     ? "sync"

@@ -188,6 +188,24 @@ constexpr std::array<std::pair<SpecialRegister, std::string_view>, 20> k_special
     {SR::total_smem_size, "%total_smem_size"},
 }};
 
+constexpr std::array<std::pair<PermuteMode, std::string_view>, 6> k_permute_modes{{
+    {PermuteMode::f4e, "f4e"},
+    {PermuteMode::b4e, "b4e"},
+    {PermuteMode::rc8, "rc8"},
+    {PermuteMode::ecl, "ecl"},
+    {PermuteMode::ecr, "ecr"},
+    {PermuteMode::rc16, "rc16"},
+}};
+
+constexpr std::array<std::pair<TestProperty, std::string_view>, 6> k_test_properties{{
+    {TestProperty::finite, "finite"},
+    {TestProperty::infinite, "infinite"},
+    {TestProperty::number, "number"},
+    {TestProperty::notanumber, "notanumber"},
+    {TestProperty::normal, "normal"},
+    {TestProperty::subnormal, "subnormal"},
+}};
+
 }  // namespace
 
 std::string_view type_name(DataType type) {
@@ -336,6 +354,22 @@ std::optional<SpecialRegister> special_register_from_name(std::string_view name)
 
 bool special_register_has_components(SpecialRegister reg) {
   return reg == SR::tid || reg == SR::ntid || reg == SR::ctaid || reg == SR::nctaid;
+}
+
+std::string_view permute_mode_name(PermuteMode mode) {
+  return mode == PermuteMode::none ? "" : name_of(k_permute_modes, mode);
+}
+
+std::optional<PermuteMode> permute_mode_from_name(std::string_view name) {
+  return value_of(k_permute_modes, name);
+}
+
+std::string_view test_property_name(TestProperty property) {
+  return name_of(k_test_properties, property);
+}
+
+std::optional<TestProperty> test_property_from_name(std::string_view name) {
+  return value_of(k_test_properties, name);
 }
 
 }  // namespace ohmvp::gpu

@@ -67,7 +67,7 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
     case StateSpace::const_:
       return symbol.offset;
     case StateSpace::shared:
-      return symbol.is_extern ? layout.extern_shared_offset() : symbol.offset;
+      return layout.module().shared_offset(layout.kernel_index(), index);
     case StateSpace::local:
       return symbol.function >= 0
                  ? layout.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
@@ -431,6 +431,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::bfi:
     case Opcode::prmt:
     case Opcode::bfind:
+    case Opcode::shf:
       execute_bits(x);
       break;
     case Opcode::setp:
@@ -485,6 +486,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
         x.fail(FaultKind::unsupported, 0, "bar.red");
         break;
       }
+      // bar.warp.sync: the lanes of a warp run in lockstep under the SIMT stack and memory is
+      // sequentially consistent, so the executing lanes are already synchronised.
+      if (in.mod.barrier == BarrierMode::warp) break;
       if (lanes == 0) break;
       {
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));

@@ -88,6 +88,15 @@ uint32_t find_msb(uint64_t value, unsigned bits, bool is_signed, bool shift_amou
   return shift_amount ? (bits - 1) - position : position;
 }
 
+// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: shifts the 64-bit pair b:a (b the high word) by c,
+// .wrap taking c modulo 32 and .clamp limiting it to 32; .l keeps the high word, .r the low one.
+uint32_t funnel_shift(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp) {
+  const uint32_t amount = clamp ? std::min<uint32_t>(c, 32) : c & 31;
+  const uint64_t pair = (uint64_t{b} << 32) | a;
+  return left ? static_cast<uint32_t>((pair << amount) >> 32)
+              : static_cast<uint32_t>(pair >> amount);
+}
+
 }  // namespace
 
 void execute_bits(Exec& x) {
@@ -134,6 +143,14 @@ void execute_bits(Exec& x) {
               permute(static_cast<uint32_t>(read(x, 1, lane)),
                       static_cast<uint32_t>(read(x, 2, lane)),
                       static_cast<uint32_t>(read(x, 3, lane)), in.mod.permute));
+      });
+      return;
+    case Opcode::shf:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              funnel_shift(
+                  static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
+                  static_cast<uint32_t>(read(x, 3, lane)), in.mod.shift_left, in.mod.clamp));
       });
       return;
     case Opcode::bfind:

@@ -222,8 +222,8 @@ void execute_memory(Exec& x, bool& pending) {
   pending = true;
 }
 
-// tex.1d (integer coordinate) and tex.2d (float coordinates, unnormalised): point sampling,
-// coordinates clamped to the texture's edges.
+// tex.1d (integer coordinate: tex1Dfetch on linear memory, 0 outside the width) and tex.2d
+// (float coordinates, unnormalised): point sampling, coordinates clamped to the texture's edges.
 void execute_texture(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
   if (!x.context.textures || (in.mod.geometry != 1 && in.mod.geometry != 2)) {
@@ -236,14 +236,15 @@ void execute_texture(Exec& x, bool& pending) {
   const Operand& coordinates = in.operands[2];
   const bool float_coordinates =
       in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry == 2);
-  auto coordinate = [&](uint32_t index, uint32_t lane, uint32_t size) -> uint64_t {
-    uint64_t raw;
+  auto coordinate_bits = [&](uint32_t index, uint32_t lane) -> uint64_t {
     if (coordinates.kind == Operand::Kind::vector)
-      raw = index < coordinates.vector_count && coordinates.vector_regs[index] != no_register
-                ? x.warp.reg(coordinates.vector_regs[index], lane)
-                : 0;
-    else
-      raw = index == 0 ? read(x, coordinates, lane) : 0;
+      return index < coordinates.vector_count && coordinates.vector_regs[index] != no_register
+                 ? x.warp.reg(coordinates.vector_regs[index], lane)
+                 : 0;
+    return index == 0 ? read(x, coordinates, lane) : 0;
+  };
+  auto coordinate = [&](uint32_t index, uint32_t lane, uint32_t size) -> uint64_t {
+    const uint64_t raw = coordinate_bits(index, lane);
     int64_t position;
     if (float_coordinates) {
       const float value = as_f32(raw);
@@ -256,6 +257,10 @@ void execute_texture(Exec& x, bool& pending) {
     }
     return static_cast<uint64_t>(position < 0 ? 0 : position >= size ? size - 1 : position);
   };
+  auto out_of_range = [&](uint32_t lane, uint32_t width) {
+    const int64_t position = sign_extend(coordinate_bits(0, lane), 32);
+    return position < 0 || position >= static_cast<int64_t>(width);
+  };
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
     const TextureBinding* binding = x.context.textures->find(read(x, 1, lane));
@@ -266,6 +271,15 @@ void execute_texture(Exec& x, bool& pending) {
     if (!first) first = binding;
     if (binding->element != first->element || binding->channels != first->channels) {
       x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
+      return;
+    }
+    if (in.mod.geometry == 1 && !float_coordinates && out_of_range(lane, binding->width)) {
+      // tex1Dfetch outside linear memory reads 0 (CUDA's rule), with no memory access.
+      const Operand& destination = in.operands[0];
+      for (uint32_t channel = 0; channel < destination.vector_count; ++channel)
+        if (destination.vector_regs[channel] != no_register)
+          x.warp.reg(destination.vector_regs[channel], lane) = 0;
+      if (destination.kind == Operand::Kind::reg) write(x, lane, 0);
       return;
     }
     const uint64_t u = coordinate(0, lane, binding->width);

@@ -1,0 +1,214 @@
+#include "modules/host/functional_workload_executor.h"
+
+#include <cstring>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+
+namespace ohmvp {
+
+namespace {
+
+gpu::DataType texel_type(ElementType type) {
+  switch (type) {
+    case ElementType::u8:
+      return gpu::DataType::u8;
+    case ElementType::s8:
+      return gpu::DataType::s8;
+    case ElementType::u16:
+      return gpu::DataType::u16;
+    case ElementType::s16:
+      return gpu::DataType::s16;
+    case ElementType::u32:
+      return gpu::DataType::u32;
+    case ElementType::s32:
+      return gpu::DataType::s32;
+    case ElementType::f16:
+      return gpu::DataType::f16;
+    case ElementType::f32:
+      return gpu::DataType::f32;
+    default:
+      return gpu::DataType::none;
+  }
+}
+
+const char* kind_name(KernelArg::Kind kind) {
+  switch (kind) {
+    case KernelArg::Kind::buffer:
+      return "a buffer (an 8-byte pointer)";
+    case KernelArg::Kind::scalar:
+      return "a scalar";
+    case KernelArg::Kind::texture:
+      return "a texture (an 8-byte handle)";
+    case KernelArg::Kind::structure:
+      return "a struct";
+  }
+  return "?";
+}
+
+}  // namespace
+
+FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& workload,
+                                                       const gpu::Module& module,
+                                                       uint32_t warp_size)
+    : m_workload(workload), m_module(&module), m_executor(module, m_memory, warp_size) {
+  for (const BufferSpec& spec : workload.buffers) {
+    DeviceBuffer buffer;
+    buffer.bytes = spec.size_bytes();
+    buffer.element_bytes = element_size(spec.type);
+    if (buffer.bytes == 0)
+      throw ConfigError(workload.file.string() + ": buffers." + spec.name + ": count is 0");
+    buffer.address = m_memory.allocate(buffer.bytes);
+    const std::vector<uint8_t> bytes = initial_bytes(workload, spec);
+    m_memory.write(buffer.address, bytes.data(), bytes.size());
+    m_buffers[spec.name] = buffer;
+  }
+}
+
+const FunctionalWorkloadExecutor::DeviceBuffer& FunctionalWorkloadExecutor::find(
+    const std::string& name) const {
+  const auto found = m_buffers.find(name);
+  if (found == m_buffers.end())
+    throw ConfigError(m_workload.file.string() + ": no buffer '" + name + "'");
+  return found->second;
+}
+
+uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
+                                                  const ResolvedArg& arg) {
+  const TextureBinding& texture = arg.texture;
+  const std::string where = m_workload.file.string() + ": launch of '" + launch.kernel +
+                            "': texture over '" + texture.buffer + "': ";
+  if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
+      texture.normalized)
+    throw ConfigError(where +
+                      "the functional GPU samples point-filtered, clamp-addressed, unnormalised "
+                      "textures only");
+  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX)
+    throw ConfigError(where + "width and height must fit in 32 bits");
+  const BufferSpec* spec = m_workload.find_buffer(texture.buffer);
+  const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
+  if (element == gpu::DataType::none)
+    throw ConfigError(where + "texel type must be one of u8 s8 u16 s16 u32 s32 f16 f32");
+  gpu::TextureBinding binding;
+  binding.handle = m_next_texture_handle++;
+  binding.base = find(texture.buffer).address;
+  binding.element = element;
+  binding.width = static_cast<uint32_t>(texture.width);
+  binding.height = static_cast<uint32_t>(texture.dimensions == 2 ? texture.height : 1);
+  m_executor.textures().bind(binding);
+  return binding.handle;
+}
+
+std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
+    const KernelLaunch& launch, const gpu::Function& kernel, const std::vector<ResolvedArg>& args) {
+  const std::string where = m_workload.file.string() + ": launch of '" + launch.kernel + "': ";
+  if (args.size() != kernel.params.size())
+    throw ConfigError(where + "the kernel takes " + std::to_string(kernel.params.size()) +
+                      " parameters, the workload passes " + std::to_string(args.size()) +
+                      " arguments");
+  const gpu::Module& module = *m_module;
+  std::vector<uint8_t> block(kernel.param_bytes, 0);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ResolvedArg& arg = args[i];
+    const gpu::Symbol& param = module.symbols[kernel.params[i]];
+    std::vector<uint8_t> bytes;
+    auto put_u64 = [&](uint64_t value) {
+      bytes.resize(8);
+      std::memcpy(bytes.data(), &value, 8);
+    };
+    switch (arg.kind) {
+      case KernelArg::Kind::buffer:
+        put_u64(find(arg.buffer).address);
+        break;
+      case KernelArg::Kind::texture:
+        put_u64(bind_texture(launch, arg));
+        break;
+      case KernelArg::Kind::scalar:
+        bytes.resize(element_size(arg.scalar_type));
+        std::memcpy(bytes.data(), &arg.bits, bytes.size());  // little-endian: the low bytes
+        break;
+      case KernelArg::Kind::structure:
+        bytes = arg.bytes;
+        break;
+    }
+    if (bytes.size() != param.size)
+      throw ConfigError(where + "argument " + std::to_string(i) + " is " + kind_name(arg.kind) +
+                        " of " + std::to_string(bytes.size()) + " bytes, parameter '" + param.name +
+                        "' takes " + std::to_string(param.size));
+    std::memcpy(block.data() + param.offset, bytes.data(), bytes.size());
+  }
+  return block;
+}
+
+void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
+                                        const std::vector<ResolvedArg>& args) {
+  const gpu::Function* kernel = m_module->find_function(launch.kernel);
+  if (!kernel || !kernel->is_kernel)
+    throw ConfigError(m_workload.file.string() + ": " + m_workload.ptx.string() +
+                      " has no kernel '" + launch.kernel + "'");
+  gpu::LaunchParams params;
+  params.kernel = launch.kernel;
+  params.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
+  params.block = {launch.block[0], launch.block[1], launch.block[2]};
+  params.dynamic_shared_bytes = launch.shared_bytes;
+  params.arguments = pack_arguments(launch, *kernel, args);
+  const gpu::LaunchStatistics stats = m_executor.launch(params);
+  m_totals.warp_size = stats.warp_size;
+  m_totals.ctas += stats.ctas;
+  m_totals.warp_instructions += stats.warp_instructions;
+  m_totals.thread_instructions += stats.thread_instructions;
+  m_totals.active_lanes += stats.active_lanes;
+  ++m_launches;
+}
+
+void FunctionalWorkloadExecutor::copy(const std::string& from, const std::string& to) {
+  const DeviceBuffer& source = find(from);
+  const DeviceBuffer& destination = find(to);
+  if (source.bytes != destination.bytes)
+    throw ConfigError(m_workload.file.string() + ": copy from '" + from + "' (" +
+                      std::to_string(source.bytes) + " bytes) to '" + to + "' (" +
+                      std::to_string(destination.bytes) + " bytes): sizes differ");
+  const std::vector<uint8_t> bytes = read_buffer(from);
+  m_memory.write(destination.address, bytes.data(), bytes.size());
+}
+
+void FunctionalWorkloadExecutor::fill(const std::string& name, uint64_t element_bits) {
+  const DeviceBuffer& buffer = find(name);
+  std::vector<uint8_t> bytes(buffer.bytes);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % buffer.element_bytes)));
+  m_memory.write(buffer.address, bytes.data(), bytes.size());
+}
+
+uint64_t FunctionalWorkloadExecutor::read_element(const std::string& name, uint64_t index) {
+  const DeviceBuffer& buffer = find(name);
+  if (index >= buffer.bytes / buffer.element_bytes)
+    throw ConfigError(m_workload.file.string() + ": element " + std::to_string(index) +
+                      " of buffer '" + name + "' is outside its " +
+                      std::to_string(buffer.bytes / buffer.element_bytes) + " elements");
+  uint64_t bits = 0;
+  m_memory.read(buffer.address + index * buffer.element_bytes, &bits, buffer.element_bytes);
+  return bits;
+}
+
+std::vector<uint8_t> FunctionalWorkloadExecutor::read_buffer(const std::string& name) const {
+  const DeviceBuffer& buffer = find(name);
+  std::vector<uint8_t> bytes(buffer.bytes);
+  m_memory.read(buffer.address, bytes.data(), bytes.size());
+  return bytes;
+}
+
+FunctionalRun run_workload_functionally(const GpuWorkload& workload, uint32_t warp_size) {
+  const gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
+  FunctionalWorkloadExecutor executor(workload, module, warp_size);
+  run_workload_steps(workload, executor);
+  FunctionalRun run;
+  for (const std::string& output : workload.outputs)
+    run.outputs[output] = executor.read_buffer(output);
+  run.totals = executor.totals();
+  run.totals.warp_size = warp_size;
+  run.launches = executor.launches();
+  return run;
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,226 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/simt/device_memory.h"
+#include "modules/gpu/simt/functional_executor.h"
+#include "modules/host/functional_workload_executor.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/simd_efficiency_experiment.h"
+#include "testbenches/references/reference.h"
+#include "tests/unit/gpu_workload_fixture.h"
+
+using namespace ohmvp;
+using namespace ohmvp::reference;
+using ohmvp::test::TempFolder;
+namespace fs = std::filesystem;
+
+TEST_CASE("every shipped kernel workload runs functionally and matches its reference",
+          "[coverify]") {
+  const std::vector<fs::path> files = kernel_workload_files(test::workloads_dir());
+  // The 19 shipped with the functional co-verification, and any added since.
+  CHECK(files.size() >= 19);
+  for (const fs::path& file : files) {
+    INFO(file.filename().string());
+    const GpuWorkload workload = load_gpu_workload(file);
+    const Reference* reference = find_reference(workload.name);
+    REQUIRE(reference != nullptr);
+    const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+    FunctionalRun run;
+    try {
+      run = run_workload_functionally(workload);
+    } catch (const std::exception& error) {
+      FAIL(error.what());
+    }
+    const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
+    INFO(comparison.message);
+    CHECK(comparison.matches);
+    CHECK(run.launches > 0);
+    CHECK(run.totals.warp_instructions > 0);
+    CHECK(run.totals.thread_instructions <= run.totals.active_lanes);
+    CHECK(run.totals.simd_efficiency() > 0.0);
+    CHECK(run.totals.simd_efficiency() <= 1.0);
+  }
+}
+
+TEST_CASE("functional workload runs are deterministic and the same at every warp size",
+          "[coverify]") {
+  const GpuWorkload workload = load_gpu_workload(test::workloads_dir() / "divergence_parity.json");
+  const FunctionalRun at32 = run_workload_functionally(workload, 32);
+  CHECK(run_workload_functionally(workload, 32).outputs == at32.outputs);
+  const FunctionalRun at8 = run_workload_functionally(workload, 8);
+  CHECK(at8.outputs == at32.outputs);
+  CHECK(at8.totals.warp_size == 8);
+  CHECK(at8.totals.warp_instructions > at32.totals.warp_instructions);
+  CHECK_THROWS_AS(run_workload_functionally(workload, 3), ConfigError);
+}
+
+namespace {
+
+GpuWorkload vecadd_with_args(const TempFolder& folder, const std::string& args) {
+  nlohmann::json json = test::example_workload();
+  json["launches"][0]["args"] = nlohmann::json::parse(args);
+  return parse_gpu_workload(json, folder.path() / "w.json");
+}
+
+std::string config_error_of(const GpuWorkload& workload) {
+  try {
+    run_workload_functionally(workload);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "no ConfigError";
+}
+
+}  // namespace
+
+TEST_CASE("functional executor checks arguments against the kernel's .param layout", "[coverify]") {
+  TempFolder folder;
+  SECTION("too few arguments") {
+    const std::string message = config_error_of(
+        vecadd_with_args(folder, R"([{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}])"));
+    CHECK(message.find("launch of 'vecadd': the kernel takes 4 parameters, the workload passes 3 "
+                       "arguments") != std::string::npos);
+  }
+  SECTION("a scalar of the wrong width") {
+    const std::string message = config_error_of(vecadd_with_args(
+        folder, R"([{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}, {"u64": 1024}])"));
+    CHECK(message.find("argument 3 is a scalar of 8 bytes, parameter 'vecadd_param_3' takes 4") !=
+          std::string::npos);
+  }
+  SECTION("a scalar where a pointer goes") {
+    const std::string message = config_error_of(
+        vecadd_with_args(folder, R"([{"u32": 1}, {"buffer": "b"}, {"buffer": "c"}, {"u32": 4}])"));
+    CHECK(message.find("argument 0 is a scalar of 4 bytes, parameter 'vecadd_param_0' takes 8") !=
+          std::string::npos);
+  }
+  SECTION("an unknown kernel") {
+    nlohmann::json json = test::example_workload();
+    json["launches"][0]["kernel"] = "nope";
+    const std::string message = config_error_of(parse_gpu_workload(json, folder.path() / "w.json"));
+    CHECK(message.find("has no kernel 'nope'") != std::string::npos);
+  }
+}
+
+TEST_CASE("functional executor: copy, fill and read_element act on device memory", "[coverify]") {
+  TempFolder folder;
+  const GpuWorkload workload =
+      parse_gpu_workload(test::example_workload(), folder.path() / "w.json");
+  const gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
+  FunctionalWorkloadExecutor executor(workload, module, 16);
+  executor.fill("c", 0x3f800000);  // 1.0f
+  CHECK(executor.read_element("c", 1023) == 0x3f800000);
+  executor.copy("c", "a");
+  CHECK(executor.read_buffer("a") == executor.read_buffer("c"));
+  CHECK_THROWS_AS(executor.read_element("c", 1024), ConfigError);
+  CHECK_THROWS_AS(executor.read_element("nope", 0), ConfigError);
+  // a + b with a = 1.0 everywhere, b from its seed.
+  run_workload_steps(workload, executor);
+  const std::vector<uint8_t> b = initial_bytes(workload, *workload.find_buffer("b"));
+  float b0, c0;
+  std::memcpy(&b0, b.data(), 4);
+  const uint64_t c_bits = executor.read_element("c", 0);
+  std::memcpy(&c0, &c_bits, 4);
+  CHECK(c0 == 1.0f + b0);
+  CHECK(executor.launches() == 1);
+  CHECK(executor.totals().warp_instructions > 0);
+}
+
+// div_parity over 8192 threads, every warp holding even and odd lanes (warp size even). Per warp,
+// from divergence.ptx: 9 instructions up to `@%p1 bra` and 11 up to `@%p5 bra` with every lane
+// active; the even lanes' path (12 operations and `bra.uni`, 13) and the odd lanes' (`bra.uni`
+// and `mad`, 2) with half the lanes; then 4 instructions and `ret` (5) with all. So 40 warp
+// instructions and 32.5 x W active lanes per warp, efficiency 32.5 / 40 at any even warp size;
+// thread instructions leave out the lanes of `@%p1 bra` (none true) and half of `@%p5 bra`: 31 x W.
+TEST_CASE("SIMD efficiency experiment: div_parity at warp sizes 4 and 32", "[coverify]") {
+  const std::vector<SimdEfficiencyRow> rows =
+      measure_simd_efficiency({test::workloads_dir() / "divergence_parity.json"}, {32, 4});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].workload == "divergence_parity");
+  CHECK(rows[0].warp_size == 4);
+  CHECK(rows[0].warp_instructions == 2048 * 40);
+  CHECK(rows[0].active_lanes == 2048 * 130);
+  CHECK(rows[0].thread_instructions == 2048 * 124);
+  CHECK(rows[0].simd_efficiency == 0.8125);
+  CHECK(rows[1].warp_size == 32);
+  CHECK(rows[1].warp_instructions == 256 * 40);
+  CHECK(rows[1].active_lanes == 256 * 1040);
+  CHECK(rows[1].thread_instructions == 256 * 992);
+  CHECK(rows[1].simd_efficiency == 0.8125);
+  const std::string csv = simd_efficiency_csv(rows);
+  CHECK(csv.find("divergence_parity,4,81920,253952,266240,0.812500\n") != std::string::npos);
+  const std::string table = simd_efficiency_table(rows);
+  CHECK(table.find("| divergence_parity | 0.812 | 0.812 |") != std::string::npos);
+}
+
+// The instructions the parser and the interpreter were written apart for, from PTX text through
+// the functional executor: one warp of 8 threads, lane t writes 8 results to out[8t..8t+7].
+TEST_CASE("parsed shf, testp, redux.sync, prmt modes and bar.warp.sync execute", "[coverify]") {
+  const gpu::Module module = gpu::parse_ptx(R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry seams(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 32;
+  add.s64 %rd3, %rd1, %rd2;
+  shf.l.wrap.b32 %r2, 0x89abcdef, 0x01234567, %r1;
+  st.global.u32 [%rd3], %r2;
+  shf.r.clamp.b32 %r3, 0x89abcdef, 0x01234567, 36;
+  st.global.u32 [%rd3+4], %r3;
+  redux.sync.add.u32 %r4, %r1, -1;
+  st.global.u32 [%rd3+8], %r4;
+  add.s32 %r5, %r1, -3;
+  redux.sync.min.s32 %r6, %r5, -1;
+  st.global.u32 [%rd3+12], %r6;
+  prmt.b32.b4e %r7, 0x33221100, 0x77665544, 1;
+  st.global.u32 [%rd3+16], %r7;
+  cvt.rn.f32.u32 %f1, %r1;
+  div.rn.f32 %f2, 0f00000000, %f1;
+  testp.notanumber.f32 %p1, %f2;
+  selp.u32 %r8, 1, 0, %p1;
+  st.global.u32 [%rd3+20], %r8;
+  setp.lt.u32 %p2, %r1, 4;
+  @%p2 bra SKIP;
+  bar.warp.sync -1;
+  redux.sync.or.b32 %r9, %r1, -1;
+  st.global.u32 [%rd3+24], %r9;
+SKIP:
+  bar.warp.sync -1;
+  ret;
+}
+)",
+                                            "seams.ptx");
+  gpu::DeviceMemory memory;
+  gpu::FunctionalExecutor executor(module, memory, 8);
+  const uint64_t out = memory.allocate(8 * 32);
+  gpu::LaunchParams launch;
+  launch.kernel = "seams";
+  launch.block = {8, 1, 1};
+  launch.arguments.resize(8);
+  std::memcpy(launch.arguments.data(), &out, 8);
+  executor.launch(launch);
+  std::vector<uint32_t> got(8 * 8);
+  REQUIRE(memory.read(out, got.data(), got.size() * 4));
+  for (uint32_t t = 0; t < 8; ++t) {
+    INFO("thread " << t);
+    const uint64_t pair = (uint64_t{0x01234567} << 32) | 0x89abcdef;
+    CHECK(got[8 * t + 0] == static_cast<uint32_t>((pair << t) >> 32));
+    CHECK(got[8 * t + 1] == 0x01234567);
+    CHECK(got[8 * t + 2] == 28);                                // 0 + 1 + ... + 7
+    CHECK(got[8 * t + 3] == static_cast<uint32_t>(-3));         // min(t - 3)
+    CHECK(got[8 * t + 4] == 0x66770011);                        // b4e, selector 1: bytes 1 0 7 6
+    CHECK(got[8 * t + 5] == (t == 0 ? 1u : 0u));                // 0 / 0 is NaN
+    CHECK(got[8 * t + 6] == (t < 4 ? 0u : 4u | 5u | 6u | 7u));  // only lanes 4..7 reduce
+  }
+}
