@@ -13,7 +13,7 @@ std::filesystem::path configs_dir();
 std::filesystem::path platforms_dir();
 std::filesystem::path workloads_dir();
 
-constexpr const char* default_platform = "ddr4_2400";
+constexpr const char* default_platform = "gpu_small";
 
 // NAME (a shipped platform or workload) or FILE (a path to a .json file). An unknown name is a
 // ConfigError that lists what ships and suggests the closest name.

@@ -34,8 +34,8 @@ TEST_CASE("cli: help and version") {
 TEST_CASE("cli: list names the shipped platforms and workloads") {
   const CliResult r = run_ohmvp("list");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output,
-             Contains("ddr4_2400  (default)") && Contains("stream_read") && Contains("random_mix"));
+  CHECK_THAT(r.output, Contains("gpu_small  (default)") && Contains("ddr4_2400") &&
+                           Contains("stream_read") && Contains("random_mix") && Contains("vecadd"));
 }
 
 TEST_CASE("cli: config prints the resolved platform with overrides") {
@@ -101,7 +101,8 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("run --workload " + dir + "/bad.json"), "bad.trace:2:");
   }
   SECTION("workload beyond the memory") {
-    require_usage_error(run_ohmvp("run --set memory.dram.geometry.rows=1024"), "the memory holds");
+    require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
+                        "the memory holds");
   }
   SECTION("nothing is written on bad input") {
     const std::string out = dir + "/out";

@@ -1,0 +1,95 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+namespace {
+
+std::string shipped(const std::string& relative) {
+  return std::string(OHMVP_SOURCE_DIR) + "/" + relative;
+}
+
+// vecadd's workload with the element count argument replaced: past the buffers, the kernel
+// reads unmapped device memory.
+std::string vecadd_workload(unsigned count) {
+  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
+  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  workload["launches"][0]["grid"] = {count / 256 + 1, 1, 1};
+  workload["launches"][0]["args"][3] = {{"u32", count}};
+  return workload.dump(2);
+}
+
+}  // namespace
+
+TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and repeats exactly") {
+  const std::string dir = scratch_dir("kernel_run");
+  const std::string args = "run -q --workload vecadd --vcd " + dir + "/t.vcd --out ";
+  const CliResult first = run_ohmvp(args + dir + "/a --dump " + dir + "/dump");
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.output, Contains("platform gpu_small, workload vecadd") &&
+                               Contains("warp instructions") && Contains("SIMD efficiency"));
+  const CliResult second = run_ohmvp("run -q --workload vecadd --out " + dir + "/b");
+  REQUIRE(second.exit_code == 0);
+  // Neither the VCD nor the dump changes what is simulated.
+  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+
+  const auto report = nlohmann::json::parse(read_text(dir + "/a/report.json"));
+  for (const char* key :
+       {"ipc", "cycles", "warp_instructions", "thread_instructions", "simd_efficiency"})
+    CHECK(report["summary"].contains(key));
+  CHECK(report["summary"]["simd_efficiency"] == 1.0);  // 4096 threads, no divergence
+  CHECK(report["summary"]["thread_instructions"].get<uint64_t>() >
+        report["summary"]["warp_instructions"].get<uint64_t>());
+
+  const auto index = nlohmann::json::parse(read_text(dir + "/dump/index.json"));
+  REQUIRE(index.size() == 1);
+  CHECK(index[0]["name"] == "c");
+  CHECK(index[0]["type"] == "f32");
+  CHECK(index[0]["count"] == 4096);
+  CHECK(std::filesystem::file_size(dir + "/dump/c.bin") == 4096 * 4);
+  CHECK(std::system(("vcd2fst " + dir + "/t.vcd " + dir + "/t.fst >/dev/null 2>&1").c_str()) == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and thread") {
+  const std::string dir = scratch_dir("kernel_fault");
+  write_text(dir + "/oob.json", vecadd_workload(1 << 20));
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("vecadd") && Contains("CTA") && Contains("thread"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
+  const std::string dir = scratch_dir("kernel_bad_input");
+  SECTION("unknown PTX instruction") {
+    std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
+    ptx.replace(ptx.find("ret;"), 4, "frobnicate.b32 %r1, %r1;");
+    write_text(dir + "/bad.ptx", ptx);
+    auto workload = nlohmann::json::parse(vecadd_workload(4096));
+    workload["ptx"] = dir + "/bad.ptx";
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("bad.ptx:") && Contains("frobnicate"));
+  }
+  SECTION("kernel workload on a platform without a GPU") {
+    const CliResult r = run_ohmvp("run -q --platform ddr4_2400 --workload vecadd --out " + dir);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("no GPU"));
+  }
+  SECTION("--dump with a memory workload") {
+    const CliResult r =
+        run_ohmvp("run -q --workload stream_read --dump " + dir + "/d --out " + dir + "/o");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("--dump"));
+  }
+  std::filesystem::remove_all(dir);
+}
