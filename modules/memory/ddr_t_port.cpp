@@ -14,6 +14,7 @@ struct DdrTPort::Slot : tlm::tlm_generic_payload {
   Traffic traffic = Traffic::regular;
   uint64_t sent_ps = 0;
   bool live = false;  // REQ sent, not yet done (data across, or WR_DONE)
+  bool held = false;  // counted as held behind an earlier access to its line
 };
 
 struct DdrTPort::Stats {
@@ -25,7 +26,7 @@ struct DdrTPort::Stats {
       : reads(r.counter(g, "xpoint_reads", "requests", "DDR-T reads sent to XPoint")),
         writes(r.counter(g, "xpoint_writes", "requests", "DDR-T writes sent to XPoint")),
         held(r.counter(g, "held", "requests",
-                       "times the next REQ waited for an earlier access to its line to finish")),
+                       "REQs that waited for an earlier access to their line to finish")),
         read_latency(r.histogram(g, "xpoint_read_latency", "ps",
                                  "DDR-T read: REQ on the channel to its data across")) {}
 };
@@ -156,12 +157,14 @@ void DdrTPort::send_requests(uint64_t now) {
     const bool is_write = s->extension.command == DdrTCommand::write;
     if (is_write && (m_credits == 0 || m_bus_free_ps > now)) return;
     if (access_in_flight_to(s->extension.address / 64)) {
-      m_stats->held.inc();
+      if (!s->held) m_stats->held.inc();
+      s->held = true;
       return;  // that access's completion wakes us
     }
     m_queue.pop_front();
     s->sent_ps = now;
     s->live = true;
+    s->held = false;
     ++m_outstanding;
     if (is_write) {
       --m_credits;

@@ -154,6 +154,23 @@ TEST_CASE("hetero planar: a DRAM page is read from DRAM, an XPoint page over DDR
   CHECK(d.chain.manager.idle());
 }
 
+TEST_CASE("hetero planar: DDR-T reads overlap; their SENDs take turns on the bus", "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t t0 = origin();
+  // Eight reads of XPoint page 0, one per media line, so on eight partitions, and one DRAM read.
+  std::vector<size_t> reads;
+  for (uint64_t i = 0; i < 8; ++i) reads.push_back(d.stimulus.read(t0, 4096 + i * 256));
+  const size_t dram = d.stimulus.read(t0, 128);
+  run_to(t0 + 2000 * ns);
+
+  // All eight REQs go out at t0 with their own tags and their media reads run in parallel:
+  // every RSP_READY comes at 194; the SENDs then follow each other, one 4 ns burst apart.
+  for (uint64_t i = 0; i < 8; ++i) CHECK(response_ns(d.stimulus, reads[i], t0) == 198 + 4 * i);
+  // Meanwhile the DRAM read was served (the row is still open from the first test: 16 + 4).
+  CHECK(response_ns(d.stimulus, dram, t0) == 20);
+  CHECK(d.chain.manager.idle());
+}
+
 TEST_CASE("hetero planar: a hot XPoint page is swapped with its group's DRAM page", "[hetero]") {
   Directed& d = the_bench().swap;
   HeteroMemoryManager& m = d.chain.manager;
