@@ -171,6 +171,21 @@ TEST_CASE("hetero planar: DDR-T reads overlap; their SENDs take turns on the bus
   CHECK(d.chain.manager.idle());
 }
 
+TEST_CASE("hetero planar: bad requests are refused at once", "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t capacity = d.chain.manager.capacity_bytes();
+  CHECK(capacity == (512 + 4096) * 1024);
+  const uint64_t t0 = origin();
+  const size_t outside = d.stimulus.read(t0, capacity);
+  const size_t across = d.stimulus.read(t0, 32, 64);  // crosses a 64-byte burst
+  run_to(t0 + 100 * ns);
+  REQUIRE(d.stimulus.request(outside).response_ps.has_value());
+  CHECK(*d.stimulus.request(outside).response_ps == t0);
+  CHECK(d.stimulus.request(outside).status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  CHECK(d.stimulus.request(across).status == tlm::TLM_BURST_ERROR_RESPONSE);
+  CHECK(d.chain.manager.idle());
+}
+
 TEST_CASE("hetero planar: a hot XPoint page is swapped with its group's DRAM page", "[hetero]") {
   Directed& d = the_bench().swap;
   HeteroMemoryManager& m = d.chain.manager;
