@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "modules/common/stats.h"
+
+namespace ohmvp {
+
+// What a back-end transfer is for: a front request, or moving data between DRAM and XPoint
+// (planar swaps; two-level fills and write-backs).
+enum class Traffic : uint8_t { regular = 0, migration = 1 };
+
+// Bytes and data-bus time on the channel, split by Traffic. A transfer of up to one burst
+// holds the bus for one burst time.
+struct ChannelUsage {
+  Counter* bytes[2];
+  Counter* time_ps[2];
+  uint64_t burst_ps;
+
+  ChannelUsage(StatsRegistry& r, const std::string& group, uint64_t burst)
+      : bytes{&r.counter(group, "regular_bytes", "bytes", "bytes moved for front requests"),
+              &r.counter(group, "migration_bytes", "bytes",
+                         "bytes moved between DRAM and XPoint (swaps, fills, write-backs)")},
+        time_ps{
+            &r.counter(group, "channel_regular_ps", "ps", "data-bus time taken by front requests"),
+            &r.counter(group, "channel_migration_ps", "ps",
+                       "data-bus time taken by migration traffic")},
+        burst_ps(burst) {}
+
+  void add(Traffic traffic, uint32_t bytes_moved) {
+    bytes[static_cast<int>(traffic)]->inc(bytes_moved);
+    time_ps[static_cast<int>(traffic)]->inc(burst_ps);
+  }
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,139 @@
+#include "modules/memory/dram_port.h"
+
+#include <cstring>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+struct DramPort::Slot : tlm::tlm_generic_payload {
+  tlm::tlm_generic_payload& payload = *this;
+  uint8_t data[64];
+  uint8_t enable[64];
+  uint64_t token = 0;
+  Traffic traffic = Traffic::regular;
+};
+
+DramPort::DramPort(sc_core::sc_module_name name, uint32_t slots, ChannelUsage& usage, Done done)
+    : sc_module(name), out("out"), m_usage(usage), m_done(std::move(done)) {
+  out.bind(*this);
+  for (uint32_t s = 0; s < slots; ++s) {
+    m_slots.push_back(std::make_unique<Slot>());
+    m_slots.back()->payload.set_mm(this);
+    m_free.push_back(m_slots.back().get());
+  }
+  SC_METHOD(run);
+  sensitive << m_wake;
+  dont_initialize();
+}
+
+DramPort::~DramPort() = default;
+
+DramPort::Slot& DramPort::take_slot() {
+  if (m_free.empty()) {
+    // Callers bound their accesses by their own slots; growing keeps them correct regardless.
+    m_slots.push_back(std::make_unique<Slot>());
+    m_slots.back()->payload.set_mm(this);
+    m_free.push_back(m_slots.back().get());
+  }
+  Slot* slot = m_free.back();
+  m_free.pop_back();
+  return *slot;
+}
+
+void DramPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) {
+  Slot& s = take_slot();
+  s.token = token;
+  s.traffic = traffic;
+  tlm::tlm_generic_payload& p = s.payload;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(s.data);
+  p.set_data_length(length);
+  p.set_streaming_width(length);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_queue.push_back(&s);
+  m_wake.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DramPort::write(uint64_t address, const uint8_t* data, const uint8_t* enable, uint32_t length,
+                     Traffic traffic, uint64_t token) {
+  Slot& s = take_slot();
+  s.token = token;
+  s.traffic = traffic;
+  std::memcpy(s.data, data, length);
+  tlm::tlm_generic_payload& p = s.payload;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(s.data);
+  p.set_data_length(length);
+  p.set_streaming_width(length);
+  if (enable != nullptr) {
+    std::memcpy(s.enable, enable, length);
+    p.set_byte_enable_ptr(s.enable);
+    p.set_byte_enable_length(length);
+  } else {
+    p.set_byte_enable_ptr(nullptr);
+    p.set_byte_enable_length(0);
+  }
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_queue.push_back(&s);
+  m_wake.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DramPort::run() {
+  while (!m_finished.empty()) {
+    Slot* s = m_finished.front();
+    m_finished.pop_front();
+    m_done(s->token, s->data);
+    m_free.push_back(s);
+  }
+  while (m_waiting_end_req == nullptr && !m_queue.empty()) {
+    Slot* s = m_queue.front();
+    m_queue.pop_front();
+    send(*s);
+  }
+}
+
+void DramPort::send(Slot& s) {
+  ++m_in_flight;
+  m_usage.add(s.traffic, s.payload.get_data_length());
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status = out->nb_transport_fw(s.payload, phase, delay);
+  if (status == tlm::TLM_COMPLETED) {
+    finish(s);  // a posted write, or a refusal
+  } else if (status == tlm::TLM_ACCEPTED) {
+    m_waiting_end_req = &s;  // the controller's queue is full: END_REQ (or BEGIN_RESP) later
+  }
+  // TLM_UPDATED with END_REQ: a read, BEGIN_RESP follows.
+}
+
+void DramPort::finish(Slot& s) {
+  if (!s.payload.is_response_ok()) {
+    throw SimulationError(std::string(name()) + ": DRAM access at " +
+                          std::to_string(s.payload.get_address()) +
+                          " failed: " + s.payload.get_response_string());
+  }
+  --m_in_flight;
+  m_finished.push_back(&s);
+  m_wake.notify(sc_core::SC_ZERO_TIME);
+}
+
+tlm::tlm_sync_enum DramPort::nb_transport_bw(tlm::tlm_generic_payload& payload,
+                                             tlm::tlm_phase& phase, sc_core::sc_time&) {
+  Slot& s = static_cast<Slot&>(payload);
+  if (m_waiting_end_req == &s) {
+    m_waiting_end_req = nullptr;
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    finish(s);
+    return tlm::TLM_COMPLETED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,77 @@
+#include "modules/memory/hetero_config.h"
+
+#include <string>
+
+#include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+void parse(const ConfigReader& reader, HotPageConfig& c) {
+  reader.get_enum(
+      "policy", c.kind,
+      {{"threshold", HotPageKind::threshold}, {"beats_resident", HotPageKind::beats_resident}});
+  reader.get("threshold", c.threshold, 1u, 65535u);
+  reader.get("margin", c.margin, 0u, 65535u);
+  reader.finish();
+}
+
+void parse(const ConfigReader& reader, CounterDecayConfig& c) {
+  reader.get_enum("policy", c.kind,
+                  {{"none", CounterDecayKind::none},
+                   {"halve", CounterDecayKind::halve},
+                   {"reset", CounterDecayKind::reset}});
+  reader.get("interval", c.interval, 1u, 1u << 30);
+  reader.finish();
+}
+
+void parse(const ConfigReader& reader, HeteroConfig& c) {
+  reader.get_enum("mode", c.mode,
+                  {{"planar", HeteroMode::planar}, {"two_level", HeteroMode::two_level}});
+  reader.get("page_bytes", c.page_bytes, 64u, 1u << 20);
+  if (c.page_bytes % 64 != 0 || (c.page_bytes & (c.page_bytes - 1)) != 0) {
+    reader.fail("page_bytes",
+                "expected a power of two, at least 64, got " + std::to_string(c.page_bytes));
+  }
+  reader.get("max_requests", c.max_requests, 1u, 4096u);
+  reader.get("max_migrations", c.max_migrations, 1u, 64u);
+  reader.get("ddr_t_tags", c.ddr_t_tags, 1u, 65536u);
+  reader.get("dram_slots", c.dram_slots, 1u, 4096u);
+  reader.get("burst_ns", c.burst_ns, 0.001, 1000.0);
+  parse(reader.child("hot_page"), c.hot_page);
+  parse(reader.child("decay"), c.decay);
+  reader.finish();
+}
+
+HeteroLayout check_capacities(const HeteroConfig& c, uint64_t dram_bytes, uint64_t xpoint_bytes,
+                              const char* where) {
+  HeteroLayout layout;
+  layout.dram_bytes = dram_bytes;
+  layout.xpoint_bytes = xpoint_bytes;
+  const auto fail = [&](const std::string& problem) {
+    throw ConfigError(std::string(where) + ": " + problem + " (DRAM " + std::to_string(dram_bytes) +
+                      " bytes, XPoint " + std::to_string(xpoint_bytes) + " bytes)");
+  };
+  if (dram_bytes == 0 || xpoint_bytes % dram_bytes != 0) {
+    fail("expected an XPoint capacity that is a whole multiple of the DRAM capacity");
+  }
+  const uint64_t ratio = xpoint_bytes / dram_bytes;
+  if (c.mode == HeteroMode::planar) {
+    if (ratio < 1 || ratio > 255) fail("planar mode needs XPoint:DRAM between 1 and 255");
+    if (dram_bytes % c.page_bytes != 0) fail("planar mode needs DRAM to hold whole pages");
+    layout.xpoint_pages_per_group = static_cast<uint32_t>(ratio);
+    layout.groups = dram_bytes / c.page_bytes;
+    layout.capacity_bytes = dram_bytes + xpoint_bytes;
+  } else {
+    if (ratio < 1 || ratio > (uint64_t{1} << 6)) {
+      fail("two-level mode needs XPoint:DRAM between 1 and 64 (the tag has 6 metadata bits)");
+    }
+    uint32_t bits = 0;
+    while ((uint64_t{1} << bits) < ratio) ++bits;
+    layout.tag_bits = bits;
+    layout.capacity_bytes = xpoint_bytes;
+  }
+  return layout;
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+
+#include "modules/memory/counter_decay.h"
+#include "modules/memory/hot_page_policy.h"
+
+namespace ohmvp {
+
+class ConfigReader;
+
+enum class HeteroMode { planar, two_level };
+
+// The heterogeneous-memory manager: one address space over a DRAM controller and an XPoint
+// controller (DDR-T), in planar or two-level mode. The capacities come from the DRAM and XPoint
+// configurations; the ratio is checked when the manager is built (check_capacities).
+struct HeteroConfig {
+  HeteroMode mode = HeteroMode::planar;
+  // Planar: bytes per page, the unit of the mapping table and of a swap.
+  uint32_t page_bytes = 4096;
+  // Front requests inside the manager at once; one more waits (END_REQ held back).
+  uint32_t max_requests = 64;
+  // Planar: swaps in flight at once.
+  uint32_t max_migrations = 1;
+  // DDR-T tags: requests outstanding towards the XPoint controller.
+  uint32_t ddr_t_tags = 64;
+  // Base-protocol transactions outstanding towards the DRAM controller.
+  uint32_t dram_slots = 64;
+  // Time one 64-byte burst holds the channel's data bus (DDR-T data transfers are timed with
+  // it; the channel-time statistics split by it). DDR4-2400 x64: 8 beats at 2400 MT/s.
+  double burst_ns = 3.332;
+  HotPageConfig hot_page;
+  CounterDecayConfig decay;
+};
+
+void parse(const ConfigReader& reader, HotPageConfig& config);
+void parse(const ConfigReader& reader, CounterDecayConfig& config);
+void parse(const ConfigReader& reader, HeteroConfig& config);
+
+// How the two capacities combine in the configured mode; throws ConfigError naming `where`
+// when they do not fit it (planar: XPoint a whole multiple 1..255 of DRAM, whole pages;
+// two-level: XPoint a multiple 1..64 of DRAM, so the tag fits the 6 metadata bits).
+struct HeteroLayout {
+  uint64_t dram_bytes = 0;
+  uint64_t xpoint_bytes = 0;
+  uint64_t capacity_bytes = 0;          // the address space the manager exposes
+  uint32_t xpoint_pages_per_group = 0;  // planar: k
+  uint64_t groups = 0;                  // planar
+  uint32_t tag_bits = 0;                // two-level
+};
+HeteroLayout check_capacities(const HeteroConfig& config, uint64_t dram_bytes,
+                              uint64_t xpoint_bytes, const char* where);
+
+}  // namespace ohmvp

@@ -1,0 +1,305 @@
+#include "modules/memory/hetero_memory_manager.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+uint64_t burst_ps(double ns) {
+  return static_cast<uint64_t>(ns * 1000.0 + 0.5);
+}
+}  // namespace
+
+struct HeteroMemoryManager::Stats {
+  Counter& reads;
+  Counter& writes;
+  Counter& backpressure;
+  Counter& burst_waits;
+  Histogram& read_latency;
+  Histogram& write_latency;
+  Scalar& migration_channel_share;
+  Stats(StatsRegistry& r, const std::string& g)
+      : reads(r.counter(g, "reads", "requests", "read requests served")),
+        writes(r.counter(g, "writes", "requests", "write requests served")),
+        backpressure(r.counter(g, "backpressure", "requests",
+                               "requests that waited for a free request slot")),
+        burst_waits(r.counter(g, "burst_waits", "requests",
+                              "requests that waited for an older request to their burst")),
+        read_latency(r.histogram(g, "read_latency", "ps", "read BEGIN_REQ to BEGIN_RESP")),
+        write_latency(r.histogram(g, "write_latency", "ps", "write BEGIN_REQ to BEGIN_RESP")),
+        migration_channel_share(r.scalar(g, "migration_channel_share", "ratio",
+                                         "share of the channel's data-bus time taken by "
+                                         "migration traffic")) {}
+};
+
+HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config,
+                                         uint64_t dram_bytes, uint64_t xpoint_bytes,
+                                         uint32_t write_credits, StatsRegistry& stats,
+                                         VcdWriter* vcd)
+    : sc_module(name),
+      in("in"),
+      m_config(config),
+      m_layout(check_capacities(config, dram_bytes, xpoint_bytes, this->name())),
+      m_stats(std::make_unique<Stats>(stats, this->name())),
+      m_usage(stats, this->name(), burst_ps(config.burst_ns)),
+      m_requests(config.max_requests) {
+  in.bind(*this);
+  const auto done = [this](uint64_t token, const uint8_t* data) { back_end_done(token, data); };
+  m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage, done);
+  m_xpoint = std::make_unique<DdrTPort>("ddr_t_port", config.ddr_t_tags, write_credits, m_usage,
+                                        stats, vcd, done);
+  HeteroBackEnds& back_ends = *this;
+  if (config.mode == HeteroMode::planar) {
+    m_planar = std::make_unique<PlanarMode>(config, m_layout, back_ends, stats, this->name());
+  } else {
+    m_two_level = std::make_unique<TwoLevelMode>(config, m_layout, back_ends, stats, this->name());
+  }
+  for (uint32_t i = config.max_requests; i-- > 0;) {
+    m_requests[i].id = i;
+    m_free.push_back(i);
+  }
+  m_active.reserve(config.max_requests);
+  m_burst_waiting.reserve(config.max_requests);
+  m_trace_migrations.attach(vcd, this->name(), "migration_in_flight", 8);
+  SC_METHOD(respond);
+  sensitive << m_respond;
+  dont_initialize();
+}
+
+HeteroMemoryManager::~HeteroMemoryManager() = default;
+
+bool HeteroMemoryManager::idle() const {
+  const bool mode_idle = m_planar ? m_planar->idle() : m_two_level->idle();
+  return m_active.empty() && m_pending == nullptr && m_responses.empty() && !m_waiting_end_resp &&
+         mode_idle && m_dram->idle() && m_xpoint->idle();
+}
+
+void HeteroMemoryManager::finish_stats() {
+  if (m_two_level) m_two_level->finish_stats();
+  const double regular = static_cast<double>(m_usage.time_ps[0]->value());
+  const double migration = static_cast<double>(m_usage.time_ps[1]->value());
+  m_stats->migration_channel_share.set(
+      regular + migration == 0 ? 0.0 : migration / (regular + migration));
+}
+
+bool HeteroMemoryManager::validate(tlm::tlm_generic_payload& p) const {
+  const uint64_t address = p.get_address();
+  const uint32_t length = p.get_data_length();
+  if (address >= m_layout.capacity_bytes || length > m_layout.capacity_bytes - address) {
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (length == 0 || length > 64 || address % 64 + length > 64 ||
+      p.get_streaming_width() < length || p.get_data_ptr() == nullptr) {
+    p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return false;
+  }
+  if (!p.is_read() && !p.is_write()) {
+    p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return false;
+  }
+  if (p.get_byte_enable_ptr() != nullptr && (p.is_read() || p.get_byte_enable_length() == 0)) {
+    p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  return true;
+}
+
+tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload& payload,
+                                                        tlm::tlm_phase& phase, sc_core::sc_time&) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (phase == tlm::END_RESP) {
+    m_waiting_end_resp = false;
+    m_respond.notify(sc_core::SC_ZERO_TIME);
+    return tlm::TLM_COMPLETED;
+  }
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
+    return tlm::TLM_COMPLETED;
+  }
+  if (!validate(payload)) return tlm::TLM_COMPLETED;
+  if (m_free.empty()) {
+    m_pending = &payload;
+    m_pending_ps = now;
+    m_stats->backpressure.inc();
+    return tlm::TLM_ACCEPTED;
+  }
+  accept(payload, now);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void HeteroMemoryManager::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&) {
+  payload.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  SC_REPORT_ERROR(name(), "b_transport is not supported; use nb_transport_fw");
+}
+
+void HeteroMemoryManager::accept(tlm::tlm_generic_payload& p, uint64_t arrival_ps) {
+  HeteroRequest& r = m_requests[m_free.back()];
+  m_free.pop_back();
+  p.acquire();
+  r.payload = &p;
+  r.address = p.get_address();
+  r.length = p.get_data_length();
+  r.is_write = p.is_write();
+  r.arrival_ps = arrival_ps;
+  r.answered = false;
+  r.masked = false;
+  if (r.is_write) {
+    std::memcpy(r.data, p.get_data_ptr(), r.length);
+    const uint8_t* enable = p.get_byte_enable_ptr();
+    std::memset(r.enable, 0xff, r.length);
+    if (enable != nullptr) {
+      const uint32_t pattern = p.get_byte_enable_length();
+      for (uint32_t i = 0; i < r.length; ++i) {
+        if (enable[i % pattern] != TLM_BYTE_ENABLED) {
+          r.enable[i] = 0;
+          r.masked = true;
+        }
+      }
+    }
+    m_stats->writes.inc();
+  } else {
+    m_stats->reads.inc();
+  }
+  const uint64_t burst = r.address / 64;
+  const bool behind = std::any_of(m_active.begin(), m_active.end(),
+                                  [&](const HeteroRequest* a) { return a->address / 64 == burst; });
+  m_active.push_back(&r);
+  if (behind) {
+    m_stats->burst_waits.inc();
+    m_burst_waiting.push_back(&r);
+    return;
+  }
+  submit(r);
+}
+
+void HeteroMemoryManager::submit(HeteroRequest& r) {
+  if (m_planar) {
+    m_planar->submit(r);
+  } else {
+    m_two_level->submit(r);
+  }
+}
+
+void HeteroMemoryManager::back_end_done(uint64_t token, const uint8_t* data) {
+  if ((token & migration_token) != 0) {
+    if (m_planar) m_planar->migration_done(token, data);
+    return;  // two-level: a write-back, nothing waits for it
+  }
+  HeteroRequest& r = m_requests[static_cast<uint32_t>(token)];
+  if (m_planar) {
+    m_planar->request_done(r, data);
+  } else {
+    m_two_level->request_done(r, data);
+  }
+}
+
+void HeteroMemoryManager::answer(HeteroRequest& r) {
+  r.payload->set_response_status(tlm::TLM_OK_RESPONSE);
+  m_responses.push_back(Response{r.payload, r.arrival_ps});
+  m_respond.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HeteroMemoryManager::retire(HeteroRequest& r) {
+  m_active.erase(std::find(m_active.begin(), m_active.end(), &r));
+  const uint64_t burst = r.address / 64;
+  r.payload = nullptr;
+  m_free.push_back(r.id);
+  const auto next = std::find_if(m_burst_waiting.begin(), m_burst_waiting.end(),
+                                 [&](const HeteroRequest* w) { return w->address / 64 == burst; });
+  if (next != m_burst_waiting.end()) {
+    HeteroRequest* w = *next;
+    m_burst_waiting.erase(next);
+    submit(*w);
+  }
+  if (m_pending != nullptr) m_respond.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HeteroMemoryManager::respond() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (m_pending != nullptr && !m_free.empty()) {
+    tlm::tlm_generic_payload& p = *m_pending;
+    m_pending = nullptr;
+    accept(p, m_pending_ps);
+    tlm::tlm_phase phase = tlm::END_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    in->nb_transport_bw(p, phase, delay);
+  }
+  while (!m_waiting_end_resp && !m_responses.empty()) {
+    const Response r = m_responses.front();
+    m_responses.pop_front();
+    (r.payload->is_read() ? m_stats->read_latency : m_stats->write_latency)
+        .sample(now - r.arrival_ps);
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (in->nb_transport_bw(*r.payload, phase, delay) == tlm::TLM_ACCEPTED) {
+      m_waiting_end_resp = true;
+    }
+    r.payload->release();
+  }
+}
+
+void HeteroMemoryManager::dram_read(uint64_t address, uint32_t length, bool migration,
+                                    uint64_t token) {
+  m_dram->read(address, length, migration ? Traffic::migration : Traffic::regular, token);
+}
+
+void HeteroMemoryManager::dram_write(uint64_t address, const uint8_t* data, const uint8_t* enable,
+                                     uint32_t length, bool migration, uint64_t token) {
+  m_dram->write(address, data, enable, length, migration ? Traffic::migration : Traffic::regular,
+                token);
+}
+
+void HeteroMemoryManager::xpoint_read(uint64_t address, uint32_t length, bool migration,
+                                      uint64_t token) {
+  m_xpoint->read(address, length, migration ? Traffic::migration : Traffic::regular, token);
+}
+
+void HeteroMemoryManager::xpoint_write(uint64_t address, const uint8_t* data, uint32_t length,
+                                       bool migration, uint64_t token) {
+  m_xpoint->write(address, data, length, migration ? Traffic::migration : Traffic::regular, token);
+}
+
+void HeteroMemoryManager::migration_in_flight(uint32_t count) {
+  m_trace_migrations.set(count, sc_core::sc_time_stamp().value());
+}
+
+unsigned int HeteroMemoryManager::transport_dbg(tlm::tlm_generic_payload& payload) {
+  const uint64_t address = payload.get_address();
+  const uint32_t length = payload.get_data_length();
+  if (address >= m_layout.capacity_bytes || length > 64 || address % 64 + length > 64) return 0;
+  tlm::tlm_generic_payload p;
+  p.set_command(payload.get_command());
+  p.set_data_ptr(payload.get_data_ptr());
+  p.set_data_length(length);
+  p.set_streaming_width(length);
+  if (m_planar) {
+    uint64_t device_address = 0;
+    const bool in_dram = m_planar->locate(address, device_address);
+    p.set_address(device_address);
+    return in_dram ? m_dram->out->transport_dbg(p) : m_xpoint->out->transport_dbg(p);
+  }
+  const uint64_t line = address / 64;
+  const DirectMapping& map = m_two_level->mapping();
+  const DramCacheMetadata md = m_two_level->metadata().read(map.set_of(line));
+  const bool cached = md.valid && md.tag == map.tag_of(line);
+  const uint64_t dram_address = map.set_of(line) * 64 + address % 64;
+  if (payload.is_read()) {
+    p.set_address(cached ? dram_address : address);
+    return cached ? m_dram->out->transport_dbg(p) : m_xpoint->out->transport_dbg(p);
+  }
+  // A write goes to both copies, so the line stays as clean or dirty as it was.
+  p.set_address(address);
+  const unsigned int written = m_xpoint->out->transport_dbg(p);
+  if (cached) {
+    p.set_address(dram_address);
+    m_dram->out->transport_dbg(p);
+  }
+  return written;
+}
+
+}  // namespace ohmvp

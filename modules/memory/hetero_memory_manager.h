@@ -1,0 +1,110 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/memory/channel_usage.h"
+#include "modules/memory/ddr_t_port.h"
+#include "modules/memory/dram_port.h"
+#include "modules/memory/hetero_config.h"
+#include "modules/memory/hetero_request.h"
+#include "modules/memory/planar_mode.h"
+#include "modules/memory/two_level_mode.h"
+
+namespace ohmvp {
+
+// The heterogeneous-memory manager: the memory controller's layer in front of two back ends,
+// the DRAM controller (base protocol, `dram`) and an XPoint controller (DDR-T, `xpoint`). On the
+// front (`in`, approximately-timed base protocol) it takes requests of at most one 64-byte
+// burst in one address space and serves them in planar or two-level mode. Requests to one burst
+// are served in arrival order (a later one waits until the earlier is done); others run in
+// parallel. Both reads and writes are answered with BEGIN_RESP when done.
+class HeteroMemoryManager : public sc_core::sc_module,
+                            public tlm::tlm_fw_transport_if<>,
+                            private HeteroBackEnds {
+ public:
+  tlm::tlm_target_socket<> in;
+
+  // `dram_bytes`: the DRAM controller's capacity; `xpoint_bytes` and `write_credits`: the
+  // XPoint controller's. Throws ConfigError when they do not fit the mode.
+  HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config, uint64_t dram_bytes,
+                      uint64_t xpoint_bytes, uint32_t write_credits, StatsRegistry& stats,
+                      VcdWriter* vcd);
+  ~HeteroMemoryManager() override;
+  SC_HAS_PROCESS(HeteroMemoryManager);
+
+  tlm::tlm_initiator_socket<>& dram() { return m_dram->out; }
+  DdrTInitiatorSocket<>& xpoint() { return m_xpoint->out; }
+
+  uint64_t capacity_bytes() const { return m_layout.capacity_bytes; }
+  const HeteroLayout& layout() const { return m_layout; }
+  HeteroMode mode() const { return m_config.mode; }
+  const PlanarMode* planar() const { return m_planar.get(); }
+  const TwoLevelMode* two_level() const { return m_two_level.get(); }
+  // No request inside, no migration, both back ends quiet.
+  bool idle() const;
+  void finish_stats();
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  // Reads or writes where the data lives now (two-level: DRAM when the line is cached, and
+  // XPoint); no timing. Requests in flight are not looked at.
+  unsigned int transport_dbg(tlm::tlm_generic_payload& payload) override;
+
+ private:
+  struct Stats;
+  struct Response {
+    tlm::tlm_generic_payload* payload;
+    uint64_t arrival_ps;
+  };
+
+  // HeteroBackEnds
+  void dram_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
+  void dram_write(uint64_t address, const uint8_t* data, const uint8_t* enable, uint32_t length,
+                  bool migration, uint64_t token) override;
+  void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
+  void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
+                    uint64_t token) override;
+  void answer(HeteroRequest& request) override;
+  void retire(HeteroRequest& request) override;
+  void migration_in_flight(uint32_t count) override;
+
+  bool validate(tlm::tlm_generic_payload& payload) const;
+  void accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
+  void submit(HeteroRequest& request);
+  void back_end_done(uint64_t token, const uint8_t* data);
+  void respond();
+  void end_of_simulation() override { finish_stats(); }
+
+  HeteroConfig m_config;
+  HeteroLayout m_layout;
+  std::unique_ptr<Stats> m_stats;
+  ChannelUsage m_usage;
+  std::unique_ptr<DramPort> m_dram;
+  std::unique_ptr<DdrTPort> m_xpoint;
+  std::unique_ptr<PlanarMode> m_planar;
+  std::unique_ptr<TwoLevelMode> m_two_level;
+
+  std::vector<HeteroRequest> m_requests;
+  std::vector<uint32_t> m_free;
+  std::vector<HeteroRequest*> m_active;           // accepted, not retired, oldest first
+  std::vector<HeteroRequest*> m_burst_waiting;    // behind an older request to their burst
+  tlm::tlm_generic_payload* m_pending = nullptr;  // refused for want of a request slot
+  uint64_t m_pending_ps = 0;
+
+  std::deque<Response> m_responses;
+  bool m_waiting_end_resp = false;
+  sc_core::sc_event m_respond;
+  TraceSignal m_trace_migrations;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,221 @@
+#include "modules/memory/planar_mode.h"
+
+#include <cstring>
+#include <systemc>
+#include <tlm>
+
+namespace ohmvp {
+
+struct PlanarMode::Stats {
+  Counter& migrations;
+  Counter& migration_bytes;
+  Counter& dram_requests;
+  Counter& xpoint_requests;
+  Counter& waited;
+  Counter& masked_xpoint_writes;
+  Histogram& migration_time;
+  Stats(StatsRegistry& r, const std::string& g)
+      : migrations(r.counter(g, "migrations", "swaps", "hot XPoint pages swapped into DRAM")),
+        migration_bytes(r.counter(g, "swapped_bytes", "bytes",
+                                  "bytes moved by swaps (both directions, read and write)")),
+        dram_requests(r.counter(g, "dram_requests", "requests", "requests served by DRAM")),
+        xpoint_requests(r.counter(g, "xpoint_requests", "requests", "requests served by XPoint")),
+        waited(r.counter(g, "waited_for_swap", "requests",
+                         "requests that waited for a swap of their page")),
+        masked_xpoint_writes(r.counter(g, "masked_xpoint_writes", "requests",
+                                       "byte-masked writes to XPoint, read-modify-written")),
+        migration_time(r.histogram(g, "swap_time", "ps", "swap start to table update")) {}
+};
+
+PlanarMode::PlanarMode(const HeteroConfig& config, const HeteroLayout& layout,
+                       HeteroBackEnds& back_ends, StatsRegistry& stats, const std::string& group)
+    : m_config(config),
+      m_layout(layout),
+      m_back(back_ends),
+      m_table(layout.groups, layout.xpoint_pages_per_group),
+      m_decay(make_counter_decay(config.decay)),
+      m_hot(make_hot_page_policy(config.hot_page)),
+      m_counters(layout.groups, layout.xpoint_pages_per_group + 1, *m_decay),
+      m_in_flight(m_table.pages(), 0),
+      m_migrations(config.max_migrations),
+      m_stats(std::make_unique<Stats>(stats, group)) {
+  for (Migration& m : m_migrations) {
+    m.from_dram.resize(config.page_bytes);
+    m.from_xpoint.resize(config.page_bytes);
+  }
+}
+
+bool PlanarMode::locate(uint64_t address, uint64_t& device_address) const {
+  const uint64_t page = address / m_config.page_bytes;
+  const uint64_t offset = address % m_config.page_bytes;
+  const uint64_t group = m_table.group_of(page);
+  const uint32_t slot = m_table.slot_of(page);
+  if (slot == 0) {
+    device_address = group * m_config.page_bytes + offset;
+    return true;
+  }
+  device_address = m_table.xpoint_page_of_slot(group, slot) * m_config.page_bytes + offset;
+  return false;
+}
+
+PlanarMode::Migration* PlanarMode::migration_of(uint64_t page) {
+  if (m_active_migrations == 0) return nullptr;
+  for (Migration& m : m_migrations) {
+    if (m.phase != Phase::idle && (m.hot_page == page || m.resident_page == page)) return &m;
+  }
+  return nullptr;
+}
+
+void PlanarMode::submit(HeteroRequest& r) {
+  r.page = r.address / m_config.page_bytes;
+  r.stage = 0;
+  m_counters.record(r.page);
+  route(r);
+  consider_swap(r.page);
+}
+
+void PlanarMode::route(HeteroRequest& r) {
+  if (Migration* m = migration_of(r.page)) {
+    m_stats->waited.inc();
+    m->waiters.push_back(&r);
+    return;
+  }
+  issue(r);
+}
+
+void PlanarMode::issue(HeteroRequest& r) {
+  uint64_t device_address = 0;
+  const bool in_dram = locate(r.address, device_address);
+  ++m_in_flight[r.page];
+  if (in_dram) {
+    m_stats->dram_requests.inc();
+    if (r.is_write) {
+      m_back.dram_write(device_address, r.data, r.masked ? r.enable : nullptr, r.length, false,
+                        r.id);
+    } else {
+      m_back.dram_read(device_address, r.length, false, r.id);
+    }
+    return;
+  }
+  m_stats->xpoint_requests.inc();
+  if (!r.is_write) {
+    m_back.xpoint_read(device_address, r.length, false, r.id);
+  } else if (!r.masked) {
+    m_back.xpoint_write(device_address, r.data, r.length, false, r.id);
+  } else {
+    // DDR-T writes carry no byte enables: read the burst, merge, write it back whole. The
+    // manager keeps requests to one burst in order, so nothing slips in between.
+    m_stats->masked_xpoint_writes.inc();
+    r.stage = 1;
+    m_back.xpoint_read(device_address - device_address % 64, 64, false, r.id);
+  }
+}
+
+void PlanarMode::request_done(HeteroRequest& r, const uint8_t* data) {
+  if (r.stage == 1) {
+    // The read half of a masked XPoint write: merge and write the whole burst.
+    std::memcpy(r.line, data, 64);
+    merge_into_line(r, r.line);
+    uint64_t device_address = 0;
+    locate(r.address, device_address);
+    r.stage = 2;
+    m_back.xpoint_write(device_address - device_address % 64, r.line, 64, false, r.id);
+    return;
+  }
+  if (!r.is_write) std::memcpy(r.payload->get_data_ptr(), data, r.length);
+  const uint64_t page = r.page;
+  --m_in_flight[page];
+  m_back.answer(r);
+  m_back.retire(r);
+  if (m_in_flight[page] != 0) return;
+  for (Migration& m : m_migrations) {
+    if (m.phase == Phase::draining && m_in_flight[m.hot_page] == 0 &&
+        m_in_flight[m.resident_page] == 0) {
+      start_reads(m);
+    }
+  }
+}
+
+void PlanarMode::consider_swap(uint64_t page) {
+  if (m_table.in_dram(page) || m_active_migrations == m_config.max_migrations) return;
+  const uint64_t group = m_table.group_of(page);
+  const uint64_t resident = m_table.dram_resident(group);
+  if (migration_of(page) != nullptr || migration_of(resident) != nullptr) return;
+  if (!m_hot->is_hot(m_counters.count(page), m_counters.count(resident))) return;
+  Migration* m = nullptr;
+  for (Migration& candidate : m_migrations) {
+    if (candidate.phase == Phase::idle) {
+      m = &candidate;
+      break;
+    }
+  }
+  m->phase = Phase::draining;
+  m->hot_page = page;
+  m->resident_page = resident;
+  uint64_t address = 0;
+  locate(page * m_config.page_bytes, address);
+  m->xpoint_base = address;
+  m->dram_base = group * m_config.page_bytes;
+  m->start_ps = sc_core::sc_time_stamp().value();
+  ++m_active_migrations;
+  m_back.migration_in_flight(m_active_migrations);
+  if (m_in_flight[page] == 0 && m_in_flight[resident] == 0) start_reads(*m);
+}
+
+uint64_t PlanarMode::token(const Migration& m, Kind kind, uint64_t burst) const {
+  const uint64_t index = static_cast<uint64_t>(&m - m_migrations.data());
+  return migration_token | (index << 40) | (uint64_t{kind} << 32) | burst;
+}
+
+void PlanarMode::start_reads(Migration& m) {
+  m.phase = Phase::reading;
+  m.outstanding = 2 * bursts();
+  for (uint64_t b = 0; b < bursts(); ++b) {
+    m_back.dram_read(m.dram_base + b * 64, 64, true, token(m, dram_read, b));
+    m_back.xpoint_read(m.xpoint_base + b * 64, 64, true, token(m, xpoint_read, b));
+  }
+}
+
+void PlanarMode::start_writes(Migration& m) {
+  m.phase = Phase::writing;
+  m.outstanding = 2 * bursts();
+  for (uint64_t b = 0; b < bursts(); ++b) {
+    m_back.dram_write(m.dram_base + b * 64, m.from_xpoint.data() + b * 64, nullptr, 64, true,
+                      token(m, dram_write, b));
+    m_back.xpoint_write(m.xpoint_base + b * 64, m.from_dram.data() + b * 64, 64, true,
+                        token(m, xpoint_write, b));
+  }
+}
+
+void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
+  Migration& m = m_migrations[(t >> 40) & 0xffff];
+  const Kind kind = static_cast<Kind>((t >> 32) & 0xff);
+  const uint64_t burst = t & 0xffffffff;
+  if (kind == dram_read) std::memcpy(m.from_dram.data() + burst * 64, data, 64);
+  if (kind == xpoint_read) std::memcpy(m.from_xpoint.data() + burst * 64, data, 64);
+  if (--m.outstanding != 0) return;
+  if (m.phase == Phase::reading) {
+    start_writes(m);
+  } else {
+    finish(m);
+  }
+}
+
+void PlanarMode::finish(Migration& m) {
+  m_table.swap_with_dram(m.hot_page);
+  m_counters.clear(m.hot_page);
+  m_counters.clear(m.resident_page);
+  m_stats->migrations.inc();
+  m_stats->migration_bytes.inc(4ull * m_config.page_bytes);
+  m_stats->migration_time.sample(sc_core::sc_time_stamp().value() - m.start_ps);
+  m.phase = Phase::idle;
+  --m_active_migrations;
+  m_back.migration_in_flight(m_active_migrations);
+  std::deque<HeteroRequest*> waiters;
+  waiters.swap(m.waiters);
+  for (HeteroRequest* r : waiters) route(*r);
+}
+
+PlanarMode::~PlanarMode() = default;
+
+}  // namespace ohmvp

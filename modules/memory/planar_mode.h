@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/memory/counter_decay.h"
+#include "modules/memory/hetero_config.h"
+#include "modules/memory/hetero_request.h"
+#include "modules/memory/hot_page_policy.h"
+#include "modules/memory/page_access_counters.h"
+#include "modules/memory/page_mapping_table.h"
+
+namespace ohmvp {
+
+// Planar mode: DRAM and XPoint are one address space of groups of one DRAM page and k XPoint
+// pages. Each request is routed by the mapping table and counted; when an XPoint page turns hot
+// (HotPagePolicy) and its group is not swapping already, the controller swaps it with the
+// group's DRAM page: it waits for the requests already sent to the two pages, reads both pages
+// over the channel, writes each into the other's place, then updates the table. Requests to the
+// two pages wait meanwhile; requests to other pages proceed.
+class PlanarMode {
+ public:
+  PlanarMode(const HeteroConfig& config, const HeteroLayout& layout, HeteroBackEnds& back_ends,
+             StatsRegistry& stats, const std::string& group);
+  ~PlanarMode();
+
+  void submit(HeteroRequest& request);
+  void request_done(HeteroRequest& request, const uint8_t* data);
+  void migration_done(uint64_t token, const uint8_t* data);
+  bool idle() const { return m_active_migrations == 0; }
+
+  const PageMappingTable& table() const { return m_table; }
+  const PageAccessCounters& counters() const { return m_counters; }
+  // Where a logical address lives now: true for DRAM; `device_address` in that device.
+  bool locate(uint64_t address, uint64_t& device_address) const;
+
+ private:
+  enum class Phase : uint8_t { idle, draining, reading, writing };
+  struct Migration {
+    Phase phase = Phase::idle;
+    uint64_t hot_page = 0;       // in XPoint, moving to DRAM
+    uint64_t resident_page = 0;  // in DRAM, moving to XPoint
+    uint64_t dram_base = 0;
+    uint64_t xpoint_base = 0;
+    uint32_t outstanding = 0;
+    uint64_t start_ps = 0;
+    std::vector<uint8_t> from_dram;
+    std::vector<uint8_t> from_xpoint;
+    std::deque<HeteroRequest*> waiters;
+  };
+  struct Stats;
+  enum Kind : uint64_t { dram_read = 0, xpoint_read = 1, dram_write = 2, xpoint_write = 3 };
+
+  void route(HeteroRequest& request);
+  void issue(HeteroRequest& request);
+  void consider_swap(uint64_t page);
+  Migration* migration_of(uint64_t page);
+  void start_reads(Migration& m);
+  void start_writes(Migration& m);
+  void finish(Migration& m);
+  uint64_t token(const Migration& m, Kind kind, uint64_t burst) const;
+  uint32_t bursts() const { return m_config.page_bytes / 64; }
+
+  HeteroConfig m_config;
+  HeteroLayout m_layout;
+  HeteroBackEnds& m_back;
+  PageMappingTable m_table;
+  std::unique_ptr<CounterDecay> m_decay;
+  std::unique_ptr<HotPagePolicy> m_hot;
+  PageAccessCounters m_counters;
+  std::vector<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
+  std::vector<Migration> m_migrations;
+  uint32_t m_active_migrations = 0;
+  std::unique_ptr<Stats> m_stats;
+};
+
+}  // namespace ohmvp

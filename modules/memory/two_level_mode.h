@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/memory/dram_cache_metadata.h"
+#include "modules/memory/hetero_config.h"
+#include "modules/memory/hetero_request.h"
+
+namespace ohmvp {
+
+// Two-level mode: DRAM is a direct-mapped, inclusive cache of XPoint with 64-byte lines. A
+// request reads its set's DRAM line, which brings the line's metadata (valid, dirty, tag) from
+// the ECC region with the data. On a hit it is served from that line (a write writes the line
+// back, dirty). On a miss a dirty victim is written back to XPoint, the line is read from XPoint
+// and filled into DRAM (with the write merged in), and a read is answered as soon as the XPoint
+// data is across. One request per set at a time: later ones to the set wait.
+class TwoLevelMode {
+ public:
+  TwoLevelMode(const HeteroConfig& config, const HeteroLayout& layout, HeteroBackEnds& back_ends,
+               StatsRegistry& stats, const std::string& group);
+  ~TwoLevelMode();
+
+  void submit(HeteroRequest& request);
+  void request_done(HeteroRequest& request, const uint8_t* data);
+  bool idle() const { return m_waiting.empty(); }
+  void finish_stats();
+
+  const DramMetadataStore& metadata() const { return m_metadata; }
+  const DirectMapping& mapping() const { return m_mapping; }
+
+ private:
+  enum Stage : uint8_t { tag_check = 0, hit_write = 1, xpoint_fetch = 2, fill = 3 };
+  struct Stats;
+
+  void start(HeteroRequest& request);
+  void on_tag_check(HeteroRequest& request, const uint8_t* data);
+  void done_with_set(HeteroRequest& request);
+  uint64_t set_address(uint64_t set) const { return set * 64; }
+
+  HeteroBackEnds& m_back;
+  DirectMapping m_mapping;
+  DramMetadataStore m_metadata;
+  std::vector<uint8_t> m_set_busy;
+  std::vector<HeteroRequest*> m_waiting;  // for a busy set, oldest first
+  std::unique_ptr<Stats> m_stats;
+};
+
+}  // namespace ohmvp

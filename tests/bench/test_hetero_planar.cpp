@@ -1,0 +1,262 @@
+// Planar mode through the whole heterogeneous path (hetero_chain.h): exact instants of a DRAM
+// access, an XPoint access and a swap, the swapped bytes in both devices, and a random mix of
+// reads and writes with swaps happening, checked against a shadow copy.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "modules/common/vcd_writer.h"
+#include "tests/bench/checking_initiator.h"
+#include "tests/bench/hetero_chain.h"
+#include "tests/bench/stimulus_initiator.h"
+
+namespace {
+
+using namespace ohmvp;
+using bench::CheckingInitiator;
+using bench::HeteroChain;
+using bench::StimulusInitiator;
+
+constexpr uint64_t ns = 1000;  // ps
+
+HeteroConfig planar(uint32_t page_bytes, HotPageKind kind, uint32_t threshold) {
+  HeteroConfig c;
+  c.mode = HeteroMode::planar;
+  c.page_bytes = page_bytes;
+  c.burst_ns = 4.0;
+  c.hot_page.kind = kind;
+  c.hot_page.threshold = threshold;
+  c.hot_page.margin = 8;
+  return c;
+}
+
+// DRAM of 4 rows x 16 banks x 8 KB = 512 KiB; XPoint 4 MiB: k = 8.
+struct Directed {
+  Directed(const char* name, const HeteroConfig& config, StatsRegistry& stats)
+      : chain((std::string(name) + "_chain").c_str(), config, 4,
+              bench::hetero_xpoint_config(4, false), false, stats),
+        stimulus((std::string(name) + "_stimulus").c_str()) {
+    stimulus.out.bind(chain.manager.in);
+  }
+  HeteroChain chain;
+  StimulusInitiator stimulus;
+};
+
+struct Random {
+  Random(StatsRegistry& stats, VcdWriter* vcd)
+      : chain("random_chain", planar(4096, HotPageKind::beats_resident, 32), 4,
+              bench::hetero_xpoint_config(4, true), true, stats, vcd),
+        traffic("random_traffic", traffic_config(chain.manager.capacity_bytes())) {
+    traffic.out.bind(chain.manager.in);
+  }
+  static CheckingInitiator::Config traffic_config(uint64_t capacity) {
+    CheckingInitiator::Config c;
+    c.requests = 150000;
+    c.capacity_bytes = capacity;
+    c.window_bytes = 16384;
+    c.seed = 11;
+    return c;
+  }
+  HeteroChain chain;
+  CheckingInitiator traffic;
+};
+
+struct Bench {
+  StatsRegistry stats;
+  std::filesystem::path vcd_path = std::filesystem::temp_directory_path() /
+                                   ("hetero_planar_" + std::to_string(::getpid()) + ".vcd");
+  VcdWriter vcd{vcd_path};
+  // No swaps here: the threshold is out of reach.
+  Directed access{"access", planar(4096, HotPageKind::threshold, 60000), stats};
+  // One-burst pages, hot at the first access.
+  Directed swap{"swap", planar(64, HotPageKind::threshold, 1), stats};
+  Random random{stats, &vcd};
+  ~Bench() { std::filesystem::remove(vcd_path); }
+};
+
+Bench& the_bench() {
+  static Bench instance;
+  return instance;
+}
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+uint64_t origin() {
+  the_bench();
+  return (now_ps() / ns + 10) * ns;
+}
+
+void run_to(uint64_t t) {
+  sc_core::sc_start(sc_core::sc_time::from_value(t - now_ps()));
+}
+
+std::vector<uint8_t> pattern(uint8_t seed, size_t n) {
+  std::vector<uint8_t> bytes(n);
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 31 + i * 7);
+  return bytes;
+}
+
+// Reads or writes `bytes` at `address` through a debug transport interface.
+template <class Target>
+std::vector<uint8_t> debug(Target& target, uint64_t address, const std::vector<uint8_t>* write) {
+  std::vector<uint8_t> bytes = write ? *write : std::vector<uint8_t>(64, 0);
+  tlm::tlm_generic_payload p;
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(bytes.data());
+  p.set_data_length(64);
+  p.set_streaming_width(64);
+  REQUIRE(target.transport_dbg(p) == 64);
+  return bytes;
+}
+
+uint64_t response_ns(const StimulusInitiator& s, size_t id, uint64_t t0) {
+  const auto& r = s.request(id);
+  REQUIRE(r.response_ps.has_value());
+  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+  return (*r.response_ps - t0) / ns;
+}
+
+}  // namespace
+
+TEST_CASE("hetero planar: a DRAM page is read from DRAM, an XPoint page over DDR-T", "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t t0 = origin();
+  const size_t dram = d.stimulus.read(t0, 0);       // page 0: the group's DRAM page
+  const size_t xpoint = d.stimulus.read(t0, 4096);  // page 1: XPoint page 0
+  const size_t write = d.stimulus.write(t0 + 400 * ns, 2 * 4096, pattern(1, 64));  // XPoint 1
+  run_to(t0 + 2000 * ns);
+
+  // DRAM, closed bank: ACT, tRCD, RD, tCL, burst (16 + 16 + 4 cycles of 1 ns).
+  CHECK(response_ns(d.stimulus, dram, t0) == 36);
+  // XPoint: 2 crossing + 190 media + 2 crossing to RSP_READY, then SEND and a 4 ns burst.
+  CHECK(response_ns(d.stimulus, xpoint, t0) == 198);
+  // A write is answered at WR_DONE: 2 crossing + 1 buffer + 2 crossing.
+  CHECK(response_ns(d.stimulus, write, t0) == 405);
+  CHECK(d.chain.manager_counter("dram_requests") == 1);
+  CHECK(d.chain.manager_counter("xpoint_requests") == 2);
+  CHECK(d.chain.port_counter("xpoint_reads") == 1);
+  CHECK(d.chain.port_counter("xpoint_writes") == 1);
+  CHECK(d.chain.manager_counter("migrations") == 0);
+  CHECK(d.chain.manager_counter("regular_bytes") == 192);
+  CHECK(d.chain.manager_counter("channel_regular_ps") == 3 * 4 * ns);
+  CHECK(debug(d.chain.xpoint, 4096, nullptr) == pattern(1, 64));
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero planar: DDR-T reads overlap; their SENDs take turns on the bus", "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t t0 = origin();
+  // Eight reads of XPoint page 0, one per media line, so on eight partitions, and one DRAM read.
+  std::vector<size_t> reads;
+  for (uint64_t i = 0; i < 8; ++i) reads.push_back(d.stimulus.read(t0, 4096 + i * 256));
+  const size_t dram = d.stimulus.read(t0, 128);
+  run_to(t0 + 2000 * ns);
+
+  // All eight REQs go out at t0 with their own tags and their media reads run in parallel:
+  // every RSP_READY comes at 194; the SENDs then follow each other, one 4 ns burst apart.
+  for (uint64_t i = 0; i < 8; ++i) CHECK(response_ns(d.stimulus, reads[i], t0) == 198 + 4 * i);
+  // Meanwhile the DRAM read was served (the row is still open from the first test: 16 + 4).
+  CHECK(response_ns(d.stimulus, dram, t0) == 20);
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero planar: bad requests are refused at once", "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t capacity = d.chain.manager.capacity_bytes();
+  CHECK(capacity == (512 + 4096) * 1024);
+  const uint64_t t0 = origin();
+  const size_t outside = d.stimulus.read(t0, capacity);
+  const size_t across = d.stimulus.read(t0, 32, 64);  // crosses a 64-byte burst
+  run_to(t0 + 100 * ns);
+  REQUIRE(d.stimulus.request(outside).response_ps.has_value());
+  CHECK(*d.stimulus.request(outside).response_ps == t0);
+  CHECK(d.stimulus.request(outside).status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  CHECK(d.stimulus.request(across).status == tlm::TLM_BURST_ERROR_RESPONSE);
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero planar: a hot XPoint page is swapped with its group's DRAM page", "[hetero]") {
+  Directed& d = the_bench().swap;
+  HeteroMemoryManager& m = d.chain.manager;
+  // Page 0 is the group's DRAM page (DRAM 0), page 1 its first XPoint page (XPoint 0).
+  const std::vector<uint8_t> a = pattern(2, 64), b = pattern(3, 64);
+  debug(m, 0, &a);
+  debug(m, 64, &b);
+  const uint64_t t0 = origin();
+  const size_t first = d.stimulus.read(t0, 64);                // XPoint; makes page 1 hot
+  const size_t waits = d.stimulus.read(t0 + 10 * ns, 64);      // to the page being swapped
+  const size_t other = d.stimulus.read(t0 + 20 * ns, 9 * 64);  // group 1's DRAM page: proceeds
+  run_to(t0 + 3000 * ns);
+
+  CHECK(d.stimulus.request(first).data == b);
+  CHECK(d.stimulus.request(waits).data == b);
+  // The first read is served from XPoint as usual (198 ns); the swap starts once it is done.
+  CHECK(response_ns(d.stimulus, first, t0) == 198);
+  // Another page proceeds during the swap: DRAM, bank 0 row 0 closed, 36 ns after it was sent.
+  CHECK(response_ns(d.stimulus, other, t0) == 20 + 36);
+  // Swap: at 198 both pages are read. DRAM 0 (bank open from `other`: a row hit) is across
+  // long before XPoint 0: RSP_READY at 198 + 194 = 392, its burst across at 396. At 396 both
+  // writes go out: the DRAM controller takes the write at once and issues WR at 396 (row hit,
+  // no read waiting); the XPoint write's WR_DONE comes 5 ns later, at 401, when the table
+  // changes. The waiting read then goes to DRAM: write data ends at 396 + tCWL 12 + burst 4 =
+  // 412, RD after tWTR_L 9 at 421, data at 421 + tCL 16 + burst 4 = 441.
+  CHECK(response_ns(d.stimulus, waits, t0) == 441);
+  CHECK(d.chain.manager_counter("migrations") == 1);
+  CHECK(d.chain.manager_counter("waited_for_swap") == 1);
+  CHECK(d.chain.manager_counter("swapped_bytes") == 4 * 64);
+  CHECK(d.chain.manager_counter("migration_bytes") == 4 * 64);
+  CHECK(d.chain.manager_counter("channel_migration_ps") == 4 * 4 * ns);
+  REQUIRE(m.planar() != nullptr);
+  CHECK(m.planar()->table().in_dram(1));
+  CHECK(m.planar()->table().slot_of(0) == 1);
+  // Real bytes moved: DRAM now holds page 1's bytes, XPoint page 0 holds page 0's.
+  CHECK(debug(d.chain.controller, 0, nullptr) == b);
+  CHECK(debug(d.chain.xpoint, 0, nullptr) == a);
+  CHECK(debug(m, 0, nullptr) == a);
+  CHECK(debug(m, 64, nullptr) == b);
+  CHECK(m.idle());
+}
+
+TEST_CASE("hetero planar: a random read/write mix with swaps loses nothing", "[hetero]") {
+  Random& r = the_bench().random;
+  const sc_core::sc_time limit = sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_SEC);
+  while (!(r.traffic.done() && r.chain.manager.idle()) && sc_core::sc_time_stamp() < limit) {
+    sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  }
+  std::string reports;
+  for (const std::string& report : r.traffic.reports()) reports += report + '\n';
+  INFO(reports);
+  CHECK(r.traffic.done());
+  CHECK(r.traffic.errors() == 0);
+  CHECK(r.traffic.mismatches() == 0);
+  CHECK(r.traffic.reads_checked() > 50000);
+  CHECK(r.chain.manager.idle());
+  const uint64_t migrations = r.chain.manager_counter("migrations");
+  INFO("migrations " << migrations);
+  CHECK(migrations > 20);
+  CHECK(r.chain.manager_counter("waited_for_swap") > 0);
+  CHECK(r.chain.manager_counter("masked_xpoint_writes") > 0);
+  CHECK(r.chain.manager_counter("migration_bytes") == migrations * 4 * 4096);
+  r.chain.manager.finish_stats();
+  const double share = r.chain.manager_scalar("migration_channel_share");
+  CHECK(share > 0.0);
+  CHECK(share < 1.0);
+
+  the_bench().vcd.close(now_ps());
+  std::ifstream in(the_bench().vcd_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("migration_in_flight") != std::string::npos);
+  CHECK(text.str().find("ddr_t_outstanding") != std::string::npos);
+}

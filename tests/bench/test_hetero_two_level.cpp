@@ -1,0 +1,182 @@
+// Two-level mode through the whole heterogeneous path (hetero_chain.h): exact instants of a
+// DRAM-cache hit, a miss with its fill, a dirty victim written back, the metadata in the DRAM
+// lines' ECC region, and a random read/write mix with evictions checked against a shadow copy.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "tests/bench/checking_initiator.h"
+#include "tests/bench/hetero_chain.h"
+#include "tests/bench/stimulus_initiator.h"
+
+namespace {
+
+using namespace ohmvp;
+using bench::CheckingInitiator;
+using bench::HeteroChain;
+using bench::StimulusInitiator;
+
+constexpr uint64_t ns = 1000;  // ps
+// DRAM of 4 rows x 16 banks x 8 KB = 512 KiB (8192 lines); XPoint 32 MiB: 1:64, 6 tag bits.
+constexpr uint64_t dram_lines = 8192;
+
+HeteroConfig two_level() {
+  HeteroConfig c;
+  c.mode = HeteroMode::two_level;
+  c.burst_ns = 4.0;
+  return c;
+}
+
+struct Directed {
+  explicit Directed(StatsRegistry& stats)
+      : chain("directed_chain", two_level(), 4, bench::hetero_xpoint_config(32, false), false,
+              stats),
+        stimulus("directed_stimulus") {
+    stimulus.out.bind(chain.manager.in);
+  }
+  HeteroChain chain;
+  StimulusInitiator stimulus;
+};
+
+struct Random {
+  explicit Random(StatsRegistry& stats)
+      : chain("random_chain", two_level(), 4, bench::hetero_xpoint_config(32, true), true, stats),
+        traffic("random_traffic", traffic_config(chain.manager.capacity_bytes())) {
+    traffic.out.bind(chain.manager.in);
+  }
+  static CheckingInitiator::Config traffic_config(uint64_t capacity) {
+    CheckingInitiator::Config c;
+    c.requests = 150000;
+    c.capacity_bytes = capacity;
+    c.far_fraction = 0.2;
+    c.seed = 12;
+    return c;
+  }
+  HeteroChain chain;
+  CheckingInitiator traffic;
+};
+
+struct Bench {
+  StatsRegistry stats;
+  Directed directed{stats};
+  Random random{stats};
+};
+
+Bench& the_bench() {
+  static Bench instance;
+  return instance;
+}
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+uint64_t origin() {
+  the_bench();
+  return (now_ps() / ns + 10) * ns;
+}
+
+void run_to(uint64_t t) {
+  sc_core::sc_start(sc_core::sc_time::from_value(t - now_ps()));
+}
+
+std::vector<uint8_t> pattern(uint8_t seed, size_t n) {
+  std::vector<uint8_t> bytes(n);
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 29 + i * 5);
+  return bytes;
+}
+
+uint64_t response_ns(const StimulusInitiator& s, size_t id, uint64_t t0) {
+  const auto& r = s.request(id);
+  REQUIRE(r.response_ps.has_value());
+  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+  return (*r.response_ps - t0) / ns;
+}
+
+std::vector<uint8_t> xpoint_bytes(XPointController& xpoint, uint64_t address) {
+  std::vector<uint8_t> bytes(64, 0);
+  tlm::tlm_generic_payload p;
+  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(bytes.data());
+  p.set_data_length(64);
+  p.set_streaming_width(64);
+  REQUIRE(xpoint.transport_dbg(p) == 64);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("hetero two-level: a miss fills DRAM, then the line hits", "[hetero]") {
+  Directed& d = the_bench().directed;
+  const uint64_t line = 5;  // set 5: DRAM address 320, bank 0 row 0
+  const uint64_t t0 = origin();
+  const size_t miss = d.stimulus.read(t0, line * 64);
+  const size_t hit = d.stimulus.read(t0 + 1000 * ns, line * 64 + 32, 32);
+  run_to(t0 + 2000 * ns);
+
+  // Tag check: the DRAM line with its metadata, closed bank (16 + 16 + 4). Invalid: XPoint
+  // read sent at 36, RSP_READY 2 + 190 + 2 later, then a 4 ns burst: answered at 234.
+  CHECK(response_ns(d.stimulus, miss, t0) == 36 + 194 + 4);
+  // The fill left the row open: a row hit (16 + 4).
+  CHECK(response_ns(d.stimulus, hit, t0) == 1000 + 20);
+  CHECK(d.chain.manager_counter("dram_cache_misses") == 1);
+  CHECK(d.chain.manager_counter("dram_cache_hits") == 1);
+  CHECK(d.chain.manager_counter("fills") == 1);
+  CHECK(d.chain.manager_counter("migration_bytes") == 2 * 64);  // XPoint read, DRAM fill
+  CHECK(d.chain.manager_counter("regular_bytes") == 2 * 64);    // the two tag checks
+  const DramCacheMetadata md = d.chain.manager.two_level()->metadata().read(line);
+  CHECK(md == (DramCacheMetadata{true, false, 0}));
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero two-level: a dirty victim is written back to XPoint", "[hetero]") {
+  Directed& d = the_bench().directed;
+  const uint64_t x = 7, y = 7 + 3 * dram_lines;  // same set, tags 0 and 3
+  const std::vector<uint8_t> data = pattern(4, 64);
+  const uint64_t t0 = origin();
+  const size_t write = d.stimulus.write(t0, x * 64, data);
+  const size_t evict = d.stimulus.read(t0 + 1000 * ns, y * 64);
+  const size_t again = d.stimulus.read(t0 + 3000 * ns, x * 64);
+  run_to(t0 + 5000 * ns);
+
+  // Write miss: tag check (row hit, 20), XPoint read (198), the fill with the write merged is
+  // posted to DRAM at once: answered at 218.
+  CHECK(response_ns(d.stimulus, write, t0) == 20 + 198);
+  // The victim goes back to XPoint while the new line is read: answered like a miss.
+  CHECK(response_ns(d.stimulus, evict, t0) >= 1000 + 20 + 198);
+  CHECK(d.stimulus.request(again).data == data);
+  CHECK(xpoint_bytes(d.chain.xpoint, x * 64) == data);
+  CHECK(d.chain.manager_counter("writebacks") == 1);
+  CHECK(d.chain.manager_counter("dram_cache_misses") == 4);
+  const DramCacheMetadata md = d.chain.manager.two_level()->metadata().read(7);
+  CHECK(md == (DramCacheMetadata{true, false, 0}));
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero two-level: a random read/write mix with evictions loses nothing", "[hetero]") {
+  Random& r = the_bench().random;
+  const sc_core::sc_time limit = sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_SEC);
+  while (!(r.traffic.done() && r.chain.manager.idle()) && sc_core::sc_time_stamp() < limit) {
+    sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
+  }
+  std::string reports;
+  for (const std::string& report : r.traffic.reports()) reports += report + '\n';
+  INFO(reports);
+  CHECK(r.traffic.done());
+  CHECK(r.traffic.errors() == 0);
+  CHECK(r.traffic.mismatches() == 0);
+  CHECK(r.traffic.reads_checked() > 50000);
+  CHECK(r.chain.manager.idle());
+  CHECK(r.chain.manager_counter("writebacks") > 100);
+  CHECK(r.chain.manager_counter("waited_for_set") > 0);
+  r.chain.manager.finish_stats();
+  const double hit_rate = r.chain.manager_scalar("dram_cache_hit_rate");
+  INFO("hit rate " << hit_rate);
+  CHECK(hit_rate > 0.3);
+  CHECK(hit_rate < 1.0);
+  CHECK(r.chain.port_counter("xpoint_reads") == r.chain.manager_counter("dram_cache_misses"));
+}
