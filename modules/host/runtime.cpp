@@ -36,6 +36,17 @@ uint64_t now_ps() {
   return sc_core::sc_time_stamp().value();
 }
 
+// An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
+// sc_report; keep its own text.
+template <class... Args>
+void simulate(const Args&... duration) {
+  try {
+    sc_core::sc_start(duration...);
+  } catch (const sc_core::sc_report& report) {
+    throw SimulationError(report.get_msg());
+  }
+}
+
 }  // namespace
 
 Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
@@ -69,12 +80,15 @@ void Runtime::free(uint64_t address) {
 void Runtime::ensure_started() {
   if (m_started) return;
   m_started = true;
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);  // ends elaboration; processes may now be notified
+  // Ending elaboration with a zero-time start is deliberate; SystemC warns when it finds nothing
+  // to do at time zero.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
+                                          sc_core::SC_DO_NOTHING);
+  simulate(sc_core::SC_ZERO_TIME);  // ends elaboration; processes may now be notified
 }
 
 void Runtime::advance_to(uint64_t time_ps) {
-  if (time_ps > now_ps())
-    sc_core::sc_start(sc_time(static_cast<double>(time_ps - now_ps()), SC_PS));
+  if (time_ps > now_ps()) simulate(sc_time(static_cast<double>(time_ps - now_ps()), SC_PS));
 }
 
 void Runtime::run_until(const std::function<bool()>& finished, const char* what) {
@@ -83,7 +97,9 @@ void Runtime::run_until(const std::function<bool()>& finished, const char* what)
     if (!sc_core::sc_pending_activity())
       throw SimulationError(std::string("simulation stalled while ") + what +
                             ": no event is pending but the operation has not finished");
-    sc_core::sc_start();  // returns on sc_pause() from a completion, or when nothing is left
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
+      throw SimulationError(std::string("simulation stopped while ") + what);
+    simulate();  // returns on sc_pause() from a completion, or when nothing is left
   }
 }
 

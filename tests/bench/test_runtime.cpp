@@ -1,0 +1,102 @@
+// The runtime API on the default GPU platform: copy timing over the PCIe model, data round
+// trips, argument checks, and a device fault reported to the host. One platform for the whole
+// executable (SystemC elaborates once); the test cases run in file order.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/host/kernel_arguments.h"
+#include "platforms/catalog.h"
+#include "platforms/gpu_platform.h"
+
+namespace {
+
+ohmvp::GpuPlatform& platform() {
+  // PCIe: 1 GB/s (1 byte per ns) and 500 ns per copy, so copy times are easy to state exactly.
+  static ohmvp::GpuPlatform instance(
+      "gpu_small", {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500"});
+  return instance;
+}
+
+uint64_t now_ns() {
+  return sc_core::sc_time_stamp().value() / 1000;
+}
+
+}  // namespace
+
+TEST_CASE("runtime: a host-to-device copy takes latency plus bytes over bandwidth") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  std::vector<uint8_t> bytes(4000);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
+  const uint64_t device = cuda.malloc(bytes.size());
+  const uint64_t start = now_ns();
+  cuda.copy_to_device(device, bytes.data(), bytes.size());
+  CHECK(now_ns() - start == 500 + 4000);
+
+  std::vector<uint8_t> back(bytes.size());
+  cuda.copy_to_host(back.data(), device, back.size());
+  CHECK(now_ns() - start == 2 * (500 + 4000));
+  CHECK(back == bytes);
+  cuda.free(device);
+}
+
+TEST_CASE("runtime: memset and device copies move the bytes") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint64_t a = cuda.malloc(256), b = cuda.malloc(256);
+  cuda.memset(a, 0x5a, 256);
+  cuda.copy_on_device(b, a, 256);
+  std::vector<uint8_t> back(256);
+  cuda.copy_to_host(back.data(), b, 256);
+  CHECK(back == std::vector<uint8_t>(256, 0x5a));
+  CHECK_THROWS_AS(cuda.copy_to_host(back.data(), b + 200, 100), std::invalid_argument);
+  cuda.free(a);
+  cuda.free(b);
+}
+
+TEST_CASE("runtime: launches check their arguments against the kernel's parameters") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto module =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  ohmvp::KernelArguments args(cuda, module, "vecadd");
+  CHECK_THROWS_WITH(args.add(uint32_t{1}), Catch::Contains("is 8 bytes; got a 4-byte value"));
+  args.add(uint64_t{0}).add(uint64_t{0}).add(uint64_t{0});
+  CHECK_THROWS_WITH(args.bytes(), Catch::Contains("takes 4 arguments; got 3"));
+  CHECK_THROWS_AS(cuda.launch(module, "vecad", {}, {}), ohmvp::ConfigError);
+  CHECK_THROWS_AS(cuda.launch(module, "vecadd", {}, std::vector<uint8_t>(3)), ohmvp::ConfigError);
+}
+
+TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on synchronize") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto module =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  const unsigned n = 300;
+  std::vector<float> a(n), b(n), c(n);
+  for (unsigned i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = 0.25f * float(i);
+  }
+  const uint64_t da = cuda.malloc(n * 4), db = cuda.malloc(n * 4), dc = cuda.malloc(n * 4);
+  cuda.copy_to_device(da, a.data(), n * 4);
+  cuda.copy_to_device(db, b.data(), n * 4);
+  ohmvp::Runtime::LaunchConfig launch;
+  launch.grid = {2, 1, 1};
+  launch.block = {256, 1, 1};
+  cuda.launch(
+      module, "vecadd", launch,
+      ohmvp::KernelArguments(cuda, module, "vecadd").add(da).add(db).add(dc).add(n).bytes());
+  cuda.synchronize();
+  cuda.copy_to_host(c.data(), dc, n * 4);
+  for (unsigned i = 0; i < n; ++i) CHECK(c[i] == a[i] + b[i]);
+  CHECK(cuda.kernels_run() == 1);
+
+  // A null output pointer: every store faults.
+  cuda.launch(module, "vecadd", launch,
+              ohmvp::KernelArguments(cuda, module, "vecadd")
+                  .add(da)
+                  .add(db)
+                  .add(uint64_t{0})
+                  .add(n)
+                  .bytes());
+  CHECK_THROWS_AS(cuda.synchronize(), ohmvp::SimulationError);
+}
