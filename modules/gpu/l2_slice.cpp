@@ -223,7 +223,7 @@ uint32_t L2Slice::needed_sectors(const GpuMemoryExtension& e) const {
 
 // Runs one request through the tag pipeline at `now`. False: it must wait (no MSHR, no merge
 // slot or no unpinned way) and nothing changed. A replay is a request that waited on a miss
-// and is now answered at the fill instant.
+// and now executes at the fill instant.
 bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool replay,
                       uint64_t accepted_ps) {
   GpuMemoryExtension& e = gpu_extension(payload);
@@ -258,7 +258,9 @@ bool L2Slice::process(tlm::tlm_generic_payload& payload, uint64_t now, bool repl
       e.l2_hit = true;
     }
     execute(payload, e, *line);
-    const uint64_t answer_ps = replay ? now : now + m_config.hit_latency * m_period_ps;
+    // A replay's data comes through the same slice pipeline as a hit's: a miss is never
+    // answered sooner than a hit.
+    const uint64_t answer_ps = now + m_config.hit_latency * m_period_ps;
     m_stats->latency.sample(answer_ps - accepted_ps);
     respond_at(answer_ps, payload);
     return true;

@@ -32,6 +32,7 @@ LdstUnit::LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats)
     : m_sm(sm),
       m_line_bytes(config.l1d.line_bytes),
       m_hit_latency(config.l1d.hit_latency),
+      m_pipeline_latency(config.unit(UnitClass::ldst).latency),
       m_queue_capacity(k_queue_ops),
       m_stats(stats),
       m_l1(l1_geometry(config.l1d)),
@@ -85,16 +86,20 @@ uint64_t LdstUnit::step(uint64_t cycle) {
     m_hits.pop();
     piece_done(*op, cycle);
   }
+  uint64_t next = UINT64_MAX;
   if (!m_queue.empty()) {
     MemoryOp& op = *m_queue.front();
-    if (take(op, op.next_request, cycle)) {
+    const uint64_t reaches_l1 = op.issue_cycle + m_pipeline_latency;
+    if (reaches_l1 > cycle) {
+      next = reaches_l1;
+    } else if (take(op, op.next_request, cycle)) {
       if (++op.next_request == op.request_count) m_queue.pop_front();
     } else {
       m_stats.l1_stall_cycles.inc();
     }
   }
-  if (!m_queue.empty()) return cycle + 1;
-  uint64_t next = UINT64_MAX;
+  if (!m_queue.empty()) next = std::min(next, std::max(cycle + 1, m_queue.front()->issue_cycle +
+                                                                      m_pipeline_latency));
   if (!m_arrivals.empty()) next = std::min(next, m_arrivals.top().cycle);
   if (!m_hits.empty()) next = std::min(next, m_hits.top().cycle);
   return next;
@@ -224,7 +229,7 @@ LdstUnit::Outbound& LdstUnit::new_outbound(GpuRequestKind kind, uint64_t line, u
   out.extension.lanes.clear();
   out.extension.l2_hit = false;
   out.op = nullptr;
-  out.send_cycle = cycle;
+  out.send_cycle = cycle + m_hit_latency;  // the L1 tag pipeline has found the miss / passed it
   out.acquire();
   ++m_in_flight;
   return out;

@@ -44,9 +44,11 @@ struct MemoryOp {
 };
 
 // The SM's shared LD/ST path for global, local and texture accesses: coalesced line requests
-// enter the L1 one per cycle in order; loads hit (done after the hit latency) or miss into the
-// MSHRs, which fetch the missing sectors from L2; stores update a present line and always go on
-// to L2 (write-through, no allocation); atomics go to L2. Everything sent carries its bytes.
+// enter the L1 one per cycle in order, the first `units.ldst.latency` cycles after issue; loads
+// hit (done after the hit latency) or miss into the MSHRs, which fetch the missing sectors from
+// L2; stores update a present line and always go on to L2 (write-through, no allocation);
+// atomics go to L2. Whatever goes to L2 leaves once the L1's tag pipeline has seen it, the hit
+// latency after it entered. Everything sent carries its bytes.
 // Requests are handed to the SM for sending with the cycle they leave; responses come back with
 // the cycle they arrive.
 class LdstUnit : public tlm::tlm_mm_interface {
@@ -122,6 +124,7 @@ class LdstUnit : public tlm::tlm_mm_interface {
   uint32_t m_sm;
   uint32_t m_line_bytes;
   uint32_t m_hit_latency;
+  uint32_t m_pipeline_latency;  // units.ldst.latency: issue to the L1
   size_t m_queue_capacity;
   SmStats& m_stats;
   SectorCache m_l1;
