@@ -20,6 +20,8 @@ struct Gpu::Totals {
         simd_efficiency(stats.scalar("gpu", "simd_efficiency", "ratio",
                                      "active lanes at issue / (warp size x warp instructions)")),
         l1_hit_rate(stats.scalar("gpu", "l1_hit_rate", "ratio", "L1 line accesses that hit")),
+        l2_hit_rate(stats.scalar("gpu", "l2_hit_rate", "ratio",
+                                 "L2 requests, all slices, that found every sector they needed")),
         memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
                                        "issue to completion of a global/local/texture access")) {
     for (size_t r = 0; r < k_stall_reasons; ++r) {
@@ -37,6 +39,7 @@ struct Gpu::Totals {
   Scalar& ipc;
   Scalar& simd_efficiency;
   Scalar& l1_hit_rate;
+  Scalar& l2_hit_rate;
   Histogram& memory_latency;
   std::array<Scalar*, k_stall_reasons> stalls{};
 };
@@ -250,6 +253,13 @@ void Gpu::update_totals() {
   m_totals->simd_efficiency.set(warp == 0 ? 0.0
                                           : double(lanes) / (double(m_config.warp_size) * warp));
   m_totals->l1_hit_rate.set(hits + misses == 0 ? 0.0 : double(hits) / double(hits + misses));
+  uint64_t l2_hits = 0, l2_misses = 0;
+  for (const auto& slice : m_slices) {
+    l2_hits += slice->hits();
+    l2_misses += slice->misses();
+  }
+  m_totals->l2_hit_rate.set(
+      l2_hits + l2_misses == 0 ? 0.0 : double(l2_hits) / double(l2_hits + l2_misses));
   for (size_t r = 0; r < k_stall_reasons; ++r) m_totals->stalls[r]->set(stalls[r]);
 }
 

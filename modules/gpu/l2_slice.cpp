@@ -98,6 +98,14 @@ void L2Slice::wake_at(uint64_t time_ps) {
   m_wake.notify(sc_core::sc_time::from_value(time_ps > now ? time_ps - now : 0));
 }
 
+uint64_t L2Slice::hits() const {
+  return m_stats->hits.value();
+}
+
+uint64_t L2Slice::misses() const {
+  return m_stats->misses.value();
+}
+
 bool L2Slice::idle() const {
   return m_mshrs.occupancy() == 0 && m_pending == nullptr && m_responses.empty() &&
          !m_waiting_end_resp && m_to_send.empty() && m_unaccepted == nullptr &&

@@ -47,6 +47,9 @@ class L2Slice : public sc_core::sc_module,
   bool idle() const;
   const SectorCache& cache() const { return m_cache; }
   uint32_t mshr_occupancy() const { return m_mshrs.occupancy(); }
+  // Requests so far that found every sector they needed, and those that did not.
+  uint64_t hits() const;
+  uint64_t misses() const;
 
   // Front side (GPU memory protocol).
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,

@@ -39,6 +39,7 @@ LdstUnit::LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats)
       m_mshrs(config.l1d.mshr_entries, config.l1d.mshr_max_merges),
       m_mshr_sectors(config.l1d.mshr_entries, 0),
       m_mshr_line(config.l1d.mshr_entries, 0),
+      m_mshr_stale(config.l1d.mshr_entries, 0),
       m_coalescer(config.l1d.line_bytes, config.l1d.sector_bytes) {
   m_victim.data.resize(m_line_bytes);
   m_victim.enables.resize(m_line_bytes);
@@ -98,8 +99,8 @@ uint64_t LdstUnit::step(uint64_t cycle) {
       m_stats.l1_stall_cycles.inc();
     }
   }
-  if (!m_queue.empty()) next = std::min(next, std::max(cycle + 1, m_queue.front()->issue_cycle +
-                                                                      m_pipeline_latency));
+  if (!m_queue.empty())
+    next = std::min(next, std::max(cycle + 1, m_queue.front()->issue_cycle + m_pipeline_latency));
   if (!m_arrivals.empty()) next = std::min(next, m_arrivals.top().cycle);
   if (!m_hits.empty()) next = std::min(next, m_hits.top().cycle);
   return next;
@@ -153,6 +154,7 @@ bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
   const MshrTable::Result added = m_mshrs.add(r.line_address, &op.waiters[request]);
   m_mshr_sectors[added.entry] = missing;
   m_mshr_line[added.entry] = *line;
+  m_mshr_stale[added.entry] = 0;
   Outbound& out = new_outbound(GpuRequestKind::load, r.line_address, missing, cycle);
   out.mshr = added.entry;
   m_stats.l1_misses.inc();
@@ -192,6 +194,18 @@ void LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
   Outbound& out = new_outbound(GpuRequestKind::atomic, r.line_address, r.sector_mask, cycle);
   out.op = &op;
   out.request = uint16_t(request);
+  // The atomic runs at L2: the L1's copy of its sectors is stale from now on. A fetch of the
+  // line already on its way was answered before the atomic ran, so its data for those sectors
+  // may only serve the requests already waiting on it: later ones may not merge for them, and
+  // the fill leaves them invalid.
+  if (const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address)) {
+    m_l1.invalidate_sectors(*present, r.sector_mask);
+    const uint32_t entry = m_mshrs.find(r.line_address);
+    if (entry != MshrTable::npos) {
+      m_mshr_stale[entry] |= r.sector_mask;
+      m_mshr_sectors[entry] &= ~r.sector_mask;
+    }
+  }
   for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
     const LanePlacement& p = op.placements[lane];
     if (p.piece_count == 0 || p.pieces[0].request != request) continue;
@@ -261,6 +275,8 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
         }
         piece_done(*waiter->op, cycle);
       }
+      m_l1.invalidate_sectors(line, m_mshr_stale[out.mshr]);
+      m_mshr_stale[out.mshr] = 0;
       break;
     }
     case GpuRequestKind::store:

@@ -47,10 +47,10 @@ struct MemoryOp {
 // enter the L1 one per cycle in order, the first `units.ldst.latency` cycles after issue; loads
 // hit (done after the hit latency) or miss into the MSHRs, which fetch the missing sectors from
 // L2; stores update a present line and always go on to L2 (write-through, no allocation);
-// atomics go to L2. Whatever goes to L2 leaves once the L1's tag pipeline has seen it, the hit
-// latency after it entered. Everything sent carries its bytes.
-// Requests are handed to the SM for sending with the cycle they leave; responses come back with
-// the cycle they arrive.
+// atomics go to L2 and invalidate the L1's copy of their sectors. Whatever goes to L2 leaves once
+// the L1's tag pipeline has seen it, the hit latency after it entered. Everything sent carries its
+// bytes. Requests are handed to the SM for sending with the cycle they leave; responses come back
+// with the cycle they arrive.
 class LdstUnit : public tlm::tlm_mm_interface {
  public:
   // An L2 request leaving the SM. Derives from the payload so a response finds its record.
@@ -131,8 +131,9 @@ class LdstUnit : public tlm::tlm_mm_interface {
   MshrTable m_mshrs;
   std::vector<uint32_t> m_mshr_sectors;             // sectors each entry fetches
   std::vector<SectorCache::LineIndex> m_mshr_line;  // and the L1 line it fills
-  std::vector<void*> m_released;                    // scratch
-  DirtyLine m_victim;                               // scratch (write-through: unused bytes)
+  std::vector<uint32_t> m_mshr_stale;  // sectors an atomic changed since the fetch left
+  std::vector<void*> m_released;       // scratch
+  DirtyLine m_victim;                  // scratch (write-through: unused bytes)
   Coalescer m_coalescer;
 
   std::vector<std::unique_ptr<MemoryOp>> m_ops;

@@ -157,6 +157,18 @@ void SectorCache::patch(LineIndex line, uint32_t offset, uint32_t length, const 
   std::memcpy(&m_data[size_t(line) * m_line_bytes + offset], data, length);
 }
 
+void SectorCache::invalidate_sectors(LineIndex line, uint32_t sectors) {
+  uint8_t* dirty = &m_dirty[size_t(line) * m_line_bytes];
+  for (uint32_t s = 0; s < m_geometry.sectors(); ++s) {
+    if ((sectors >> s & 1u) == 0) continue;
+    for (uint32_t i = s * m_sector_bytes; i < (s + 1) * m_sector_bytes; ++i) {
+      m_dirty_count[line] -= dirty[i] ? 1 : 0;
+      dirty[i] = 0;
+    }
+  }
+  m_valid[line] &= ~sectors;
+}
+
 void SectorCache::invalidate_all() {
   for (LineIndex line = 0; line < m_present.size(); ++line) clear(line);
 }

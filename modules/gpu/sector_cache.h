@@ -82,6 +82,9 @@ class SectorCache {
 
   // Kernel boundary of a write-through cache: every line goes, dirty bytes included.
   void invalidate_all();
+  // A write-through cache's copy of `sectors` of `line` is stale: they turn invalid and their
+  // bytes, dirty ones included, no longer count (a later fill writes them all).
+  void invalidate_sectors(LineIndex line, uint32_t sectors);
   // Hands every dirty line to `write_back` in index order and marks it clean; lines stay valid.
   void flush(const std::function<void(const DirtyLine&)>& write_back);
   uint64_t dirty_lines() const;

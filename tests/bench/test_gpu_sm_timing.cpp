@@ -94,6 +94,36 @@ WAIT:
 }
 )";
 
+// An atomic after a load of the same word must see (and leave) L2's value, not the L1 copy:
+// once with the line valid in the L1 (the add waits for the first load), once with the line's
+// fetch still in flight when the atomic passes the L1.
+const char* atomic_l1_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry atomic_l1(.param .u64 data, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u64 %rd2, [out];
+  ld.global.u32 %r1, [%rd1];
+  add.s32 %r2, %r1, 0;
+  atom.global.add.u32 %r3, [%rd1], 5;
+  ld.global.u32 %r4, [%rd1];
+  ld.global.u32 %r5, [%rd1+256];
+  atom.global.add.u32 %r6, [%rd1+256], 7;
+  ld.global.u32 %r7, [%rd1+256];
+  st.global.u32 [%rd2], %r2;
+  st.global.u32 [%rd2+4], %r3;
+  st.global.u32 [%rd2+8], %r4;
+  st.global.u32 [%rd2+12], %r5;
+  st.global.u32 [%rd2+16], %r6;
+  st.global.u32 [%rd2+20], %r7;
+  exit;
+}
+)";
+
 const char* fault_ptx = R"(
 .version 7.0
 .target sm_75
@@ -181,6 +211,32 @@ TEST_CASE("gpu timing: an L1 hit takes the hit latency, a miss goes to L2 and DR
   CHECK(now[0] == 0xcafe1234);
   CHECK(now[2] == l2_hit + around);
   CHECK(now[3] == l1_hit + around);
+
+  // gpu.l2_hit_rate sums the slices' counters (one slice: one memory channel).
+  const double hits = double(b.stats.find_counter("gpu.l2_0", "hits")->value());
+  const double misses = double(b.stats.find_counter("gpu.l2_0", "misses")->value());
+  REQUIRE(hits > 0);
+  REQUIRE(misses > 0);
+  CHECK(b.stats.find_scalar("gpu", "l2_hit_rate")->value() == Approx(hits / (hits + misses)));
+}
+
+TEST_CASE("gpu timing: an atomic at L2 leaves no stale copy of its word in the L1") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(atomic_l1_ptx, "atomic_l1.ptx");
+  const uint64_t data = 0x50000, out = 0x60000;
+  b.write<uint32_t>(data, {100});
+  b.write<uint32_t>(data + 256, {200});
+  const LaunchResult r = b.run(module, "atomic_l1", {1, 1, 1}, {1, 1, 1}, {data, out});
+  REQUIRE_FALSE(r.faulted);
+  const std::vector<uint32_t> got = b.read<uint32_t>(out, 6);
+  CHECK(got[0] == 100);  // the load that brought the line into the L1
+  CHECK(got[1] == 100);  // the atomic's old value
+  CHECK(got[2] == 105);  // the next load misses the invalidated sector and reads L2
+  CHECK(got[3] == 200);  // waiting on the fetch when the atomic passed: the value before it
+  CHECK(got[4] == 200);
+  CHECK(got[5] == 207);  // may not merge into that fetch
+  CHECK(b.read<uint32_t>(data, 1)[0] == 105);
+  CHECK(b.read<uint32_t>(data + 256, 1)[0] == 207);
 }
 
 TEST_CASE("gpu timing: bar.sync holds every warp until the last one arrives") {

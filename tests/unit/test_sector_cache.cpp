@@ -153,6 +153,33 @@ TEST_CASE("flush writes back dirty lines and keeps them valid; invalidate drops 
   CHECK_FALSE(cache.find(128));
 }
 
+TEST_CASE("invalidate_sectors drops those sectors and their dirty bytes only", "[cache]") {
+  SectorCache cache(tiny());
+  DirtyLine victim;
+  const auto a = *cache.allocate(0, victim);
+  const std::vector<uint8_t> memory = pattern(128, 3);
+  cache.fill(a, 0b1111, memory.data());
+  const uint8_t stale = 0xab, kept = 0xcd;
+  cache.write(a, 5, 1, &stale, nullptr);  // sector 0
+  cache.write(a, 70, 1, &kept, nullptr);  // sector 2
+  cache.invalidate_sectors(a, 0b0011);
+  CHECK(cache.find(0) == a);
+  CHECK(cache.valid_sectors(a) == 0b1100);
+  CHECK(cache.dirty_bytes(a)[5] == 0);
+  CHECK(cache.dirty_bytes(a)[70] == 1);
+  CHECK(cache.is_dirty(a));
+  // A later fill writes the invalidated bytes again, the formerly dirty one included.
+  const std::vector<uint8_t> fresh = pattern(128, 90);
+  cache.fill(a, 0b0001, fresh.data());
+  uint8_t byte = 0;
+  cache.read(a, 5, 1, &byte);
+  CHECK(byte == fresh[5]);
+  cache.read(a, 70, 1, &byte);
+  CHECK(byte == kept);
+  cache.invalidate_sectors(a, 0b0100);
+  CHECK_FALSE(cache.is_dirty(a));
+}
+
 TEST_CASE("MSHRs merge secondary misses up to the limit and stall when full", "[cache]") {
   MshrTable table(2, 2);
   int r[8];
