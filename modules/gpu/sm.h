@@ -33,8 +33,8 @@ namespace ohmvp::gpu {
 // it at issue (the scoreboard holds its destinations until its latency has passed). Global,
 // local and texture accesses go through the LD/ST unit and L1 to the crossbar on `out`;
 // shared-memory accesses cost their bank-conflict passes; param/const reads the constant-cache
-// latency. A request leaves at the cycle it was made: `send` delivers it when SystemC time gets
-// there (the crossbar takes no annotated delays).
+// latency. A request leaves at the cycle the L1 releases it (after the L1 hit latency): `send`
+// delivers it when SystemC time gets there (the crossbar takes no annotated delays).
 class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
  public:
   tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
