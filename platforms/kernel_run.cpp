@@ -11,6 +11,7 @@
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
 #include "platforms/gpu_platform.h"
+#include "platforms/hetero_summary.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 
@@ -176,8 +177,11 @@ RunSummary summarise(GpuPlatform& platform) {
   Histogram latency;
   uint64_t bytes = 0;
   const StatsRegistry& stats = platform.stats();
+  // In a hetero mode the GPU's requests reach the managers; their controllers also carry
+  // migration traffic.
+  const bool hetero = platform.config().memory.is_hetero();
   for (uint32_t channel = 0; channel < platform.config().memory.channels; ++channel) {
-    const std::string group = "memory.mc" + std::to_string(channel);
+    const std::string group = (hetero ? "memory.hmm" : "memory.mc") + std::to_string(channel);
     s.requests +=
         stats.find_counter(group, "reads")->value() + stats.find_counter(group, "writes")->value();
     bytes += stats.find_counter(group, "read_bytes")->value() +
@@ -194,6 +198,7 @@ RunSummary summarise(GpuPlatform& platform) {
   gpu.ipc = stats.find_scalar("gpu", "ipc")->value();
   gpu.simd_efficiency = stats.find_scalar("gpu", "simd_efficiency")->value();
   s.gpu = gpu;
+  if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
   return s;
 }
 

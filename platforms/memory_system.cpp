@@ -6,9 +6,20 @@
 
 namespace ohmvp {
 
+namespace {
+
+// How often a hetero memory system looks whether it has gone idle while a run waits for that
+// (a modelling choice: the run's end is known to 1 ns).
+constexpr double idle_poll_ns = 1.0;
+
+}  // namespace
+
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
                            StatsRegistry& stats, VcdWriter* vcd, Front front)
-    : sc_module(name), m_front(front), m_map{config.channels, config.interleave_bytes} {
+    : sc_module(name),
+      m_front(front),
+      m_map{config.channels, config.interleave_bytes},
+      m_idle_poll(idle_poll_ns, sc_core::SC_NS) {
   const DramTiming timing = config.timing_cycles();
   const uint32_t bus_bytes = config.channel.bus_bytes();
   if (front == Front::single_initiator && config.channels > 1) {
@@ -27,8 +38,27 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
     m_controllers.back()->on_idle([this] { check_idle(); });
     m_controllers.back()->out.bind(m_channels.back()->in);
     m_channels.back()->out.bind(m_devices.back()->in);
-    if (m_interleaver) m_interleaver->out[c]->bind(m_controllers.back()->in);
+    if (config.is_hetero()) {
+      m_xpoints.push_back(
+          std::make_unique<XPointController>(("xpc" + suffix).c_str(), config.xpoint, stats, vcd));
+      m_managers.push_back(std::make_unique<HeteroMemoryManager>(
+          ("hmm" + suffix).c_str(), config.hetero, m_controllers.back()->capacity_bytes(),
+          m_xpoints.back()->capacity_bytes(), m_xpoints.back()->write_credits(), stats, vcd));
+      m_managers.back()->dram().bind(m_controllers.back()->in);
+      m_managers.back()->xpoint().bind(m_xpoints.back()->in);
+    }
+    if (m_interleaver) m_interleaver->out[c]->bind(front_socket(c));
   }
+  if (config.is_hetero()) {
+    SC_METHOD(poll_idle);
+    sensitive << m_idle_poll_event;
+    dont_initialize();
+  }
+}
+
+tlm::tlm_target_socket<>& MemorySystem::front_socket(uint32_t channel) {
+  if (!m_managers.empty()) return m_managers[channel]->in;
+  return m_controllers[channel]->in;
 }
 
 void MemorySystem::bind(tlm::tlm_initiator_socket<>& initiator) {
@@ -38,7 +68,7 @@ void MemorySystem::bind(tlm::tlm_initiator_socket<>& initiator) {
   if (m_interleaver) {
     initiator.bind(m_interleaver->in);
   } else {
-    initiator.bind(m_controllers.front()->in);
+    initiator.bind(front_socket(0));
   }
 }
 
@@ -47,11 +77,13 @@ tlm::tlm_target_socket<>& MemorySystem::channel_socket(uint32_t channel) {
     throw std::logic_error(std::string(name()) + ": no per-channel socket " +
                            std::to_string(channel));
   }
-  return m_controllers[channel]->in;
+  return front_socket(channel);
 }
 
 uint64_t MemorySystem::capacity_bytes() const {
-  return m_controllers.front()->capacity_bytes() * m_controllers.size();
+  const uint64_t per_channel = m_managers.empty() ? m_controllers.front()->capacity_bytes()
+                                                  : m_managers.front()->capacity_bytes();
+  return per_channel * m_controllers.size();
 }
 
 }  // namespace ohmvp
@@ -60,7 +92,11 @@ namespace ohmvp {
 
 bool MemorySystem::idle() const {
   return std::all_of(m_controllers.begin(), m_controllers.end(),
-                     [](const auto& controller) { return controller->idle(); });
+                     [](const auto& controller) { return controller->idle(); }) &&
+         std::all_of(m_managers.begin(), m_managers.end(),
+                     [](const auto& manager) { return manager->idle(); }) &&
+         std::all_of(m_xpoints.begin(), m_xpoints.end(),
+                     [](const auto& xpoint) { return xpoint->idle(); });
 }
 
 void MemorySystem::when_idle(std::function<void()> done) {
@@ -69,10 +105,18 @@ void MemorySystem::when_idle(std::function<void()> done) {
 }
 
 void MemorySystem::check_idle() {
-  if (!m_when_idle || !idle()) return;
+  if (!m_when_idle) return;
+  if (!idle()) {
+    if (!m_managers.empty()) m_idle_poll_event.notify(m_idle_poll);
+    return;
+  }
   auto done = std::move(m_when_idle);
   m_when_idle = nullptr;
   done();
+}
+
+void MemorySystem::poll_idle() {
+  check_idle();
 }
 
 uint64_t MemorySystem::column_commands() const {

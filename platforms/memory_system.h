@@ -10,15 +10,19 @@
 #include "modules/interconnect/electrical_channel.h"
 #include "modules/interconnect/interleave_map.h"
 #include "modules/memory/dram_device.h"
+#include "modules/memory/hetero_memory_manager.h"
 #include "modules/memory/memory_controller.h"
+#include "modules/xpoint/xpoint_controller.h"
 #include "platforms/platform_config.h"
 
 namespace ohmvp {
 
 // Builds the channels of a MemorySystemConfig: per channel a controller, an electrical channel
-// and the DRAM. The front is either one socket for a single initiator (an interleaver spreads
-// its requests over the channels when there are several) or one socket per channel (the GPU's
-// L2 slices, each bound to its own channel and sending channel-local addresses, see `map()`).
+// and the DRAM; in a hetero mode also an XPoint controller and, in front of both, a
+// heterogeneous-memory manager that takes the channel's requests. The front is either one socket
+// for a single initiator (an interleaver spreads its requests over the channels when there are
+// several) or one socket per channel (the GPU's L2 slices, each bound to its own channel and
+// sending channel-local addresses, see `map()`).
 class MemorySystem : public sc_core::sc_module {
  public:
   enum class Front { single_initiator, per_channel };
@@ -28,7 +32,8 @@ class MemorySystem : public sc_core::sc_module {
 
   // Front::single_initiator only.
   void bind(tlm::tlm_initiator_socket<>& initiator);
-  // Front::per_channel only: the target socket of channel `channel`'s controller.
+  // Front::per_channel only: the target socket of channel `channel` (its controller, or its
+  // manager in a hetero mode).
   tlm::tlm_target_socket<>& channel_socket(uint32_t channel);
   uint32_t channel_count() const { return static_cast<uint32_t>(m_controllers.size()); }
   // Global address <-> (channel, channel-local address).
@@ -41,9 +46,17 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t capacity_bytes() const;
   uint32_t burst_bytes() const { return m_controllers.front()->mapper().burst_bytes(); }
   const std::vector<std::unique_ptr<ElectricalChannel>>& channels() const { return m_channels; }
+  // Hetero modes only; empty otherwise.
+  const std::vector<std::unique_ptr<HeteroMemoryManager>>& managers() const { return m_managers; }
+  const std::vector<std::unique_ptr<XPointController>>& xpoints() const { return m_xpoints; }
 
  private:
+  SC_HAS_PROCESS(MemorySystem);
   void check_idle();
+  tlm::tlm_target_socket<>& front_socket(uint32_t channel);
+  // The manager has no idle callback: while someone waits for idle in a hetero mode, look again
+  // every `m_idle_poll` (only then; nothing ticks otherwise).
+  void poll_idle();
 
   Front m_front;
   InterleaveMap m_map;
@@ -52,6 +65,10 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<std::unique_ptr<MemoryController>> m_controllers;
   std::vector<std::unique_ptr<ElectricalChannel>> m_channels;
   std::vector<std::unique_ptr<DramDevice>> m_devices;
+  std::vector<std::unique_ptr<XPointController>> m_xpoints;
+  std::vector<std::unique_ptr<HeteroMemoryManager>> m_managers;
+  sc_core::sc_event m_idle_poll_event;
+  sc_core::sc_time m_idle_poll;
 };
 
 }  // namespace ohmvp

@@ -9,7 +9,50 @@ DramTiming MemorySystemConfig::timing_cycles() const {
   return to_cycles(timing, channel.burst_ns(burst_bytes()));
 }
 
+uint64_t MemorySystemConfig::channel_capacity_bytes() const {
+  if (!is_hetero()) return dram_bytes_per_channel();
+  return check_capacities(hetero, dram_bytes_per_channel(), xpoint.capacity_bytes(), "memory")
+      .capacity_bytes;
+}
+
+static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
+  if (!m.is_hetero()) {
+    for (const char* key : {"hetero", "xpoint"}) {
+      if (reader.has(key)) reader.fail(key, "only with \"mode\": \"planar\" or \"two_level\"");
+    }
+    return;
+  }
+  const HeteroMode mode = m.mode == MemoryMode::planar ? HeteroMode::planar : HeteroMode::two_level;
+  m.hetero.mode = mode;
+  const ConfigReader hetero = reader.child("hetero");
+  const double burst_ns = m.channel.burst_ns(64);
+  if (hetero.has("burst_ns")) {
+    hetero.fail("burst_ns", "nothing: a platform takes it from the channel (" +
+                                std::to_string(burst_ns) + " ns per 64-byte burst)");
+  }
+  parse(hetero, m.hetero);
+  m.hetero.burst_ns = burst_ns;
+  if (m.hetero.mode != mode) {
+    hetero.fail("mode", "expected the memory mode (\"" +
+                            std::string(mode == HeteroMode::planar ? "planar" : "two_level") +
+                            "\") or nothing");
+  }
+  parse(reader.child("xpoint"), m.xpoint);
+  // The manager serves requests of at most one 64-byte burst.
+  if (m.burst_bytes() != 64) {
+    reader.fail("dram", "a hetero mode needs 64-byte DRAM bursts (bus width x burst length), got " +
+                            std::to_string(m.burst_bytes()));
+  }
+  // The capacities must fit the mode; checked here so that a bad pair is reported before a run.
+  const std::string where = reader.path().empty() ? "memory" : reader.path();
+  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.xpoint.capacity_bytes(), where.c_str());
+}
+
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
+  reader.get_enum("mode", m.mode,
+                  {{"dram", MemoryMode::dram},
+                   {"planar", MemoryMode::planar},
+                   {"two_level", MemoryMode::two_level}});
   reader.get("channels", m.channels, 1u, 64u);
   reader.get("interleave_bytes", m.interleave_bytes, uint64_t{64}, uint64_t{1} << 30);
   parse(reader.child("controller"), m.controller);
@@ -31,6 +74,7 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
     reader.fail("interleave_bytes", "expected a multiple of the burst size (" +
                                         std::to_string(burst_bytes) + " bytes)");
   }
+  parse_hetero(reader, m);
   reader.finish();
 }
 

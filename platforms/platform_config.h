@@ -8,27 +8,42 @@
 #include "modules/interconnect/pcie_link.h"
 #include "modules/memory/controller_config.h"
 #include "modules/memory/dram_config.h"
+#include "modules/memory/hetero_config.h"
+#include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {
 
 class ConfigDocument;
 
-// The memory system behind the GPU (for now, behind the traffic initiator): N identical
-// channels, each a controller, an electrical channel and its DRAM.
+// What each channel holds: DRAM only, or DRAM and XPoint behind a heterogeneous-memory manager
+// in planar or two-level mode (docs/hetero_memory.md).
+enum class MemoryMode { dram, planar, two_level };
+
+// The memory system behind the GPU or the traffic initiator: N identical channels, each a
+// controller, an electrical channel and its DRAM, and in a hetero mode a manager in front of the
+// controller and an XPoint controller beside it.
 struct MemorySystemConfig {
+  MemoryMode mode = MemoryMode::dram;
   uint32_t channels = 1;
   uint64_t interleave_bytes = 256;
   ControllerConfig controller;
   ElectricalChannelConfig channel;
   DramGeometry geometry;
   DramTimingNs timing;
+  // Hetero modes only ("hetero" and "xpoint" sections); hetero.mode follows `mode`.
+  HeteroConfig hetero;
+  XPointConfig xpoint;
 
+  bool is_hetero() const { return mode != MemoryMode::dram; }
   DramTiming timing_cycles() const;
   uint32_t burst_bytes() const { return channel.bus_bytes() * geometry.burst_length; }
-  uint64_t capacity_bytes() const {
+  uint64_t dram_bytes_per_channel() const {
     return uint64_t(geometry.total_banks()) * geometry.rows * geometry.columns *
-           channel.bus_bytes() * channels;
+           channel.bus_bytes();
   }
+  // The address space one channel exposes (hetero: the manager's, see check_capacities).
+  uint64_t channel_capacity_bytes() const;
+  uint64_t capacity_bytes() const { return channel_capacity_bytes() * channels; }
 };
 
 struct PlatformConfig {

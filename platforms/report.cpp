@@ -32,6 +32,14 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["thread_instructions"] = s.gpu->thread_instructions;
     summary["simd_efficiency"] = s.gpu->simd_efficiency;
   }
+  if (s.hetero) {
+    nlohmann::json& summary = report["summary"];
+    summary["migrations"] = s.hetero->migrations;
+    summary["migration_bytes"] = s.hetero->migration_bytes;
+    summary["migration_channel_share"] = s.hetero->migration_channel_share;
+    summary["dram_cache_hit_rate"] = s.hetero->dram_cache_hit_rate;
+    summary["xpoint_wear_max_over_mean"] = s.hetero->xpoint_wear_max_over_mean;
+  }
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
   return report;
@@ -73,6 +81,11 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
         << " thread instructions)\n"
         << "  IPC               " << s.gpu->ipc << "\n"
         << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n";
+  if (s.hetero)
+    out << "  migrations        " << s.hetero->migrations << " (" << s.hetero->migration_bytes
+        << " bytes, " << s.hetero->migration_channel_share << " of channel time)\n"
+        << "  DRAM hit rate     " << s.hetero->dram_cache_hit_rate << "\n"
+        << "  XPoint wear       " << s.hetero->xpoint_wear_max_over_mean << " max / mean\n";
   out << "\n";
   out.unsetf(std::ios::floatfield);
   stats.write_text(out);

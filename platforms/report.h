@@ -29,6 +29,18 @@ struct RunSummary {
     double simd_efficiency = 0;  // active lanes / (warp size x warp instructions)
   };
   std::optional<Gpu> gpu;
+
+  // Hetero platforms (memory.mode planar or two_level) add these (sums over every channel).
+  struct Hetero {
+    // Planar: page swaps; two-level: DRAM-cache fills plus dirty write-backs.
+    uint64_t migrations = 0;
+    uint64_t migration_bytes = 0;        // bytes moved on the channels for migration
+    double migration_channel_share = 0;  // migration / all data-bus time of the managers
+    // Two-level: DRAM-cache hits / lookups; planar: requests served by DRAM / all requests.
+    double dram_cache_hit_rate = 0;
+    double xpoint_wear_max_over_mean = 0;  // most written media line / mean writes per line
+  };
+  std::optional<Hetero> hetero;
 };
 
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,

@@ -10,6 +10,7 @@
 #include "modules/host/gpu_workload.h"
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
+#include "platforms/hetero_summary.h"
 #include "platforms/kernel_run.h"
 #include "platforms/memory_system.h"
 #include "platforms/report.h"
@@ -130,7 +131,8 @@ void run_platform(const RunOptions& options) {
     throw SimulationError(message.str());
   }
 
-  const RunSummary summary = summarise(initiator, stats);
+  RunSummary summary = summarise(initiator, stats);
+  if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
   add_channel_utilisation(memory, summary.simulated_ns, stats);
   const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                             stats, document.json(), workload.json);

@@ -16,6 +16,8 @@ uint64_t burst_ps(double ns) {
 struct HeteroMemoryManager::Stats {
   Counter& reads;
   Counter& writes;
+  Counter& read_bytes;
+  Counter& write_bytes;
   Counter& backpressure;
   Counter& burst_waits;
   Histogram& read_latency;
@@ -24,6 +26,8 @@ struct HeteroMemoryManager::Stats {
   Stats(StatsRegistry& r, const std::string& g)
       : reads(r.counter(g, "reads", "requests", "read requests served")),
         writes(r.counter(g, "writes", "requests", "write requests served")),
+        read_bytes(r.counter(g, "read_bytes", "bytes", "bytes read by front requests")),
+        write_bytes(r.counter(g, "write_bytes", "bytes", "bytes written by front requests")),
         backpressure(r.counter(g, "backpressure", "requests",
                                "requests that waited for a free request slot")),
         burst_waits(r.counter(g, "burst_waits", "requests",
@@ -162,8 +166,10 @@ void HeteroMemoryManager::accept(tlm::tlm_generic_payload& p, uint64_t arrival_p
       }
     }
     m_stats->writes.inc();
+    m_stats->write_bytes.inc(r.length);
   } else {
     m_stats->reads.inc();
+    m_stats->read_bytes.inc(r.length);
   }
   const uint64_t burst = r.address / 64;
   const bool behind = std::any_of(m_active.begin(), m_active.end(),
@@ -269,12 +275,30 @@ void HeteroMemoryManager::migration_in_flight(uint32_t count) {
 }
 
 unsigned int HeteroMemoryManager::transport_dbg(tlm::tlm_generic_payload& payload) {
-  const uint64_t address = payload.get_address();
+  const uint64_t start = payload.get_address();
   const uint32_t length = payload.get_data_length();
-  if (address >= m_layout.capacity_bytes || length > 64 || address % 64 + length > 64) return 0;
+  if (length == 0 || start >= m_layout.capacity_bytes || length > m_layout.capacity_bytes - start) {
+    return 0;
+  }
+  // One 64-byte burst at a time: consecutive bursts may live in different devices.
+  uint32_t done = 0;
+  while (done < length) {
+    const uint64_t address = start + done;
+    const uint32_t piece =
+        static_cast<uint32_t>(std::min<uint64_t>(length - done, 64 - address % 64));
+    const unsigned int moved =
+        debug_burst(payload.get_command(), address, payload.get_data_ptr() + done, piece);
+    done += moved;
+    if (moved < piece) break;
+  }
+  return done;
+}
+
+unsigned int HeteroMemoryManager::debug_burst(tlm::tlm_command command, uint64_t address,
+                                              uint8_t* data, uint32_t length) {
   tlm::tlm_generic_payload p;
-  p.set_command(payload.get_command());
-  p.set_data_ptr(payload.get_data_ptr());
+  p.set_command(command);
+  p.set_data_ptr(data);
   p.set_data_length(length);
   p.set_streaming_width(length);
   if (m_planar) {
@@ -288,7 +312,7 @@ unsigned int HeteroMemoryManager::transport_dbg(tlm::tlm_generic_payload& payloa
   const DramCacheMetadata md = m_two_level->metadata().read(map.set_of(line));
   const bool cached = md.valid && md.tag == map.tag_of(line);
   const uint64_t dram_address = map.set_of(line) * 64 + address % 64;
-  if (payload.is_read()) {
+  if (command == tlm::TLM_READ_COMMAND) {
     p.set_address(cached ? dram_address : address);
     return cached ? m_dram->out->transport_dbg(p) : m_xpoint->out->transport_dbg(p);
   }

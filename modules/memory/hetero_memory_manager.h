@@ -57,7 +57,7 @@ class HeteroMemoryManager : public sc_core::sc_module,
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   // Reads or writes where the data lives now (two-level: DRAM when the line is cached, and
-  // XPoint); no timing. Requests in flight are not looked at.
+  // XPoint), any length, burst by burst; no timing. Requests in flight are not looked at.
   unsigned int transport_dbg(tlm::tlm_generic_payload& payload) override;
 
  private:
@@ -84,6 +84,9 @@ class HeteroMemoryManager : public sc_core::sc_module,
   void back_end_done(uint64_t token, const uint8_t* data);
   void respond();
   void end_of_simulation() override { finish_stats(); }
+  // transport_dbg of at most one 64-byte burst.
+  unsigned int debug_burst(tlm::tlm_command command, uint64_t address, uint8_t* data,
+                           uint32_t length);
 
   HeteroConfig m_config;
   HeteroLayout m_layout;

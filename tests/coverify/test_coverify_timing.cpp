@@ -68,3 +68,22 @@ TEST_CASE("every shipped kernel matches its reference on the default GPU platfor
 TEST_CASE("every shipped kernel matches its reference on the Ohm-GPU platform", "[coverify]") {
   check_platform("ohm_gpu");
 }
+
+// The heterogeneous platforms (docs/hetero_memory.md): the data goes through the manager, and in
+// planar mode mostly through XPoint, in two-level mode through the DRAM cache's fills; the oracle
+// and origin baselines hold it all in DRAM.
+TEST_CASE("every shipped kernel matches its reference on hetero_planar", "[coverify][hetero]") {
+  check_platform("hetero_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on hetero_two_level", "[coverify][hetero]") {
+  check_platform("hetero_two_level");
+}
+
+TEST_CASE("every shipped kernel matches its reference on oracle_planar", "[coverify][hetero]") {
+  check_platform("oracle_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on origin_planar", "[coverify][hetero]") {
+  check_platform("origin_planar");
+}

@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "modules/common/config_document.h"
+#include "modules/common/errors.h"
+#include "platforms/platform_config.h"
+
+using namespace ohmvp;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+const std::filesystem::path k_configs = std::filesystem::path(OHMVP_SOURCE_DIR) / "configs";
+
+ConfigDocument load_platform(const std::string& name) {
+  return ConfigDocument::load(k_configs / "platforms" / (name + ".json"), {k_configs});
+}
+
+PlatformConfig parse_shipped(const std::string& name) {
+  return parse_platform(load_platform(name));
+}
+
+std::string error_of(const std::string& platform, const std::function<void(json&)>& edit) {
+  json root = load_platform(platform).json();
+  edit(root);
+  try {
+    parse_platform(ConfigDocument(root));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("expected a ConfigError");
+  return "";
+}
+
+constexpr uint64_t KiB = 1024;
+constexpr uint64_t MiB = 1024 * KiB;
+
+}  // namespace
+
+TEST_CASE("hetero platforms: the shipped files parse to the documented capacities",
+          "[hetero_platform]") {
+  const PlatformConfig planar = parse_shipped("hetero_planar");
+  CHECK(planar.name == "hetero_planar");
+  CHECK(planar.memory.mode == MemoryMode::planar);
+  CHECK(planar.memory.hetero.mode == HeteroMode::planar);
+  CHECK(planar.memory.dram_bytes_per_channel() == 128 * KiB);
+  CHECK(planar.memory.xpoint.capacity_bytes() == 1 * MiB);
+  CHECK(planar.memory.channel_capacity_bytes() == 128 * KiB + 1 * MiB);
+  CHECK(planar.memory.capacity_bytes() == 6 * (128 * KiB + 1 * MiB));
+  // 64 bytes on 32 lanes at 15 Gb/s.
+  CHECK(planar.memory.hetero.burst_ns == Approx(64 * 8 / (32 * 15.0)));
+  CHECK(planar.gpu.has_value());
+
+  const PlatformConfig two_level = parse_shipped("hetero_two_level");
+  CHECK(two_level.memory.mode == MemoryMode::two_level);
+  CHECK(two_level.memory.hetero.mode == HeteroMode::two_level);
+  CHECK(two_level.memory.capacity_bytes() == 48 * MiB);
+
+  CHECK(parse_shipped("oracle_planar").memory.mode == MemoryMode::dram);
+  CHECK(parse_shipped("oracle_planar").memory.capacity_bytes() >= planar.memory.capacity_bytes());
+  CHECK(parse_shipped("oracle_two_level").memory.capacity_bytes() ==
+        two_level.memory.capacity_bytes());
+  CHECK(parse_shipped("origin_planar").memory.capacity_bytes() == 6 * 128 * KiB);
+  CHECK(parse_shipped("origin_two_level").memory.capacity_bytes() == 6 * 128 * KiB);
+}
+
+TEST_CASE("hetero platforms: DRAM-only platforms keep their mode and capacity",
+          "[hetero_platform]") {
+  const PlatformConfig ddr4 = parse_shipped("ddr4_2400");
+  CHECK(ddr4.memory.mode == MemoryMode::dram);
+  CHECK_FALSE(ddr4.memory.is_hetero());
+  CHECK(ddr4.memory.capacity_bytes() == 8 * 1024 * MiB);
+  CHECK(parse_shipped("ohm_gpu_dram").memory.capacity_bytes() == 6 * 1024 * MiB);
+}
+
+TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the key",
+          "[hetero_platform]") {
+  CHECK_THAT(error_of("ohm_gpu_dram", [](json& j) { j["memory"]["mode"] = "flat"; }),
+             Contains("memory.mode") && Contains("planar"));
+  CHECK_THAT(error_of("ohm_gpu_dram",
+                      [](json& j) {
+                        j["memory"]["xpoint"] = {{"capacity_mib", 1}};
+                      }),
+             Contains("memory.xpoint") && Contains("only with"));
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["mode"] = "dram"; }),
+             Contains("memory.hetero") && Contains("only with"));
+  CHECK_THAT(
+      error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["mode"] = "two_level"; }),
+      Contains("memory.hetero.mode") && Contains("planar"));
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["burst_ns"] = 3.3; }),
+             Contains("memory.hetero.burst_ns") && Contains("from the channel"));
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["page_byte"] = 4096; }),
+             Contains("page_bytes"));
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["xpoint"]["psi"] = 4; }),
+             Contains("memory.xpoint"));
+  // 16 MiB of XPoint over 128 KiB of DRAM is 1:128, beyond the 6 tag bits.
+  CHECK_THAT(
+      error_of("hetero_two_level", [](json& j) { j["memory"]["xpoint"]["capacity_mib"] = 16; }),
+      Contains("memory") && Contains("between 1 and 64"));
+  // 2 MiB of DRAM (32 rows) over 1 MiB of XPoint: XPoint is no whole multiple of DRAM.
+  CHECK_THAT(
+      error_of("hetero_planar", [](json& j) { j["memory"]["dram"]["geometry"]["rows"] = 32; }),
+      Contains("whole multiple"));
+  // The manager serves 64-byte bursts only (32-bit bus x BL8 = 32 bytes).
+  CHECK_THAT(error_of("hetero_planar",
+                      [](json& j) { j["memory"]["dram"]["geometry"]["burst_length"] = 8; }),
+             Contains("64-byte DRAM bursts"));
+}
