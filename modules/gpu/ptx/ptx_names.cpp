@@ -323,28 +323,6 @@ std::string_view mul_mode_name(MulMode mode) {
   return "";
 }
 
-std::string_view unit_name(UnitClass unit) {
-  switch (unit) {
-    case UnitClass::int_alu:
-      return "int";
-    case UnitClass::fp32:
-      return "fp32";
-    case UnitClass::fp64:
-      return "fp64";
-    case UnitClass::sfu:
-      return "sfu";
-    case UnitClass::ldst:
-      return "ldst";
-    case UnitClass::branch:
-      return "branch";
-    case UnitClass::barrier:
-      return "barrier";
-    case UnitClass::tensor:
-      return "tensor";
-  }
-  return "?";
-}
-
 std::string_view special_register_name(SpecialRegister reg) {
   return name_of(k_specials, reg);
 }

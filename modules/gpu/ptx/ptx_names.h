@@ -33,7 +33,6 @@ std::string_view bool_op_name(BoolOp op);
 std::string_view shuffle_name(ShuffleMode mode);
 std::string_view vote_name(VoteMode mode);
 std::string_view mul_mode_name(MulMode mode);
-std::string_view unit_name(UnitClass unit);
 std::string_view permute_mode_name(PermuteMode mode);  // "" for the default byte selector
 std::optional<PermuteMode> permute_mode_from_name(std::string_view name);
 std::string_view test_property_name(TestProperty property);
