@@ -43,7 +43,9 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
           std::make_unique<XPointController>(("xpc" + suffix).c_str(), config.xpoint, stats, vcd));
       m_managers.push_back(std::make_unique<HeteroMemoryManager>(
           ("hmm" + suffix).c_str(), config.hetero, m_controllers.back()->capacity_bytes(),
-          m_xpoints.back()->capacity_bytes(), m_xpoints.back()->write_credits(), stats, vcd));
+          m_xpoints.back()->capacity_bytes(), m_xpoints.back()->write_credits(), *m_channels.back(),
+          stats, vcd));
+      m_controllers.back()->share_data_bus(*m_channels.back());
       m_managers.back()->dram().bind(m_controllers.back()->in);
       m_managers.back()->xpoint().bind(m_xpoints.back()->in);
     }

@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${OHMVP_BUILD_DIR:-$root/build}"
 
 packages=(cmake ninja-build g++ pkg-config libsystemc-dev catch2 nlohmann-json3-dev
-          libboost-program-options-dev python3-matplotlib)
+          libboost-program-options-dev python3-matplotlib gtkwave)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

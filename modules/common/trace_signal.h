@@ -27,6 +27,12 @@ class TraceSignal {
     }
   }
 
+  // For a signal whose changes are recorded out of time order: no filtering of repeats, which
+  // only holds when changes come in time order.
+  void record(uint64_t value, uint64_t time_ps) {
+    if (m_writer != nullptr) m_writer->change(m_id, value, time_ps);
+  }
+
   bool enabled() const { return m_writer != nullptr; }
 
  private:

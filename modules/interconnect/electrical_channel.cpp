@@ -33,19 +33,24 @@ tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& 
   DdrCommand command;
   if (from_phase(phase, command) && is_column(command)) {
     const auto* burst = payload.get_extension<DdrExtension>();
-    if (burst->data_start_ps < m_bus_free_ps) {
-      throw SimulationError(
-          std::string(name()) + ": data burst at " + std::to_string(burst->data_start_ps) +
-          " ps overlaps the previous one, which ends at " + std::to_string(m_bus_free_ps) + " ps");
-    }
-    m_bus_free_ps = burst->data_end_ps;
-    m_busy_ps.inc(burst->data_end_ps - burst->data_start_ps);
-    m_bytes.inc(payload.get_data_length());
-    m_bursts.inc();
-    m_busy_trace.set(1, burst->data_start_ps);
-    m_busy_trace.set(0, burst->data_end_ps);
+    occupy(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
   }
   return out->nb_transport_fw(payload, phase, delay);
+}
+
+void ElectricalChannel::occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
+  m_schedule.forget_until(sc_core::sc_time_stamp().value());
+  if (!m_schedule.reserve(start_ps, end_ps)) {
+    throw SimulationError(std::string(name()) + ": data transfer at " + std::to_string(start_ps) +
+                          ".." + std::to_string(end_ps) + " ps overlaps another one");
+  }
+  m_busy_ps.inc(end_ps - start_ps);
+  m_bytes.inc(bytes);
+  m_bursts.inc();
+  // Transfers may be placed before ones already traced, so changes come out of order; a
+  // transfer that ends where the next begins leaves the wires busy.
+  m_busy_trace.record(1, start_ps);
+  if (!m_schedule.starts_at(end_ps)) m_busy_trace.record(0, end_ps);
 }
 
 void ElectricalChannel::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -5,6 +5,8 @@
 
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
+#include "modules/interconnect/data_bus.h"
+#include "modules/interconnect/data_bus_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
 
 namespace ohmvp {
@@ -25,8 +27,12 @@ void parse(const ConfigReader& reader, ElectricalChannelConfig& config);
 
 // Carries ddr commands from a memory controller to its DRAM. Commands pass through at once;
 // the channel owns the data wires, accounts their busy time and checks that bursts never
-// overlap.
-class ElectricalChannel : public sc_core::sc_module, public DdrFwTransport, public DdrBwTransport {
+// overlap. On a heterogeneous channel the same wires also carry the DDR-T data of the XPoint
+// device, placed through the DataBus interface between the DRAM bursts.
+class ElectricalChannel : public sc_core::sc_module,
+                          public DdrFwTransport,
+                          public DdrBwTransport,
+                          public DataBus {
  public:
   tlm::tlm_target_socket<64, ddr_protocol_types> in;
   tlm::tlm_initiator_socket<64, ddr_protocol_types> out;
@@ -44,11 +50,17 @@ class ElectricalChannel : public sc_core::sc_module, public DdrFwTransport, publ
                                      sc_core::sc_time& delay) override;
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
+  // DataBus
+  uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override {
+    return m_schedule.earliest_free(from_ps, duration_ps);
+  }
+  void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override;
+
   uint64_t busy_ps() const { return m_busy_ps.value(); }
 
  private:
   ElectricalChannelConfig m_config;
-  uint64_t m_bus_free_ps = 0;
+  DataBusSchedule m_schedule;
   Counter& m_busy_ps;
   Counter& m_bytes;
   Counter& m_bursts;

@@ -32,10 +32,12 @@ struct DdrTPort::Stats {
 };
 
 DdrTPort::DdrTPort(sc_core::sc_module_name name, uint32_t tags, uint32_t write_credits,
-                   ChannelUsage& usage, StatsRegistry& stats, VcdWriter* vcd, Done done)
+                   DataBus& bus, ChannelUsage& usage, StatsRegistry& stats, VcdWriter* vcd,
+                   Done done)
     : sc_module(name),
       out("out"),
       m_credits(write_credits),
+      m_bus(bus),
       m_usage(usage),
       m_done(std::move(done)),
       m_stats(std::make_unique<Stats>(stats, this->name())) {
@@ -119,72 +121,94 @@ void DdrTPort::run() {
     release(*s);
   }
   assign_tags();
-  if (send_pulls(now)) send_requests(now);
-  uint64_t next = UINT64_MAX;
-  if (!m_arrivals.empty()) next = m_arrivals.front().first;
-  if (!m_pulls.empty() ||
-      (!m_queue.empty() && m_queue.front()->extension.command == DdrTCommand::write)) {
-    if (m_bus_free_ps > now) next = std::min(next, m_bus_free_ps);
-  }
+  uint64_t next = transfer(now);
+  if (!m_arrivals.empty()) next = std::min(next, m_arrivals.front().first);
   if (next != UINT64_MAX) m_wake.notify(sc_core::sc_time::from_value(next - now));
   trace(now);
 }
 
-// Returns true when the data bus is free for a write REQ after the pulls.
-bool DdrTPort::send_pulls(uint64_t now) {
-  while (!m_pulls.empty()) {
-    if (m_bus_free_ps > now) return false;
-    Slot* s = m_pulls.front();
-    m_pulls.pop_front();
-    m_bus_free_ps = now + m_usage.burst_ps;
-    m_usage.add(s->traffic, s->get_data_length());
-    tlm::tlm_phase phase = ddr_t::SEND;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    out->nb_transport_fw(*s, phase, delay);
-    if (!s->is_response_ok()) {
-      throw SimulationError(std::string(name()) + ": XPoint read at " +
-                            std::to_string(s->extension.address) +
-                            " failed: " + s->get_response_string());
-    }
-    m_arrivals.emplace_back(m_bus_free_ps, s);
+bool DdrTPort::may_send(Slot& s) {
+  if (s.extension.command == DdrTCommand::write && m_credits == 0) return false;
+  if (access_in_flight_to(s.extension.address / 64)) {
+    if (!s.held) m_stats->held.inc();
+    s.held = true;
+    return false;  // that access's completion wakes us
   }
-  return m_bus_free_ps <= now;
+  return true;
 }
 
-void DdrTPort::send_requests(uint64_t now) {
-  while (m_waiting_end_req == nullptr && !m_queue.empty()) {
-    Slot* s = m_queue.front();
-    const bool is_write = s->extension.command == DdrTCommand::write;
-    if (is_write && (m_credits == 0 || m_bus_free_ps > now)) return;
-    if (access_in_flight_to(s->extension.address / 64)) {
-      if (!s->held) m_stats->held.inc();
-      s->held = true;
-      return;  // that access's completion wakes us
+DdrTPort::Slot* DdrTPort::next_transfer() {
+  if (!m_pulls.empty()) return m_pulls.front();
+  if (m_waiting_end_req != nullptr || m_queue.empty()) return nullptr;
+  Slot* head = m_queue.front();
+  if (head->extension.command != DdrTCommand::write || !may_send(*head)) return nullptr;
+  return head;
+}
+
+uint64_t DdrTPort::transfer(uint64_t now) {
+  for (;;) {
+    send_read_requests(now);
+    if (m_slotted == nullptr) {
+      m_slotted = next_transfer();
+      if (m_slotted == nullptr) return UINT64_MAX;
+      if (m_slotted->extension.command == DdrTCommand::read) m_pulls.pop_front();
+      const uint32_t bytes = m_slotted->get_data_length();
+      m_slot_ps = m_bus.earliest_free(now, m_usage.burst_ps);
+      m_bus.occupy(m_slot_ps, m_slot_ps + m_usage.burst_ps, bytes);
+      m_usage.add(m_slotted->traffic, bytes);
     }
-    m_queue.pop_front();
-    s->sent_ps = now;
-    s->live = true;
-    s->held = false;
-    ++m_outstanding;
-    if (is_write) {
-      --m_credits;
-      m_bus_free_ps = now + m_usage.burst_ps;
-      m_usage.add(s->traffic, s->get_data_length());
-      m_stats->writes.inc();
+    if (m_slot_ps > now) return m_slot_ps;
+    Slot& s = *m_slotted;
+    m_slotted = nullptr;
+    if (s.extension.command == DdrTCommand::read) {
+      send_pull(s, m_slot_ps + m_usage.burst_ps);
     } else {
-      m_stats->reads.inc();
+      send_request(s, now);
     }
-    tlm::tlm_phase phase = ddr_t::REQ;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum result = out->nb_transport_fw(*s, phase, delay);
-    if (result == tlm::TLM_ACCEPTED) {
-      m_waiting_end_req = s;
-    } else if (result == tlm::TLM_COMPLETED) {
-      throw SimulationError(std::string(name()) + ": XPoint refused DDR-T " +
-                            to_string(s->extension.command) + " at " +
-                            std::to_string(s->extension.address) + ": " + s->get_response_string());
-    }
-    if (is_write && m_bus_free_ps > now) return;
+  }
+}
+
+void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
+  tlm::tlm_phase phase = ddr_t::SEND;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  out->nb_transport_fw(s, phase, delay);
+  if (!s.is_response_ok()) {
+    throw SimulationError(std::string(name()) + ": XPoint read at " +
+                          std::to_string(s.extension.address) +
+                          " failed: " + s.get_response_string());
+  }
+  m_arrivals.emplace_back(arrival_ps, &s);
+}
+
+void DdrTPort::send_read_requests(uint64_t now) {
+  while (m_waiting_end_req == nullptr && !m_queue.empty()) {
+    Slot& s = *m_queue.front();
+    if (s.extension.command == DdrTCommand::write || !may_send(s)) return;
+    send_request(s, now);
+  }
+}
+
+void DdrTPort::send_request(Slot& s, uint64_t now) {
+  m_queue.pop_front();
+  s.sent_ps = now;
+  s.live = true;
+  s.held = false;
+  ++m_outstanding;
+  if (s.extension.command == DdrTCommand::write) {
+    --m_credits;
+    m_stats->writes.inc();
+  } else {
+    m_stats->reads.inc();
+  }
+  tlm::tlm_phase phase = ddr_t::REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum result = out->nb_transport_fw(s, phase, delay);
+  if (result == tlm::TLM_ACCEPTED) {
+    m_waiting_end_req = &s;
+  } else if (result == tlm::TLM_COMPLETED) {
+    throw SimulationError(std::string(name()) + ": XPoint refused DDR-T " +
+                          to_string(s.extension.command) + " at " +
+                          std::to_string(s.extension.address) + ": " + s.get_response_string());
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "modules/common/trace_signal.h"
+#include "modules/interconnect/data_bus.h"
 #include "modules/memory/channel_usage.h"
 #include "tlm_protocols/ddr_t_protocol.h"
 
@@ -17,12 +18,13 @@ namespace ohmvp {
 // The memory controller's DDR-T initiator side, towards an XPoint controller. Each access (up
 // to one 64-byte burst) gets a free tag; REQs go out in order, one at a time (a REQ the target
 // cannot take yet is held until its END_REQ), a write only with a write credit, which WR_DONE
-// returns. After a REQ the port goes on with other accesses; an RSP_READY queues a SEND, which
-// goes out when the data bus is free and holds it for one burst; the read is done when that
-// burst has crossed. Write data crosses with the REQ, which therefore also waits for the bus.
-// A REQ to a line with an earlier access still in flight waits for it to finish (a read for
-// the WR_DONE of a write, a write for the data of a read), so that every access sees exactly
-// the accesses sent before it. `done(token, data)` is called in the port's
+// returns. After a REQ the port goes on with other accesses. Data crosses the channel's data
+// wires (`bus`, shared with the DRAM bursts): an RSP_READY queues a SEND, and a write's data
+// crosses with its REQ; each such transfer takes the earliest free burst slot on the bus and the
+// SEND or write REQ goes out when its slot begins (SENDs first). The read is done when its
+// burst has crossed. A REQ to a line with an earlier access still in flight waits for it to
+// finish (a read for the WR_DONE of a write, a write for the data of a read), so that every
+// access sees exactly the accesses sent before it. `done(token, data)` is called in the port's
 // own process.
 class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
  public:
@@ -30,8 +32,8 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
 
   DdrTInitiatorSocket<> out;
 
-  DdrTPort(sc_core::sc_module_name name, uint32_t tags, uint32_t write_credits, ChannelUsage& usage,
-           StatsRegistry& stats, VcdWriter* vcd, Done done);
+  DdrTPort(sc_core::sc_module_name name, uint32_t tags, uint32_t write_credits, DataBus& bus,
+           ChannelUsage& usage, StatsRegistry& stats, VcdWriter* vcd, Done done);
   ~DdrTPort() override;
   SC_HAS_PROCESS(DdrTPort);
 
@@ -60,8 +62,16 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   void enqueue(const Access& access);
   void assign_tags();
   void run();
-  bool send_pulls(uint64_t now);
-  void send_requests(uint64_t now);
+  // The next data transfer that may take a bus slot: the oldest pull, else a write REQ at the
+  // head of the queue that may go.
+  Slot* next_transfer();
+  bool may_send(Slot& slot);
+  // Moves data for every transfer whose slot has begun, taking slots as transfers become ready;
+  // returns when the next slot begins (UINT64_MAX: none taken).
+  uint64_t transfer(uint64_t now);
+  void send_pull(Slot& slot, uint64_t arrival_ps);
+  void send_request(Slot& slot, uint64_t now);
+  void send_read_requests(uint64_t now);
   bool access_in_flight_to(uint64_t line) const;
   void release(Slot& slot);
   void trace(uint64_t now);
@@ -76,7 +86,9 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   Slot* m_waiting_end_req = nullptr;
   uint32_t m_credits;
   uint32_t m_outstanding = 0;
-  uint64_t m_bus_free_ps = 0;
+  Slot* m_slotted = nullptr;  // the transfer holding the next bus slot
+  uint64_t m_slot_ps = 0;     // where that slot begins
+  DataBus& m_bus;
   ChannelUsage& m_usage;
   Done m_done;
   std::unique_ptr<Stats> m_stats;

@@ -41,7 +41,7 @@ struct HeteroMemoryManager::Stats {
 
 HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config,
                                          uint64_t dram_bytes, uint64_t xpoint_bytes,
-                                         uint32_t write_credits, StatsRegistry& stats,
+                                         uint32_t write_credits, DataBus& bus, StatsRegistry& stats,
                                          VcdWriter* vcd)
     : sc_module(name),
       in("in"),
@@ -53,8 +53,8 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
   in.bind(*this);
   const auto done = [this](uint64_t token, const uint8_t* data) { back_end_done(token, data); };
   m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage, done);
-  m_xpoint = std::make_unique<DdrTPort>("ddr_t_port", config.ddr_t_tags, write_credits, m_usage,
-                                        stats, vcd, done);
+  m_xpoint = std::make_unique<DdrTPort>("ddr_t_port", config.ddr_t_tags, write_credits, bus,
+                                        m_usage, stats, vcd, done);
   HeteroBackEnds& back_ends = *this;
   if (config.mode == HeteroMode::planar) {
     m_planar = std::make_unique<PlanarMode>(config, m_layout, back_ends, stats, this->name());

@@ -33,10 +33,11 @@ class HeteroMemoryManager : public sc_core::sc_module,
   tlm::tlm_target_socket<> in;
 
   // `dram_bytes`: the DRAM controller's capacity; `xpoint_bytes` and `write_credits`: the
-  // XPoint controller's. Throws ConfigError when they do not fit the mode.
+  // XPoint controller's; `bus`: the channel's data wires, which the DDR-T data shares with the
+  // DRAM bursts. Throws ConfigError when the capacities do not fit the mode.
   HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config, uint64_t dram_bytes,
-                      uint64_t xpoint_bytes, uint32_t write_credits, StatsRegistry& stats,
-                      VcdWriter* vcd);
+                      uint64_t xpoint_bytes, uint32_t write_credits, DataBus& bus,
+                      StatsRegistry& stats, VcdWriter* vcd);
   ~HeteroMemoryManager() override;
   SC_HAS_PROCESS(HeteroMemoryManager);
 

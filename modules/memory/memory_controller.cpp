@@ -446,7 +446,10 @@ void MemoryController::schedule_commands(uint64_t now) {
       if (refresh_wake != UINT64_MAX) wake_at(ps(refresh_wake));
       return;
     }
-    const uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
+    uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
+    if (m_shared_bus != nullptr && is_column(m_plan.command)) {
+      when = first_free_data_slot(m_plan.command, when);
+    }
     if (when > now) {
       wake_at(ps(std::min(when, refresh_wake)));
       return;
@@ -455,6 +458,17 @@ void MemoryController::schedule_commands(uint64_t now) {
     issue(m_plan, now);
     m_next_command_cycle = now + 1;
     update_write_mode();
+  }
+}
+
+uint64_t MemoryController::first_free_data_slot(DdrCommand command, uint64_t cycle) const {
+  const uint64_t delay = is_read(command) ? m_timing.CL : m_timing.CWL;
+  const uint64_t burst = ps(m_timing.BURST);
+  for (;;) {
+    const uint64_t start = ps(cycle + delay);
+    const uint64_t free = m_shared_bus->earliest_free(start, burst);
+    if (free == start) return cycle;
+    cycle = (free + m_timing.tCK_ps - 1) / m_timing.tCK_ps - delay;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
+#include "modules/interconnect/data_bus.h"
 #include "modules/memory/address_mapper.h"
 #include "modules/memory/bank_machine.h"
 #include "modules/memory/controller_config.h"
@@ -45,6 +46,9 @@ class MemoryController : public sc_core::sc_module,
   void on_idle(std::function<void()> callback) { m_on_idle = std::move(callback); }
   uint64_t column_commands() const { return m_column_commands; }
   uint64_t capacity_bytes() const { return m_mapper.capacity_bytes(); }
+  // The channel's data wires carry other transfers too (DDR-T data of an XPoint device): a
+  // column command then also waits until its burst's slot on `bus` is free.
+  void share_data_bus(const DataBus& bus) { m_shared_bus = &bus; }
 
   // Front side (base protocol).
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -90,6 +94,9 @@ class MemoryController : public sc_core::sc_module,
   }
   const BankMachine::Choice& rechoose(BankMachine& bank, bool writes);
   Candidate find_refresh_candidate() const;
+  // The first cycle >= `cycle` at which column command `command` finds its burst's slot on the
+  // shared data bus free.
+  uint64_t first_free_data_slot(DdrCommand command, uint64_t cycle) const;
   void issue(const Candidate& c, uint64_t now);
   void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);
   void retire(const Candidate& c, uint64_t now);
@@ -167,6 +174,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_wake_ps = UINT64_MAX;
   uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
+  const DataBus* m_shared_bus = nullptr;
   std::function<void()> m_on_idle;
   uint64_t m_column_commands = 0;
   std::unique_ptr<Stats> m_stats;

@@ -18,7 +18,8 @@ namespace ohmvp::bench {
 // ElectricalChannel -> DramDevice) and (DDR-T -> XPointController). Round numbers: DRAM is
 // DDR4-2400 in cycles on a 1 ns clock (so a cycle count reads as nanoseconds) with 8-byte lanes
 // and 64-byte bursts, the XPoint controller has a 1 ns clock, 2-cycle crossings, 1-cycle buffer
-// access, 190 / 763 ns media; a DDR-T data burst holds the channel 4 ns.
+// access, 190 / 763 ns media; a DDR-T data burst holds the channel 4 ns. DRAM bursts and DDR-T
+// data share the channel's data wires.
 inline DramTiming hetero_dram_timing(bool refresh_figures = true) {
   DramTiming t = ddr4_2400_cycles();
   t.tCK_ps = 1000;
@@ -66,8 +67,9 @@ class HeteroChain : public sc_core::sc_module {
         dram("dram", hetero_dram_geometry(dram_rows), hetero_dram_timing(), 8, stats),
         xpoint("xpc", xpoint_config, stats, vcd),
         manager("hmm", config, controller.capacity_bytes(), xpoint.capacity_bytes(),
-                xpoint.write_credits(), stats, vcd),
+                xpoint.write_credits(), channel, stats, vcd),
         m_stats(stats) {
+    controller.share_data_bus(channel);
     manager.dram().bind(controller.in);
     manager.xpoint().bind(xpoint.in);
     controller.out.bind(channel.in);

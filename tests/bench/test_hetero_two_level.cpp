@@ -49,7 +49,7 @@ struct Random {
   }
   static CheckingInitiator::Config traffic_config(uint64_t capacity) {
     CheckingInitiator::Config c;
-    c.requests = 150000;
+    c.requests = 2000000;
     c.capacity_bytes = capacity;
     c.far_fraction = 0.2;
     c.seed = 12;
@@ -169,7 +169,7 @@ TEST_CASE("hetero two-level: a random read/write mix with evictions loses nothin
   CHECK(r.traffic.done());
   CHECK(r.traffic.errors() == 0);
   CHECK(r.traffic.mismatches() == 0);
-  CHECK(r.traffic.reads_checked() > 50000);
+  CHECK(r.traffic.reads_checked() > 500000);
   CHECK(r.chain.manager.idle());
   CHECK(r.chain.manager_counter("writebacks") > 100);
   CHECK(r.chain.manager_counter("waited_for_set") > 0);

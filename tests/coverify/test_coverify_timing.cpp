@@ -61,29 +61,47 @@ void check_platform(const std::string& platform) {
 
 }  // namespace
 
-TEST_CASE("every shipped kernel matches its reference on the default GPU platform", "[coverify]") {
+// One test case per platform, each tagged with the platform's name: tests/CMakeLists.txt runs
+// each as a CTest test of its own, so that they run in parallel.
+TEST_CASE("every shipped kernel matches its reference on the default GPU platform",
+          "[coverify][gpu_small]") {
   check_platform("gpu_small");
 }
 
-TEST_CASE("every shipped kernel matches its reference on the Ohm-GPU platform", "[coverify]") {
+TEST_CASE("every shipped kernel matches its reference on the Ohm-GPU platform",
+          "[coverify][ohm_gpu]") {
   check_platform("ohm_gpu");
 }
 
 // The heterogeneous platforms (docs/hetero_memory.md): the data goes through the manager, and in
 // planar mode mostly through XPoint, in two-level mode through the DRAM cache's fills; the oracle
 // and origin baselines hold it all in DRAM.
-TEST_CASE("every shipped kernel matches its reference on hetero_planar", "[coverify][hetero]") {
+TEST_CASE("every shipped kernel matches its reference on hetero_planar",
+          "[coverify][hetero_planar]") {
   check_platform("hetero_planar");
 }
 
-TEST_CASE("every shipped kernel matches its reference on hetero_two_level", "[coverify][hetero]") {
+TEST_CASE("every shipped kernel matches its reference on hetero_two_level",
+          "[coverify][hetero_two_level]") {
   check_platform("hetero_two_level");
 }
 
-TEST_CASE("every shipped kernel matches its reference on oracle_planar", "[coverify][hetero]") {
+TEST_CASE("every shipped kernel matches its reference on oracle_planar",
+          "[coverify][oracle_planar]") {
   check_platform("oracle_planar");
 }
 
-TEST_CASE("every shipped kernel matches its reference on origin_planar", "[coverify][hetero]") {
+TEST_CASE("every shipped kernel matches its reference on oracle_two_level",
+          "[coverify][oracle_two_level]") {
+  check_platform("oracle_two_level");
+}
+
+TEST_CASE("every shipped kernel matches its reference on origin_planar",
+          "[coverify][origin_planar]") {
   check_platform("origin_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on origin_two_level",
+          "[coverify][origin_two_level]") {
+  check_platform("origin_two_level");
 }

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ohmvp {
+
+// The data wires of one memory channel as the transfers that share them see it. The DRAM
+// controller places its bursts at fixed offsets after their commands (tCL, tCWL); the DDR-T
+// port places XPoint data wherever it fits. Both ask where a transfer fits; whoever drives the
+// transfer onto the wires occupies them.
+class DataBus {
+ public:
+  virtual ~DataBus() = default;
+  // The earliest start at or after `from_ps` at which `duration_ps` fits between transfers.
+  virtual uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const = 0;
+  // Takes [start_ps, end_ps) for a transfer of `bytes`. Overlapping another transfer is a
+  // SimulationError: the one who placed it did not ask.
+  virtual void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) = 0;
+};
+
+}  // namespace ohmvp
