@@ -43,6 +43,12 @@ RunSummary::Hetero summarise_hetero(const MemorySystem& memory, const StatsRegis
       const uint64_t dram = counter(stats, group, "dram_requests");
       dram_served += dram;
       lookups += dram + counter(stats, group, "xpoint_requests");
+    } else if (manager->mode() == HeteroMode::paged) {
+      // Pages in (faults) and out (dirty evictions).
+      h.migrations += counter(stats, group, "migrations") + counter(stats, group, "writebacks");
+      const uint64_t hits = counter(stats, group, "page_hits");
+      dram_served += hits;
+      lookups += hits + counter(stats, group, "page_misses");
     } else {
       h.migrations += counter(stats, group, "fills") + counter(stats, group, "writebacks");
       const uint64_t hits = counter(stats, group, "dram_cache_hits");

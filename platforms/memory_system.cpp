@@ -38,23 +38,36 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
     m_controllers.back()->on_idle([this] { check_idle(); });
     m_controllers.back()->out.bind(m_channels.back()->in);
     m_channels.back()->out.bind(m_devices.back()->in);
-    if (config.is_hetero()) {
-      m_xpoints.push_back(
-          std::make_unique<XPointController>(("xpc" + suffix).c_str(), config.xpoint, stats, vcd));
-      m_managers.push_back(std::make_unique<HeteroMemoryManager>(
-          ("hmm" + suffix).c_str(), config.hetero, m_controllers.back()->capacity_bytes(),
-          m_xpoints.back()->capacity_bytes(), m_xpoints.back()->write_credits(), *m_channels.back(),
-          stats, vcd));
-      m_controllers.back()->share_data_bus(*m_channels.back());
-      m_managers.back()->dram().bind(m_controllers.back()->in);
-      m_managers.back()->xpoint().bind(m_xpoints.back()->in);
-    }
+    if (config.is_hetero()) add_manager(config, suffix, stats, vcd);
     if (m_interleaver) m_interleaver->out[c]->bind(front_socket(c));
   }
   if (config.is_hetero()) {
     SC_METHOD(poll_idle);
     sensitive << m_idle_poll_event;
     dont_initialize();
+  }
+}
+
+void MemorySystem::add_manager(const MemorySystemConfig& config, const std::string& suffix,
+                               StatsRegistry& stats, VcdWriter* vcd) {
+  HeteroMemoryManager::FarMemory far;
+  if (config.is_paged()) {
+    if (!m_host_link) m_host_link = std::make_unique<PcieLink>(config.host_link);
+    far.bytes = config.far_bytes_per_channel();
+    far.host_link = m_host_link.get();
+  } else {
+    m_xpoints.push_back(
+        std::make_unique<XPointController>(("xpc" + suffix).c_str(), config.xpoint, stats, vcd));
+    far.bytes = m_xpoints.back()->capacity_bytes();
+    far.write_credits = m_xpoints.back()->write_credits();
+  }
+  m_managers.push_back(std::make_unique<HeteroMemoryManager>(
+      ("hmm" + suffix).c_str(), config.hetero, m_controllers.back()->capacity_bytes(), far,
+      *m_channels.back(), stats, vcd));
+  m_managers.back()->dram().bind(m_controllers.back()->in);
+  if (!config.is_paged()) {
+    m_controllers.back()->share_data_bus(*m_channels.back());
+    m_managers.back()->xpoint().bind(m_xpoints.back()->in);
   }
 }
 

@@ -19,10 +19,11 @@ namespace ohmvp {
 
 // Builds the channels of a MemorySystemConfig: per channel a controller, an electrical channel
 // and the DRAM; in a hetero mode also an XPoint controller and, in front of both, a
-// heterogeneous-memory manager that takes the channel's requests. The front is either one socket
-// for a single initiator (an interleaver spreads its requests over the channels when there are
-// several) or one socket per channel (the GPU's L2 slices, each bound to its own channel and
-// sending channel-local addresses, see `map()`).
+// heterogeneous-memory manager that takes the channel's requests (paged mode: a manager paging
+// between the DRAM and host memory over the host PCIe link, one link for all channels). The front
+// is either one socket for a single initiator (an interleaver spreads its requests over the
+// channels when there are several) or one socket per channel (the GPU's L2 slices, each bound to
+// its own channel and sending channel-local addresses, see `map()`).
 class MemorySystem : public sc_core::sc_module {
  public:
   enum class Front { single_initiator, per_channel };
@@ -52,6 +53,8 @@ class MemorySystem : public sc_core::sc_module {
 
  private:
   SC_HAS_PROCESS(MemorySystem);
+  void add_manager(const MemorySystemConfig& config, const std::string& suffix,
+                   StatsRegistry& stats, VcdWriter* vcd);
   void check_idle();
   tlm::tlm_target_socket<>& front_socket(uint32_t channel);
   // The manager has no idle callback: while someone waits for idle in a hetero mode, look again
@@ -67,6 +70,7 @@ class MemorySystem : public sc_core::sc_module {
   std::vector<std::unique_ptr<DramDevice>> m_devices;
   std::vector<std::unique_ptr<XPointController>> m_xpoints;
   std::vector<std::unique_ptr<HeteroMemoryManager>> m_managers;
+  std::unique_ptr<PcieLink> m_host_link;  // paged mode
   sc_core::sc_event m_idle_poll_event;
   sc_core::sc_time m_idle_poll;
 };

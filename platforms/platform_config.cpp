@@ -11,18 +11,25 @@ DramTiming MemorySystemConfig::timing_cycles() const {
 
 uint64_t MemorySystemConfig::channel_capacity_bytes() const {
   if (!is_hetero()) return dram_bytes_per_channel();
-  return check_capacities(hetero, dram_bytes_per_channel(), xpoint.capacity_bytes(), "memory")
+  return check_capacities(hetero, dram_bytes_per_channel(), far_bytes_per_channel(), "memory")
       .capacity_bytes;
 }
 
 static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   if (!m.is_hetero()) {
     for (const char* key : {"hetero", "xpoint"}) {
-      if (reader.has(key)) reader.fail(key, "only with \"mode\": \"planar\" or \"two_level\"");
+      if (reader.has(key)) {
+        reader.fail(key, "only with \"mode\": \"planar\", \"two_level\" or \"paged\"");
+      }
     }
-    return;
   }
-  const HeteroMode mode = m.mode == MemoryMode::planar ? HeteroMode::planar : HeteroMode::two_level;
+  if (!m.is_paged() && reader.has("host_memory")) {
+    reader.fail("host_memory", "only with \"mode\": \"paged\"");
+  }
+  if (!m.is_hetero()) return;
+  const HeteroMode mode = m.mode == MemoryMode::planar      ? HeteroMode::planar
+                          : m.mode == MemoryMode::two_level ? HeteroMode::two_level
+                                                            : HeteroMode::paged;
   m.hetero.mode = mode;
   const ConfigReader hetero = reader.child("hetero");
   const double burst_ns = m.channel.burst_ns(64);
@@ -33,11 +40,19 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   parse(hetero, m.hetero);
   m.hetero.burst_ns = burst_ns;
   if (m.hetero.mode != mode) {
-    hetero.fail("mode", "expected the memory mode (\"" +
-                            std::string(mode == HeteroMode::planar ? "planar" : "two_level") +
-                            "\") or nothing");
+    const char* name = mode == HeteroMode::planar      ? "planar"
+                       : mode == HeteroMode::two_level ? "two_level"
+                                                       : "paged";
+    hetero.fail("mode", "expected the memory mode (\"" + std::string(name) + "\") or nothing");
   }
-  parse(reader.child("xpoint"), m.xpoint);
+  if (m.is_paged()) {
+    if (reader.has("xpoint")) reader.fail("xpoint", "nothing in paged mode (DRAM and host memory)");
+    const ConfigReader host = reader.child("host_memory");
+    host.get("capacity_kib", m.host_memory_kib, uint64_t{1}, uint64_t{1} << 32);
+    host.finish();
+  } else {
+    parse(reader.child("xpoint"), m.xpoint);
+  }
   // The manager serves requests of at most one 64-byte burst.
   if (m.burst_bytes() != 64) {
     reader.fail("dram", "a hetero mode needs 64-byte DRAM bursts (bus width x burst length), got " +
@@ -45,14 +60,15 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   // The capacities must fit the mode; checked here so that a bad pair is reported before a run.
   const std::string where = reader.path().empty() ? "memory" : reader.path();
-  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.xpoint.capacity_bytes(), where.c_str());
+  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel(), where.c_str());
 }
 
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   reader.get_enum("mode", m.mode,
                   {{"dram", MemoryMode::dram},
                    {"planar", MemoryMode::planar},
-                   {"two_level", MemoryMode::two_level}});
+                   {"two_level", MemoryMode::two_level},
+                   {"paged", MemoryMode::paged}});
   reader.get("channels", m.channels, 1u, 64u);
   reader.get("interleave_bytes", m.interleave_bytes, uint64_t{64}, uint64_t{1} << 30);
   parse(reader.child("controller"), m.controller);
@@ -96,6 +112,7 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   const ConfigReader host = root.child("host");
   parse(host.child("pcie"), config.pcie);
   host.finish();
+  config.memory.host_link = config.pcie;
   root.finish();
   return config;
 }

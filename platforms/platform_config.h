@@ -16,8 +16,9 @@ namespace ohmvp {
 class ConfigDocument;
 
 // What each channel holds: DRAM only, or DRAM and XPoint behind a heterogeneous-memory manager
-// in planar or two-level mode (docs/hetero_memory.md).
-enum class MemoryMode { dram, planar, two_level };
+// in planar or two-level mode, or DRAM paging a larger space in host memory over PCIe
+// (docs/hetero_memory.md).
+enum class MemoryMode { dram, planar, two_level, paged };
 
 // The memory system behind the GPU or the traffic initiator: N identical channels, each a
 // controller, an electrical channel and its DRAM, and in a hetero mode a manager in front of the
@@ -30,11 +31,21 @@ struct MemorySystemConfig {
   ElectricalChannelConfig channel;
   DramGeometry geometry;
   DramTimingNs timing;
-  // Hetero modes only ("hetero" and "xpoint" sections); hetero.mode follows `mode`.
+  // Hetero modes only ("hetero" and "xpoint" sections; paged: "hetero" and "host_memory");
+  // hetero.mode follows `mode`.
   HeteroConfig hetero;
   XPointConfig xpoint;
+  // Paged mode: host memory per channel, the address space the channel exposes.
+  uint64_t host_memory_kib = 0;
+  // Paged mode: the platform's host PCIe link ("host": {"pcie": ...}), which the pages cross.
+  PcieLinkConfig host_link;
 
   bool is_hetero() const { return mode != MemoryMode::dram; }
+  bool is_paged() const { return mode == MemoryMode::paged; }
+  // XPoint, or in paged mode host memory: what lies behind DRAM in one channel.
+  uint64_t far_bytes_per_channel() const {
+    return is_paged() ? host_memory_kib << 10 : xpoint.capacity_bytes();
+  }
   DramTiming timing_cycles() const;
   uint32_t burst_bytes() const { return channel.bus_bytes() * geometry.burst_length; }
   uint64_t dram_bytes_per_channel() const {

@@ -24,7 +24,7 @@ workload() {  # name trace
   printf '{"description": "benchmark trace %s", "type": "trace", "trace": {"file": "%s", "max_outstanding": 64}}\n' "$2" "$2" > "$work/$1.json"
 }
 hetero_platform() {  # name mode dram_rows
-  printf '{"extends": ["memory/controller_default", "channels/ddr4_x64", "memory/ddr4_2400_x8", "memory/xpoint_ohm_gpu", "memory/hetero_%s"],\n "platform": {"name": "%s", "description": "benchmark: DDR4-2400 x64 + XPoint 1 GiB, %s", "default_workload": "stream_read"},\n "memory": {"channels": 1, "mode": "%s", "dram": {"geometry": {"rows": %s}}, "xpoint": {"capacity_mib": 1024}}}\n' \
+  printf '{"extends": ["memory/controller_default", "channels/ddr4_x64", "memory/ddr4_2400_x8", "memory/xpoint_ohm_gpu", "memory/hetero_%s"],\n "platform": {"name": "%s", "description": "benchmark: DDR4-2400 x64 + XPoint 1 GiB, %s", "default_workload": "stream_read"},\n "memory": {"channels": 1, "mode": "%s", "dram": {"geometry": {"rows": %s}}, "xpoint": {"capacity_kib": 1048576}}}\n' \
     "$2" "$1" "$2" "$2" "$3" > "$work/$1.json"
 }
 hetero_platform bench_planar planar 1024

@@ -30,18 +30,28 @@ bool DataBusSchedule::is_free(uint64_t start, uint64_t end) const {
 }
 
 bool DataBusSchedule::reserve(uint64_t start, uint64_t end) {
-  if (start >= end || !is_free(start, end)) return false;
+  if (start >= end) return false;
+  // Most transfers go after every one placed so far (a DRAM-only channel's always do).
+  if (m_busy.empty() || start >= m_busy.back().end) {
+    m_busy.push_back(Interval{start, end});
+    return true;
+  }
+  if (!is_free(start, end)) return false;
   m_busy.insert(first_ending_after(m_busy, start), Interval{start, end});
   return true;
 }
 
 bool DataBusSchedule::starts_at(uint64_t time) const {
-  const auto it = first_ending_after(m_busy, time);
-  return it != m_busy.end() && it->start == time;
+  for (auto it = m_busy.rbegin(); it != m_busy.rend() && it->end > time; ++it) {
+    if (it->start == time) return true;
+  }
+  return false;
 }
 
 void DataBusSchedule::forget_until(uint64_t time) {
-  m_busy.erase(m_busy.begin(), first_ending_after(m_busy, time));
+  size_t past = 0;
+  while (past < m_busy.size() && m_busy[past].end <= time) ++past;
+  if (past != 0) m_busy.erase(m_busy.begin(), m_busy.begin() + static_cast<std::ptrdiff_t>(past));
 }
 
 }  // namespace ohmvp

@@ -33,12 +33,12 @@ tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& 
   DdrCommand command;
   if (from_phase(phase, command) && is_column(command)) {
     const auto* burst = payload.get_extension<DdrExtension>();
-    occupy(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
+    place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
   }
   return out->nb_transport_fw(payload, phase, delay);
 }
 
-void ElectricalChannel::occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
+void ElectricalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
   m_schedule.forget_until(sc_core::sc_time_stamp().value());
   if (!m_schedule.reserve(start_ps, end_ps)) {
     throw SimulationError(std::string(name()) + ": data transfer at " + std::to_string(start_ps) +
@@ -47,6 +47,7 @@ void ElectricalChannel::occupy(uint64_t start_ps, uint64_t end_ps, uint32_t byte
   m_busy_ps.inc(end_ps - start_ps);
   m_bytes.inc(bytes);
   m_bursts.inc();
+  if (!m_busy_trace.enabled()) return;
   // Transfers may be placed before ones already traced, so changes come out of order; a
   // transfer that ends where the next begins leaves the wires busy.
   m_busy_trace.record(1, start_ps);

@@ -54,11 +54,15 @@ class ElectricalChannel : public sc_core::sc_module,
   uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override {
     return m_schedule.earliest_free(from_ps, duration_ps);
   }
-  void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override;
+  void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override {
+    place(start_ps, end_ps, bytes);
+  }
 
   uint64_t busy_ps() const { return m_busy_ps.value(); }
 
  private:
+  void place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
+
   ElectricalChannelConfig m_config;
   DataBusSchedule m_schedule;
   Counter& m_busy_ps;

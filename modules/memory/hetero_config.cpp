@@ -27,7 +27,9 @@ void parse(const ConfigReader& reader, CounterDecayConfig& c) {
 
 void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get_enum("mode", c.mode,
-                  {{"planar", HeteroMode::planar}, {"two_level", HeteroMode::two_level}});
+                  {{"planar", HeteroMode::planar},
+                   {"two_level", HeteroMode::two_level},
+                   {"paged", HeteroMode::paged}});
   reader.get("page_bytes", c.page_bytes, 64u, 1u << 20);
   if (c.page_bytes % 64 != 0 || (c.page_bytes & (c.page_bytes - 1)) != 0) {
     reader.fail("page_bytes",
@@ -35,6 +37,7 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   }
   reader.get("max_requests", c.max_requests, 1u, 4096u);
   reader.get("max_migrations", c.max_migrations, 1u, 64u);
+  reader.get("fault_ns", c.fault_ns, 0.0, 1e9);
   reader.get("ddr_t_tags", c.ddr_t_tags, 1u, 65536u);
   reader.get("dram_slots", c.dram_slots, 1u, 4096u);
   reader.get("burst_ns", c.burst_ns, 0.001, 1000.0);
@@ -50,8 +53,21 @@ HeteroLayout check_capacities(const HeteroConfig& c, uint64_t dram_bytes, uint64
   layout.xpoint_bytes = xpoint_bytes;
   const auto fail = [&](const std::string& problem) {
     throw ConfigError(std::string(where) + ": " + problem + " (DRAM " + std::to_string(dram_bytes) +
-                      " bytes, XPoint " + std::to_string(xpoint_bytes) + " bytes)");
+                      " bytes, " + (c.mode == HeteroMode::paged ? "host memory " : "XPoint ") +
+                      std::to_string(xpoint_bytes) + " bytes)");
   };
+  if (c.mode == HeteroMode::paged) {
+    if (dram_bytes % c.page_bytes != 0 || xpoint_bytes % c.page_bytes != 0) {
+      fail("paged mode needs DRAM and host memory to hold whole pages of " +
+           std::to_string(c.page_bytes) + " bytes");
+    }
+    if (dram_bytes == 0 || xpoint_bytes < dram_bytes) {
+      fail("paged mode needs host memory at least as large as DRAM");
+    }
+    layout.frames = static_cast<uint32_t>(dram_bytes / c.page_bytes);
+    layout.capacity_bytes = xpoint_bytes;
+    return layout;
+  }
   if (dram_bytes == 0 || xpoint_bytes % dram_bytes != 0) {
     fail("expected an XPoint capacity that is a whole multiple of the DRAM capacity");
   }

@@ -9,19 +9,23 @@ namespace ohmvp {
 
 class ConfigReader;
 
-enum class HeteroMode { planar, two_level };
+enum class HeteroMode { planar, two_level, paged };
 
 // The heterogeneous-memory manager: one address space over a DRAM controller and an XPoint
-// controller (DDR-T), in planar or two-level mode. The capacities come from the DRAM and XPoint
+// controller (DDR-T), in planar or two-level mode, or (paged mode, the Origin platform) over DRAM
+// and host memory behind PCIe. The capacities come from the DRAM and XPoint (or host memory)
 // configurations; the ratio is checked when the manager is built (check_capacities).
 struct HeteroConfig {
   HeteroMode mode = HeteroMode::planar;
-  // Planar: bytes per page, the unit of the mapping table and of a swap.
+  // Planar: bytes per page, the unit of the mapping table and of a swap. Paged: the unit of a
+  // fault, a DRAM frame and a PCIe transfer.
   uint32_t page_bytes = 4096;
   // Front requests inside the manager at once; one more waits (END_REQ held back).
   uint32_t max_requests = 64;
-  // Planar: swaps in flight at once.
+  // Planar: swaps in flight at once. Paged: page faults in flight at once.
   uint32_t max_migrations = 1;
+  // Paged: time from a fault to the start of its page's transfer (fault handling on the host).
+  double fault_ns = 45000.0;
   // DDR-T tags: requests outstanding towards the XPoint controller.
   uint32_t ddr_t_tags = 64;
   // Base-protocol transactions outstanding towards the DRAM controller.
@@ -39,14 +43,16 @@ void parse(const ConfigReader& reader, HeteroConfig& config);
 
 // How the two capacities combine in the configured mode; throws ConfigError naming `where`
 // when they do not fit it (planar: XPoint a whole multiple 1..255 of DRAM, whole pages;
-// two-level: XPoint a multiple 1..64 of DRAM, so the tag fits the 6 metadata bits).
+// two-level: XPoint a multiple 1..64 of DRAM, so the tag fits the 6 metadata bits; paged: host
+// memory and DRAM whole pages, host memory at least as large as DRAM).
 struct HeteroLayout {
   uint64_t dram_bytes = 0;
-  uint64_t xpoint_bytes = 0;
+  uint64_t xpoint_bytes = 0;            // paged: host memory
   uint64_t capacity_bytes = 0;          // the address space the manager exposes
   uint32_t xpoint_pages_per_group = 0;  // planar: k
   uint64_t groups = 0;                  // planar
   uint32_t tag_bits = 0;                // two-level
+  uint32_t frames = 0;                  // paged: DRAM frames of page_bytes
 };
 HeteroLayout check_capacities(const HeteroConfig& config, uint64_t dram_bytes,
                               uint64_t xpoint_bytes, const char* where);

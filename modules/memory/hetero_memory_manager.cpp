@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "modules/common/errors.h"
 
@@ -40,25 +41,33 @@ struct HeteroMemoryManager::Stats {
 };
 
 HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config,
-                                         uint64_t dram_bytes, uint64_t xpoint_bytes,
-                                         uint32_t write_credits, DataBus& bus, StatsRegistry& stats,
-                                         VcdWriter* vcd)
+                                         uint64_t dram_bytes, const FarMemory& far, DataBus& bus,
+                                         StatsRegistry& stats, VcdWriter* vcd)
     : sc_module(name),
       in("in"),
       m_config(config),
-      m_layout(check_capacities(config, dram_bytes, xpoint_bytes, this->name())),
+      m_layout(check_capacities(config, dram_bytes, far.bytes, this->name())),
       m_stats(std::make_unique<Stats>(stats, this->name())),
       m_usage(stats, this->name(), burst_ps(config.burst_ns)),
       m_requests(config.max_requests) {
   in.bind(*this);
   const auto done = [this](uint64_t token, const uint8_t* data) { back_end_done(token, data); };
   m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage, done);
-  m_xpoint = std::make_unique<DdrTPort>("ddr_t_port", config.ddr_t_tags, write_credits, bus,
-                                        m_usage, stats, vcd, done);
   HeteroBackEnds& back_ends = *this;
+  if (config.mode == HeteroMode::paged) {
+    if (far.host_link == nullptr) {
+      throw std::logic_error(std::string(this->name()) + ": paged mode needs the host link");
+    }
+    m_host = std::make_unique<HostPort>("host_port", *far.host_link,
+                                        [done](uint64_t token) { done(token, nullptr); });
+    m_paged = std::make_unique<PagedMode>(config, m_layout, back_ends, stats, this->name());
+  } else {
+    m_xpoint = std::make_unique<DdrTPort>("ddr_t_port", config.ddr_t_tags, far.write_credits, bus,
+                                          m_usage, stats, vcd, done);
+  }
   if (config.mode == HeteroMode::planar) {
     m_planar = std::make_unique<PlanarMode>(config, m_layout, back_ends, stats, this->name());
-  } else {
+  } else if (config.mode == HeteroMode::two_level) {
     m_two_level = std::make_unique<TwoLevelMode>(config, m_layout, back_ends, stats, this->name());
   }
   for (uint32_t i = config.max_requests; i-- > 0;) {
@@ -75,10 +84,18 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
 
 HeteroMemoryManager::~HeteroMemoryManager() = default;
 
+DdrTInitiatorSocket<>& HeteroMemoryManager::xpoint() {
+  if (!m_xpoint) throw std::logic_error(std::string(name()) + ": no XPoint in paged mode");
+  return m_xpoint->out;
+}
+
 bool HeteroMemoryManager::idle() const {
-  const bool mode_idle = m_planar ? m_planar->idle() : m_two_level->idle();
+  const bool mode_idle = m_planar      ? m_planar->idle()
+                         : m_two_level ? m_two_level->idle()
+                                       : m_paged->idle();
   return m_active.empty() && m_pending == nullptr && m_responses.empty() && !m_waiting_end_resp &&
-         mode_idle && m_dram->idle() && m_xpoint->idle();
+         mode_idle && m_dram->idle() && (!m_xpoint || m_xpoint->idle()) &&
+         (!m_host || m_host->idle());
 }
 
 void HeteroMemoryManager::finish_stats() {
@@ -186,21 +203,26 @@ void HeteroMemoryManager::accept(tlm::tlm_generic_payload& p, uint64_t arrival_p
 void HeteroMemoryManager::submit(HeteroRequest& r) {
   if (m_planar) {
     m_planar->submit(r);
-  } else {
+  } else if (m_two_level) {
     m_two_level->submit(r);
+  } else {
+    m_paged->submit(r);
   }
 }
 
 void HeteroMemoryManager::back_end_done(uint64_t token, const uint8_t* data) {
   if ((token & migration_token) != 0) {
     if (m_planar) m_planar->migration_done(token, data);
+    if (m_paged) m_paged->migration_done(token, data);
     return;  // two-level: a write-back, nothing waits for it
   }
   HeteroRequest& r = m_requests[static_cast<uint32_t>(token)];
   if (m_planar) {
     m_planar->request_done(r, data);
-  } else {
+  } else if (m_two_level) {
     m_two_level->request_done(r, data);
+  } else {
+    m_paged->request_done(r, data);
   }
 }
 
@@ -270,6 +292,13 @@ void HeteroMemoryManager::xpoint_write(uint64_t address, const uint8_t* data, ui
   m_xpoint->write(address, data, length, migration ? Traffic::migration : Traffic::regular, token);
 }
 
+void HeteroMemoryManager::host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
+                                        uint64_t token) {
+  m_host->transfer(
+      to_device ? PcieLink::Direction::host_to_device : PcieLink::Direction::device_to_host, bytes,
+      not_before_ps, token);
+}
+
 void HeteroMemoryManager::migration_in_flight(uint32_t count) {
   m_trace_migrations.set(count, sc_core::sc_time_stamp().value());
 }
@@ -301,6 +330,19 @@ unsigned int HeteroMemoryManager::debug_burst(tlm::tlm_command command, uint64_t
   p.set_data_ptr(data);
   p.set_data_length(length);
   p.set_streaming_width(length);
+  if (m_paged) {
+    uint64_t dram_address = 0;
+    if (m_paged->locate(address, dram_address)) {
+      p.set_address(dram_address);
+      return m_dram->out->transport_dbg(p);
+    }
+    if (command == tlm::TLM_READ_COMMAND) {
+      m_paged->host().read(address, data, length);
+    } else {
+      m_paged->host().write(address, data, length);
+    }
+    return length;
+  }
   if (m_planar) {
     uint64_t device_address = 0;
     const bool in_dram = m_planar->locate(address, device_address);

@@ -15,15 +15,18 @@
 #include "modules/memory/dram_port.h"
 #include "modules/memory/hetero_config.h"
 #include "modules/memory/hetero_request.h"
+#include "modules/memory/host_port.h"
+#include "modules/memory/paged_mode.h"
 #include "modules/memory/planar_mode.h"
 #include "modules/memory/two_level_mode.h"
 
 namespace ohmvp {
 
 // The heterogeneous-memory manager: the memory controller's layer in front of two back ends,
-// the DRAM controller (base protocol, `dram`) and an XPoint controller (DDR-T, `xpoint`). On the
-// front (`in`, approximately-timed base protocol) it takes requests of at most one 64-byte
-// burst in one address space and serves them in planar or two-level mode. Requests to one burst
+// the DRAM controller (base protocol, `dram`) and an XPoint controller (DDR-T, `xpoint`), or in
+// paged mode the DRAM controller and host memory over the host's PCIe link. On the front (`in`,
+// approximately-timed base protocol) it takes requests of at most one 64-byte burst in one
+// address space and serves them in planar, two-level or paged mode. Requests to one burst
 // are served in arrival order (a later one waits until the earlier is done); others run in
 // parallel. Both reads and writes are answered with BEGIN_RESP when done.
 class HeteroMemoryManager : public sc_core::sc_module,
@@ -32,23 +35,31 @@ class HeteroMemoryManager : public sc_core::sc_module,
  public:
   tlm::tlm_target_socket<> in;
 
-  // `dram_bytes`: the DRAM controller's capacity; `xpoint_bytes` and `write_credits`: the
-  // XPoint controller's; `bus`: the channel's data wires, which the DDR-T data shares with the
-  // DRAM bursts. Throws ConfigError when the capacities do not fit the mode.
+  // What lies behind DRAM: an XPoint controller (planar, two-level) or host memory (paged).
+  struct FarMemory {
+    uint64_t bytes = 0;
+    uint32_t write_credits = 0;     // XPoint: its DDR-T write credits
+    PcieLink* host_link = nullptr;  // paged: the host's PCIe link, shared by the channels
+  };
+
+  // `dram_bytes`: the DRAM controller's capacity; `bus`: the channel's data wires, which the
+  // DDR-T data shares with the DRAM bursts. Throws ConfigError when the capacities do not fit
+  // the mode.
   HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config, uint64_t dram_bytes,
-                      uint64_t xpoint_bytes, uint32_t write_credits, DataBus& bus,
-                      StatsRegistry& stats, VcdWriter* vcd);
+                      const FarMemory& far, DataBus& bus, StatsRegistry& stats, VcdWriter* vcd);
   ~HeteroMemoryManager() override;
   SC_HAS_PROCESS(HeteroMemoryManager);
 
   tlm::tlm_initiator_socket<>& dram() { return m_dram->out; }
-  DdrTInitiatorSocket<>& xpoint() { return m_xpoint->out; }
+  // Planar and two-level only.
+  DdrTInitiatorSocket<>& xpoint();
 
   uint64_t capacity_bytes() const { return m_layout.capacity_bytes; }
   const HeteroLayout& layout() const { return m_layout; }
   HeteroMode mode() const { return m_config.mode; }
   const PlanarMode* planar() const { return m_planar.get(); }
   const TwoLevelMode* two_level() const { return m_two_level.get(); }
+  const PagedMode* paged() const { return m_paged.get(); }
   // No request inside, no migration, both back ends quiet.
   bool idle() const;
   void finish_stats();
@@ -75,6 +86,8 @@ class HeteroMemoryManager : public sc_core::sc_module,
   void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
   void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
                     uint64_t token) override;
+  void host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
+                     uint64_t token) override;
   void answer(HeteroRequest& request) override;
   void retire(HeteroRequest& request) override;
   void migration_in_flight(uint32_t count) override;
@@ -97,6 +110,8 @@ class HeteroMemoryManager : public sc_core::sc_module,
   std::unique_ptr<DdrTPort> m_xpoint;
   std::unique_ptr<PlanarMode> m_planar;
   std::unique_ptr<TwoLevelMode> m_two_level;
+  std::unique_ptr<HostPort> m_host;
+  std::unique_ptr<PagedMode> m_paged;
 
   std::vector<HeteroRequest> m_requests;
   std::vector<uint32_t> m_free;

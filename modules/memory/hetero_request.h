@@ -21,12 +21,13 @@ struct HeteroRequest {
   uint8_t data[64];
   uint8_t enable[64];  // 0xff: write the byte (all 0xff when not masked)
   uint8_t line[64];
-  uint64_t page = 0;  // planar: its logical page; two-level: its XPoint line
+  uint64_t page = 0;  // planar and paged: its logical page; two-level: its XPoint line
   bool answered = false;
   uint8_t stage = 0;  // the mode's progress through a multi-step request
 };
 
-// What a mode needs from the manager: its two back ends and a way to answer a request.
+// What a mode needs from the manager: its back ends (DRAM and XPoint, or DRAM and the host link)
+// and a way to answer a request.
 class HeteroBackEnds {
  public:
   virtual ~HeteroBackEnds() = default;
@@ -36,6 +37,11 @@ class HeteroBackEnds {
   virtual void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) = 0;
   virtual void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
                             uint64_t token) = 0;
+  // Paged mode: moves `bytes` between host memory and the GPU over PCIe (to the device when
+  // `to_device`), starting no earlier than `not_before_ps`; done with `token` and no data (the
+  // mode keeps the host's bytes itself).
+  virtual void host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
+                             uint64_t token) = 0;
   // The request is done: read data is in its payload. Called once per request.
   virtual void answer(HeteroRequest& request) = 0;
   // The mode is done with the request (it may have been answered earlier).

@@ -44,7 +44,7 @@ void parse(const ConfigReader& reader, StartGapConfig& c) {
 }
 
 void parse(const ConfigReader& reader, XPointConfig& c) {
-  reader.get("capacity_mib", c.capacity_mib, uint64_t{1}, uint64_t{1} << 22);
+  reader.get("capacity_kib", c.capacity_kib, uint64_t{1}, uint64_t{1} << 32);
   reader.get("clock_ns", c.clock_ns, 0.1, 100.0);
   reader.get("crossing_cycles", c.crossing_cycles, 0u, 64u);
   reader.get("buffer_cycles", c.buffer_cycles, 1u, 64u);
@@ -59,11 +59,15 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
     reader.fail("line_bytes",
                 "expected a power of two (64 to 4096), got " + std::to_string(c.line_bytes));
   }
+  if (c.capacity_bytes() % c.line_bytes != 0) {
+    reader.fail("capacity_kib", "expected whole media lines of " + std::to_string(c.line_bytes) +
+                                    " bytes, got " + std::to_string(c.capacity_kib) + " KiB");
+  }
   parse(reader.child("start_gap"), c.start_gap);
   if (c.start_gap.enabled && c.lines() % c.start_gap.region_lines != 0) {
     reader.fail("start_gap", "region_lines (" + std::to_string(c.start_gap.region_lines) +
                                  ") must divide the " + std::to_string(c.lines()) +
-                                 " lines of capacity_mib / line_bytes");
+                                 " lines of capacity_kib * 1024 / line_bytes");
   }
   reader.get("endurance_writes", c.endurance_writes, uint64_t{1}, uint64_t{1} << 50);
   reader.get("ecc", c.ecc);

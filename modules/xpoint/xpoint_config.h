@@ -16,8 +16,8 @@ struct StartGapConfig {
 
 // One XPoint device and its controller (the logic layer in the XPoint stack).
 struct XPointConfig {
-  uint64_t capacity_mib = 1024;  // logical capacity exposed over DDR-T
-  double clock_ns = 1.0;         // the controller's own clock domain
+  uint64_t capacity_kib = 1 << 20;  // logical capacity exposed over DDR-T (1 GiB)
+  double clock_ns = 1.0;            // the controller's own clock domain
   // Cycles of the controller clock a message takes to cross between the channel's clock domain
   // and the controller's, each way (a two-flop synchroniser: 2).
   uint32_t crossing_cycles = 2;
@@ -35,7 +35,7 @@ struct XPointConfig {
   uint64_t endurance_writes = 10'000'000;  // writes a media line survives
   bool ecc = true;                         // SEC-DED per 64 bytes (sec_ded.h)
 
-  uint64_t capacity_bytes() const { return capacity_mib << 20; }
+  uint64_t capacity_bytes() const { return capacity_kib << 10; }
   uint64_t lines() const { return capacity_bytes() / line_bytes; }
 };
 

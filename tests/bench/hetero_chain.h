@@ -36,7 +36,7 @@ inline DramGeometry hetero_dram_geometry(uint32_t rows) {
 
 inline XPointConfig hetero_xpoint_config(uint32_t capacity_mib, bool start_gap) {
   XPointConfig c;
-  c.capacity_mib = capacity_mib;
+  c.capacity_kib = uint64_t{capacity_mib} << 10;
   c.clock_ns = 1.0;
   c.crossing_cycles = 2;
   c.buffer_cycles = 1;
@@ -66,8 +66,8 @@ class HeteroChain : public sc_core::sc_module {
         channel("channel", ElectricalChannelConfig{}, stats, nullptr),
         dram("dram", hetero_dram_geometry(dram_rows), hetero_dram_timing(), 8, stats),
         xpoint("xpc", xpoint_config, stats, vcd),
-        manager("hmm", config, controller.capacity_bytes(), xpoint.capacity_bytes(),
-                xpoint.write_credits(), channel, stats, vcd),
+        manager("hmm", config, controller.capacity_bytes(),
+                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr}, channel, stats, vcd),
         m_stats(stats) {
     controller.share_data_bus(channel);
     manager.dram().bind(controller.in);

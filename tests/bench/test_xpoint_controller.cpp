@@ -31,7 +31,7 @@ constexpr uint64_t line = 256;
 
 XPointConfig timing_config() {
   XPointConfig c;
-  c.capacity_mib = 1;
+  c.capacity_kib = 1024;
   c.clock_ns = 1.0;
   c.crossing_cycles = 2;
   c.buffer_cycles = 1;

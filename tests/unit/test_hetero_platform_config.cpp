@@ -47,10 +47,10 @@ TEST_CASE("hetero platforms: the shipped files parse to the documented capacitie
   CHECK(planar.name == "hetero_planar");
   CHECK(planar.memory.mode == MemoryMode::planar);
   CHECK(planar.memory.hetero.mode == HeteroMode::planar);
-  CHECK(planar.memory.dram_bytes_per_channel() == 128 * KiB);
-  CHECK(planar.memory.xpoint.capacity_bytes() == 1 * MiB);
-  CHECK(planar.memory.channel_capacity_bytes() == 128 * KiB + 1 * MiB);
-  CHECK(planar.memory.capacity_bytes() == 6 * (128 * KiB + 1 * MiB));
+  CHECK(planar.memory.dram_bytes_per_channel() == 8 * KiB);
+  CHECK(planar.memory.xpoint.capacity_bytes() == 64 * KiB);
+  CHECK(planar.memory.channel_capacity_bytes() == 8 * KiB + 64 * KiB);
+  CHECK(planar.memory.capacity_bytes() == 6 * 72 * KiB);
   // 64 bytes on 32 lanes at 15 Gb/s.
   CHECK(planar.memory.hetero.burst_ns == Approx(64 * 8 / (32 * 15.0)));
   CHECK(planar.gpu.has_value());
@@ -58,14 +58,26 @@ TEST_CASE("hetero platforms: the shipped files parse to the documented capacitie
   const PlatformConfig two_level = parse_shipped("hetero_two_level");
   CHECK(two_level.memory.mode == MemoryMode::two_level);
   CHECK(two_level.memory.hetero.mode == HeteroMode::two_level);
-  CHECK(two_level.memory.capacity_bytes() == 48 * MiB);
+  CHECK(two_level.memory.capacity_bytes() == 3 * MiB);
 
   CHECK(parse_shipped("oracle_planar").memory.mode == MemoryMode::dram);
   CHECK(parse_shipped("oracle_planar").memory.capacity_bytes() >= planar.memory.capacity_bytes());
   CHECK(parse_shipped("oracle_two_level").memory.capacity_bytes() ==
         two_level.memory.capacity_bytes());
-  CHECK(parse_shipped("origin_planar").memory.capacity_bytes() == 6 * 128 * KiB);
-  CHECK(parse_shipped("origin_two_level").memory.capacity_bytes() == 6 * 128 * KiB);
+  // Origin: the hetero platform's DRAM, paging the hetero platform's capacity from host memory.
+  for (const auto& [origin, hetero] :
+       {std::pair{"origin_planar", &planar}, std::pair{"origin_two_level", &two_level}}) {
+    INFO(origin);
+    const PlatformConfig o = parse_shipped(origin);
+    CHECK(o.memory.mode == MemoryMode::paged);
+    CHECK(o.memory.hetero.mode == HeteroMode::paged);
+    CHECK(o.memory.dram_bytes_per_channel() == hetero->memory.dram_bytes_per_channel());
+    CHECK(o.memory.capacity_bytes() == hetero->memory.capacity_bytes());
+    CHECK(o.memory.hetero.fault_ns == 45000.0);
+    CHECK(o.memory.host_link.bandwidth_gb_per_s == o.pcie.bandwidth_gb_per_s);
+  }
+  // The footprints of most shipped kernels (up to 192 KiB) exceed the 48 KiB of DRAM.
+  CHECK(6 * planar.memory.dram_bytes_per_channel() == 48 * KiB);
 }
 
 TEST_CASE("hetero platforms: DRAM-only platforms keep their mode and capacity",
@@ -83,7 +95,7 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
              Contains("memory.mode") && Contains("planar"));
   CHECK_THAT(error_of("ohm_gpu_dram",
                       [](json& j) {
-                        j["memory"]["xpoint"] = {{"capacity_mib", 1}};
+                        j["memory"]["xpoint"] = {{"capacity_kib", 1024}};
                       }),
              Contains("memory.xpoint") && Contains("only with"));
   CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["mode"] = "dram"; }),
@@ -97,14 +109,41 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
              Contains("page_bytes"));
   CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["xpoint"]["psi"] = 4; }),
              Contains("memory.xpoint"));
-  // 16 MiB of XPoint over 128 KiB of DRAM is 1:128, beyond the 6 tag bits.
+  // 1 MiB of XPoint over 8 KiB of DRAM is 1:128, beyond the 6 tag bits.
   CHECK_THAT(
-      error_of("hetero_two_level", [](json& j) { j["memory"]["xpoint"]["capacity_mib"] = 16; }),
+      error_of("hetero_two_level", [](json& j) { j["memory"]["xpoint"]["capacity_kib"] = 1024; }),
       Contains("memory") && Contains("between 1 and 64"));
-  // 2 MiB of DRAM (32 rows) over 1 MiB of XPoint: XPoint is no whole multiple of DRAM.
+  CHECK_THAT(error_of("hetero_two_level",
+                      [](json& j) {
+                        j["memory"]["xpoint"]["line_bytes"] = 4096;
+                        j["memory"]["xpoint"]["capacity_kib"] = 514;
+                      }),
+             Contains("memory.xpoint.capacity_kib") && Contains("whole media lines"));
+  // 128 KiB of DRAM (32 rows) over 64 KiB of XPoint: XPoint is no whole multiple of DRAM.
   CHECK_THAT(
       error_of("hetero_planar", [](json& j) { j["memory"]["dram"]["geometry"]["rows"] = 32; }),
       Contains("whole multiple"));
+  // Paged mode: a host_memory section, no xpoint one; host memory of whole pages, no smaller than
+  // DRAM.
+  CHECK_THAT(
+      error_of("hetero_planar", [](json& j) { j["memory"]["host_memory"] = json::object(); }),
+      Contains("memory.host_memory") && Contains("paged"));
+  CHECK_THAT(error_of("origin_planar",
+                      [](json& j) {
+                        j["memory"]["xpoint"] = {{"capacity_kib", 64}};
+                      }),
+             Contains("memory.xpoint") && Contains("paged"));
+  CHECK_THAT(
+      error_of("origin_planar", [](json& j) { j["memory"]["host_memory"]["capacity_kib"] = 4; }),
+      Contains("at least as large as DRAM"));
+  CHECK_THAT(
+      error_of("origin_planar", [](json& j) { j["memory"]["host_memory"]["capacity_kib"] = 70; }),
+      Contains("whole pages"));
+  CHECK_THAT(
+      error_of("origin_planar", [](json& j) { j["memory"]["host_memory"]["capacity_kb"] = 70; }),
+      Contains("capacity_kib"));
+  CHECK_THAT(error_of("origin_planar", [](json& j) { j["memory"]["hetero"]["fault_ns"] = -1; }),
+             Contains("memory.hetero.fault_ns"));
   // The manager serves 64-byte bursts only (32-bit bus x BL8 = 32 bytes).
   CHECK_THAT(error_of("hetero_planar",
                       [](json& j) { j["memory"]["dram"]["geometry"]["burst_length"] = 8; }),
