@@ -46,18 +46,18 @@ void parse_wavelength_sets(const ConfigReader& reader, OpticalChannelConfig& c) 
 std::vector<WavelengthId> OpticalChannelConfig::wavelengths_of(VirtualChannelId vc) const {
   std::vector<WavelengthId> result;
   if (!wavelength_sets.empty()) {
-    for (uint32_t w : wavelength_sets.at(index(vc))) result.push_back(WavelengthId{w});
+    for (uint32_t w : wavelength_sets.at(index_of(vc))) result.push_back(WavelengthId{w});
     return result;
   }
   const uint32_t width = wavelengths_per_waveguide / virtual_channels;
-  for (uint32_t w = 0; w < width; ++w) result.push_back(WavelengthId{index(vc) * width + w});
+  for (uint32_t w = 0; w < width; ++w) result.push_back(WavelengthId{index_of(vc) * width + w});
   return result;
 }
 
 uint32_t OpticalChannelConfig::lanes(VirtualChannelId vc) const {
-  const uint32_t per_waveguide = wavelength_sets.empty()
-                                     ? wavelengths_per_waveguide / virtual_channels
-                                     : static_cast<uint32_t>(wavelength_sets.at(index(vc)).size());
+  const uint32_t per_waveguide =
+      wavelength_sets.empty() ? wavelengths_per_waveguide / virtual_channels
+                              : static_cast<uint32_t>(wavelength_sets.at(index_of(vc)).size());
   return per_waveguide * waveguides;
 }
 

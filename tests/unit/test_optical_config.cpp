@@ -46,8 +46,8 @@ TEST_CASE("Optical preset: the paper's channel, 6 x 16 bits at 30 GHz, 2.88 Tb/s
     CHECK(c.lanes(VirtualChannelId{vc}) == 16);
     CHECK(c.bandwidth_gbps(VirtualChannelId{vc}) == Approx(480.0));
   }
-  CHECK(index(c.wavelengths_of(VirtualChannelId{2}).front()) == 32);
-  CHECK(index(c.wavelengths_of(VirtualChannelId{2}).back()) == 47);
+  CHECK(index_of(c.wavelengths_of(VirtualChannelId{2}).front()) == 32);
+  CHECK(index_of(c.wavelengths_of(VirtualChannelId{2}).back()) == 47);
   CHECK(c.mrr.on_off_ps == 100);
   CHECK(c.mrr.half_coupling_ps == 500);
   CHECK(c.serdes.buffer_bytes == 16384);
@@ -72,7 +72,7 @@ TEST_CASE("Optical config: explicit wavelength sets", "[optical]") {
            {"wavelength_sets", json::array({json::array({0, 2, 4}), json::array({1, 3, 5, 7})})}});
   CHECK(c.lanes(VirtualChannelId{0}) == 3);
   CHECK(c.lanes(VirtualChannelId{1}) == 4);
-  CHECK(index(c.wavelengths_of(VirtualChannelId{1})[2]) == 5);
+  CHECK(index_of(c.wavelengths_of(VirtualChannelId{1})[2]) == 5);
 }
 
 TEST_CASE("Optical config errors name the JSON path and what was expected", "[optical]") {
