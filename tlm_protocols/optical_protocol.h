@@ -5,8 +5,7 @@
 #include <tlm>
 #include <vector>
 
-#include "modules/optical/mrr_layout.h"
-#include "modules/optical/mrr_state.h"
+#include "modules/optical/mrr_bank.h"
 #include "modules/optical/optical_ids.h"
 
 namespace ohmvp {
@@ -27,13 +26,6 @@ namespace ohmvp {
 //   END_RESP   (forward) the transmitter has seen the delivery.
 // A register buffer that cannot take the bytes holds BEGIN_RESP back (backpressure).
 
-struct OpticalEndpoint {
-  EndpointKind kind = EndpointKind::memory_controller;
-  uint32_t index = 0;  // among the endpoints of its kind on the virtual channel
-
-  bool operator==(const OpticalEndpoint& o) const { return kind == o.kind && index == o.index; }
-};
-
 // Data route: a memory controller and a device. Memory route: two devices (swap, reverse write,
 // auto-read/write's device-side transfer), on the same wavelengths through half-coupled MRRs.
 enum class OpticalRoutePurpose : uint8_t { data_route, memory_route };
@@ -41,19 +33,6 @@ enum class OpticalRoutePurpose : uint8_t { data_route, memory_route };
 // How the bits are on the light: plain on-off keying, or one of the two WOM generations
 // (wom_code.h) when a dual route shares the light.
 enum class OpticalEncoding : uint8_t { nrz, wom_first, wom_second };
-
-// The state one MRR array on the way must be in for the transfer.
-struct MrrSetting {
-  OpticalEndpoint endpoint;
-  bool transmitter = false;  // the endpoint's transmitter array, else a receiver array
-  OpticalPath path = OpticalPath::forward;
-  MrrCoupling coupling = MrrCoupling::full;
-
-  bool operator==(const MrrSetting& o) const {
-    return endpoint == o.endpoint && transmitter == o.transmitter && path == o.path &&
-           coupling == o.coupling;
-  }
-};
 
 const char* to_string(OpticalRoutePurpose route);
 const char* to_string(OpticalEncoding encoding);
@@ -73,8 +52,8 @@ class OpticalExtension : public tlm::tlm_extension<OpticalExtension> {
   // Data route or memory route. Default data_route.
   OpticalRoutePurpose route = OpticalRoutePurpose::data_route;
   // Every MRR array on the way whose state matters: the source's transmitter, half-coupled
-  // receivers that snarf, the destination's receiver. The channel retunes arrays not yet in
-  // their state and charges the tuning time. Default empty: the arrays are already set.
+  // receivers that snarf, the destination's receiver (MrrBank::apply retunes the arrays not yet
+  // in their state and gives the tuning time). Default empty: the arrays are already set.
   std::vector<MrrSetting> couplings;
   // Default nrz. A WOM generation costs 3 light cells per 2 data bits.
   OpticalEncoding encoding = OpticalEncoding::nrz;

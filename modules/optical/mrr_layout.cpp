@@ -4,15 +4,13 @@
 
 namespace ohmvp {
 
-namespace {
-
-bool supports(const MrrArraySpec& spec, const std::vector<OhmFunction>& functions) {
+bool carries(const MrrArraySpec& spec, const std::vector<OhmFunction>& functions) {
   return std::any_of(spec.used_by.begin(), spec.used_by.end(), [&](OhmFunction f) {
     return std::find(functions.begin(), functions.end(), f) != functions.end();
   });
 }
 
-uint32_t endpoints_of(const MrrLayoutShape& shape, EndpointKind kind) {
+uint32_t endpoint_count(const MrrLayoutShape& shape, EndpointKind kind) {
   switch (kind) {
     case EndpointKind::memory_controller:
       return shape.controllers;
@@ -23,8 +21,6 @@ uint32_t endpoints_of(const MrrLayoutShape& shape, EndpointKind kind) {
   }
   return 0;
 }
-
-}  // namespace
 
 const char* to_string(EndpointKind kind) {
   switch (kind) {
@@ -117,7 +113,7 @@ std::pair<uint32_t, uint32_t> arrays_per_endpoint(EndpointKind kind,
   uint32_t tx = 0;
   uint32_t rx = 0;
   for (const MrrArraySpec& spec : mrr_array_specs()) {
-    if (spec.endpoint != kind || !supports(spec, functions)) continue;
+    if (spec.endpoint != kind || !carries(spec, functions)) continue;
     ++(spec.transmitter ? tx : rx);
   }
   return {tx, rx};
@@ -126,8 +122,8 @@ std::pair<uint32_t, uint32_t> arrays_per_endpoint(EndpointKind kind,
 MrrCounts count_mrrs(const MrrLayoutShape& shape, const std::vector<OhmFunction>& functions) {
   MrrCounts counts;
   for (const MrrArraySpec& spec : mrr_array_specs()) {
-    if (!supports(spec, functions)) continue;
-    const uint64_t rings = uint64_t{endpoints_of(shape, spec.endpoint)} * shape.rings_per_array;
+    if (!carries(spec, functions)) continue;
+    const uint64_t rings = uint64_t{endpoint_count(shape, spec.endpoint)} * shape.rings_per_array;
     (spec.transmitter ? counts.modulators : counts.detectors) += rings;
     (spec.path == OpticalPath::forward ? counts.forward_rings : counts.backward_rings) += rings;
     if (spec.coupling == MrrCoupling::half) counts.half_coupled += rings;

@@ -54,6 +54,11 @@ struct MrrCounts {
   uint64_t total() const { return modulators + detectors; }
 };
 
+// Endpoints of `kind` in the whole channel.
+uint32_t endpoint_count(const MrrLayoutShape& shape, EndpointKind kind);
+// Whether a layout supporting `functions` carries the array `spec`.
+bool carries(const MrrArraySpec& spec, const std::vector<OhmFunction>& functions);
+
 // The rings a layout supporting `functions` needs.
 MrrCounts count_mrrs(const MrrLayoutShape& shape, const std::vector<OhmFunction>& functions);
 // Arrays (not rings) one endpoint of `kind` carries for `functions`: {transmitters, receivers}.

@@ -30,8 +30,10 @@ TEST_CASE("Optical extension: defaults, clone and copy_from", "[optical]") {
   ext.route = OpticalRoutePurpose::memory_route;
   ext.encoding = OpticalEncoding::wom_second;
   ext.bit_count = 4096 * 8;
-  ext.couplings = {{{EndpointKind::xpoint, 2}, true, OpticalPath::forward, MrrCoupling::half},
-                   {{EndpointKind::dram, 1}, false, OpticalPath::forward, MrrCoupling::full}};
+  ext.couplings = {{{{EndpointKind::xpoint, 2}, true, OpticalPath::forward, MrrCoupling::half},
+                    MrrCoupling::half},
+                   {{{EndpointKind::dram, 1}, false, OpticalPath::forward, MrrCoupling::full},
+                    MrrCoupling::full}};
 
   std::unique_ptr<OpticalExtension> copy(static_cast<OpticalExtension*>(ext.clone()));
   CHECK(copy->source == OpticalEndpoint{EndpointKind::xpoint, 2});
@@ -42,8 +44,8 @@ TEST_CASE("Optical extension: defaults, clone and copy_from", "[optical]") {
   CHECK(copy->bit_count == 32768);
   CHECK(copy->couplings == ext.couplings);
   // A deep copy: changing the original leaves the clone alone.
-  ext.couplings[0].coupling = MrrCoupling::off_resonance;
-  CHECK(copy->couplings[0].coupling == MrrCoupling::half);
+  ext.couplings[0].state = MrrCoupling::off_resonance;
+  CHECK(copy->couplings[0].state == MrrCoupling::half);
 
   OpticalExtension other;
   other.copy_from(*copy);
