@@ -8,6 +8,7 @@
 #include "modules/common/errors.h"
 #include "modules/optical/energy_model.h"
 #include "modules/optical/link_budget.h"
+#include "modules/optical/optical_stats.h"
 
 using namespace ohmvp;
 using Catch::Matchers::Contains;
@@ -85,4 +86,22 @@ TEST_CASE("Energy preset parses; errors name the JSON path", "[optical][energy]"
   } catch (const ConfigError& e) {
     CHECK_THAT(e.what(), Contains("memory.energy.dram_read_nj") && Contains("out of range"));
   }
+}
+
+TEST_CASE("Optical figures go into the statistics registry", "[optical][energy]") {
+  StatsRegistry stats;
+  OpticalChannelConfig c;
+  const PlatformBudget base = platform_budget(OhmPlatform::ohm_base, HeteroMode::planar, c,
+                                              MrrLayoutShape::paper_default(HeteroMode::planar));
+  record_budget(stats, "optical", base);
+  CHECK(stats.find_scalar("optical", "laser_power_mw")->value() == Approx(0.73));
+  CHECK(stats.find_scalar("optical", "mrr_count")->value() == 960);
+  CHECK(stats.find_scalar("optical", "ber_max")->value() == base.ber_max);
+  CHECK(stats.find_scalar("optical", "ber_data_1") != nullptr);
+  EnergyCounts n;
+  n.run_time_ps = 1'000'000;
+  n.dram_devices = 1;
+  record_energy(stats, "energy", EnergyModel{EnergyConfig{}}.breakdown(n));
+  CHECK(stats.find_scalar("energy", "energy_dram_static_j")->value() == Approx(1e-6 * 0.1));
+  CHECK(stats.find_scalar("energy", "energy_j")->value() == Approx(1e-7));
 }
