@@ -27,14 +27,28 @@ const RouteBudget& PlatformBudget::worst_route() const {
                            });
 }
 
+MrrCounts count_channel_mrrs(const OpticalChannelConfig& c, MrrLayoutShape shape,
+                             const std::vector<OhmFunction>& functions) {
+  shape.controllers = 1;
+  MrrCounts total;
+  for (uint32_t vc = 0; vc < c.virtual_channels; ++vc) {
+    shape.rings_per_array = c.lanes(VirtualChannelId{vc});
+    const MrrCounts one = count_mrrs(shape, functions);
+    total.modulators += one.modulators;
+    total.detectors += one.detectors;
+    total.forward_rings += one.forward_rings;
+    total.backward_rings += one.backward_rings;
+    total.half_coupled += one.half_coupled;
+  }
+  return total;
+}
+
 PlatformBudget platform_budget(OhmPlatform platform, HeteroMode mode, const OpticalChannelConfig& c,
                                MrrLayoutShape shape) {
-  shape.rings_per_array = c.lanes(VirtualChannelId{0});
-  shape.controllers = c.virtual_channels;
   PlatformBudget budget;
   budget.platform = platform;
   budget.mode = mode;
-  budget.mrrs = count_mrrs(shape, functions_of(platform, mode));
+  budget.mrrs = count_channel_mrrs(c, shape, functions_of(platform, mode));
   // A wavelength passes the rings on its own waveguide only: the layout's rings spread evenly.
   MrrCounts per_waveguide = budget.mrrs;
   per_waveguide.forward_rings /= c.waveguides;

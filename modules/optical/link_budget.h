@@ -31,9 +31,15 @@ struct PlatformBudget {
   const RouteBudget& worst_route() const;
 };
 
+// The rings of a layout supporting `functions` on the channel: one controller per virtual
+// channel with `shape`'s devices, each array as wide as its virtual channel's wavelengths on
+// every waveguide (virtual channels of unequal width count each at its own width).
+MrrCounts count_channel_mrrs(const OpticalChannelConfig& config, MrrLayoutShape shape,
+                             const std::vector<OhmFunction>& functions);
+
 // P_laser[dBm] >= required received power[dBm] + path loss[dB] for every route of the platform;
-// BER = 0.5 erfc(Q / sqrt(2)) per route. The layout is the platform's mode-specific one on
-// `shape` (rings per array taken from the channel: a virtual channel's wavelengths x waveguides).
+// BER = 0.5 erfc(Q / sqrt(2)) per route. The layout is the platform's mode-specific one,
+// count_channel_mrrs on `shape`'s devices per channel.
 PlatformBudget platform_budget(OhmPlatform platform, HeteroMode mode,
                                const OpticalChannelConfig& config, MrrLayoutShape shape);
 

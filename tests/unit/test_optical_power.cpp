@@ -142,3 +142,20 @@ TEST_CASE("Waveguides spread the rings: each wavelength passes only its own wave
   CHECK(b.routes[0].route.loss.db_of(LossKind::ring_through) == Approx(478 * 0.01));
   CHECK(b.wavelengths == 768);
 }
+
+TEST_CASE("Channel MRR counts follow each virtual channel's width", "[optical][power]") {
+  OpticalChannelConfig c;
+  c.wavelengths_per_waveguide = 8;
+  c.virtual_channels = 2;
+  c.wavelength_sets = {{0, 1, 2}, {3, 4, 5, 6, 7}};
+  MrrLayoutShape shape;
+  shape.dram_per_channel = 1;
+  shape.xpoint_per_channel = 1;
+  const MrrCounts m =
+      count_channel_mrrs(c, shape, functions_of(OhmPlatform::ohm_base, HeteroMode::planar));
+  CHECK(m.modulators == 3 * 3 + 3 * 5);  // controller, DRAM, XPoint per channel
+  CHECK(m.forward_rings == 24);
+  c.waveguides = 2;
+  CHECK(count_channel_mrrs(c, shape, functions_of(OhmPlatform::ohm_base, HeteroMode::planar))
+            .modulators == 48);
+}

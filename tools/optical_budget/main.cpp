@@ -69,12 +69,10 @@ void print_mrr_counts(const OpticalChannelConfig& config,
       "\n| platform | mode | modulators + detectors | saving vs general | cost USD | Table 3 |\n"
       "|---|---|---|---|---|---|\n");
   for (HeteroMode mode : k_modes) {
-    MrrLayoutShape shape = devices ? *devices : MrrLayoutShape::paper_default(mode);
-    shape.rings_per_array = config.lanes(VirtualChannelId{0});
-    shape.controllers = config.virtual_channels;
-    const MrrCounts general = count_mrrs(shape, all_functions());
+    const MrrLayoutShape shape = devices ? *devices : MrrLayoutShape::paper_default(mode);
+    const MrrCounts general = count_channel_mrrs(config, shape, all_functions());
     for (OhmPlatform platform : k_platforms) {
-      const MrrCounts m = count_mrrs(shape, functions_of(platform, mode));
+      const MrrCounts m = count_channel_mrrs(config, shape, functions_of(platform, mode));
       const PublishedMrrCounts paper = published_mrr_counts(platform, mode);
       std::printf("| %s | %s | %llu + %llu | %.0f%% | %.2f | ", to_string(platform),
                   to_string(mode), static_cast<unsigned long long>(m.modulators),
