@@ -7,6 +7,7 @@
 
 #include "modules/optical/mrr_bank.h"
 #include "modules/optical/optical_ids.h"
+#include "modules/optical/transfer_timing.h"
 
 namespace ohmvp {
 
@@ -33,6 +34,12 @@ enum class OpticalRoutePurpose : uint8_t { data_route, memory_route };
 // How the bits are on the light: plain on-off keying, or one of the two WOM generations
 // (wom_code.h) when a dual route shares the light.
 enum class OpticalEncoding : uint8_t { nrz, wom_first, wom_second };
+
+// How transfer_timing() counts the light bits of a transfer in `encoding`: either WOM
+// generation takes 3 cells per 2 data bits.
+constexpr LightCoding light_coding_of(OpticalEncoding encoding) {
+  return encoding == OpticalEncoding::nrz ? LightCoding::nrz : LightCoding::wom;
+}
 
 const char* to_string(OpticalRoutePurpose route);
 const char* to_string(OpticalEncoding encoding);

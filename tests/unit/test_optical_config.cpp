@@ -109,3 +109,30 @@ TEST_CASE("Optical config errors name the JSON path and what was expected", "[op
   empty_set["wavelength_sets"] = json::array({json::array({0}), json::array()});
   CHECK_THAT(error_of(empty_set), Contains("wavelength_sets[1]") && Contains("non-empty"));
 }
+
+TEST_CASE("Optical preset and struct defaults agree", "[optical]") {
+  const ConfigDocument document =
+      ConfigDocument::load(k_configs / "optical" / "ohm_channel.json", {k_configs});
+  OpticalChannelConfig preset;
+  parse(ConfigReader(document.json().at("memory").at("optical"), "memory.optical", &document),
+        preset);
+  const OpticalChannelConfig d;
+  CHECK(preset.waveguides == d.waveguides);
+  CHECK(preset.wavelengths_per_waveguide == d.wavelengths_per_waveguide);
+  CHECK(preset.rate_gbps == d.rate_gbps);
+  CHECK(preset.virtual_channels == d.virtual_channels);
+  CHECK(preset.coding_overhead == d.coding_overhead);
+  CHECK(preset.serdes.latency_ps == d.serdes.latency_ps);
+  CHECK(preset.waveguide.length_cm == d.waveguide.length_cm);
+  CHECK(preset.waveguide.group_index == d.waveguide.group_index);
+  CHECK(preset.loss.coupler_db == d.loss.coupler_db);
+  CHECK(preset.loss.modulator_insertion_db == d.loss.modulator_insertion_db);
+  CHECK(preset.loss.ring_through_db == d.loss.ring_through_db);
+  CHECK(preset.loss.half_coupling_ratio == d.loss.half_coupling_ratio);
+  CHECK(preset.laser.power_scale == d.laser.power_scale);
+  CHECK(preset.laser.wall_plug_efficiency == d.laser.wall_plug_efficiency);
+  CHECK(preset.receiver.noise_pa_per_sqrt_hz == d.receiver.noise_pa_per_sqrt_hz);
+  CHECK(preset.receiver.bandwidth_per_bit_rate == d.receiver.bandwidth_per_bit_rate);
+  CHECK(preset.receiver.extinction_ratio_db == d.receiver.extinction_ratio_db);
+  CHECK(preset.receiver.target_ber == d.receiver.target_ber);
+}

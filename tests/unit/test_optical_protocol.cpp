@@ -14,6 +14,9 @@ static_assert(!std::is_convertible_v<OpticalFwTransport*, DdrFwTransport*>);
 static_assert(!std::is_convertible_v<OpticalFwTransport*, DdrTFwTransport*>);
 static_assert(!std::is_convertible_v<OpticalFwTransport*, tlm::tlm_fw_transport_if<>*>);
 static_assert(!std::is_convertible_v<DdrTBwTransport*, OpticalBwTransport*>);
+static_assert(light_coding_of(OpticalEncoding::nrz) == LightCoding::nrz);
+static_assert(light_coding_of(OpticalEncoding::wom_first) == LightCoding::wom);
+static_assert(light_coding_of(OpticalEncoding::wom_second) == LightCoding::wom);
 
 TEST_CASE("Optical extension: defaults, clone and copy_from", "[optical]") {
   OpticalExtension ext;
