@@ -2,10 +2,6 @@
 
 namespace ohmvp {
 
-const char* to_string(OpticalRoutePurpose route) {
-  return route == OpticalRoutePurpose::data_route ? "data_route" : "memory_route";
-}
-
 const char* to_string(OpticalEncoding encoding) {
   switch (encoding) {
     case OpticalEncoding::nrz:

@@ -20,16 +20,13 @@ namespace ohmvp {
 //              carries their bytes (data pointer, length) and an OpticalExtension.
 //   END_REQ    (backward, channel -> transmitter) the virtual channel is granted: the photonic
 //              demultiplexer has enabled the destination's detector and disabled the others;
-//              the MRRs listed in `couplings` are tuned. Transfers on one virtual channel are
-//              serialised; virtual channels never conflict.
+//              the MRRs listed in `couplings` are tuned. Transfers on one route of a virtual
+//              channel are serialised; on a dual-route platform a memory route shares the light
+//              with the data route (virtual_channel_arbiter.h); virtual channels never conflict.
 //   BEGIN_RESP (backward) the last bit has reached the destination's SerDes register buffer
 //              (tuning + serialisation + propagation + SerDes, transfer_timing.h).
 //   END_RESP   (forward) the transmitter has seen the delivery.
 // A register buffer that cannot take the bytes holds BEGIN_RESP back (backpressure).
-
-// Data route: a memory controller and a device. Memory route: two devices (swap, reverse write,
-// auto-read/write's device-side transfer), on the same wavelengths through half-coupled MRRs.
-enum class OpticalRoutePurpose : uint8_t { data_route, memory_route };
 
 // How the bits are on the light: plain on-off keying, or one of the two WOM generations
 // (wom_code.h) when a dual route shares the light.
@@ -41,7 +38,6 @@ constexpr LightCoding light_coding_of(OpticalEncoding encoding) {
   return encoding == OpticalEncoding::nrz ? LightCoding::nrz : LightCoding::wom;
 }
 
-const char* to_string(OpticalRoutePurpose route);
 const char* to_string(OpticalEncoding encoding);
 
 // Payload extension of the optical protocol. Every field is written by the transmitting side
@@ -56,7 +52,7 @@ class OpticalExtension : public tlm::tlm_extension<OpticalExtension> {
   OpticalEndpoint destination;
   // The transmitter's virtual channel (its memory controller's). Default 0.
   VirtualChannelId virtual_channel{0};
-  // Data route or memory route. Default data_route.
+  // Data route or memory route (transfer_timing.h). Default data_route.
   OpticalRoutePurpose route = OpticalRoutePurpose::data_route;
   // Every MRR array on the way whose state matters: the source's transmitter, half-coupled
   // receivers that snarf, the destination's receiver (MrrBank::apply retunes the arrays not yet

@@ -18,6 +18,10 @@ uint64_t ceil_whole(double exact) {
 
 }  // namespace
 
+const char* to_string(OpticalRoutePurpose route) {
+  return route == OpticalRoutePurpose::data_route ? "data_route" : "memory_route";
+}
+
 uint64_t light_bits(const OpticalChannelConfig& config, uint64_t data_bits, LightCoding coding) {
   uint64_t bits = data_bits;
   if (coding == LightCoding::wom) {

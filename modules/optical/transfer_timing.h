@@ -12,6 +12,12 @@ enum class LightCoding : uint8_t {
   wom,  // the route is shared by WOM coding: 3 light cells per 2 data bits (2/3 bandwidth)
 };
 
+// Data route: a memory controller and a device. Memory route: two devices (swap, reverse write),
+// on the same wavelengths through half-coupled MRRs.
+enum class OpticalRoutePurpose : uint8_t { data_route, memory_route };
+
+const char* to_string(OpticalRoutePurpose route);
+
 // What decides one transfer's time on a virtual channel.
 struct TransferShape {
   uint64_t data_bits = 512;  // the payload's bits (64 bytes by default)
