@@ -16,6 +16,13 @@ const char* to_string(DualRouteMode mode) {
   return "?";
 }
 
+DualRouteMode dual_route_mode(OhmPlatform platform, HeteroMode mode) {
+  if (mode != HeteroMode::planar) return DualRouteMode::none;
+  if (platform == OhmPlatform::ohm_wom) return DualRouteMode::wom;
+  if (platform == OhmPlatform::ohm_bw) return DualRouteMode::half_coupled;
+  return DualRouteMode::none;
+}
+
 VirtualChannelArbiter::VirtualChannelArbiter(const OpticalChannelConfig& config, DualRouteMode mode)
     : m_config(config), m_mode(mode), m_channels(config.virtual_channels) {}
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "modules/optical/ohm_platform.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/transfer_timing.h"
 
@@ -17,6 +18,12 @@ enum class DualRouteMode : uint8_t {
 };
 
 const char* to_string(DualRouteMode mode);
+
+// The sharing each platform uses: swaps (planar) share the light by WOM coding on Ohm-WOM and by
+// half-coupled transmitters on Ohm-BW. Reverse writes (two-level) do not share it: the
+// controller stops issuing while its DDR monitor snarfs the fill (OHM_FUNCTIONS.md), so the
+// memory route takes its turn. Ohm-base and Auto-rw have no memory route on the light.
+DualRouteMode dual_route_mode(OhmPlatform platform, HeteroMode mode);
 
 // When a transfer on a virtual channel runs. Ohm-GPU arbitrates inside a virtual channel with a
 // photonic demultiplexer: it enables the detector of the device that is ready and disables the

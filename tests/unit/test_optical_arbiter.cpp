@@ -104,6 +104,15 @@ TEST_CASE("Virtual channel arbiter: Ohm-WOM shares the light at 2/3 of the bandw
   CHECK(std::string(to_string(arbiter.mode())) == "wom");
 }
 
+TEST_CASE("Dual-route sharing per platform and mode", "[optical]") {
+  CHECK(dual_route_mode(OhmPlatform::ohm_base, HeteroMode::planar) == DualRouteMode::none);
+  CHECK(dual_route_mode(OhmPlatform::auto_rw, HeteroMode::planar) == DualRouteMode::none);
+  CHECK(dual_route_mode(OhmPlatform::ohm_wom, HeteroMode::planar) == DualRouteMode::wom);
+  CHECK(dual_route_mode(OhmPlatform::ohm_bw, HeteroMode::planar) == DualRouteMode::half_coupled);
+  CHECK(dual_route_mode(OhmPlatform::ohm_wom, HeteroMode::two_level) == DualRouteMode::none);
+  CHECK(dual_route_mode(OhmPlatform::ohm_bw, HeteroMode::two_level) == DualRouteMode::none);
+}
+
 TEST_CASE("Bit error injector: deterministic flips near the forced BER", "[optical]") {
   std::vector<uint8_t> a(1 << 16, 0);
   std::vector<uint8_t> b(1 << 16, 0);
