@@ -29,14 +29,8 @@ bool DataBusSchedule::is_free(uint64_t start, uint64_t end) const {
   return it == m_busy.end() || end <= it->start;
 }
 
-bool DataBusSchedule::reserve(uint64_t start, uint64_t end) {
-  if (start >= end) return false;
-  // Most transfers go after every one placed so far (a DRAM-only channel's always do).
-  if (m_busy.empty() || start >= m_busy.back().end) {
-    m_busy.push_back(Interval{start, end});
-    return true;
-  }
-  if (!is_free(start, end)) return false;
+bool DataBusSchedule::reserve_between(uint64_t start, uint64_t end) {
+  if (start >= end || !is_free(start, end)) return false;
   m_busy.insert(first_ending_after(m_busy, start), Interval{start, end});
   return true;
 }

@@ -19,7 +19,14 @@ class DataBusSchedule {
   uint64_t earliest_free(uint64_t from, uint64_t duration) const;
   bool is_free(uint64_t start, uint64_t end) const;
   // Adds [start, end) (start < end); false, and nothing added, when it overlaps a reservation.
-  bool reserve(uint64_t start, uint64_t end);
+  bool reserve(uint64_t start, uint64_t end) {
+    // Most transfers go after every one placed so far (a DRAM-only channel's always do).
+    if (start < end && (m_busy.empty() || start >= m_busy.back().end)) {
+      m_busy.push_back(Interval{start, end});
+      return true;
+    }
+    return reserve_between(start, end);
+  }
   // True when a reservation starts exactly at `time`.
   bool starts_at(uint64_t time) const;
   // Drops the reservations that end at or before `time` (no one asks about the past).
@@ -28,6 +35,8 @@ class DataBusSchedule {
   const std::vector<Interval>& intervals() const { return m_busy; }
 
  private:
+  bool reserve_between(uint64_t start, uint64_t end);
+
   std::vector<Interval> m_busy;  // sorted by start
 };
 
