@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "modules/common/vcd_writer.h"
+#include "tests/bench/bench_clock.h"
 #include "tests/bench/checking_initiator.h"
 #include "tests/bench/hetero_chain.h"
 #include "tests/bench/stimulus_initiator.h"
@@ -23,9 +24,12 @@ namespace {
 using namespace ohmvp;
 using bench::CheckingInitiator;
 using bench::HeteroChain;
+using bench::now_ps;
+using bench::ns;
+using bench::pattern;
+using bench::response_ns;
+using bench::run_to;
 using bench::StimulusInitiator;
-
-constexpr uint64_t ns = 1000;  // ps
 
 HeteroConfig planar(uint32_t page_bytes, HotPageKind kind, uint32_t threshold) {
   HeteroConfig c;
@@ -87,23 +91,9 @@ Bench& the_bench() {
   return instance;
 }
 
-uint64_t now_ps() {
-  return sc_core::sc_time_stamp().value();
-}
-
 uint64_t origin() {
   the_bench();
-  return (now_ps() / ns + 10) * ns;
-}
-
-void run_to(uint64_t t) {
-  sc_core::sc_start(sc_core::sc_time::from_value(t - now_ps()));
-}
-
-std::vector<uint8_t> pattern(uint8_t seed, size_t n) {
-  std::vector<uint8_t> bytes(n);
-  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 31 + i * 7);
-  return bytes;
+  return bench::next_origin_ps();
 }
 
 // Reads or writes `bytes` at `address` through a debug transport interface.
@@ -118,13 +108,6 @@ std::vector<uint8_t> debug(Target& target, uint64_t address, const std::vector<u
   p.set_streaming_width(64);
   REQUIRE(target.transport_dbg(p) == 64);
   return bytes;
-}
-
-uint64_t response_ns(const StimulusInitiator& s, size_t id, uint64_t t0) {
-  const auto& r = s.request(id);
-  REQUIRE(r.response_ps.has_value());
-  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
-  return (*r.response_ps - t0) / ns;
 }
 
 }  // namespace
@@ -253,13 +236,7 @@ TEST_CASE("hetero planar: a hot XPoint page is swapped with its group's DRAM pag
 
 TEST_CASE("hetero planar: a random read/write mix with swaps loses nothing", "[hetero]") {
   Random& r = the_bench().random;
-  const sc_core::sc_time limit = sc_core::sc_time_stamp() + sc_core::sc_time(1, sc_core::SC_SEC);
-  while (!(r.traffic.done() && r.chain.manager.idle()) && sc_core::sc_time_stamp() < limit) {
-    sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_US));
-  }
-  std::string reports;
-  for (const std::string& report : r.traffic.reports()) reports += report + '\n';
-  INFO(reports);
+  INFO(bench::run_traffic(r.traffic, [&] { return r.chain.manager.idle(); }));
   CHECK(r.traffic.done());
   CHECK(r.traffic.errors() == 0);
   CHECK(r.traffic.mismatches() == 0);
