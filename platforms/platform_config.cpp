@@ -47,6 +47,7 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   if (m.is_paged()) {
     if (reader.has("xpoint")) reader.fail("xpoint", "nothing in paged mode (DRAM and host memory)");
+    if (m.hetero.auto_rw) hetero.fail("auto_rw", "false in paged mode (no XPoint to snarf)");
     const ConfigReader host = reader.child("host_memory");
     host.get("capacity_kib", m.host_memory_kib, uint64_t{1}, uint64_t{1} << 32);
     host.finish();

@@ -13,18 +13,23 @@ struct DdrTPort::Slot : tlm::tlm_generic_payload {
   uint64_t token = 0;
   Traffic traffic = Traffic::regular;
   uint64_t sent_ps = 0;
-  bool live = false;  // REQ sent, not yet done (data across, or WR_DONE)
-  bool held = false;  // counted as held behind an earlier access to its line
+  bool live = false;     // REQ sent, not yet done (data across, or WR_DONE)
+  bool held = false;     // counted as held behind an earlier access to its line
+  bool snarfed = false;  // a write whose data the target has (no data slot on the bus)
+  bool needs_bus() const { return extension.command == DdrTCommand::write && !snarfed; }
 };
 
 struct DdrTPort::Stats {
   Counter& reads;
   Counter& writes;
+  Counter& snarfed;
   Counter& held;
   Histogram& read_latency;
   Stats(StatsRegistry& r, const std::string& g)
       : reads(r.counter(g, "xpoint_reads", "requests", "DDR-T reads sent to XPoint")),
         writes(r.counter(g, "xpoint_writes", "requests", "DDR-T writes sent to XPoint")),
+        snarfed(r.counter(g, "snarfed_writes", "requests",
+                          "DDR-T writes whose data XPoint snarfed from a DRAM burst")),
         held(r.counter(g, "held", "requests",
                        "REQs that waited for an earlier access to their line to finish")),
         read_latency(r.histogram(g, "xpoint_read_latency", "ps",
@@ -59,13 +64,13 @@ DdrTPort::~DdrTPort() {
 }
 
 void DdrTPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) {
-  Access a{false, address, length, traffic, token, {}};
+  Access a{false, false, address, length, traffic, token, {}};
   enqueue(a);
 }
 
 void DdrTPort::write(uint64_t address, const uint8_t* data, uint32_t length, Traffic traffic,
-                     uint64_t token) {
-  Access a{true, address, length, traffic, token, {}};
+                     uint64_t token, bool snarfed) {
+  Access a{true, snarfed, address, length, traffic, token, {}};
   std::memcpy(a.data, data, length);
   enqueue(a);
 }
@@ -86,6 +91,7 @@ void DdrTPort::assign_tags() {
     s.extension.size = a.length;
     s.token = a.token;
     s.traffic = a.traffic;
+    s.snarfed = a.snarfed;
     if (a.is_write) std::memcpy(s.data, a.data, a.length);
     s.set_command(a.is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     s.set_address(a.address);
@@ -141,13 +147,13 @@ DdrTPort::Slot* DdrTPort::next_transfer() {
   if (!m_pulls.empty()) return m_pulls.front();
   if (m_waiting_end_req != nullptr || m_queue.empty()) return nullptr;
   Slot* head = m_queue.front();
-  if (head->extension.command != DdrTCommand::write || !may_send(*head)) return nullptr;
+  if (!head->needs_bus() || !may_send(*head)) return nullptr;
   return head;
 }
 
 uint64_t DdrTPort::transfer(uint64_t now) {
   for (;;) {
-    send_read_requests(now);
+    send_dataless_requests(now);
     if (m_slotted == nullptr) {
       m_slotted = next_transfer();
       if (m_slotted == nullptr) return UINT64_MAX;
@@ -180,10 +186,10 @@ void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
   m_arrivals.emplace_back(arrival_ps, &s);
 }
 
-void DdrTPort::send_read_requests(uint64_t now) {
+void DdrTPort::send_dataless_requests(uint64_t now) {
   while (m_waiting_end_req == nullptr && !m_queue.empty()) {
     Slot& s = *m_queue.front();
-    if (s.extension.command == DdrTCommand::write || !may_send(s)) return;
+    if (s.needs_bus() || !may_send(s)) return;
     send_request(s, now);
   }
 }
@@ -197,6 +203,7 @@ void DdrTPort::send_request(Slot& s, uint64_t now) {
   if (s.extension.command == DdrTCommand::write) {
     --m_credits;
     m_stats->writes.inc();
+    if (s.snarfed) m_stats->snarfed.inc();
   } else {
     m_stats->reads.inc();
   }

@@ -38,8 +38,10 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   SC_HAS_PROCESS(DdrTPort);
 
   void read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token);
+  // `snarfed`: the XPoint controller already has the data (auto-read/write): the REQ goes out
+  // like a read's, taking no data slot on the bus.
   void write(uint64_t address, const uint8_t* data, uint32_t length, Traffic traffic,
-             uint64_t token);
+             uint64_t token, bool snarfed = false);
   bool idle() const { return m_outstanding == 0 && m_queue.empty() && m_waiting.empty(); }
   uint32_t outstanding() const { return m_outstanding; }
 
@@ -51,6 +53,7 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   struct Slot;
   struct Access {
     bool is_write;
+    bool snarfed;
     uint64_t address;
     uint32_t length;
     Traffic traffic;
@@ -71,7 +74,8 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   uint64_t transfer(uint64_t now);
   void send_pull(Slot& slot, uint64_t arrival_ps);
   void send_request(Slot& slot, uint64_t now);
-  void send_read_requests(uint64_t now);
+  // REQs that carry no data on the bus, in queue order: reads and snarfed writes.
+  void send_dataless_requests(uint64_t now);
   bool access_in_flight_to(uint64_t line) const;
   void release(Slot& slot);
   void trace(uint64_t now);

@@ -38,6 +38,7 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get("max_requests", c.max_requests, 1u, 4096u);
   reader.get("max_migrations", c.max_migrations, 1u, 64u);
   reader.get("fault_ns", c.fault_ns, 0.0, 1e9);
+  reader.get("auto_rw", c.auto_rw);
   reader.get("ddr_t_tags", c.ddr_t_tags, 1u, 65536u);
   reader.get("dram_slots", c.dram_slots, 1u, 4096u);
   reader.get("burst_ns", c.burst_ns, 0.001, 1000.0);

@@ -26,6 +26,10 @@ struct HeteroConfig {
   uint32_t max_migrations = 1;
   // Paged: time from a fault to the start of its page's transfer (fault handling on the host).
   double fault_ns = 45000.0;
+  // Auto-read/write (Ohm-GPU's Auto-rw and later): the XPoint controller snarfs DRAM bursts it
+  // sees on the channel and writes XPoint from them itself, so data moving from DRAM to XPoint
+  // crosses the channel once (planar swaps; two-level dirty write-backs).
+  bool auto_rw = false;
   // DDR-T tags: requests outstanding towards the XPoint controller.
   uint32_t ddr_t_tags = 64;
   // Base-protocol transactions outstanding towards the DRAM controller.

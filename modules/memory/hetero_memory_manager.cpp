@@ -292,6 +292,11 @@ void HeteroMemoryManager::xpoint_write(uint64_t address, const uint8_t* data, ui
   m_xpoint->write(address, data, length, migration ? Traffic::migration : Traffic::regular, token);
 }
 
+void HeteroMemoryManager::xpoint_snarfed_write(uint64_t address, const uint8_t* data,
+                                               uint32_t length, uint64_t token) {
+  m_xpoint->write(address, data, length, Traffic::migration, token, true);
+}
+
 void HeteroMemoryManager::host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
                                         uint64_t token) {
   m_host->transfer(

@@ -86,6 +86,8 @@ class HeteroMemoryManager : public sc_core::sc_module,
   void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
   void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
                     uint64_t token) override;
+  void xpoint_snarfed_write(uint64_t address, const uint8_t* data, uint32_t length,
+                            uint64_t token) override;
   void host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
                      uint64_t token) override;
   void answer(HeteroRequest& request) override;

@@ -37,6 +37,10 @@ class HeteroBackEnds {
   virtual void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) = 0;
   virtual void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
                             uint64_t token) = 0;
+  // Auto-read/write: an XPoint write of migration data the XPoint controller snarfed from a DRAM
+  // burst that just crossed the channel; the command goes out, the data does not cross again.
+  virtual void xpoint_snarfed_write(uint64_t address, const uint8_t* data, uint32_t length,
+                                    uint64_t token) = 0;
   // Paged mode: moves `bytes` between host memory and the GPU over PCIe (to the device when
   // `to_device`), starting no earlier than `not_before_ps`; done with `token` and no data (the
   // mode keeps the host's bytes itself).

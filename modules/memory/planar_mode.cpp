@@ -178,10 +178,12 @@ void PlanarMode::start_reads(Migration& m) {
 
 void PlanarMode::start_writes(Migration& m) {
   m.phase = Phase::writing;
-  m.outstanding = 2 * bursts();
+  // With auto-read/write the DRAM page is on its way into XPoint already (snarfed).
+  m.outstanding = (m_config.auto_rw ? 1 : 2) * bursts();
   for (uint64_t b = 0; b < bursts(); ++b) {
     m_back.dram_write(m.dram_base + b * 64, m.from_xpoint.data() + b * 64, nullptr, 64, true,
                       token(m, dram_write, b));
+    if (m_config.auto_rw) continue;
     m_back.xpoint_write(m.xpoint_base + b * 64, m.from_dram.data() + b * 64, 64, true,
                         token(m, xpoint_write, b));
   }
@@ -191,12 +193,25 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
   Migration& m = m_migrations[(t >> 40) & 0xffff];
   const Kind kind = static_cast<Kind>((t >> 32) & 0xff);
   const uint64_t burst = t & 0xffffffff;
+  if (kind == xpoint_write && m_config.auto_rw) {
+    // A snarfed write done; the swap may be waiting for it.
+    if (--m.snarfed_outstanding == 0 && m.phase == Phase::writing && m.outstanding == 0) finish(m);
+    return;
+  }
   if (kind == dram_read) std::memcpy(m.from_dram.data() + burst * 64, data, 64);
   if (kind == xpoint_read) std::memcpy(m.from_xpoint.data() + burst * 64, data, 64);
+  if (kind == dram_read && m_config.auto_rw) {
+    // The XPoint controller snarfed this burst on its way to the controller and writes it into
+    // the hot page's place itself (after that line's read: the DDR-T port keeps a line's
+    // accesses in order).
+    ++m.snarfed_outstanding;
+    m_back.xpoint_snarfed_write(m.xpoint_base + burst * 64, data, 64,
+                                token(m, xpoint_write, burst));
+  }
   if (--m.outstanding != 0) return;
   if (m.phase == Phase::reading) {
     start_writes(m);
-  } else {
+  } else if (m.snarfed_outstanding == 0) {
     finish(m);
   }
 }
@@ -206,6 +221,7 @@ void PlanarMode::finish(Migration& m) {
   m_counters.clear(m.hot_page);
   m_counters.clear(m.resident_page);
   m_stats->migrations.inc();
+  // Both pages read, both written (with auto-read/write one write rides on a read).
   m_stats->migration_bytes.inc(4ull * m_config.page_bytes);
   m_stats->migration_time.sample(sc_core::sc_time_stamp().value() - m.start_ps);
   m.phase = Phase::idle;

@@ -47,6 +47,7 @@ class PlanarMode {
     uint64_t dram_base = 0;
     uint64_t xpoint_base = 0;
     uint32_t outstanding = 0;
+    uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes from snarfed DRAM reads
     uint64_t start_ps = 0;
     std::vector<uint8_t> from_dram;
     std::vector<uint8_t> from_xpoint;

@@ -24,10 +24,11 @@ struct TwoLevelMode::Stats {
         hit_rate(r.scalar(g, "dram_cache_hit_rate", "ratio", "hits / (hits + misses)")) {}
 };
 
-TwoLevelMode::TwoLevelMode(const HeteroConfig&, const HeteroLayout& layout,
+TwoLevelMode::TwoLevelMode(const HeteroConfig& config, const HeteroLayout& layout,
                            HeteroBackEnds& back_ends, StatsRegistry& stats,
                            const std::string& group)
     : m_back(back_ends),
+      m_auto_rw(config.auto_rw),
       m_mapping{layout.dram_bytes / 64},
       m_metadata(layout.dram_bytes / 64),
       m_set_busy(layout.dram_bytes / 64, 0),
@@ -105,8 +106,14 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
   m_stats->misses.inc();
   if (md.valid && md.dirty) {
     m_stats->writebacks.inc();
-    m_back.xpoint_write(m_mapping.xpoint_line(set, md.tag) * 64, data, 64, true,
-                        migration_token | r.id);
+    const uint64_t victim = m_mapping.xpoint_line(set, md.tag) * 64;
+    if (m_auto_rw) {
+      // The XPoint controller snarfed the line with its tag on the way to the controller, saw
+      // the miss and writes the victim back itself.
+      m_back.xpoint_snarfed_write(victim, data, 64, migration_token | r.id);
+    } else {
+      m_back.xpoint_write(victim, data, 64, true, migration_token | r.id);
+    }
   }
   r.stage = xpoint_fetch;
   m_back.xpoint_read(r.page * 64, 64, true, r.id);

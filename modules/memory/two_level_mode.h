@@ -42,6 +42,7 @@ class TwoLevelMode {
   uint64_t set_address(uint64_t set) const { return set * 64; }
 
   HeteroBackEnds& m_back;
+  bool m_auto_rw;
   DirectMapping m_mapping;
   DramMetadataStore m_metadata;
   std::vector<uint8_t> m_set_busy;

@@ -144,6 +144,8 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
       Contains("capacity_kib"));
   CHECK_THAT(error_of("origin_planar", [](json& j) { j["memory"]["hetero"]["fault_ns"] = -1; }),
              Contains("memory.hetero.fault_ns"));
+  CHECK_THAT(error_of("origin_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
+             Contains("memory.hetero.auto_rw") && Contains("paged"));
   // The manager serves 64-byte bursts only (32-bit bus x BL8 = 32 bytes).
   CHECK_THAT(error_of("hetero_planar",
                       [](json& j) { j["memory"]["dram"]["geometry"]["burst_length"] = 8; }),
