@@ -45,6 +45,21 @@ inline uint64_t response_ns(const StimulusInitiator& s, size_t id, uint64_t t0) 
   return (*r.response_ps - t0) / ns;
 }
 
+// Reads, or with `write` writes, 64 bytes at `address` through `target`'s debug interface.
+template <class Target>
+std::vector<uint8_t> debug(Target& target, uint64_t address,
+                           const std::vector<uint8_t>* write = nullptr) {
+  std::vector<uint8_t> bytes = write ? *write : std::vector<uint8_t>(64, 0);
+  tlm::tlm_generic_payload p;
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(bytes.data());
+  p.set_data_length(64);
+  p.set_streaming_width(64);
+  REQUIRE(target.transport_dbg(p) == 64);
+  return bytes;
+}
+
 // Runs until `traffic` has had all its answers and `idle()` holds, for at most one simulated
 // second more; returns what the traffic reported (mismatches, errors), one line each.
 template <class Idle>

@@ -23,6 +23,7 @@ namespace {
 
 using namespace ohmvp;
 using bench::CheckingInitiator;
+using bench::debug;
 using bench::HeteroChain;
 using bench::now_ps;
 using bench::ns;
@@ -100,20 +101,6 @@ Bench& the_bench() {
 uint64_t origin() {
   the_bench();
   return bench::next_origin_ps();
-}
-
-// Reads or writes `bytes` at `address` through a debug transport interface.
-template <class Target>
-std::vector<uint8_t> debug(Target& target, uint64_t address, const std::vector<uint8_t>* write) {
-  std::vector<uint8_t> bytes = write ? *write : std::vector<uint8_t>(64, 0);
-  tlm::tlm_generic_payload p;
-  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(bytes.data());
-  p.set_data_length(64);
-  p.set_streaming_width(64);
-  REQUIRE(target.transport_dbg(p) == 64);
-  return bytes;
 }
 
 }  // namespace

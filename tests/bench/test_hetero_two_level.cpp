@@ -85,18 +85,6 @@ uint64_t origin() {
   return bench::next_origin_ps();
 }
 
-std::vector<uint8_t> xpoint_bytes(XPointController& xpoint, uint64_t address) {
-  std::vector<uint8_t> bytes(64, 0);
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(bytes.data());
-  p.set_data_length(64);
-  p.set_streaming_width(64);
-  REQUIRE(xpoint.transport_dbg(p) == 64);
-  return bytes;
-}
-
 }  // namespace
 
 TEST_CASE("hetero two-level: a miss fills DRAM, then the line hits", "[hetero]") {
@@ -145,7 +133,7 @@ void check_dirty_victim(Directed& d, bool auto_rw, uint64_t tag_check_ns) {
   // XPoint read (198), as fast with the write-back on the channel as without it.
   CHECK(response_ns(d.stimulus, evict, t0) == 1000 + 20 + 198);
   CHECK(d.stimulus.request(again).data == data);
-  CHECK(xpoint_bytes(d.chain.xpoint, x * 64) == data);
+  CHECK(bench::debug(d.chain.xpoint, x * 64) == data);
   CHECK(d.chain.manager_counter("writebacks") == 1);
   CHECK(d.chain.port_counter("snarfed_writes") == (auto_rw ? 1 : 0));
   // Migration on the channel: three fills (an XPoint read and a DRAM write each) and the

@@ -138,18 +138,6 @@ uint64_t origin() {
   return bench::next_origin_ps();
 }
 
-std::vector<uint8_t> debug_read(HeteroMemoryManager& m, uint64_t address) {
-  std::vector<uint8_t> bytes(64, 0);
-  tlm::tlm_generic_payload p;
-  p.set_command(tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(bytes.data());
-  p.set_data_length(64);
-  p.set_streaming_width(64);
-  REQUIRE(m.transport_dbg(p) == 64);
-  return bytes;
-}
-
 }  // namespace
 
 TEST_CASE("paged: a cold fault brings the page over PCIe, then requests hit", "[paged]") {
@@ -221,7 +209,7 @@ TEST_CASE("paged: evictions take the oldest page; a dirty one goes back to host 
   CHECK(c.counter("writebacks") == 1);
   CHECK(c.counter("device_to_host_bytes") == page);
   CHECK(c.counter("migrations") == faults_before + 4);  // 5, 7, 9 and 5 again
-  CHECK(debug_read(c.manager, 5 * page + 64) == data);
+  CHECK(bench::debug(c.manager, 5 * page + 64) == data);
   CHECK(c.manager.idle());
 }
 
