@@ -39,6 +39,9 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get("max_migrations", c.max_migrations, 1u, 64u);
   reader.get("fault_ns", c.fault_ns, 0.0, 1e9);
   reader.get("auto_rw", c.auto_rw);
+  reader.get_enum("migration_issue", c.migration_issue,
+                  {{"immediate", MigrationIssueKind::immediate},
+                   {"with_writes", MigrationIssueKind::with_writes}});
   reader.get("ddr_t_tags", c.ddr_t_tags, 1u, 65536u);
   reader.get("dram_slots", c.dram_slots, 1u, 4096u);
   reader.get("burst_ns", c.burst_ns, 0.001, 1000.0);

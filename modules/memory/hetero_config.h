@@ -4,6 +4,7 @@
 
 #include "modules/memory/counter_decay.h"
 #include "modules/memory/hot_page_policy.h"
+#include "modules/memory/migration_issue_policy.h"
 
 namespace ohmvp {
 
@@ -30,6 +31,8 @@ struct HeteroConfig {
   // sees on the channel and writes XPoint from them itself, so data moving from DRAM to XPoint
   // crosses the channel once (planar swaps; two-level dirty write-backs).
   bool auto_rw = false;
+  // Planar: when a swap's transfers go out (MigrationIssuePolicy).
+  MigrationIssueKind migration_issue = MigrationIssueKind::immediate;
   // DDR-T tags: requests outstanding towards the XPoint controller.
   uint32_t ddr_t_tags = 64;
   // Base-protocol transactions outstanding towards the DRAM controller.

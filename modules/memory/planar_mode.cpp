@@ -1,5 +1,6 @@
 #include "modules/memory/planar_mode.h"
 
+#include <algorithm>
 #include <cstring>
 #include <systemc>
 #include <tlm>
@@ -35,6 +36,7 @@ PlanarMode::PlanarMode(const HeteroConfig& config, const HeteroLayout& layout,
       m_table(layout.groups, layout.xpoint_pages_per_group),
       m_decay(make_counter_decay(config.decay)),
       m_hot(make_hot_page_policy(config.hot_page)),
+      m_issue(make_migration_issue_policy(config.migration_issue)),
       m_counters(layout.groups, layout.xpoint_pages_per_group + 1, *m_decay),
       m_in_flight(m_table.pages(), 0),
       m_migrations(config.max_migrations),
@@ -72,12 +74,17 @@ void PlanarMode::submit(HeteroRequest& r) {
   m_counters.record(r.page);
   route(r);
   consider_swap(r.page);
+  if (r.is_write && m_issue->tokens_per_write() != 0) {
+    m_write_tokens += m_issue->tokens_per_write();
+    pump_all();
+  }
 }
 
 void PlanarMode::route(HeteroRequest& r) {
   if (Migration* m = migration_of(r.page)) {
     m_stats->waited.inc();
     m->waiters.push_back(&r);
+    pump(*m);
     return;
   }
   issue(r);
@@ -87,6 +94,7 @@ void PlanarMode::issue(HeteroRequest& r) {
   uint64_t device_address = 0;
   const bool in_dram = locate(r.address, device_address);
   ++m_in_flight[r.page];
+  if (!r.is_write) ++m_reads_in_flight;
   if (in_dram) {
     m_stats->dram_requests.inc();
     if (r.is_write) {
@@ -124,9 +132,14 @@ void PlanarMode::request_done(HeteroRequest& r, const uint8_t* data) {
   }
   if (!r.is_write) std::memcpy(r.payload->get_data_ptr(), data, r.length);
   const uint64_t page = r.page;
+  const bool was_read = !r.is_write;
   --m_in_flight[page];
   m_back.answer(r);
   m_back.retire(r);
+  if (was_read) {
+    --m_reads_in_flight;
+    pump_all();
+  }
   if (m_in_flight[page] != 0) return;
   for (Migration& m : m_migrations) {
     if (m.phase == Phase::draining && m_in_flight[m.hot_page] == 0 &&
@@ -170,22 +183,61 @@ uint64_t PlanarMode::token(const Migration& m, Kind kind, uint64_t burst) const 
 void PlanarMode::start_reads(Migration& m) {
   m.phase = Phase::reading;
   m.outstanding = 2 * bursts();
-  for (uint64_t b = 0; b < bursts(); ++b) {
-    m_back.dram_read(m.dram_base + b * 64, 64, true, token(m, dram_read, b));
-    m_back.xpoint_read(m.xpoint_base + b * 64, 64, true, token(m, xpoint_read, b));
+  for (uint32_t b = 0; b < bursts(); ++b) {
+    m.queued.push_back(Transfer{dram_read, b});
+    m.queued.push_back(Transfer{xpoint_read, b});
   }
+  pump(m);
 }
 
 void PlanarMode::start_writes(Migration& m) {
   m.phase = Phase::writing;
   // With auto-read/write the DRAM page is on its way into XPoint already (snarfed).
   m.outstanding = (m_config.auto_rw ? 1 : 2) * bursts();
-  for (uint64_t b = 0; b < bursts(); ++b) {
-    m_back.dram_write(m.dram_base + b * 64, m.from_xpoint.data() + b * 64, nullptr, 64, true,
-                      token(m, dram_write, b));
-    if (m_config.auto_rw) continue;
-    m_back.xpoint_write(m.xpoint_base + b * 64, m.from_dram.data() + b * 64, 64, true,
-                        token(m, xpoint_write, b));
+  for (uint32_t b = 0; b < bursts(); ++b) {
+    m.queued.push_back(Transfer{dram_write, b});
+    if (!m_config.auto_rw) m.queued.push_back(Transfer{xpoint_write, b});
+  }
+  pump(m);
+}
+
+void PlanarMode::pump(Migration& m) {
+  while (!m.queued.empty()) {
+    const MigrationIssueState state{m_reads_in_flight, m_write_tokens, !m.waiters.empty()};
+    if (!m_issue->may_issue(state)) return;
+    if (m_issue->takes_write_token(state)) --m_write_tokens;
+    const Transfer t = m.queued.front();
+    m.queued.pop_front();
+    send(m, t);
+  }
+}
+
+void PlanarMode::pump_all() {
+  for (Migration& m : m_migrations) {
+    if (!m.queued.empty()) pump(m);
+  }
+  const bool queued = std::any_of(m_migrations.begin(), m_migrations.end(),
+                                  [](const Migration& m) { return !m.queued.empty(); });
+  if (!queued) m_write_tokens = 0;  // room made by writes is not saved up
+}
+
+void PlanarMode::send(Migration& m, const Transfer& t) {
+  const uint64_t offset = uint64_t{t.burst} * 64;
+  const uint64_t tok = token(m, t.kind, t.burst);
+  switch (t.kind) {
+    case dram_read:
+      m_back.dram_read(m.dram_base + offset, 64, true, tok);
+      return;
+    case xpoint_read:
+      m_back.xpoint_read(m.xpoint_base + offset, 64, true, tok);
+      return;
+    case dram_write:
+      m_back.dram_write(m.dram_base + offset, m.from_xpoint.data() + offset, nullptr, 64, true,
+                        tok);
+      return;
+    case xpoint_write:
+      m_back.xpoint_write(m.xpoint_base + offset, m.from_dram.data() + offset, 64, true, tok);
+      return;
   }
 }
 

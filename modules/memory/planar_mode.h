@@ -11,6 +11,7 @@
 #include "modules/memory/hetero_config.h"
 #include "modules/memory/hetero_request.h"
 #include "modules/memory/hot_page_policy.h"
+#include "modules/memory/migration_issue_policy.h"
 #include "modules/memory/page_access_counters.h"
 #include "modules/memory/page_mapping_table.h"
 
@@ -21,7 +22,8 @@ namespace ohmvp {
 // (HotPagePolicy) and its group is not swapping already, the controller swaps it with the
 // group's DRAM page: it waits for the requests already sent to the two pages, reads both pages
 // over the channel, writes each into the other's place, then updates the table. Requests to the
-// two pages wait meanwhile; requests to other pages proceed.
+// two pages wait meanwhile; requests to other pages proceed. When each of a swap's transfers goes
+// out is the MigrationIssuePolicy's call.
 class PlanarMode {
  public:
   PlanarMode(const HeteroConfig& config, const HeteroLayout& layout, HeteroBackEnds& back_ends,
@@ -40,6 +42,11 @@ class PlanarMode {
 
  private:
   enum class Phase : uint8_t { idle, draining, reading, writing };
+  enum Kind : uint64_t { dram_read = 0, xpoint_read = 1, dram_write = 2, xpoint_write = 3 };
+  struct Transfer {
+    Kind kind;
+    uint32_t burst;
+  };
   struct Migration {
     Phase phase = Phase::idle;
     uint64_t hot_page = 0;       // in XPoint, moving to DRAM
@@ -52,9 +59,9 @@ class PlanarMode {
     std::vector<uint8_t> from_dram;
     std::vector<uint8_t> from_xpoint;
     std::deque<HeteroRequest*> waiters;
+    std::deque<Transfer> queued;  // not sent yet (MigrationIssuePolicy)
   };
   struct Stats;
-  enum Kind : uint64_t { dram_read = 0, xpoint_read = 1, dram_write = 2, xpoint_write = 3 };
 
   void route(HeteroRequest& request);
   void issue(HeteroRequest& request);
@@ -62,6 +69,10 @@ class PlanarMode {
   Migration* migration_of(uint64_t page);
   void start_reads(Migration& m);
   void start_writes(Migration& m);
+  // Sends the swap's queued transfers while the issue policy lets them go.
+  void pump(Migration& m);
+  void pump_all();
+  void send(Migration& m, const Transfer& t);
   void finish(Migration& m);
   uint64_t token(const Migration& m, Kind kind, uint64_t burst) const;
   uint32_t bursts() const { return m_config.page_bytes / 64; }
@@ -72,6 +83,9 @@ class PlanarMode {
   PageMappingTable m_table;
   std::unique_ptr<CounterDecay> m_decay;
   std::unique_ptr<HotPagePolicy> m_hot;
+  std::unique_ptr<MigrationIssuePolicy> m_issue;
+  uint32_t m_reads_in_flight = 0;  // front reads sent to DRAM or XPoint, not answered
+  uint32_t m_write_tokens = 0;     // transfers front writes have made room for
   PageAccessCounters m_counters;
   std::vector<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
   std::vector<Migration> m_migrations;

@@ -85,6 +85,7 @@ class HeteroChain : public sc_core::sc_module {
   uint64_t port_counter(const char* stat) const {
     return counter(std::string(manager.name()) + ".ddr_t_port", stat);
   }
+  const StatsRegistry& stats() const { return m_stats; }
   double manager_scalar(const char* stat) const {
     const Scalar* s = m_stats.find_scalar(manager.name(), stat);
     if (s == nullptr) throw std::logic_error(std::string("no scalar ") + stat);

@@ -43,6 +43,11 @@ HeteroConfig planar(uint32_t page_bytes, HotPageKind kind, uint32_t threshold) {
   return c;
 }
 
+HeteroConfig with_writes(HeteroConfig c) {
+  c.migration_issue = MigrationIssueKind::with_writes;
+  return c;
+}
+
 HeteroConfig auto_rw(HeteroConfig c) {
   c.auto_rw = true;
   return c;
@@ -89,6 +94,7 @@ struct Bench {
   // One-burst pages, hot at the first access.
   Directed swap{"swap", planar(64, HotPageKind::threshold, 1), stats};
   Directed swap_auto_rw{"swap_auto_rw", auto_rw(planar(64, HotPageKind::threshold, 1)), stats};
+  Directed background{"background", with_writes(planar(64, HotPageKind::threshold, 1)), stats};
   Random random{stats, &vcd};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
@@ -245,6 +251,39 @@ TEST_CASE("hetero planar: a hot XPoint page is swapped with its group's DRAM pag
 TEST_CASE("hetero planar: with auto-read/write the DRAM page crosses the channel once",
           "[hetero]") {
   check_swap(the_bench().swap_auto_rw, true);
+}
+
+TEST_CASE("hetero planar: migrations issued with writes wait for the reads in flight", "[hetero]") {
+  Directed& d = the_bench().background;
+  const Histogram* swap_time = d.chain.stats().find_histogram("background_chain.hmm", "swap_time");
+  REQUIRE(swap_time != nullptr);
+  // Page 1 (XPoint, group 0) turns hot at its first read; the swap waits for that read (198).
+  // Page 10 (XPoint, group 1) is read meanwhile, in flight until 100 + 198.
+  uint64_t t0 = origin();
+  d.stimulus.read(t0, 1 * 64);
+  d.stimulus.read(t0 + 100 * ns, 10 * 64);
+  run_to(t0 + 450 * ns);
+  // Immediately issued, the swap's reads would have gone at 198 and it would be done at 401.
+  CHECK_FALSE(d.chain.manager.planar()->table().in_dram(1));
+  run_to(t0 + 1000 * ns);
+  // The swap's reads went out when the other read was answered (298): RSP_READY 194 later, the
+  // burst across at 496, both writes then, XPoint's WR_DONE at 501.
+  CHECK(d.chain.manager.planar()->table().in_dram(1));
+  CHECK(swap_time->count() == 1);
+  CHECK(swap_time->max() == 501 * ns);
+
+  // The same, with a front write at 250 to another page: it takes the swap's two reads along.
+  t0 = origin();
+  d.stimulus.read(t0, 19 * 64);                              // group 2, XPoint: hot
+  d.stimulus.read(t0 + 100 * ns, 28 * 64);                   // group 3, XPoint: in flight
+  d.stimulus.write(t0 + 250 * ns, 27 * 64, pattern(6, 64));  // group 3's DRAM page
+  run_to(t0 + 1000 * ns);
+  CHECK(d.chain.manager.planar()->table().in_dram(19));
+  CHECK(swap_time->count() == 2);
+  // Reads at 250, burst across at 448, XPoint's WR_DONE at 453.
+  CHECK(swap_time->max() == 501 * ns);
+  CHECK(swap_time->min() == 453 * ns);
+  CHECK(d.chain.manager.idle());
 }
 
 TEST_CASE("hetero planar: a random read/write mix with swaps loses nothing", "[hetero]") {

@@ -181,6 +181,41 @@ TEST_CASE("Hetero config: fragments, ranges, unknown keys", "[hetero]") {
   CHECK_THAT(error_of({{"decay", {{"policy", "halve"}, {"interval", 0}}}}),
              Contains("memory.hetero.decay.interval"));
   CHECK_THAT(error_of({{"hot_page", {{"treshold", 3}}}}), Contains("threshold"));
+
+  const HeteroConfig functions =
+      parse_hetero({{"auto_rw", true}, {"migration_issue", "with_writes"}, {"mode", "paged"}});
+  CHECK(functions.auto_rw);
+  CHECK(functions.migration_issue == MigrationIssueKind::with_writes);
+  CHECK(functions.mode == HeteroMode::paged);
+  CHECK_FALSE(parse_hetero(json::object()).auto_rw);
+  CHECK(parse_hetero(json::object()).migration_issue == MigrationIssueKind::immediate);
+  CHECK_THAT(error_of({{"migration_issue", "later"}}), Contains("memory.hetero.migration_issue"));
+  CHECK_THAT(error_of({{"auto_rw", 1}}), Contains("memory.hetero.auto_rw"));
+}
+
+TEST_CASE("Migration issue policies: at once, or with writes while reads are in flight",
+          "[hetero]") {
+  const auto immediate = make_migration_issue_policy(MigrationIssueKind::immediate);
+  const MigrationIssueState busy{3, 0, false};
+  CHECK(immediate->may_issue(busy));
+  CHECK_FALSE(immediate->takes_write_token(busy));
+  CHECK(immediate->tokens_per_write() == 0);
+
+  const auto with_writes = make_migration_issue_policy(MigrationIssueKind::with_writes);
+  CHECK(with_writes->tokens_per_write() == 2);
+  // Reads in flight and nobody waiting: only on a write's room, which it takes.
+  CHECK_FALSE(with_writes->may_issue(busy));
+  const MigrationIssueState room{3, 1, false};
+  CHECK(with_writes->may_issue(room));
+  CHECK(with_writes->takes_write_token(room));
+  // No read in flight: at once, no room taken.
+  const MigrationIssueState quiet{0, 0, false};
+  CHECK(with_writes->may_issue(quiet));
+  CHECK_FALSE(with_writes->takes_write_token(quiet));
+  // Requests wait for the swap: they are the latency-critical ones, so at once.
+  const MigrationIssueState waited{3, 0, true};
+  CHECK(with_writes->may_issue(waited));
+  CHECK_FALSE(with_writes->takes_write_token(waited));
 }
 
 TEST_CASE("Hetero capacities: planar groups and two-level tag bits", "[hetero]") {
