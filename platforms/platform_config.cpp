@@ -86,7 +86,17 @@ static void parse_optical(const ConfigReader& reader, const ConfigReader& channe
   }
   channel.get("device_lanes", m.optical_device_lanes, 8u, 4096u);
   if (m.optical_device_lanes % 8 != 0) channel.fail("device_lanes", "expected a multiple of 8");
-  channel.get_enum("ohm_platform", m.ohm_platform, {{"ohm_base", OhmPlatform::ohm_base}});
+  channel.get_enum("ohm_platform", m.ohm_platform,
+                   {{"ohm_base", OhmPlatform::ohm_base},
+                    {"auto_rw", OhmPlatform::auto_rw},
+                    {"ohm_wom", OhmPlatform::ohm_wom},
+                    {"ohm_bw", OhmPlatform::ohm_bw}});
+  if (m.ohm_platform != OhmPlatform::ohm_base) {
+    channel.fail("ohm_platform",
+                 std::string("only \"ohm_base\" so far: the Ohm functions of ") +
+                     to_string(m.ohm_platform) +
+                     " (dual routes, snarf, SWAP-CMD, reverse write) are not built");
+  }
   channel.finish();
   if (!reader.has("optical")) {
     reader.fail("optical",

@@ -124,7 +124,10 @@ TEST_CASE("optical platform config: bad combinations name their JSON path", "[op
       Contains("memory.dram") && Contains("64-byte DRAM bursts"));
   CHECK_THAT(error_of("ohm_base_planar",
                       [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
-             Contains("memory.channel.ohm_platform"));
+             Contains("memory.channel.ohm_platform") && Contains("only \"ohm_base\" so far"));
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_base2"; }),
+             Contains("memory.channel.ohm_platform") && Contains("ohm_base"));
   CHECK_THAT(
       error_of("ohm_base_planar", [](json& j) { j["memory"]["optical"]["rate_gbps"] = 0.0; }),
       Contains("memory.optical.rate_gbps") && Contains("out of range"));
