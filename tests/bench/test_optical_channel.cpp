@@ -18,6 +18,7 @@
 #include <systemc>
 #include <vector>
 
+#include "modules/common/errors.h"
 #include "modules/common/vcd_writer.h"
 #include "modules/optical/optical_channel.h"
 #include "tests/bench/hetero_chain.h"
@@ -213,6 +214,24 @@ TEST_CASE("optical channel: XPoint data after a DRAM burst waits for the detecto
   CHECK(b.vc1.counter("detector_switches") == 1);
   CHECK(b.vc0.manager.idle());
   CHECK(b.vc1.manager.idle());
+}
+
+TEST_CASE("optical channel: a transfer placed without asking is an error", "[optical_channel]") {
+  OpticalChain& c = the_bench().vc1;
+  const uint64_t t = origin() + 1000 * ns;
+  DataBus& xpoint = c.channel.data_bus(BusDevice::xpoint);
+  DataBus& dram = c.channel.data_bus(BusDevice::dram);
+  xpoint.occupy(t, t + 4 * ns, 64);
+  // Overlap, and a DRAM transfer 50 ps after the XPoint one: no time to switch detectors.
+  CHECK_THROWS_AS(xpoint.occupy(t + 2 * ns, t + 6 * ns, 64), SimulationError);
+  CHECK_THROWS_WITH(dram.occupy(t + 4 * ns + 50, t + 8 * ns + 50, 64),
+                    Catch::Contains("vc1.channel: DRAM transfer") &&
+                        Catch::Contains("no time to switch detectors (100 ps)"));
+  // 100 ps after it is fine, and asking gives exactly that.
+  CHECK(dram.earliest_free(t + 4 * ns, 4 * ns) == t + 4 * ns + 100);
+  dram.occupy(t + 4 * ns + 100, t + 8 * ns + 100, 64);
+  // After the earlier XPoint, DRAM pair: DRAM -> XPoint -> DRAM, two more.
+  CHECK(c.counter("detector_switches") == 3);
 }
 
 // Last (it closes the VCD): the busy signal of vc0 rises at each transfer and falls at its end;

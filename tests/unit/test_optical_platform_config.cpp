@@ -82,6 +82,24 @@ TEST_CASE("Ohm-base platforms: hetero with the optical channel, the same bandwid
   }
 }
 
+TEST_CASE("optical platform config: the energy model's figures", "[optical_platform]") {
+  json root = load_platform("ohm_base_planar").json();
+  root["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
+  const PlatformConfig c = parse_platform(ConfigDocument(root));
+  CHECK(c.memory.energy.serdes_pj_per_bit == 2.0);
+  CHECK(c.memory.energy.mrr_tuning_fj_per_bit == 200.0);
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) {
+                        j["memory"]["energy"] = {{"serdes_pj", 2.0}};
+                      }),
+             Contains("serdes_pj") && Contains("memory.energy"));
+  CHECK_THAT(error_of("hetero_planar",
+                      [](json& j) {
+                        j["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
+                      }),
+             Contains("memory.energy") && Contains("only with"));
+}
+
 TEST_CASE("optical platform config: bad combinations name their JSON path", "[optical_platform]") {
   // One virtual channel per memory controller.
   CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["channels"] = 4; }),
