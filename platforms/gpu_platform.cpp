@@ -9,7 +9,7 @@ namespace {
 
 // Peak data bandwidth of the memory system in GB/s (bytes per ns).
 double peak_gb_per_s(const MemorySystemConfig& memory) {
-  return memory.channels * memory.channel.lanes * memory.channel.rate_gbps / 8.0;
+  return memory.peak_gb_per_s();
 }
 
 }  // namespace

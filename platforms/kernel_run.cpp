@@ -12,6 +12,7 @@
 #include "modules/host/kernel_arguments.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
+#include "platforms/optical_summary.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 
@@ -199,6 +200,10 @@ RunSummary summarise(GpuPlatform& platform) {
   gpu.simd_efficiency = stats.find_scalar("gpu", "simd_efficiency")->value();
   s.gpu = gpu;
   if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
+  if (platform.config().memory.is_optical()) {
+    s.optical = summarise_optical(platform.config().memory, platform.memory(), platform.stats(),
+                                  sc_core::sc_time_stamp().value());
+  }
   return s;
 }
 

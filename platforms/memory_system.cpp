@@ -1,5 +1,7 @@
 #include "platforms/memory_system.h"
 
+#include "modules/optical/optical_channel.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -12,6 +14,16 @@ namespace {
 // (a modelling choice: the run's end is known to 1 ns).
 constexpr double idle_poll_ns = 1.0;
 
+std::unique_ptr<MemoryChannel> make_channel(const MemorySystemConfig& config, uint32_t index,
+                                            StatsRegistry& stats, VcdWriter* vcd) {
+  const std::string name = "channel" + std::to_string(index);
+  if (config.is_optical()) {
+    return std::make_unique<OpticalChannel>(name.c_str(), config.optical, VirtualChannelId{index},
+                                            stats, vcd);
+  }
+  return std::make_unique<ElectricalChannel>(name.c_str(), config.channel, stats, vcd);
+}
+
 }  // namespace
 
 MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfig& config,
@@ -21,7 +33,7 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
       m_map{config.channels, config.interleave_bytes},
       m_idle_poll(idle_poll_ns, sc_core::SC_NS) {
   const DramTiming timing = config.timing_cycles();
-  const uint32_t bus_bytes = config.channel.bus_bytes();
+  const uint32_t bus_bytes = config.bus_bytes();
   if (front == Front::single_initiator && config.channels > 1) {
     m_interleaver = std::make_unique<ChannelInterleaver>("interleaver", config.channels,
                                                          config.interleave_bytes);
@@ -31,13 +43,15 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
     m_controllers.push_back(std::make_unique<MemoryController>(("mc" + suffix).c_str(),
                                                                config.controller, config.geometry,
                                                                timing, bus_bytes, stats, vcd));
-    m_channels.push_back(std::make_unique<ElectricalChannel>(("channel" + suffix).c_str(),
-                                                             config.channel, stats, vcd));
+    m_channels.push_back(make_channel(config, c, stats, vcd));
     m_devices.push_back(std::make_unique<DramDevice>(("dram" + suffix).c_str(), config.geometry,
                                                      timing, bus_bytes, stats));
     m_controllers.back()->on_idle([this] { check_idle(); });
-    m_controllers.back()->out.bind(m_channels.back()->in);
-    m_channels.back()->out.bind(m_devices.back()->in);
+    MemoryChannel& channel = *m_channels.back();
+    m_controllers.back()->set_data_arrival_latency(
+        channel.data_bus(BusDevice::dram).arrival_latency_ps());
+    m_controllers.back()->out.bind(channel.ddr_in());
+    channel.ddr_out().bind(m_devices.back()->in);
     if (config.is_hetero()) add_manager(config, suffix, stats, vcd);
     if (m_interleaver) m_interleaver->out[c]->bind(front_socket(c));
   }
@@ -63,10 +77,10 @@ void MemorySystem::add_manager(const MemorySystemConfig& config, const std::stri
   }
   m_managers.push_back(std::make_unique<HeteroMemoryManager>(
       ("hmm" + suffix).c_str(), config.hetero, m_controllers.back()->capacity_bytes(), far,
-      *m_channels.back(), stats, vcd));
+      m_channels.back()->data_bus(BusDevice::xpoint), stats, vcd));
   m_managers.back()->dram().bind(m_controllers.back()->in);
   if (!config.is_paged()) {
-    m_controllers.back()->share_data_bus(*m_channels.back());
+    m_controllers.back()->share_data_bus(m_channels.back()->data_bus(BusDevice::dram));
     m_managers.back()->xpoint().bind(m_xpoints.back()->in);
   }
 }

@@ -9,6 +9,7 @@
 #include "modules/interconnect/channel_interleaver.h"
 #include "modules/interconnect/electrical_channel.h"
 #include "modules/interconnect/interleave_map.h"
+#include "modules/interconnect/memory_channel.h"
 #include "modules/memory/dram_device.h"
 #include "modules/memory/hetero_memory_manager.h"
 #include "modules/memory/memory_controller.h"
@@ -17,13 +18,15 @@
 
 namespace ohmvp {
 
-// Builds the channels of a MemorySystemConfig: per channel a controller, an electrical channel
-// and the DRAM; in a hetero mode also an XPoint controller and, in front of both, a
-// heterogeneous-memory manager that takes the channel's requests (paged mode: a manager paging
-// between the DRAM and host memory over the host PCIe link, one link for all channels). The front
-// is either one socket for a single initiator (an interleaver spreads its requests over the
-// channels when there are several) or one socket per channel (the GPU's L2 slices, each bound to
-// its own channel and sending channel-local addresses, see `map()`).
+// Builds the channels of a MemorySystemConfig: per channel a controller, a memory channel
+// (electrical wires, or the controller's virtual channel of the optical channel: built through
+// the MemoryChannel interface, nothing else depends on which) and the DRAM; in a hetero mode also
+// an XPoint controller and, in front of both, a heterogeneous-memory manager that takes the
+// channel's requests (paged mode: a manager paging between the DRAM and host memory over the host
+// PCIe link, one link for all channels). The front is either one socket for a single initiator (an
+// interleaver spreads its requests over the channels when there are several) or one socket per
+// channel (the GPU's L2 slices, each bound to its own channel and sending channel-local addresses,
+// see `map()`).
 class MemorySystem : public sc_core::sc_module {
  public:
   enum class Front { single_initiator, per_channel };
@@ -46,7 +49,7 @@ class MemorySystem : public sc_core::sc_module {
   uint64_t column_commands() const;
   uint64_t capacity_bytes() const;
   uint32_t burst_bytes() const { return m_controllers.front()->mapper().burst_bytes(); }
-  const std::vector<std::unique_ptr<ElectricalChannel>>& channels() const { return m_channels; }
+  const std::vector<std::unique_ptr<MemoryChannel>>& channels() const { return m_channels; }
   // Hetero modes only; empty otherwise.
   const std::vector<std::unique_ptr<HeteroMemoryManager>>& managers() const { return m_managers; }
   const std::vector<std::unique_ptr<XPointController>>& xpoints() const { return m_xpoints; }
@@ -66,7 +69,7 @@ class MemorySystem : public sc_core::sc_module {
   std::function<void()> m_when_idle;
   std::unique_ptr<ChannelInterleaver> m_interleaver;
   std::vector<std::unique_ptr<MemoryController>> m_controllers;
-  std::vector<std::unique_ptr<ElectricalChannel>> m_channels;
+  std::vector<std::unique_ptr<MemoryChannel>> m_channels;
   std::vector<std::unique_ptr<DramDevice>> m_devices;
   std::vector<std::unique_ptr<XPointController>> m_xpoints;
   std::vector<std::unique_ptr<HeteroMemoryManager>> m_managers;

@@ -6,7 +6,18 @@
 namespace ohmvp {
 
 DramTiming MemorySystemConfig::timing_cycles() const {
-  return to_cycles(timing, channel.burst_ns(burst_bytes()));
+  return to_cycles(timing, burst_ns(burst_bytes()));
+}
+
+double MemorySystemConfig::burst_ns(uint32_t bytes) const {
+  // Every virtual channel has the same width (parse_optical checks it).
+  if (is_optical()) return bytes * 8.0 / optical.bandwidth_gbps(VirtualChannelId{0});
+  return channel.burst_ns(bytes);
+}
+
+double MemorySystemConfig::peak_gb_per_s() const {
+  if (is_optical()) return optical.bandwidth_gbps() / 8.0;
+  return channels * channel.lanes * channel.rate_gbps / 8.0;
 }
 
 uint64_t MemorySystemConfig::channel_capacity_bytes() const {
@@ -32,7 +43,7 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
                                                             : HeteroMode::paged;
   m.hetero.mode = mode;
   const ConfigReader hetero = reader.child("hetero");
-  const double burst_ns = m.channel.burst_ns(64);
+  const double burst_ns = m.burst_ns(64);
   if (hetero.has("burst_ns")) {
     hetero.fail("burst_ns", "nothing: a platform takes it from the channel (" +
                                 std::to_string(burst_ns) + " ns per 64-byte burst)");
@@ -64,6 +75,73 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   check_capacities(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel(), where.c_str());
 }
 
+// `channel` is reader's "channel" child, its type already read.
+static void parse_optical(const ConfigReader& reader, const ConfigReader& channel,
+                          MemorySystemConfig& m) {
+  for (const char* key : {"lanes", "rate_gbps"}) {
+    if (channel.has(key)) {
+      channel.fail(key,
+                   "only with \"type\": \"electrical\"; an optical channel's width and "
+                   "rate are memory.optical's (wavelengths_per_waveguide, rate_gbps)");
+    }
+  }
+  channel.get("device_lanes", m.optical_device_lanes, 8u, 4096u);
+  if (m.optical_device_lanes % 8 != 0) channel.fail("device_lanes", "expected a multiple of 8");
+  channel.get_enum("ohm_platform", m.ohm_platform,
+                   {{"ohm_base", OhmPlatform::ohm_base},
+                    {"auto_rw", OhmPlatform::auto_rw},
+                    {"ohm_wom", OhmPlatform::ohm_wom},
+                    {"ohm_bw", OhmPlatform::ohm_bw}});
+  if (m.ohm_platform != OhmPlatform::ohm_base) {
+    channel.fail("ohm_platform",
+                 std::string("only \"ohm_base\" so far: the Ohm functions of ") +
+                     to_string(m.ohm_platform) +
+                     " (dual routes, snarf, SWAP-CMD, reverse write) are not built");
+  }
+  channel.finish();
+  if (!reader.has("optical")) {
+    reader.fail("optical",
+                "missing: \"type\": \"optical\" needs the optical channel's "
+                "configuration (e.g. \"extends\": [\"optical/ohm_channel\"])");
+  }
+  if (reader.has("energy")) parse(reader.child("energy"), m.energy);
+  const ConfigReader optical = reader.child("optical");
+  parse(optical, m.optical);
+  if (m.optical.virtual_channels != m.channels) {
+    optical.fail("virtual_channels",
+                 std::to_string(m.optical.virtual_channels) + " virtual channels for " +
+                     std::to_string(m.channels) +
+                     " memory channels (memory.channels): expected one per memory controller");
+  }
+  const uint32_t lanes = m.optical.lanes(VirtualChannelId{0});
+  for (uint32_t vc = 1; vc < m.optical.virtual_channels; ++vc) {
+    if (m.optical.lanes(VirtualChannelId{vc}) != lanes) {
+      optical.fail("wavelength_sets", "virtual channel " + std::to_string(vc) + " has " +
+                                          std::to_string(m.optical.lanes(VirtualChannelId{vc})) +
+                                          " lanes, virtual channel 0 " + std::to_string(lanes) +
+                                          ": the memory controllers share one DRAM timing, so "
+                                          "every virtual channel needs the same width");
+    }
+  }
+}
+
+static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
+  const ConfigReader channel = reader.child("channel");
+  channel.get_enum("type", m.channel_type,
+                   {{"electrical", ChannelType::electrical}, {"optical", ChannelType::optical}});
+  if (m.is_optical()) {
+    parse_optical(reader, channel, m);
+    return;
+  }
+  for (const char* key : {"device_lanes", "ohm_platform"}) {
+    if (channel.has(key)) channel.fail(key, "only with \"type\": \"optical\"");
+  }
+  for (const char* key : {"optical", "energy"}) {
+    if (reader.has(key)) reader.fail(key, "only with \"channel\": {\"type\": \"optical\"}");
+  }
+  parse(channel, m.channel);
+}
+
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   reader.get_enum("mode", m.mode,
                   {{"dram", MemoryMode::dram},
@@ -73,18 +151,14 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   reader.get("channels", m.channels, 1u, 64u);
   reader.get("interleave_bytes", m.interleave_bytes, uint64_t{64}, uint64_t{1} << 30);
   parse(reader.child("controller"), m.controller);
-  const ConfigReader channel = reader.child("channel");
-  std::string type = "electrical";
-  channel.get("type", type);
-  if (type != "electrical") channel.fail("type", "expected 'electrical'");
-  parse(channel, m.channel);
+  parse_channel(reader, m);
   const ConfigReader dram = reader.child("dram");
   parse(dram.child("geometry"), m.geometry);
   parse(dram.child("timing"), m.timing);
   dram.finish();
   // The mapping must fit the geometry and bus; checking it here reports a bad one before a run
   // writes anything.
-  AddressMapper(m.controller.address_mapping, m.geometry, m.channel.bus_bytes(),
+  AddressMapper(m.controller.address_mapping, m.geometry, m.bus_bytes(),
                 reader.path() + ".controller.address_mapping");
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {

@@ -9,6 +9,9 @@
 #include "modules/memory/controller_config.h"
 #include "modules/memory/dram_config.h"
 #include "modules/memory/hetero_config.h"
+#include "modules/optical/energy_model.h"
+#include "modules/optical/ohm_platform.h"
+#include "modules/optical/optical_config.h"
 #include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {
@@ -20,6 +23,10 @@ class ConfigDocument;
 // (docs/hetero_memory.md).
 enum class MemoryMode { dram, planar, two_level, paged };
 
+// What carries each channel's data (memory.channel.type): electrical wires, or one virtual
+// channel of the optical memory channel (memory.optical) per memory controller.
+enum class ChannelType { electrical, optical };
+
 // The memory system behind the GPU or the traffic initiator: N identical channels, each a
 // controller, an electrical channel and its DRAM, and in a hetero mode a manager in front of the
 // controller and an XPoint controller beside it.
@@ -28,7 +35,18 @@ struct MemorySystemConfig {
   uint32_t channels = 1;
   uint64_t interleave_bytes = 256;
   ControllerConfig controller;
+  ChannelType channel_type = ChannelType::electrical;
+  // Electrical: the wires. Optical: unused (the DRAM's width is optical_device_lanes).
   ElectricalChannelConfig channel;
+  // Optical only ("memory.optical"): the waveguides, one virtual channel per controller.
+  OpticalChannelConfig optical;
+  // Optical only: the DRAM device's data pins behind its SerDes (memory.channel.device_lanes);
+  // they set the column width, as an electrical channel's lanes do.
+  uint32_t optical_device_lanes = 32;
+  // Optical only: whose MRR layout and functions the channel has (memory.channel.ohm_platform).
+  OhmPlatform ohm_platform = OhmPlatform::ohm_base;
+  // Optical only ("memory.energy", optional): the energy model's figures for the summary.
+  EnergyConfig energy;
   DramGeometry geometry;
   DramTimingNs timing;
   // Hetero modes only ("hetero" and "xpoint" sections; paged: "hetero" and "host_memory");
@@ -46,11 +64,19 @@ struct MemorySystemConfig {
   uint64_t far_bytes_per_channel() const {
     return is_paged() ? host_memory_kib << 10 : xpoint.capacity_bytes();
   }
+  bool is_optical() const { return channel_type == ChannelType::optical; }
   DramTiming timing_cycles() const;
-  uint32_t burst_bytes() const { return channel.bus_bytes() * geometry.burst_length; }
+  // Bytes per DRAM column: the electrical lanes, or the DRAM's pins behind the optical SerDes.
+  uint32_t bus_bytes() const {
+    return is_optical() ? optical_device_lanes / 8 : channel.bus_bytes();
+  }
+  // Time `bytes` hold one channel's data path: the wires, or the virtual channel's wavelengths.
+  double burst_ns(uint32_t bytes) const;
+  // Peak data bandwidth of all channels, GB/s (bytes per ns).
+  double peak_gb_per_s() const;
+  uint32_t burst_bytes() const { return bus_bytes() * geometry.burst_length; }
   uint64_t dram_bytes_per_channel() const {
-    return uint64_t(geometry.total_banks()) * geometry.rows * geometry.columns *
-           channel.bus_bytes();
+    return uint64_t(geometry.total_banks()) * geometry.rows * geometry.columns * bus_bytes();
   }
   // The address space one channel exposes (hetero: the manager's, see check_capacities).
   uint64_t channel_capacity_bytes() const;

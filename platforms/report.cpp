@@ -40,6 +40,13 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["dram_cache_hit_rate"] = s.hetero->dram_cache_hit_rate;
     summary["xpoint_wear_max_over_mean"] = s.hetero->xpoint_wear_max_over_mean;
   }
+  if (s.optical) {
+    nlohmann::json& summary = report["summary"];
+    summary["laser_power_mw"] = s.optical->laser_power_mw;
+    summary["mrr_count"] = s.optical->mrr_count;
+    summary["ber_max"] = s.optical->ber_max;
+    summary["energy_j"] = s.optical->energy_j;
+  }
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
   return report;
@@ -86,6 +93,12 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
         << " bytes, " << s.hetero->migration_channel_share << " of channel time)\n"
         << "  DRAM hit rate     " << s.hetero->dram_cache_hit_rate << "\n"
         << "  XPoint wear       " << s.hetero->xpoint_wear_max_over_mean << " max / mean\n";
+  if (s.optical)
+    out << "  laser             " << s.optical->laser_power_mw << " mW per wavelength, "
+        << s.optical->mrr_count << " MRRs\n"
+        << std::scientific << std::setprecision(2) << "  BER (worst route) " << s.optical->ber_max
+        << "\n  energy            " << s.optical->energy_j << " J\n"
+        << std::fixed << std::setprecision(3);
   out << "\n";
   out.unsetf(std::ios::floatfield);
   stats.write_text(out);

@@ -41,6 +41,15 @@ struct RunSummary {
     double xpoint_wear_max_over_mean = 0;  // most written media line / mean writes per line
   };
   std::optional<Hetero> hetero;
+
+  // Platforms on the optical channel (memory.channel.type "optical") add these.
+  struct Optical {
+    double laser_power_mw = 0;  // laser per wavelength, as configured (paper's scale included)
+    uint64_t mrr_count = 0;     // modulators + detectors of the platform's layout
+    double ber_max = 0;         // worst route's bit error rate at that laser
+    double energy_j = 0;        // memory-system energy over the run, every component
+  };
+  std::optional<Optical> optical;
 };
 
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,

@@ -13,6 +13,7 @@
 #include "platforms/hetero_summary.h"
 #include "platforms/kernel_run.h"
 #include "platforms/memory_system.h"
+#include "platforms/optical_summary.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 #include "platforms/workload.h"
@@ -58,7 +59,9 @@ void add_channel_utilisation(const MemorySystem& memory, double simulated_ns,
                              StatsRegistry& stats) {
   for (const auto& channel : memory.channels()) {
     const double busy_ns = double(channel->busy_ps()) / 1000.0;
-    stats.scalar(channel->name(), "utilisation", "fraction", "share of time the data wires carry")
+    stats
+        .scalar(channel->channel_name(), "utilisation", "fraction",
+                "share of time the data wires carry")
         .set(simulated_ns > 0 ? busy_ns / simulated_ns : 0.0);
   }
 }
@@ -133,6 +136,8 @@ void run_platform(const RunOptions& options) {
 
   RunSummary summary = summarise(initiator, stats);
   if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
+  if (config.memory.is_optical())
+    summary.optical = summarise_optical(config.memory, memory, stats, end_ps);
   add_channel_utilisation(memory, summary.simulated_ns, stats);
   const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                             stats, document.json(), workload.json);

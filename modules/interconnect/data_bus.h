@@ -4,6 +4,10 @@
 
 namespace ohmvp {
 
+// The device at the far end of a data transfer on a memory channel (the near end is the memory
+// controller).
+enum class BusDevice : uint8_t { dram, xpoint };
+
 // The data wires of one memory channel as the transfers that share them see it. The DRAM
 // controller places its bursts at fixed offsets after their commands (tCL, tCWL); the DDR-T
 // port places XPoint data wherever it fits. Both ask where a transfer fits; whoever drives the
@@ -16,6 +20,10 @@ class DataBus {
   // Takes [start_ps, end_ps) for a transfer of `bytes`. Overlapping another transfer is a
   // SimulationError: the one who placed it did not ask.
   virtual void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) = 0;
+  // Time from a transfer's end on the wires to its last bit at the receiver, on top of the
+  // transfer's own time: 0 for electrical wires; the optical channel's time of flight plus
+  // SerDes. Whoever waits for data adds it.
+  virtual uint64_t arrival_latency_ps() const { return 0; }
 };
 
 }  // namespace ohmvp

@@ -7,6 +7,7 @@
 #include "modules/common/trace_signal.h"
 #include "modules/interconnect/data_bus.h"
 #include "modules/interconnect/data_bus_schedule.h"
+#include "modules/interconnect/memory_channel.h"
 #include "tlm_protocols/ddr_protocol.h"
 
 namespace ohmvp {
@@ -28,11 +29,13 @@ void parse(const ConfigReader& reader, ElectricalChannelConfig& config);
 // Carries ddr commands from a memory controller to its DRAM. Commands pass through at once;
 // the channel owns the data wires, accounts their busy time and checks that bursts never
 // overlap. On a heterogeneous channel the same wires also carry the DDR-T data of the XPoint
-// device, placed through the DataBus interface between the DRAM bursts.
+// device, placed through the DataBus interface between the DRAM bursts: both devices see the
+// same wires, and data is at the receiver when its burst ends.
 class ElectricalChannel : public sc_core::sc_module,
                           public DdrFwTransport,
                           public DdrBwTransport,
-                          public DataBus {
+                          public DataBus,
+                          public MemoryChannel {
  public:
   tlm::tlm_target_socket<64, ddr_protocol_types> in;
   tlm::tlm_initiator_socket<64, ddr_protocol_types> out;
@@ -58,7 +61,12 @@ class ElectricalChannel : public sc_core::sc_module,
     place(start_ps, end_ps, bytes);
   }
 
-  uint64_t busy_ps() const { return m_busy_ps.value(); }
+  // MemoryChannel
+  tlm::tlm_target_socket<64, ddr_protocol_types>& ddr_in() override { return in; }
+  tlm::tlm_initiator_socket<64, ddr_protocol_types>& ddr_out() override { return out; }
+  DataBus& data_bus(BusDevice) override { return *this; }
+  uint64_t busy_ps() const override { return m_busy_ps.value(); }
+  const char* channel_name() const override { return name(); }
 
  private:
   void place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);

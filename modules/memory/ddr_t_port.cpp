@@ -167,7 +167,7 @@ uint64_t DdrTPort::transfer(uint64_t now) {
     Slot& s = *m_slotted;
     m_slotted = nullptr;
     if (s.extension.command == DdrTCommand::read) {
-      send_pull(s, m_slot_ps + m_usage.burst_ps);
+      send_pull(s, m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps());
     } else {
       send_request(s, now);
     }

@@ -578,7 +578,7 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
     payload.set_response_status(tlm::TLM_OK_RESPONSE);
     m_stats->reads.inc();
     m_stats->read_bytes.inc(r->length);
-    respond_at(ps(now + m_timing.CL + m_timing.BURST), payload, r->arrival_ps);
+    respond_at(ps(now + m_timing.CL + m_timing.BURST) + m_data_latency_ps, payload, r->arrival_ps);
   }
   m_pool.release(r);
   ++m_column_commands;

@@ -49,6 +49,9 @@ class MemoryController : public sc_core::sc_module,
   // The channel's data wires carry other transfers too (DDR-T data of an XPoint device): a
   // column command then also waits until its burst's slot on `bus` is free.
   void share_data_bus(const DataBus& bus) { m_shared_bus = &bus; }
+  // Read data reaches the controller `latency_ps` after its burst leaves the channel (the
+  // optical channel's time of flight and SerDes; 0 on electrical wires): responses wait for it.
+  void set_data_arrival_latency(uint64_t latency_ps) { m_data_latency_ps = latency_ps; }
 
   // Front side (base protocol).
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -175,6 +178,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
   const DataBus* m_shared_bus = nullptr;
+  uint64_t m_data_latency_ps = 0;
   std::function<void()> m_on_idle;
   uint64_t m_column_commands = 0;
   std::unique_ptr<Stats> m_stats;

@@ -105,3 +105,15 @@ TEST_CASE("every shipped kernel matches its reference on origin_two_level",
           "[coverify][origin_two_level]") {
   check_platform("origin_two_level");
 }
+
+// Ohm-base (docs/optical.md): hetero_planar / hetero_two_level with the data on the optical
+// channel's virtual channels instead of the electrical wires.
+TEST_CASE("every shipped kernel matches its reference on ohm_base_planar",
+          "[coverify][ohm_base_planar]") {
+  check_platform("ohm_base_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on ohm_base_two_level",
+          "[coverify][ohm_base_two_level]") {
+  check_platform("ohm_base_two_level");
+}

@@ -396,8 +396,13 @@ TEST_CASE("memory config: the shipped Ohm-GPU DRAM platform") {
 }
 
 TEST_CASE("memory config: platform validation") {
-  CHECK_THAT(platform_error([](json& j) { j["memory"]["channel"]["type"] = "optical"; }),
-             Contains("memory.channel.type") && Contains("expected 'electrical'"));
+  CHECK_THAT(platform_error([](json& j) { j["memory"]["channel"]["type"] = "wireless"; }),
+             Contains("memory.channel.type") && Contains("electrical") && Contains("optical"));
+  // An optical channel needs its configuration (tests/unit/test_optical_platform_config.cpp).
+  CHECK_THAT(platform_error([](json& j) {
+               j["memory"]["channel"] = {{"type", "optical"}};
+             }),
+             Contains("memory.optical") && Contains("missing"));
   CHECK_THAT(platform_error([](json& j) { j["memory"]["interleave_bytes"] = 96; }),
              Contains("memory.interleave_bytes") &&
                  Contains("expected a multiple of the burst size (64 bytes)"));

@@ -1,0 +1,122 @@
+#include "modules/optical/optical_channel.h"
+
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+uint64_t fixed_latency_ps(const OpticalChannelConfig& config, VirtualChannelId vc) {
+  TransferShape shape;
+  shape.vc = vc;
+  const TransferTiming t = transfer_timing(config, shape);
+  return t.propagation_ps + t.serdes_ps;
+}
+
+}  // namespace
+
+OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
+                               VirtualChannelId vc, StatsRegistry& stats, VcdWriter* vcd)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      m_config(config),
+      m_vc(vc),
+      m_latency_ps(fixed_latency_ps(config, vc)),
+      m_schedule(config.mrr.on_off_ps),
+      m_dram_view(*this, BusDevice::dram),
+      m_xpoint_view(*this, BusDevice::xpoint),
+      m_busy_ps(stats.counter(this->name(), "data_busy_ps", "ps",
+                              "time the virtual channel's light carries data")),
+      m_bytes(stats.counter(this->name(), "data_bytes", "bytes", "bytes carried")),
+      m_bursts(stats.counter(this->name(), "bursts", "bursts", "data transfers carried")),
+      m_dram_bursts(stats.counter(this->name(), "dram_bursts", "bursts",
+                                  "transfers between the controller and the DRAM")),
+      m_xpoint_bursts(stats.counter(this->name(), "xpoint_bursts", "bursts",
+                                    "transfers between the controller and the XPoint device")),
+      m_light_bits(
+          stats.counter(this->name(), "light_bits", "bits", "bits modulated on the light")),
+      m_switches(stats.counter(this->name(), "detector_switches", "switches",
+                               "neighbouring transfers of different devices (detector switched)")),
+      m_tuning_ps(stats.counter(this->name(), "tuning_ps", "ps",
+                                "dark light while the MRRs retune for a detector switch")) {
+  in.bind(*this);
+  out.bind(*this);
+  if (index_of(vc) >= config.virtual_channels) {
+    throw std::logic_error(std::string(this->name()) + ": virtual channel " +
+                           std::to_string(index_of(vc)) + " of " +
+                           std::to_string(config.virtual_channels));
+  }
+  stats.scalar(this->name(), "virtual_channel", "", "index of the virtual channel")
+      .set(index_of(vc));
+  stats.scalar(this->name(), "lanes", "wavelengths", "wavelengths x waveguides of the channel")
+      .set(config.lanes(vc));
+  stats.scalar(this->name(), "arrival_latency_ps", "ps", "time of flight plus SerDes")
+      .set(static_cast<double>(m_latency_ps));
+  m_busy_trace.attach(vcd, this->name(), "vc_busy", 1);
+}
+
+uint64_t OpticalChannel::serialisation_ps(uint32_t bytes) const {
+  TransferShape shape;
+  shape.vc = m_vc;
+  shape.data_bits = uint64_t{bytes} * 8;
+  return transfer_timing(m_config, shape).serialisation_ps;
+}
+
+tlm::tlm_sync_enum OpticalChannel::nb_transport_fw(tlm::tlm_generic_payload& payload,
+                                                   tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  DdrCommand command;
+  if (from_phase(phase, command) && is_column(command)) {
+    const auto* burst = payload.get_extension<DdrExtension>();
+    place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
+  }
+  return out->nb_transport_fw(payload, phase, delay);
+}
+
+void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device) {
+  // Transfers that can no longer matter are dropped now and then.
+  if (m_schedule.transfers().size() >= 32)
+    m_schedule.forget_until(sc_core::sc_time_stamp().value());
+  const uint64_t switches_before = m_schedule.switches();
+  if (!m_schedule.reserve(start_ps, end_ps, device)) {
+    throw SimulationError(std::string(name()) + ": " +
+                          (device == BusDevice::dram ? "DRAM" : "XPoint") + " transfer at " +
+                          std::to_string(start_ps) + ".." + std::to_string(end_ps) +
+                          " ps overlaps another one or leaves no time to switch detectors (" +
+                          std::to_string(m_schedule.switch_ps()) + " ps)");
+  }
+  const uint64_t new_switches = m_schedule.switches() - switches_before;
+  m_switches.inc(new_switches);
+  m_tuning_ps.inc(new_switches * m_schedule.switch_ps());
+  m_busy_ps.inc(end_ps - start_ps);
+  m_bytes.inc(bytes);
+  m_bursts.inc();
+  (device == BusDevice::dram ? m_dram_bursts : m_xpoint_bursts).inc();
+  m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, LightCoding::nrz));
+  trace(start_ps, end_ps);
+}
+
+void OpticalChannel::trace(uint64_t start_ps, uint64_t end_ps) {
+  if (!m_busy_trace.enabled()) return;
+  // Transfers may be placed before ones already traced, so changes come out of order; a
+  // transfer that ends where the next begins leaves the light busy.
+  m_busy_trace.record(1, start_ps);
+  if (!m_schedule.starts_at(end_ps)) m_busy_trace.record(0, end_ps);
+}
+
+void OpticalChannel::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  out->b_transport(payload, delay);
+}
+
+unsigned int OpticalChannel::transport_dbg(tlm::tlm_generic_payload& payload) {
+  return out->transport_dbg(payload);
+}
+
+tlm::tlm_sync_enum OpticalChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
+                                                   tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  return in->nb_transport_bw(payload, phase, delay);
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/interconnect/memory_channel.h"
+#include "modules/optical/optical_config.h"
+#include "modules/optical/transfer_timing.h"
+#include "modules/optical/virtual_channel_schedule.h"
+#include "tlm_protocols/ddr_protocol.h"
+
+namespace ohmvp {
+
+// One memory controller's virtual channel of the optical memory channel (Ohm-GPU: static
+// division of the waveguides' wavelengths, one virtual channel per controller, so virtual
+// channels never conflict and each module keeps only its own state). It sits where an
+// ElectricalChannel sits: ddr commands pass from the controller to the DRAM device at once, and
+// each column command's burst holds the virtual channel for the controller's data window
+// (data_start_ps..data_end_ps: the burst's serialisation over the channel's wavelengths in DRAM
+// clocks). XPoint data is placed through data_bus(BusDevice::xpoint). Between neighbouring
+// transfers of different devices the light stays dark for the MRR on/off tuning (the
+// demultiplexer switches detectors). Data reaches its receiver arrival_latency_ps() after its
+// transfer ends: time of flight over the waveguide plus the device SerDes (transfer_timing).
+class OpticalChannel : public sc_core::sc_module,
+                       public DdrFwTransport,
+                       public DdrBwTransport,
+                       public MemoryChannel {
+ public:
+  tlm::tlm_target_socket<64, ddr_protocol_types> in;
+  tlm::tlm_initiator_socket<64, ddr_protocol_types> out;
+
+  OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
+                 VirtualChannelId vc, StatsRegistry& stats, VcdWriter* vcd);
+
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload& payload) override;
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+  // MemoryChannel
+  tlm::tlm_target_socket<64, ddr_protocol_types>& ddr_in() override { return in; }
+  tlm::tlm_initiator_socket<64, ddr_protocol_types>& ddr_out() override { return out; }
+  DataBus& data_bus(BusDevice device) override {
+    return device == BusDevice::dram ? m_dram_view : m_xpoint_view;
+  }
+  uint64_t busy_ps() const override { return m_busy_ps.value(); }
+  const char* channel_name() const override { return name(); }
+
+  VirtualChannelId virtual_channel() const { return m_vc; }
+  // Propagation over the whole waveguide plus one SerDes crossing.
+  uint64_t arrival_latency_ps() const { return m_latency_ps; }
+  // Serialisation of `bytes` over this virtual channel's wavelengths.
+  uint64_t serialisation_ps(uint32_t bytes) const;
+  uint64_t detector_switches() const { return m_schedule.switches(); }
+  // Bits modulated on the light so far (for the energy model).
+  uint64_t light_bits() const { return m_light_bits.value(); }
+
+ private:
+  // The virtual channel as the transfers of one device see it.
+  class DeviceView : public DataBus {
+   public:
+    DeviceView(OpticalChannel& channel, BusDevice device) : m_channel(channel), m_device(device) {}
+    uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override {
+      return m_channel.m_schedule.earliest_free(from_ps, duration_ps, m_device);
+    }
+    void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override {
+      m_channel.place(start_ps, end_ps, bytes, m_device);
+    }
+    uint64_t arrival_latency_ps() const override { return m_channel.m_latency_ps; }
+
+   private:
+    OpticalChannel& m_channel;
+    BusDevice m_device;
+  };
+
+  void place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device);
+  void trace(uint64_t start_ps, uint64_t end_ps);
+
+  OpticalChannelConfig m_config;
+  VirtualChannelId m_vc;
+  uint64_t m_latency_ps;
+  VirtualChannelSchedule m_schedule;
+  DeviceView m_dram_view;
+  DeviceView m_xpoint_view;
+  Counter& m_busy_ps;
+  Counter& m_bytes;
+  Counter& m_bursts;
+  Counter& m_dram_bursts;
+  Counter& m_xpoint_bursts;
+  Counter& m_light_bits;
+  Counter& m_switches;
+  Counter& m_tuning_ps;
+  TraceSignal m_busy_trace;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,248 @@
+// The optical channel in the heterogeneous path of one channel: front -> HeteroMemoryManager ->
+// (MemoryController -> OpticalChannel -> DramDevice) and (DDR-T -> XPointController), the DRAM
+// bursts and the XPoint data on the controller's virtual channel. Exact instants of a DRAM read,
+// an XPoint read alone and one that follows a DRAM burst (the detector switch), and two
+// controllers on two virtual channels that do not meet. Round numbers as in hetero_chain.h
+// (DDR4-2400 cycles on a 1 ns clock, 64-byte bursts); the virtual channel is 16 wavelengths at
+// 8 Gb/s so a 64-byte burst takes the 4 ns of the DRAM's burst, with the default 5 cm waveguide
+// (701 ps of flight), 1 ns SerDes and 100 ps on/off tuning.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/common/vcd_writer.h"
+#include "modules/optical/optical_channel.h"
+#include "tests/bench/hetero_chain.h"
+#include "tests/bench/stimulus_initiator.h"
+
+namespace {
+
+using namespace ohmvp;
+using bench::StimulusInitiator;
+
+constexpr uint64_t ns = 1000;             // ps
+constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
+
+OpticalChannelConfig bench_optical() {
+  OpticalChannelConfig c;
+  c.rate_gbps = 8.0;  // 16 wavelengths x 8 Gb/s: 64 bytes in 4 ns
+  return c;
+}
+
+HeteroConfig planar_no_swaps() {
+  HeteroConfig c;
+  c.mode = HeteroMode::planar;
+  c.page_bytes = 4096;
+  c.burst_ns = 4.0;
+  c.hot_page.kind = HotPageKind::threshold;
+  c.hot_page.threshold = 60000;
+  return c;
+}
+
+// HeteroChain's path with the controller's virtual channel in place of the electrical wires,
+// wired as MemorySystem wires it: the controller and the DDR-T port each see the channel as
+// their own device's DataBus.
+struct OpticalChain : sc_core::sc_module {
+  OpticalChain(sc_core::sc_module_name name, uint32_t vc, StatsRegistry& stats, VcdWriter* vcd)
+      : sc_module(name),
+        controller("mc", bench::hetero_controller_config(false), bench::hetero_dram_geometry(4),
+                   bench::hetero_dram_timing(), 8, stats, nullptr),
+        channel("channel", bench_optical(), VirtualChannelId{vc}, stats, vcd),
+        dram("dram", bench::hetero_dram_geometry(4), bench::hetero_dram_timing(), 8, stats),
+        xpoint("xpc", bench::hetero_xpoint_config(4, false), stats, nullptr),
+        manager("hmm", planar_no_swaps(), controller.capacity_bytes(),
+                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr},
+                channel.data_bus(BusDevice::xpoint), stats, nullptr),
+        stimulus("stimulus"),
+        m_stats(stats) {
+    MemoryChannel& c = channel;
+    controller.share_data_bus(c.data_bus(BusDevice::dram));
+    controller.set_data_arrival_latency(c.data_bus(BusDevice::dram).arrival_latency_ps());
+    manager.dram().bind(controller.in);
+    manager.xpoint().bind(xpoint.in);
+    controller.out.bind(c.ddr_in());
+    c.ddr_out().bind(dram.in);
+    stimulus.out.bind(manager.in);
+  }
+  uint64_t counter(const char* stat) const {
+    const Counter* c = m_stats.find_counter(channel.name(), stat);
+    if (c == nullptr) throw std::logic_error(std::string("no counter ") + stat);
+    return c->value();
+  }
+
+  MemoryController controller;
+  OpticalChannel channel;
+  DramDevice dram;
+  XPointController xpoint;
+  HeteroMemoryManager manager;
+  StimulusInitiator stimulus;
+
+ private:
+  StatsRegistry& m_stats;
+};
+
+struct Bench {
+  StatsRegistry stats;
+  std::filesystem::path vcd_path = std::filesystem::temp_directory_path() /
+                                   ("optical_channel_" + std::to_string(::getpid()) + ".vcd");
+  VcdWriter vcd{vcd_path};
+  OpticalChain vc0{"vc0", 0, stats, &vcd};
+  OpticalChain vc1{"vc1", 1, stats, nullptr};
+  ~Bench() { std::filesystem::remove(vcd_path); }
+};
+
+Bench& the_bench() {
+  static Bench instance;
+  return instance;
+}
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+uint64_t origin() {
+  the_bench();
+  return (now_ps() / ns + 10) * ns;
+}
+
+void run_to(uint64_t t) {
+  sc_core::sc_start(sc_core::sc_time::from_value(t - now_ps()));
+}
+
+std::vector<uint8_t> pattern(uint8_t seed, size_t n) {
+  std::vector<uint8_t> bytes(n);
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 31 + i * 7);
+  return bytes;
+}
+
+uint64_t response_ps(const StimulusInitiator& s, size_t id, uint64_t t0) {
+  const auto& r = s.request(id);
+  REQUIRE(r.response_ps.has_value());
+  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+  return *r.response_ps - t0;
+}
+
+}  // namespace
+
+TEST_CASE("optical channel: the fixed latency is flight plus SerDes", "[optical_channel]") {
+  OpticalChain& c = the_bench().vc0;
+  CHECK(c.channel.arrival_latency_ps() == latency);
+  CHECK(c.channel.data_bus(BusDevice::dram).arrival_latency_ps() == latency);
+  CHECK(c.channel.data_bus(BusDevice::xpoint).arrival_latency_ps() == latency);
+  CHECK(c.channel.serialisation_ps(64) == 4 * ns);
+  // The Ohm-base channel: 16 wavelengths at 30 Gb/s, 64 bytes in 1067 ps.
+  OpticalChannelConfig ohm;
+  CHECK(ohm.lanes(VirtualChannelId{0}) == 16);
+  CHECK(ohm.bandwidth_gbps(VirtualChannelId{0}) == Approx(480.0));
+}
+
+TEST_CASE("optical channel: a DRAM read and an XPoint read arrive after flight and SerDes",
+          "[optical_channel]") {
+  OpticalChain& c = the_bench().vc0;
+  const uint64_t t0 = origin();
+  const uint64_t bursts0 = c.counter("bursts");
+  const uint64_t busy0 = c.counter("data_busy_ps");
+  c.stimulus.write(t0, 0, pattern(3, 64));  // a posted DRAM write: opens the row
+  const size_t dram = c.stimulus.read(t0 + 100 * ns, 0);
+  const size_t xpoint = c.stimulus.read(t0 + 100 * ns, 4096);
+  const size_t write = c.stimulus.write(t0 + 500 * ns, 2 * 4096, pattern(1, 64));
+  run_to(t0 + 2000 * ns);
+
+  // DRAM, the row open since the write: RD, tCL 16, burst 4, then 1701 ps to the controller.
+  CHECK(response_ps(c.stimulus, dram, t0) == 100 * ns + 20 * ns + latency);
+  CHECK(c.stimulus.request(dram).data == pattern(3, 64));
+  // XPoint: 2 crossing + 190 media + 2 crossing to RSP_READY at 294, then SEND; the DRAM burst
+  // ended at 120, long before: 4 ns on the light and 1701 ps.
+  CHECK(response_ps(c.stimulus, xpoint, t0) == 294 * ns + 4 * ns + latency);
+  // A write is answered at WR_DONE (2 crossing + 1 buffer + 2 crossing): the REQ carries its
+  // data to the XPoint controller at once, as on the electrical channel.
+  CHECK(response_ps(c.stimulus, write, t0) == 505 * ns);
+  CHECK(c.counter("bursts") == bursts0 + 4);
+  CHECK(c.counter("dram_bursts") == 2);
+  CHECK(c.counter("xpoint_bursts") == 2);
+  CHECK(c.counter("data_bytes") == 4 * 64);
+  CHECK(c.counter("light_bits") == 4 * 512);
+  // DRAM (write, read), XPoint (read, write): one switch.
+  CHECK(c.counter("detector_switches") == 1);
+  CHECK(c.counter("tuning_ps") == 100);
+  CHECK(c.counter("data_busy_ps") == busy0 + 4 * 4 * ns);
+  CHECK(c.manager.idle());
+}
+
+TEST_CASE("optical channel: XPoint data after a DRAM burst waits for the detector switch",
+          "[optical_channel]") {
+  Bench& b = the_bench();
+  const uint64_t t0 = origin();
+  const uint64_t switches0 = b.vc0.counter("detector_switches");
+  // The same traffic on both controllers, each on its own virtual channel: they never meet.
+  size_t xpoint[2];
+  size_t dram[2];
+  OpticalChain* chains[2] = {&b.vc0, &b.vc1};
+  for (int i = 0; i < 2; ++i) {
+    xpoint[i] = chains[i]->stimulus.read(t0, 4096);  // RSP_READY at 194
+    // A row hit at 178 puts its burst at 194..198, on the light when the XPoint data is ready.
+    dram[i] = chains[i]->stimulus.read(t0 + 178 * ns, 64);
+  }
+  run_to(t0 + 2000 * ns);
+
+  for (int i = 0; i < 2; ++i) {
+    INFO("virtual channel " << i);
+    // vc1's row is closed (its first access): ACT at 178, RD at 194, burst 210..214.
+    const uint64_t dram_end = i == 0 ? 198 * ns : 214 * ns;
+    CHECK(response_ps(chains[i]->stimulus, dram[i], t0) == dram_end + latency);
+    if (i == 0) {
+      // The burst ends at 198; the XPoint's detector is enabled 100 ps later: SEND at 198.1.
+      CHECK(response_ps(chains[i]->stimulus, xpoint[i], t0) == 198 * ns + 100 + 4 * ns + latency);
+    } else {
+      // The XPoint data goes first, 194..198, and the DRAM burst at 210 is 12 ns after it.
+      CHECK(response_ps(chains[i]->stimulus, xpoint[i], t0) == 198 * ns + latency);
+    }
+  }
+  // vc0: XPoint write, DRAM burst, XPoint data: two more switches.
+  CHECK(b.vc0.counter("detector_switches") == switches0 + 2);
+  // vc1 carried only its own two transfers: XPoint then DRAM.
+  CHECK(b.vc1.counter("bursts") == 2);
+  CHECK(b.vc1.counter("detector_switches") == 1);
+  CHECK(b.vc0.manager.idle());
+  CHECK(b.vc1.manager.idle());
+}
+
+TEST_CASE("optical channel: a transfer placed without asking is an error", "[optical_channel]") {
+  OpticalChain& c = the_bench().vc1;
+  const uint64_t t = origin() + 1000 * ns;
+  DataBus& xpoint = c.channel.data_bus(BusDevice::xpoint);
+  DataBus& dram = c.channel.data_bus(BusDevice::dram);
+  xpoint.occupy(t, t + 4 * ns, 64);
+  // Overlap, and a DRAM transfer 50 ps after the XPoint one: no time to switch detectors.
+  CHECK_THROWS_AS(xpoint.occupy(t + 2 * ns, t + 6 * ns, 64), SimulationError);
+  CHECK_THROWS_WITH(dram.occupy(t + 4 * ns + 50, t + 8 * ns + 50, 64),
+                    Catch::Contains("vc1.channel: DRAM transfer") &&
+                        Catch::Contains("no time to switch detectors (100 ps)"));
+  // 100 ps after it is fine, and asking gives exactly that.
+  CHECK(dram.earliest_free(t + 4 * ns, 4 * ns) == t + 4 * ns + 100);
+  dram.occupy(t + 4 * ns + 100, t + 8 * ns + 100, 64);
+  // After the earlier XPoint, DRAM pair: DRAM -> XPoint -> DRAM, two more.
+  CHECK(c.counter("detector_switches") == 3);
+}
+
+// Last (it closes the VCD): the busy signal of vc0 rises at each transfer and falls at its end;
+// at 198 the DRAM burst ends and the light is dark for the 100 ps switch.
+TEST_CASE("optical channel: the virtual channel's occupancy is traced", "[optical_channel]") {
+  Bench& b = the_bench();
+  b.vcd.close(now_ps());
+  std::ifstream in(b.vcd_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string vcd = text.str();
+  CHECK(vcd.find("vc_busy") != std::string::npos);
+  CHECK(vcd.find("$scope module vc0 $end") != std::string::npos);
+}

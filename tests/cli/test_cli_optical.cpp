@@ -1,0 +1,59 @@
+// The Ohm-base platforms through the command line: bad optical channel config exits 2 naming the
+// JSON path; a run reports the optical summary keys and is deterministic, VCD included.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+TEST_CASE("cli: a bad optical channel config gives exit code 2 and names the JSON path") {
+  const CliResult channels = run_ohmvp("run -q --platform ohm_base_planar --set memory.channels=4");
+  INFO(channels.output);
+  CHECK(channels.exit_code == 2);
+  CHECK_THAT(channels.output,
+             Contains("memory.optical.virtual_channels") && Contains("one per memory controller"));
+  const CliResult width =
+      run_ohmvp("run -q --platform ohm_base_two_level --set memory.optical.rate_gbps=0");
+  INFO(width.output);
+  CHECK(width.exit_code == 2);
+  CHECK_THAT(width.output, Contains("memory.optical.rate_gbps"));
+}
+
+TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, same report") {
+  const std::string dir = scratch_dir("ohm_base");
+  const std::string args = "run -q --platform ohm_base_planar --workload vecadd --vcd ";
+  const CliResult first = run_ohmvp(args + dir + "/a.vcd --out " + dir + "/a");
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK_THAT(first.output, Contains("laser") && Contains("BER (worst route)"));
+  const CliResult second = run_ohmvp(args + dir + "/b.vcd --out " + dir + "/b");
+  REQUIRE(second.exit_code == 0);
+  const std::string report = read_text(dir + "/a/report.json");
+  CHECK(report == read_text(dir + "/b/report.json"));
+  CHECK(read_text(dir + "/a.vcd") == read_text(dir + "/b.vcd"));
+  CHECK_THAT(read_text(dir + "/a.vcd"), Contains("vc_busy"));
+
+  const auto json = nlohmann::json::parse(report);
+  const auto& summary = json["summary"];
+  CHECK(summary["laser_power_mw"] == 0.73);
+  // Six controllers, each with one DRAM and one XPoint: 18 endpoints x (1 modulator + 1
+  // detector array) x 16 rings.
+  CHECK(summary["mrr_count"] == 576);
+  CHECK(summary["ber_max"].get<double>() < 1e-15);
+  CHECK(summary["energy_j"].get<double>() > 0.0);
+  const auto& stats = json["stats"];
+  CHECK(stats["memory.channel0"]["arrival_latency_ps"]["value"] == 1701.0);
+  CHECK(stats["memory.channel0"]["detector_switches"]["value"].get<double>() > 0);
+  CHECK(stats["memory.optical"]["energy_j"]["value"] == summary["energy_j"]);
+
+  // The electrical platform it replaces has none of them.
+  const CliResult hetero =
+      run_ohmvp("run -q --platform hetero_planar --workload vecadd --out " + dir + "/h");
+  REQUIRE(hetero.exit_code == 0);
+  const auto electrical = nlohmann::json::parse(read_text(dir + "/h/report.json"));
+  CHECK_FALSE(electrical["summary"].contains("laser_power_mw"));
+  CHECK(electrical["summary"]["migrations"] == summary["migrations"]);
+  std::filesystem::remove_all(dir);
+}

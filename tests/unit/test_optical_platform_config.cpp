@@ -1,0 +1,152 @@
+// The optical channel as a platform's memory channel (memory.channel.type "optical" with a
+// memory.optical section): the shipped Ohm-base files, and bad combinations refused by JSON path.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "modules/common/config_document.h"
+#include "modules/common/errors.h"
+#include "platforms/platform_config.h"
+
+using namespace ohmvp;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+
+const std::filesystem::path k_configs = std::filesystem::path(OHMVP_SOURCE_DIR) / "configs";
+
+ConfigDocument load_platform(const std::string& name) {
+  return ConfigDocument::load(k_configs / "platforms" / (name + ".json"), {k_configs});
+}
+
+PlatformConfig parse_shipped(const std::string& name) {
+  return parse_platform(load_platform(name));
+}
+
+std::string error_of(const std::string& platform, const std::function<void(json&)>& edit) {
+  json root = load_platform(platform).json();
+  edit(root);
+  try {
+    parse_platform(ConfigDocument(root));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("expected a ConfigError");
+  return "";
+}
+
+void check_same_timing(const DramTiming& a, const DramTiming& b) {
+  CHECK(a.tCK_ps == b.tCK_ps);
+  CHECK(a.CL == b.CL);
+  CHECK(a.CWL == b.CWL);
+  CHECK(a.RCD == b.RCD);
+  CHECK(a.CCD_S == b.CCD_S);
+  CHECK(a.CCD_L == b.CCD_L);
+  CHECK(a.BURST == b.BURST);
+}
+
+}  // namespace
+
+TEST_CASE("Ohm-base platforms: hetero with the optical channel, the same bandwidth and DRAM",
+          "[optical_platform]") {
+  for (const char* mode : {"planar", "two_level"}) {
+    const PlatformConfig ohm = parse_shipped(std::string("ohm_base_") + mode);
+    const PlatformConfig hetero = parse_shipped(std::string("hetero_") + mode);
+    INFO(mode);
+    CHECK(ohm.name == std::string("ohm_base_") + mode);
+    CHECK(ohm.memory.channel_type == ChannelType::optical);
+    CHECK(hetero.memory.channel_type == ChannelType::electrical);
+    CHECK(ohm.memory.ohm_platform == OhmPlatform::ohm_base);
+    CHECK(ohm.memory.mode == hetero.memory.mode);
+    CHECK(ohm.memory.channels == 6);
+    // One waveguide, 6 x 16 wavelengths at 30 Gb/s: 2.88 Tb/s, as 6 x 32 lanes at 15 Gb/s.
+    CHECK(ohm.memory.optical.waveguides == 1);
+    CHECK(ohm.memory.optical.virtual_channels == 6);
+    CHECK(ohm.memory.optical.lanes(VirtualChannelId{5}) == 16);
+    CHECK(ohm.memory.optical.rate_gbps == 30.0);
+    CHECK(ohm.memory.peak_gb_per_s() == Approx(360.0));
+    CHECK(hetero.memory.peak_gb_per_s() == Approx(360.0));
+    CHECK(ohm.memory.burst_ns(64) == Approx(hetero.memory.burst_ns(64)));
+    CHECK(ohm.memory.hetero.burst_ns == Approx(1.0667).epsilon(1e-4));
+    CHECK(ohm.memory.hetero.burst_ns == Approx(hetero.memory.hetero.burst_ns));
+    // The DRAM keeps its 32 pins behind its SerDes: the same geometry, capacity and cycles.
+    CHECK(ohm.memory.bus_bytes() == 4);
+    CHECK(ohm.memory.burst_bytes() == 64);
+    CHECK(ohm.memory.dram_bytes_per_channel() == hetero.memory.dram_bytes_per_channel());
+    CHECK(ohm.memory.capacity_bytes() == hetero.memory.capacity_bytes());
+    check_same_timing(ohm.memory.timing_cycles(), hetero.memory.timing_cycles());
+    CHECK(ohm.gpu.has_value());
+  }
+}
+
+TEST_CASE("optical platform config: the energy model's figures", "[optical_platform]") {
+  json root = load_platform("ohm_base_planar").json();
+  root["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
+  const PlatformConfig c = parse_platform(ConfigDocument(root));
+  CHECK(c.memory.energy.serdes_pj_per_bit == 2.0);
+  CHECK(c.memory.energy.mrr_tuning_fj_per_bit == 200.0);
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) {
+                        j["memory"]["energy"] = {{"serdes_pj", 2.0}};
+                      }),
+             Contains("serdes_pj") && Contains("memory.energy"));
+  CHECK_THAT(error_of("hetero_planar",
+                      [](json& j) {
+                        j["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
+                      }),
+             Contains("memory.energy") && Contains("only with"));
+}
+
+TEST_CASE("optical platform config: bad combinations name their JSON path", "[optical_platform]") {
+  // One virtual channel per memory controller.
+  CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["channels"] = 4; }),
+             Contains("memory.optical.virtual_channels") && Contains("6 virtual channels for 4") &&
+                 Contains("one per memory controller"));
+  // The virtual channels must fit the waveguide (the optical config's own check).
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) {
+                        j["memory"]["channels"] = 5;
+                        j["memory"]["optical"]["virtual_channels"] = 5;
+                      }),
+             Contains("memory.optical.virtual_channels") && Contains("multiple of 5"));
+  // Unequal virtual channels would need a DRAM timing per controller.
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) {
+                        j["memory"]["channels"] = 2;
+                        j["memory"]["optical"]["virtual_channels"] = 2;
+                        j["memory"]["optical"]["wavelength_sets"] = {{0, 1, 2, 3}, {4, 5}};
+                      }),
+             Contains("memory.optical.wavelength_sets") && Contains("same width"));
+  // Electrical keys on an optical channel, optical keys on an electrical one.
+  CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["channel"]["lanes"] = 32; }),
+             Contains("memory.channel.lanes") && Contains("only with \"type\": \"electrical\""));
+  CHECK_THAT(
+      error_of("hetero_planar", [](json& j) { j["memory"]["channel"]["device_lanes"] = 32; }),
+      Contains("memory.channel.device_lanes") && Contains("only with \"type\": \"optical\""));
+  CHECK_THAT(error_of("hetero_planar",
+                      [](json& j) {
+                        j["memory"]["optical"] = {{"waveguides", 1}};
+                      }),
+             Contains("memory.optical") && Contains("only with"));
+  CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"].erase("optical"); }),
+             Contains("memory.optical") && Contains("missing"));
+  CHECK_THAT(
+      error_of("ohm_base_planar", [](json& j) { j["memory"]["channel"]["device_lanes"] = 12; }),
+      Contains("memory.channel.device_lanes") && Contains("multiple of 8"));
+  // 16 device lanes make 32-byte bursts with BL16: a hetero mode needs 64.
+  CHECK_THAT(
+      error_of("ohm_base_planar", [](json& j) { j["memory"]["channel"]["device_lanes"] = 16; }),
+      Contains("memory.dram") && Contains("64-byte DRAM bursts"));
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
+             Contains("memory.channel.ohm_platform") && Contains("only \"ohm_base\" so far"));
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_base2"; }),
+             Contains("memory.channel.ohm_platform") && Contains("ohm_base"));
+  CHECK_THAT(
+      error_of("ohm_base_planar", [](json& j) { j["memory"]["optical"]["rate_gbps"] = 0.0; }),
+      Contains("memory.optical.rate_gbps") && Contains("out of range"));
+}
