@@ -92,11 +92,11 @@ static void parse_optical(const ConfigReader& reader, const ConfigReader& channe
                     {"auto_rw", OhmPlatform::auto_rw},
                     {"ohm_wom", OhmPlatform::ohm_wom},
                     {"ohm_bw", OhmPlatform::ohm_bw}});
-  if (m.ohm_platform != OhmPlatform::ohm_base) {
+  if (m.ohm_platform != OhmPlatform::ohm_base && m.ohm_platform != OhmPlatform::auto_rw) {
     channel.fail("ohm_platform",
-                 std::string("only \"ohm_base\" so far: the Ohm functions of ") +
+                 std::string("\"ohm_base\" or \"auto_rw\" so far: the Ohm functions of ") +
                      to_string(m.ohm_platform) +
-                     " (dual routes, snarf, SWAP-CMD, reverse write) are not built");
+                     " (dual routes, SWAP-CMD, reverse write) are not built");
   }
   channel.finish();
   if (!reader.has("optical")) {
@@ -166,6 +166,21 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
                                         std::to_string(burst_bytes) + " bytes)");
   }
   parse_hetero(reader, m);
+  // Auto-read/write needs the XPoint's half-coupled receivers on the light, which the Auto-rw
+  // layout of the optical channel has: the manager's flag and the channel's platform go together.
+  const bool snarfing_channel = m.is_optical() && m.ohm_platform == OhmPlatform::auto_rw;
+  if (m.is_hetero() && m.hetero.auto_rw != snarfing_channel) {
+    reader.child("hetero").fail(
+        "auto_rw", m.hetero.auto_rw
+                       ? "true only on an optical channel with \"ohm_platform\": \"auto_rw\" "
+                         "(half-coupled receivers snarf the DRAM bursts)"
+                       : "true with \"ohm_platform\": \"auto_rw\" (its receivers snarf)");
+  }
+  if (!m.is_hetero() && snarfing_channel) {
+    reader.child("channel").fail("ohm_platform",
+                                 "\"auto_rw\" only with XPoint (\"mode\": \"planar\" or "
+                                 "\"two_level\")");
+  }
   reader.finish();
 }
 

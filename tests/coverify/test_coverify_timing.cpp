@@ -117,3 +117,13 @@ TEST_CASE("every shipped kernel matches its reference on ohm_base_two_level",
           "[coverify][ohm_base_two_level]") {
   check_platform("ohm_base_two_level");
 }
+
+TEST_CASE("every shipped kernel matches its reference on auto_rw_planar",
+          "[coverify][auto_rw_planar]") {
+  check_platform("auto_rw_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on auto_rw_two_level",
+          "[coverify][auto_rw_two_level]") {
+  check_platform("auto_rw_two_level");
+}

@@ -82,6 +82,21 @@ TEST_CASE("Ohm-base platforms: hetero with the optical channel, the same bandwid
   }
 }
 
+TEST_CASE("Auto-rw platforms: Ohm-base with auto-read/write and twice the laser",
+          "[optical_platform]") {
+  for (const char* mode : {"planar", "two_level"}) {
+    INFO(mode);
+    const PlatformConfig base = parse_shipped(std::string("ohm_base_") + mode);
+    const PlatformConfig auto_rw = parse_shipped(std::string("auto_rw_") + mode);
+    CHECK(auto_rw.memory.ohm_platform == OhmPlatform::auto_rw);
+    CHECK(auto_rw.memory.hetero.auto_rw);
+    CHECK_FALSE(base.memory.hetero.auto_rw);
+    CHECK(auto_rw.memory.optical.laser.power_scale == 2.0 * base.memory.optical.laser.power_scale);
+    CHECK(auto_rw.memory.capacity_bytes() == base.memory.capacity_bytes());
+    CHECK(auto_rw.memory.mode == base.memory.mode);
+  }
+}
+
 TEST_CASE("optical platform config: the energy model's figures", "[optical_platform]") {
   json root = load_platform("ohm_base_planar").json();
   root["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
@@ -140,9 +155,17 @@ TEST_CASE("optical platform config: bad combinations name their JSON path", "[op
   CHECK_THAT(
       error_of("ohm_base_planar", [](json& j) { j["memory"]["channel"]["device_lanes"] = 16; }),
       Contains("memory.dram") && Contains("64-byte DRAM bursts"));
-  CHECK_THAT(error_of("ohm_base_planar",
-                      [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
-             Contains("memory.channel.ohm_platform") && Contains("only \"ohm_base\" so far"));
+  CHECK_THAT(
+      error_of("ohm_base_planar",
+               [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
+      Contains("memory.channel.ohm_platform") && Contains("\"ohm_base\" or \"auto_rw\" so far"));
+  // Auto-read/write: the manager's flag and the channel's receivers go together.
+  CHECK_THAT(error_of("auto_rw_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = false; }),
+             Contains("memory.hetero.auto_rw") && Contains("ohm_platform"));
+  CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
+             Contains("memory.hetero.auto_rw") && Contains("optical channel"));
+  CHECK_THAT(error_of("hetero_two_level", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
+             Contains("memory.hetero.auto_rw") && Contains("optical channel"));
   CHECK_THAT(error_of("ohm_base_planar",
                       [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_base2"; }),
              Contains("memory.channel.ohm_platform") && Contains("ohm_base"));
