@@ -31,11 +31,13 @@ std::vector<uint8_t> read_bytes(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void check_platform(const std::string& platform) {
+// Every shipped kernel workload on `platform`, or only those whose name starts with `prefix`.
+void check_platform(const std::string& platform, const std::string& prefix = "") {
   const std::vector<fs::path> files = kernel_workloads();
   REQUIRE(files.size() >= 14);
   for (const fs::path& file : files) {
     const ohmvp::GpuWorkload workload = ohmvp::load_gpu_workload(file);
+    if (workload.name.rfind(prefix, 0) != 0) continue;
     SECTION(platform + " " + workload.name) {
       const std::string dir = scratch_dir(platform + "_" + workload.name);
       const CliResult run = run_ohmvp("run -q --platform " + platform + " --workload " +
@@ -86,4 +88,11 @@ TEST_CASE("every shipped kernel matches its reference on oracle_planar", "[cover
 
 TEST_CASE("every shipped kernel matches its reference on origin_planar", "[coverify][hetero]") {
   check_platform("origin_planar");
+}
+
+// The tensor-core workloads on the GPUs whose tensor cores the presets model.
+TEST_CASE("the tensor-core kernels match their reference on titanv and turing",
+          "[coverify][tensor]") {
+  check_platform("titanv", "wmma_");
+  check_platform("turing", "wmma_");
 }

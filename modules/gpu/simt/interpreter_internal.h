@@ -159,6 +159,19 @@ inline unsigned half_shift(const Exec& x, uint32_t lane) {
   return x.warp.warp_size() > 32 ? (lane & 32) : 0;
 }
 
+// Where a generic address points: shared, local or global, and the address inside that space.
+struct Place {
+  StateSpace space;
+  uint64_t address;  // inside that space; device address for global
+};
+Place resolve_generic(uint64_t address);
+// The lane's address in the instruction's space (generic: a generic address).
+uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane, StateSpace space);
+// Host pointer for a shared, const or param access that executes at once, or null (out of the
+// window).
+uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes,
+                           uint32_t lane);
+
 void execute_integer(Exec& x);
 void execute_float(Exec& x);
 void execute_convert(Exec& x);
@@ -166,5 +179,9 @@ void execute_compare(Exec& x);
 void execute_bits(Exec& x);
 void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
+void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store
+void execute_matrix_multiply(Exec& x);                 // wmma.mma / mma.sync
+// Writes a completed wmma.load's bytes into its fragment registers.
+void write_loaded_fragment(WarpState& warp, const MemoryRequest& request);
 
 }  // namespace ohmvp::gpu::detail

@@ -54,6 +54,8 @@ StateSpace symbol_space(const Exec& x, const Operand& operand) {
              : StateSpace::generic;
 }
 
+}  // namespace
+
 // The lane's address in the instruction's space (generic: a generic address).
 uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane, StateSpace space) {
   if (operand.kind != Operand::Kind::address) return read(x, operand, lane);
@@ -70,11 +72,6 @@ uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane, S
   }
   return base + static_cast<uint64_t>(operand.offset);
 }
-
-struct Place {
-  StateSpace space;
-  uint64_t address;  // inside that space; device address for global
-};
 
 Place resolve_generic(uint64_t address) {
   if (address - shared_window_base < shared_window_size)
@@ -110,8 +107,6 @@ uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t
       return nullptr;
   }
 }
-
-}  // namespace
 
 void execute_memory(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
@@ -219,6 +214,8 @@ void execute_memory(Exec& x, bool& pending) {
   request.vector_width = static_cast<uint8_t>(vector_width);
   request.atomic_op = in.mod.atomic;
   request.destination = has_destination ? destination : Operand{};
+  request.run_count = 1;
+  request.fragment = false;
   pending = true;
 }
 
@@ -303,6 +300,8 @@ void execute_texture(Exec& x, bool& pending) {
   request.destination = in.operands[0];
   request.texture_element = first->element;
   request.texture_channels = first->channels;
+  request.run_count = 1;
+  request.fragment = false;
   pending = true;
 }
 
@@ -338,6 +337,10 @@ void Interpreter::complete_memory(WarpState& warp) {
   const MemoryRequest& request = warp.memory_request();
   switch (request.kind) {
     case MemoryKind::load:
+      if (request.fragment) {
+        write_loaded_fragment(warp, request);
+        break;
+      }
       for_each_lane(request.lanes, [&](uint32_t lane) {
         write_loaded(warp, request.destination, lane, request.data[lane].data(), request.type,
                      request.vector_width);

@@ -1,0 +1,67 @@
+// Tensor-core timing on the Titan V preset: wmma.mma latencies and throughput from the HMMA
+// set/step model, measured by a kernel with %clock reads, cycle-exact.
+#include <catch2/catch.hpp>
+
+#include "tests/bench/gpu_bench.h"
+#include "tests/bench/tensor_bench.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+using bench::TensorOp;
+
+namespace {
+
+bench::GpuBench& the_bench() {
+  static bench::GpuBench instance(bench::one_sm_preset("titanv"));
+  return instance;
+}
+
+constexpr uint64_t k_in = 0x10000, k_out = 0x20000;
+
+// The kernel's clock interval; fails the test when the launch faults.
+uint32_t measure(TensorOp op, int chain, bool independent = false) {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(bench::latency_ptx(op, chain, independent), "lat.ptx");
+  const LaunchResult r = b.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {k_in, k_out});
+  INFO(r.fault);
+  REQUIRE_FALSE(r.faulted);
+  return b.read<uint32_t>(k_out, 1)[0];
+}
+
+uint64_t hmma_count() {
+  return the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
+}
+
+}  // namespace
+
+TEST_CASE("titanv: wmma.mma latency is the set/step model's (Raihan et al.: 54 and 64)",
+          "[tensor]") {
+  const uint64_t before = hmma_count();
+  CHECK(measure(TensorOp::wmma_f32, 1) == 54 + 2);
+  CHECK(measure(TensorOp::wmma_f32, 4) == 4 * 54 + 2);
+  CHECK(hmma_count() - before == 5 * 16);  // 4 sets x 4 steps each
+  CHECK(measure(TensorOp::wmma_f16, 1) == 64 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 3) == 3 * 64 + 2);
+  CHECK(hmma_count() - before == 5 * 16 + 4 * 8);  // 4 sets x 2 steps each
+  // mma.sync m16n8k8: one set of four steps.
+  CHECK(measure(TensorOp::mma_f32, 2) == 2 * 24 + 2);
+  std::cout << "titanv wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
+            << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << " cycles\n";
+}
+
+TEST_CASE("titanv: the tensor cores take the next wmma.mma 32 cycles later", "[tensor]") {
+  // Two independent multiplies: the second waits for the sub-core's tensor cores.
+  CHECK(measure(TensorOp::wmma_f32, 2, true) == 32 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
+  const double busy =
+      double(the_bench().stats.find_counter("gpu.sm0", "tensor_busy_cycles")->value());
+  CHECK(busy > 0);
+}
+
+TEST_CASE("titanv: Volta has no integer tensor mode", "[tensor]") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(bench::latency_ptx(TensorOp::wmma_s8, 1), "lat.ptx");
+  const LaunchResult r = b.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {k_in, k_out});
+  CHECK(r.faulted);
+  CHECK(r.fault.find("no mode for this matrix multiply") != std::string::npos);
+}
