@@ -1,4 +1,5 @@
-// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads). The
+// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads) and
+// wmma_peak.cu (wmma_peak, wmma_peak_titanv). The
 // tensor cores' arithmetic (docs/gpu_tensor.md): along the inner dimension in steps of four, each
 // step the accumulator plus four exact f16 products summed in binary64 and rounded once to f32.
 #include "modules/host/half_float.h"
@@ -80,6 +81,23 @@ std::map<std::string, KernelFunction> tensor_kernels() {
                  sum += int64_t(a[uint64_t(i) * s.inner + k]) * b[uint64_t(j) * s.inner + k];
                d.set(uint64_t(i) * s.cols + j, int32_t(uint32_t(sum)));
              });
+           }},
+          {"wmma_peak",
+           [](const KernelCall& call) {
+             call.expect_args(4);
+             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+             auto out = call.buffer<float>(2);
+             const int32_t repeats = call.scalar<int32_t>(3);
+             std::vector<float> tile(256, 0.0f);
+             for (int32_t r = 0; r < repeats; ++r)
+               for (uint32_t i = 0; i < 16; ++i)
+                 for (uint32_t j = 0; j < 16; ++j)
+                   tile[i * 16 + j] = tensor_dot(
+                       tile[i * 16 + j], 16, [&](int32_t k) { return a[i * 16 + k]; },
+                       [&](int32_t k) { return b[j * 16 + k]; });
+             const uint64_t warps = call.threads_per_block() * call.grid()[0] / 32;
+             for (uint64_t w = 0; w < warps * 2; ++w)
+               for (uint32_t e = 0; e < 256; ++e) out.set(w * 256 + e, tile[e]);
            }},
           {"wmma_gemm_global", [](const KernelCall& call) {
              call.expect_args(5);
