@@ -31,17 +31,20 @@ std::vector<uint8_t> read_bytes(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Every shipped kernel workload on `platform`, or only those whose name starts with `prefix`.
-void check_platform(const std::string& platform, const std::string& prefix = "") {
-  const std::vector<fs::path> files = kernel_workloads();
+// Every shipped kernel workload on `platform`, or only those whose name starts with `prefix`,
+// and the `extra` workload files.
+void check_platform(const std::string& platform, const std::string& prefix = "",
+                    const std::vector<fs::path>& extra = {}) {
+  std::vector<fs::path> files = kernel_workloads();
   REQUIRE(files.size() >= 14);
+  files.insert(files.end(), extra.begin(), extra.end());
   for (const fs::path& file : files) {
     const ohmvp::GpuWorkload workload = ohmvp::load_gpu_workload(file);
     if (workload.name.rfind(prefix, 0) != 0) continue;
     SECTION(platform + " " + workload.name) {
       const std::string dir = scratch_dir(platform + "_" + workload.name);
       const CliResult run = run_ohmvp("run -q --platform " + platform + " --workload " +
-                                      workload.name + " --out " + dir + " --dump " + dir + "/dump");
+                                      file.string() + " --out " + dir + " --dump " + dir + "/dump");
       INFO(run.output);
       REQUIRE(run.exit_code == 0);
       const ohmvp::reference::Reference* reference =
@@ -94,5 +97,7 @@ TEST_CASE("every shipped kernel matches its reference on origin_planar", "[cover
 TEST_CASE("the tensor-core kernels match their reference on titanv and turing",
           "[coverify][tensor]") {
   check_platform("titanv", "wmma_");
-  check_platform("turing", "wmma_");
+  // Turing's integer mode too (Volta platforms refuse it).
+  check_platform("turing", "wmma_",
+                 {fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "workloads" / "wmma_gemm_s8.json"});
 }
