@@ -5,11 +5,13 @@
 // 2019 time wmma.mma.
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
 #include "modules/gpu/gpu_config.h"
+#include "tests/bench/gpu_bench.h"
 
 namespace ohmvp::bench {
 
@@ -85,6 +87,16 @@ inline std::string latency_ptx(TensorOp op, int chain, bool independent = false)
       "  mov.u32 %r53, %clock;\n  sub.s32 %r54, %r53, %r51;\n"
       "  st.global.u32 [%rd2], %r54;\n  exit;\n}\n";
   return ptx;
+}
+
+// Runs latency_ptx on `bench` and returns the clock interval; throws (failing the test with the
+// fault's text) when the launch faults.
+inline uint32_t measure_latency(GpuBench& bench, TensorOp op, int chain, bool independent = false) {
+  constexpr uint64_t in = 0x10000, out = 0x20000;
+  const gpu::Module module = gpu::parse_ptx(latency_ptx(op, chain, independent), "lat.ptx");
+  const gpu::LaunchResult r = bench.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {in, out});
+  if (r.faulted) throw std::runtime_error(r.fault);
+  return bench.read<uint32_t>(out, 1)[0];
 }
 
 }  // namespace ohmvp::bench

@@ -2,7 +2,6 @@
 // set/step model, measured by a kernel with %clock reads, cycle-exact.
 #include <catch2/catch.hpp>
 
-#include "tests/bench/gpu_bench.h"
 #include "tests/bench/tensor_bench.h"
 
 using namespace ohmvp;
@@ -16,16 +15,8 @@ bench::GpuBench& the_bench() {
   return instance;
 }
 
-constexpr uint64_t k_in = 0x10000, k_out = 0x20000;
-
-// The kernel's clock interval; fails the test when the launch faults.
 uint32_t measure(TensorOp op, int chain, bool independent = false) {
-  bench::GpuBench& b = the_bench();
-  const Module module = parse_ptx(bench::latency_ptx(op, chain, independent), "lat.ptx");
-  const LaunchResult r = b.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {k_in, k_out});
-  INFO(r.fault);
-  REQUIRE_FALSE(r.faulted);
-  return b.read<uint32_t>(k_out, 1)[0];
+  return bench::measure_latency(the_bench(), op, chain, independent);
 }
 
 uint64_t hmma_count() {
@@ -59,9 +50,6 @@ TEST_CASE("titanv: the tensor cores take the next wmma.mma 32 cycles later", "[t
 }
 
 TEST_CASE("titanv: Volta has no integer tensor mode", "[tensor]") {
-  bench::GpuBench& b = the_bench();
-  const Module module = parse_ptx(bench::latency_ptx(TensorOp::wmma_s8, 1), "lat.ptx");
-  const LaunchResult r = b.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {k_in, k_out});
-  CHECK(r.faulted);
-  CHECK(r.fault.find("no mode for this matrix multiply") != std::string::npos);
+  CHECK_THROWS_WITH(measure(TensorOp::wmma_s8, 1),
+                    Catch::Contains("no mode for this matrix multiply"));
 }

@@ -2,7 +2,6 @@
 // (FP32 accumulate), 74 (FP16) and 59 (int8) cycles per wmma.mma 16x16x16.
 #include <catch2/catch.hpp>
 
-#include "tests/bench/gpu_bench.h"
 #include "tests/bench/tensor_bench.h"
 
 using namespace ohmvp;
@@ -16,15 +15,8 @@ bench::GpuBench& the_bench() {
   return instance;
 }
 
-constexpr uint64_t k_in = 0x10000, k_out = 0x20000;
-
 uint32_t measure(TensorOp op, int chain, bool independent = false) {
-  bench::GpuBench& b = the_bench();
-  const Module module = parse_ptx(bench::latency_ptx(op, chain, independent), "lat.ptx");
-  const LaunchResult r = b.run(module, "lat", {1, 1, 1}, {32, 1, 1}, {k_in, k_out});
-  INFO(r.fault);
-  REQUIRE_FALSE(r.faulted);
-  return b.read<uint32_t>(k_out, 1)[0];
+  return bench::measure_latency(the_bench(), op, chain, independent);
 }
 
 }  // namespace
