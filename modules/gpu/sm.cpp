@@ -18,7 +18,7 @@ bool is_fragment_access(Opcode op) {
 
 bool is_memory_access(Opcode op) {
   return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
-         op == Opcode::red || op == Opcode::tex || is_fragment_access(op);
+         op == Opcode::red || op == Opcode::tex || op == Opcode::ldmatrix || is_fragment_access(op);
 }
 
 // Instructions that wait until the warp's own accesses are complete: fences and barriers order
@@ -343,6 +343,10 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
   if (shared_lanes == 0) return 0;
   if (is_fragment_access(instruction.op))
     return fragment_shared_passes(state, instruction, shared_lanes);
+  if (instruction.op == Opcode::ldmatrix) {  // one 16-byte row from each of 8 lanes per matrix
+    const uint64_t row_lanes = (uint64_t{1} << (8 * instruction.mod.vector_width)) - 1;
+    return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes & row_lanes, 16);
+  }
   const uint32_t bytes =
       uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
   return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes,

@@ -345,3 +345,68 @@ TEST_CASE("wmma faults: a partial warp, a misaligned tile", "[tensor][interp]") 
   CHECK(message(32, 16) == "no fault");
   CHECK(message(32, 8192).find("unmapped") != std::string::npos);
 }
+
+TEST_CASE("ldmatrix feeds mma.sync.m16n8k8 from shared memory (.x2 for A, .x1.trans for B)",
+          "[tensor][interp]") {
+  // A (16x8) and B (8x8) row-major in shared memory: A at 0, B at 256. Lane l < 16 points at row
+  // l of A; lane l < 8 at row l of B (.trans turns its rows into mma's B fragment).
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 pin, .param .u64 pout)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<30>;
+  .reg .f32 %f<10>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 tiles[384];
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  mov.u32 %r2, tiles;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  setp.lt.u32 %p1, %r1, 24;
+  @%p1 ld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd4];
+  @%p1 st.shared.v4.u32 [%r4], {%r10, %r11, %r12, %r13};
+  bar.sync 0;
+  and.b32 %r5, %r1, 15;
+  shl.b32 %r6, %r5, 4;
+  add.s32 %r7, %r2, %r6;
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r20, %r21}, [%r7];
+  and.b32 %r8, %r1, 7;
+  shl.b32 %r9, %r8, 4;
+  add.s32 %r14, %r2, %r9;
+  ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r22}, [%r14+256];
+  mov.f32 %f1, 0f00000000;
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r20, %r21}, {%r22}, {%f1, %f1, %f1, %f1};
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.v4.f32 [%rd6], {%f2, %f3, %f4, %f5};
+  exit;
+}
+)";
+  const Module module = parse_ptx(ptx, "ldmatrix.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  std::vector<uint8_t> in(384), out(512);
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t k = 0; k < 8; ++k) put_element(in, (i * 8 + k) * 2, DataType::f16, a_value(i, k));
+  for (uint32_t k = 0; k < 8; ++k)
+    for (uint32_t j = 0; j < 8; ++j)
+      put_element(in, 256 + (k * 8 + j) * 2, DataType::f16, b_value(k, j));
+  const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
+  memory.write(pin, in.data(), in.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
+  memory.read(pout, out.data(), out.size());
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t row = lane / 4 + i / 2 * 8, col = 2 * (lane % 4) + i % 2;
+      int32_t sum = 0;
+      for (uint32_t k = 0; k < 8; ++k) sum += a_value(row, k) * b_value(k, col);
+      INFO("lane " << lane << " d" << i);
+      CHECK(get_element(out, lane * 16 + i * 4, DataType::f32) == double(sum));
+    }
+}

@@ -65,8 +65,15 @@ TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[p
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, "
                  "%r6, %r7, %rd1}, [p];")
             .find("needs 32-bit registers") != std::string::npos);
-  CHECK(error_of("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [p];").find("is not supported") !=
+  CHECK(error_of("ldmatrix.sync.aligned.m16n16.x1.shared.b8 {%r1}, [p];")
+            .find("ldmatrix shape .m16n16 is not supported (ldmatrix takes .m8n8)") !=
         std::string::npos);
+  CHECK(error_of("ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [p];")
+            .find("ldmatrix needs .x1, .x2 or .x4") != std::string::npos);
+  CHECK(error_of("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2}, [p];")
+            .find("the destination fragment has 4 registers, got 2") != std::string::npos);
+  CHECK(error_of("ldmatrix.sync.aligned.m8n8.x1.shared.b32 {%r1}, [p];")
+            .find("ldmatrix takes one type, .b16") != std::string::npos);
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 " + a8 + ", [p], %p1;")
             .find("stride cannot be a predicate") != std::string::npos);
 }
@@ -80,9 +87,16 @@ TEST_CASE("ptx: wmma and mma.sync decode and print back", "[ptx][tensor]") {
       ";\n"
       "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, "
       "{%f5, %f6, %f7, %f8};\n"
-      "wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%r1, %r2, %r3, %r4};\n}\n");
+      "wmma.store.d.sync.aligned.row.m16n16k16.global.f16 [%rd1], {%r1, %r2, %r3, %r4};\n"
+      "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 %r5, [%rd1];\n}\n");
   const Function& k = function_named(module, "k");
-  REQUIRE(k.instructions.size() == 4);
+  REQUIRE(k.instructions.size() == 5);
+  const Instruction& ldm = k.instructions[4];
+  CHECK(ldm.op == Opcode::ldmatrix);
+  CHECK(ldm.unit == UnitClass::ldst);
+  CHECK(ldm.operands[0].kind == Operand::Kind::vector);
+  CHECK(format_instruction(module, k, ldm) ==
+        "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r5}, [%rd1]");
   const Instruction& load = k.instructions[0];
   CHECK(load.op == Opcode::wmma_load_a);
   CHECK(load.unit == UnitClass::ldst);

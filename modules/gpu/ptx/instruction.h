@@ -37,6 +37,8 @@ enum class Opcode : uint8_t {
   wmma_load_a, wmma_load_b, wmma_load_c, wmma_store_d, wmma_mma, mma,
   // funnel shift (shf.l / shf.r with .wrap or .clamp), appended by the parser work
   shf,
+  // ldmatrix: 8x8 b16 matrices from shared memory into mma.sync fragments (tensor-core work)
+  ldmatrix,
 };
 
 // The hardware unit that executes an instruction, for issue and latency in the SM model.
@@ -160,6 +162,7 @@ struct Modifiers {
   MatrixLayout layout_b = MatrixLayout::none;
   DataType accumulator_type = DataType::none;
   bool satfinite = false;  // integer wmma.mma: clamp D to the s32 range instead of wrapping
+  bool transpose = false;  // ldmatrix .trans (its .x1/.x2/.x4 is vector_width)
 };
 
 struct Instruction {

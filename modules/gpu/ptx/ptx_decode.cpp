@@ -608,6 +608,7 @@ UnitClass unit_class_of(const Instruction& inst) {
     case Opcode::wmma_load_b:
     case Opcode::wmma_load_c:
     case Opcode::wmma_store_d:
+    case Opcode::ldmatrix:
       return UnitClass::ldst;
     case Opcode::wmma_mma:
     case Opcode::mma:
@@ -655,11 +656,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
                         const std::vector<RegisterClass>& classes, Instruction& inst) {
   const std::vector<std::string_view> pieces = split_pieces(word);
   const std::string_view base = pieces[0];
-  if (base == "wmma" || base == "mma") {
+  if (base == "wmma" || base == "mma" || base == "ldmatrix") {
     decode_matrix_instruction(word, pieces, operands, classes, inst);
     return;
   }
-  if (base == "ldmatrix") fail("'" + std::string(word) + "' is not supported");
   std::optional<Opcode> op = opcode_from_name(base);
   if (base == "addc") op = Opcode::add, inst.mod.carry_in = true;
   if (base == "subc") op = Opcode::sub, inst.mod.carry_in = true;

@@ -148,6 +148,10 @@ std::string matrix_mnemonic(const Instruction& inst) {
 std::string mnemonic(const Instruction& inst) {
   const Modifiers& mod = inst.mod;
   if (mod.shape != MatrixShape::none) return matrix_mnemonic(inst);
+  if (inst.op == Opcode::ldmatrix)
+    return "ldmatrix.sync.aligned.m8n8.x" + std::to_string(mod.vector_width) +
+           (mod.transpose ? ".trans" : "") + (inst.space == StateSpace::shared ? ".shared" : "") +
+           ".b16";
   std::string text(opcode_name(inst.op));
   if (mod.carry_in) text += "c";
   switch (inst.op) {

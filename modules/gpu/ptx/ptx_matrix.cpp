@@ -202,6 +202,52 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   copy_operands(inst, ops);
 }
 
+// ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 d, [a].
+void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<RawOperand>& ops,
+                     const std::vector<RegisterClass>& classes, Instruction& inst) {
+  bool sync = false, aligned = false, shape = false;
+  std::vector<DataType> types;
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    const std::string_view piece = pieces[i];
+    if (piece == "sync") {
+      sync = true;
+    } else if (piece == "aligned") {
+      aligned = true;
+    } else if (piece == "m8n8") {
+      shape = true;
+    } else if (looks_like_shape(piece)) {
+      fail("ldmatrix shape ." + std::string(piece) + " is not supported (ldmatrix takes .m8n8)");
+    } else if (piece == "x1" || piece == "x2" || piece == "x4") {
+      inst.mod.vector_width = static_cast<uint8_t>(piece[1] - '0');
+    } else if (piece == "trans") {
+      inst.mod.transpose = true;
+    } else if (piece == "shared" || piece == "shared::cta") {
+      inst.space = StateSpace::shared;
+    } else if (auto type = type_from_name(piece)) {
+      types.push_back(*type);
+    } else {
+      fail("unknown modifier '." + std::string(piece) + "' of ldmatrix");
+    }
+  }
+  if (!sync || !aligned) fail("ldmatrix needs .sync.aligned");
+  if (!shape) fail("ldmatrix needs a shape (.m8n8)");
+  if (inst.mod.vector_width == 0) fail("ldmatrix needs .x1, .x2 or .x4");
+  if (types.size() != 1 || types[0] != DataType::b16) fail("ldmatrix takes one type, .b16");
+  inst.type = DataType::b16;
+  if (ops.size() != 2) fail("expected 2 operands for ldmatrix, got " + std::to_string(ops.size()));
+  if (ops[1].operand.kind != Operand::Kind::address)
+    fail("operand 2 of ldmatrix must be an address");
+  if (ops[0].operand.kind == Operand::Kind::reg && inst.mod.vector_width == 1) {
+    Operand& d = ops[0].operand;  // .x1 into a plain register: a vector of one
+    d.kind = Operand::Kind::vector;
+    d.vector_count = 1;
+    d.vector_regs[0] = d.reg;
+    d.reg = no_register;
+  }
+  check_fragment(ops[0], 0, inst.mod.vector_width, classes, "destination");
+  copy_operands(inst, ops);
+}
+
 }  // namespace
 
 MatrixGeometry matrix_geometry(MatrixShape shape) {
@@ -276,6 +322,13 @@ void decode_matrix_instruction(std::string_view word, const std::vector<std::str
                                Instruction& inst) {
   size_t first = 1;
   std::string name(pieces[0]);
+  if (pieces[0] == "ldmatrix") {
+    inst.op = Opcode::ldmatrix;
+    inst.mod.vector_width = 0;
+    decode_ldmatrix(pieces, operands, register_classes, inst);
+    inst.unit = unit_class_of(inst);
+    return;
+  }
   if (pieces[0] == "mma") {
     inst.op = Opcode::mma;
     name = "mma.sync";

@@ -11,7 +11,7 @@
 namespace ohmvp::gpu {
 
 // The tensor-core instructions' shapes and fragment sizes, and their decoding (wmma.load,
-// wmma.store, wmma.mma, mma.sync). docs/gpu_tensor.md lists what is accepted.
+// wmma.store, wmma.mma, mma.sync, ldmatrix). docs/gpu_tensor.md lists what is accepted.
 
 struct MatrixGeometry {
   uint32_t m = 0, n = 0, k = 0;
@@ -38,7 +38,7 @@ uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element
 // The role a wmma.load/wmma.store opcode moves.
 MatrixRole role_of(Opcode op);
 
-// Decodes a wmma.* or mma.* instruction (`pieces` is `word` split at its dots). Throws
+// Decodes a wmma.*, mma.* or ldmatrix instruction (`pieces` is `word` split at its dots). Throws
 // DecodeError for a shape, layout, type or operand the model does not support.
 void decode_matrix_instruction(std::string_view word, const std::vector<std::string_view>& pieces,
                                std::vector<RawOperand>& operands,

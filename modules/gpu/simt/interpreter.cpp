@@ -386,6 +386,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::mma:
       execute_matrix_multiply(x);
       break;
+    case Opcode::ldmatrix:
+      execute_ldmatrix(x);
+      break;
     case Opcode::tex:
       execute_texture(x, pending);
       break;

@@ -181,6 +181,7 @@ void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
 void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store
 void execute_matrix_multiply(Exec& x);                 // wmma.mma / mma.sync
+void execute_ldmatrix(Exec& x);
 // Writes a completed wmma.load's bytes into its fragment registers.
 void write_loaded_fragment(WarpState& warp, const MemoryRequest& request);
 

@@ -1,5 +1,6 @@
 // wmma.load, wmma.store, wmma.mma and mma.sync: warp-wide fragments in the lanes' registers
 // (docs/gpu_tensor.md).
+#include <array>
 #include <vector>
 
 #include "modules/gpu/simt/fragment_layout.h"
@@ -185,6 +186,49 @@ void execute_matrix_multiply(Exec& x) {
     for (uint32_t e = 0; e < d.elements(); ++e) {
       const MatrixPosition p = fragment_position(d, lane, e);
       set_element(x.warp, in.operands[0], lane, e, d.element_bytes(), result[p.row * cols + p.col]);
+    }
+}
+
+// ldmatrix: lanes 8i..8i+7 give the row addresses of matrix i (8 rows of 8 b16 elements, 16
+// bytes each, in shared memory); lane l receives in register i the two elements of row l / 4 at
+// columns 2 (l % 4) and 2 (l % 4) + 1, or with .trans those of column l / 4 at rows 2 (l % 4)
+// and 2 (l % 4) + 1 (the PTX ISA's layout, the one mma.sync.m16n8k8 takes).
+void execute_ldmatrix(Exec& x) {
+  if (!whole_warp(x)) return;
+  const Instruction& in = x.instruction;
+  const uint32_t matrices = in.mod.vector_width;
+  std::array<std::array<uint8_t, 16>, 32> rows{};
+  for (uint32_t lane = 0; lane < 8 * matrices; ++lane) {
+    const uint64_t raw = operand_address(x, in.operands[1], lane, in.space);
+    const Place place =
+        in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
+    if (place.space != StateSpace::shared) {
+      x.fail(FaultKind::unsupported, lane, "ldmatrix reads shared memory only", raw, place.space);
+      return;
+    }
+    if (place.address % 16 != 0) {
+      x.fail(FaultKind::misaligned_address, lane, "ldmatrix rows are 16-byte aligned", raw,
+             place.space);
+      return;
+    }
+    const uint8_t* row = immediate_pointer(x, StateSpace::shared, place.address, 16, lane);
+    if (!row) {
+      x.fail(FaultKind::out_of_window, lane, "", raw, place.space);
+      return;
+    }
+    std::memcpy(rows[lane].data(), row, 16);
+  }
+  const Operand& destination = in.operands[0];
+  for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
+    for (uint32_t m = 0; m < matrices; ++m) {
+      const auto matrix = rows.begin() + 8 * m;
+      uint32_t value = 0;
+      for (uint32_t j = 0; j < 2; ++j) {
+        const uint32_t row = in.mod.transpose ? lane % 4 * 2 + j : lane / 4;
+        const uint32_t col = in.mod.transpose ? lane / 4 : lane % 4 * 2 + j;
+        value |= read_bits(matrix[row].data() + col * 2, 2) << (16 * j);
+      }
+      x.warp.reg(destination.vector_regs[m], lane) = value;
     }
 }
 
