@@ -53,3 +53,13 @@ TEST_CASE("titanv: Volta has no integer tensor mode", "[tensor]") {
   CHECK_THROWS_WITH(measure(TensorOp::wmma_s8, 1),
                     Catch::Contains("no mode for this matrix multiply"));
 }
+
+TEST_CASE("titanv: wmma.load from shared memory costs its bank passes", "[tensor]") {
+  // Row-major A, two 16-byte runs per lane, served a quarter warp (8 lanes) per phase. Rows 32
+  // bytes apart: a quarter warp's rows 0-3 and 4-7 meet in the same banks, 2 passes per phase,
+  // 16 for the load. Rows 48 bytes apart: 8 distinct bank groups, 1 pass per phase, 8.
+  const uint32_t ldst = the_bench().config.unit(UnitClass::ldst).latency;
+  const uint32_t shared = the_bench().config.shared_memory.latency;
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 16 - 1 + shared + 2);
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 8 - 1 + shared + 2);
+}
