@@ -23,18 +23,6 @@ const HmmaModeConfig& mode_config(const TensorCoreConfig& config, TensorMode mod
 
 }  // namespace
 
-const char* tensor_mode_name(TensorMode mode) {
-  switch (mode) {
-    case TensorMode::f16:
-      return "f16";
-    case TensorMode::f32:
-      return "f32";
-    case TensorMode::s32:
-      return "s32";
-  }
-  return "?";
-}
-
 TensorMode tensor_mode_of(const Instruction& instruction) {
   if (instruction.source_type != DataType::f16) return TensorMode::s32;
   if (instruction.type == DataType::f32 || instruction.mod.accumulator_type == DataType::f32)
@@ -68,7 +56,7 @@ HmmaSchedule hmma_schedule(const TensorCoreConfig& config, const HmmaModeConfig&
   return s;
 }
 
-TensorCoreTiming::TensorCoreTiming(const TensorCoreConfig& config) : m_config(config) {
+TensorCoreTiming::TensorCoreTiming(const TensorCoreConfig& config) {
   for (size_t m = 0; m < k_tensor_modes; ++m)
     for (size_t shape = 1; shape < k_shapes; ++shape) {
       const MatrixGeometry g = matrix_geometry(static_cast<MatrixShape>(shape));
@@ -79,11 +67,6 @@ TensorCoreTiming::TensorCoreTiming(const TensorCoreConfig& config) : m_config(co
 
 const HmmaSchedule& TensorCoreTiming::schedule(TensorMode mode, MatrixShape shape) const {
   return m_schedules[static_cast<size_t>(mode)][static_cast<size_t>(shape)];
-}
-
-uint32_t TensorCoreTiming::macs_per_cycle(TensorMode mode) const {
-  return m_config.tensor_cores_per_sub_core * m_config.fedp_per_tensor_core *
-         mode_config(m_config, mode).fedp_macs_per_cycle;
 }
 
 }  // namespace ohmvp::gpu

@@ -11,7 +11,6 @@ namespace ohmvp::gpu {
 
 enum class TensorMode : uint8_t { f16, f32, s32 };
 constexpr size_t k_tensor_modes = 3;
-const char* tensor_mode_name(TensorMode mode);
 
 // The precision mode of a wmma.mma / mma.sync: s32 for integer A and B, f32 when C or D is
 // f32 (mixed precision), f16 otherwise.
@@ -37,16 +36,13 @@ class TensorCoreTiming {
   const HmmaSchedule& schedule(const Instruction& instruction) const {
     return schedule(tensor_mode_of(instruction), instruction.mod.shape);
   }
-  // Multiply-adds per cycle of one sub-core's tensor cores in `mode`.
-  uint32_t macs_per_cycle(TensorMode mode) const;
 
  private:
   static constexpr size_t k_shapes = 5;  // MatrixShape values
-  TensorCoreConfig m_config;
   std::array<std::array<HmmaSchedule, k_shapes>, k_tensor_modes> m_schedules{};
 };
 
-// Builds one schedule (exposed for the unit tests and the docs' figures).
+// Builds one schedule (the tensor unit's figures in gpu_config and the unit tests use it).
 HmmaSchedule hmma_schedule(const TensorCoreConfig& config, const HmmaModeConfig& mode,
                            uint64_t multiply_adds);
 
