@@ -83,8 +83,9 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
         << "  warp instructions " << s.gpu->warp_instructions << " (" << s.gpu->thread_instructions
         << " thread instructions)\n"
         << "  IPC               " << s.gpu->ipc << "\n"
-        << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n"
-        << "  tensor cores      " << s.gpu->hmma << " HMMA, " << s.gpu->tensor_tflops << " TFLOPS, "
+        << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n";
+  if (s.gpu && s.gpu->hmma != 0)
+    out << "  tensor cores      " << s.gpu->hmma << " HMMA, " << s.gpu->tensor_tflops << " TFLOPS, "
         << s.gpu->tensor_utilization << " utilization\n";
   if (s.hetero)
     out << "  migrations        " << s.hetero->migrations << " (" << s.hetero->migration_bytes
