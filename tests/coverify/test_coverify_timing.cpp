@@ -101,3 +101,11 @@ TEST_CASE("the tensor-core kernels match their reference on titanv and turing",
   check_platform("turing", "wmma_",
                  {fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "workloads" / "wmma_gemm_s8.json"});
 }
+
+// Hidden (not run by ctest, about 4 minutes): the 1024^3 GEMM of docs/results.md on titanv.
+// `build/tests/coverify_tests "[large]"`.
+TEST_CASE("the 1024^3 tensor-core GEMM matches its reference on titanv", "[.][large][tensor]") {
+  check_platform(
+      "titanv", "wmma_gemm_1024",
+      {fs::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads" / "large" / "wmma_gemm_1024.json"});
+}

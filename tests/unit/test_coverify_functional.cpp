@@ -237,3 +237,17 @@ TEST_CASE("the int8 tensor-core GEMM (Turing only, so not shipped) matches its r
   INFO(comparison.message);
   CHECK(comparison.matches);
 }
+
+// Hidden (not run by ctest): the 1024^3 GEMM of docs/results.md, functionally, against its
+// reference. `build/tests/unit_tests "[large]"`.
+TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tensor]") {
+  const GpuWorkload workload =
+      load_gpu_workload(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
+  const Reference* reference = find_reference(workload.name);
+  REQUIRE(reference != nullptr);
+  const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+  const FunctionalRun run = run_workload_functionally(workload);
+  const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
+  INFO(comparison.message);
+  CHECK(comparison.matches);
+}
