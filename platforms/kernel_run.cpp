@@ -198,6 +198,9 @@ RunSummary summarise(GpuPlatform& platform) {
   gpu.thread_instructions = stats.find_counter("gpu", "thread_instructions")->value();
   gpu.ipc = stats.find_scalar("gpu", "ipc")->value();
   gpu.simd_efficiency = stats.find_scalar("gpu", "simd_efficiency")->value();
+  gpu.hmma = stats.find_counter("gpu", "hmma")->value();
+  gpu.tensor_tflops = stats.find_scalar("gpu", "tensor_tflops")->value();
+  gpu.tensor_utilization = stats.find_scalar("gpu", "tensor_utilization")->value();
   s.gpu = gpu;
   if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
   if (platform.config().memory.is_optical()) {

@@ -31,6 +31,9 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["warp_instructions"] = s.gpu->warp_instructions;
     summary["thread_instructions"] = s.gpu->thread_instructions;
     summary["simd_efficiency"] = s.gpu->simd_efficiency;
+    summary["hmma"] = s.gpu->hmma;
+    summary["tensor_tflops"] = s.gpu->tensor_tflops;
+    summary["tensor_utilization"] = s.gpu->tensor_utilization;
   }
   if (s.hetero) {
     nlohmann::json& summary = report["summary"];
@@ -88,6 +91,9 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
         << " thread instructions)\n"
         << "  IPC               " << s.gpu->ipc << "\n"
         << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n";
+  if (s.gpu && s.gpu->hmma != 0)
+    out << "  tensor cores      " << s.gpu->hmma << " HMMA, " << s.gpu->tensor_tflops << " TFLOPS, "
+        << s.gpu->tensor_utilization << " utilization\n";
   if (s.hetero)
     out << "  migrations        " << s.hetero->migrations << " (" << s.hetero->migration_bytes
         << " bytes, " << s.hetero->migration_channel_share << " of channel time)\n"

@@ -27,6 +27,9 @@ struct RunSummary {
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
     double simd_efficiency = 0;  // active lanes / (warp size x warp instructions)
+    uint64_t hmma = 0;           // HMMA steps of the tensor-core matrix multiplies
+    double tensor_tflops = 0;    // 2 x multiply-adds / kernel time, 10^12 per second
+    double tensor_utilization = 0;  // tensor-core busy cycles / (cycles x sub-cores)
   };
   std::optional<Gpu> gpu;
 

@@ -14,12 +14,16 @@ FunctionalUnit::FunctionalUnit(uint32_t latency, uint32_t initiation_interval)
 }
 
 uint64_t FunctionalUnit::issue(uint64_t cycle) {
+  return issue(cycle, m_latency, m_initiation_interval);
+}
+
+uint64_t FunctionalUnit::issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval) {
   if (!can_issue(cycle))
     throw SimulationError("functional unit: issue at cycle " + std::to_string(cycle) +
                           " while busy until cycle " + std::to_string(m_next_issue));
-  m_next_issue = cycle + m_initiation_interval;
+  m_next_issue = cycle + initiation_interval;
   ++m_issued;
-  return cycle + m_latency;
+  return cycle + latency;
 }
 
 FunctionalUnitGroup::FunctionalUnitGroup(const UnitTiming& timing)
@@ -35,6 +39,13 @@ uint64_t FunctionalUnitGroup::issue(uint64_t cycle) {
   for (FunctionalUnit& unit : m_units)
     if (unit.can_issue(cycle)) return unit.issue(cycle);
   return m_units.front().issue(cycle);  // throws: every unit is busy
+}
+
+uint64_t FunctionalUnitGroup::issue(uint64_t cycle, uint32_t latency,
+                                    uint32_t initiation_interval) {
+  for (FunctionalUnit& unit : m_units)
+    if (unit.can_issue(cycle)) return unit.issue(cycle, latency, initiation_interval);
+  return m_units.front().issue(cycle, latency, initiation_interval);  // throws
 }
 
 uint64_t FunctionalUnitGroup::next_free_cycle() const {

@@ -17,6 +17,9 @@ class FunctionalUnit {
   // Issues at `cycle` and returns the cycle the result is ready; throws SimulationError when the
   // unit is still busy (the caller checks can_issue first).
   uint64_t issue(uint64_t cycle);
+  // Issues an instruction with its own timing (the tensor cores' wmma.mma, whose latency and
+  // busy cycles depend on its mode and shape).
+  uint64_t issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval);
   // The first cycle at which the unit accepts another instruction.
   uint64_t next_free_cycle() const { return m_next_issue; }
 
@@ -39,6 +42,7 @@ class FunctionalUnitGroup {
 
   bool can_issue(uint64_t cycle) const;
   uint64_t issue(uint64_t cycle);
+  uint64_t issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval);
   uint64_t next_free_cycle() const;
   uint32_t latency() const { return m_units.front().latency(); }
 

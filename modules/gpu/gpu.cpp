@@ -23,7 +23,14 @@ struct Gpu::Totals {
         l2_hit_rate(stats.scalar("gpu", "l2_hit_rate", "ratio",
                                  "L2 requests, all slices, that found every sector they needed")),
         memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
-                                       "issue to completion of a global/local/texture access")) {
+                                       "issue to completion of a global/local/texture access")),
+        hmma(stats.counter("gpu", "hmma", "instructions",
+                           "HMMA steps of the tensor-core matrix multiplies, all SMs")),
+        tensor_tflops(stats.scalar("gpu", "tensor_tflops", "TFLOPS",
+                                   "2 x multiply-adds of the matrix multiplies / kernel time")),
+        tensor_utilization(
+            stats.scalar("gpu", "tensor_utilization", "ratio",
+                         "tensor-core busy cycles / (cycles x sub-cores of all SMs)")) {
     for (size_t r = 0; r < k_stall_reasons; ++r) {
       const auto reason = StallReason(r);
       const std::string name = reason == StallReason::issued
@@ -41,6 +48,9 @@ struct Gpu::Totals {
   Scalar& l1_hit_rate;
   Scalar& l2_hit_rate;
   Histogram& memory_latency;
+  Counter& hmma;
+  Scalar& tensor_tflops;
+  Scalar& tensor_utilization;
   std::array<Scalar*, k_stall_reasons> stalls{};
 };
 
@@ -229,7 +239,22 @@ void Gpu::finish(uint64_t cycle) {
   const uint64_t cycles = m_totals->cycles.value();
   m_totals->ipc.set(cycles == 0 ? 0.0
                                 : double(m_totals->warp_instructions.value()) / double(cycles));
+  update_tensor_totals(cycles);
   m_done_event.notify(m_loop.offset_of(cycle + 1));
+}
+
+void Gpu::update_tensor_totals(uint64_t cycles) {
+  uint64_t hmma = 0, busy = 0, macs = 0;
+  for (const auto& sm : m_sms) {
+    hmma += sm->stats().hmma.value();
+    busy += sm->stats().tensor_busy_cycles.value();
+    macs += sm->stats().tensor_multiply_adds.value();
+  }
+  m_totals->hmma.inc(hmma - m_totals->hmma.value());
+  const double seconds = double(cycles) * double(m_config.core_period_ps()) * 1e-12;
+  m_totals->tensor_tflops.set(cycles == 0 ? 0.0 : 2.0 * double(macs) / seconds * 1e-12);
+  const double sub_core_cycles = double(cycles) * m_config.sm_count * m_config.sub_cores_per_sm;
+  m_totals->tensor_utilization.set(cycles == 0 ? 0.0 : double(busy) / sub_core_cycles);
 }
 
 void Gpu::update_totals() {

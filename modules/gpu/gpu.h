@@ -80,6 +80,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   void fault(const std::string& message);
   void finish(uint64_t cycle);
   void deliver_done();
+  void update_tensor_totals(uint64_t cycles);
   void update_totals();
   unsigned debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes);
 

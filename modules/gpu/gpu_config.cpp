@@ -5,6 +5,7 @@
 
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/gpu/tensor_core_timing.h"
 
 namespace ohmvp::gpu {
 
@@ -68,9 +69,42 @@ void parse_unit(const ConfigReader& reader, UnitTiming& u) {
 }
 
 void parse_units(const ConfigReader& reader, std::array<UnitTiming, k_unit_class_count>& units) {
+  if (reader.has("tensor"))
+    reader.fail("tensor",
+                "the tensor cores' timing is gpu.tensor_core (sets and steps of HMMA, "
+                "docs/gpu_tensor.md), not a unit latency");
   for (UnitClass unit : k_unit_classes)
-    parse_unit(reader.child(unit_class_name(unit)), units[unit_index(unit)]);
+    if (unit != UnitClass::tensor)
+      parse_unit(reader.child(unit_class_name(unit)), units[unit_index(unit)]);
   reader.finish();
+}
+
+void parse_hmma_mode(const ConfigReader& reader, HmmaModeConfig& m, bool optional) {
+  reader.get("sets", m.sets, optional ? 0u : 1u, 1024u);
+  reader.get("steps_per_set", m.steps_per_set, 1u, 1024u);
+  reader.get("first_step_cycles", m.first_step_cycles, 1u, 100000u);
+  reader.get("step_cycles", m.step_cycles, 0u, 100000u);
+  reader.get("set_end_cycles", m.set_end_cycles, 0u, 100000u);
+  reader.get("set_switch_cycles", m.set_switch_cycles, 0u, 100000u);
+  reader.get("drain_cycles", m.drain_cycles, 0u, 100000u);
+  reader.get("fedp_macs_per_cycle", m.fedp_macs_per_cycle, 1u, 1024u);
+  reader.finish();
+}
+
+void parse_tensor_core(const ConfigReader& reader, TensorCoreConfig& t) {
+  reader.get("tensor_cores_per_sub_core", t.tensor_cores_per_sub_core, 1u, 64u);
+  reader.get("fedp_per_tensor_core", t.fedp_per_tensor_core, 1u, 1024u);
+  parse_hmma_mode(reader.child("f16"), t.f16, false);
+  parse_hmma_mode(reader.child("f32"), t.f32, false);
+  parse_hmma_mode(reader.child("s32"), t.s32, true);
+  reader.finish();
+}
+
+// The tensor unit's issue port: the mixed-precision 16x16x16 figures of the set/step model
+// (each wmma.mma charges its own mode's and shape's, see TensorCoreTiming).
+UnitTiming tensor_unit(const TensorCoreConfig& tensor) {
+  const HmmaSchedule s = hmma_schedule(tensor, tensor.f32, 16 * 16 * 16);
+  return UnitTiming{s.latency, s.initiation_interval, 1};
 }
 
 // Line and sector sizes shared by L1 and L2: sectors of at least 4 bytes, at most 32 per line
@@ -176,7 +210,7 @@ std::array<UnitTiming, k_unit_class_count> GpuConfig::default_units() {
   u[unit_index(UnitClass::ldst)] = {4, 4, 1};
   u[unit_index(UnitClass::branch)] = {4, 2, 1};
   u[unit_index(UnitClass::barrier)] = {4, 2, 1};
-  u[unit_index(UnitClass::tensor)] = {54, 32, 1};
+  u[unit_index(UnitClass::tensor)] = tensor_unit(TensorCoreConfig{});
   return u;
 }
 
@@ -214,6 +248,8 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   parse_shared_memory(reader.child("shared_memory"), c.shared_memory);
   parse_l2(reader.child("l2"), c.l2);
   parse_crossbar(reader.child("crossbar"), c.crossbar);
+  parse_tensor_core(reader.child("tensor_core"), c.tensor);
+  c.units[unit_index(UnitClass::tensor)] = tensor_unit(c.tensor);
   const ConfigReader constant = reader.child("constant_cache");
   constant.get("hit_latency", c.constant_cache_latency, 1u, 10000u);
   constant.finish();

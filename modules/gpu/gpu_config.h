@@ -89,6 +89,34 @@ struct L2CacheConfig {
   uint64_t slice_bytes(uint32_t memory_channels, const char* path = "gpu.l2") const;
 };
 
+// How one wmma.mma 16x16x16 (4096 multiply-adds) of one precision mode runs on a sub-core's
+// tensor cores: as `sets` x `steps_per_set` HMMA steps (Raihan, Goli, Aamodt 2019). Step i ends
+// `first_step_cycles` (i = 0), `set_switch_cycles` (first step of a later set) or `step_cycles`
+// (any other step) after the step before it, plus `set_end_cycles` when it is the last of its
+// set and `drain_cycles` when it is the last of all; the last step's end is the latency.
+// `fedp_macs_per_cycle` is each FEDP unit's multiply-adds per cycle in this mode, which gives
+// how soon the tensor cores take the next wmma.mma. docs/gpu_tensor.md.
+struct HmmaModeConfig {
+  uint32_t sets = 4;
+  uint32_t steps_per_set = 4;
+  uint32_t first_step_cycles = 10;
+  uint32_t step_cycles = 2;
+  uint32_t set_end_cycles = 2;
+  uint32_t set_switch_cycles = 2;
+  uint32_t drain_cycles = 6;
+  uint32_t fedp_macs_per_cycle = 4;
+};
+
+// The tensor cores of a sub-core; the defaults are the Titan V's (titanv.json).
+struct TensorCoreConfig {
+  uint32_t tensor_cores_per_sub_core = 2;
+  uint32_t fedp_per_tensor_core = 16;           // four-element dot-product units
+  HmmaModeConfig f16{4, 2, 12, 9, 0, 4, 4, 4};  // FP16: f16 C and D
+  HmmaModeConfig f32{4, 4, 10, 2, 2, 2, 6, 4};  // mixed precision: f32 C or D
+  // s8/u8 A and B, s32 C and D; sets = 0: no integer mode (Volta).
+  HmmaModeConfig s32{0, 1, 1, 1, 0, 1, 0, 1};
+};
+
 struct CrossbarConfig {
   uint32_t latency = 20;  // cycles, one way
   uint32_t bytes_per_cycle_per_port = 32;
@@ -108,6 +136,7 @@ struct GpuConfig {
   SharedMemoryConfig shared_memory;
   L2CacheConfig l2;
   CrossbarConfig crossbar;
+  TensorCoreConfig tensor;
   uint32_t constant_cache_latency = 4;
 
   const UnitTiming& unit(UnitClass unit) const { return units[unit_index(unit)]; }

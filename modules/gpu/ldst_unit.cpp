@@ -53,6 +53,8 @@ MemoryOp& LdstUnit::new_op() {
   MemoryOp* op = m_free_ops.back();
   m_free_ops.pop_back();
   op->error = false;
+  op->whole = nullptr;
+  op->parts_left = 0;
   return *op;
 }
 

@@ -41,6 +41,12 @@ struct MemoryOp {
   size_t next_request = 0;  // the next line request the L1 takes
   size_t pieces_left = 0;   // line requests not yet complete
   bool error = false;       // L2 answered an error (address outside memory)
+  // A wmma.load/store goes as one op per run (one LD/ST of up to 16 bytes per lane, as Volta
+  // expands it): each part names the whole op, which no line request belongs to and which
+  // completes when its last part does.
+  MemoryOp* whole = nullptr;
+  uint32_t run = 0;         // a part: which run of the whole it moves
+  uint32_t parts_left = 0;  // the whole: parts not yet complete
 };
 
 // The SM's shared LD/ST path for global, local and texture accesses: coalesced line requests

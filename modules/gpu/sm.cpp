@@ -1,17 +1,24 @@
 #include "modules/gpu/sm.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
 
 namespace ohmvp::gpu {
 
 namespace {
 
+bool is_fragment_access(Opcode op) {
+  return op == Opcode::wmma_load_a || op == Opcode::wmma_load_b || op == Opcode::wmma_load_c ||
+         op == Opcode::wmma_store_d;
+}
+
 bool is_memory_access(Opcode op) {
   return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
-         op == Opcode::red || op == Opcode::tex;
+         op == Opcode::red || op == Opcode::tex || op == Opcode::ldmatrix || is_fragment_access(op);
 }
 
 // Instructions that wait until the warp's own accesses are complete: fences and barriers order
@@ -50,7 +57,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
       m_stats(stats, this->name()),
       m_total_latency(total_latency),
       m_ldst(id, config, m_stats),
-      m_banks(config.shared_memory.banks, config.shared_memory.bank_width_bytes) {
+      m_banks(config.shared_memory.banks, config.shared_memory.bank_width_bytes),
+      m_tensor(config.tensor) {
   out.bind(*this);
   for (uint32_t s = 0; s < m_sub_core_count; ++s) {
     const std::string sub = std::string(this->name()) + ".sub" + std::to_string(s);
@@ -241,12 +249,36 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   uint32_t passes = 0;
   if (maybe_shared) passes = shared_passes(warp, instruction, state.active_mask());
 
+  const bool tensor = instruction.unit == UnitClass::tensor;
+  if (tensor && !m_tensor.schedule(instruction).supported) {
+    DeviceFault fault;
+    fault.kind = FaultKind::unsupported;
+    fault.function = function;
+    fault.pc = pc;
+    fault.detail =
+        "this GPU's tensor cores have no mode for this matrix multiply "
+        "(gpu.tensor_core: its sets are 0)";
+    raise_fault(warp, fault);
+    return;
+  }
+
   cta.context.clock = cycle;
   cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;
   const StepResult result = Interpreter::step(state, cta.context);
 
   SubCore& sub_core = *m_sub_cores[s];
-  const uint64_t unit_ready = sub_core.unit(instruction.unit).issue(cycle);
+  uint64_t unit_ready = 0;
+  if (tensor) {
+    const HmmaSchedule& hmma = m_tensor.schedule(instruction);
+    unit_ready =
+        sub_core.unit(UnitClass::tensor).issue(cycle, hmma.latency, hmma.initiation_interval);
+    m_stats.hmma.inc(hmma.hmma);
+    m_stats.tensor_busy_cycles.inc(hmma.initiation_interval);
+    m_stats.tensor_multiply_adds.inc(hmma.multiply_adds);
+    sub_core.trace_tensor(hmma.hmma, m_loop.time_ps(cycle), m_loop.time_ps(unit_ready));
+  } else {
+    unit_ready = sub_core.unit(instruction.unit).issue(cycle);
+  }
   sub_core.scheduler().on_issue(scheduler_slot(w));
   m_stats.warp_instructions.inc();
   m_stats.thread_instructions.inc(uint64_t(__builtin_popcountll(result.executed_mask)));
@@ -309,10 +341,44 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
     shared_lanes |= uint64_t{1} << lane;
   }
   if (shared_lanes == 0) return 0;
+  if (is_fragment_access(instruction.op))
+    return fragment_shared_passes(state, instruction, shared_lanes);
+  if (instruction.op == Opcode::ldmatrix) {  // one 16-byte row from each of 8 lanes per matrix
+    const uint64_t row_lanes = (uint64_t{1} << (8 * instruction.mod.vector_width)) - 1;
+    return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes & row_lanes, 16);
+  }
   const uint32_t bytes =
       uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
   return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes,
                         std::clamp<uint32_t>(bytes, 1, 16));
+}
+
+// A wmma.load/store from shared memory: one bank-array access per run (an LDS/STS of up to 16
+// bytes per lane), from the tile addresses shared_passes() put in m_lane_addresses.
+uint32_t Sm::fragment_shared_passes(const WarpState& state, const Instruction& instruction,
+                                    uint64_t lanes) {
+  const FragmentSpec spec = fragment_spec_of(instruction);
+  const FragmentRuns runs = fragment_runs(spec);
+  const std::array<uint64_t, 64> tiles = m_lane_addresses;
+  std::array<uint64_t, 64> strides{};
+  for (uint64_t m = lanes; m != 0; m &= m - 1) {
+    const uint32_t lane = uint32_t(__builtin_ctzll(m));
+    const Operand& stride = instruction.operands[2];
+    strides[lane] = instruction.operand_count < 3       ? default_stride(spec)
+                    : stride.kind == Operand::Kind::imm ? uint32_t(stride.imm)
+                                                        : uint32_t(state.reg(stride.reg, lane));
+  }
+  uint32_t passes = 0;
+  for (uint32_t r = 0; r < runs.runs; ++r) {
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctzll(m));
+      m_lane_addresses[lane] =
+          tiles[lane] + fragment_byte_offset(spec, strides[lane], lane, r * runs.run_elements);
+    }
+    passes += m_banks.passes(m_lane_addresses.data(), 64, lanes,
+                             runs.run_elements * spec.element_bytes());
+  }
+  return passes;
 }
 
 void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
@@ -322,7 +388,10 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_
   const KernelLaunch& k = m_launch->launch;
   for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
-    const bool mapped = k.mapped ? k.mapped(request.address[lane], request.bytes) : true;
+    bool mapped = true;
+    for (uint32_t run = 0; run < request.run_count && k.mapped; ++run)
+      mapped = mapped &&
+               k.mapped(request.address[lane] + uint64_t(request.run_offset[run]), request.bytes);
     if (!mapped || request.bytes > 16) {
       DeviceFault fault;
       fault.kind = mapped ? FaultKind::unsupported : FaultKind::unmapped_address;
@@ -350,12 +419,54 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_
   }
   if (request.lanes == 0) {
     memory_done(op, cycle);
+  } else if (request.run_count > 1) {
+    issue_fragment_parts(w, op, cycle);
   } else {
     m_ldst.accept(op);
   }
 }
 
+void Sm::issue_fragment_parts(uint32_t w, MemoryOp& whole, uint64_t cycle) {
+  const MemoryRequest& r = whole.request;
+  whole.parts_left = r.run_count;
+  for (uint32_t run = 0; run < r.run_count; ++run) {
+    MemoryOp& part = m_ldst.new_op();
+    part.warp = w;
+    part.registers = whole.registers;
+    part.issue_cycle = cycle;
+    part.request = r;
+    part.request.run_count = 1;
+    part.request.fragment = false;
+    part.whole = &whole;
+    part.run = run;
+    for (uint64_t m = r.lanes; m != 0; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctzll(m));
+      part.request.address[lane] += uint64_t(r.run_offset[run]);
+      if (r.kind == MemoryKind::store)
+        std::memcpy(part.request.data[lane].data(), r.data[lane].data() + run * r.bytes, r.bytes);
+    }
+    m_ldst.accept(part);
+  }
+}
+
 void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
+  if (op.whole != nullptr) {  // one run of a wmma.load/store
+    MemoryOp& whole = *op.whole;
+    if (op.error && !whole.error) {
+      whole.error = true;
+      whole.request.address = op.request.address;
+    }
+    if (!op.error && whole.request.kind == MemoryKind::load) {
+      for (uint64_t m = op.request.lanes; m != 0; m &= m - 1) {
+        const uint32_t lane = uint32_t(__builtin_ctzll(m));
+        std::memcpy(whole.request.data[lane].data() + op.run * op.request.bytes,
+                    op.request.data[lane].data(), op.request.bytes);
+      }
+    }
+    m_ldst.release(op);
+    if (--whole.parts_left == 0) memory_done(whole, cycle);
+    return;
+  }
   Warp& warp = m_warps[op.warp];
   if (!m_aborted) {
     if (op.error) {

@@ -22,6 +22,7 @@
 #include "modules/gpu/simt/warp_state.h"
 #include "modules/gpu/sm_stats.h"
 #include "modules/gpu/sub_core.h"
+#include "modules/gpu/tensor_core_timing.h"
 #include "tlm_protocols/gpu_memory_protocol.h"
 
 namespace ohmvp::gpu {
@@ -115,6 +116,9 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void issue(uint32_t sub_core, uint32_t warp, uint64_t cycle);
   void issue_memory(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
   uint32_t shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes);
+  uint32_t fragment_shared_passes(const WarpState& state, const Instruction& instruction,
+                                  uint64_t lanes);
+  void issue_fragment_parts(uint32_t warp, MemoryOp& whole, uint64_t cycle);
   void arrive_at_barrier(uint32_t warp, const StepResult& result, uint64_t cycle);
   void check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle);
   void finish_warp(uint32_t warp, uint64_t cycle);
@@ -135,6 +139,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::vector<std::unique_ptr<SubCore>> m_sub_cores;
   LdstUnit m_ldst;
   SharedMemoryBanks m_banks;
+  TensorCoreTiming m_tensor;
   uint64_t m_shared_free_cycle = 0;  // the bank array takes the next access from here
 
   const LaunchState* m_launch = nullptr;

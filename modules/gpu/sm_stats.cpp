@@ -59,6 +59,12 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
                         "shared-memory bank-array passes (1 per access without conflict)")),
       const_accesses(stats.counter(group, "const_accesses", "instructions",
                                    "param and const space warp reads")),
+      hmma(stats.counter(group, "hmma", "instructions",
+                         "HMMA steps of the tensor-core matrix multiplies issued")),
+      tensor_busy_cycles(stats.counter(group, "tensor_busy_cycles", "cycles",
+                                       "cycles the sub-cores' tensor cores were taken, summed")),
+      tensor_multiply_adds(stats.counter(group, "tensor_multiply_adds", "operations",
+                                         "multiply-adds (m x n x k) of the matrix multiplies")),
       memory_latency(stats.histogram(group, "memory_latency", "cycles",
                                      "issue to completion of a global/local/texture access")) {}
 

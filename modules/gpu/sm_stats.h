@@ -46,6 +46,9 @@ struct SmStats {
   Counter& shared_accesses;
   Counter& shared_passes;  // bank-array passes (accesses + conflict passes)
   Counter& const_accesses;
+  Counter& hmma;                  // HMMA steps of the wmma.mma / mma.sync issued
+  Counter& tensor_busy_cycles;    // sub-core tensor-core cycles taken, summed over sub-cores
+  Counter& tensor_multiply_adds;  // m x n x k of every matrix multiply issued
   Histogram& memory_latency;  // cycles from issue to completion of a global/local access
 };
 

@@ -9,6 +9,7 @@ SubCore::SubCore(const GpuConfig& config, uint32_t warp_capacity, StatsRegistry&
   for (size_t u = 0; u < k_unit_class_count; ++u) m_units.emplace_back(config.units[u]);
   m_issued.attach(vcd, scope, "issued_warp", 8);
   m_active.attach(vcd, scope, "active_warps", 8);
+  m_tensor.attach(vcd, scope, "tensor_hmma", 8);
 }
 
 void SubCore::record(uint64_t cycle, StallReason reason) {

@@ -30,12 +30,23 @@ class SubCore {
   // change while the SM is asleep), then `reason` for `cycle` itself.
   void record(uint64_t cycle, StallReason reason);
   // The SM has no warp left: cycles from now on are not the sub-core's until record() again.
-  void pause() { m_recording = false; }
+  void pause() {
+    m_recording = false;
+    if (m_tensor_idle_ps != 0) m_tensor.set(0, m_tensor_idle_ps);
+    m_tensor_idle_ps = 0;
+  }
   // Issued-warp signal: the warp's slot + 1 at `time_ps`, 0 when it issued nothing.
   void trace_issue(uint32_t warp_plus_one, uint64_t time_ps) {
     m_issued.set(warp_plus_one, time_ps);
   }
   void trace_active(uint32_t warps, uint64_t time_ps) { m_active.set(warps, time_ps); }
+  // Tensor-core signal: the HMMA steps of the matrix multiply issued at `time_ps`, back to 0
+  // at `idle_ps` (when its last step has ended) unless another one issues before then.
+  void trace_tensor(uint32_t hmma, uint64_t time_ps, uint64_t idle_ps) {
+    if (m_tensor_idle_ps != 0 && m_tensor_idle_ps < time_ps) m_tensor.set(0, m_tensor_idle_ps);
+    m_tensor.set(hmma, time_ps);
+    m_tensor_idle_ps = idle_ps;
+  }
 
   uint32_t resident_warps = 0;
 
@@ -48,6 +59,8 @@ class SubCore {
   bool m_recording = false;
   TraceSignal m_issued;
   TraceSignal m_active;
+  TraceSignal m_tensor;
+  uint64_t m_tensor_idle_ps = 0;  // when the last traced matrix multiply ends (0: none pending)
 };
 
 }  // namespace ohmvp::gpu

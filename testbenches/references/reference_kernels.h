@@ -23,6 +23,7 @@ std::map<std::string, KernelFunction> backprop_kernels();
 std::map<std::string, KernelFunction> lu_kernels();
 std::map<std::string, KernelFunction> blur_tex2d_kernels();
 std::map<std::string, KernelFunction> divergence_kernels();
+std::map<std::string, KernelFunction> tensor_kernels();
 
 std::vector<Reference> make_all_references();
 

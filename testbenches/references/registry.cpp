@@ -24,6 +24,11 @@ std::vector<Reference> make_all_references() {
       {"backprop", backprop_kernels(), {}},
       {"lu", lu_kernels(), {}},
       {"blur_tex2d", blur_tex2d_kernels(), {}},
+      {"wmma_gemm", tensor_kernels(), {}},
+      {"wmma_gemm_1024", tensor_kernels(), {}},
+      {"wmma_gemm_s8", tensor_kernels(), {}},
+      {"wmma_peak", tensor_kernels(), {}},
+      {"wmma_peak_titanv", tensor_kernels(), {}},
   };
   for (const char* pattern : {"uniform", "parity", "loop", "nested", "early_return"})
     all.push_back({std::string("divergence_") + pattern, divergence_kernels(), {}});

@@ -93,3 +93,38 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: the tensor-core GEMM on titanv reports HMMA, TFLOPS and utilization") {
+  const std::string dir = scratch_dir("tensor_gemm");
+  const CliResult run = run_ohmvp("run -q --platform titanv --workload wmma_gemm --vcd " + dir +
+                                  "/t.vcd --out " + dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Contains("tensor cores"));
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  const auto& summary = report["summary"];
+  // 64 x 64 x 64 through the shared kernel and again through the global one: 2 x 64 wmma.mma
+  // of 16 HMMA steps each (mixed precision on Volta).
+  CHECK(summary["hmma"] == 2 * 64 * 16);
+  CHECK(summary["tensor_tflops"].get<double>() > 0.0);
+  CHECK(summary["tensor_utilization"].get<double>() > 0.0);
+  CHECK(summary["tensor_utilization"].get<double>() < 1.0);
+  CHECK(read_text(dir + "/t.vcd").find("tensor_hmma") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: integer wmma on a Volta platform is a device fault") {
+  const std::string dir = scratch_dir("tensor_int_volta");
+  const CliResult run =
+      run_ohmvp("run -q --platform titanv --workload " +
+                shipped("tests/data/workloads/wmma_gemm_s8.json") + " --out " + dir);
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("no mode for this matrix multiply"));
+  const CliResult turing =
+      run_ohmvp("run -q --platform turing --workload " +
+                shipped("tests/data/workloads/wmma_gemm_s8.json") + " --out " + dir);
+  INFO(turing.output);
+  CHECK(turing.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}

@@ -31,15 +31,20 @@ std::vector<uint8_t> read_bytes(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void check_platform(const std::string& platform) {
-  const std::vector<fs::path> files = kernel_workloads();
+// Every shipped kernel workload on `platform`, or only those whose name starts with `prefix`,
+// and the `extra` workload files.
+void check_platform(const std::string& platform, const std::string& prefix = "",
+                    const std::vector<fs::path>& extra = {}) {
+  std::vector<fs::path> files = kernel_workloads();
   REQUIRE(files.size() >= 14);
+  files.insert(files.end(), extra.begin(), extra.end());
   for (const fs::path& file : files) {
     const ohmvp::GpuWorkload workload = ohmvp::load_gpu_workload(file);
+    if (workload.name.rfind(prefix, 0) != 0) continue;
     SECTION(platform + " " + workload.name) {
       const std::string dir = scratch_dir(platform + "_" + workload.name);
       const CliResult run = run_ohmvp("run -q --platform " + platform + " --workload " +
-                                      workload.name + " --out " + dir + " --dump " + dir + "/dump");
+                                      file.string() + " --out " + dir + " --dump " + dir + "/dump");
       INFO(run.output);
       REQUIRE(run.exit_code == 0);
       const ohmvp::reference::Reference* reference =
@@ -126,4 +131,24 @@ TEST_CASE("every shipped kernel matches its reference on auto_rw_planar",
 TEST_CASE("every shipped kernel matches its reference on auto_rw_two_level",
           "[coverify][auto_rw_two_level]") {
   check_platform("auto_rw_two_level");
+}
+
+// The tensor-core workloads on the GPUs whose tensor cores the presets model.
+TEST_CASE("the tensor-core kernels match their reference on titanv", "[coverify][titanv]") {
+  check_platform("titanv", "wmma_");
+}
+
+TEST_CASE("the tensor-core kernels match their reference on turing", "[coverify][turing]") {
+  // Turing's integer mode too (Volta platforms refuse it).
+  check_platform(
+      "turing", "wmma_",
+      {fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "workloads" / "wmma_gemm_s8.json"});
+}
+
+// Hidden (not run by ctest, about 4 minutes): the 1024^3 GEMM of docs/results.md on titanv.
+// `build/tests/coverify_tests "[large]"`.
+TEST_CASE("the 1024^3 tensor-core GEMM matches its reference on titanv", "[.][large][tensor]") {
+  check_platform(
+      "titanv", "wmma_gemm_1024",
+      {fs::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads" / "large" / "wmma_gemm_1024.json"});
 }

@@ -224,3 +224,30 @@ SKIP:
     CHECK(got[8 * t + 6] == (t < 4 ? 0u : 4u | 5u | 6u | 7u));  // only lanes 4..7 reduce
   }
 }
+
+TEST_CASE("the int8 tensor-core GEMM (Turing only, so not shipped) matches its reference",
+          "[coverify][tensor]") {
+  const GpuWorkload workload = load_gpu_workload(std::filesystem::path(OHMVP_SOURCE_DIR) / "tests" /
+                                                 "data" / "workloads" / "wmma_gemm_s8.json");
+  const Reference* reference = find_reference(workload.name);
+  REQUIRE(reference != nullptr);
+  const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+  const FunctionalRun run = run_workload_functionally(workload);
+  const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
+  INFO(comparison.message);
+  CHECK(comparison.matches);
+}
+
+// Hidden (not run by ctest): the 1024^3 GEMM of docs/results.md, functionally, against its
+// reference. `build/tests/unit_tests "[large]"`.
+TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tensor]") {
+  const GpuWorkload workload =
+      load_gpu_workload(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
+  const Reference* reference = find_reference(workload.name);
+  REQUIRE(reference != nullptr);
+  const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+  const FunctionalRun run = run_workload_functionally(workload);
+  const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
+  INFO(comparison.message);
+  CHECK(comparison.matches);
+}

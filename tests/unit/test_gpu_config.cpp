@@ -278,3 +278,19 @@ TEST_CASE("gpu config: the L2 must divide into whole slices", "[sm]") {
   for (uint32_t channels : {1u, 2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u})
     CHECK(l2.slice_bytes(channels) * channels * 2 == 786432);
 }
+
+TEST_CASE("gpu config: tensor cores are a set/step model, not a unit latency", "[sm][tensor]") {
+  CHECK_THAT(error_of({{"units", {{"tensor", {{"latency", 54}}}}}}),
+             Contains("gpu.units.tensor") && Contains("gpu.tensor_core"));
+  CHECK_THAT(error_of({{"tensor_core", {{"f32", {{"sets", 0}}}}}}),
+             Contains("gpu.tensor_core.f32.sets"));
+  CHECK_THAT(error_of({{"tensor_core", {{"f16", {{"stepz", 2}}}}}}),
+             Contains("'stepz'") && Contains("gpu.tensor_core.f16"));
+  const GpuConfig titanv = load_preset("titanv");
+  CHECK(titanv.tensor.f16.steps_per_set == 2);
+  CHECK(titanv.tensor.s32.sets == 0);
+  CHECK(titanv.unit(UnitClass::tensor).initiation_interval == 32);
+  const GpuConfig turing = load_preset("turing");
+  CHECK(turing.tensor.s32.sets == 4);
+  CHECK(turing.unit(UnitClass::tensor).initiation_interval == 64);
+}

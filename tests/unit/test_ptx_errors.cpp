@@ -29,8 +29,8 @@ TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and te
   CHECK(error_of("ld.global.v8.u32 %r1, [p];") ==
         "snippet.ptx:8: unknown modifier '.v8' of ld in 'ld.global.v8.u32 %r1, [p];'");
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];") ==
-        "snippet.ptx:8: 'wmma.load.a.sync.aligned.row.m16n16k16.f16' (tensor cores) is not "
-        "supported yet in 'wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];'");
+        "snippet.ptx:8: the A fragment has 8 registers, got 1 in "
+        "'wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];'");
   CHECK(error_of("shfl.down.b32 %r1, %r2, 1, 31;").find("shfl without .sync is not supported") !=
         std::string::npos);
   CHECK(error_of("atom.global.inc.s64 %r1, [p], 1;").find("atom.inc.s64 is not supported") !=

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <numeric>
 #include <queue>
 
@@ -354,8 +355,23 @@ TEST_CASE("comparison names the first differing element and honours tolerances",
 
 namespace {
 
+// The shipped workloads, then the ones kept out of testbenches/workloads: large/ (too long for
+// ctest) and tests/data/workloads (wmma_gemm_s8, which Volta platforms refuse).
+std::filesystem::path workload_file(const std::string& name) {
+  const std::filesystem::path shipped = test::workloads_dir() / (name + ".json");
+  if (std::filesystem::exists(shipped)) return shipped;
+  const std::filesystem::path large = test::workloads_dir() / "large" / (name + ".json");
+  if (std::filesystem::exists(large)) return large;
+  return std::filesystem::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "workloads" /
+         (name + ".json");
+}
+
+bool is_large(const std::string& name) {
+  return std::filesystem::exists(test::workloads_dir() / "large" / (name + ".json"));
+}
+
 BufferBytes expected_for(const std::string& name, GpuWorkload& workload) {
-  workload = load_gpu_workload(test::workloads_dir() / (name + ".json"));
+  workload = load_gpu_workload(workload_file(name));
   return compute_expected(*find_reference(name), workload, initial_buffers(workload));
 }
 
@@ -365,6 +381,7 @@ TEST_CASE("every shipped workload's reference runs, deterministically, and match
           "[reference]") {
   for (const Reference& reference : all_references()) {
     INFO(reference.workload);
+    if (is_large(reference.workload)) continue;  // its kernels are wmma_gemm's, checked there
     GpuWorkload workload;
     const BufferBytes first = expected_for(reference.workload, workload);
     const BufferBytes second = expected_for(reference.workload, workload);

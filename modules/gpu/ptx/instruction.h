@@ -33,10 +33,12 @@ enum class Opcode : uint8_t {
   shfl, vote, activemask, match, redux,
   // textures
   tex,
-  // tensor cores (issue #6 adds the semantics)
+  // tensor cores: warp-wide matrix fragments (docs/gpu_tensor.md)
   wmma_load_a, wmma_load_b, wmma_load_c, wmma_store_d, wmma_mma, mma,
   // funnel shift (shf.l / shf.r with .wrap or .clamp), appended by the parser work
   shf,
+  // ldmatrix: 8x8 b16 matrices from shared memory into mma.sync fragments (tensor-core work)
+  ldmatrix,
 };
 
 // The hardware unit that executes an instruction, for issue and latency in the SM model.
@@ -80,6 +82,12 @@ enum class MemoryScope : uint8_t { none, cta, gpu, sys, cluster };
 // Memory-ordering qualifier of ld/st/atom/red/fence.
 enum class MemoryOrder : uint8_t { none, weak, volatile_, relaxed, acquire, release, acq_rel, sc };
 
+// Tile shape of wmma.* (m16n16k16, m32n8k16, m8n32k16) and mma.sync (m16n8k8).
+enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8 };
+
+// Memory layout of a matrix fragment: .row (row-major) or .col (column-major).
+enum class MatrixLayout : uint8_t { none, row, col };
+
 enum class SpecialRegister : uint8_t {
   tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
   clock, clock64, globaltimer, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
@@ -96,7 +104,7 @@ struct Operand {
     imm,      // `imm`: raw bits, already converted to the operand's type
     special,  // `special` with `component` 0..2 for .x/.y/.z
     address,  // [reg + offset], [symbol + offset] or [offset]; reg/symbol may be absent
-    vector,   // {a, b, c, d}: `vector_count` registers in `vector_regs`; no_register is `_`
+    vector,   // {a, b, ...}: `vector_count` (<= 8) registers in `vector_regs`; no_register is `_`
     symbol,   // a variable's address used as a value (mov.u64 %rd, g) or a call argument
     label,    // branch target, resolved to `target` (an instruction index)
     function, // call target: index into Module::functions
@@ -110,7 +118,10 @@ struct Operand {
   uint32_t reg = no_register;
   uint32_t symbol = UINT32_MAX;  // index into Module::symbols
   uint32_t target = no_target;   // label: instruction index; function: function index
-  std::array<uint32_t, 4> vector_regs{no_register, no_register, no_register, no_register};
+  static constexpr size_t k_max_vector = 8;  // a wmma fragment has up to 8 registers
+  std::array<uint32_t, k_max_vector> vector_regs{no_register, no_register, no_register,
+                                                 no_register, no_register, no_register,
+                                                 no_register, no_register};
   int64_t offset = 0;  // address displacement
   uint64_t imm = 0;
 };
@@ -143,6 +154,15 @@ struct Modifiers {
   MemoryOrder order = MemoryOrder::none;
   PermuteMode permute = PermuteMode::none;
   TestProperty test = TestProperty::none;
+  // wmma.* and mma.sync: the tile shape; `layout_a` is the layout of wmma.load/store's matrix
+  // and of A in wmma.mma/mma.sync, `layout_b` B's; `accumulator_type` is C's type of
+  // wmma.mma/mma.sync (the instruction's `type` is D's, `source_type` A's and B's).
+  MatrixShape shape = MatrixShape::none;
+  MatrixLayout layout_a = MatrixLayout::none;
+  MatrixLayout layout_b = MatrixLayout::none;
+  DataType accumulator_type = DataType::none;
+  bool satfinite = false;  // integer wmma.mma: clamp D to the s32 range instead of wrapping
+  bool transpose = false;  // ldmatrix .trans (its .x1/.x2/.x4 is vector_width)
 };
 
 struct Instruction {

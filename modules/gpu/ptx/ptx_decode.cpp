@@ -2,6 +2,7 @@
 
 #include "modules/gpu/ptx/atomic_alu.h"
 #include "modules/gpu/ptx/ptx_immediate.h"
+#include "modules/gpu/ptx/ptx_matrix.h"
 #include "modules/gpu/ptx/ptx_names.h"
 
 namespace ohmvp::gpu {
@@ -603,10 +604,12 @@ UnitClass unit_class_of(const Instruction& inst) {
     case Opcode::fence:
     case Opcode::nanosleep:
       return UnitClass::barrier;
-    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_a:  // ordinary loads and stores (Raihan et al. 2019, Section III.C)
     case Opcode::wmma_load_b:
     case Opcode::wmma_load_c:
     case Opcode::wmma_store_d:
+    case Opcode::ldmatrix:
+      return UnitClass::ldst;
     case Opcode::wmma_mma:
     case Opcode::mma:
       return UnitClass::tensor;
@@ -653,8 +656,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
                         const std::vector<RegisterClass>& classes, Instruction& inst) {
   const std::vector<std::string_view> pieces = split_pieces(word);
   const std::string_view base = pieces[0];
-  if (base == "wmma" || base == "mma" || base == "ldmatrix")
-    fail("'" + std::string(word) + "' (tensor cores) is not supported yet");
+  if (base == "wmma" || base == "mma" || base == "ldmatrix") {
+    decode_matrix_instruction(word, pieces, operands, classes, inst);
+    return;
+  }
   std::optional<Opcode> op = opcode_from_name(base);
   if (base == "addc") op = Opcode::add, inst.mod.carry_in = true;
   if (base == "subc") op = Opcode::sub, inst.mod.carry_in = true;

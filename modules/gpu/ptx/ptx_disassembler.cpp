@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "modules/gpu/ptx/ptx_matrix.h"
 #include "modules/gpu/ptx/ptx_names.h"
 
 namespace ohmvp::gpu {
@@ -123,8 +124,34 @@ void add(std::string& text, std::string_view piece) {
   if (!piece.empty()) text += "." + std::string(piece);
 }
 
+// wmma.load/store/mma and mma.sync, with their qualifiers in PTX order.
+std::string matrix_mnemonic(const Instruction& inst) {
+  const Modifiers& mod = inst.mod;
+  std::string text(opcode_name(inst.op));
+  text += ".sync.aligned";
+  if (inst.op == Opcode::mma) add(text, shape_name(mod.shape));
+  add(text, layout_name(mod.layout_a));
+  add(text, layout_name(mod.layout_b));
+  if (inst.op != Opcode::mma) add(text, shape_name(mod.shape));
+  add(text, space_name(inst.space));
+  add(text, type_name(inst.type));
+  const bool multiply = inst.op == Opcode::mma || inst.op == Opcode::wmma_mma;
+  if (multiply && (inst.op == Opcode::mma || inst.source_type != DataType::f16)) {
+    add(text, type_name(inst.source_type));
+    add(text, type_name(inst.source_type));
+  }
+  if (multiply) add(text, type_name(mod.accumulator_type));
+  if (mod.satfinite) add(text, "satfinite");
+  return text;
+}
+
 std::string mnemonic(const Instruction& inst) {
   const Modifiers& mod = inst.mod;
+  if (mod.shape != MatrixShape::none) return matrix_mnemonic(inst);
+  if (inst.op == Opcode::ldmatrix)
+    return "ldmatrix.sync.aligned.m8n8.x" + std::to_string(mod.vector_width) +
+           (mod.transpose ? ".trans" : "") + (inst.space == StateSpace::shared ? ".shared" : "") +
+           ".b16";
   std::string text(opcode_name(inst.op));
   if (mod.carry_in) text += "c";
   switch (inst.op) {

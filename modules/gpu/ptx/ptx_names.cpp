@@ -42,7 +42,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 71> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 72> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -114,6 +114,7 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 71> k_opcodes{{
     {O::mma, "mma"},
     {O::wmma_mma, "wmma"},
     {O::shf, "shf"},
+    {O::ldmatrix, "ldmatrix"},
 }};
 
 using C = CompareOp;

@@ -719,7 +719,9 @@ class Parser {
     Operand& operand = raw.operand;
     operand.kind = Operand::Kind::vector;
     do {
-      if (operand.vector_count == 4) fail_here("vector operands have at most 4 elements");
+      if (operand.vector_count == Operand::k_max_vector)
+        fail_here("vector operands have at most " + std::to_string(Operand::k_max_vector) +
+                  " elements");
       const Token& token = peek();
       if (token.text == "_") {
         next();

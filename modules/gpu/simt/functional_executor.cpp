@@ -47,14 +47,17 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
   while (lanes && ok) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     lanes &= lanes - 1;
-    const uint64_t address = request.address[lane];
+    uint64_t address = request.address[lane];
     switch (request.kind) {
       case MemoryKind::load:
       case MemoryKind::texture:
-        ok = m_memory.read(address, request.data[lane].data(), request.bytes);
-        break;
       case MemoryKind::store:
-        ok = m_memory.write(address, request.data[lane].data(), request.bytes);
+        for (uint32_t run = 0; run < request.run_count && ok; ++run) {
+          address = request.address[lane] + static_cast<uint64_t>(request.run_offset[run]);
+          uint8_t* bytes = request.data[lane].data() + run * request.bytes;
+          ok = request.kind == MemoryKind::store ? m_memory.write(address, bytes, request.bytes)
+                                                 : m_memory.read(address, bytes, request.bytes);
+        }
         break;
       case MemoryKind::atomic:
       case MemoryKind::reduction: {

@@ -376,6 +376,19 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::red:
       execute_memory(x, pending);
       break;
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+      execute_fragment_memory(x, pending);
+      break;
+    case Opcode::wmma_mma:
+    case Opcode::mma:
+      execute_matrix_multiply(x);
+      break;
+    case Opcode::ldmatrix:
+      execute_ldmatrix(x);
+      break;
     case Opcode::tex:
       execute_texture(x, pending);
       break;

@@ -159,6 +159,73 @@ inline unsigned half_shift(const Exec& x, uint32_t lane) {
   return x.warp.warp_size() > 32 ? (lane & 32) : 0;
 }
 
+// Where a generic address points: shared, local or global, and the address inside that space.
+struct Place {
+  StateSpace space;
+  uint64_t address;  // inside that space; device address for global
+};
+
+// Inline: the per-lane loops of ld/st and of the wmma loads and stores call these.
+inline StateSpace symbol_space(const Exec& x, const Operand& operand) {
+  return operand.symbol < x.context.layout->module().symbols.size()
+             ? x.context.layout->module().symbols[operand.symbol].space
+             : StateSpace::generic;
+}
+
+// The lane's address in the instruction's space (generic: a generic address).
+inline uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane,
+                                StateSpace space) {
+  if (operand.kind != Operand::Kind::address) return read(x, operand, lane);
+  uint64_t base = 0;
+  if (operand.symbol != UINT32_MAX) {
+    base = symbol_address(x, operand.symbol);
+    if (space == StateSpace::generic) {
+      const StateSpace own = symbol_space(x, operand);
+      if (own == StateSpace::shared) base += shared_window_base;
+      if (own == StateSpace::local) base += local_window_base;
+    }
+  } else if (operand.reg != no_register) {
+    base = x.warp.reg(operand.reg, lane);
+  }
+  return base + static_cast<uint64_t>(operand.offset);
+}
+
+inline Place resolve_generic(uint64_t address) {
+  if (address - shared_window_base < shared_window_size)
+    return {StateSpace::shared, address - shared_window_base};
+  if (address - local_window_base < local_window_size)
+    return {StateSpace::local, address - local_window_base};
+  return {StateSpace::global, address};
+}
+
+// Host pointer for a shared, const or param access that executes at once, or null (out of the
+// window).
+inline uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes,
+                                  uint32_t lane) {
+  const ExecutionContext& context = x.context;
+  switch (space) {
+    case StateSpace::shared:
+      if (address > context.shared_bytes || context.shared_bytes - address < bytes) return nullptr;
+      return context.shared + address;
+    case StateSpace::const_:
+      if (address > context.const_bytes || context.const_bytes - address < bytes) return nullptr;
+      return const_cast<uint8_t*>(context.const_bank + address);
+    case StateSpace::param:
+      if (address & param_arena_tag) {
+        const uint64_t offset = address & ~param_arena_tag;
+        if (offset > x.warp.param_arena_bytes() || x.warp.param_arena_bytes() - offset < bytes)
+          return nullptr;
+        return x.warp.param_arena(lane) + offset;
+      }
+      if (address > context.kernel_argument_bytes ||
+          context.kernel_argument_bytes - address < bytes)
+        return nullptr;
+      return const_cast<uint8_t*>(context.kernel_arguments + address);
+    default:
+      return nullptr;
+  }
+}
+
 void execute_integer(Exec& x);
 void execute_float(Exec& x);
 void execute_convert(Exec& x);
@@ -166,5 +233,10 @@ void execute_compare(Exec& x);
 void execute_bits(Exec& x);
 void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
+void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store
+void execute_matrix_multiply(Exec& x);                 // wmma.mma / mma.sync
+void execute_ldmatrix(Exec& x);
+// Writes a completed wmma.load's bytes into its fragment registers.
+void write_loaded_fragment(WarpState& warp, const MemoryRequest& request);
 
 }  // namespace ohmvp::gpu::detail

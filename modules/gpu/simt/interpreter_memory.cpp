@@ -48,69 +48,6 @@ void gather_store_data(const Exec& x, const Operand& source, uint32_t lane, uint
   }
 }
 
-StateSpace symbol_space(const Exec& x, const Operand& operand) {
-  return operand.symbol < x.context.layout->module().symbols.size()
-             ? x.context.layout->module().symbols[operand.symbol].space
-             : StateSpace::generic;
-}
-
-// The lane's address in the instruction's space (generic: a generic address).
-uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane, StateSpace space) {
-  if (operand.kind != Operand::Kind::address) return read(x, operand, lane);
-  uint64_t base = 0;
-  if (operand.symbol != UINT32_MAX) {
-    base = symbol_address(x, operand.symbol);
-    if (space == StateSpace::generic) {
-      const StateSpace own = symbol_space(x, operand);
-      if (own == StateSpace::shared) base += shared_window_base;
-      if (own == StateSpace::local) base += local_window_base;
-    }
-  } else if (operand.reg != no_register) {
-    base = x.warp.reg(operand.reg, lane);
-  }
-  return base + static_cast<uint64_t>(operand.offset);
-}
-
-struct Place {
-  StateSpace space;
-  uint64_t address;  // inside that space; device address for global
-};
-
-Place resolve_generic(uint64_t address) {
-  if (address - shared_window_base < shared_window_size)
-    return {StateSpace::shared, address - shared_window_base};
-  if (address - local_window_base < local_window_size)
-    return {StateSpace::local, address - local_window_base};
-  return {StateSpace::global, address};
-}
-
-// Host pointer for an access that executes at once, or null (out of the window).
-uint8_t* immediate_pointer(Exec& x, StateSpace space, uint64_t address, uint32_t bytes,
-                           uint32_t lane) {
-  const ExecutionContext& context = x.context;
-  switch (space) {
-    case StateSpace::shared:
-      if (address > context.shared_bytes || context.shared_bytes - address < bytes) return nullptr;
-      return context.shared + address;
-    case StateSpace::const_:
-      if (address > context.const_bytes || context.const_bytes - address < bytes) return nullptr;
-      return const_cast<uint8_t*>(context.const_bank + address);
-    case StateSpace::param:
-      if (address & param_arena_tag) {
-        const uint64_t offset = address & ~param_arena_tag;
-        if (offset > x.warp.param_arena_bytes() || x.warp.param_arena_bytes() - offset < bytes)
-          return nullptr;
-        return x.warp.param_arena(lane) + offset;
-      }
-      if (address > context.kernel_argument_bytes ||
-          context.kernel_argument_bytes - address < bytes)
-        return nullptr;
-      return const_cast<uint8_t*>(context.kernel_arguments + address);
-    default:
-      return nullptr;
-  }
-}
-
 }  // namespace
 
 void execute_memory(Exec& x, bool& pending) {
@@ -219,6 +156,8 @@ void execute_memory(Exec& x, bool& pending) {
   request.vector_width = static_cast<uint8_t>(vector_width);
   request.atomic_op = in.mod.atomic;
   request.destination = has_destination ? destination : Operand{};
+  request.run_count = 1;
+  request.fragment = false;
   pending = true;
 }
 
@@ -303,6 +242,8 @@ void execute_texture(Exec& x, bool& pending) {
   request.destination = in.operands[0];
   request.texture_element = first->element;
   request.texture_channels = first->channels;
+  request.run_count = 1;
+  request.fragment = false;
   pending = true;
 }
 
@@ -338,6 +279,10 @@ void Interpreter::complete_memory(WarpState& warp) {
   const MemoryRequest& request = warp.memory_request();
   switch (request.kind) {
     case MemoryKind::load:
+      if (request.fragment) {
+        write_loaded_fragment(warp, request);
+        break;
+      }
       for_each_lane(request.lanes, [&](uint32_t lane) {
         write_loaded(warp, request.destination, lane, request.data[lane].data(), request.type,
                      request.vector_width);

@@ -35,6 +35,14 @@ struct MemoryRequest {
   std::array<uint64_t, 64> operand_c{};
   std::array<std::array<uint8_t, max_lane_bytes>, 64> data{};
 
+  // wmma.load/wmma.store: each lane's bytes are `run_count` accesses of `bytes` each, at
+  // address[lane] + run_offset[i], one after another in data[lane]; `fragment` says the loaded
+  // bytes are a fragment of `type` elements for `destination`. 1 run for every other access.
+  static constexpr uint32_t max_runs = 16;
+  uint8_t run_count = 1;
+  bool fragment = false;
+  std::array<int64_t, max_runs> run_offset{};
+
   // Where the results go (copied from the instruction).
   Operand destination{};
   DataType texture_element = DataType::none;  // tex: the bound buffer's element type

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/ptx/ptx_decode.h"
+
+namespace ohmvp::gpu {
+
+// The tensor-core instructions' shapes and fragment sizes, and their decoding (wmma.load,
+// wmma.store, wmma.mma, mma.sync, ldmatrix). docs/gpu_tensor.md lists what is accepted.
+
+struct MatrixGeometry {
+  uint32_t m = 0, n = 0, k = 0;
+};
+
+// A, B, or the accumulator (C of wmma.load.c / wmma.mma, and D).
+enum class MatrixRole : uint8_t { a, b, c };
+
+MatrixGeometry matrix_geometry(MatrixShape shape);
+std::string_view shape_name(MatrixShape shape);
+std::string_view layout_name(MatrixLayout layout);
+
+// Rows and columns of the matrix a fragment of `role` holds: A is m x k, B k x n, C and D m x n.
+uint32_t matrix_rows(MatrixShape shape, MatrixRole role);
+uint32_t matrix_cols(MatrixShape shape, MatrixRole role);
+
+// Elements of the matrix each lane holds in its fragment. wmma's f16 A and B fragments hold 16
+// per lane whatever the shape (every element is held by more than one lane: the Volta mapping,
+// docs/gpu_tensor.md); every other fragment holds each element once (rows x cols / 32).
+uint32_t fragment_elements(MatrixShape shape, MatrixRole role, DataType element);
+// 32-bit registers of that fragment (f16 pairs and s8/u8 quadruples share one register).
+uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element);
+
+// The role a wmma.load/wmma.store opcode moves.
+MatrixRole role_of(Opcode op);
+
+// Decodes a wmma.*, mma.* or ldmatrix instruction (`pieces` is `word` split at its dots). Throws
+// DecodeError for a shape, layout, type or operand the model does not support.
+void decode_matrix_instruction(std::string_view word, const std::vector<std::string_view>& pieces,
+                               std::vector<RawOperand>& operands,
+                               const std::vector<RegisterClass>& register_classes,
+                               Instruction& inst);
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,90 @@
+#include "modules/gpu/simt/fragment_layout.h"
+
+namespace ohmvp::gpu {
+namespace {
+
+// The 4 x 8 block of C that threadgroup `group` computes: its first row and column.
+MatrixPosition group_block(MatrixShape shape, uint32_t group) {
+  const uint32_t octet = group % 4, half = group / 4;
+  const uint32_t row_blocks_per_half = matrix_geometry(shape).m / 8;
+  const uint32_t row_block = octet % row_blocks_per_half + half * row_blocks_per_half;
+  const uint32_t col_block = octet / row_blocks_per_half;
+  return {row_block * 4, col_block * 8};
+}
+
+MatrixPosition mma_m16n8k8(MatrixRole role, uint32_t lane, uint32_t index) {
+  const uint32_t group = lane / 4, thread = lane % 4;
+  if (role == MatrixRole::b) return {thread * 2 + index, group};
+  return {group + index / 2 * 8, thread * 2 + index % 2};  // A and C/D
+}
+
+MatrixPosition accumulator(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  const MatrixPosition block = group_block(spec.shape, lane / 4);
+  const uint32_t thread = lane % 4;
+  if (spec.element == DataType::f16) return {block.row + thread, block.col + index};
+  return {block.row + (thread & 1) + (index & 2),
+          block.col + (index & 4) + (thread & 2) + (index & 1)};
+}
+
+MatrixPosition volta_operand(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  const uint32_t group = lane / 4, thread = lane % 4;
+  const MatrixPosition block = group_block(spec.shape, group);
+  if (spec.role == MatrixRole::a) {
+    if (spec.layout == MatrixLayout::row) return {block.row + thread, index};
+    return {block.row + index % 4, thread * 4 + index / 4};
+  }
+  const uint32_t first_col = block.col + group / 4 * 4;  // the octet's half its group loads
+  if (spec.layout == MatrixLayout::col) return {index, first_col + thread};
+  return {thread * 4 + index / 4, first_col + index % 4};
+}
+
+// Each element once: lane after lane along A's rows (k fastest) or B's columns (k fastest).
+MatrixPosition linear_operand(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  const uint32_t k = matrix_geometry(spec.shape).k;
+  const uint32_t flat = lane * spec.elements() + index;
+  if (spec.role == MatrixRole::a) return {flat / k, flat % k};
+  return {flat % k, flat / k};
+}
+
+}  // namespace
+
+MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  if (spec.shape == MatrixShape::m16n8k8) return mma_m16n8k8(spec.role, lane, index);
+  if (spec.role == MatrixRole::c) return accumulator(spec, lane, index);
+  if (spec.element == DataType::f16) return volta_operand(spec, lane, index);
+  return linear_operand(spec, lane, index);
+}
+
+FragmentSpec fragment_spec_of(const Instruction& instruction) {
+  return FragmentSpec{instruction.mod.shape, role_of(instruction.op), instruction.type,
+                      instruction.mod.layout_a};
+}
+
+uint32_t default_stride(const FragmentSpec& spec) {
+  return spec.layout == MatrixLayout::col ? matrix_rows(spec.shape, spec.role)
+                                          : matrix_cols(spec.shape, spec.role);
+}
+
+FragmentRuns fragment_runs(const FragmentSpec& spec) {
+  const MatrixLayout memory = spec.layout;
+  const uint32_t elements = spec.elements();
+  const auto contiguous = [&](uint32_t length) {
+    for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
+      for (uint32_t start = 0; start < elements; start += length) {
+        const MatrixPosition first = fragment_position(spec, lane, start);
+        for (uint32_t i = 1; i < length; ++i) {
+          const MatrixPosition p = fragment_position(spec, lane, start + i);
+          const bool next = memory == MatrixLayout::col
+                                ? p.col == first.col && p.row == first.row + i
+                                : p.row == first.row && p.col == first.col + i;
+          if (!next) return false;
+        }
+      }
+    return true;
+  };
+  uint32_t length = 16 / spec.element_bytes();
+  while (length > 1 && (elements % length != 0 || !contiguous(length))) length /= 2;
+  return {elements / length, length};
+}
+
+}  // namespace ohmvp::gpu

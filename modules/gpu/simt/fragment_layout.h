@@ -1,0 +1,69 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "modules/gpu/ptx/ptx_matrix.h"
+
+namespace ohmvp::gpu {
+
+// Which matrix element each lane's fragment element holds (docs/gpu_tensor.md). wmma's f16 A and
+// B fragments follow the Volta mapping Raihan, Goli and Aamodt (ISPASS 2019) measured: lane =
+// threadgroup * 4 + thread; octet X is threadgroups X and X + 4; each threadgroup computes a
+// 4 x 8 block of D from its own A rows and the octet's B columns, half of which its partner
+// loaded, so every f16 A and B element is held by several lanes (two on m16n16k16). The
+// accumulator mapping depends on the precision (32-bit: pairs; f16: a row of 8 per thread), not
+// on the memory layout. s8/u8 fragments hold each element once; mma.sync.m16n8k8 uses the
+// mapping of the PTX ISA.
+struct FragmentSpec {
+  MatrixShape shape = MatrixShape::m16n16k16;
+  MatrixRole role = MatrixRole::a;
+  DataType element = DataType::f16;
+  MatrixLayout layout = MatrixLayout::row;  // the memory layout of A or B (C's ignores it)
+
+  uint32_t elements() const { return fragment_elements(shape, role, element); }
+  uint32_t element_bytes() const { return static_cast<uint32_t>(type_bytes(element)); }
+};
+
+struct MatrixPosition {
+  uint32_t row = 0;
+  uint32_t col = 0;
+  bool operator==(const MatrixPosition& o) const { return row == o.row && col == o.col; }
+};
+
+constexpr uint32_t k_fragment_lanes = 32;
+
+// The element of the matrix that fragment element `index` of `lane` holds (index <
+// spec.elements(), lane < 32).
+MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32_t index);
+
+// Offset in elements of matrix position `p` from the matrix's first element: row-major rows
+// are `stride` elements apart, column-major columns.
+inline uint64_t element_offset(MatrixPosition p, MatrixLayout layout, uint64_t stride) {
+  return layout == MatrixLayout::col ? uint64_t{p.col} * stride + p.row
+                                     : uint64_t{p.row} * stride + p.col;
+}
+
+// The fragment a wmma.load/wmma.store moves, and the stride it takes when the instruction gives
+// none (the tile's own row length for .row, column length for .col).
+FragmentSpec fragment_spec_of(const Instruction& instruction);
+uint32_t default_stride(const FragmentSpec& spec);
+
+// Byte offset of fragment element `index` of `lane` from the tile's first byte, the tile laid
+// out as spec.layout says with rows (or columns) `stride` elements apart.
+inline uint64_t fragment_byte_offset(const FragmentSpec& spec, uint64_t stride, uint32_t lane,
+                                     uint32_t index) {
+  return element_offset(fragment_position(spec, lane, index), spec.layout, stride) *
+         spec.element_bytes();
+}
+
+// How a lane's fragment moves to and from memory (laid out as spec.layout says): `runs` accesses of
+// `run_elements` consecutive fragment elements that are contiguous in memory, at most 16 bytes
+// each (one LD/ST of 64 or 128 bits, as Volta's wmma.load expands; Raihan et al. 2019).
+struct FragmentRuns {
+  uint32_t runs = 0;
+  uint32_t run_elements = 0;
+};
+FragmentRuns fragment_runs(const FragmentSpec& spec);
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,117 @@
+// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads) and
+// wmma_peak.cu (wmma_peak, wmma_peak_titanv). The
+// tensor cores' arithmetic (docs/gpu_tensor.md): along the inner dimension in steps of four, each
+// step the accumulator plus four exact f16 products summed in binary64 and rounded once to f32.
+#include "modules/host/half_float.h"
+#include "testbenches/references/reference_kernels.h"
+
+namespace ohmvp::reference {
+
+namespace {
+
+struct GemmShape {
+  int32_t rows, inner, cols;
+};
+
+GemmShape gemm_shape(const KernelCall& call, unsigned arg) {
+  GemmShape s{call.field<int32_t>(arg, 0), call.field<int32_t>(arg, 4),
+              call.field<int32_t>(arg, 8)};
+  if (s.rows % 32 != 0 || s.cols % 32 != 0 || s.inner % 16 != 0 || s.rows <= 0 || s.cols <= 0 ||
+      s.inner <= 0)
+    throw SimulationError(
+        "reference wmma_gemm: rows and cols must be multiples of 32, inner of 16");
+  return s;
+}
+
+// One output element: `start` plus sum over k of a(k) * b(k), four at a time.
+template <class A, class B>
+float tensor_dot(float start, int32_t inner, A a, B b) {
+  float acc = start;
+  for (int32_t k = 0; k < inner; k += 4) {
+    double sum = 0;
+    for (int32_t s = 0; s < 4; ++s)
+      sum += double(half_bits_to_float(a(k + s))) * double(half_bits_to_float(b(k + s)));
+    acc = float(double(acc) + sum);
+  }
+  return acc;
+}
+
+// Calls `element(row, col)` for every element of the 16x16 tiles the launch's warps compute,
+// one warp per tile, tiles in row-major order (wmma_gemm_global, wmma_gemm_s8).
+template <class F>
+void for_each_warp_tile(const KernelCall& call, const GemmShape& s, F element) {
+  const uint64_t warps = uint64_t(call.grid()[0]) * call.block()[0] / 32;
+  const uint32_t tiles_across = uint32_t(s.cols) / 16;
+  for (uint64_t w = 0; w < warps; ++w) {
+    const uint32_t row0 = uint32_t(w / tiles_across) * 16, col0 = uint32_t(w % tiles_across) * 16;
+    if (int32_t(row0) >= s.rows) continue;
+    for (uint32_t i = row0; i < row0 + 16; ++i)
+      for (uint32_t j = col0; j < col0 + 16; ++j) element(i, j);
+  }
+}
+
+}  // namespace
+
+std::map<std::string, KernelFunction> tensor_kernels() {
+  return {{"wmma_gemm_shared",
+           [](const KernelCall& call) {
+             call.expect_args(4);
+             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+             auto c = call.buffer<float>(2);
+             const GemmShape s = gemm_shape(call, 3);
+             if (call.block()[0] != 128)
+               throw SimulationError("reference wmma_gemm_shared: needs 128-thread blocks");
+             const uint32_t rows = call.grid()[1] * 32, cols = call.grid()[0] * 32;
+             for (uint32_t i = 0; i < rows && int32_t(i) < s.rows; ++i)
+               for (uint32_t j = 0; j < cols && int32_t(j) < s.cols; ++j)
+                 c.set(i * s.cols + j,
+                       tensor_dot(
+                           0.0f, s.inner, [&](int32_t k) { return a[i * s.inner + k]; },
+                           [&](int32_t k) { return b[uint64_t(k) * s.cols + j]; }));
+           }},
+          {"wmma_gemm_s8",
+           [](const KernelCall& call) {
+             call.expect_args(4);
+             auto a = call.buffer<int8_t>(0), b = call.buffer<int8_t>(1);
+             auto d = call.buffer<int32_t>(2);
+             const GemmShape s = gemm_shape(call, 3);
+             for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
+               int64_t sum = 0;
+               for (int32_t k = 0; k < s.inner; ++k)
+                 sum += int64_t(a[uint64_t(i) * s.inner + k]) * b[uint64_t(j) * s.inner + k];
+               d.set(uint64_t(i) * s.cols + j, int32_t(uint32_t(sum)));
+             });
+           }},
+          {"wmma_peak",
+           [](const KernelCall& call) {
+             call.expect_args(4);
+             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+             auto out = call.buffer<float>(2);
+             const int32_t repeats = call.scalar<int32_t>(3);
+             std::vector<float> tile(256, 0.0f);
+             for (int32_t r = 0; r < repeats; ++r)
+               for (uint32_t i = 0; i < 16; ++i)
+                 for (uint32_t j = 0; j < 16; ++j)
+                   tile[i * 16 + j] = tensor_dot(
+                       tile[i * 16 + j], 16, [&](int32_t k) { return a[i * 16 + k]; },
+                       [&](int32_t k) { return b[j * 16 + k]; });
+             const uint64_t warps = call.threads_per_block() * call.grid()[0] / 32;
+             for (uint64_t w = 0; w < warps * 2; ++w)
+               for (uint32_t e = 0; e < 256; ++e) out.set(w * 256 + e, tile[e]);
+           }},
+          {"wmma_gemm_global", [](const KernelCall& call) {
+             call.expect_args(5);
+             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+             auto c = call.buffer<float>(2), d = call.buffer<float>(3);
+             const GemmShape s = gemm_shape(call, 4);
+             for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
+               d.set(uint64_t(j) * s.rows + i,
+                     tensor_dot(
+                         c[uint64_t(i) * s.cols + j], s.inner,
+                         [&](int32_t k) { return a[uint64_t(i) * s.inner + k]; },
+                         [&](int32_t k) { return b[uint64_t(j) * s.inner + k]; }));
+             });
+           }}};
+}
+
+}  // namespace ohmvp::reference

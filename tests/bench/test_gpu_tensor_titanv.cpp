@@ -1,0 +1,65 @@
+// Tensor-core timing on the Titan V preset: wmma.mma latencies and throughput from the HMMA
+// set/step model, measured by a kernel with %clock reads, cycle-exact.
+#include <catch2/catch.hpp>
+
+#include "tests/bench/tensor_bench.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+using bench::TensorOp;
+
+namespace {
+
+bench::GpuBench& the_bench() {
+  static bench::GpuBench instance(bench::one_sm_preset("titanv"));
+  return instance;
+}
+
+uint32_t measure(TensorOp op, int chain, bool independent = false) {
+  return bench::measure_latency(the_bench(), op, chain, independent);
+}
+
+uint64_t hmma_count() {
+  return the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
+}
+
+}  // namespace
+
+TEST_CASE("titanv: wmma.mma latency is the set/step model's (Raihan et al.: 54 and 64)",
+          "[tensor]") {
+  const uint64_t before = hmma_count();
+  CHECK(measure(TensorOp::wmma_f32, 1) == 54 + 2);
+  CHECK(measure(TensorOp::wmma_f32, 4) == 4 * 54 + 2);
+  CHECK(hmma_count() - before == 5 * 16);  // 4 sets x 4 steps each
+  CHECK(measure(TensorOp::wmma_f16, 1) == 64 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 3) == 3 * 64 + 2);
+  CHECK(hmma_count() - before == 5 * 16 + 4 * 8);  // 4 sets x 2 steps each
+  // mma.sync m16n8k8: one set of four steps.
+  CHECK(measure(TensorOp::mma_f32, 2) == 2 * 24 + 2);
+  std::cout << "titanv wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
+            << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << " cycles\n";
+}
+
+TEST_CASE("titanv: the tensor cores take the next wmma.mma 32 cycles later", "[tensor]") {
+  // Two independent multiplies: the second waits for the sub-core's tensor cores.
+  CHECK(measure(TensorOp::wmma_f32, 2, true) == 32 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
+  const double busy =
+      double(the_bench().stats.find_counter("gpu.sm0", "tensor_busy_cycles")->value());
+  CHECK(busy > 0);
+}
+
+TEST_CASE("titanv: Volta has no integer tensor mode", "[tensor]") {
+  CHECK_THROWS_WITH(measure(TensorOp::wmma_s8, 1),
+                    Catch::Contains("no mode for this matrix multiply"));
+}
+
+TEST_CASE("titanv: wmma.load from shared memory costs its bank passes", "[tensor]") {
+  // Row-major A, two 16-byte runs per lane, served a quarter warp (8 lanes) per phase. Rows 32
+  // bytes apart: a quarter warp's rows 0-3 and 4-7 meet in the same banks, 2 passes per phase,
+  // 16 for the load. Rows 48 bytes apart: 8 distinct bank groups, 1 pass per phase, 8.
+  const uint32_t ldst = the_bench().config.unit(UnitClass::ldst).latency;
+  const uint32_t shared = the_bench().config.shared_memory.latency;
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 16 - 1 + shared + 2);
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 8 - 1 + shared + 2);
+}

@@ -1,0 +1,40 @@
+// Tensor-core timing on the Turing (RTX 2080) preset, cycle-exact: Raihan et al. 2019's 99
+// (FP32 accumulate), 74 (FP16) and 59 (int8) cycles per wmma.mma 16x16x16.
+#include <catch2/catch.hpp>
+
+#include "tests/bench/tensor_bench.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+using bench::TensorOp;
+
+namespace {
+
+bench::GpuBench& the_bench() {
+  static bench::GpuBench instance(bench::one_sm_preset("turing"));
+  return instance;
+}
+
+uint32_t measure(TensorOp op, int chain, bool independent = false) {
+  return bench::measure_latency(the_bench(), op, chain, independent);
+}
+
+}  // namespace
+
+TEST_CASE("turing: wmma.mma latencies of the three modes", "[tensor]") {
+  const uint64_t before = the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
+  CHECK(measure(TensorOp::wmma_f32, 1) == 99 + 2);
+  CHECK(measure(TensorOp::wmma_f32, 3) == 3 * 99 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 2) == 2 * 74 + 2);
+  CHECK(measure(TensorOp::wmma_s8, 2) == 2 * 59 + 2);
+  CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - before == 8 * 4);
+  std::cout << "turing wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
+            << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << ", s8 "
+            << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << " cycles\n";
+}
+
+TEST_CASE("turing: FP32 accumulation takes the tensor cores twice as long as FP16", "[tensor]") {
+  CHECK(measure(TensorOp::wmma_f32, 2, true) == 64 + 2);
+  CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
+  CHECK(measure(TensorOp::wmma_s8, 2, true) == 16 + 2);
+}

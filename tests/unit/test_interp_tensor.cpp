@@ -1,0 +1,412 @@
+// wmma.load / wmma.mma / wmma.store and mma.sync from PTX text through the functional executor,
+// on every shape, layout and precision, against sums computed here.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_matrix.h"
+#include "modules/gpu/ptx/ptx_names.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/simt/functional_executor.h"
+#include "modules/gpu/simt/half.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+
+namespace {
+
+std::string fragment(const char* prefix, uint32_t first, uint32_t count) {
+  std::string text = "{";
+  for (uint32_t i = 0; i < count; ++i)
+    text += (i ? ", %" : "%") + std::string(prefix) + std::to_string(first + i);
+  return text + "}";
+}
+
+std::string name(DataType type) {
+  return std::string(type_name(type));
+}
+
+std::string layout(MatrixLayout l) {
+  return std::string(layout_name(l));
+}
+
+struct Case {
+  MatrixShape shape;
+  MatrixLayout la, lb, lc, ld;
+  DataType ab, c, d;
+  bool satfinite = false;
+};
+
+// Element (row, col) of a rows x cols matrix stored with `stride`: its byte offset.
+uint64_t offset(MatrixLayout l, uint32_t row, uint32_t col, uint32_t stride, uint32_t bytes) {
+  return (l == MatrixLayout::row ? uint64_t{row} * stride + col : uint64_t{col} * stride + row) *
+         bytes;
+}
+
+uint32_t stride_of(MatrixLayout l, uint32_t rows, uint32_t cols) {
+  const uint32_t tile = l == MatrixLayout::row ? cols : rows;
+  return (tile + 15) / 16 * 16 + 16;  // padded; 16 elements is 16 bytes or more
+}
+
+int32_t a_value(uint32_t i, uint32_t k) {
+  return int32_t(i * 3 + k) % 5 - 2;
+}
+int32_t b_value(uint32_t k, uint32_t j) {
+  return int32_t(k + j * 2) % 7 - 3;
+}
+int32_t c_value(uint32_t i, uint32_t j) {
+  return int32_t(i * 5 + j) % 11 - 5;
+}
+
+void put_element(std::vector<uint8_t>& bytes, uint64_t at, DataType type, int32_t v) {
+  uint32_t raw = 0;
+  if (type == DataType::f16)
+    raw = f32_to_f16(float(v));
+  else if (type == DataType::f32) {
+    const float f = float(v);
+    std::memcpy(&raw, &f, 4);
+  } else {
+    raw = uint32_t(v);
+  }
+  std::memcpy(bytes.data() + at, &raw, type_bytes(type));
+}
+
+double get_element(const std::vector<uint8_t>& bytes, uint64_t at, DataType type) {
+  uint32_t raw = 0;
+  std::memcpy(&raw, bytes.data() + at, type_bytes(type));
+  if (type == DataType::f16) return f16_to_f32(uint16_t(raw));
+  if (type == DataType::f32) {
+    float f;
+    std::memcpy(&f, &raw, 4);
+    return f;
+  }
+  return int32_t(raw);
+}
+
+std::string kernel_ptx(const Case& c) {
+  const std::string shape(shape_name(c.shape));
+  const uint32_t a_regs = fragment_registers(c.shape, MatrixRole::a, c.ab);
+  const uint32_t b_regs = fragment_registers(c.shape, MatrixRole::b, c.ab);
+  const uint32_t c_regs = fragment_registers(c.shape, MatrixRole::c, c.c);
+  const uint32_t d_regs = fragment_registers(c.shape, MatrixRole::c, c.d);
+  const MatrixGeometry g = matrix_geometry(c.shape);
+  const std::string a = fragment("r", 1, a_regs), b = fragment("r", 11, b_regs);
+  const std::string cf =
+      c.c == DataType::f32 ? fragment("f", 1, c_regs) : fragment("r", 21, c_regs);
+  const std::string df =
+      c.d == DataType::f32 ? fragment("f", 11, d_regs) : fragment("r", 31, d_regs);
+  const bool integer = c.ab != DataType::f16;
+  std::string types = integer ? ".s32." + name(c.ab) + "." + name(c.ab) + ".s32"
+                              : "." + name(c.d) + "." + name(c.c);
+  if (c.satfinite) types += ".satfinite";
+  return ".version 7.0\n.target sm_75\n.address_size 64\n"
+         ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+         "  .reg .b32 %r<40>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<5>;\n"
+         "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n"
+         "  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n"
+         "  wmma.load.a.sync.aligned." +
+         layout(c.la) + "." + shape + ".global." + name(c.ab) + " " + a + ", [%rd1], " +
+         std::to_string(stride_of(c.la, g.m, g.k)) + ";\n" + "  wmma.load.b.sync.aligned." +
+         layout(c.lb) + "." + shape + ".global." + name(c.ab) + " " + b + ", [%rd2], " +
+         std::to_string(stride_of(c.lb, g.k, g.n)) + ";\n" + "  wmma.load.c.sync.aligned." +
+         layout(c.lc) + "." + shape + ".global." + name(c.c) + " " + cf + ", [%rd3], " +
+         std::to_string(stride_of(c.lc, g.m, g.n)) + ";\n" + "  wmma.mma.sync.aligned." +
+         layout(c.la) + "." + layout(c.lb) + "." + shape + types + " " + df + ", " + a + ", " + b +
+         ", " + cf + ";\n" + "  wmma.store.d.sync.aligned." + layout(c.ld) + "." + shape +
+         ".global." + name(c.d) + " [%rd4], " + df + ", " +
+         std::to_string(stride_of(c.ld, g.m, g.n)) + ";\n" + "  exit;\n}\n";
+}
+
+std::vector<uint8_t> pointers(std::initializer_list<uint64_t> list) {
+  std::vector<uint8_t> bytes;
+  for (uint64_t p : list)
+    for (int i = 0; i < 8; ++i) bytes.push_back(uint8_t(p >> (8 * i)));
+  return bytes;
+}
+
+void run_case(const Case& c) {
+  const MatrixGeometry g = matrix_geometry(c.shape);
+  const Module module = parse_ptx(kernel_ptx(c), "tile.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  const uint32_t ab = uint32_t(type_bytes(c.ab));
+  const uint32_t lda = stride_of(c.la, g.m, g.k), ldb = stride_of(c.lb, g.k, g.n);
+  const uint32_t ldc = stride_of(c.lc, g.m, g.n), ldd = stride_of(c.ld, g.m, g.n);
+  std::vector<uint8_t> a(size_t{lda} * 32 * ab), b(size_t{ldb} * 32 * ab);
+  std::vector<uint8_t> cm(size_t{ldc} * 32 * 4), dm(size_t{ldd} * 32 * 4);
+  for (uint32_t i = 0; i < g.m; ++i)
+    for (uint32_t k = 0; k < g.k; ++k)
+      put_element(a, offset(c.la, i, k, lda, ab), c.ab, a_value(i, k));
+  for (uint32_t k = 0; k < g.k; ++k)
+    for (uint32_t j = 0; j < g.n; ++j)
+      put_element(b, offset(c.lb, k, j, ldb, ab), c.ab, b_value(k, j));
+  const uint32_t cb = uint32_t(type_bytes(c.c)), db = uint32_t(type_bytes(c.d));
+  for (uint32_t i = 0; i < g.m; ++i)
+    for (uint32_t j = 0; j < g.n; ++j)
+      put_element(cm, offset(c.lc, i, j, ldc, cb), c.c, c_value(i, j));
+  const uint64_t pa = memory.allocate(a.size()), pb = memory.allocate(b.size());
+  const uint64_t pc = memory.allocate(cm.size()), pd = memory.allocate(dm.size());
+  memory.write(pa, a.data(), a.size());
+  memory.write(pb, b.data(), b.size());
+  memory.write(pc, cm.data(), cm.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pb, pc, pd})});
+  memory.read(pd, dm.data(), dm.size());
+  for (uint32_t i = 0; i < g.m; ++i)
+    for (uint32_t j = 0; j < g.n; ++j) {
+      int32_t sum = c_value(i, j);
+      for (uint32_t k = 0; k < g.k; ++k) sum += a_value(i, k) * b_value(k, j);
+      INFO("D[" << i << "][" << j << "]");
+      CHECK(get_element(dm, offset(c.ld, i, j, ldd, db), c.d) == double(sum));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("wmma f16: every shape, layout and accumulator precision", "[tensor][interp]") {
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
+    for (MatrixLayout la : {row, col})
+      for (MatrixLayout lb : {row, col})
+        for (auto [ct, dt] :
+             {std::pair{DataType::f32, DataType::f32}, std::pair{DataType::f16, DataType::f16},
+              std::pair{DataType::f16, DataType::f32}, std::pair{DataType::f32, DataType::f16}}) {
+          const Case c{shape, la, lb, la == lb ? row : col, lb, DataType::f16, ct, dt};
+          INFO(kernel_ptx(c));
+          run_case(c);
+        }
+}
+
+TEST_CASE("wmma s8/u8 (Turing integer mode): every shape and layout", "[tensor][interp]") {
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
+    for (MatrixLayout la : {row, col})
+      for (MatrixLayout lb : {row, col}) {
+        const Case c{shape, la, lb, col, row, DataType::s8, DataType::s32, DataType::s32};
+        INFO(kernel_ptx(c));
+        run_case(c);
+      }
+  // .satfinite changes nothing while the sums fit in s32.
+  const Case u{MatrixShape::m16n16k16, row,           col,           row, row,
+               DataType::s8,           DataType::s32, DataType::s32, true};
+  run_case(u);
+}
+
+TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][interp]") {
+  for (DataType dt : {DataType::f32, DataType::f16}) {
+    const bool f32 = dt == DataType::f32;
+    const std::string d = f32 ? "{%f1, %f2, %f3, %f4}" : "{%r10, %r11}";
+    const std::string c = f32 ? "{%f5, %f6, %f7, %f8}" : "{%r12, %r13}";
+    std::string ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "  .reg .b32 %r<20>;\n  .reg .f32 %f<10>;\n  .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 32;\n"
+        "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+        "  ld.global.u32 %r2, [%rd4];\n  ld.global.u32 %r3, [%rd4+4];\n"
+        "  ld.global.u32 %r4, [%rd4+8];\n";
+    if (f32)
+      ptx +=
+          "  ld.global.f32 %f5, [%rd4+12];\n  ld.global.f32 %f6, [%rd4+16];\n"
+          "  ld.global.f32 %f7, [%rd4+20];\n  ld.global.f32 %f8, [%rd4+24];\n";
+    else
+      ptx += "  ld.global.u32 %r12, [%rd4+12];\n  ld.global.u32 %r13, [%rd4+16];\n";
+    ptx += "  mma.sync.aligned.m16n8k8.row.col." + name(dt) + ".f16.f16." + name(dt) + " " + d +
+           ", {%r2, %r3}, {%r4}, " + c + ";\n";
+    if (f32)
+      ptx +=
+          "  st.global.f32 [%rd5], %f1;\n  st.global.f32 [%rd5+4], %f2;\n"
+          "  st.global.f32 [%rd5+8], %f3;\n  st.global.f32 [%rd5+12], %f4;\n";
+    else
+      ptx += "  st.global.u32 [%rd5], %r10;\n  st.global.u32 [%rd5+4], %r11;\n";
+    ptx += "  exit;\n}\n";
+    const Module module = parse_ptx(ptx, "mma.ptx");
+    DeviceMemory memory;
+    FunctionalExecutor executor(module, memory);
+    // Per lane: a0a1, a2a3, b0b1 (f16 pairs), then C. PTX ISA: groupID = lane / 4, t = lane % 4;
+    // a_i at (groupID + 8 (i >= 2), 2t + i % 2); b_i at (2t + i, groupID); c_i like a_i.
+    std::vector<uint8_t> in(32 * 32), out(32 * 32);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t group = lane / 4, t = lane % 4;
+      uint8_t* at = in.data() + lane * 32;
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint16_t v = f32_to_f16(float(a_value(group + i / 2 * 8, 2 * t + i % 2)));
+        std::memcpy(at + i * 2, &v, 2);
+      }
+      for (uint32_t i = 0; i < 2; ++i) {
+        const uint16_t v = f32_to_f16(float(b_value(2 * t + i, group)));
+        std::memcpy(at + 8 + i * 2, &v, 2);
+      }
+      for (uint32_t i = 0; i < 4; ++i) {
+        const float cv = float(c_value(group + i / 2 * 8, 2 * t + i % 2));
+        if (f32) {
+          std::memcpy(at + 12 + i * 4, &cv, 4);
+        } else {
+          const uint16_t hv = f32_to_f16(cv);
+          std::memcpy(at + 12 + i * 2, &hv, 2);
+        }
+      }
+    }
+    const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
+    memory.write(pin, in.data(), in.size());
+    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
+    memory.read(pout, out.data(), out.size());
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t row = lane / 4 + i / 2 * 8, col = 2 * (lane % 4) + i % 2;
+        int32_t sum = c_value(row, col);
+        for (uint32_t k = 0; k < 8; ++k) sum += a_value(row, k) * b_value(k, col);
+        INFO("lane " << lane << " d" << i);
+        CHECK(get_element(out, lane * 32 + i * (f32 ? 4 : 2), dt) == double(sum));
+      }
+  }
+}
+
+TEST_CASE("wmma.load from shared memory", "[tensor][interp]") {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+  .reg .b32 %r<40>;
+  .reg .f32 %f<20>;
+  .reg .b64 %rd<8>;
+  .shared .align 32 .b8 tile[512];
+  ld.param.u64 %rd1, [pa];
+  ld.param.u64 %rd2, [pd];
+  mov.u32 %r30, %tid.x;
+  mul.wide.u32 %rd3, %r30, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v4.u32 {%r31, %r32, %r33, %r34}, [%rd4];
+  mov.u32 %r35, tile;
+  shl.b32 %r36, %r30, 4;
+  add.s32 %r37, %r35, %r36;
+  st.shared.v4.u32 [%r37], {%r31, %r32, %r33, %r34};
+  bar.sync 0;
+  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%r35], 16;
+  wmma.load.b.sync.aligned.row.m16n16k16.shared.f16 {%r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18}, [%r35];
+  mov.f32 %f1, 0f00000000;
+  wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32 {%f11, %f12, %f13, %f14, %f15, %f16, %f17, %f18}, {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, {%r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18}, {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};
+  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd2], {%f11, %f12, %f13, %f14, %f15, %f16, %f17, %f18}, 16;
+  exit;
+}
+)";
+  const Module module = parse_ptx(ptx, "shared.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  std::vector<uint8_t> a(512), d(1024);
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t k = 0; k < 16; ++k)
+      put_element(a, (i * 16 + k) * 2, DataType::f16, a_value(i, k));
+  const uint64_t pa = memory.allocate(a.size()), pd = memory.allocate(d.size());
+  memory.write(pa, a.data(), a.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pd})});
+  memory.read(pd, d.data(), d.size());
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t j = 0; j < 16; ++j) {
+      int32_t sum = 0;
+      for (uint32_t k = 0; k < 16; ++k) sum += a_value(i, k) * a_value(k, j);
+      CHECK(get_element(d, (i * 16 + j) * 4, DataType::f32) == double(sum));
+    }
+}
+
+TEST_CASE("wmma faults: a partial warp, a misaligned tile", "[tensor][interp]") {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 pa, .param .u64 off)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [pa];
+  ld.param.u64 %rd2, [off];
+  add.s64 %rd3, %rd1, %rd2;
+  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd3];
+  exit;
+}
+)";
+  const Module module = parse_ptx(ptx, "fault.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  const uint64_t pa = memory.allocate(4096);
+  const auto message = [&](uint32_t threads, uint64_t off) -> std::string {
+    try {
+      executor.launch({"k", {1, 1, 1}, {threads, 1, 1}, 0, pointers({pa, off})});
+    } catch (const SimulationError& error) {
+      return error.what();
+    }
+    return "no fault";
+  };
+  CHECK(message(32, 0) == "no fault");
+  CHECK(message(16, 0).find("need all 32 lanes") != std::string::npos);
+  CHECK(message(32, 8).find("misaligned") != std::string::npos);
+  CHECK(message(32, 16) == "no fault");
+  CHECK(message(32, 8192).find("unmapped") != std::string::npos);
+}
+
+TEST_CASE("ldmatrix feeds mma.sync.m16n8k8 from shared memory (.x2 for A, .x1.trans for B)",
+          "[tensor][interp]") {
+  // A (16x8) and B (8x8) row-major in shared memory: A at 0, B at 256. Lane l < 16 points at row
+  // l of A; lane l < 8 at row l of B (.trans turns its rows into mma's B fragment).
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 pin, .param .u64 pout)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<30>;
+  .reg .f32 %f<10>;
+  .reg .b64 %rd<8>;
+  .shared .align 16 .b8 tiles[384];
+  ld.param.u64 %rd1, [pin];
+  ld.param.u64 %rd2, [pout];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  mov.u32 %r2, tiles;
+  shl.b32 %r3, %r1, 4;
+  add.s32 %r4, %r2, %r3;
+  setp.lt.u32 %p1, %r1, 24;
+  @%p1 ld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd4];
+  @%p1 st.shared.v4.u32 [%r4], {%r10, %r11, %r12, %r13};
+  bar.sync 0;
+  and.b32 %r5, %r1, 15;
+  shl.b32 %r6, %r5, 4;
+  add.s32 %r7, %r2, %r6;
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r20, %r21}, [%r7];
+  and.b32 %r8, %r1, 7;
+  shl.b32 %r9, %r8, 4;
+  add.s32 %r14, %r2, %r9;
+  ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r22}, [%r14+256];
+  mov.f32 %f1, 0f00000000;
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r20, %r21}, {%r22}, {%f1, %f1, %f1, %f1};
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.v4.f32 [%rd6], {%f2, %f3, %f4, %f5};
+  exit;
+}
+)";
+  const Module module = parse_ptx(ptx, "ldmatrix.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  std::vector<uint8_t> in(384), out(512);
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t k = 0; k < 8; ++k) put_element(in, (i * 8 + k) * 2, DataType::f16, a_value(i, k));
+  for (uint32_t k = 0; k < 8; ++k)
+    for (uint32_t j = 0; j < 8; ++j)
+      put_element(in, 256 + (k * 8 + j) * 2, DataType::f16, b_value(k, j));
+  const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
+  memory.write(pin, in.data(), in.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
+  memory.read(pout, out.data(), out.size());
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t row = lane / 4 + i / 2 * 8, col = 2 * (lane % 4) + i % 2;
+      int32_t sum = 0;
+      for (uint32_t k = 0; k < 8; ++k) sum += a_value(row, k) * b_value(k, col);
+      INFO("lane " << lane << " d" << i);
+      CHECK(get_element(out, lane * 16 + i * 4, DataType::f32) == double(sum));
+    }
+}

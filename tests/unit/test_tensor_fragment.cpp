@@ -1,0 +1,164 @@
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "modules/gpu/simt/fragment_layout.h"
+
+using namespace ohmvp::gpu;
+
+namespace {
+
+const MatrixShape k_wmma_shapes[] = {MatrixShape::m16n16k16, MatrixShape::m32n8k16,
+                                     MatrixShape::m8n32k16};
+
+// How many (lane, index) pairs hold each element of the matrix.
+std::map<std::pair<uint32_t, uint32_t>, uint32_t> holders(const FragmentSpec& spec) {
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> count;
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < spec.elements(); ++i) {
+      const MatrixPosition p = fragment_position(spec, lane, i);
+      ++count[{p.row, p.col}];
+    }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("fragment sizes match the PTX ISA's register counts", "[tensor]") {
+  CHECK(fragment_registers(MatrixShape::m16n16k16, MatrixRole::a, DataType::f16) == 8);
+  CHECK(fragment_registers(MatrixShape::m32n8k16, MatrixRole::b, DataType::f16) == 8);
+  CHECK(fragment_registers(MatrixShape::m16n16k16, MatrixRole::c, DataType::f32) == 8);
+  CHECK(fragment_registers(MatrixShape::m8n32k16, MatrixRole::c, DataType::f16) == 4);
+  CHECK(fragment_registers(MatrixShape::m16n16k16, MatrixRole::a, DataType::s8) == 2);
+  CHECK(fragment_registers(MatrixShape::m32n8k16, MatrixRole::a, DataType::u8) == 4);
+  CHECK(fragment_registers(MatrixShape::m32n8k16, MatrixRole::b, DataType::s8) == 1);
+  CHECK(fragment_registers(MatrixShape::m8n32k16, MatrixRole::a, DataType::s8) == 1);
+  CHECK(fragment_registers(MatrixShape::m8n32k16, MatrixRole::b, DataType::s8) == 4);
+  CHECK(fragment_registers(MatrixShape::m16n16k16, MatrixRole::c, DataType::s32) == 8);
+  CHECK(fragment_registers(MatrixShape::m16n8k8, MatrixRole::a, DataType::f16) == 2);
+  CHECK(fragment_registers(MatrixShape::m16n8k8, MatrixRole::b, DataType::f16) == 1);
+  CHECK(fragment_registers(MatrixShape::m16n8k8, MatrixRole::c, DataType::f32) == 4);
+  CHECK(fragment_registers(MatrixShape::m16n8k8, MatrixRole::c, DataType::f16) == 2);
+}
+
+TEST_CASE("every matrix element is held, accumulators exactly once", "[tensor]") {
+  for (MatrixShape shape : k_wmma_shapes) {
+    const MatrixGeometry g = matrix_geometry(shape);
+    INFO(shape_name(shape));
+    for (DataType type : {DataType::f16, DataType::f32, DataType::s32}) {
+      const auto count = holders({shape, MatrixRole::c, type, MatrixLayout::row});
+      CHECK(count.size() == g.m * g.n);
+      for (const auto& [element, n] : count) CHECK(n == 1);
+    }
+    for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col}) {
+      // f16 A and B: each element by 512 / (elements of the matrix) lanes (Volta duplication).
+      const auto a = holders({shape, MatrixRole::a, DataType::f16, layout});
+      CHECK(a.size() == g.m * g.k);
+      for (const auto& [element, n] : a) CHECK(n == 512 / (g.m * g.k));
+      const auto b = holders({shape, MatrixRole::b, DataType::f16, layout});
+      CHECK(b.size() == g.k * g.n);
+      for (const auto& [element, n] : b) CHECK(n == 512 / (g.k * g.n));
+      // s8: each element once (Turing).
+      for (MatrixRole role : {MatrixRole::a, MatrixRole::b}) {
+        const auto once = holders({shape, role, DataType::s8, layout});
+        CHECK(once.size() == matrix_rows(shape, role) * matrix_cols(shape, role));
+        for (const auto& [element, n] : once) CHECK(n == 1);
+      }
+    }
+  }
+  for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c}) {
+    const auto once = holders({MatrixShape::m16n8k8, role, DataType::f16, MatrixLayout::row});
+    CHECK(once.size() ==
+          matrix_rows(MatrixShape::m16n8k8, role) * matrix_cols(MatrixShape::m16n8k8, role));
+    for (const auto& [element, n] : once) CHECK(n == 1);
+  }
+}
+
+TEST_CASE("Volta m16n16k16 mapping: threadgroups, octets and segments of Raihan et al.",
+          "[tensor]") {
+  const FragmentSpec a{MatrixShape::m16n16k16, MatrixRole::a, DataType::f16, MatrixLayout::row};
+  const FragmentSpec b{MatrixShape::m16n16k16, MatrixRole::b, DataType::f16, MatrixLayout::col};
+  const FragmentSpec c{MatrixShape::m16n16k16, MatrixRole::c, DataType::f32, MatrixLayout::row};
+  const auto rows_of = [&](uint32_t group) {
+    std::set<uint32_t> rows;
+    for (uint32_t t = 0; t < 4; ++t)
+      for (uint32_t i = 0; i < 16; ++i) rows.insert(fragment_position(a, group * 4 + t, i).row);
+    return rows;
+  };
+  // Threadgroups 0 and 2 load the first four rows of A (a 4 x 16 segment).
+  CHECK(rows_of(0) == std::set<uint32_t>{0, 1, 2, 3});
+  CHECK(rows_of(2) == std::set<uint32_t>{0, 1, 2, 3});
+  CHECK(rows_of(1) == std::set<uint32_t>{4, 5, 6, 7});
+  CHECK(rows_of(4) == std::set<uint32_t>{8, 9, 10, 11});
+  // Row-major A matches column-major B: lane holds row (column) r, k = index.
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < 16; ++i) {
+      const MatrixPosition pa = fragment_position(a, lane, i), pb = fragment_position(b, lane, i);
+      CHECK(pa.col == i);
+      CHECK(pb.row == i);
+    }
+  // Octet X (threadgroups X and X + 4) computes an 8 x 8 block of C whose rows are its A rows
+  // and whose columns are the B columns its two threadgroups loaded.
+  for (uint32_t octet = 0; octet < 4; ++octet) {
+    std::set<uint32_t> c_rows, c_cols, a_rows, b_cols;
+    for (uint32_t group : {octet, octet + 4})
+      for (uint32_t t = 0; t < 4; ++t)
+        for (uint32_t i = 0; i < 8; ++i) {
+          const uint32_t lane = group * 4 + t;
+          c_rows.insert(fragment_position(c, lane, i).row);
+          c_cols.insert(fragment_position(c, lane, i).col);
+          a_rows.insert(fragment_position(a, lane, i).row);
+          b_cols.insert(fragment_position(b, lane, i).col);
+        }
+    CHECK(c_rows.size() == 8);
+    CHECK(c_cols.size() == 8);
+    CHECK(c_rows == a_rows);
+    CHECK(c_cols == b_cols);
+  }
+  // mma.sync.m16n8k8 follows the PTX ISA: lane 5 is group 1, thread 1.
+  const FragmentSpec mma_a{MatrixShape::m16n8k8, MatrixRole::a, DataType::f16, MatrixLayout::row};
+  CHECK(fragment_position(mma_a, 5, 0) == MatrixPosition{1, 2});
+  CHECK(fragment_position(mma_a, 5, 3) == MatrixPosition{9, 3});
+  const FragmentSpec mma_b{MatrixShape::m16n8k8, MatrixRole::b, DataType::f16, MatrixLayout::col};
+  CHECK(fragment_position(mma_b, 5, 1) == MatrixPosition{3, 1});
+}
+
+TEST_CASE("fragment runs are Volta's 128-bit and 64-bit accesses", "[tensor]") {
+  using R = FragmentRuns;
+  const auto runs = [](MatrixShape shape, MatrixRole role, DataType type, MatrixLayout layout) {
+    const R r = fragment_runs({shape, role, type, layout});
+    return std::pair<uint32_t, uint32_t>{r.runs, r.run_elements};
+  };
+  using P = std::pair<uint32_t, uint32_t>;
+  const MatrixShape s = MatrixShape::m16n16k16;
+  // A row-major: two 128-bit loads; column-major: four 64-bit loads (Raihan et al. 2019).
+  CHECK(runs(s, MatrixRole::a, DataType::f16, MatrixLayout::row) == P{2, 8});
+  CHECK(runs(s, MatrixRole::a, DataType::f16, MatrixLayout::col) == P{4, 4});
+  CHECK(runs(s, MatrixRole::b, DataType::f16, MatrixLayout::col) == P{2, 8});
+  CHECK(runs(s, MatrixRole::b, DataType::f16, MatrixLayout::row) == P{4, 4});
+  CHECK(runs(s, MatrixRole::c, DataType::f32, MatrixLayout::row) == P{4, 2});
+  CHECK(runs(s, MatrixRole::c, DataType::f32, MatrixLayout::col) == P{8, 1});
+  CHECK(runs(s, MatrixRole::c, DataType::f16, MatrixLayout::row) == P{1, 8});
+  CHECK(runs(s, MatrixRole::a, DataType::s8, MatrixLayout::row) == P{1, 8});
+  CHECK(runs(MatrixShape::m32n8k16, MatrixRole::a, DataType::s8, MatrixLayout::row) == P{1, 16});
+  // The runs' offsets from a lane's first element are the same for every lane.
+  for (MatrixShape shape : k_wmma_shapes)
+    for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c})
+      for (DataType type : {DataType::f16, DataType::f32, DataType::s8, DataType::s32})
+        for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col}) {
+          if ((role == MatrixRole::c) != (type == DataType::f32 || type == DataType::s32) &&
+              type != DataType::f16)
+            continue;
+          const FragmentSpec spec{shape, role, type, layout};
+          const FragmentRuns r = fragment_runs(spec);
+          const uint64_t stride = default_stride(spec) + 24;
+          for (uint32_t lane = 1; lane < 32; ++lane)
+            for (uint32_t run = 0; run < r.runs; ++run) {
+              const uint32_t i = run * r.run_elements;
+              CHECK(fragment_byte_offset(spec, stride, lane, i) -
+                        fragment_byte_offset(spec, stride, lane, 0) ==
+                    fragment_byte_offset(spec, stride, 0, i) -
+                        fragment_byte_offset(spec, stride, 0, 0));
+            }
+        }
+}
