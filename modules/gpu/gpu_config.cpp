@@ -238,6 +238,14 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   require_power_of_two(reader, "warp_size", c.warp_size);
   reader.get("sub_cores_per_sm", c.sub_cores_per_sm, 1u, 16u);
   reader.get("issue_width", c.issue_width, 1u, 8u);
+  // Each sub-core's scheduler issues one warp instruction a cycle (so a tensor-core instruction
+  // never co-issues with an INT or FP32 one); wider issue is not modelled.
+  if (c.issue_width != 1) {
+    reader.fail("issue_width",
+                "1: one warp instruction per sub-core per cycle is what is "
+                "modelled, got " +
+                    std::to_string(c.issue_width));
+  }
   parse_limits(reader.child("sm_limits"), c.sm, c.warp_size);
   if (c.sm.max_warps < c.sub_cores_per_sm)
     reader.fail("sub_cores_per_sm",

@@ -154,7 +154,7 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
       {"core_clock_mhz", 1000.5},
       {"warp_size", 16},
       {"sub_cores_per_sm", 2},
-      {"issue_width", 2},
+      {"issue_width", 1},
       {"sm_limits",
        {{"max_threads", 1024},
         {"max_warps", 64},
@@ -193,7 +193,7 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
   CHECK(c.core_clock_mhz == 1000.5);
   CHECK(c.warp_size == 16);
   CHECK(c.sub_cores_per_sm == 2);
-  CHECK(c.issue_width == 2);
+  CHECK(c.issue_width == 1);
   CHECK(c.sm.max_threads == 1024);
   CHECK(c.sm.max_ctas == 8);
   CHECK(c.sm.max_threads_per_cta == 512);
@@ -234,6 +234,8 @@ TEST_CASE("gpu config: bad values name the key and what was expected", "[sm]") {
   CHECK_THAT(error_of({{"warp_sise", 32}}),
              Contains("unknown key 'warp_sise' at gpu") && Contains("did you mean 'warp_size'"));
   CHECK_THAT(error_of({{"warp_size", 128}}), Contains("gpu.warp_size"));
+  CHECK_THAT(error_of({{"issue_width", 2}}),
+             Contains("gpu.issue_width") && Contains("one warp instruction per sub-core"));
   CHECK_THAT(error_of({{"warp_size", 2}}), Contains("gpu.warp_size"));
   CHECK_THAT(error_of({{"warp_size", 24}}),
              Contains("gpu.warp_size: expected a power of two, got 24"));
