@@ -22,6 +22,10 @@ struct SimdEfficiencyRow {
 // The kernel workloads (files with "ptx" or "type": "kernel") of a folder, sorted by name.
 std::vector<std::filesystem::path> kernel_workload_files(const std::filesystem::path& folder);
 
+// Whether a kernel workload's PTX can run at every warp size: not when it uses tensor-core
+// instructions (wmma, mma.sync, ldmatrix), which are defined for warps of 32 lanes.
+bool runs_at_any_warp_size(const std::filesystem::path& workload);
+
 // One row per workload and warp size, workloads in the given order, warp sizes ascending within
 // each. Throws ConfigError for a bad workload or warp size, SimulationError for a device fault.
 std::vector<SimdEfficiencyRow> measure_simd_efficiency(

@@ -182,6 +182,7 @@ uint64_t PlanarMode::token(const Migration& m, Kind kind, uint64_t burst) const 
 
 void PlanarMode::start_reads(Migration& m) {
   m.phase = Phase::reading;
+  if (m_config.auto_rw) m.bursts_read.assign(bursts(), 0);
   m.outstanding = 2 * bursts();
   for (uint32_t b = 0; b < bursts(); ++b) {
     m.queued.push_back(Transfer{dram_read, b});
@@ -252,13 +253,15 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
   }
   if (kind == dram_read) std::memcpy(m.from_dram.data() + burst * 64, data, 64);
   if (kind == xpoint_read) std::memcpy(m.from_xpoint.data() + burst * 64, data, 64);
-  if (kind == dram_read && m_config.auto_rw) {
-    // The XPoint controller snarfed this burst on its way to the controller and writes it into
-    // the hot page's place itself (after that line's read: the DDR-T port keeps a line's
-    // accesses in order).
-    ++m.snarfed_outstanding;
-    m_back.xpoint_snarfed_write(m.xpoint_base + burst * 64, data, 64,
-                                token(m, xpoint_write, burst));
+  if (m_config.auto_rw && (kind == dram_read || kind == xpoint_read)) {
+    // The XPoint controller snarfed the DRAM burst on its way to the controller and writes it
+    // into the hot page's place itself, once it has read that place out.
+    m.bursts_read[burst] |= kind == dram_read ? 1 : 2;
+    if (m.bursts_read[burst] == 3) {
+      ++m.snarfed_outstanding;
+      m_back.xpoint_snarfed_write(m.xpoint_base + burst * 64, m.from_dram.data() + burst * 64, 64,
+                                  token(m, xpoint_write, burst));
+    }
   }
   if (--m.outstanding != 0) return;
   if (m.phase == Phase::reading) {

@@ -55,6 +55,7 @@ class PlanarMode {
     uint64_t xpoint_base = 0;
     uint32_t outstanding = 0;
     uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes from snarfed DRAM reads
+    std::vector<uint8_t> bursts_read;  // auto-read/write: per burst, which of its two reads are in
     uint64_t start_ps = 0;
     std::vector<uint8_t> from_dram;
     std::vector<uint8_t> from_xpoint;

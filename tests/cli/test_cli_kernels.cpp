@@ -41,7 +41,7 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   for (const char* key :
        {"ipc", "cycles", "warp_instructions", "thread_instructions", "simd_efficiency"})
     CHECK(report["summary"].contains(key));
-  CHECK(report["summary"]["simd_efficiency"] == 1.0);  // 4096 threads, no divergence
+  CHECK(report["summary"]["simd_efficiency"] == 1.0);  // 8192 threads, no divergence
   CHECK(report["summary"]["thread_instructions"].get<uint64_t>() >
         report["summary"]["warp_instructions"].get<uint64_t>());
 
@@ -49,8 +49,8 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   REQUIRE(index.size() == 1);
   CHECK(index[0]["name"] == "c");
   CHECK(index[0]["type"] == "f32");
-  CHECK(index[0]["count"] == 4096);
-  CHECK(std::filesystem::file_size(dir + "/dump/c.bin") == 4096 * 4);
+  CHECK(index[0]["count"] == 8192);
+  CHECK(std::filesystem::file_size(dir + "/dump/c.bin") == 8192 * 4);
   CHECK(std::system(("vcd2fst " + dir + "/t.vcd " + dir + "/t.fst >/dev/null 2>&1").c_str()) == 0);
   std::filesystem::remove_all(dir);
 }

@@ -156,6 +156,14 @@ TEST_CASE("SIMD efficiency experiment: div_parity at warp sizes 4 and 32", "[cov
   CHECK(table.find("| divergence_parity | 0.812 | 0.812 |") != std::string::npos);
 }
 
+TEST_CASE("SIMD efficiency experiment: tensor-core workloads are tied to 32-lane warps",
+          "[coverify]") {
+  CHECK(runs_at_any_warp_size(test::workloads_dir() / "vecadd.json"));
+  CHECK(runs_at_any_warp_size(test::workloads_dir() / "divergence_loop.json"));
+  CHECK_FALSE(runs_at_any_warp_size(test::workloads_dir() / "wmma_gemm.json"));
+  CHECK_FALSE(runs_at_any_warp_size(test::workloads_dir() / "wmma_peak.json"));
+}
+
 // The instructions the parser and the interpreter were written apart for, from PTX text through
 // the functional executor: one warp of 8 threads, lane t writes 8 results to out[8t..8t+7].
 TEST_CASE("parsed shf, testp, redux.sync, prmt modes and bar.warp.sync execute", "[coverify]") {

@@ -61,7 +61,10 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::filesystem::path> files;
     if (names.empty()) {
-      files = ohmvp::kernel_workload_files(folder);
+      // The experiment varies the warp size: workloads tied to 32-lane warps stay out.
+      for (const auto& file : ohmvp::kernel_workload_files(folder)) {
+        if (ohmvp::runs_at_any_warp_size(file)) files.push_back(file);
+      }
     } else {
       for (const std::string& name : names) files.push_back(folder / (name + ".json"));
     }
