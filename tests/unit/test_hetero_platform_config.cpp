@@ -6,7 +6,10 @@
 
 #include "modules/common/config_document.h"
 #include "modules/common/errors.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/simd_efficiency_experiment.h"
 #include "platforms/platform_config.h"
+#include "tests/unit/gpu_workload_fixture.h"
 
 using namespace ohmvp;
 using Catch::Matchers::Contains;
@@ -150,4 +153,20 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
   CHECK_THAT(error_of("hetero_planar",
                       [](json& j) { j["memory"]["dram"]["geometry"]["burst_length"] = 8; }),
              Contains("64-byte DRAM bursts"));
+}
+
+TEST_CASE("hetero platforms: every shipped kernel's footprint exceeds their DRAM",
+          "[hetero_platform]") {
+  const PlatformConfig planar = parse_shipped("hetero_planar");
+  const uint64_t dram = planar.memory.dram_bytes_per_channel() * planar.memory.channels;
+  const auto files = kernel_workload_files(test::workloads_dir());
+  REQUIRE(files.size() >= 19);
+  for (const auto& file : files) {
+    uint64_t footprint = 0;
+    for (const auto& [name, bytes] : initial_buffers(load_gpu_workload(file))) {
+      footprint += bytes.size();
+    }
+    INFO(file.filename().string() << ": " << footprint << " bytes");
+    CHECK(footprint > dram);
+  }
 }
