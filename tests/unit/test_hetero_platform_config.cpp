@@ -10,34 +10,15 @@
 #include "modules/host/simd_efficiency_experiment.h"
 #include "platforms/platform_config.h"
 #include "tests/unit/gpu_workload_fixture.h"
+#include "tests/unit/platform_config_fixture.h"
 
 using namespace ohmvp;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using test::error_of;
+using test::parse_shipped;
 
 namespace {
-
-const std::filesystem::path k_configs = std::filesystem::path(OHMVP_SOURCE_DIR) / "configs";
-
-ConfigDocument load_platform(const std::string& name) {
-  return ConfigDocument::load(k_configs / "platforms" / (name + ".json"), {k_configs});
-}
-
-PlatformConfig parse_shipped(const std::string& name) {
-  return parse_platform(load_platform(name));
-}
-
-std::string error_of(const std::string& platform, const std::function<void(json&)>& edit) {
-  json root = load_platform(platform).json();
-  edit(root);
-  try {
-    parse_platform(ConfigDocument(root));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  FAIL("expected a ConfigError");
-  return "";
-}
 
 constexpr uint64_t KiB = 1024;
 constexpr uint64_t MiB = 1024 * KiB;

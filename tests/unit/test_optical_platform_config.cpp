@@ -9,34 +9,16 @@
 #include "modules/common/config_document.h"
 #include "modules/common/errors.h"
 #include "platforms/platform_config.h"
+#include "tests/unit/platform_config_fixture.h"
 
 using namespace ohmvp;
 using Catch::Matchers::Contains;
 using nlohmann::json;
+using test::error_of;
+using test::load_platform;
+using test::parse_shipped;
 
 namespace {
-
-const std::filesystem::path k_configs = std::filesystem::path(OHMVP_SOURCE_DIR) / "configs";
-
-ConfigDocument load_platform(const std::string& name) {
-  return ConfigDocument::load(k_configs / "platforms" / (name + ".json"), {k_configs});
-}
-
-PlatformConfig parse_shipped(const std::string& name) {
-  return parse_platform(load_platform(name));
-}
-
-std::string error_of(const std::string& platform, const std::function<void(json&)>& edit) {
-  json root = load_platform(platform).json();
-  edit(root);
-  try {
-    parse_platform(ConfigDocument(root));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  FAIL("expected a ConfigError");
-  return "";
-}
 
 void check_same_timing(const DramTiming& a, const DramTiming& b) {
   CHECK(a.tCK_ps == b.tCK_ps);
