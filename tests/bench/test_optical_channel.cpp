@@ -21,15 +21,19 @@
 #include "modules/common/errors.h"
 #include "modules/common/vcd_writer.h"
 #include "modules/optical/optical_channel.h"
+#include "tests/bench/bench_clock.h"
 #include "tests/bench/hetero_chain.h"
 #include "tests/bench/stimulus_initiator.h"
 
 namespace {
 
 using namespace ohmvp;
+using bench::now_ps;
+using bench::ns;
+using bench::pattern;
+using bench::run_to;
 using bench::StimulusInitiator;
 
-constexpr uint64_t ns = 1000;             // ps
 constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
 
 OpticalChannelConfig bench_optical() {
@@ -105,23 +109,9 @@ Bench& the_bench() {
   return instance;
 }
 
-uint64_t now_ps() {
-  return sc_core::sc_time_stamp().value();
-}
-
 uint64_t origin() {
   the_bench();
-  return (now_ps() / ns + 10) * ns;
-}
-
-void run_to(uint64_t t) {
-  sc_core::sc_start(sc_core::sc_time::from_value(t - now_ps()));
-}
-
-std::vector<uint8_t> pattern(uint8_t seed, size_t n) {
-  std::vector<uint8_t> bytes(n);
-  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(seed * 31 + i * 7);
-  return bytes;
+  return bench::next_origin_ps();
 }
 
 uint64_t response_ps(const StimulusInitiator& s, size_t id, uint64_t t0) {

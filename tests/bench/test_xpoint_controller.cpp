@@ -19,14 +19,17 @@
 #include "modules/common/stats.h"
 #include "modules/common/vcd_writer.h"
 #include "modules/xpoint/xpoint_controller.h"
+#include "tests/bench/bench_clock.h"
 #include "tests/bench/ddr_t_initiator.h"
 
 namespace {
 
 using namespace ohmvp;
 using bench::DdrTInitiator;
+using bench::now_ps;
+using bench::ns;
+using bench::run_to;
 
-constexpr uint64_t ns = 1000;  // ps
 constexpr uint64_t line = 256;
 
 XPointConfig timing_config() {
@@ -109,19 +112,10 @@ Bench& the_bench() {
   return instance;
 }
 
-uint64_t now_ps() {
-  return sc_core::sc_time_stamp().value();
-}
-
 // A fresh origin on a controller clock edge, a little after the present.
 uint64_t origin() {
   the_bench();
-  return (now_ps() / ns + 10) * ns;
-}
-
-void run_to(uint64_t time_ps) {
-  REQUIRE(time_ps > now_ps());
-  sc_core::sc_start(sc_core::sc_time::from_value(time_ps - now_ps()));
+  return bench::next_origin_ps();
 }
 
 std::vector<uint8_t> pattern(uint8_t seed, size_t length) {
