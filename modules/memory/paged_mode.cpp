@@ -88,7 +88,9 @@ void PagedMode::submit(HeteroRequest& r) {
 
 void PagedMode::route(HeteroRequest& r) {
   if (Fault* f = fault_of(r.page)) {
-    m_stats->waited.inc();
+    // A request routed again after a wait is counted once per kind of wait.
+    if ((r.stage & waited_for_fault) == 0) m_stats->waited.inc();
+    r.stage |= waited_for_fault;
     f->waiters.push_back(&r);
     return;
   }
@@ -100,7 +102,8 @@ void PagedMode::route(HeteroRequest& r) {
   // A fault needs a slot and a frame: a free one, or one mapped that it can take over (every
   // frame may be on its way in for other faults).
   if (f == nullptr || !start_fault(*f, r.page)) {
-    m_stats->blocked.inc();
+    if ((r.stage & waited_for_slot) == 0) m_stats->blocked.inc();
+    r.stage |= waited_for_slot;
     m_blocked.push_back(&r);
     return;
   }

@@ -62,6 +62,8 @@ class PagedMode {
   };
   struct Stats;
   enum Kind : uint64_t { victim_read = 0, page_write = 1, writeback = 2, fetch = 3 };
+  // HeteroRequest::stage bits: the waits a request has been counted for.
+  enum WaitCounted : uint8_t { waited_for_fault = 1, waited_for_slot = 2 };
 
   void route(HeteroRequest& request);
   void issue(HeteroRequest& request);
