@@ -19,7 +19,7 @@ std::unique_ptr<MemoryChannel> make_channel(const MemorySystemConfig& config, ui
   const std::string name = "channel" + std::to_string(index);
   if (config.is_optical()) {
     return std::make_unique<OpticalChannel>(name.c_str(), config.optical, VirtualChannelId{index},
-                                            stats, vcd);
+                                            config.memory_route(), stats, vcd);
   }
   return std::make_unique<ElectricalChannel>(name.c_str(), config.channel, stats, vcd);
 }
@@ -81,6 +81,9 @@ void MemorySystem::add_manager(const MemorySystemConfig& config, const std::stri
   m_managers.back()->dram().bind(m_controllers.back()->in);
   if (!config.is_paged()) {
     m_controllers.back()->share_data_bus(m_channels.back()->data_bus(BusDevice::dram));
+    if (const DataBus* route = m_channels.back()->memory_route()) {
+      m_controllers.back()->share_memory_route(*route);
+    }
     m_managers.back()->xpoint().bind(m_xpoints.back()->in);
   }
 }

@@ -1,5 +1,8 @@
 #include "platforms/platform_config.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
 
@@ -18,6 +21,11 @@ double MemorySystemConfig::burst_ns(uint32_t bytes) const {
 double MemorySystemConfig::peak_gb_per_s() const {
   if (is_optical()) return optical.bandwidth_gbps() / 8.0;
   return channels * channel.lanes * channel.rate_gbps / 8.0;
+}
+
+std::optional<DualRouteMode> MemorySystemConfig::memory_route() const {
+  if (!is_optical() || !(hetero.swap_cmd || hetero.reverse_write)) return std::nullopt;
+  return dual_route_mode(ohm_platform, hetero.mode);
 }
 
 uint64_t MemorySystemConfig::channel_capacity_bytes() const {
@@ -58,7 +66,6 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   if (m.is_paged()) {
     if (reader.has("xpoint")) reader.fail("xpoint", "nothing in paged mode (DRAM and host memory)");
-    if (m.hetero.auto_rw) hetero.fail("auto_rw", "false in paged mode (no XPoint to snarf)");
     const ConfigReader host = reader.child("host_memory");
     host.get("capacity_kib", m.host_memory_kib, uint64_t{1}, uint64_t{1} << 32);
     host.finish();
@@ -92,12 +99,6 @@ static void parse_optical(const ConfigReader& reader, const ConfigReader& channe
                     {"auto_rw", OhmPlatform::auto_rw},
                     {"ohm_wom", OhmPlatform::ohm_wom},
                     {"ohm_bw", OhmPlatform::ohm_bw}});
-  if (m.ohm_platform != OhmPlatform::ohm_base && m.ohm_platform != OhmPlatform::auto_rw) {
-    channel.fail("ohm_platform",
-                 std::string("\"ohm_base\" or \"auto_rw\" so far: the Ohm functions of ") +
-                     to_string(m.ohm_platform) +
-                     " (dual routes, SWAP-CMD, reverse write) are not built");
-  }
   channel.finish();
   if (!reader.has("optical")) {
     reader.fail("optical",
@@ -142,6 +143,43 @@ static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
   parse(channel, m.channel);
 }
 
+// The manager's Ohm functions need the optical layout that supports them (half-coupled
+// receivers for auto-read/write, the memory route for SWAP-CMD and reverse write): each flag
+// and the channel's platform go together.
+static void check_ohm_functions(const ConfigReader& reader, const MemorySystemConfig& m) {
+  const bool xpoint = m.mode == MemoryMode::planar || m.mode == MemoryMode::two_level;
+  const HeteroMode mode = m.mode == MemoryMode::planar ? HeteroMode::planar : HeteroMode::two_level;
+  const std::vector<OhmFunction> functions =
+      m.is_optical() && xpoint ? functions_of(m.ohm_platform, mode) : std::vector<OhmFunction>{};
+  if (!xpoint && m.is_optical() && m.ohm_platform != OhmPlatform::ohm_base) {
+    reader.child("channel").fail(
+        "ohm_platform", std::string("\"ohm_base\" without XPoint; \"") + to_string(m.ohm_platform) +
+                            "\" needs \"mode\": \"planar\" or \"two_level\"");
+  }
+  if (!m.is_hetero()) return;
+  const std::string platform = !xpoint          ? std::string("no XPoint (paged mode)")
+                               : m.is_optical() ? std::string("\"ohm_platform\": \"") +
+                                                      to_string(m.ohm_platform) + "\" in " +
+                                                      to_string(mode) + " mode"
+                                                : std::string("an electrical channel");
+  const struct {
+    const char* key;
+    bool flag;
+    OhmFunction function;
+  } flags[] = {{"auto_rw", m.hetero.auto_rw, OhmFunction::auto_rw},
+               {"swap_cmd", m.hetero.swap_cmd, OhmFunction::swap},
+               {"reverse_write", m.hetero.reverse_write, OhmFunction::reverse_write}};
+  for (const auto& f : flags) {
+    const bool supported =
+        std::find(functions.begin(), functions.end(), f.function) != functions.end();
+    if (f.flag == supported) continue;
+    reader.child("hetero").fail(f.key, std::string("expected ") + (supported ? "true" : "false") +
+                                           " with " + platform + " (" +
+                                           (supported ? "it has" : "it lacks") + " the " +
+                                           to_string(f.function) + " function)");
+  }
+}
+
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   reader.get_enum("mode", m.mode,
                   {{"dram", MemoryMode::dram},
@@ -166,21 +204,7 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
                                         std::to_string(burst_bytes) + " bytes)");
   }
   parse_hetero(reader, m);
-  // Auto-read/write needs the XPoint's half-coupled receivers on the light, which the Auto-rw
-  // layout of the optical channel has: the manager's flag and the channel's platform go together.
-  const bool snarfing_channel = m.is_optical() && m.ohm_platform == OhmPlatform::auto_rw;
-  if (m.is_hetero() && m.hetero.auto_rw != snarfing_channel) {
-    reader.child("hetero").fail(
-        "auto_rw", m.hetero.auto_rw
-                       ? "true only on an optical channel with \"ohm_platform\": \"auto_rw\" "
-                         "(half-coupled receivers snarf the DRAM bursts)"
-                       : "true with \"ohm_platform\": \"auto_rw\" (its receivers snarf)");
-  }
-  if (!m.is_hetero() && snarfing_channel) {
-    reader.child("channel").fail("ohm_platform",
-                                 "\"auto_rw\" only with XPoint (\"mode\": \"planar\" or "
-                                 "\"two_level\")");
-  }
+  check_ohm_functions(reader, m);
   reader.finish();
 }
 

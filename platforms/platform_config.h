@@ -12,6 +12,7 @@
 #include "modules/optical/energy_model.h"
 #include "modules/optical/ohm_platform.h"
 #include "modules/optical/optical_config.h"
+#include "modules/optical/virtual_channel_arbiter.h"
 #include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {
@@ -65,6 +66,9 @@ struct MemorySystemConfig {
     return is_paged() ? host_memory_kib << 10 : xpoint.capacity_bytes();
   }
   bool is_optical() const { return channel_type == ChannelType::optical; }
+  // How the optical channel's memory route shares the light, when the platform's functions use
+  // one (SWAP-CMD, reverse write); none otherwise.
+  std::optional<DualRouteMode> memory_route() const;
   DramTiming timing_cycles() const;
   // Bytes per DRAM column: the electrical lanes, or the DRAM's pins behind the optical SerDes.
   uint32_t bus_bytes() const {

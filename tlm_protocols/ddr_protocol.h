@@ -69,6 +69,9 @@ class DdrExtension : public tlm::tlm_extension<DdrExtension> {
   uint32_t burst = 0;   // beats in the data burst (column commands); default 0
   uint64_t data_start_ps = 0;  // when the burst starts on the data bus (column commands)
   uint64_t data_end_ps = 0;    // when it ends; the channel checks bursts never overlap
+  // The burst goes between the DRAM and the XPoint device on the optical channel's memory route
+  // (an Ohm-GPU swap or reverse write), not to the controller; default false.
+  bool memory_route = false;
 
   tlm::tlm_extension_base* clone() const override;
   void copy_from(const tlm::tlm_extension_base& other) override;

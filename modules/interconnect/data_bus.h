@@ -24,6 +24,9 @@ class DataBus {
   // transfer's own time: 0 for electrical wires; the optical channel's time of flight plus
   // SerDes. Whoever waits for data adds it.
   virtual uint64_t arrival_latency_ps() const { return 0; }
+  // Light or wire time a transfer of nominal `duration_ps` takes here: the duration itself,
+  // except on a WOM-coded memory route (3 cells carry 2 bits: 3/2 of it).
+  virtual uint64_t occupied_ps(uint64_t duration_ps) const { return duration_ps; }
 };
 
 }  // namespace ohmvp

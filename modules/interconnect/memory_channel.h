@@ -19,6 +19,9 @@ class MemoryChannel {
   virtual tlm::tlm_target_socket<64, ddr_protocol_types>& ddr_in() = 0;
   virtual tlm::tlm_initiator_socket<64, ddr_protocol_types>& ddr_out() = 0;
   virtual DataBus& data_bus(BusDevice device) = 0;
+  // The memory route between the DRAM and the XPoint device on the same light (Ohm-GPU's dual
+  // routes), or null where the channel has none (electrical wires, Ohm-base, Auto-rw).
+  virtual DataBus* memory_route() { return nullptr; }
   // Time the data path has carried transfers.
   virtual uint64_t busy_ps() const = 0;
   // The module's hierarchical name (its statistics group).

@@ -43,6 +43,24 @@ class BankMachine {
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
   void forget_choices() { m_choices[0].known = m_choices[1].known = false; }
 
+  // An Ohm-GPU bank preset: the bank keeps `row` for a swap. Presets of one row nest; a preset
+  // of another row while one holds the bank is the caller's error.
+  void pin(Row row) {
+    m_pinned_row = row;
+    ++m_pins;
+    forget_choices();
+  }
+  void unpin() {
+    if (m_pins > 0) --m_pins;
+    forget_choices();
+  }
+  bool pinned() const { return m_pins != 0; }
+  Row pinned_row() const { return m_pinned_row; }
+  // Whether `request` may be served now: not while the bank is held for another row.
+  bool serves(const ControllerRequest& request) const {
+    return m_pins == 0 || request.address.row == m_pinned_row;
+  }
+
   // ACT if the bank is closed, PRE if another row is open, else the column command.
   DdrCommand next_command(const ControllerRequest& request, bool auto_precharge) const;
   // Updates the open/closed state for a command issued to this bank.
@@ -55,6 +73,8 @@ class BankMachine {
 
   bool m_open = false;
   Row m_row{};
+  uint32_t m_pins = 0;
+  Row m_pinned_row{};
   std::vector<ControllerRequest*> m_reads;
   std::vector<ControllerRequest*> m_writes;
   Choice m_choices[2];

@@ -22,6 +22,8 @@ struct ControllerRequest {
   uint64_t arrival_ps = 0;
   uint64_t sequence = 0;  // arrival order, the tie-breaker of every scheduler
   bool is_write = false;
+  bool memory_route = false;  // its burst goes between DRAM and XPoint (DramAccessExtension)
+  bool preset = false;        // an Ohm-GPU bank preset: opens its row, moves no data
   // How the bank was found when the request got its first command: for the row statistics.
   enum class RowState : uint8_t { hit, miss, conflict } row_state = RowState::hit;
   // Requests to the same burst are served in arrival order: a request waits while an older one
@@ -57,6 +59,8 @@ class ControllerRequestPool {
   void release(ControllerRequest* r) {
     r->payload = nullptr;
     r->blocked = false;
+    r->memory_route = false;
+    r->preset = false;
     r->next_same_burst = nullptr;
     m_free.push_back(r);
   }

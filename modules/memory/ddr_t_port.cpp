@@ -16,6 +16,7 @@ struct DdrTPort::Slot : tlm::tlm_generic_payload {
   bool live = false;     // REQ sent, not yet done (data across, or WR_DONE)
   bool held = false;     // counted as held behind an earlier access to its line
   bool snarfed = false;  // a write whose data the target has (no data slot on the bus)
+  bool local = false;    // a read whose data stays at the XPoint end (no data slot either)
   bool needs_bus() const { return extension.command == DdrTCommand::write && !snarfed; }
 };
 
@@ -23,13 +24,17 @@ struct DdrTPort::Stats {
   Counter& reads;
   Counter& writes;
   Counter& snarfed;
+  Counter& local_reads;
   Counter& held;
   Histogram& read_latency;
   Stats(StatsRegistry& r, const std::string& g)
       : reads(r.counter(g, "xpoint_reads", "requests", "DDR-T reads sent to XPoint")),
         writes(r.counter(g, "xpoint_writes", "requests", "DDR-T writes sent to XPoint")),
         snarfed(r.counter(g, "snarfed_writes", "requests",
-                          "DDR-T writes whose data XPoint snarfed from a DRAM burst")),
+                          "DDR-T writes whose data XPoint snarfed from a DRAM burst or has "
+                          "from the memory route")),
+        local_reads(r.counter(g, "local_reads", "requests",
+                              "DDR-T reads whose data went on to DRAM over the memory route")),
         held(r.counter(g, "held", "requests",
                        "REQs that waited for an earlier access to their line to finish")),
         read_latency(r.histogram(g, "xpoint_read_latency", "ps",
@@ -63,8 +68,9 @@ DdrTPort::~DdrTPort() {
   for (auto& slot : m_slots) slot->clear_extension(&slot->extension);
 }
 
-void DdrTPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) {
-  Access a{false, false, address, length, traffic, token, {}};
+void DdrTPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token,
+                    bool local) {
+  Access a{false, local, address, length, traffic, token, {}};
   enqueue(a);
 }
 
@@ -91,7 +97,8 @@ void DdrTPort::assign_tags() {
     s.extension.size = a.length;
     s.token = a.token;
     s.traffic = a.traffic;
-    s.snarfed = a.snarfed;
+    s.snarfed = a.is_write && a.local;
+    s.local = !a.is_write && a.local;
     if (a.is_write) std::memcpy(s.data, a.data, a.length);
     s.set_command(a.is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     s.set_address(a.address);
@@ -126,6 +133,7 @@ void DdrTPort::run() {
     m_done(s->token, s->data);
     release(*s);
   }
+  send_local_pulls();
   assign_tags();
   uint64_t next = transfer(now);
   if (!m_arrivals.empty()) next = std::min(next, m_arrivals.front().first);
@@ -186,6 +194,24 @@ void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
   m_arrivals.emplace_back(arrival_ps, &s);
 }
 
+void DdrTPort::send_local_pulls() {
+  while (!m_local_pulls.empty()) {
+    Slot& s = *m_local_pulls.front();
+    m_local_pulls.pop_front();
+    tlm::tlm_phase phase = ddr_t::SEND;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(s, phase, delay);
+    if (!s.is_response_ok()) {
+      throw SimulationError(std::string(name()) + ": XPoint read at " +
+                            std::to_string(s.extension.address) +
+                            " failed: " + s.get_response_string());
+    }
+    m_stats->local_reads.inc();
+    m_done(s.token, s.data);
+    release(s);
+  }
+}
+
 void DdrTPort::send_dataless_requests(uint64_t now) {
   while (m_waiting_end_req == nullptr && !m_queue.empty()) {
     Slot& s = *m_queue.front();
@@ -225,7 +251,7 @@ tlm::tlm_sync_enum DdrTPort::nb_transport_bw(tlm::tlm_generic_payload& payload,
   if (phase == tlm::END_REQ) {
     if (m_waiting_end_req == &s) m_waiting_end_req = nullptr;
   } else if (phase == ddr_t::RSP_READY) {
-    m_pulls.push_back(&s);
+    (s.local ? m_local_pulls : m_pulls).push_back(&s);
   } else if (phase == ddr_t::WR_DONE) {
     if (!s.is_response_ok()) {
       throw SimulationError(std::string(name()) + ": XPoint write at " +

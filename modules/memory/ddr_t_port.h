@@ -37,7 +37,9 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   ~DdrTPort() override;
   SC_HAS_PROCESS(DdrTPort);
 
-  void read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token);
+  // `local`: the data stays at the XPoint end (it goes on to DRAM over the memory route): the
+  // SEND takes no data slot and the read is done when the XPoint controller hands the data over.
+  void read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token, bool local = false);
   // `snarfed`: the XPoint controller already has the data (auto-read/write): the REQ goes out
   // like a read's, taking no data slot on the bus.
   void write(uint64_t address, const uint8_t* data, uint32_t length, Traffic traffic,
@@ -53,7 +55,7 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   struct Slot;
   struct Access {
     bool is_write;
-    bool snarfed;
+    bool local;  // a snarfed write, or a local read
     uint64_t address;
     uint32_t length;
     Traffic traffic;
@@ -73,6 +75,8 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   // returns when the next slot begins (UINT64_MAX: none taken).
   uint64_t transfer(uint64_t now);
   void send_pull(Slot& slot, uint64_t arrival_ps);
+  // SENDs of local reads, done at once.
+  void send_local_pulls();
   void send_request(Slot& slot, uint64_t now);
   // REQs that carry no data on the bus, in queue order: reads and snarfed writes.
   void send_dataless_requests(uint64_t now);
@@ -85,6 +89,7 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   std::deque<Access> m_waiting;                       // no free tag yet
   std::deque<Slot*> m_queue;                          // tagged, REQ not yet sent, oldest first
   std::deque<Slot*> m_pulls;                          // RSP_READY seen, SEND not yet sent
+  std::deque<Slot*> m_local_pulls;                    // the same, for local reads
   std::deque<std::pair<uint64_t, Slot*>> m_arrivals;  // read data crossing, by time
   std::deque<Slot*> m_written;                        // WR_DONE seen, callback not yet made
   Slot* m_waiting_end_req = nullptr;

@@ -7,7 +7,10 @@
 namespace ohmvp {
 
 struct DramPort::Slot : tlm::tlm_generic_payload {
+  Slot() { set_extension(&ohm); }
+  ~Slot() override { clear_extension(&ohm); }
   tlm::tlm_generic_payload& payload = *this;
+  DramAccessExtension ohm;
   uint8_t data[64];
   uint8_t enable[64];
   uint64_t token = 0;
@@ -45,6 +48,8 @@ void DramPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t
   Slot& s = take_slot();
   s.token = token;
   s.traffic = traffic;
+  s.ohm.kind = DramAccessExtension::Kind::access;
+  s.ohm.memory_route = traffic == Traffic::memory_route;
   tlm::tlm_generic_payload& p = s.payload;
   p.set_command(tlm::TLM_READ_COMMAND);
   p.set_address(address);
@@ -63,6 +68,8 @@ void DramPort::write(uint64_t address, const uint8_t* data, const uint8_t* enabl
   Slot& s = take_slot();
   s.token = token;
   s.traffic = traffic;
+  s.ohm.kind = DramAccessExtension::Kind::access;
+  s.ohm.memory_route = traffic == Traffic::memory_route;
   std::memcpy(s.data, data, length);
   tlm::tlm_generic_payload& p = s.payload;
   p.set_command(tlm::TLM_WRITE_COMMAND);
@@ -78,6 +85,32 @@ void DramPort::write(uint64_t address, const uint8_t* data, const uint8_t* enabl
     p.set_byte_enable_ptr(nullptr);
     p.set_byte_enable_length(0);
   }
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_queue.push_back(&s);
+  m_wake.notify(sc_core::SC_ZERO_TIME);
+}
+
+void DramPort::preset(uint64_t address, uint64_t token) {
+  control(DramAccessExtension::Kind::preset, address, token);
+}
+
+void DramPort::release(uint64_t address, uint64_t token) {
+  control(DramAccessExtension::Kind::release, address, token);
+}
+
+void DramPort::control(DramAccessExtension::Kind kind, uint64_t address, uint64_t token) {
+  Slot& s = take_slot();
+  s.token = token;
+  s.ohm.kind = kind;
+  s.ohm.memory_route = false;
+  tlm::tlm_generic_payload& p = s.payload;
+  p.set_command(tlm::TLM_IGNORE_COMMAND);
+  p.set_address(address - address % 64);
+  p.set_data_ptr(s.data);
+  p.set_data_length(64);
+  p.set_streaming_width(64);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   m_queue.push_back(&s);
   m_wake.notify(sc_core::SC_ZERO_TIME);
@@ -99,7 +132,9 @@ void DramPort::run() {
 
 void DramPort::send(Slot& s) {
   ++m_in_flight;
-  m_usage.add(s.traffic, s.payload.get_data_length());
+  if (s.ohm.kind == DramAccessExtension::Kind::access) {
+    m_usage.add(s.traffic, s.payload.get_data_length());
+  }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = out->nb_transport_fw(s.payload, phase, delay);

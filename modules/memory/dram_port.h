@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "modules/memory/channel_usage.h"
+#include "modules/memory/dram_access_extension.h"
 
 namespace ohmvp {
 
@@ -30,10 +31,15 @@ class DramPort : public sc_core::sc_module,
   ~DramPort() override;
   SC_HAS_PROCESS(DramPort);
 
+  // Traffic::memory_route: the burst goes between DRAM and XPoint (DramAccessExtension).
   void read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token);
   // `enable` (length bytes, 0xff = write the byte) may be null: all bytes.
   void write(uint64_t address, const uint8_t* data, const uint8_t* enable, uint32_t length,
              Traffic traffic, uint64_t token);
+  // Ohm-GPU bank preset of the row holding `address`, and its release (DramAccessExtension);
+  // done (no data) when the row is open, and at once for the release.
+  void preset(uint64_t address, uint64_t token);
+  void release(uint64_t address, uint64_t token);
   bool idle() const { return m_queue.empty() && m_in_flight == 0 && m_finished.empty(); }
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -45,6 +51,7 @@ class DramPort : public sc_core::sc_module,
 
   void free(tlm::tlm_generic_payload*) override {}
   Slot& take_slot();
+  void control(DramAccessExtension::Kind kind, uint64_t address, uint64_t token);
   void run();
   void send(Slot& slot);
   void finish(Slot& slot);

@@ -39,6 +39,14 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get("max_migrations", c.max_migrations, 1u, 64u);
   reader.get("fault_ns", c.fault_ns, 0.0, 1e9);
   reader.get("auto_rw", c.auto_rw);
+  reader.get("swap_cmd", c.swap_cmd);
+  reader.get("reverse_write", c.reverse_write);
+  if (c.swap_cmd && c.mode != HeteroMode::planar) {
+    reader.fail("swap_cmd", "true only in planar mode (swaps move pages)");
+  }
+  if (c.reverse_write && c.mode != HeteroMode::two_level) {
+    reader.fail("reverse_write", "true only in two-level mode (fills of the DRAM cache)");
+  }
   reader.get_enum("migration_issue", c.migration_issue,
                   {{"immediate", MigrationIssueKind::immediate},
                    {"with_writes", MigrationIssueKind::with_writes}});

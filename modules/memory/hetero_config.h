@@ -31,6 +31,13 @@ struct HeteroConfig {
   // sees on the channel and writes XPoint from them itself, so data moving from DRAM to XPoint
   // crosses the channel once (planar swaps; two-level dirty write-backs).
   bool auto_rw = false;
+  // SWAP-CMD (Ohm-WOM and Ohm-BW, planar): the controller presets the DRAM page's banks and
+  // sends one SWAP-CMD; the XPoint controller's DDR sequence generator moves both pages over the
+  // optical channel's memory route while the controller serves other requests.
+  bool swap_cmd = false;
+  // Reverse write (Ohm-WOM and Ohm-BW, two-level): a miss's fill goes from XPoint into DRAM
+  // over the memory route, and the controller's DDR monitor snarfs it to answer the request.
+  bool reverse_write = false;
   // Planar: when a swap's transfers go out (MigrationIssuePolicy).
   MigrationIssueKind migration_issue = MigrationIssueKind::immediate;
   // DDR-T tags: requests outstanding towards the XPoint controller.

@@ -49,7 +49,8 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
       m_layout(check_capacities(config, dram_bytes, far.bytes, this->name())),
       m_stats(std::make_unique<Stats>(stats, this->name())),
       m_usage(stats, this->name(), burst_ps(config.burst_ns)),
-      m_requests(config.max_requests) {
+      m_requests(config.max_requests),
+      m_bus(bus) {
   in.bind(*this);
   const auto done = [this](uint64_t token, const uint8_t* data) { back_end_done(token, data); };
   m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage, done);
@@ -80,6 +81,9 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
   SC_METHOD(respond);
   sensitive << m_respond;
   dont_initialize();
+  SC_METHOD(deliver_control_messages);
+  sensitive << m_control_arrived;
+  dont_initialize();
 }
 
 HeteroMemoryManager::~HeteroMemoryManager() = default;
@@ -94,8 +98,8 @@ bool HeteroMemoryManager::idle() const {
                          : m_two_level ? m_two_level->idle()
                                        : m_paged->idle();
   return m_active.empty() && m_pending == nullptr && m_responses.empty() && !m_waiting_end_resp &&
-         mode_idle && m_dram->idle() && (!m_xpoint || m_xpoint->idle()) &&
-         (!m_host || m_host->idle());
+         m_control_arrivals.empty() && mode_idle && m_dram->idle() &&
+         (!m_xpoint || m_xpoint->idle()) && (!m_host || m_host->idle());
 }
 
 void HeteroMemoryManager::finish_stats() {
@@ -271,30 +275,61 @@ void HeteroMemoryManager::respond() {
   }
 }
 
-void HeteroMemoryManager::dram_read(uint64_t address, uint32_t length, bool migration,
+void HeteroMemoryManager::dram_read(uint64_t address, uint32_t length, Traffic traffic,
                                     uint64_t token) {
-  m_dram->read(address, length, migration ? Traffic::migration : Traffic::regular, token);
+  m_dram->read(address, length, traffic, token);
 }
 
 void HeteroMemoryManager::dram_write(uint64_t address, const uint8_t* data, const uint8_t* enable,
-                                     uint32_t length, bool migration, uint64_t token) {
-  m_dram->write(address, data, enable, length, migration ? Traffic::migration : Traffic::regular,
-                token);
+                                     uint32_t length, Traffic traffic, uint64_t token) {
+  m_dram->write(address, data, enable, length, traffic, token);
 }
 
-void HeteroMemoryManager::xpoint_read(uint64_t address, uint32_t length, bool migration,
+void HeteroMemoryManager::xpoint_read(uint64_t address, uint32_t length, Traffic traffic,
                                       uint64_t token) {
-  m_xpoint->read(address, length, migration ? Traffic::migration : Traffic::regular, token);
+  m_xpoint->read(address, length, traffic, token, traffic == Traffic::memory_route);
 }
 
 void HeteroMemoryManager::xpoint_write(uint64_t address, const uint8_t* data, uint32_t length,
-                                       bool migration, uint64_t token) {
-  m_xpoint->write(address, data, length, migration ? Traffic::migration : Traffic::regular, token);
+                                       Traffic traffic, uint64_t token) {
+  m_xpoint->write(address, data, length, traffic, token);
 }
 
 void HeteroMemoryManager::xpoint_snarfed_write(uint64_t address, const uint8_t* data,
                                                uint32_t length, uint64_t token) {
   m_xpoint->write(address, data, length, Traffic::migration, token, true);
+}
+
+void HeteroMemoryManager::dram_preset(uint64_t address, uint64_t token) {
+  m_dram->preset(address, token);
+}
+
+void HeteroMemoryManager::dram_release(uint64_t address, uint64_t token) {
+  m_dram->release(address, token);
+}
+
+void HeteroMemoryManager::control_message(uint32_t bytes, uint64_t token) {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t duration = (m_usage.burst_ps * bytes + 63) / 64;
+  const uint64_t start = m_bus.earliest_free(now, duration);
+  m_bus.occupy(start, start + duration, bytes);
+  m_usage.bytes[static_cast<int>(Traffic::migration)]->inc(bytes);
+  m_usage.time_ps[static_cast<int>(Traffic::migration)]->inc(duration);
+  const uint64_t arrival = start + duration + m_bus.arrival_latency_ps();
+  m_control_arrivals.emplace(arrival, token);
+  m_control_arrived.notify(sc_core::sc_time::from_value(m_control_arrivals.begin()->first - now));
+}
+
+void HeteroMemoryManager::deliver_control_messages() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  while (!m_control_arrivals.empty() && m_control_arrivals.begin()->first <= now) {
+    const uint64_t token = m_control_arrivals.begin()->second;
+    m_control_arrivals.erase(m_control_arrivals.begin());
+    back_end_done(token, nullptr);
+  }
+  if (!m_control_arrivals.empty()) {
+    m_control_arrived.notify(sc_core::sc_time::from_value(m_control_arrivals.begin()->first - now));
+  }
 }
 
 void HeteroMemoryManager::host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,

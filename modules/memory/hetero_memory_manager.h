@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -80,14 +81,17 @@ class HeteroMemoryManager : public sc_core::sc_module,
   };
 
   // HeteroBackEnds
-  void dram_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
+  void dram_read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) override;
   void dram_write(uint64_t address, const uint8_t* data, const uint8_t* enable, uint32_t length,
-                  bool migration, uint64_t token) override;
-  void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) override;
-  void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
+                  Traffic traffic, uint64_t token) override;
+  void xpoint_read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) override;
+  void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, Traffic traffic,
                     uint64_t token) override;
   void xpoint_snarfed_write(uint64_t address, const uint8_t* data, uint32_t length,
                             uint64_t token) override;
+  void dram_preset(uint64_t address, uint64_t token) override;
+  void dram_release(uint64_t address, uint64_t token) override;
+  void control_message(uint32_t bytes, uint64_t token) override;
   void host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
                      uint64_t token) override;
   void answer(HeteroRequest& request) override;
@@ -99,6 +103,8 @@ class HeteroMemoryManager : public sc_core::sc_module,
   void submit(HeteroRequest& request);
   void back_end_done(uint64_t token, const uint8_t* data);
   void respond();
+  // Control messages whose last bit has arrived.
+  void deliver_control_messages();
   void end_of_simulation() override { finish_stats(); }
   // transport_dbg of at most one 64-byte burst.
   unsigned int debug_burst(tlm::tlm_command command, uint64_t address, uint8_t* data,
@@ -125,6 +131,9 @@ class HeteroMemoryManager : public sc_core::sc_module,
   std::deque<Response> m_responses;
   bool m_waiting_end_resp = false;
   sc_core::sc_event m_respond;
+  DataBus& m_bus;
+  std::multimap<uint64_t, uint64_t> m_control_arrivals;  // arrival instant -> token
+  sc_core::sc_event m_control_arrived;
   TraceSignal m_trace_migrations;
 };
 

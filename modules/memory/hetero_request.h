@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "modules/memory/channel_usage.h"
+
 namespace tlm {
 class tlm_generic_payload;
 }
@@ -24,23 +26,35 @@ struct HeteroRequest {
   uint64_t page = 0;  // planar and paged: its logical page; two-level: its XPoint line
   bool answered = false;
   uint8_t stage = 0;  // the mode's progress through a multi-step request
+  bool line_ready = false;  // two-level reverse write: `line` holds the fill
 };
 
 // What a mode needs from the manager: its back ends (DRAM and XPoint, or DRAM and the host link)
-// and a way to answer a request.
+// and a way to answer a request. `traffic` says what an access is for; Traffic::memory_route
+// (Ohm-GPU's SWAP-CMD and reverse write on the optical channel) puts a DRAM burst on the memory
+// route between the devices, and keeps an XPoint read's data at the XPoint end (it goes on to
+// DRAM over that route).
 class HeteroBackEnds {
  public:
   virtual ~HeteroBackEnds() = default;
-  virtual void dram_read(uint64_t address, uint32_t length, bool migration, uint64_t token) = 0;
+  virtual void dram_read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) = 0;
   virtual void dram_write(uint64_t address, const uint8_t* data, const uint8_t* enable,
-                          uint32_t length, bool migration, uint64_t token) = 0;
-  virtual void xpoint_read(uint64_t address, uint32_t length, bool migration, uint64_t token) = 0;
-  virtual void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, bool migration,
+                          uint32_t length, Traffic traffic, uint64_t token) = 0;
+  virtual void xpoint_read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) = 0;
+  virtual void xpoint_write(uint64_t address, const uint8_t* data, uint32_t length, Traffic traffic,
                             uint64_t token) = 0;
-  // Auto-read/write: an XPoint write of migration data the XPoint controller snarfed from a DRAM
-  // burst that just crossed the channel; the command goes out, the data does not cross again.
+  // An XPoint write of migration data the XPoint controller already has: snarfed from a DRAM
+  // burst that crossed the channel (auto-read/write), or come over the memory route. The
+  // command goes out, the data does not cross again.
   virtual void xpoint_snarfed_write(uint64_t address, const uint8_t* data, uint32_t length,
                                     uint64_t token) = 0;
+  // SWAP-CMD's bank preset: the DRAM controller opens the row holding `address` and keeps its
+  // bank on it until dram_release; done when the row is open.
+  virtual void dram_preset(uint64_t address, uint64_t token) = 0;
+  virtual void dram_release(uint64_t address, uint64_t token) = 0;
+  // A control message of `bytes` over the data route between the controller and the XPoint
+  // controller (SWAP-CMD, its completion, a reverse write's handshake); done when across.
+  virtual void control_message(uint32_t bytes, uint64_t token) = 0;
   // Paged mode: moves `bytes` between host memory and the GPU over PCIe (to the device when
   // `to_device`), starting no earlier than `not_before_ps`; done with `token` and no data (the
   // mode keeps the host's bytes itself).

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/memory/dram_access_extension.h"
 #include "tlm_protocols/byte_enables.h"
 
 namespace ohmvp {
@@ -20,6 +21,7 @@ struct MemoryController::Stats {
   Counter& row_conflicts;
   Counter& refreshes;
   Counter& backpressure;
+  Counter& presets;
   std::vector<Counter*> commands;
   Histogram& read_latency;
 
@@ -39,6 +41,8 @@ struct MemoryController::Stats {
         refreshes(r.counter(g, "refreshes", "commands", "all-bank refresh commands")),
         backpressure(
             r.counter(g, "backpressure", "requests", "requests that waited for queue space")),
+        presets(r.counter(g, "bank_presets", "requests",
+                          "Ohm-GPU bank presets: rows opened and held for a swap")),
         read_latency(r.histogram(g, "read_latency", "ps", "read request arrival to last data")) {
     for (unsigned c = 0; c < ddr_command_count; ++c) {
       const char* name = to_string(static_cast<DdrCommand>(c));
@@ -124,7 +128,9 @@ void MemoryController::run() {
 bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
   const uint64_t address = p.get_address();
   const uint32_t length = p.get_data_length();
-  if (p.get_command() == tlm::TLM_IGNORE_COMMAND) {
+  const auto* ohm = p.get_extension<DramAccessExtension>();
+  const bool control = ohm != nullptr && ohm->kind != DramAccessExtension::Kind::access;
+  if ((p.get_command() == tlm::TLM_IGNORE_COMMAND) != control) {
     p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return false;
   }
@@ -163,6 +169,12 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   }
   if (!validate(payload)) return tlm::TLM_COMPLETED;
   const Location where = locate(payload.get_address());
+  const auto* ohm = payload.get_extension<DramAccessExtension>();
+  if (ohm != nullptr && ohm->kind == DramAccessExtension::Kind::release) {
+    release_preset(payload, where);
+    phase = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
   if (!accept(payload, m_now_ps, where)) {
     m_pending = &payload;
     m_pending_arrival_ps = m_now_ps;
@@ -170,9 +182,16 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     m_stats->backpressure.inc();
     return tlm::TLM_ACCEPTED;
   }
-  if (payload.is_write()) return tlm::TLM_COMPLETED;  // posted: complete once queued
+  if (posted(payload)) return tlm::TLM_COMPLETED;  // complete once queued
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
+}
+
+bool MemoryController::posted(const tlm::tlm_generic_payload& payload) {
+  // A memory-route write is answered when its burst is across: the XPoint controller's sequence
+  // generator (or, for a reverse write, the controller's DDR monitor) waits for it.
+  const auto* ohm = payload.get_extension<DramAccessExtension>();
+  return payload.is_write() && (ohm == nullptr || !ohm->memory_route);
 }
 
 MemoryController::Location MemoryController::locate(uint64_t address) const {
@@ -189,9 +208,20 @@ bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arriva
   return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
 }
 
+void MemoryController::release_preset(tlm::tlm_generic_payload& payload, const Location& where) {
+  BankMachine& bank = bank_of(where.address);
+  bank.unpin();
+  m_plan_valid = false;
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  payload.acquire();
+  const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
+  respond_at(edge, payload, m_now_ps);
+  wake_at(m_now_ps);
+}
+
 bool MemoryController::accept_read(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
-  if (a.newest != nullptr && a.newest->is_write) {
+  if (a.newest != nullptr && a.newest->is_write && a.payload.is_read()) {
     const ControllerRequest& w = *a.newest;
     const bool covered =
         std::all_of(w.enabled.begin() + a.offset, w.enabled.begin() + a.offset + length,
@@ -219,7 +249,9 @@ bool MemoryController::accept_read(const Arrival& a) {
 bool MemoryController::accept_write(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   ControllerRequest* target = a.newest;
-  if (target != nullptr && target->is_write) {
+  const auto* ohm = a.payload.get_extension<DramAccessExtension>();
+  const bool memory_route = ohm != nullptr && ohm->memory_route;
+  if (target != nullptr && target->is_write && !target->memory_route && !memory_route) {
     m_stats->merged_writes.inc();
   } else {
     if (m_writes_queued >= m_config.write_queue) return false;
@@ -239,6 +271,7 @@ bool MemoryController::accept_write(const Arrival& a) {
     }
   }
   a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (memory_route) a.payload.acquire();
   m_stats->writes.inc();
   m_stats->write_bytes.inc(length);
   return true;
@@ -246,7 +279,7 @@ bool MemoryController::accept_write(const Arrival& a) {
 
 ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   ControllerRequest* r = m_pool.acquire();
-  r->payload = is_write ? nullptr : &a.payload;
+  r->payload = posted(a.payload) ? nullptr : &a.payload;
   r->address = a.address;
   r->burst_address = a.burst;
   r->offset = a.offset;
@@ -254,6 +287,10 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   r->arrival_ps = a.arrival_ps;
   r->sequence = m_sequence++;
   r->is_write = is_write;
+  const auto* ohm = a.payload.get_extension<DramAccessExtension>();
+  r->memory_route = ohm != nullptr && ohm->memory_route;
+  r->preset = ohm != nullptr && ohm->kind == DramAccessExtension::Kind::preset;
+  if (is_write && r->memory_route) ++m_memory_route_writes;
   if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
   r->row_state = ControllerRequest::RowState::hit;
 
@@ -291,7 +328,7 @@ void MemoryController::retry_pending() {
   }
   if (!accept(payload, m_pending_arrival_ps, m_pending_location)) return;
   m_pending = nullptr;
-  if (payload.is_write()) {
+  if (posted(payload)) {
     payload.acquire();
     respond_at(m_now_ps, payload, m_pending_arrival_ps);
     return;
@@ -347,11 +384,14 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 
 bool MemoryController::update_write_mode() {
   const bool was = m_write_mode;
+  // A memory-route write is driven by the XPoint controller, which waits for it: the controller
+  // turns to writes at once (for a reverse write it stops issuing reads meanwhile).
   if (!m_write_mode) {
     m_write_mode = m_writes_queued >= m_config.write_high_watermark ||
-                   (m_reads_queued == 0 && m_writes_queued > 0);
+                   (m_reads_queued == 0 && m_writes_queued > 0) || m_memory_route_writes > 0;
   } else {
-    m_write_mode = !(m_writes_queued == 0 ||
+    m_write_mode = m_memory_route_writes > 0 ||
+                   !(m_writes_queued == 0 ||
                      (m_reads_queued > 0 && m_writes_queued <= m_config.write_low_watermark));
   }
   m_trace->write_mode.set(m_write_mode, m_now_ps);
@@ -363,11 +403,22 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
   choice.known = true;
   const auto& queue = writes ? bank.writes() : bank.reads();
   choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+  if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
+    // The bank is preset for a swap: only its row is served; requests to others wait.
+    choice.position = Scheduler::npos;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      if (!queue[i]->blocked && bank.serves(*queue[i])) {
+        choice.position = i;
+        break;
+      }
+    }
+  }
   if (choice.position == Scheduler::npos) return choice;
   choice.request = queue[choice.position];
   const ControllerRequest& r = *choice.request;
   choice.command = bank.next_command(r, false);
-  if (is_column(choice.command) && m_page_policy->auto_precharge(r, bank.reads(), bank.writes())) {
+  if (is_column(choice.command) && !bank.pinned() &&
+      m_page_policy->auto_precharge(r, bank.reads(), bank.writes())) {
     choice.command = bank.next_command(r, true);
   }
   choice.bank_ready = m_checker.bank_earliest(choice.command, r.address);
@@ -447,8 +498,9 @@ void MemoryController::schedule_commands(uint64_t now) {
       return;
     }
     uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
-    if (m_shared_bus != nullptr && is_column(m_plan.command)) {
-      when = first_free_data_slot(m_plan.command, when);
+    if (is_column(m_plan.command) && !m_plan.request->preset) {
+      const DataBus* bus = bus_of(*m_plan.request);
+      if (bus != nullptr) when = first_free_data_slot(*bus, m_plan.command, when);
     }
     if (when > now) {
       wake_at(ps(std::min(when, refresh_wake)));
@@ -461,12 +513,13 @@ void MemoryController::schedule_commands(uint64_t now) {
   }
 }
 
-uint64_t MemoryController::first_free_data_slot(DdrCommand command, uint64_t cycle) const {
+uint64_t MemoryController::first_free_data_slot(const DataBus& bus, DdrCommand command,
+                                                uint64_t cycle) const {
   const uint64_t delay = is_read(command) ? m_timing.CL : m_timing.CWL;
   const uint64_t burst = ps(m_timing.BURST);
   for (;;) {
     const uint64_t start = ps(cycle + delay);
-    const uint64_t free = m_shared_bus->earliest_free(start, burst);
+    const uint64_t free = bus.earliest_free(start, burst);
     if (free == start) return cycle;
     cycle = (free + m_timing.tCK_ps - 1) / m_timing.tCK_ps - delay;
   }
@@ -494,8 +547,13 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
   }
 
   BankMachine& bank = m_banks[c.bank];
-  bank.apply(c.command, c.address.row);
   ControllerRequest& r = *c.request;
+  if (r.preset && is_column(c.command)) {
+    // The row is open already: the preset needs no command.
+    retire_preset(c, now_time);
+    return;
+  }
+  bank.apply(c.command, c.address.row);
   if (c.command == DdrCommand::PRE) {
     r.row_state = ControllerRequest::RowState::conflict;
   } else if (c.command == DdrCommand::ACT && r.row_state == ControllerRequest::RowState::hit) {
@@ -504,12 +562,14 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
   m_trace->bank_state[c.bank].set(bank.is_open() ? bank_active : bank_idle, now_time);
   send_command(c.command, c.address, &r);
   if (is_column(c.command)) retire(c, now);
+  if (r.preset && c.command == DdrCommand::ACT) retire_preset(c, ps(now + m_timing.RCD));
 }
 
 void MemoryController::send_command(DdrCommand command, const DramAddress& address,
                                     ControllerRequest* request) {
   m_command_extension.address = address;
   m_command_extension.burst = m_geometry.burst_length;
+  m_command_extension.memory_route = request != nullptr && request->memory_route;
   m_command.set_address(request ? request->burst_address : 0);
   m_command.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   m_command.set_byte_enable_ptr(nullptr);
@@ -547,7 +607,7 @@ void MemoryController::send_command(DdrCommand command, const DramAddress& addre
   }
 }
 
-void MemoryController::retire(const Candidate& c, uint64_t now) {
+void MemoryController::dequeue(const Candidate& c) {
   ControllerRequest* r = c.request;
   BankMachine& bank = m_banks[c.bank];
   bank.remove(r->is_write, c.position);
@@ -557,10 +617,29 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
     m_busy_banks.pop_back();
   }
   (r->is_write ? m_writes_queued : m_reads_queued)--;
+  if (r->is_write && r->memory_route) --m_memory_route_writes;
   if (r->next_same_burst != nullptr) {
     r->next_same_burst->blocked = false;
     bank.forget_choices();
   }
+}
+
+void MemoryController::retire_preset(const Candidate& c, uint64_t ready_ps) {
+  ControllerRequest* r = c.request;
+  dequeue(c);
+  m_banks[c.bank].pin(r->address.row);
+  m_stats->presets.inc();
+  tlm::tlm_generic_payload& payload = *r->payload;
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  respond_at(ready_ps, payload, r->arrival_ps);
+  m_pool.release(r);
+  trace_queues();
+  retry_pending();
+}
+
+void MemoryController::retire(const Candidate& c, uint64_t now) {
+  ControllerRequest* r = c.request;
+  dequeue(c);
   switch (r->row_state) {
     case ControllerRequest::RowState::hit:
       m_stats->row_hits.inc();
@@ -572,13 +651,18 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
       m_stats->row_conflicts.inc();
       break;
   }
+  // Memory-route data goes between the devices, WOM-coded perhaps (longer on the light).
+  const uint64_t light =
+      r->memory_route ? m_memory_route->occupied_ps(ps(m_timing.BURST)) : ps(m_timing.BURST);
   if (!r->is_write) {
     tlm::tlm_generic_payload& payload = *r->payload;
     std::memcpy(payload.get_data_ptr(), m_burst_buffer.data() + r->offset, r->length);
     payload.set_response_status(tlm::TLM_OK_RESPONSE);
     m_stats->reads.inc();
     m_stats->read_bytes.inc(r->length);
-    respond_at(ps(now + m_timing.CL + m_timing.BURST) + m_data_latency_ps, payload, r->arrival_ps);
+    respond_at(ps(now + m_timing.CL) + light + m_data_latency_ps, payload, r->arrival_ps);
+  } else if (r->payload != nullptr) {
+    respond_at(ps(now + m_timing.CWL) + light + m_data_latency_ps, *r->payload, r->arrival_ps);
   }
   m_pool.release(r);
   ++m_column_commands;

@@ -49,6 +49,9 @@ class MemoryController : public sc_core::sc_module,
   // The channel's data wires carry other transfers too (DDR-T data of an XPoint device): a
   // column command then also waits until its burst's slot on `bus` is free.
   void share_data_bus(const DataBus& bus) { m_shared_bus = &bus; }
+  // The optical channel's memory route (DRAM <-> XPoint): column commands of memory-route
+  // requests (DramAccessExtension) wait for their burst's slot there instead.
+  void share_memory_route(const DataBus& route) { m_memory_route = &route; }
   // Read data reaches the controller `latency_ps` after its burst leaves the channel (the
   // optical channel's time of flight and SerDes; 0 on electrical wires): responses wait for it.
   void set_data_arrival_latency(uint64_t latency_ps) { m_data_latency_ps = latency_ps; }
@@ -99,10 +102,19 @@ class MemoryController : public sc_core::sc_module,
   Candidate find_refresh_candidate() const;
   // The first cycle >= `cycle` at which column command `command` finds its burst's slot on the
   // shared data bus free.
-  uint64_t first_free_data_slot(DdrCommand command, uint64_t cycle) const;
+  uint64_t first_free_data_slot(const DataBus& bus, DdrCommand command, uint64_t cycle) const;
   void issue(const Candidate& c, uint64_t now);
   void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);
   void retire(const Candidate& c, uint64_t now);
+  // Takes the candidate's request out of its bank's queue.
+  void dequeue(const Candidate& c);
+  // A bank preset whose row is open (`opened_at` the instant it is): pins the bank, answers.
+  void retire_preset(const Candidate& c, uint64_t ready_ps);
+  // The data path a request's burst takes.
+  const DataBus* bus_of(const ControllerRequest& request) const {
+    return request.memory_route ? m_memory_route : m_shared_bus;
+  }
+
   void finish_refresh_of_rank(Rank rank, uint64_t now);
   bool update_write_mode();  // true when the mode changed
   // Where a request's burst lies, decoded once even if the request must wait for queue space.
@@ -112,6 +124,8 @@ class MemoryController : public sc_core::sc_module,
     DramAddress address;
   };
   Location locate(uint64_t address) const;
+  // Ends a bank preset; the payload is answered at the next clock edge.
+  void release_preset(tlm::tlm_generic_payload& payload, const Location& where);
   bool accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps, const Location& where);
   // A request as it arrives, decoded once.
   struct Arrival {
@@ -138,6 +152,8 @@ class MemoryController : public sc_core::sc_module,
   ControllerRequest* newest_to_burst(const BankMachine& bank, uint64_t burst) const;
   uint64_t ps(uint64_t cycles) const { return m_timing.ps(cycles); }
   bool validate(tlm::tlm_generic_payload& payload) const;
+  // Writes are posted (answered once queued) except on the memory route.
+  static bool posted(const tlm::tlm_generic_payload& payload);
   void debug_access(tlm::tlm_generic_payload& payload);
 
   ControllerConfig m_config;
@@ -152,6 +168,7 @@ class MemoryController : public sc_core::sc_module,
   std::vector<uint32_t> m_busy_banks;  // banks with queued requests, in no particular order
   uint32_t m_reads_queued = 0;
   uint32_t m_writes_queued = 0;
+  uint32_t m_memory_route_writes = 0;  // queued writes on the memory route
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
@@ -178,6 +195,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
   const DataBus* m_shared_bus = nullptr;
+  const DataBus* m_memory_route = nullptr;
   uint64_t m_data_latency_ps = 0;
   std::function<void()> m_on_idle;
   uint64_t m_column_commands = 0;

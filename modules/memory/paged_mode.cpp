@@ -117,9 +117,10 @@ void PagedMode::issue(HeteroRequest& r) {
   m_stats->dram_requests.inc();
   if (r.is_write) {
     m_table.mark_dirty(frame);
-    m_back.dram_write(address, r.data, r.masked ? r.enable : nullptr, r.length, false, r.id);
+    m_back.dram_write(address, r.data, r.masked ? r.enable : nullptr, r.length, Traffic::regular,
+                      r.id);
   } else {
-    m_back.dram_read(address, r.length, false, r.id);
+    m_back.dram_read(address, r.length, Traffic::regular, r.id);
   }
 }
 
@@ -179,7 +180,8 @@ void PagedMode::evict(Fault& f) {
   }
   f.outstanding = bursts();
   for (uint64_t b = 0; b < bursts(); ++b) {
-    m_back.dram_read(frame_base(f.frame) + b * 64, 64, true, token(f, victim_read, b));
+    m_back.dram_read(frame_base(f.frame) + b * 64, 64, Traffic::migration,
+                     token(f, victim_read, b));
   }
 }
 
@@ -188,8 +190,8 @@ void PagedMode::fill(Fault& f) {
   f.filling = true;
   f.outstanding = bursts();
   for (uint64_t b = 0; b < bursts(); ++b) {
-    m_back.dram_write(frame_base(f.frame) + b * 64, f.page_data.data() + b * 64, nullptr, 64, true,
-                      token(f, page_write, b));
+    m_back.dram_write(frame_base(f.frame) + b * 64, f.page_data.data() + b * 64, nullptr, 64,
+                      Traffic::migration, token(f, page_write, b));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <systemc>
 #include <tlm>
 
@@ -98,24 +99,24 @@ void PlanarMode::issue(HeteroRequest& r) {
   if (in_dram) {
     m_stats->dram_requests.inc();
     if (r.is_write) {
-      m_back.dram_write(device_address, r.data, r.masked ? r.enable : nullptr, r.length, false,
-                        r.id);
+      m_back.dram_write(device_address, r.data, r.masked ? r.enable : nullptr, r.length,
+                        Traffic::regular, r.id);
     } else {
-      m_back.dram_read(device_address, r.length, false, r.id);
+      m_back.dram_read(device_address, r.length, Traffic::regular, r.id);
     }
     return;
   }
   m_stats->xpoint_requests.inc();
   if (!r.is_write) {
-    m_back.xpoint_read(device_address, r.length, false, r.id);
+    m_back.xpoint_read(device_address, r.length, Traffic::regular, r.id);
   } else if (!r.masked) {
-    m_back.xpoint_write(device_address, r.data, r.length, false, r.id);
+    m_back.xpoint_write(device_address, r.data, r.length, Traffic::regular, r.id);
   } else {
     // DDR-T writes carry no byte enables: read the burst, merge, write it back whole. The
     // manager keeps requests to one burst in order, so nothing slips in between.
     m_stats->masked_xpoint_writes.inc();
     r.stage = 1;
-    m_back.xpoint_read(device_address - device_address % 64, 64, false, r.id);
+    m_back.xpoint_read(device_address - device_address % 64, 64, Traffic::regular, r.id);
   }
 }
 
@@ -127,7 +128,7 @@ void PlanarMode::request_done(HeteroRequest& r, const uint8_t* data) {
     uint64_t device_address = 0;
     locate(r.address, device_address);
     r.stage = 2;
-    m_back.xpoint_write(device_address - device_address % 64, r.line, 64, false, r.id);
+    m_back.xpoint_write(device_address - device_address % 64, r.line, 64, Traffic::regular, r.id);
     return;
   }
   if (!r.is_write) std::memcpy(r.payload->get_data_ptr(), data, r.length);
@@ -181,6 +182,10 @@ uint64_t PlanarMode::token(const Migration& m, Kind kind, uint64_t burst) const 
 }
 
 void PlanarMode::start_reads(Migration& m) {
+  if (m_config.swap_cmd) {
+    start_preset(m);
+    return;
+  }
   m.phase = Phase::reading;
   if (m_config.auto_rw) m.bursts_read.assign(bursts(), 0);
   m.outstanding = 2 * bursts();
@@ -225,20 +230,29 @@ void PlanarMode::pump_all() {
 void PlanarMode::send(Migration& m, const Transfer& t) {
   const uint64_t offset = uint64_t{t.burst} * 64;
   const uint64_t tok = token(m, t.kind, t.burst);
+  // With SWAP-CMD these are the XPoint controller's sequence generator's: DRAM bursts on the
+  // memory route, XPoint data kept at its end.
+  const Traffic traffic = m_config.swap_cmd ? Traffic::memory_route : Traffic::migration;
   switch (t.kind) {
     case dram_read:
-      m_back.dram_read(m.dram_base + offset, 64, true, tok);
+      m_back.dram_read(m.dram_base + offset, 64, traffic, tok);
       return;
     case xpoint_read:
-      m_back.xpoint_read(m.xpoint_base + offset, 64, true, tok);
+      m_back.xpoint_read(m.xpoint_base + offset, 64, traffic, tok);
       return;
     case dram_write:
-      m_back.dram_write(m.dram_base + offset, m.from_xpoint.data() + offset, nullptr, 64, true,
+      m_back.dram_write(m.dram_base + offset, m.from_xpoint.data() + offset, nullptr, 64, traffic,
                         tok);
       return;
     case xpoint_write:
-      m_back.xpoint_write(m.xpoint_base + offset, m.from_dram.data() + offset, 64, true, tok);
+      if (m_config.swap_cmd) {
+        m_back.xpoint_snarfed_write(m.xpoint_base + offset, m.from_dram.data() + offset, 64, tok);
+      } else {
+        m_back.xpoint_write(m.xpoint_base + offset, m.from_dram.data() + offset, 64, traffic, tok);
+      }
       return;
+    default:
+      throw std::logic_error("PlanarMode: not a data transfer");
   }
 }
 
@@ -246,6 +260,10 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
   Migration& m = m_migrations[(t >> 40) & 0xffff];
   const Kind kind = static_cast<Kind>((t >> 32) & 0xff);
   const uint64_t burst = t & 0xffffffff;
+  if (m_config.swap_cmd) {
+    swap_cmd_done(m, kind, burst, data);
+    return;
+  }
   if (kind == xpoint_write && m_config.auto_rw) {
     // A snarfed write done; the swap may be waiting for it.
     if (--m.snarfed_outstanding == 0 && m.phase == Phase::writing && m.outstanding == 0) finish(m);
@@ -268,6 +286,67 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
     start_writes(m);
   } else if (m.snarfed_outstanding == 0) {
     finish(m);
+  }
+}
+
+// SWAP-CMD names the DRAM address, the XPoint address and the size (three 64-bit fields); the
+// ready signal one 64-bit word (modelling choices: the paper gives no message formats).
+constexpr uint32_t swap_command_bytes = 24;
+constexpr uint32_t swap_ready_bytes = 8;
+
+void PlanarMode::start_preset(Migration& m) {
+  m.phase = Phase::presetting;
+  m.outstanding = bursts();
+  for (uint32_t b = 0; b < bursts(); ++b) {
+    m_back.dram_preset(m.dram_base + uint64_t{b} * 64, token(m, preset, b));
+  }
+}
+
+void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const uint8_t* data) {
+  switch (kind) {
+    case preset:
+      if (--m.outstanding != 0) return;
+      m.phase = Phase::commanding;
+      m_back.control_message(swap_command_bytes, token(m, swap_command, 0));
+      return;
+    case swap_command:
+      m.phase = Phase::moving;
+      m.bursts_read.assign(bursts(), 0);
+      m.outstanding = 4 * bursts();
+      for (uint32_t b = 0; b < bursts(); ++b) {
+        m.queued.push_back(Transfer{dram_read, b});
+        m.queued.push_back(Transfer{xpoint_read, b});
+      }
+      pump(m);
+      return;
+    case dram_read:
+    case xpoint_read:
+      std::memcpy((kind == dram_read ? m.from_dram : m.from_xpoint).data() + burst * 64, data, 64);
+      m.bursts_read[burst] |= kind == dram_read ? 1 : 2;
+      if (m.bursts_read[burst] == 3) {
+        // Both halves of this burst are out: each may go into the other's place.
+        m.queued.push_back(Transfer{dram_write, static_cast<uint32_t>(burst)});
+        m.queued.push_back(Transfer{xpoint_write, static_cast<uint32_t>(burst)});
+        pump(m);
+      }
+      --m.outstanding;
+      return;
+    case dram_write:
+    case xpoint_write:
+      if (--m.outstanding != 0) return;
+      m.phase = Phase::signalling;
+      m_back.control_message(swap_ready_bytes, token(m, swap_ready, 0));
+      return;
+    case swap_ready:
+      m.phase = Phase::releasing;
+      m.outstanding = bursts();
+      for (uint32_t b = 0; b < bursts(); ++b) {
+        m_back.dram_release(m.dram_base + uint64_t{b} * 64, token(m, release, b));
+      }
+      return;
+    case release:
+      if (--m.outstanding == 0) finish(m);
+      return;
   }
 }
 

@@ -24,6 +24,15 @@ namespace ohmvp {
 // over the channel, writes each into the other's place, then updates the table. Requests to the
 // two pages wait meanwhile; requests to other pages proceed. When each of a swap's transfers goes
 // out is the MigrationIssuePolicy's call.
+//
+// With SWAP-CMD (Ohm-WOM, Ohm-BW) the XPoint controller moves the pages instead: the controller
+// presets the DRAM page's banks (each burst's row opened and held), sends SWAP-CMD over the data
+// route, and the XPoint controller's DDR sequence generator reads both pages and writes each
+// into the other's place over the optical channel's memory route, burst by burst as soon as
+// both reads of a burst are in; it signals ready over the data route, the controller releases
+// the banks and the waiting requests. The sequence generator's DRAM commands go through the DRAM
+// controller's command timing (a modelling choice: the DRAM has one timing state, and only the
+// controller knows it); its XPoint accesses never cross the data route.
 class PlanarMode {
  public:
   PlanarMode(const HeteroConfig& config, const HeteroLayout& layout, HeteroBackEnds& back_ends,
@@ -41,8 +50,27 @@ class PlanarMode {
   bool locate(uint64_t address, uint64_t& device_address) const;
 
  private:
-  enum class Phase : uint8_t { idle, draining, reading, writing };
-  enum Kind : uint64_t { dram_read = 0, xpoint_read = 1, dram_write = 2, xpoint_write = 3 };
+  enum class Phase : uint8_t {
+    idle,
+    draining,
+    reading,
+    writing,
+    presetting,
+    commanding,
+    moving,
+    signalling,
+    releasing
+  };
+  enum Kind : uint64_t {
+    dram_read = 0,
+    xpoint_read = 1,
+    dram_write = 2,
+    xpoint_write = 3,
+    preset = 4,        // SWAP-CMD: a burst's row opened and held
+    swap_command = 5,  // SWAP-CMD across the data route
+    swap_ready = 6,    // the XPoint controller's ready across
+    release = 7,       // a burst's row released
+  };
   struct Transfer {
     Kind kind;
     uint32_t burst;
@@ -75,6 +103,9 @@ class PlanarMode {
   void pump_all();
   void send(Migration& m, const Transfer& t);
   void finish(Migration& m);
+  // SWAP-CMD: the steps after the drain, and each back-end completion.
+  void start_preset(Migration& m);
+  void swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const uint8_t* data);
   uint64_t token(const Migration& m, Kind kind, uint64_t burst) const;
   uint32_t bursts() const { return m_config.page_bytes / 64; }
 

@@ -6,11 +6,16 @@
 
 namespace ohmvp {
 
+// A reverse write's notice and confirmation: one 64-bit word each over the data route (a
+// modelling choice: the paper gives no message format).
+constexpr uint32_t reverse_write_message_bytes = 8;
+
 struct TwoLevelMode::Stats {
   Counter& hits;
   Counter& misses;
   Counter& fills;
   Counter& writebacks;
+  Counter& reverse_writes;
   Counter& waited;
   Scalar& hit_rate;
   Stats(StatsRegistry& r, const std::string& g)
@@ -19,6 +24,9 @@ struct TwoLevelMode::Stats {
         fills(r.counter(g, "fills", "lines", "lines copied from XPoint into DRAM")),
         writebacks(
             r.counter(g, "writebacks", "lines", "dirty victim lines written back to XPoint")),
+        reverse_writes(r.counter(g, "reverse_writes", "lines",
+                                 "fills the XPoint controller wrote into DRAM over the memory "
+                                 "route (reverse write)")),
         waited(r.counter(g, "waited_for_set", "requests",
                          "requests that waited for an earlier request to their DRAM set")),
         hit_rate(r.scalar(g, "dram_cache_hit_rate", "ratio", "hits / (hits + misses)")) {}
@@ -29,6 +37,7 @@ TwoLevelMode::TwoLevelMode(const HeteroConfig& config, const HeteroLayout& layou
                            const std::string& group)
     : m_back(back_ends),
       m_auto_rw(config.auto_rw),
+      m_reverse_write(config.reverse_write),
       m_mapping{layout.dram_bytes / 64},
       m_metadata(layout.dram_bytes / 64),
       m_set_busy(layout.dram_bytes / 64, 0),
@@ -49,37 +58,70 @@ void TwoLevelMode::submit(HeteroRequest& r) {
 
 void TwoLevelMode::start(HeteroRequest& r) {
   m_set_busy[m_mapping.set_of(r.page)] = 1;
-  m_back.dram_read(set_address(m_mapping.set_of(r.page)), 64, false, r.id);
+  m_back.dram_read(set_address(m_mapping.set_of(r.page)), 64, Traffic::regular, r.id);
 }
 
 void TwoLevelMode::request_done(HeteroRequest& r, const uint8_t* data) {
-  const uint64_t set = m_mapping.set_of(r.page);
   const uint32_t offset = static_cast<uint32_t>(r.address % 64);
   switch (r.stage) {
     case tag_check:
       on_tag_check(r, data);
       return;
-    case xpoint_fetch: {
+    case xpoint_fetch:
       std::memcpy(r.line, data, 64);
-      if (r.is_write) {
-        merge_into_line(r, r.line);
-      } else {
+      if (r.is_write) merge_into_line(r, r.line);
+      if (!r.is_write) {
         std::memcpy(r.payload->get_data_ptr(), r.line + offset, r.length);
         r.answered = true;
         m_back.answer(r);
       }
-      m_metadata.write(set, DramCacheMetadata{true, r.is_write, m_mapping.tag_of(r.page)});
-      m_stats->fills.inc();
-      r.stage = fill;
-      m_back.dram_write(set_address(set), r.line, nullptr, 64, true, r.id);
+      fill_line(r);
       return;
-    }
+    case reverse_announce:
+    case reverse_confirm:
+    case reverse_confirmed:
+      on_reverse_write_step(r, data);
+      return;
     case hit_write:
     case fill:
+    case reverse_fill:
+      if (!r.is_write && !r.answered) {
+        // Reverse write: the DDR monitor snarfed the fill.
+        std::memcpy(r.payload->get_data_ptr(), r.line + offset, r.length);
+      }
       if (!r.answered) m_back.answer(r);
       done_with_set(r);
       return;
   }
+}
+
+void TwoLevelMode::on_reverse_write_step(HeteroRequest& r, const uint8_t* data) {
+  if (data != nullptr) {
+    // The line read out of XPoint.
+    std::memcpy(r.line, data, 64);
+    if (r.is_write) merge_into_line(r, r.line);
+    r.line_ready = true;
+  } else if (r.stage == reverse_announce) {
+    // The notice is across; the controller arms its DDR monitor and confirms.
+    r.stage = reverse_confirm;
+    m_back.control_message(reverse_write_message_bytes, r.id);
+    return;
+  } else {
+    r.stage = reverse_confirmed;
+  }
+  if (r.line_ready && r.stage == reverse_confirmed) {
+    m_stats->reverse_writes.inc();
+    fill_line(r);
+  }
+}
+
+void TwoLevelMode::fill_line(HeteroRequest& r) {
+  const uint64_t set = m_mapping.set_of(r.page);
+  m_metadata.write(set, DramCacheMetadata{true, r.is_write, m_mapping.tag_of(r.page)});
+  m_stats->fills.inc();
+  r.stage = m_reverse_write ? reverse_fill : fill;
+  m_back.dram_write(set_address(set), r.line, nullptr, 64,
+                    m_reverse_write ? Traffic::memory_route : Traffic::migration, r.id);
 }
 
 void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
@@ -100,7 +142,7 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
     merge_into_line(r, r.line);
     m_metadata.write(set, DramCacheMetadata{true, true, tag});
     r.stage = hit_write;
-    m_back.dram_write(set_address(set), r.line, nullptr, 64, false, r.id);
+    m_back.dram_write(set_address(set), r.line, nullptr, 64, Traffic::regular, r.id);
     return;
   }
   m_stats->misses.inc();
@@ -112,11 +154,20 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
       // the miss and writes the victim back itself.
       m_back.xpoint_snarfed_write(victim, data, 64, migration_token | r.id);
     } else {
-      m_back.xpoint_write(victim, data, 64, true, migration_token | r.id);
+      m_back.xpoint_write(victim, data, 64, Traffic::migration, migration_token | r.id);
     }
   }
+  if (m_reverse_write) {
+    // The XPoint controller announces the fill as it starts reading the line (which stays at
+    // its end until it goes into DRAM), so the handshake overlaps the media read.
+    r.stage = reverse_announce;
+    r.line_ready = false;
+    m_back.xpoint_read(r.page * 64, 64, Traffic::memory_route, r.id);
+    m_back.control_message(reverse_write_message_bytes, r.id);
+    return;
+  }
   r.stage = xpoint_fetch;
-  m_back.xpoint_read(r.page * 64, 64, true, r.id);
+  m_back.xpoint_read(r.page * 64, 64, Traffic::migration, r.id);
 }
 
 void TwoLevelMode::done_with_set(HeteroRequest& r) {

@@ -18,7 +18,8 @@ uint64_t fixed_latency_ps(const OpticalChannelConfig& config, VirtualChannelId v
 }  // namespace
 
 OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
-                               VirtualChannelId vc, StatsRegistry& stats, VcdWriter* vcd)
+                               VirtualChannelId vc, std::optional<DualRouteMode> memory_route,
+                               StatsRegistry& stats, VcdWriter* vcd)
     : sc_module(name),
       in("in"),
       out("out"),
@@ -26,8 +27,12 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
       m_vc(vc),
       m_latency_ps(fixed_latency_ps(config, vc)),
       m_schedule(config.mrr.on_off_ps),
+      m_dual_routes(memory_route.value_or(DualRouteMode::none)),
+      m_has_memory_route(memory_route.has_value()),
+      m_memory_schedule(config.mrr.on_off_ps),
       m_dram_view(*this, BusDevice::dram),
       m_xpoint_view(*this, BusDevice::xpoint),
+      m_memory_view(*this),
       m_busy_ps(stats.counter(this->name(), "data_busy_ps", "ps",
                               "time the virtual channel's light carries data")),
       m_bytes(stats.counter(this->name(), "data_bytes", "bytes", "bytes carried")),
@@ -41,7 +46,18 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
       m_switches(stats.counter(this->name(), "detector_switches", "switches",
                                "neighbouring transfers of different devices (detector switched)")),
       m_tuning_ps(stats.counter(this->name(), "tuning_ps", "ps",
-                                "dark light while the MRRs retune for a detector switch")) {
+                                "dark light while the MRRs retune for a detector switch")),
+      m_memory_route_ps(stats.counter(this->name(), "memory_route_busy_ps", "ps",
+                                      "light time of DRAM <-> XPoint transfers (memory route)")),
+      m_memory_route_bytes(stats.counter(this->name(), "memory_route_bytes", "bytes",
+                                         "bytes carried on the memory route")),
+      m_memory_route_bursts(stats.counter(this->name(), "memory_route_bursts", "bursts",
+                                          "transfers on the memory route")),
+      m_wom_ps(stats.counter(this->name(), "wom_busy_ps", "ps",
+                             "light time of WOM-coded memory-route transfers")),
+      m_wom_data_loss_ps(stats.counter(this->name(), "wom_data_loss_ps", "ps",
+                                       "data-route time lost to WOM coding while the routes "
+                                       "share the light")) {
   in.bind(*this);
   out.bind(*this);
   if (index_of(vc) >= config.virtual_channels) {
@@ -55,7 +71,12 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
       .set(config.lanes(vc));
   stats.scalar(this->name(), "arrival_latency_ps", "ps", "time of flight plus SerDes")
       .set(static_cast<double>(m_latency_ps));
+  stats
+      .scalar(this->name(), "dual_routes", "",
+              "memory route: -1 none, 0 taking turns, 1 WOM, 2 half-coupled")
+      .set(m_has_memory_route ? static_cast<double>(m_dual_routes) : -1.0);
   m_busy_trace.attach(vcd, this->name(), "vc_busy", 1);
+  if (m_has_memory_route) m_memory_route_trace.attach(vcd, this->name(), "memory_route_busy", 1);
 }
 
 uint64_t OpticalChannel::serialisation_ps(uint32_t bytes) const {
@@ -70,40 +91,93 @@ tlm::tlm_sync_enum OpticalChannel::nb_transport_fw(tlm::tlm_generic_payload& pay
   DdrCommand command;
   if (from_phase(phase, command) && is_column(command)) {
     const auto* burst = payload.get_extension<DdrExtension>();
-    place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
+    if (burst->memory_route) {
+      place_memory_route(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
+    } else {
+      place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
+    }
   }
   return out->nb_transport_fw(payload, phase, delay);
 }
 
-void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device) {
+void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
+                             BusDevice device, const char* what) {
   // Transfers that can no longer matter are dropped now and then.
-  if (m_schedule.transfers().size() >= 32)
-    m_schedule.forget_until(sc_core::sc_time_stamp().value());
-  const uint64_t switches_before = m_schedule.switches();
-  if (!m_schedule.reserve(start_ps, end_ps, device)) {
-    throw SimulationError(std::string(name()) + ": " +
-                          (device == BusDevice::dram ? "DRAM" : "XPoint") + " transfer at " +
+  if (schedule.transfers().size() >= 32) schedule.forget_until(sc_core::sc_time_stamp().value());
+  const uint64_t switches_before = schedule.switches();
+  if (!schedule.reserve(start_ps, end_ps, device)) {
+    throw SimulationError(std::string(name()) + ": " + what + " transfer at " +
                           std::to_string(start_ps) + ".." + std::to_string(end_ps) +
                           " ps overlaps another one or leaves no time to switch detectors (" +
-                          std::to_string(m_schedule.switch_ps()) + " ps)");
+                          std::to_string(schedule.switch_ps()) + " ps)");
   }
-  const uint64_t new_switches = m_schedule.switches() - switches_before;
+  const uint64_t new_switches = schedule.switches() - switches_before;
   m_switches.inc(new_switches);
-  m_tuning_ps.inc(new_switches * m_schedule.switch_ps());
+  m_tuning_ps.inc(new_switches * schedule.switch_ps());
+}
+
+void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device) {
+  reserve(m_schedule, start_ps, end_ps, device, device == BusDevice::dram ? "DRAM" : "XPoint");
   m_busy_ps.inc(end_ps - start_ps);
   m_bytes.inc(bytes);
   m_bursts.inc();
   (device == BusDevice::dram ? m_dram_bursts : m_xpoint_bursts).inc();
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, LightCoding::nrz));
-  trace(start_ps, end_ps);
+  trace(m_busy_trace, m_schedule, start_ps, end_ps);
 }
 
-void OpticalChannel::trace(uint64_t start_ps, uint64_t end_ps) {
-  if (!m_busy_trace.enabled()) return;
+void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
+  if (!m_has_memory_route) {
+    throw SimulationError(std::string(name()) +
+                          ": a memory-route transfer on a channel without a memory route");
+  }
+  const uint64_t light_end = start_ps + m_memory_view.occupied_ps(end_ps - start_ps);
+  LightCoding coding = LightCoding::nrz;
+  if (m_dual_routes == DualRouteMode::none) {
+    reserve(m_schedule, start_ps, light_end, BusDevice::xpoint, "memory-route");
+    m_busy_ps.inc(light_end - start_ps);
+    trace(m_busy_trace, m_schedule, start_ps, light_end);
+  } else {
+    reserve(m_memory_schedule, start_ps, light_end, BusDevice::xpoint, "memory-route");
+    if (m_dual_routes == DualRouteMode::wom) {
+      coding = LightCoding::wom;
+      const uint64_t loss = (light_end - start_ps + 2) / 3;
+      const uint64_t at = m_schedule.earliest_free(start_ps, loss, BusDevice::xpoint);
+      reserve(m_schedule, at, at + loss, BusDevice::xpoint, "WOM-shared data-route");
+      m_wom_ps.inc(light_end - start_ps);
+      m_wom_data_loss_ps.inc(loss);
+      trace(m_busy_trace, m_schedule, at, at + loss);
+    }
+  }
+  m_memory_route_ps.inc(light_end - start_ps);
+  m_memory_route_bytes.inc(bytes);
+  m_memory_route_bursts.inc();
+  m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, coding));
+  trace(m_memory_route_trace, m_dual_routes == DualRouteMode::none ? m_schedule : m_memory_schedule,
+        start_ps, light_end);
+}
+
+uint64_t OpticalChannel::MemoryRouteView::earliest_free(uint64_t from_ps,
+                                                        uint64_t duration_ps) const {
+  const uint64_t light = occupied_ps(duration_ps);
+  if (m_channel.m_dual_routes == DualRouteMode::none) {
+    return m_channel.m_schedule.earliest_free(from_ps, light, BusDevice::xpoint);
+  }
+  return m_channel.m_memory_schedule.earliest_free(from_ps, light, BusDevice::xpoint);
+}
+
+uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) const {
+  if (m_channel.m_dual_routes != DualRouteMode::wom) return duration_ps;
+  return (duration_ps * 3 + 1) / 2;
+}
+
+void OpticalChannel::trace(TraceSignal& signal, const VirtualChannelSchedule& schedule,
+                           uint64_t start_ps, uint64_t end_ps) {
+  if (!signal.enabled()) return;
   // Transfers may be placed before ones already traced, so changes come out of order; a
   // transfer that ends where the next begins leaves the light busy.
-  m_busy_trace.record(1, start_ps);
-  if (!m_schedule.starts_at(end_ps)) m_busy_trace.record(0, end_ps);
+  signal.record(1, start_ps);
+  if (!schedule.starts_at(end_ps)) signal.record(0, end_ps);
 }
 
 void OpticalChannel::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <systemc>
 #include <tlm>
 
@@ -8,6 +9,7 @@
 #include "modules/interconnect/memory_channel.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/transfer_timing.h"
+#include "modules/optical/virtual_channel_arbiter.h"
 #include "modules/optical/virtual_channel_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
 
@@ -23,6 +25,14 @@ namespace ohmvp {
 // transfers of different devices the light stays dark for the MRR on/off tuning (the
 // demultiplexer switches detectors). Data reaches its receiver arrival_latency_ps() after its
 // transfer ends: time of flight over the waveguide plus the device SerDes (transfer_timing).
+//
+// The memory route (DRAM <-> XPoint, Ohm-WOM and Ohm-BW; `memory_route` null: none) shares the
+// light according to the platform's DualRouteMode: `none`, it takes turns with the data route (a
+// reverse write: the controller stops issuing meanwhile); `half_coupled` (Ohm-BW), it runs beside
+// the data route at the full rate; `wom` (Ohm-WOM), it is WOM-coded (3 cells per 2 bits, 3/2 of the
+// light time) and the data route, coded too while they overlap, loses a third of that time: a
+// modelling choice that keeps the DRAM's burst instants, booking the data route's loss as a
+// reservation of 1/3 of the coded time in its first gap from the memory-route transfer's start.
 class OpticalChannel : public sc_core::sc_module,
                        public DdrFwTransport,
                        public DdrBwTransport,
@@ -32,7 +42,8 @@ class OpticalChannel : public sc_core::sc_module,
   tlm::tlm_initiator_socket<64, ddr_protocol_types> out;
 
   OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
-                 VirtualChannelId vc, StatsRegistry& stats, VcdWriter* vcd);
+                 VirtualChannelId vc, std::optional<DualRouteMode> memory_route,
+                 StatsRegistry& stats, VcdWriter* vcd);
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay) override;
@@ -50,6 +61,7 @@ class OpticalChannel : public sc_core::sc_module,
   DataBus& data_bus(BusDevice device) override {
     return device == BusDevice::dram ? m_dram_view : m_xpoint_view;
   }
+  DataBus* memory_route() override { return m_has_memory_route ? &m_memory_view : nullptr; }
   uint64_t busy_ps() const override { return m_busy_ps.value(); }
   const char* channel_name() const override { return name(); }
 
@@ -80,15 +92,39 @@ class OpticalChannel : public sc_core::sc_module,
     BusDevice m_device;
   };
 
+  // The memory route as the DRAM and XPoint ends of a swap or reverse write see it.
+  class MemoryRouteView : public DataBus {
+   public:
+    explicit MemoryRouteView(OpticalChannel& channel) : m_channel(channel) {}
+    uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override;
+    void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override {
+      m_channel.place_memory_route(start_ps, end_ps, bytes);
+    }
+    uint64_t arrival_latency_ps() const override { return m_channel.m_latency_ps; }
+    uint64_t occupied_ps(uint64_t duration_ps) const override;
+
+   private:
+    OpticalChannel& m_channel;
+  };
+
   void place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device);
-  void trace(uint64_t start_ps, uint64_t end_ps);
+  // A memory-route transfer of nominal [start, end) (the DRAM's burst window).
+  void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
+  void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
+               BusDevice device, const char* what);
+  void trace(TraceSignal& signal, const VirtualChannelSchedule& schedule, uint64_t start_ps,
+             uint64_t end_ps);
 
   OpticalChannelConfig m_config;
   VirtualChannelId m_vc;
   uint64_t m_latency_ps;
   VirtualChannelSchedule m_schedule;
+  DualRouteMode m_dual_routes;
+  bool m_has_memory_route;
+  VirtualChannelSchedule m_memory_schedule;  // half_coupled and wom: the memory route's own
   DeviceView m_dram_view;
   DeviceView m_xpoint_view;
+  MemoryRouteView m_memory_view;
   Counter& m_busy_ps;
   Counter& m_bytes;
   Counter& m_bursts;
@@ -97,7 +133,13 @@ class OpticalChannel : public sc_core::sc_module,
   Counter& m_light_bits;
   Counter& m_switches;
   Counter& m_tuning_ps;
+  Counter& m_memory_route_ps;
+  Counter& m_memory_route_bytes;
+  Counter& m_memory_route_bursts;
+  Counter& m_wom_ps;
+  Counter& m_wom_data_loss_ps;
   TraceSignal m_busy_trace;
+  TraceSignal m_memory_route_trace;
 };
 
 }  // namespace ohmvp

@@ -23,6 +23,7 @@
 #include "modules/optical/optical_channel.h"
 #include "tests/bench/bench_clock.h"
 #include "tests/bench/hetero_chain.h"
+#include "tests/bench/optical_chain.h"
 #include "tests/bench/stimulus_initiator.h"
 
 namespace {
@@ -30,17 +31,12 @@ namespace {
 using namespace ohmvp;
 using bench::now_ps;
 using bench::ns;
+using bench::OpticalChain;
 using bench::pattern;
 using bench::run_to;
 using bench::StimulusInitiator;
 
 constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
-
-OpticalChannelConfig bench_optical() {
-  OpticalChannelConfig c;
-  c.rate_gbps = 8.0;  // 16 wavelengths x 8 Gb/s: 64 bytes in 4 ns
-  return c;
-}
 
 HeteroConfig planar_no_swaps() {
   HeteroConfig c;
@@ -52,55 +48,13 @@ HeteroConfig planar_no_swaps() {
   return c;
 }
 
-// HeteroChain's path with the controller's virtual channel in place of the electrical wires,
-// wired as MemorySystem wires it: the controller and the DDR-T port each see the channel as
-// their own device's DataBus.
-struct OpticalChain : sc_core::sc_module {
-  OpticalChain(sc_core::sc_module_name name, uint32_t vc, StatsRegistry& stats, VcdWriter* vcd)
-      : sc_module(name),
-        controller("mc", bench::hetero_controller_config(false), bench::hetero_dram_geometry(4),
-                   bench::hetero_dram_timing(), 8, stats, nullptr),
-        channel("channel", bench_optical(), VirtualChannelId{vc}, stats, vcd),
-        dram("dram", bench::hetero_dram_geometry(4), bench::hetero_dram_timing(), 8, stats),
-        xpoint("xpc", bench::hetero_xpoint_config(4, false), stats, nullptr),
-        manager("hmm", planar_no_swaps(), controller.capacity_bytes(),
-                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr},
-                channel.data_bus(BusDevice::xpoint), stats, nullptr),
-        stimulus("stimulus"),
-        m_stats(stats) {
-    MemoryChannel& c = channel;
-    controller.share_data_bus(c.data_bus(BusDevice::dram));
-    controller.set_data_arrival_latency(c.data_bus(BusDevice::dram).arrival_latency_ps());
-    manager.dram().bind(controller.in);
-    manager.xpoint().bind(xpoint.in);
-    controller.out.bind(c.ddr_in());
-    c.ddr_out().bind(dram.in);
-    stimulus.out.bind(manager.in);
-  }
-  uint64_t counter(const char* stat) const {
-    const Counter* c = m_stats.find_counter(channel.name(), stat);
-    if (c == nullptr) throw std::logic_error(std::string("no counter ") + stat);
-    return c->value();
-  }
-
-  MemoryController controller;
-  OpticalChannel channel;
-  DramDevice dram;
-  XPointController xpoint;
-  HeteroMemoryManager manager;
-  StimulusInitiator stimulus;
-
- private:
-  StatsRegistry& m_stats;
-};
-
 struct Bench {
   StatsRegistry stats;
   std::filesystem::path vcd_path = std::filesystem::temp_directory_path() /
                                    ("optical_channel_" + std::to_string(::getpid()) + ".vcd");
   VcdWriter vcd{vcd_path};
-  OpticalChain vc0{"vc0", 0, stats, &vcd};
-  OpticalChain vc1{"vc1", 1, stats, nullptr};
+  OpticalChain vc0{"vc0", planar_no_swaps(), 0, std::nullopt, stats, &vcd};
+  OpticalChain vc1{"vc1", planar_no_swaps(), 1, std::nullopt, stats, nullptr};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
 

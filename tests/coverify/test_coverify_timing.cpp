@@ -133,6 +133,26 @@ TEST_CASE("every shipped kernel matches its reference on auto_rw_two_level",
   check_platform("auto_rw_two_level");
 }
 
+TEST_CASE("every shipped kernel matches its reference on ohm_wom_planar",
+          "[coverify][ohm_wom_planar]") {
+  check_platform("ohm_wom_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on ohm_wom_two_level",
+          "[coverify][ohm_wom_two_level]") {
+  check_platform("ohm_wom_two_level");
+}
+
+TEST_CASE("every shipped kernel matches its reference on ohm_bw_planar",
+          "[coverify][ohm_bw_planar]") {
+  check_platform("ohm_bw_planar");
+}
+
+TEST_CASE("every shipped kernel matches its reference on ohm_bw_two_level",
+          "[coverify][ohm_bw_two_level]") {
+  check_platform("ohm_bw_two_level");
+}
+
 // The tensor-core workloads on the GPUs whose tensor cores the presets model.
 TEST_CASE("the tensor-core kernels match their reference on titanv", "[coverify][titanv]") {
   check_platform("titanv", "wmma_");

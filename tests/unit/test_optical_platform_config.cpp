@@ -137,17 +137,29 @@ TEST_CASE("optical platform config: bad combinations name their JSON path", "[op
   CHECK_THAT(
       error_of("ohm_base_planar", [](json& j) { j["memory"]["channel"]["device_lanes"] = 16; }),
       Contains("memory.dram") && Contains("64-byte DRAM bursts"));
-  CHECK_THAT(
-      error_of("ohm_base_planar",
-               [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
-      Contains("memory.channel.ohm_platform") && Contains("\"ohm_base\" or \"auto_rw\" so far"));
-  // Auto-read/write: the manager's flag and the channel's receivers go together.
+  // Each Ohm function's flag and the channel's layout go together: the platform's MRRs must
+  // support what the manager does, and what they support is used.
+  CHECK_THAT(error_of("ohm_base_planar",
+                      [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_bw"; }),
+             Contains("memory.hetero.swap_cmd") && Contains("expected true with") &&
+                 Contains("\"ohm_platform\": \"ohm_bw\" in planar mode"));
   CHECK_THAT(error_of("auto_rw_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = false; }),
              Contains("memory.hetero.auto_rw") && Contains("ohm_platform"));
   CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
-             Contains("memory.hetero.auto_rw") && Contains("optical channel"));
+             Contains("memory.hetero.auto_rw") && Contains("lacks the auto_rw function"));
   CHECK_THAT(error_of("hetero_two_level", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
-             Contains("memory.hetero.auto_rw") && Contains("optical channel"));
+             Contains("memory.hetero.auto_rw") && Contains("electrical channel"));
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["swap_cmd"] = true; }),
+             Contains("memory.hetero.swap_cmd") && Contains("electrical channel"));
+  CHECK_THAT(error_of("ohm_wom_two_level",
+                      [](json& j) { j["memory"]["hetero"]["reverse_write"] = false; }),
+             Contains("memory.hetero.reverse_write") && Contains("reverse_write function"));
+  CHECK_THAT(
+      error_of("ohm_wom_planar", [](json& j) { j["memory"]["hetero"]["reverse_write"] = true; }),
+      Contains("memory.hetero.reverse_write") && Contains("two-level mode"));
+  CHECK_THAT(
+      error_of("ohm_bw_two_level", [](json& j) { j["memory"]["hetero"]["swap_cmd"] = true; }),
+      Contains("memory.hetero.swap_cmd") && Contains("planar mode"));
   CHECK_THAT(error_of("ohm_base_planar",
                       [](json& j) { j["memory"]["channel"]["ohm_platform"] = "ohm_base2"; }),
              Contains("memory.channel.ohm_platform") && Contains("ohm_base"));

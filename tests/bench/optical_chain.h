@@ -1,0 +1,76 @@
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <systemc>
+
+#include "modules/common/stats.h"
+#include "modules/memory/dram_device.h"
+#include "modules/memory/hetero_memory_manager.h"
+#include "modules/memory/memory_controller.h"
+#include "modules/optical/optical_channel.h"
+#include "modules/xpoint/xpoint_controller.h"
+#include "tests/bench/hetero_chain.h"
+#include "tests/bench/stimulus_initiator.h"
+
+namespace ohmvp::bench {
+
+// The virtual channel of the optical benches: 16 wavelengths at 8 Gb/s, so a 64-byte burst takes
+// the 4 ns of hetero_chain.h's DRAM burst, with the default 5 cm waveguide (701 ps of flight),
+// 1 ns SerDes and 100 ps on/off tuning.
+inline OpticalChannelConfig bench_optical() {
+  OpticalChannelConfig c;
+  c.rate_gbps = 8.0;
+  return c;
+}
+
+// HeteroChain's path with the controller's virtual channel in place of the electrical wires,
+// wired as MemorySystem wires it: the controller and the DDR-T port each see the channel as
+// their own device's DataBus, and the controller the memory route where there is one.
+struct OpticalChain : sc_core::sc_module {
+  OpticalChain(sc_core::sc_module_name name, const HeteroConfig& config, uint32_t vc,
+               std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd)
+      : sc_module(name),
+        controller("mc", hetero_controller_config(false), hetero_dram_geometry(4),
+                   hetero_dram_timing(), 8, stats, nullptr),
+        channel("channel", bench_optical(), VirtualChannelId{vc}, memory_route, stats, vcd),
+        dram("dram", hetero_dram_geometry(4), hetero_dram_timing(), 8, stats),
+        xpoint("xpc", hetero_xpoint_config(4, false), stats, nullptr),
+        manager("hmm", config, controller.capacity_bytes(),
+                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr},
+                channel.data_bus(BusDevice::xpoint), stats, vcd),
+        stimulus("stimulus"),
+        m_stats(stats) {
+    MemoryChannel& c = channel;
+    controller.share_data_bus(c.data_bus(BusDevice::dram));
+    if (const DataBus* route = c.memory_route()) controller.share_memory_route(*route);
+    controller.set_data_arrival_latency(c.data_bus(BusDevice::dram).arrival_latency_ps());
+    manager.dram().bind(controller.in);
+    manager.xpoint().bind(xpoint.in);
+    controller.out.bind(c.ddr_in());
+    c.ddr_out().bind(dram.in);
+    stimulus.out.bind(manager.in);
+  }
+  // A counter of the chain's module `module` ("mc", "hmm.ddr_t_port", ...).
+  uint64_t counter(const std::string& module, const char* stat) const {
+    const std::string group = std::string(name()) + "." + module;
+    const Counter* c = m_stats.find_counter(group, stat);
+    if (c == nullptr) throw std::logic_error("no counter " + group + "." + stat);
+    return c->value();
+  }
+  // A counter of the channel.
+  uint64_t counter(const char* stat) const { return counter("channel", stat); }
+
+  MemoryController controller;
+  OpticalChannel channel;
+  DramDevice dram;
+  XPointController xpoint;
+  HeteroMemoryManager manager;
+  StimulusInitiator stimulus;
+
+ private:
+  StatsRegistry& m_stats;
+};
+
+}  // namespace ohmvp::bench

@@ -1,0 +1,218 @@
+// The Ohm-GPU functions on the optical channel's memory route, in the heterogeneous path of one
+// channel (tests/bench/optical_chain.h; DDR4-2400 cycles on a 1 ns clock, 64-byte bursts of
+// 4 ns on the light, 1701 ps of flight and SerDes):
+//  - how the memory route shares the light: WOM coding (Ohm-WOM), half-coupled transmitters
+//    (Ohm-BW), taking turns (reverse write);
+//  - SWAP-CMD (planar): the bank preset, the swap over the memory route with the bytes moved,
+//    and a request to another row of the preset bank waiting for the release;
+//  - reverse write (two-level): the fill goes XPoint -> DRAM on the memory route and the DDR
+//    monitor answers the read from it.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <systemc>
+
+#include "modules/common/errors.h"
+#include "tests/bench/bench_clock.h"
+#include "tests/bench/optical_chain.h"
+
+namespace {
+
+using namespace ohmvp;
+using bench::ns;
+using bench::OpticalChain;
+using bench::pattern;
+using bench::run_to;
+
+constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
+
+HeteroConfig swapping_planar() {
+  HeteroConfig c;
+  c.mode = HeteroMode::planar;
+  c.page_bytes = 4096;
+  c.burst_ns = 4.0;
+  c.hot_page.kind = HotPageKind::threshold;
+  c.hot_page.threshold = 2;
+  c.swap_cmd = true;
+  return c;
+}
+
+HeteroConfig reverse_writing_two_level() {
+  HeteroConfig c;
+  c.mode = HeteroMode::two_level;
+  c.burst_ns = 4.0;
+  c.auto_rw = true;
+  c.reverse_write = true;
+  return c;
+}
+
+struct Bench {
+  StatsRegistry stats;
+  OpticalChain bw{"bw", swapping_planar(), 0, DualRouteMode::half_coupled, stats, nullptr};
+  OpticalChain wom{"wom", swapping_planar(), 1, DualRouteMode::wom, stats, nullptr};
+  OpticalChain reverse{"reverse", reverse_writing_two_level(), 2, DualRouteMode::none, stats,
+                       nullptr};
+};
+
+Bench& the_bench() {
+  static Bench instance;
+  return instance;
+}
+
+uint64_t origin() {
+  the_bench();
+  return bench::next_origin_ps();
+}
+
+uint64_t response_ps(const OpticalChain& c, size_t id, uint64_t t0) {
+  const auto& r = c.stimulus.request(id);
+  REQUIRE(r.response_ps.has_value());
+  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+  return *r.response_ps - t0;
+}
+
+}  // namespace
+
+TEST_CASE("memory route: how each platform shares the light with the data route",
+          "[ohm_functions]") {
+  Bench& b = the_bench();
+  const uint64_t t = origin() + 1000 * ns;
+  for (OpticalChain* c : {&b.bw, &b.wom, &b.reverse}) REQUIRE(c->channel.memory_route() != nullptr);
+  DataBus& wom = *b.wom.channel.memory_route();
+  DataBus& bw = *b.bw.channel.memory_route();
+  DataBus& turns = *b.reverse.channel.memory_route();
+
+  // Ohm-WOM: 3 cells per 2 bits, so a 4 ns burst holds the memory route 6 ns; the data route,
+  // coded too while they overlap, loses a third of that: 2 ns from the transfer's start.
+  CHECK(wom.occupied_ps(4 * ns) == 6 * ns);
+  wom.occupy(t, t + 4 * ns, 64);
+  CHECK(wom.earliest_free(t, 4 * ns) == t + 6 * ns);
+  CHECK(b.wom.channel.data_bus(BusDevice::xpoint).earliest_free(t, 4 * ns) == t + 2 * ns);
+  // A DRAM burst after the loss also waits for its detector to switch.
+  CHECK(b.wom.channel.data_bus(BusDevice::dram).earliest_free(t, 4 * ns) == t + 2 * ns + 100);
+  CHECK(b.wom.counter("wom_busy_ps") == 6 * ns);
+  CHECK(b.wom.counter("wom_data_loss_ps") == 2 * ns);
+  CHECK(b.wom.counter("memory_route_busy_ps") == 6 * ns);
+
+  // Ohm-BW: the memory route runs beside the data route at the full rate.
+  CHECK(bw.occupied_ps(4 * ns) == 4 * ns);
+  bw.occupy(t, t + 4 * ns, 64);
+  CHECK(bw.earliest_free(t, 4 * ns) == t + 4 * ns);
+  CHECK(b.bw.channel.data_bus(BusDevice::dram).earliest_free(t, 4 * ns) == t);
+  CHECK(b.bw.counter("data_busy_ps") == 0);
+
+  // Taking turns (a reverse write): the memory route holds the light itself.
+  turns.occupy(t, t + 4 * ns, 64);
+  CHECK(b.reverse.channel.data_bus(BusDevice::xpoint).earliest_free(t, 4 * ns) == t + 4 * ns);
+  CHECK(b.reverse.channel.data_bus(BusDevice::dram).earliest_free(t, 4 * ns) == t + 4 * ns + 100);
+  CHECK(b.reverse.counter("memory_route_bursts") == 1);
+  // Overlapping transfers are the placer's error.
+  CHECK_THROWS_AS(turns.occupy(t + 2 * ns, t + 6 * ns, 64), SimulationError);
+  run_to(t + 100 * ns);
+}
+
+TEST_CASE("SWAP-CMD: bank preset, the swap over the memory route, a conflicting request waits",
+          "[ohm_functions]") {
+  OpticalChain& c = the_bench().bw;
+  const uint64_t t0 = origin();
+  const uint64_t route0 = c.counter("memory_route_bursts");
+  const uint64_t route_bytes0 = c.counter("memory_route_bytes");
+  // Logical page 0 is group 0's DRAM page (DRAM bank 0, row 0 with row:bank:column), page 1 its
+  // first XPoint page; page 18 is group 2's DRAM page (bank 1, row 0), page 288 group 32's
+  // (bank 0, row 1: a conflict with a preset of bank 0 row 0).
+  c.stimulus.write(t0, 0, pattern(1, 64));
+  c.stimulus.write(t0, 4096 + 64, pattern(2, 64));
+  // The second access to page 1 makes it hot: the swap starts once this read is answered.
+  const size_t hot = c.stimulus.read(t0 + 1000 * ns, 4096 + 64);
+  const size_t other_bank = c.stimulus.read(t0 + 1400 * ns, 18 * 4096);
+  const size_t conflict = c.stimulus.read(t0 + 1400 * ns, 288 * 4096);
+  const size_t waiter = c.stimulus.read(t0 + 1400 * ns, 4096 + 64);
+  run_to(t0 + 30000 * ns);
+
+  CHECK(c.stimulus.request(hot).data == pattern(2, 64));
+  REQUIRE(c.counter("hmm", "migrations") == 1);
+  CHECK(c.manager.planar()->table().in_dram(1));
+  CHECK_FALSE(c.manager.planar()->table().in_dram(0));
+  // The bytes moved: page 1's burst now in DRAM, page 0's in XPoint, both read back.
+  CHECK(c.stimulus.request(waiter).data == pattern(2, 64));
+  CHECK(bench::debug(c.manager, 4096 + 64) == pattern(2, 64));
+  CHECK(bench::debug(c.manager, 0) == pattern(1, 64));
+  uint64_t device = 0;
+  CHECK(c.manager.planar()->locate(0, device) == false);
+
+  // The preset: one per burst of the DRAM page, all in bank 0 row 0; the XPoint controller's
+  // sequence generator moved both pages over the memory route: 64 DRAM reads and 64 DRAM
+  // writes there; its XPoint accesses never crossed the data route.
+  CHECK(c.counter("mc", "bank_presets") == 64);
+  CHECK(c.counter("memory_route_bursts") == route0 + 128);
+  CHECK(c.counter("memory_route_bytes") == route_bytes0 + 128 * 64);
+  CHECK(c.counter("hmm.ddr_t_port", "local_reads") == 64);
+  CHECK(c.counter("hmm.ddr_t_port", "snarfed_writes") == 64);
+  // On the data route the swap took only SWAP-CMD (24 bytes, 1.5 ns) and the ready (0.5 ns).
+  CHECK(c.counter("hmm", "channel_migration_ps") == 2 * ns);
+  CHECK(c.counter("hmm", "memory_route_bytes") == 128 * 64);
+
+  // Bank 1 was served during the swap: ACT, RD after tRCD, burst after tCL, flight; the DRAM's
+  // pins are the swap's too, so its RD may wait for the swap's bursts in flight (tCCD).
+  const uint64_t unhindered = 1400 * ns + 16 * ns + 16 * ns + 4 * ns + latency;
+  CHECK(response_ps(c, other_bank, t0) >= unhindered);
+  CHECK(response_ps(c, other_bank, t0) <= unhindered + 8 * ns);
+  const uint64_t swap_start = 1000 * ns;
+  // The read of bank 0 row 1 waited until the swap released the bank: it came after the read
+  // of the swapped page, which waited for the swap as a whole.
+  CHECK(response_ps(c, conflict, t0) > response_ps(c, other_bank, t0) + 1000 * ns);
+  CHECK(response_ps(c, conflict, t0) > swap_start);
+  CHECK(c.manager.idle());
+}
+
+TEST_CASE("SWAP-CMD on a WOM-coded memory route: the same bytes, 3/2 of the light",
+          "[ohm_functions]") {
+  OpticalChain& c = the_bench().wom;
+  const uint64_t t0 = origin();
+  const uint64_t wom0 = c.counter("wom_busy_ps");
+  const uint64_t loss0 = c.counter("wom_data_loss_ps");
+  c.stimulus.write(t0, 0, pattern(3, 64));
+  c.stimulus.write(t0, 4096, pattern(4, 64));
+  c.stimulus.read(t0 + 1000 * ns, 4096);
+  run_to(t0 + 30000 * ns);
+  REQUIRE(c.counter("hmm", "migrations") == 1);
+  CHECK(bench::debug(c.manager, 4096) == pattern(4, 64));
+  CHECK(bench::debug(c.manager, 0) == pattern(3, 64));
+  // 128 bursts of 4 ns, each 6 ns on the light, each taking 2 ns of the data route.
+  CHECK(c.counter("wom_busy_ps") - wom0 == 128 * 6 * ns);
+  CHECK(c.counter("wom_data_loss_ps") - loss0 == 128 * 2 * ns);
+  CHECK(c.manager.idle());
+}
+
+TEST_CASE(
+    "reverse write: the fill goes XPoint -> DRAM on the memory route, the DDR monitor "
+    "answers the read",
+    "[ohm_functions]") {
+  OpticalChain& c = the_bench().reverse;
+  const uint64_t t0 = origin();
+  const uint64_t route0 = c.counter("memory_route_bursts");
+  const uint64_t dram_bursts0 = c.counter("dram_bursts");
+  // XPoint line 0 is in set 0 with tag 0; line `sets` (same set, tag 1) is its rival.
+  const uint64_t sets = c.manager.two_level()->mapping().dram_lines;
+  const std::vector<uint8_t> line = pattern(5, 64);
+  bench::debug(c.manager, sets * 64, &line);  // straight into XPoint, nothing cached
+  const size_t miss = c.stimulus.read(t0, sets * 64);
+  run_to(t0 + 3000 * ns);
+
+  CHECK(c.stimulus.request(miss).data == pattern(5, 64));
+  CHECK(c.counter("hmm", "reverse_writes") == 1);
+  CHECK(c.counter("hmm", "fills") == 1);
+  // The fill crossed once, on the memory route; the data route carried only the tag check.
+  CHECK(c.counter("memory_route_bursts") == route0 + 1);
+  CHECK(c.counter("dram_bursts") == dram_bursts0 + 1);
+  CHECK(c.counter("hmm.ddr_t_port", "local_reads") == 1);
+  // Tag check: ACT at 0, RD at 16, burst 32..36, across at 37.701. The XPoint read's REQ
+  // crosses 2 ns, reads 190 ns, crosses 2 ns back: the line is at the XPoint end at 231.701,
+  // long after the notice (8 bytes, 0.5 ns + 1.701) and the confirmation came and went. The
+  // fill's WR then issues at the next clock edge, 232, its burst tCWL later, 244..248 on the
+  // memory route, and the DDR monitor has it 1.701 ns later.
+  CHECK(response_ps(c, miss, t0) == 248 * ns + latency);
+  CHECK(bench::debug(c.manager, sets * 64) == pattern(5, 64));
+  CHECK(c.manager.idle());
+}
