@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 
 import ohm_evaluation_directions as directions
@@ -66,7 +67,8 @@ def load_report(path):
         if name.startswith("energy_") and name.endswith("_j") and name != "energy_j"}
     run["ber_routes"] = {name[len("ber_"):]: entry["value"] for name, entry in optical.items()
                          if name.startswith("ber_") and name != "ber_max"}
-    for name in ("mrr_modulators", "mrr_detectors", "mrr_cost_usd", "laser_optical_mw"):
+    for name in ("mrr_modulators", "mrr_detectors", "mrr_cost_usd", "laser_optical_mw",
+                 "laser_needed_mw"):
         run[name] = stat_value(optical, name)
     return run
 
@@ -101,14 +103,17 @@ def ratio(a, b):
     return a / b
 
 
+def mode_runs(runs, mode):
+    """(platform, its runs by workload) for the platforms of one memory mode."""
+    return [(p, by_workload) for p, by_workload in runs.items() if split_platform(p)[1] == mode]
+
+
 def normalised(runs, workloads, key, mode, reference):
     """Per platform of the mode: key / reference's key per workload, and their geometric mean."""
     if reference not in runs:
         return None
     result = {}
-    for platform, by_workload in runs.items():
-        if split_platform(platform)[1] != mode:
-            continue
+    for platform, by_workload in mode_runs(runs, mode):
         per = {w: ratio(by_workload[w][key], runs[reference][w][key]) for w in workloads}
         result[platform] = {"per_workload": per, "geomean": geomean(per.values())}
     return result
@@ -116,9 +121,7 @@ def normalised(runs, workloads, key, mode, reference):
 
 def migration_shares(runs, workloads, mode):
     result = {}
-    for platform, by_workload in runs.items():
-        if split_platform(platform)[1] != mode:
-            continue
+    for platform, by_workload in mode_runs(runs, mode):
         per = {w: by_workload[w]["migration_channel_share"] for w in workloads}
         known = [v for v in per.values() if v is not None]
         result[platform] = {"per_workload": per,
@@ -129,9 +132,7 @@ def migration_shares(runs, workloads, mode):
 def energy_totals(runs, workloads, mode):
     """Energy of the whole suite per platform, by component (platforms that report energy)."""
     result = {}
-    for platform, by_workload in runs.items():
-        if split_platform(platform)[1] != mode:
-            continue
+    for platform, by_workload in mode_runs(runs, mode):
         if any(by_workload[w]["energy_j"] is None for w in workloads):
             result[platform] = None
             continue
@@ -152,9 +153,8 @@ def waveguide_sweep(runs, workloads, waveguides, mode):
     """Per optical platform and waveguide count: IPC over Hetero's (geometric mean), light time."""
     hetero = runs.get("hetero_" + mode)
     result = {}
-    for platform, by_workload in runs.items():
-        family, platform_mode = split_platform(platform)
-        if platform_mode != mode or family not in OPTICAL:
+    for platform, by_workload in mode_runs(runs, mode):
+        if split_platform(platform)[0] not in OPTICAL:
             continue
         result[platform] = {}
         for count in waveguides:
@@ -177,7 +177,7 @@ def optical_budget(runs, workloads):
             continue
         first = by_workload[workloads[0]]
         keys = ("ber_max", "ber_routes", "mrr_count", "mrr_modulators", "mrr_detectors",
-                "mrr_cost_usd", "laser_power_mw", "laser_optical_mw")
+                "mrr_cost_usd", "laser_power_mw", "laser_optical_mw", "laser_needed_mw")
         entry = {key: first[key] for key in keys}
         entry["same_for_every_workload"] = all(
             all(by_workload[w][key] == first[key] for key in keys) for w in workloads)
@@ -201,29 +201,25 @@ def figures(runs, workloads, waveguides):
     return result
 
 
+BLOCK = re.compile(r"^<!-- ohm_evaluation:(\w+) -->\n(.*?)^<!-- /ohm_evaluation -->$",
+                   re.MULTILINE | re.DOTALL)
+
+
 def splice(path, blocks):
+    """Replaces each block of the file, its markers on lines of their own, by its new table."""
     with open(path) as handle:
         text = handle.read()
-    out, rest, seen = [], text, set()
-    while True:
-        start = rest.find("<!-- ohm_evaluation:")
-        if start < 0:
-            break
-        head_end = rest.index("-->", start) + 3
-        name = rest[start + len("<!-- ohm_evaluation:"):head_end - 3].strip()
-        end = rest.find("<!-- /ohm_evaluation -->", head_end)
-        if end < 0:
-            raise InputError("%s: block '%s' has no '<!-- /ohm_evaluation -->'" % (path, name))
+    names = BLOCK.findall(text)
+    if not names:
+        raise InputError("%s: no '<!-- ohm_evaluation:NAME -->' block to replace" % path)
+    for name, _ in names:
         if name not in blocks:
             raise InputError("%s: no generated table '%s' (there are: %s)"
                              % (path, name, ", ".join(sorted(blocks))))
-        out.append(rest[:head_end] + "\n" + blocks[name] + "\n")
-        rest = rest[end:]
-        seen.add(name)
-    if not seen:
-        raise InputError("%s: no '<!-- ohm_evaluation:NAME -->' block to replace" % path)
+    text = BLOCK.sub(lambda m: "<!-- ohm_evaluation:%s -->\n%s\n<!-- /ohm_evaluation -->"
+                     % (m.group(1), blocks[m.group(1)]), text)
     with open(path, "w") as handle:
-        handle.write("".join(out) + rest)
+        handle.write(text)
 
 
 def main(argv):

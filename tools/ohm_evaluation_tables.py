@@ -108,7 +108,7 @@ def waveguides(results, mode):
 def budget(results):
     entries = results["figures"]["fig20b_ber_table3_mrr"]
     ber = header(["platform", "mode", "BER, worst route", "worst route", "meets 1e-15",
-                  "paper"], numeric_from=2)
+                  "laser per wavelength / needed for 1e-15 (mW)", "paper"], numeric_from=2)
     mrr = header(["platform", "mode", "modulators", "detectors", "MRRs", "cost (USD)",
                   "laser per wavelength (mW)", "paper modulators + detectors"], numeric_from=2)
     for mode in MODES:
@@ -120,6 +120,8 @@ def budget(results):
                 else "-"
             ber.append(row([family, mode, fmt(e["ber_max"], "%.2e"), worst,
                             "yes" if e["ber_max"] <= paper.BER_REQUIRED else "no",
+                            "%s / %s" % (fmt(e["laser_power_mw"], "%.2f"),
+                                         fmt(e["laser_needed_mw"], "%.3f")),
                             fmt(paper.BER.get(family), "%.1e")]))
             published = paper.MRR[mode].get(family)
             mrr.append(row([family, mode, fmt(e["mrr_modulators"], "%d"),
