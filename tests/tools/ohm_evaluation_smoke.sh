@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Smoke test of tools/ohm_evaluation.sh: a 2-platform x 1-workload matrix with a 1- and 2-waveguide
+# sweep; checks what results.json holds, that a docs block is replaced, and that bad input is
+# refused with exit 2 and a message naming it.
+# Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+scratch="$build/ohm_evaluation_smoke"
+tool="$root/tools/ohm_evaluation.sh"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
+printf 'before\n<!-- ohm_evaluation:fig16 -->\nold table\n<!-- /ohm_evaluation -->\nafter\n' \
+  > "$scratch/doc.md"
+"$tool" --build "$build" --out "$scratch/out" --platforms hetero_planar,ohm_base_planar \
+  --workloads bfs --waveguides 1,2 --no-plots --docs "$scratch/doc.md"
+
+python3 - "$scratch/out/results.json" "$scratch/doc.md" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))
+doc = open(sys.argv[2]).read()
+problems = []
+def expect(ok, what):
+    if not ok:
+        problems.append(what)
+runs = results["runs"]
+expect(sorted(runs) == ["hetero_planar", "ohm_base_planar"], "runs of both platforms")
+expect(all(runs[p]["bfs"]["ipc"] > 0 for p in runs), "a positive IPC per run")
+expect(len(results["pending_platforms"]) == 12, "12 platforms of the matrix pending")
+sweep = runs["ohm_base_planar"]["bfs"]["waveguides"]
+expect(sorted(sweep) == ["1", "2"], "the waveguide sweep's runs")
+expect(sweep["1"]["ipc"] == runs["ohm_base_planar"]["bfs"]["ipc"],
+       "1 waveguide set explicitly gives the default run's IPC")
+expect(sweep["2"]["channel_light_ps"] < sweep["1"]["channel_light_ps"],
+       "2 waveguides carry the data in less light time")
+fig16 = results["figures"]["fig16_ipc"]["planar"]
+expect(fig16["ohm_base_planar"]["geomean"] == 1.0, "Ohm-base normalised to itself is 1")
+expect(fig16["hetero_planar"]["geomean"] > 0, "Hetero normalised to Ohm-base")
+expect(results["figures"]["fig16_ipc"]["two_level"] is None, "no two-level reference run")
+budget = results["figures"]["fig20b_ber_table3_mrr"]
+expect(list(budget) == ["ohm_base_planar"], "a budget for the optical platform only")
+expect(budget["ohm_base_planar"]["ber_max"] < 1e-15, "Ohm-base meets 1e-15")
+expect(budget["ohm_base_planar"]["mrr_count"] > 0, "an MRR count")
+expect(results["figures"]["fig19_energy"]["planar"]["hetero_planar"] is None,
+       "no energy on the electrical channel")
+wave = results["figures"]["fig20a_waveguides"]["planar"]["ohm_base_planar"]
+expect(wave["2"]["ipc_over_hetero"] > 0, "the sweep normalised to Hetero")
+claims = {(d["claim"], d["mode"]): d["holds"] for d in results["directions"]}
+expect(claims[("ohm_base about equal to hetero at 1 waveguide (5%)", "planar")] is not None,
+       "the Ohm-base/Hetero check decided")
+expect(claims[("origin last (IPC)", "planar")] is None, "origin's check pending")
+expect("old table" not in doc and "| hetero |" in doc and doc.startswith("before\n")
+       and doc.endswith("after\n"), "the docs block replaced, the rest kept")
+for p in problems:
+    print("ohm_evaluation_smoke: expected " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+
+refused() {  # message-fragment tool-arguments...
+  local fragment="$1"
+  shift
+  local status=0
+  "$tool" "$@" --out "$scratch/bad" --no-plots 2> "$scratch/stderr.txt" || status=$?
+  if [ "$status" -ne 2 ] || ! grep -q -- "$fragment" "$scratch/stderr.txt"; then
+    echo "ohm_evaluation_smoke: '$*' gave exit $status, expected 2 and '$fragment':" >&2
+    cat "$scratch/stderr.txt" >&2
+    exit 1
+  fi
+}
+refused "'foo_planar' is not an evaluation platform" --build "$build" --platforms foo_planar
+refused "unknown workload 'bfss'" --build "$build" --platforms hetero_planar --workloads bfss
+refused "no ohmvp executable at /nonexistent/ohmvp" --build /nonexistent
+refused "'0' is not a waveguide count" --build "$build" --platforms hetero_planar --waveguides 0
+echo "ohm_evaluation_smoke: passed"

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# The Ohm-GPU evaluation (the paper's Section 6): runs the platform matrix over the workload suite
+# with ohmvp, then writes results.json and tables.md (tools/ohm_evaluation_aggregate.py) and the
+# figures docs/figures/ohm_*.png (tools/plot_ohm_evaluation.py). Deterministic: every run has
+# seed 1, so the same sources give the same JSON, tables and figures.
+#
+#   tools/ohm_evaluation.sh [--platforms P,...] [--workloads W,...] [--waveguides N,...]
+#                           [--build DIR] [--out DIR] [--figures DIR] [--docs FILE]
+#                           [--set json.path=value ...] [--jobs N] [--no-plots]
+#
+# Platforms: <family>_<mode>, family one of origin hetero ohm_base auto_rw ohm_wom ohm_bw oracle,
+# mode planar or two_level (default: all 14). Each optical platform (ohm_base, auto_rw, ohm_wom,
+# ohm_bw) also runs once per waveguide count (memory.optical.waveguides). --docs FILE replaces the
+# generated blocks of FILE (<!-- ohm_evaluation:NAME --> ... <!-- /ohm_evaluation -->) with the
+# new tables. --set applies one config override to every run (ohmvp run --set), for sensitivity
+# studies; results.json records them. Exit 2 on bad input, 1 when a run or a plot fails.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+me="ohm_evaluation"
+
+families=(origin hetero ohm_base auto_rw ohm_wom ohm_bw oracle)
+modes=(planar two_level)
+all_platforms=()
+for mode in "${modes[@]}"; do
+  for family in "${families[@]}"; do all_platforms+=("${family}_${mode}"); done
+done
+platforms=$(IFS=,; echo "${all_platforms[*]}")
+workloads="bfs,pagerank,spmv,fdtd2d,matmul,backprop,lu"
+waveguides="1,2,4,8"
+seed=1
+build="$root/build"
+out="$root/out/evaluation"
+figures="$root/docs/figures"
+docs=""
+jobs="$(nproc 2>/dev/null || echo 2)"
+plots=1
+overrides=()
+
+fail() { echo "$me: $*" >&2; exit 2; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --platforms|--workloads|--waveguides|--build|--out|--figures|--docs|--jobs|--set)
+      [ $# -ge 2 ] || fail "$1 needs a value (see --help)"
+      case "$1" in
+        --platforms) platforms="$2" ;;
+        --workloads) workloads="$2" ;;
+        --waveguides) waveguides="$2" ;;
+        --build) build="$2" ;;
+        --out) out="$2" ;;
+        --figures) figures="$2" ;;
+        --docs) docs="$2" ;;
+        --jobs) jobs="$2" ;;
+        --set) overrides+=("$2") ;;
+      esac
+      shift 2 ;;
+    --no-plots) plots=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) fail "unknown option '$1' (see --help)" ;;
+  esac
+done
+
+ohmvp="$build/ohmvp"
+[ -x "$ohmvp" ] || fail "no ohmvp executable at $ohmvp: build it (ninja -C build ohmvp) or give --build DIR"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || fail "--jobs '$jobs': expected a positive whole number"
+[ -z "$docs" ] || [ -f "$docs" ] || fail "--docs $docs: no such file"
+
+IFS=, read -r -a platform_list <<< "$platforms"
+IFS=, read -r -a workload_list <<< "$workloads"
+IFS=, read -r -a waveguide_list <<< "$waveguides"
+[ ${#platform_list[@]} -gt 0 ] || fail "--platforms: no platform given"
+[ ${#workload_list[@]} -gt 0 ] || fail "--workloads: no workload given"
+
+listing="$("$ohmvp" list)" || fail "'$ohmvp list' failed"
+shipped_platforms=" $(sed -n '/^Platforms/,/^Workloads/{/^  /s/^  \([^ ]*\).*/\1/p}' <<< "$listing" | tr '\n' ' ')"
+shipped_workloads=" $(sed -n '/^Workloads/,${/^  /s/^  \([^ ]*\).*/\1/p}' <<< "$listing" | tr '\n' ' ')"
+
+for platform in "${platform_list[@]}"; do
+  [[ " ${all_platforms[*]} " == *" $platform "* ]] ||
+    fail "'$platform' is not an evaluation platform; expected one of: ${all_platforms[*]}"
+  [[ "$shipped_platforms" == *" $platform "* ]] ||
+    fail "platform '$platform' has no config (configs/platforms/$platform.json does not exist);" \
+         "choose the platforms that exist with --platforms (ohmvp list)"
+done
+for workload in "${workload_list[@]}"; do
+  [[ "$shipped_workloads" == *" $workload "* ]] ||
+    fail "unknown workload '$workload'; the shipped ones are:$shipped_workloads"
+done
+for count in "${waveguide_list[@]}"; do
+  [[ "$count" =~ ^[1-9][0-9]*$ ]] && [ "$count" -le 64 ] ||
+    fail "--waveguides: '$count' is not a waveguide count (1 to 64)"
+done
+
+if [ ${#overrides[@]} -gt 0 ]; then
+  set_args=()
+  for override in "${overrides[@]}"; do set_args+=(--set "$override"); done
+  for platform in "${platform_list[@]}"; do
+    "$ohmvp" config --platform "$platform" "${set_args[@]}" > /dev/null 2> "$out.config_error" ||
+      fail "--set on $platform: $(cat "$out.config_error")"
+  done
+  rm -f "$out.config_error"
+fi
+
+is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
+
+runs="$out/runs"
+rm -rf "$runs"
+mkdir -p "$runs"
+job_file="$out/jobs.txt"
+: > "$job_file"
+for platform in "${platform_list[@]}"; do
+  for workload in "${workload_list[@]}"; do
+    echo "$platform $workload $runs/$platform/$workload" >> "$job_file"
+    if is_optical "$platform"; then
+      for count in "${waveguide_list[@]}"; do
+        echo "$platform $workload $runs/$platform/$workload/waveguides_$count" \
+             "memory.optical.waveguides=$count" >> "$job_file"
+      done
+    fi
+  done
+done
+
+run_one() {  # platform workload dir [json.path=value]
+  local dir="$3"
+  mkdir -p "$dir"
+  local extra=()
+  for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
+  local status=0
+  "$ohmvp" run --quiet --seed "$seed" --platform "$1" --workload "$2" --out "$dir" \
+    "${extra[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "$me: run failed: $1 $2 ${extra[*]} (exit $status): $(tail -n 3 "$dir/stderr.txt")" >&2
+    return 1
+  fi
+}
+
+total=$(wc -l < "$job_file")
+echo "$me: $total runs ($jobs at a time) into $runs" >&2
+failed=0
+running=0
+while read -r -a job; do
+  run_one "${job[@]}" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+done < "$job_file"
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+[ "$failed" -eq 0 ] || { echo "$me: some runs failed (above); nothing aggregated" >&2; exit 1; }
+
+docs_args=()
+[ -z "$docs" ] || docs_args=(--docs "$docs")
+python3 "$root/tools/ohm_evaluation_aggregate.py" --runs "$runs" --platforms "$platforms" \
+  --all-platforms "$(IFS=,; echo "${all_platforms[*]}")" --workloads "$workloads" \
+  --waveguides "$waveguides" --seed "$seed" --version "$("$ohmvp" --version)" \
+  --overrides "$(printf '%s\n' "${overrides[@]}")" \
+  --json "$out/results.json" --tables "$out/tables.md" "${docs_args[@]}"
+echo "$me: results $out/results.json, tables $out/tables.md"
+
+if [ "$plots" -eq 1 ]; then
+  mkdir -p "$figures"
+  /usr/bin/python3 "$root/tools/plot_ohm_evaluation.py" "$out/results.json" "$figures" ||
+    { echo "$me: the plots failed (above); results.json and tables.md are written" >&2; exit 1; }
+  echo "$me: figures $figures/ohm_*.png"
+fi
