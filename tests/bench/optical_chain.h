@@ -27,10 +27,11 @@ inline OpticalChannelConfig bench_optical() {
 
 // HeteroChain's path with the controller's virtual channel in place of the electrical wires,
 // wired as MemorySystem wires it: the controller and the DDR-T port each see the channel as
-// their own device's DataBus, and the controller the memory route where there is one.
-struct OpticalChain : sc_core::sc_module {
-  OpticalChain(sc_core::sc_module_name name, const HeteroConfig& config, uint32_t vc,
-               std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd)
+// their own device's DataBus, and the controller the memory route where there is one. The
+// manager's front socket is for the bench to bind.
+struct OpticalPath : sc_core::sc_module {
+  OpticalPath(sc_core::sc_module_name name, const HeteroConfig& config, uint32_t vc,
+              std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd)
       : sc_module(name),
         controller("mc", hetero_controller_config(false), hetero_dram_geometry(4),
                    hetero_dram_timing(), 8, stats, nullptr),
@@ -40,7 +41,6 @@ struct OpticalChain : sc_core::sc_module {
         manager("hmm", config, controller.capacity_bytes(),
                 {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr},
                 channel.data_bus(BusDevice::xpoint), stats, vcd),
-        stimulus("stimulus"),
         m_stats(stats) {
     MemoryChannel& c = channel;
     controller.share_data_bus(c.data_bus(BusDevice::dram));
@@ -50,7 +50,6 @@ struct OpticalChain : sc_core::sc_module {
     manager.xpoint().bind(xpoint.in);
     controller.out.bind(c.ddr_in());
     c.ddr_out().bind(dram.in);
-    stimulus.out.bind(manager.in);
   }
   // A counter of the chain's module `module` ("mc", "hmm.ddr_t_port", ...).
   uint64_t counter(const std::string& module, const char* stat) const {
@@ -67,10 +66,19 @@ struct OpticalChain : sc_core::sc_module {
   DramDevice dram;
   XPointController xpoint;
   HeteroMemoryManager manager;
-  StimulusInitiator stimulus;
 
  private:
   StatsRegistry& m_stats;
+};
+
+// The path driven by a StimulusInitiator.
+struct OpticalChain : OpticalPath {
+  OpticalChain(sc_core::sc_module_name name, const HeteroConfig& config, uint32_t vc,
+               std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd)
+      : OpticalPath(name, config, vc, memory_route, stats, vcd), stimulus("stimulus") {
+    stimulus.out.bind(manager.in);
+  }
+  StimulusInitiator stimulus;
 };
 
 }  // namespace ohmvp::bench

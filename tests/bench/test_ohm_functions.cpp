@@ -15,12 +15,14 @@
 
 #include "modules/common/errors.h"
 #include "tests/bench/bench_clock.h"
+#include "tests/bench/checking_initiator.h"
 #include "tests/bench/optical_chain.h"
 
 namespace {
 
 using namespace ohmvp;
 using bench::ns;
+using bench::CheckingInitiator;
 using bench::OpticalChain;
 using bench::pattern;
 using bench::run_to;
@@ -47,12 +49,38 @@ HeteroConfig reverse_writing_two_level() {
   return c;
 }
 
+// Random reads and writes (some byte-masked) over a small window, checked against a shadow
+// copy, with swaps over the memory route happening all the time.
+struct RandomSwaps : bench::OpticalPath {
+  RandomSwaps(sc_core::sc_module_name name, DualRouteMode route, uint32_t vc, StatsRegistry& stats)
+      : OpticalPath(name, hot_at(4), vc, route, stats, nullptr),
+        traffic("traffic", traffic_config(manager.capacity_bytes())) {
+    traffic.out.bind(manager.in);
+  }
+  static HeteroConfig hot_at(uint32_t threshold) {
+    HeteroConfig c = swapping_planar();
+    c.hot_page.threshold = threshold;
+    return c;
+  }
+  static CheckingInitiator::Config traffic_config(uint64_t capacity) {
+    CheckingInitiator::Config c;
+    c.requests = 100000;
+    c.capacity_bytes = capacity;
+    c.window_bytes = 16 * 4096;
+    c.seed = 5;
+    return c;
+  }
+  CheckingInitiator traffic;
+};
+
 struct Bench {
   StatsRegistry stats;
   OpticalChain bw{"bw", swapping_planar(), 0, DualRouteMode::half_coupled, stats, nullptr};
   OpticalChain wom{"wom", swapping_planar(), 1, DualRouteMode::wom, stats, nullptr};
   OpticalChain reverse{"reverse", reverse_writing_two_level(), 2, DualRouteMode::none, stats,
                        nullptr};
+  RandomSwaps random_bw{"random_bw", DualRouteMode::half_coupled, 3, stats};
+  RandomSwaps random_wom{"random_wom", DualRouteMode::wom, 4, stats};
 };
 
 Bench& the_bench() {
@@ -215,4 +243,18 @@ TEST_CASE(
   CHECK(response_ps(c, miss, t0) == 248 * ns + latency);
   CHECK(bench::debug(c.manager, sets * 64) == pattern(5, 64));
   CHECK(c.manager.idle());
+}
+
+TEST_CASE("SWAP-CMD under a random read/write mix loses nothing", "[ohm_functions]") {
+  Bench& b = the_bench();
+  for (RandomSwaps* r : {&b.random_bw, &b.random_wom}) {
+    INFO(r->name());
+    INFO(bench::run_traffic(r->traffic, [&] { return r->manager.idle(); }));
+    CHECK(r->traffic.done());
+    CHECK(r->traffic.errors() == 0);
+    CHECK(r->traffic.mismatches() == 0);
+    CHECK(r->traffic.reads_checked() > 30000);
+    CHECK(r->counter("hmm", "migrations") > 20);
+    CHECK(r->manager.idle());
+  }
 }
