@@ -210,13 +210,33 @@ bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arriva
 
 void MemoryController::release_preset(tlm::tlm_generic_payload& payload, const Location& where) {
   BankMachine& bank = bank_of(where.address);
-  bank.unpin();
+  if (bank.pinned()) {
+    bank.unpin();
+    --m_pins;
+  }
   m_plan_valid = false;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   payload.acquire();
   const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
   respond_at(edge, payload, m_now_ps);
   wake_at(m_now_ps);
+}
+
+bool MemoryController::queue_full(bool writes) const {
+  const uint32_t queued = writes ? m_writes_queued : m_reads_queued;
+  const uint32_t limit = writes ? m_config.write_queue : m_config.read_queue;
+  if (queued < limit || m_pins == 0) return queued >= limit;
+  // Requests a bank preset holds back (to another row of a preset bank) wait outside the
+  // queue's count: otherwise they could fill it and lock out the swap that would free them.
+  uint32_t held = 0;
+  for (const uint32_t b : m_busy_banks) {
+    const BankMachine& bank = m_banks[b];
+    if (!bank.pinned()) continue;
+    for (const ControllerRequest* r : writes ? bank.writes() : bank.reads()) {
+      if (!bank.serves(*r)) ++held;
+    }
+  }
+  return queued - held >= limit;
 }
 
 bool MemoryController::accept_read(const Arrival& a) {
@@ -240,7 +260,7 @@ bool MemoryController::accept_read(const Arrival& a) {
       return true;
     }
   }
-  if (m_reads_queued >= m_config.read_queue) return false;
+  if (queue_full(false)) return false;
   a.payload.acquire();
   enqueue(a, false);
   return true;
@@ -254,7 +274,7 @@ bool MemoryController::accept_write(const Arrival& a) {
   if (target != nullptr && target->is_write && !target->memory_route && !memory_route) {
     m_stats->merged_writes.inc();
   } else {
-    if (m_writes_queued >= m_config.write_queue) return false;
+    if (queue_full(true)) return false;
     target = enqueue(a, true);
   }
   const uint8_t* data = a.payload.get_data_ptr();
@@ -322,8 +342,7 @@ void MemoryController::retry_pending() {
   // It was refused for want of space in its queue: it was neither a read the write queue could
   // answer nor a write to merge. Requests to its burst leave oldest first, so that cannot have
   // changed; only space can let it in.
-  if (payload.is_write() ? m_writes_queued >= m_config.write_queue
-                         : m_reads_queued >= m_config.read_queue) {
+  if (queue_full(payload.is_write())) {
     return;
   }
   if (!accept(payload, m_pending_arrival_ps, m_pending_location)) return;
@@ -628,6 +647,7 @@ void MemoryController::retire_preset(const Candidate& c, uint64_t ready_ps) {
   ControllerRequest* r = c.request;
   dequeue(c);
   m_banks[c.bank].pin(r->address.row);
+  ++m_pins;
   m_stats->presets.inc();
   tlm::tlm_generic_payload& payload = *r->payload;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -137,6 +137,8 @@ class MemoryController : public sc_core::sc_module,
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
     uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited for queue space
   };
+  // No room for another read (write) request: requests held back by a bank preset not counted.
+  bool queue_full(bool writes) const;
   bool accept_read(const Arrival& a);
   bool accept_write(const Arrival& a);
   ControllerRequest* enqueue(const Arrival& a, bool is_write);
@@ -169,6 +171,7 @@ class MemoryController : public sc_core::sc_module,
   uint32_t m_reads_queued = 0;
   uint32_t m_writes_queued = 0;
   uint32_t m_memory_route_writes = 0;  // queued writes on the memory route
+  uint32_t m_pins = 0;                 // bank presets in force
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space

@@ -31,9 +31,10 @@ inline OpticalChannelConfig bench_optical() {
 // manager's front socket is for the bench to bind.
 struct OpticalPath : sc_core::sc_module {
   OpticalPath(sc_core::sc_module_name name, const HeteroConfig& config, uint32_t vc,
-              std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd)
+              std::optional<DualRouteMode> memory_route, StatsRegistry& stats, VcdWriter* vcd,
+              bool refresh = false)
       : sc_module(name),
-        controller("mc", hetero_controller_config(false), hetero_dram_geometry(4),
+        controller("mc", hetero_controller_config(refresh), hetero_dram_geometry(4),
                    hetero_dram_timing(), 8, stats, nullptr),
         channel("channel", bench_optical(), VirtualChannelId{vc}, memory_route, stats, vcd),
         dram("dram", hetero_dram_geometry(4), hetero_dram_timing(), 8, stats),

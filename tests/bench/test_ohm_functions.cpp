@@ -53,7 +53,7 @@ HeteroConfig reverse_writing_two_level() {
 // copy, with swaps over the memory route happening all the time.
 struct RandomSwaps : bench::OpticalPath {
   RandomSwaps(sc_core::sc_module_name name, DualRouteMode route, uint32_t vc, StatsRegistry& stats)
-      : OpticalPath(name, hot_at(4), vc, route, stats, nullptr),
+      : OpticalPath(name, hot_at(4), vc, route, stats, nullptr, true),
         traffic("traffic", traffic_config(manager.capacity_bytes())) {
     traffic.out.bind(manager.in);
   }
