@@ -6,6 +6,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/host/settling_memory.h"
 #include "modules/interconnect/channel_interleaver.h"
 #include "modules/interconnect/electrical_channel.h"
 #include "modules/interconnect/interleave_map.h"
@@ -27,7 +28,7 @@ namespace ohmvp {
 // interleaver spreads its requests over the channels when there are several) or one socket per
 // channel (the GPU's L2 slices, each bound to its own channel and sending channel-local addresses,
 // see `map()`).
-class MemorySystem : public sc_core::sc_module {
+class MemorySystem : public sc_core::sc_module, public SettlingMemory {
  public:
   enum class Front { single_initiator, per_channel };
 
@@ -42,10 +43,10 @@ class MemorySystem : public sc_core::sc_module {
   uint32_t channel_count() const { return static_cast<uint32_t>(m_controllers.size()); }
   // Global address <-> (channel, channel-local address).
   const InterleaveMap& map() const { return m_map; }
-  bool idle() const;
+  bool idle() const override;
   // Calls `done` once every channel is idle: at once if they are, else when the last one gets
   // there (posted writes still queued when the initiator finishes must reach DRAM first).
-  void when_idle(std::function<void()> done);
+  void when_idle(std::function<void()> done) override;
   uint64_t column_commands() const;
   uint64_t capacity_bytes() const;
   uint32_t burst_bytes() const { return m_controllers.front()->mapper().burst_bytes(); }

