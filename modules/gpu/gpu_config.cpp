@@ -92,6 +92,8 @@ void parse_hmma_mode(const ConfigReader& reader, HmmaModeConfig& m, bool optiona
 }
 
 void parse_tensor_core(const ConfigReader& reader, TensorCoreConfig& t) {
+  reader.get_enum("fragment_mapping", t.fragment_mapping,
+                  {{"volta", FragmentMapping::volta}, {"turing", FragmentMapping::turing}});
   reader.get("tensor_cores_per_sub_core", t.tensor_cores_per_sub_core, 1u, 64u);
   reader.get("fedp_per_tensor_core", t.fedp_per_tensor_core, 1u, 1024u);
   parse_hmma_mode(reader.child("f16"), t.f16, false);

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/simt/fragment_layout.h"
 
 namespace ohmvp {
 class ConfigReader;
@@ -109,6 +110,8 @@ struct HmmaModeConfig {
 
 // The tensor cores of a sub-core; the defaults are the Titan V's (titanv.json).
 struct TensorCoreConfig {
+  // Which lanes hold which elements of a wmma fragment, and so the loads a wmma.load issues.
+  FragmentMapping fragment_mapping = FragmentMapping::volta;
   uint32_t tensor_cores_per_sub_core = 2;
   uint32_t fedp_per_tensor_core = 16;           // four-element dot-product units
   HmmaModeConfig f16{4, 2, 12, 9, 0, 4, 4, 4};  // FP16: f16 C and D

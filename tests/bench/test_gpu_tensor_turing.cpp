@@ -38,3 +38,15 @@ TEST_CASE("turing: FP32 accumulation takes the tensor cores twice as long as FP1
   CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
   CHECK(measure(TensorOp::wmma_s8, 2, true) == 16 + 2);
 }
+
+TEST_CASE("turing: wmma.load from shared memory reads each element once, in half the passes",
+          "[tensor]") {
+  // Row-major A, four 4-byte runs per lane (rows l / 4 and l / 4 + 8, k at 2 (l % 4) and 8 more),
+  // a whole warp per pass when the 8 rows a run touches meet in different banks. Rows 32 bytes
+  // apart: rows r and r + 4 share banks, 2 passes per run, 8 for the load (Volta: 16); rows 48
+  // bytes apart: 1 pass per run, 4 (Volta: 8).
+  const uint32_t ldst = the_bench().config.unit(UnitClass::ldst).latency;
+  const uint32_t shared = the_bench().config.shared_memory.latency;
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 8 - 1 + shared + 2);
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 4 - 1 + shared + 2);
+}
