@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "modules/gpu/architecture.h"
 #include "modules/gpu/ptx/instruction.h"
 #include "modules/gpu/simt/fragment_layout.h"
 
@@ -126,6 +127,9 @@ struct CrossbarConfig {
 };
 
 struct GpuConfig {
+  // The architecture's instruction set: a kernel with an instruction it lacks is refused at
+  // launch (modules/gpu/architecture.h).
+  ComputeCapability compute_capability = ComputeCapability::sm_70;
   uint32_t sm_count = 4;
   double core_clock_mhz = 1455.0;
   uint32_t warp_size = 32;

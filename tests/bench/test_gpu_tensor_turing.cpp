@@ -28,6 +28,8 @@ TEST_CASE("turing: wmma.mma latencies of the three modes", "[tensor]") {
   CHECK(measure(TensorOp::wmma_f16, 2) == 2 * 74 + 2);
   CHECK(measure(TensorOp::wmma_s8, 2) == 2 * 59 + 2);
   CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - before == 8 * 4);
+  // mma.sync m16n8k8: a quarter of the multiply-adds, one of the four HMMA (FP32 accumulation).
+  CHECK(measure(TensorOp::mma_f32, 2) == 2 * 51 + 2);
   std::cout << "turing wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
             << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << ", s8 "
             << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << " cycles\n";
