@@ -46,7 +46,11 @@ Accesses issue(FragmentMapping mapping, Opcode op, DataType type, MatrixLayout l
   return a;
 }
 
-void check_each_byte(const Accesses& a, uint32_t tile_bytes, uint32_t times) {
+// The access has `runs` accesses of `bytes` per lane and reads each of the tile's bytes `times`.
+void check_accesses(const Accesses& a, uint32_t runs, uint32_t bytes, uint32_t tile_bytes,
+                    uint32_t times) {
+  CHECK(a.runs == runs);
+  CHECK(a.bytes == bytes);
   CHECK(a.reads.size() == tile_bytes);
   CHECK(a.reads.begin()->first == k_tile);
   for (const auto& [address, n] : a.reads) CHECK(n == times);
@@ -56,41 +60,22 @@ void check_each_byte(const Accesses& a, uint32_t tile_bytes, uint32_t times) {
 
 TEST_CASE("wmma.load of f16 A: Volta reads the tile twice, Turing once", "[tensor]") {
   const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  const FragmentMapping volta = FragmentMapping::volta, turing = FragmentMapping::turing;
+  const Opcode a = Opcode::wmma_load_a, b = Opcode::wmma_load_b;
   // Volta (Raihan et al.): row-major two 128-bit loads per lane, column-major four 64-bit.
-  Accesses a = issue(FragmentMapping::volta, Opcode::wmma_load_a, DataType::f16, row);
-  CHECK(a.runs == 2);
-  CHECK(a.bytes == 16);
-  check_each_byte(a, 512, 2);
-  a = issue(FragmentMapping::volta, Opcode::wmma_load_a, DataType::f16, col);
-  CHECK(a.runs == 4);
-  CHECK(a.bytes == 8);
-  check_each_byte(a, 512, 2);
+  check_accesses(issue(volta, a, DataType::f16, row), 2, 16, 512, 2);
+  check_accesses(issue(volta, a, DataType::f16, col), 4, 8, 512, 2);
   // Turing: four 32-bit loads per lane row-major, eight 16-bit column-major; every byte once.
-  a = issue(FragmentMapping::turing, Opcode::wmma_load_a, DataType::f16, row);
-  CHECK(a.runs == 4);
-  CHECK(a.bytes == 4);
-  check_each_byte(a, 512, 1);
-  a = issue(FragmentMapping::turing, Opcode::wmma_load_a, DataType::f16, col);
-  CHECK(a.runs == 8);
-  CHECK(a.bytes == 2);
-  check_each_byte(a, 512, 1);
-  a = issue(FragmentMapping::turing, Opcode::wmma_load_b, DataType::f16, col);
-  CHECK(a.runs == 4);
-  CHECK(a.bytes == 4);
-  check_each_byte(a, 512, 1);
+  check_accesses(issue(turing, a, DataType::f16, row), 4, 4, 512, 1);
+  check_accesses(issue(turing, a, DataType::f16, col), 8, 2, 512, 1);
+  check_accesses(issue(turing, b, DataType::f16, col), 4, 4, 512, 1);
 }
 
 TEST_CASE("wmma.load.c / wmma.store.d of f32: every element once on both mappings", "[tensor]") {
   for (FragmentMapping mapping : {FragmentMapping::volta, FragmentMapping::turing})
     for (Opcode op : {Opcode::wmma_load_c, Opcode::wmma_store_d}) {
-      const Accesses rows = issue(mapping, op, DataType::f32, MatrixLayout::row);
-      CHECK(rows.runs == 4);
-      CHECK(rows.bytes == 8);
-      check_each_byte(rows, 1024, 1);
-      const Accesses cols = issue(mapping, op, DataType::f32, MatrixLayout::col);
-      CHECK(cols.runs == 8);
-      CHECK(cols.bytes == 4);
-      check_each_byte(cols, 1024, 1);
+      check_accesses(issue(mapping, op, DataType::f32, MatrixLayout::row), 4, 8, 1024, 1);
+      check_accesses(issue(mapping, op, DataType::f32, MatrixLayout::col), 8, 4, 1024, 1);
     }
 }
 
