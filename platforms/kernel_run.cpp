@@ -10,6 +10,7 @@
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
+#include "modules/host/workload_architecture.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/optical_summary.h"
@@ -53,9 +54,12 @@ gpu::DataType texel_type(ElementType type) {
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
  public:
-  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload)
+  // Refuses (ConfigError) a kernel the GPU's compute capability cannot run before it copies
+  // anything.
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::ComputeCapability gpu)
       : m_runtime(runtime), m_workload(workload) {
     m_module = runtime.load_module(workload.ptx);
+    check_workload_architecture(workload, runtime.module(m_module), gpu);
     for (const BufferSpec& buffer : workload.buffers) {
       const uint64_t address = runtime.malloc(buffer.size_bytes());
       m_addresses[buffer.name] = address;
@@ -246,7 +250,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
 
   std::unique_ptr<SimulatedExecutor> executor;
   try {
-    executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload);
+    executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload,
+                                                   config.gpu->compute_capability);
     run_workload_steps(workload, *executor);
     platform.runtime().synchronize();
     const auto outputs = read_outputs(workload, *executor);

@@ -140,6 +140,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   state->launch = launch;
   state->layout = std::make_unique<KernelLayout>(*launch.module, launch.kernel);
   const Function& kernel = state->layout->kernel();
+  check_architecture(*state->layout, m_config.compute_capability);
   const std::string where = "launch of kernel '" + launch.kernel + "'";
   if (launch.grid.count() == 0 || launch.block.count() == 0) {
     throw ConfigError(where + ": grid and block must have at least one thread");

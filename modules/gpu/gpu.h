@@ -33,8 +33,8 @@ namespace ohmvp::gpu {
 //    runs (from a SystemC process, at the simulated time the launch ended) once every CTA has
 //    finished and every store has reached L2, or once a device fault stopped the launch (then
 //    LaunchResult::faulted with the message naming kernel, PC and instruction, CTA and thread).
-//    Bad launches (unknown kernel, empty grid, short argument block, a CTA that fits no SM)
-//    throw ConfigError at the call.
+//    Bad launches (unknown kernel, empty grid, short argument block, a CTA that fits no SM, an
+//    instruction the GPU's compute capability lacks) throw ConfigError at the call.
 //  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;
 //    the L2s' cached bytes are seen and updated. SimulationError outside the memory.
 //  - flush_l2(): writes every dirty L2 line back to memory, then calls `done`.

@@ -92,6 +92,8 @@ void parse_hmma_mode(const ConfigReader& reader, HmmaModeConfig& m, bool optiona
 }
 
 void parse_tensor_core(const ConfigReader& reader, TensorCoreConfig& t) {
+  reader.get_enum("fragment_mapping", t.fragment_mapping,
+                  {{"volta", FragmentMapping::volta}, {"turing", FragmentMapping::turing}});
   reader.get("tensor_cores_per_sub_core", t.tensor_cores_per_sub_core, 1u, 64u);
   reader.get("fedp_per_tensor_core", t.fedp_per_tensor_core, 1u, 1024u);
   parse_hmma_mode(reader.child("f16"), t.f16, false);
@@ -232,6 +234,8 @@ uint64_t L2CacheConfig::slice_bytes(uint32_t memory_channels, const char* path) 
 
 GpuConfig parse_gpu_config(const ConfigReader& reader) {
   GpuConfig c;
+  reader.get_enum("compute_capability", c.compute_capability,
+                  {{"7.0", ComputeCapability::sm_70}, {"7.5", ComputeCapability::sm_75}});
   reader.get("sm_count", c.sm_count, 1u, 1024u);
   reader.get("core_clock_mhz", c.core_clock_mhz, 1.0, 10000.0);
   reader.get("warp_size", c.warp_size, 4u, 64u);

@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "modules/gpu/architecture.h"
 #include "modules/gpu/ptx/instruction.h"
+#include "modules/gpu/simt/fragment_layout.h"
 
 namespace ohmvp {
 class ConfigReader;
@@ -109,6 +111,8 @@ struct HmmaModeConfig {
 
 // The tensor cores of a sub-core; the defaults are the Titan V's (titanv.json).
 struct TensorCoreConfig {
+  // Which lanes hold which elements of a wmma fragment, and so the loads a wmma.load issues.
+  FragmentMapping fragment_mapping = FragmentMapping::volta;
   uint32_t tensor_cores_per_sub_core = 2;
   uint32_t fedp_per_tensor_core = 16;           // four-element dot-product units
   HmmaModeConfig f16{4, 2, 12, 9, 0, 4, 4, 4};  // FP16: f16 C and D
@@ -123,6 +127,9 @@ struct CrossbarConfig {
 };
 
 struct GpuConfig {
+  // The architecture's instruction set: a kernel with an instruction it lacks is refused at
+  // launch (modules/gpu/architecture.h).
+  ComputeCapability compute_capability = ComputeCapability::sm_70;
   uint32_t sm_count = 4;
   double core_clock_mhz = 1455.0;
   uint32_t warp_size = 32;

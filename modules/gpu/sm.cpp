@@ -119,6 +119,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.local_region_base = k.local_base;
   c.local_stride = k.local_stride;
   c.textures = k.textures;
+  c.fragment_mapping = m_config.tensor.fragment_mapping;
   c.grid = k.grid;
   c.block = k.block;
   c.cta = unflatten(cta_linear, k.grid);
@@ -357,7 +358,7 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
 // bytes per lane), from the tile addresses shared_passes() put in m_lane_addresses.
 uint32_t Sm::fragment_shared_passes(const WarpState& state, const Instruction& instruction,
                                     uint64_t lanes) {
-  const FragmentSpec spec = fragment_spec_of(instruction);
+  const FragmentSpec spec = fragment_spec_of(instruction, m_config.tensor.fragment_mapping);
   const FragmentRuns runs = fragment_runs(spec);
   const std::array<uint64_t, 64> tiles = m_lane_addresses;
   std::array<uint64_t, 64> strides{};

@@ -28,6 +28,8 @@ TEST_CASE("turing: wmma.mma latencies of the three modes", "[tensor]") {
   CHECK(measure(TensorOp::wmma_f16, 2) == 2 * 74 + 2);
   CHECK(measure(TensorOp::wmma_s8, 2) == 2 * 59 + 2);
   CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - before == 8 * 4);
+  // mma.sync m16n8k8: a quarter of the multiply-adds, one of the four HMMA (FP32 accumulation).
+  CHECK(measure(TensorOp::mma_f32, 2) == 2 * 51 + 2);
   std::cout << "turing wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
             << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << ", s8 "
             << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << " cycles\n";
@@ -37,4 +39,16 @@ TEST_CASE("turing: FP32 accumulation takes the tensor cores twice as long as FP1
   CHECK(measure(TensorOp::wmma_f32, 2, true) == 64 + 2);
   CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
   CHECK(measure(TensorOp::wmma_s8, 2, true) == 16 + 2);
+}
+
+TEST_CASE("turing: wmma.load from shared memory reads each element once, in half the passes",
+          "[tensor]") {
+  // Row-major A, four 4-byte runs per lane (rows l / 4 and l / 4 + 8, k at 2 (l % 4) and 8 more),
+  // a whole warp per pass when the 8 rows a run touches meet in different banks. Rows 32 bytes
+  // apart: rows r and r + 4 share banks, 2 passes per run, 8 for the load (Volta: 16); rows 48
+  // bytes apart: 1 pass per run, 4 (Volta: 8).
+  const uint32_t ldst = the_bench().config.unit(UnitClass::ldst).latency;
+  const uint32_t shared = the_bench().config.shared_memory.latency;
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 8 - 1 + shared + 2);
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 4 - 1 + shared + 2);
 }

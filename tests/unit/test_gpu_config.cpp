@@ -296,3 +296,25 @@ TEST_CASE("gpu config: tensor cores are a set/step model, not a unit latency", "
   CHECK(turing.tensor.s32.sets == 4);
   CHECK(turing.unit(UnitClass::tensor).initiation_interval == 64);
 }
+
+TEST_CASE("gpu config: compute capability and fragment mapping, per preset", "[sm][tensor]") {
+  CHECK_THAT(error_of({{"compute_capability", "8.0"}}),
+             Contains("gpu.compute_capability") && Contains("'8.0'") && Contains("'7.0', '7.5'"));
+  CHECK_THAT(error_of({{"compute_capability", 7.5}}),
+             Contains("gpu.compute_capability") && Contains("expected string"));
+  CHECK_THAT(error_of({{"tensor_core", {{"fragment_mapping", "ampere"}}}}),
+             Contains("gpu.tensor_core.fragment_mapping") && Contains("'ampere'") &&
+                 Contains("'volta', 'turing'"));
+  const GpuConfig defaults;
+  CHECK(defaults.compute_capability == ComputeCapability::sm_70);
+  CHECK(defaults.tensor.fragment_mapping == FragmentMapping::volta);
+  for (const char* volta : {"titanv", "small", "ohm_gpu"}) {
+    INFO(volta);
+    const GpuConfig c = load_preset(volta);
+    CHECK(c.compute_capability == ComputeCapability::sm_70);
+    CHECK(c.tensor.fragment_mapping == FragmentMapping::volta);
+  }
+  const GpuConfig turing = load_preset("turing");
+  CHECK(turing.compute_capability == ComputeCapability::sm_75);
+  CHECK(turing.tensor.fragment_mapping == FragmentMapping::turing);
+}

@@ -9,6 +9,7 @@
 #include "modules/gpu/ptx/ptx_matrix.h"
 #include "modules/gpu/ptx/ptx_names.h"
 #include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/functional_executor.h"
 #include "modules/gpu/simt/half.h"
 
@@ -126,11 +127,11 @@ std::vector<uint8_t> pointers(std::initializer_list<uint64_t> list) {
   return bytes;
 }
 
-void run_case(const Case& c) {
+void run_case(const Case& c, FragmentMapping mapping) {
   const MatrixGeometry g = matrix_geometry(c.shape);
   const Module module = parse_ptx(kernel_ptx(c), "tile.ptx");
   DeviceMemory memory;
-  FunctionalExecutor executor(module, memory);
+  FunctionalExecutor executor(module, memory, 32, mapping);
   const uint32_t ab = uint32_t(type_bytes(c.ab));
   const uint32_t lda = stride_of(c.la, g.m, g.k), ldb = stride_of(c.lb, g.k, g.n);
   const uint32_t ldc = stride_of(c.lc, g.m, g.n), ldd = stride_of(c.ld, g.m, g.n);
@@ -162,35 +163,94 @@ void run_case(const Case& c) {
     }
 }
 
-}  // namespace
+constexpr FragmentMapping k_mappings[] = {FragmentMapping::volta, FragmentMapping::turing};
 
-TEST_CASE("wmma f16: every shape, layout and accumulator precision", "[tensor][interp]") {
-  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
-  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
-    for (MatrixLayout la : {row, col})
-      for (MatrixLayout lb : {row, col})
-        for (auto [ct, dt] :
-             {std::pair{DataType::f32, DataType::f32}, std::pair{DataType::f16, DataType::f16},
-              std::pair{DataType::f16, DataType::f32}, std::pair{DataType::f32, DataType::f16}}) {
-          const Case c{shape, la, lb, la == lb ? row : col, lb, DataType::f16, ct, dt};
-          INFO(kernel_ptx(c));
-          run_case(c);
-        }
+// Kernel `k(tile, out)`: wmma.load of a 16 x 16 f16 A (m16n16k16, `layout`) from global memory,
+// or through a shared copy of it, then each lane stores its 8 fragment registers at out + 32 x
+// lane.
+std::string fragment_dump_ptx(MatrixLayout layout, bool shared) {
+  const std::string load = "wmma.load.a.sync.aligned." + std::string(layout_name(layout)) +
+                           ".m16n16k16" + (shared ? ".shared" : ".global") + ".f16 " +
+                           fragment("r", 1, 8);
+  std::string ptx =
+      ".version 7.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry k(.param .u64 ptile, .param .u64 pout)\n{\n"
+      "  .reg .b32 %r<20>;\n  .reg .b64 %rd<8>;\n  .shared .align 16 .b8 tile[512];\n"
+      "  ld.param.u64 %rd1, [ptile];\n  ld.param.u64 %rd2, [pout];\n"
+      "  mov.u32 %r10, %laneid;\n  mul.wide.u32 %rd3, %r10, 16;\n"
+      "  add.s64 %rd4, %rd1, %rd3;\n  ld.global.v4.u32 {%r11, %r12, %r13, %r14}, [%rd4];\n"
+      "  mov.u32 %r15, tile;\n  mul.lo.u32 %r16, %r10, 16;\n  add.u32 %r17, %r15, %r16;\n"
+      "  st.shared.v4.u32 [%r17], {%r11, %r12, %r13, %r14};\n  bar.sync 0;\n";
+  ptx += shared ? "  " + load + ", [%r15];\n" : "  " + load + ", [%rd1];\n";
+  ptx += "  mul.wide.u32 %rd5, %r10, 32;\n  add.s64 %rd6, %rd2, %rd5;\n";
+  for (int i = 0; i < 8; ++i)
+    ptx +=
+        "  st.global.u32 [%rd6+" + std::to_string(4 * i) + "], %r" + std::to_string(1 + i) + ";\n";
+  return ptx + "  exit;\n}\n";
 }
 
-TEST_CASE("wmma s8/u8 (Turing integer mode): every shape and layout", "[tensor][interp]") {
-  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
-  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
-    for (MatrixLayout la : {row, col})
-      for (MatrixLayout lb : {row, col}) {
-        const Case c{shape, la, lb, col, row, DataType::s8, DataType::s32, DataType::s32};
-        INFO(kernel_ptx(c));
-        run_case(c);
+}  // namespace
+
+TEST_CASE("wmma.load fills each lane's f16 A fragment as the mapping says, repeats included",
+          "[tensor][interp]") {
+  for (FragmentMapping mapping : k_mappings)
+    for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col})
+      for (bool shared : {false, true}) {
+        INFO("mapping " << int(mapping) << " " << layout_name(layout) << " shared " << shared);
+        const Module module = parse_ptx(fragment_dump_ptx(layout, shared), "dump.ptx");
+        DeviceMemory memory;
+        FunctionalExecutor executor(module, memory, 32, mapping);
+        std::vector<uint8_t> tile(512), out(32 * 32);
+        for (uint32_t row = 0; row < 16; ++row)
+          for (uint32_t col = 0; col < 16; ++col)
+            put_element(tile, offset(layout, row, col, 16, 2), DataType::f16,
+                        int32_t(row * 16 + col));
+        const uint64_t ptile = memory.allocate(tile.size()), pout = memory.allocate(out.size());
+        memory.write(ptile, tile.data(), tile.size());
+        executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({ptile, pout})});
+        memory.read(pout, out.data(), out.size());
+        const FragmentSpec spec{MatrixShape::m16n16k16, MatrixRole::a, DataType::f16, layout,
+                                mapping};
+        for (uint32_t lane = 0; lane < 32; ++lane)
+          for (uint32_t i = 0; i < 16; ++i) {
+            const MatrixPosition p = fragment_position(spec, lane, i);
+            INFO("lane " << lane << " x[" << i << "]");
+            CHECK(get_element(out, lane * 32 + i * 2, DataType::f16) == double(p.row * 16 + p.col));
+          }
       }
+}
+
+TEST_CASE("wmma f16: every shape, layout and accumulator precision, both mappings",
+          "[tensor][interp]") {
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  for (FragmentMapping mapping : k_mappings)
+    for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
+      for (MatrixLayout la : {row, col})
+        for (MatrixLayout lb : {row, col})
+          for (auto [ct, dt] :
+               {std::pair{DataType::f32, DataType::f32}, std::pair{DataType::f16, DataType::f16},
+                std::pair{DataType::f16, DataType::f32}, std::pair{DataType::f32, DataType::f16}}) {
+            const Case c{shape, la, lb, la == lb ? row : col, lb, DataType::f16, ct, dt};
+            INFO(kernel_ptx(c) << "mapping " << int(mapping));
+            run_case(c, mapping);
+          }
+}
+
+TEST_CASE("wmma s8/u8 (Turing integer mode): every shape and layout, both mappings",
+          "[tensor][interp]") {
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  for (FragmentMapping mapping : k_mappings)
+    for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16})
+      for (MatrixLayout la : {row, col})
+        for (MatrixLayout lb : {row, col}) {
+          const Case c{shape, la, lb, col, row, DataType::s8, DataType::s32, DataType::s32};
+          INFO(kernel_ptx(c) << "mapping " << int(mapping));
+          run_case(c, mapping);
+        }
   // .satfinite changes nothing while the sums fit in s32.
   const Case u{MatrixShape::m16n16k16, row,           col,           row, row,
                DataType::s8,           DataType::s32, DataType::s32, true};
-  run_case(u);
+  run_case(u, FragmentMapping::turing);
 }
 
 TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][interp]") {

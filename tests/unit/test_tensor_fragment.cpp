@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "modules/gpu/simt/fragment_layout.h"
 
@@ -20,6 +21,13 @@ std::map<std::pair<uint32_t, uint32_t>, uint32_t> holders(const FragmentSpec& sp
       ++count[{p.row, p.col}];
     }
   return count;
+}
+
+// Types of the fragments of `role` that wmma moves: f16 and s8 for A and B, f16, f32 and s32 for
+// the accumulators.
+std::vector<DataType> fragment_types(MatrixRole role) {
+  if (role == MatrixRole::c) return {DataType::f16, DataType::f32, DataType::s32};
+  return {DataType::f16, DataType::s8};
 }
 
 }  // namespace
@@ -141,24 +149,150 @@ TEST_CASE("fragment runs are Volta's 128-bit and 64-bit accesses", "[tensor]") {
   CHECK(runs(s, MatrixRole::c, DataType::f16, MatrixLayout::row) == P{1, 8});
   CHECK(runs(s, MatrixRole::a, DataType::s8, MatrixLayout::row) == P{1, 8});
   CHECK(runs(MatrixShape::m32n8k16, MatrixRole::a, DataType::s8, MatrixLayout::row) == P{1, 16});
-  // The runs' offsets from a lane's first element are the same for every lane.
+  // The runs' offsets from a lane's first element are the same for every lane, on both
+  // mappings.
+  for (FragmentMapping mapping : {FragmentMapping::volta, FragmentMapping::turing})
+    for (MatrixShape shape : k_wmma_shapes)
+      for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c})
+        for (DataType type : fragment_types(role))
+          for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col}) {
+            const FragmentSpec spec{shape, role, type, layout, mapping};
+            const FragmentRuns r = fragment_runs(spec);
+            const uint64_t stride = default_stride(spec) + 24;
+            for (uint32_t lane = 1; lane < 32; ++lane)
+              for (uint32_t run = 0; run < r.runs; ++run) {
+                const uint32_t i = run * r.run_elements;
+                CHECK(fragment_byte_offset(spec, stride, lane, i) -
+                          fragment_byte_offset(spec, stride, lane, 0) ==
+                      fragment_byte_offset(spec, stride, 0, i) -
+                          fragment_byte_offset(spec, stride, 0, 0));
+              }
+          }
+}
+
+namespace {
+
+FragmentSpec turing(MatrixShape shape, MatrixRole role, DataType type, MatrixLayout layout) {
+  return {shape, role, type, layout, FragmentMapping::turing};
+}
+
+// How often a warp's wmma.load reads each matrix element: every run of every lane.
+std::map<std::pair<uint32_t, uint32_t>, uint32_t> loads(const FragmentSpec& spec) {
+  const FragmentRuns r = fragment_runs(spec);
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> count;
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t i = 0; i < r.runs * r.run_elements; ++i) {
+      const MatrixPosition p = fragment_position(spec, lane, i);
+      ++count[{p.row, p.col}];
+    }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("Turing mapping: every element held by one lane, repeats in the same lane", "[tensor]") {
   for (MatrixShape shape : k_wmma_shapes)
     for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c})
-      for (DataType type : {DataType::f16, DataType::f32, DataType::s8, DataType::s32})
+      for (DataType type : fragment_types(role))
         for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col}) {
-          if ((role == MatrixRole::c) != (type == DataType::f32 || type == DataType::s32) &&
-              type != DataType::f16)
-            continue;
-          const FragmentSpec spec{shape, role, type, layout};
-          const FragmentRuns r = fragment_runs(spec);
-          const uint64_t stride = default_stride(spec) + 24;
-          for (uint32_t lane = 1; lane < 32; ++lane)
-            for (uint32_t run = 0; run < r.runs; ++run) {
-              const uint32_t i = run * r.run_elements;
-              CHECK(fragment_byte_offset(spec, stride, lane, i) -
-                        fragment_byte_offset(spec, stride, lane, 0) ==
-                    fragment_byte_offset(spec, stride, 0, i) -
-                        fragment_byte_offset(spec, stride, 0, 0));
-            }
+          const FragmentSpec spec = turing(shape, role, type, layout);
+          INFO(shape_name(shape) << " role " << int(role) << " " << int(type));
+          const uint32_t size = matrix_rows(shape, role) * matrix_cols(shape, role);
+          REQUIRE(spec.distinct_elements() == size / 32);
+          const uint32_t copies = spec.elements() / spec.distinct_elements();
+          CHECK(copies * spec.distinct_elements() == spec.elements());
+          const auto count = holders(spec);
+          CHECK(count.size() == size);
+          for (const auto& [element, n] : count) CHECK(n == copies);
+          for (uint32_t lane = 0; lane < 32; ++lane)
+            for (uint32_t i = spec.distinct_elements(); i < spec.elements(); ++i)
+              CHECK(fragment_position(spec, lane, i) ==
+                    fragment_position(spec, lane, i % spec.distinct_elements()));
         }
+  // f16 A and B of m16n16k16: each element twice, in one lane; m32n8k16's B and m8n32k16's A
+  // four times.
+  CHECK(turing(MatrixShape::m16n16k16, MatrixRole::a, DataType::f16, MatrixLayout::row)
+            .distinct_elements() == 8);
+  CHECK(turing(MatrixShape::m32n8k16, MatrixRole::a, DataType::f16, MatrixLayout::row)
+            .distinct_elements() == 16);
+  CHECK(turing(MatrixShape::m32n8k16, MatrixRole::b, DataType::f16, MatrixLayout::row)
+            .distinct_elements() == 4);
+}
+
+TEST_CASE("Turing m16n16k16 mapping: the 8 x 8 blocks of mma.sync and ldmatrix", "[tensor]") {
+  const MatrixShape s = MatrixShape::m16n16k16;
+  // Lane 5 is group 1, thread 1: row 1 of each block, elements 2 and 3 of it (PTX ISA's
+  // mma.m16n8k16 fragments; A's x[i + 8] repeats x[i]).
+  for (MatrixLayout layout : {MatrixLayout::row, MatrixLayout::col}) {
+    const FragmentSpec a = turing(s, MatrixRole::a, DataType::f16, layout);
+    CHECK(fragment_position(a, 5, 0) == MatrixPosition{1, 2});
+    CHECK(fragment_position(a, 5, 1) == MatrixPosition{1, 3});
+    CHECK(fragment_position(a, 5, 2) == MatrixPosition{9, 2});
+    CHECK(fragment_position(a, 5, 4) == MatrixPosition{1, 10});
+    CHECK(fragment_position(a, 5, 7) == MatrixPosition{9, 11});
+    CHECK(fragment_position(a, 5, 8) == MatrixPosition{1, 2});
+    const FragmentSpec b = turing(s, MatrixRole::b, DataType::f16, layout);
+    CHECK(fragment_position(b, 5, 0) == MatrixPosition{2, 1});
+    CHECK(fragment_position(b, 5, 3) == MatrixPosition{11, 1});
+    CHECK(fragment_position(b, 5, 4) == MatrixPosition{2, 9});
+    CHECK(fragment_position(b, 5, 15) == MatrixPosition{11, 9});
+  }
+  for (DataType type : {DataType::f32, DataType::f16, DataType::s32}) {
+    const FragmentSpec c = turing(s, MatrixRole::c, type, MatrixLayout::row);
+    CHECK(fragment_position(c, 5, 0) == MatrixPosition{1, 2});
+    CHECK(fragment_position(c, 5, 3) == MatrixPosition{9, 3});
+    CHECK(fragment_position(c, 5, 4) == MatrixPosition{1, 10});
+  }
+  // s8: 16-byte blocks, four k per lane (mma.m16n8k16's .s8 fragments).
+  const FragmentSpec a8 = turing(s, MatrixRole::a, DataType::s8, MatrixLayout::row);
+  CHECK(fragment_position(a8, 5, 0) == MatrixPosition{1, 4});
+  CHECK(fragment_position(a8, 5, 3) == MatrixPosition{1, 7});
+  CHECK(fragment_position(a8, 5, 4) == MatrixPosition{9, 4});
+  const FragmentSpec b8 = turing(s, MatrixRole::b, DataType::s8, MatrixLayout::col);
+  CHECK(fragment_position(b8, 5, 2) == MatrixPosition{6, 1});
+  CHECK(fragment_position(b8, 5, 4) == MatrixPosition{4, 9});
+  // mma.sync.m16n8k8 is the same under both mappings.
+  for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c}) {
+    const FragmentSpec volta{MatrixShape::m16n8k8, role, DataType::f16, MatrixLayout::row};
+    const FragmentSpec blocks =
+        turing(MatrixShape::m16n8k8, role, DataType::f16, MatrixLayout::row);
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t i = 0; i < volta.elements(); ++i)
+        CHECK(fragment_position(volta, lane, i) == fragment_position(blocks, lane, i));
+  }
+}
+
+TEST_CASE("Turing fragment runs load each element once, in 32-bit or narrower accesses",
+          "[tensor]") {
+  using P = std::pair<uint32_t, uint32_t>;
+  const auto runs = [](MatrixShape shape, MatrixRole role, DataType type, MatrixLayout layout) {
+    const FragmentRuns r = fragment_runs(turing(shape, role, type, layout));
+    return P{r.runs, r.run_elements};
+  };
+  const MatrixShape s = MatrixShape::m16n16k16;
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  // f16 A row-major: four 32-bit loads per lane (Volta: two 128-bit); column-major: eight 16-bit.
+  CHECK(runs(s, MatrixRole::a, DataType::f16, row) == P{4, 2});
+  CHECK(runs(s, MatrixRole::a, DataType::f16, col) == P{8, 1});
+  CHECK(runs(s, MatrixRole::b, DataType::f16, col) == P{4, 2});
+  CHECK(runs(s, MatrixRole::b, DataType::f16, row) == P{8, 1});
+  CHECK(runs(MatrixShape::m32n8k16, MatrixRole::a, DataType::f16, row) == P{8, 2});
+  CHECK(runs(MatrixShape::m32n8k16, MatrixRole::b, DataType::f16, col) == P{2, 2});
+  CHECK(runs(s, MatrixRole::c, DataType::f32, row) == P{4, 2});
+  CHECK(runs(s, MatrixRole::c, DataType::f32, col) == P{8, 1});
+  CHECK(runs(s, MatrixRole::c, DataType::f16, row) == P{4, 2});
+  CHECK(runs(s, MatrixRole::a, DataType::s8, row) == P{2, 4});
+  CHECK(runs(s, MatrixRole::b, DataType::s8, col) == P{2, 4});
+  CHECK(runs(s, MatrixRole::a, DataType::s8, col) == P{8, 1});
+  // Across the warp every element is read once (Volta: f16 A and B twice).
+  for (MatrixShape shape : k_wmma_shapes)
+    for (MatrixRole role : {MatrixRole::a, MatrixRole::b, MatrixRole::c})
+      for (DataType type : fragment_types(role))
+        for (MatrixLayout layout : {row, col}) {
+          INFO(shape_name(shape) << " role " << int(role) << " " << int(type));
+          const auto count = loads(turing(shape, role, type, layout));
+          CHECK(count.size() == matrix_rows(shape, role) * matrix_cols(shape, role));
+          for (const auto& [element, n] : count) CHECK(n == 1);
+        }
+  for (const auto& [element, n] : loads({s, MatrixRole::a, DataType::f16, row})) CHECK(n == 2);
 }

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/kernel_layout.h"
 #include "modules/gpu/simt/texture.h"
 
@@ -32,6 +33,8 @@ struct ExecutionContext {
   uint64_t local_stride = 0;
 
   const TextureTable* textures = nullptr;
+  // Which lanes hold which elements of a wmma fragment: the GPU's architecture.
+  FragmentMapping fragment_mapping = FragmentMapping::volta;
 
   Dim3 grid, block, cta;
   uint32_t cta_linear = 0;

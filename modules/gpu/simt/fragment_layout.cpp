@@ -12,10 +12,24 @@ MatrixPosition group_block(MatrixShape shape, uint32_t group) {
   return {row_block * 4, col_block * 8};
 }
 
-MatrixPosition mma_m16n8k8(MatrixRole role, uint32_t lane, uint32_t index) {
+// Turing (and mma.sync): the matrix as blocks of 8 rows (A, C: rows of the matrix; B: its
+// columns) by 16 bytes of k (A, B) or 8 elements (C), in order with the block row fastest. Lane l
+// holds, of each block, row l / 4 and the elements of bytes 4 (l % 4) to 4 (l % 4) + 3 of k, or
+// of C columns 2 (l % 4) and 2 (l % 4) + 1.
+MatrixPosition block_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
   const uint32_t group = lane / 4, thread = lane % 4;
-  if (role == MatrixRole::b) return {thread * 2 + index, group};
-  return {group + index / 2 * 8, thread * 2 + index % 2};  // A and C/D
+  const bool accumulator = spec.role == MatrixRole::c;
+  const uint32_t per_block = accumulator ? 2 : 4 / spec.element_bytes();
+  const uint32_t along = accumulator ? 8 : 16 / spec.element_bytes();  // block length along k or n
+  const uint32_t e = index % spec.distinct_elements();
+  const uint32_t block = e / per_block;
+  const uint32_t offset = thread * per_block + e % per_block;
+  if (spec.role == MatrixRole::b) {
+    const uint32_t row_blocks = matrix_rows(spec.shape, spec.role) / along;
+    return {block % row_blocks * along + offset, block / row_blocks * 8 + group};
+  }
+  const uint32_t row_blocks = matrix_rows(spec.shape, spec.role) / 8;
+  return {block % row_blocks * 8 + group, block / row_blocks * along + offset};
 }
 
 MatrixPosition accumulator(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
@@ -46,18 +60,27 @@ MatrixPosition linear_operand(const FragmentSpec& spec, uint32_t lane, uint32_t 
   return {flat % k, flat / k};
 }
 
+bool block_mapped(const FragmentSpec& spec) {
+  return spec.mapping == FragmentMapping::turing || spec.shape == MatrixShape::m16n8k8;
+}
+
 }  // namespace
 
+uint32_t FragmentSpec::distinct_elements() const {
+  if (!block_mapped(*this)) return elements();
+  return matrix_rows(shape, role) * matrix_cols(shape, role) / k_fragment_lanes;
+}
+
 MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
-  if (spec.shape == MatrixShape::m16n8k8) return mma_m16n8k8(spec.role, lane, index);
+  if (block_mapped(spec)) return block_position(spec, lane, index);
   if (spec.role == MatrixRole::c) return accumulator(spec, lane, index);
   if (spec.element == DataType::f16) return volta_operand(spec, lane, index);
   return linear_operand(spec, lane, index);
 }
 
-FragmentSpec fragment_spec_of(const Instruction& instruction) {
+FragmentSpec fragment_spec_of(const Instruction& instruction, FragmentMapping mapping) {
   return FragmentSpec{instruction.mod.shape, role_of(instruction.op), instruction.type,
-                      instruction.mod.layout_a};
+                      instruction.mod.layout_a, mapping};
 }
 
 uint32_t default_stride(const FragmentSpec& spec) {
@@ -67,7 +90,7 @@ uint32_t default_stride(const FragmentSpec& spec) {
 
 FragmentRuns fragment_runs(const FragmentSpec& spec) {
   const MatrixLayout memory = spec.layout;
-  const uint32_t elements = spec.elements();
+  const uint32_t elements = spec.distinct_elements();
   const auto contiguous = [&](uint32_t length) {
     for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
       for (uint32_t start = 0; start < elements; start += length) {

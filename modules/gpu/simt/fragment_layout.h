@@ -7,22 +7,33 @@
 
 namespace ohmvp::gpu {
 
-// Which matrix element each lane's fragment element holds (docs/gpu_tensor.md). wmma's f16 A and
-// B fragments follow the Volta mapping Raihan, Goli and Aamodt (ISPASS 2019) measured: lane =
-// threadgroup * 4 + thread; octet X is threadgroups X and X + 4; each threadgroup computes a
-// 4 x 8 block of D from its own A rows and the octet's B columns, half of which its partner
-// loaded, so every f16 A and B element is held by several lanes (two on m16n16k16). The
-// accumulator mapping depends on the precision (32-bit: pairs; f16: a row of 8 per thread), not
-// on the memory layout. s8/u8 fragments hold each element once; mma.sync.m16n8k8 uses the
-// mapping of the PTX ISA.
+// Which matrix element each lane's fragment element holds (docs/gpu_tensor.md), per architecture:
+//  - volta: the mapping Raihan, Goli and Aamodt (ISPASS 2019) measured on the Titan V. lane =
+//    threadgroup * 4 + thread; octet X is threadgroups X and X + 4; each threadgroup computes a
+//    4 x 8 block of D from its own A rows and the octet's B columns, half of which its partner
+//    loaded, so every f16 A and B element is held by several lanes (two on m16n16k16). The
+//    accumulator mapping depends on the precision (32-bit: pairs; f16: a row of 8 per thread),
+//    not on the memory layout. s8/u8 A and B: each element once, lanes in order.
+//  - turing: each element held by one lane (the paper: loaded once). Every fragment is a run of
+//    8-row blocks in the layout of ldmatrix and mma.sync (PTX ISA): lane l holds row l / 4 of
+//    each block, 4 bytes of k (A, B) or two elements (C, D) at l % 4. An f16 A or B fragment
+//    holds fewer elements than its 16 halves; the rest repeat them (element i is element i %
+//    distinct_elements()).
+// mma.sync.m16n8k8 uses the PTX ISA's mapping, the turing one, whichever is chosen.
+enum class FragmentMapping : uint8_t { volta, turing };
+
 struct FragmentSpec {
   MatrixShape shape = MatrixShape::m16n16k16;
   MatrixRole role = MatrixRole::a;
   DataType element = DataType::f16;
   MatrixLayout layout = MatrixLayout::row;  // the memory layout of A or B (C's ignores it)
+  FragmentMapping mapping = FragmentMapping::volta;
 
   uint32_t elements() const { return fragment_elements(shape, role, element); }
   uint32_t element_bytes() const { return static_cast<uint32_t>(type_bytes(element)); }
+  // Fragment elements 0 .. distinct_elements() - 1 hold different matrix elements; element i
+  // holds the same one as element i % distinct_elements() (elements() unless Turing f16 A/B).
+  uint32_t distinct_elements() const;
 };
 
 struct MatrixPosition {
@@ -44,9 +55,9 @@ inline uint64_t element_offset(MatrixPosition p, MatrixLayout layout, uint64_t s
                                      : uint64_t{p.row} * stride + p.col;
 }
 
-// The fragment a wmma.load/wmma.store moves, and the stride it takes when the instruction gives
-// none (the tile's own row length for .row, column length for .col).
-FragmentSpec fragment_spec_of(const Instruction& instruction);
+// The fragment a wmma.load/wmma.store moves under `mapping`, and the stride it takes when the
+// instruction gives none (the tile's own row length for .row, column length for .col).
+FragmentSpec fragment_spec_of(const Instruction& instruction, FragmentMapping mapping);
 uint32_t default_stride(const FragmentSpec& spec);
 
 // Byte offset of fragment element `index` of `lane` from the tile's first byte, the tile laid
@@ -59,7 +70,8 @@ inline uint64_t fragment_byte_offset(const FragmentSpec& spec, uint64_t stride, 
 
 // How a lane's fragment moves to and from memory (laid out as spec.layout says): `runs` accesses of
 // `run_elements` consecutive fragment elements that are contiguous in memory, at most 16 bytes
-// each (one LD/ST of 64 or 128 bits, as Volta's wmma.load expands; Raihan et al. 2019).
+// each (one LD/ST of up to 128 bits, as Volta's wmma.load expands; Raihan et al. 2019), covering
+// the distinct elements only: the repeats of a Turing f16 fragment are register copies.
 struct FragmentRuns {
   uint32_t runs = 0;
   uint32_t run_elements = 0;

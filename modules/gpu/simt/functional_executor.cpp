@@ -8,10 +8,11 @@
 namespace ohmvp::gpu {
 
 FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memory,
-                                       uint32_t warp_size)
+                                       uint32_t warp_size, FragmentMapping mapping)
     : m_module(module),
       m_memory(memory),
       m_warp_size(warp_size),
+      m_mapping(mapping),
       m_const_bank(module.const_bytes, 0) {
   if (warp_size < 4 || warp_size > 64)
     throw ConfigError("warp size " + std::to_string(warp_size) + " is outside 4..64");
@@ -108,6 +109,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.const_bytes = m_const_bank.size();
   context.global_segment_base = m_global_base;
   context.textures = &m_textures;
+  context.fragment_mapping = m_mapping;
   context.grid = params.grid;
   context.block = params.block;
   context.grid_id = m_grid_id++;

@@ -43,8 +43,10 @@ struct LaunchStatistics {
 class FunctionalExecutor {
  public:
   // Places the module's .global variables in `memory` (with their initialisers) and builds its
-  // constant bank. Throws ConfigError for a warp size outside 4..64.
-  FunctionalExecutor(const Module& module, DeviceMemory& memory, uint32_t warp_size = 32);
+  // constant bank. Throws ConfigError for a warp size outside 4..64. `mapping` says which lanes
+  // hold which elements of a wmma fragment.
+  FunctionalExecutor(const Module& module, DeviceMemory& memory, uint32_t warp_size = 32,
+                     FragmentMapping mapping = FragmentMapping::volta);
 
   uint64_t global_segment_base() const { return m_global_base; }
   // The device address of a module-scope .global variable; throws ConfigError if there is none.
@@ -63,6 +65,7 @@ class FunctionalExecutor {
   const Module& m_module;
   DeviceMemory& m_memory;
   uint32_t m_warp_size;
+  FragmentMapping m_mapping;
   uint64_t m_global_base = 0;
   std::vector<uint8_t> m_const_bank;
   TextureTable m_textures;

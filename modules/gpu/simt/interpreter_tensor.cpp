@@ -45,17 +45,27 @@ uint32_t read_bits(const uint8_t* bytes, uint32_t count) {
   return value;
 }
 
+// A fragment whose first `loaded` elements came from memory: the elements after them repeat
+// those (a Turing f16 A or B fragment; register moves, no memory access).
+void copy_repeats(WarpState& warp, const Operand& fragment, uint32_t lane, uint32_t loaded,
+                  uint32_t bytes) {
+  const uint32_t elements = uint32_t{fragment.vector_count} * 4 / bytes;
+  for (uint32_t e = loaded; e < elements; ++e)
+    set_element(warp, fragment, lane, e, bytes,
+                get_element(warp, fragment, lane, e % loaded, bytes));
+}
+
 }  // namespace
 
 void execute_fragment_memory(Exec& x, bool& pending) {
   if (!whole_warp(x)) return;
   const Instruction& in = x.instruction;
   const bool is_store = in.op == Opcode::wmma_store_d;
-  const FragmentSpec spec = fragment_spec_of(in);
+  const FragmentSpec spec = fragment_spec_of(in, x.context.fragment_mapping);
   const Operand& fragment = in.operands[is_store ? 1 : 0];
   const Operand& address = in.operands[is_store ? 0 : 1];
   const uint32_t element_bytes = spec.element_bytes();
-  const uint32_t elements = spec.elements();
+  const uint32_t elements = spec.distinct_elements();
   const uint32_t tile_stride = default_stride(spec);
   const FragmentRuns runs = fragment_runs(spec);
   MemoryRequest& request = x.warp.memory_request();
@@ -122,6 +132,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
         set_element(x.warp, fragment, lane, e, element_bytes, read_bits(pointer, element_bytes));
       }
     }
+    if (!is_store) copy_repeats(x.warp, fragment, lane, elements, element_bytes);
   });
   if (x.failed() || request.lanes == 0) return;
   request.kind = is_store ? MemoryKind::store : MemoryKind::load;
@@ -144,20 +155,21 @@ void write_loaded_fragment(WarpState& warp, const MemoryRequest& request) {
     for (uint32_t e = 0; e < elements; ++e)
       set_element(warp, request.destination, lane, e, element_bytes,
                   read_bits(request.data[lane].data() + e * element_bytes, element_bytes));
+    copy_repeats(warp, request.destination, lane, elements, element_bytes);
   });
 }
 
 namespace {
 
 // The whole matrix a warp's fragment holds, row-major; an element several lanes hold is taken
-// from the lowest lane.
+// from the lowest lane, one a lane holds several times from its first copy.
 std::vector<uint32_t> gather_matrix(const Exec& x, const FragmentSpec& spec,
                                     const Operand& fragment) {
   const uint32_t cols = matrix_cols(spec.shape, spec.role);
   std::vector<uint32_t> matrix(size_t{matrix_rows(spec.shape, spec.role)} * cols, 0);
   std::vector<bool> seen(matrix.size(), false);
   for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
-    for (uint32_t e = 0; e < spec.elements(); ++e) {
+    for (uint32_t e = 0; e < spec.distinct_elements(); ++e) {
       const MatrixPosition p = fragment_position(spec, lane, e);
       const size_t i = size_t{p.row} * cols + p.col;
       if (seen[i]) continue;
@@ -173,10 +185,11 @@ void execute_matrix_multiply(Exec& x) {
   if (!whole_warp(x)) return;
   const Instruction& in = x.instruction;
   const MatrixShape shape = in.mod.shape;
-  const FragmentSpec a{shape, MatrixRole::a, in.source_type, in.mod.layout_a};
-  const FragmentSpec b{shape, MatrixRole::b, in.source_type, in.mod.layout_b};
-  const FragmentSpec c{shape, MatrixRole::c, in.mod.accumulator_type, MatrixLayout::row};
-  const FragmentSpec d{shape, MatrixRole::c, in.type, MatrixLayout::row};
+  const FragmentMapping mapping = x.context.fragment_mapping;
+  const FragmentSpec a{shape, MatrixRole::a, in.source_type, in.mod.layout_a, mapping};
+  const FragmentSpec b{shape, MatrixRole::b, in.source_type, in.mod.layout_b, mapping};
+  const FragmentSpec c{shape, MatrixRole::c, in.mod.accumulator_type, MatrixLayout::row, mapping};
+  const FragmentSpec d{shape, MatrixRole::c, in.type, MatrixLayout::row, mapping};
   const TileTypes types{in.source_type, in.mod.accumulator_type, in.type, in.mod.satfinite};
   const std::vector<uint32_t> result = multiply_accumulate_tile(
       matrix_geometry(shape), types, gather_matrix(x, a, in.operands[1]),

@@ -1,0 +1,82 @@
+#include "modules/gpu/architecture.h"
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_disassembler.h"
+
+namespace ohmvp::gpu {
+
+namespace {
+
+bool is_integer_fragment(DataType type) {
+  return type == DataType::s8 || type == DataType::u8 || type == DataType::s32;
+}
+
+bool is_integer_wmma(const Instruction& instruction) {
+  switch (instruction.op) {
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+      return is_integer_fragment(instruction.type);
+    case Opcode::wmma_mma:
+      return is_integer_fragment(instruction.source_type);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string capability_name(ComputeCapability capability) {
+  const unsigned value = static_cast<unsigned>(capability);
+  const char* family = capability == ComputeCapability::sm_70   ? ", Volta"
+                       : capability == ComputeCapability::sm_75 ? ", Turing"
+                                                                : "";
+  return std::to_string(value / 10) + "." + std::to_string(value % 10) + " (sm_" +
+         std::to_string(value) + family + ")";
+}
+
+ComputeCapability required_capability(const Instruction& instruction) {
+  if (instruction.op == Opcode::mma || instruction.op == Opcode::ldmatrix)
+    return ComputeCapability::sm_75;
+  if (is_integer_wmma(instruction)) return ComputeCapability::sm_72;
+  return ComputeCapability::sm_70;
+}
+
+const char* required_feature(const Instruction& instruction) {
+  if (instruction.op == Opcode::mma) return "mma.sync";
+  if (instruction.op == Opcode::ldmatrix) return "ldmatrix";
+  if (is_integer_wmma(instruction)) return "integer wmma (.s8/.u8/.s32)";
+  return "";
+}
+
+KernelNeed kernel_need(const KernelLayout& layout) {
+  const Module& module = layout.module();
+  KernelNeed need;
+  const auto visit = [&](const Function& function) {
+    for (const Instruction& instruction : function.instructions) {
+      const ComputeCapability needed = required_capability(instruction);
+      if (needed > need.capability) need = {needed, &function, &instruction};
+    }
+  };
+  visit(layout.kernel());
+  for (uint32_t f = 0; f < module.functions.size(); ++f)
+    if (f != layout.kernel_index() && layout.reachable(f)) visit(module.functions[f]);
+  return need;
+}
+
+void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
+  const KernelNeed need = kernel_need(layout);
+  if (need.capability <= gpu) return;
+  const Module& module = layout.module();
+  const std::string& kernel = layout.kernel().name;
+  std::string where = "kernel '" + kernel + "'";
+  if (need.function->name != kernel) where += " (in '" + need.function->name + "')";
+  throw ConfigError(module.file + ":" + std::to_string(need.instruction->source_line) + ": " +
+                    where + " uses " + required_feature(*need.instruction) + " ('" +
+                    format_instruction(module, *need.function, *need.instruction) +
+                    "'), which needs compute capability " + capability_name(need.capability) +
+                    " or later; this GPU is " + capability_name(gpu) + " (gpu.compute_capability)");
+}
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/kernel_layout.h"
+
+namespace ohmvp::gpu {
+
+// A GPU architecture as its compute capability (gpu.compute_capability: "7.0" Volta, "7.5"
+// Turing), and the instructions it has: the PTX ISA's target notes (mma.sync and ldmatrix need
+// sm_75, integer wmma sm_72; everything else the model executes runs on sm_70). 7.2 is only ever
+// a requirement, never a configured GPU.
+enum class ComputeCapability : uint8_t { sm_70 = 70, sm_72 = 72, sm_75 = 75 };
+
+// "7.5 (sm_75, Turing)".
+std::string capability_name(ComputeCapability capability);
+
+// The compute capability `instruction` needs, and what the PTX ISA calls it ("mma.sync").
+ComputeCapability required_capability(const Instruction& instruction);
+const char* required_feature(const Instruction& instruction);
+
+// The first instruction of the kernel (its own body, then the functions it calls) that needs
+// the highest compute capability any of them needs; `instruction` is null when none needs more
+// than 7.0.
+struct KernelNeed {
+  ComputeCapability capability = ComputeCapability::sm_70;
+  const Function* function = nullptr;
+  const Instruction* instruction = nullptr;
+};
+KernelNeed kernel_need(const KernelLayout& layout);
+
+// Throws ConfigError when the kernel needs more than `gpu`: naming the PTX line, the kernel, the
+// instruction and what it needs, and the GPU's compute capability.
+void check_architecture(const KernelLayout& layout, ComputeCapability gpu);
+
+}  // namespace ohmvp::gpu

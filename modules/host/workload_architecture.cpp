@@ -1,0 +1,39 @@
+#include "modules/host/workload_architecture.h"
+
+#include <algorithm>
+
+namespace ohmvp {
+
+namespace {
+
+void collect(const std::vector<WorkloadStep>& steps, std::vector<std::string>& kernels) {
+  for (const WorkloadStep& step : steps) {
+    if (step.kind == WorkloadStep::Kind::launch &&
+        std::find(kernels.begin(), kernels.end(), step.launch.kernel) == kernels.end())
+      kernels.push_back(step.launch.kernel);
+    collect(step.steps, kernels);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> launched_kernels(const GpuWorkload& workload) {
+  std::vector<std::string> kernels;
+  collect(workload.steps, kernels);
+  return kernels;
+}
+
+gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module) {
+  gpu::ComputeCapability needed = gpu::ComputeCapability::sm_70;
+  for (const std::string& kernel : launched_kernels(workload))
+    needed = std::max(needed, gpu::kernel_need(gpu::KernelLayout(module, kernel)).capability);
+  return needed;
+}
+
+void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
+                                 gpu::ComputeCapability gpu) {
+  for (const std::string& kernel : launched_kernels(workload))
+    gpu::check_architecture(gpu::KernelLayout(module, kernel), gpu);
+}
+
+}  // namespace ohmvp

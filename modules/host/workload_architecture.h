@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "modules/gpu/architecture.h"
+#include "modules/gpu/ptx/program.h"
+#include "modules/host/gpu_workload.h"
+
+namespace ohmvp {
+
+// The kernels a workload launches, each once, in the order of their first launch.
+std::vector<std::string> launched_kernels(const GpuWorkload& workload);
+
+// The highest compute capability any kernel the workload launches needs (`module` is its PTX).
+// ConfigError for a kernel the module lacks.
+gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module);
+
+// Throws gpu::check_architecture's ConfigError for the first launched kernel that needs more than
+// `gpu`, so that a run is refused before it starts.
+void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
+                                 gpu::ComputeCapability gpu);
+
+}  // namespace ohmvp

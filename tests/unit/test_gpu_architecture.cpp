@@ -1,0 +1,73 @@
+// Which compute capability a kernel needs, through the functions it calls, and the refusal.
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/architecture.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+
+using namespace ohmvp;
+using namespace ohmvp::gpu;
+using Catch::Contains;
+
+namespace {
+
+// `plain` uses nothing past 7.0; `via_call` calls `rows`, which uses ldmatrix; `multiply` uses
+// mma.sync.
+const char* const k_ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func rows(.param .b32 base)
+{
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [base];
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r2, %r3}, [%r1];
+  ret;
+}
+.visible .entry plain()
+{
+  exit;
+}
+.visible .entry via_call()
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 0;
+  {
+  .param .b32 p;
+  st.param.b32 [p], %r1;
+  call.uni rows, (p);
+  }
+  exit;
+}
+.visible .entry multiply()
+{
+  .reg .b32 %r<4>;
+  .reg .f32 %f<5>;
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};
+  exit;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("architecture: a kernel needs what it and the functions it calls use", "[tensor]") {
+  const Module module = parse_ptx(k_ptx, "arch.ptx");
+  CHECK(kernel_need(KernelLayout(module, "plain")).instruction == nullptr);
+  const KernelNeed call = kernel_need(KernelLayout(module, "via_call"));
+  CHECK(call.capability == ComputeCapability::sm_75);
+  REQUIRE(call.function != nullptr);
+  CHECK(call.function->name == "rows");
+  CHECK(kernel_need(KernelLayout(module, "multiply")).capability == ComputeCapability::sm_75);
+
+  for (const char* kernel : {"plain", "via_call", "multiply"})
+    CHECK_NOTHROW(check_architecture(KernelLayout(module, kernel), ComputeCapability::sm_75));
+  CHECK_NOTHROW(check_architecture(KernelLayout(module, "plain"), ComputeCapability::sm_70));
+  CHECK_THROWS_AS(check_architecture(KernelLayout(module, "via_call"), ComputeCapability::sm_70),
+                  ConfigError);
+  CHECK_THROWS_WITH(
+      check_architecture(KernelLayout(module, "via_call"), ComputeCapability::sm_70),
+      Contains("arch.ptx:8: kernel 'via_call' (in 'rows') uses ldmatrix ('ldmatrix") &&
+          Contains("needs compute capability 7.5 (sm_75, Turing) or later; this "
+                   "GPU is 7.0 (sm_70, Volta) (gpu.compute_capability)"));
+  CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "multiply"), ComputeCapability::sm_70),
+                    Contains("arch.ptx:30: kernel 'multiply' uses mma.sync ('mma.sync"));
+}
