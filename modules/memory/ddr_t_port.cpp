@@ -182,7 +182,7 @@ uint64_t DdrTPort::transfer(uint64_t now) {
   }
 }
 
-void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
+void DdrTPort::send(Slot& s) {
   tlm::tlm_phase phase = ddr_t::SEND;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   out->nb_transport_fw(s, phase, delay);
@@ -191,6 +191,10 @@ void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
                           std::to_string(s.extension.address) +
                           " failed: " + s.get_response_string());
   }
+}
+
+void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
+  send(s);
   m_arrivals.emplace_back(arrival_ps, &s);
 }
 
@@ -198,14 +202,7 @@ void DdrTPort::send_local_pulls() {
   while (!m_local_pulls.empty()) {
     Slot& s = *m_local_pulls.front();
     m_local_pulls.pop_front();
-    tlm::tlm_phase phase = ddr_t::SEND;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    out->nb_transport_fw(s, phase, delay);
-    if (!s.is_response_ok()) {
-      throw SimulationError(std::string(name()) + ": XPoint read at " +
-                            std::to_string(s.extension.address) +
-                            " failed: " + s.get_response_string());
-    }
+    send(s);
     m_stats->local_reads.inc();
     m_done(s.token, s.data);
     release(s);

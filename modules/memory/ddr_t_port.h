@@ -74,6 +74,8 @@ class DdrTPort : public sc_core::sc_module, public DdrTBwTransport {
   // Moves data for every transfer whose slot has begun, taking slots as transfers become ready;
   // returns when the next slot begins (UINT64_MAX: none taken).
   uint64_t transfer(uint64_t now);
+  // The SEND that takes a read's data from the XPoint controller.
+  void send(Slot& slot);
   void send_pull(Slot& slot, uint64_t arrival_ps);
   // SENDs of local reads, done at once.
   void send_local_pulls();

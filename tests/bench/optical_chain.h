@@ -5,6 +5,8 @@
 #include <string>
 #include <systemc>
 
+#include <catch2/catch.hpp>
+
 #include "modules/common/stats.h"
 #include "modules/memory/dram_device.h"
 #include "modules/memory/hetero_memory_manager.h"
@@ -15,6 +17,9 @@
 #include "tests/bench/stimulus_initiator.h"
 
 namespace ohmvp::bench {
+
+// Flight over the default 5 cm waveguide at group index 4.2, plus the SerDes.
+constexpr uint64_t optical_latency_ps = 701 + 1000;
 
 // The virtual channel of the optical benches: 16 wavelengths at 8 Gb/s, so a 64-byte burst takes
 // the 4 ns of hetero_chain.h's DRAM burst, with the default 5 cm waveguide (701 ps of flight),
@@ -80,6 +85,14 @@ struct OpticalChain : OpticalPath {
     stimulus.out.bind(manager.in);
   }
   StimulusInitiator stimulus;
+
+  // When request `id` was answered, in ps after `t0`; it must have been, successfully.
+  uint64_t response_ps(size_t id, uint64_t t0) const {
+    const auto& r = stimulus.request(id);
+    REQUIRE(r.response_ps.has_value());
+    REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
+    return *r.response_ps - t0;
+  }
 };
 
 }  // namespace ohmvp::bench

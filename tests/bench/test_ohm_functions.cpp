@@ -21,13 +21,13 @@
 namespace {
 
 using namespace ohmvp;
-using bench::ns;
 using bench::CheckingInitiator;
+using bench::ns;
 using bench::OpticalChain;
 using bench::pattern;
 using bench::run_to;
 
-constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
+constexpr uint64_t latency = bench::optical_latency_ps;
 
 HeteroConfig swapping_planar() {
   HeteroConfig c;
@@ -91,13 +91,6 @@ Bench& the_bench() {
 uint64_t origin() {
   the_bench();
   return bench::next_origin_ps();
-}
-
-uint64_t response_ps(const OpticalChain& c, size_t id, uint64_t t0) {
-  const auto& r = c.stimulus.request(id);
-  REQUIRE(r.response_ps.has_value());
-  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
-  return *r.response_ps - t0;
 }
 
 }  // namespace
@@ -184,13 +177,13 @@ TEST_CASE("SWAP-CMD: bank preset, the swap over the memory route, a conflicting 
   // Bank 1 was served during the swap: ACT, RD after tRCD, burst after tCL, flight; the DRAM's
   // pins are the swap's too, so its RD may wait for the swap's bursts in flight (tCCD).
   const uint64_t unhindered = 1400 * ns + 16 * ns + 16 * ns + 4 * ns + latency;
-  CHECK(response_ps(c, other_bank, t0) >= unhindered);
-  CHECK(response_ps(c, other_bank, t0) <= unhindered + 8 * ns);
+  CHECK(c.response_ps(other_bank, t0) >= unhindered);
+  CHECK(c.response_ps(other_bank, t0) <= unhindered + 8 * ns);
   const uint64_t swap_start = 1000 * ns;
   // The read of bank 0 row 1 waited until the swap released the bank: it came after the read
   // of the swapped page, which waited for the swap as a whole.
-  CHECK(response_ps(c, conflict, t0) > response_ps(c, other_bank, t0) + 1000 * ns);
-  CHECK(response_ps(c, conflict, t0) > swap_start);
+  CHECK(c.response_ps(conflict, t0) > c.response_ps(other_bank, t0) + 1000 * ns);
+  CHECK(c.response_ps(conflict, t0) > swap_start);
   CHECK(c.manager.idle());
 }
 
@@ -240,7 +233,7 @@ TEST_CASE(
   // long after the notice (8 bytes, 0.5 ns + 1.701) and the confirmation came and went. The
   // fill's WR then issues at the next clock edge, 232, its burst tCWL later, 244..248 on the
   // memory route, and the DDR monitor has it 1.701 ns later.
-  CHECK(response_ps(c, miss, t0) == 248 * ns + latency);
+  CHECK(c.response_ps(miss, t0) == 248 * ns + latency);
   CHECK(bench::debug(c.manager, sets * 64) == pattern(5, 64));
   CHECK(c.manager.idle());
 }

@@ -36,7 +36,7 @@ using bench::pattern;
 using bench::run_to;
 using bench::StimulusInitiator;
 
-constexpr uint64_t latency = 701 + 1000;  // flight over 5 cm at group index 4.2, SerDes
+constexpr uint64_t latency = bench::optical_latency_ps;
 
 HeteroConfig planar_no_swaps() {
   HeteroConfig c;
@@ -68,13 +68,6 @@ uint64_t origin() {
   return bench::next_origin_ps();
 }
 
-uint64_t response_ps(const StimulusInitiator& s, size_t id, uint64_t t0) {
-  const auto& r = s.request(id);
-  REQUIRE(r.response_ps.has_value());
-  REQUIRE(r.status == tlm::TLM_OK_RESPONSE);
-  return *r.response_ps - t0;
-}
-
 }  // namespace
 
 TEST_CASE("optical channel: the fixed latency is flight plus SerDes", "[optical_channel]") {
@@ -102,14 +95,14 @@ TEST_CASE("optical channel: a DRAM read and an XPoint read arrive after flight a
   run_to(t0 + 2000 * ns);
 
   // DRAM, the row open since the write: RD, tCL 16, burst 4, then 1701 ps to the controller.
-  CHECK(response_ps(c.stimulus, dram, t0) == 100 * ns + 20 * ns + latency);
+  CHECK(c.response_ps(dram, t0) == 100 * ns + 20 * ns + latency);
   CHECK(c.stimulus.request(dram).data == pattern(3, 64));
   // XPoint: 2 crossing + 190 media + 2 crossing to RSP_READY at 294, then SEND; the DRAM burst
   // ended at 120, long before: 4 ns on the light and 1701 ps.
-  CHECK(response_ps(c.stimulus, xpoint, t0) == 294 * ns + 4 * ns + latency);
+  CHECK(c.response_ps(xpoint, t0) == 294 * ns + 4 * ns + latency);
   // A write is answered at WR_DONE (2 crossing + 1 buffer + 2 crossing): the REQ carries its
   // data to the XPoint controller at once, as on the electrical channel.
-  CHECK(response_ps(c.stimulus, write, t0) == 505 * ns);
+  CHECK(c.response_ps(write, t0) == 505 * ns);
   CHECK(c.counter("bursts") == bursts0 + 4);
   CHECK(c.counter("dram_bursts") == 2);
   CHECK(c.counter("xpoint_bursts") == 2);
@@ -142,13 +135,13 @@ TEST_CASE("optical channel: XPoint data after a DRAM burst waits for the detecto
     INFO("virtual channel " << i);
     // vc1's row is closed (its first access): ACT at 178, RD at 194, burst 210..214.
     const uint64_t dram_end = i == 0 ? 198 * ns : 214 * ns;
-    CHECK(response_ps(chains[i]->stimulus, dram[i], t0) == dram_end + latency);
+    CHECK(chains[i]->response_ps(dram[i], t0) == dram_end + latency);
     if (i == 0) {
       // The burst ends at 198; the XPoint's detector is enabled 100 ps later: SEND at 198.1.
-      CHECK(response_ps(chains[i]->stimulus, xpoint[i], t0) == 198 * ns + 100 + 4 * ns + latency);
+      CHECK(chains[i]->response_ps(xpoint[i], t0) == 198 * ns + 100 + 4 * ns + latency);
     } else {
       // The XPoint data goes first, 194..198, and the DRAM burst at 210 is 12 ns after it.
-      CHECK(response_ps(chains[i]->stimulus, xpoint[i], t0) == 198 * ns + latency);
+      CHECK(chains[i]->response_ps(xpoint[i], t0) == 198 * ns + latency);
     }
   }
   // vc0: XPoint write, DRAM burst, XPoint data: two more switches.
