@@ -77,7 +77,11 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
   }
   m_active.reserve(config.max_requests);
   m_burst_waiting.reserve(config.max_requests);
-  m_trace_migrations.attach(vcd, this->name(), "migration_in_flight", 8);
+  // Swaps, faults or fills in flight; named for the Ohm function where one moves them.
+  const char* in_flight = config.swap_cmd        ? "swap_cmd_in_flight"
+                          : config.reverse_write ? "reverse_write_in_flight"
+                                                 : "migration_in_flight";
+  m_trace_migrations.attach(vcd, this->name(), in_flight, 8);
   SC_METHOD(respond);
   sensitive << m_respond;
   dont_initialize();

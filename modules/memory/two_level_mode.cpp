@@ -85,6 +85,7 @@ void TwoLevelMode::request_done(HeteroRequest& r, const uint8_t* data) {
     case hit_write:
     case fill:
     case reverse_fill:
+      if (r.stage == reverse_fill) m_back.migration_in_flight(--m_reverse_writes_in_flight);
       if (!r.is_write && !r.answered) {
         // Reverse write: the DDR monitor snarfed the fill.
         std::memcpy(r.payload->get_data_ptr(), r.line + offset, r.length);
@@ -158,6 +159,7 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
     }
   }
   if (m_reverse_write) {
+    m_back.migration_in_flight(++m_reverse_writes_in_flight);
     // The XPoint controller announces the fill as it starts reading the line (which stays at
     // its end until it goes into DRAM), so the handshake overlaps the media read.
     r.stage = reverse_announce;

@@ -21,8 +21,8 @@ namespace ohmvp {
 //
 // With reverse write (Ohm-WOM, Ohm-BW) the fill does not cross the data route twice: the XPoint
 // controller reads the line and meanwhile signals that it is about to write it into DRAM, the
-// controller confirms (its DDR monitor armed), the XPoint controller writes the line into DRAM over the
-// memory route and the monitor snarfs it there: the request is answered when that burst is
+// controller confirms (its DDR monitor armed), the XPoint controller writes the line into DRAM over
+// the memory route and the monitor snarfs it there: the request is answered when that burst is
 // across. The write's DRAM command goes through the DRAM controller's command timing (as for
 // SWAP-CMD: a modelling choice).
 class TwoLevelMode {
@@ -64,6 +64,7 @@ class TwoLevelMode {
   HeteroBackEnds& m_back;
   bool m_auto_rw;
   bool m_reverse_write;
+  uint32_t m_reverse_writes_in_flight = 0;  // for the VCD
   DirectMapping m_mapping;
   DramMetadataStore m_metadata;
   std::vector<uint8_t> m_set_busy;

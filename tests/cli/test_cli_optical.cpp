@@ -59,3 +59,24 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   CHECK(summary["migrations"].get<int>() > 0);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE(
+    "cli: the Ohm-WOM and Ohm-BW waveforms show the memory route and the functions in flight") {
+  const std::string dir = scratch_dir("ohm_functions_vcd");
+  for (const char* platform : {"ohm_wom_planar", "ohm_bw_two_level"}) {
+    INFO(platform);
+    const std::string vcd = dir + "/" + platform + ".vcd";
+    const CliResult run =
+        run_ohmvp(std::string("run -q --platform ") + platform + " --workload vecadd --vcd " + vcd +
+                  " --out " + dir + "/" + platform);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const std::string text = read_text(vcd);
+    CHECK_THAT(text, Contains("memory_route_busy") && Contains("vc_busy"));
+    const bool planar = std::string(platform).find("planar") != std::string::npos;
+    CHECK_THAT(text, Contains(planar ? "swap_cmd_in_flight" : "reverse_write_in_flight"));
+    const auto report = nlohmann::json::parse(read_text(dir + "/" + platform + "/report.json"));
+    CHECK(report["stats"]["memory.channel0"]["memory_route_bursts"]["value"].get<double>() > 0);
+  }
+  std::filesystem::remove_all(dir);
+}
