@@ -3,6 +3,7 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/optical/mrr_state.h"
 
 namespace ohmvp {
 
@@ -76,7 +77,11 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
               "memory route: -1 none, 0 taking turns, 1 WOM, 2 half-coupled")
       .set(m_has_memory_route ? static_cast<double>(m_dual_routes) : -1.0);
   m_busy_trace.attach(vcd, this->name(), "vc_busy", 1);
-  if (m_has_memory_route) m_memory_route_trace.attach(vcd, this->name(), "memory_route_busy", 1);
+  m_xpoint_array_trace.attach(vcd, this->name(), "xpoint_mrr", 2);
+  if (m_has_memory_route) {
+    m_memory_route_trace.attach(vcd, this->name(), "memory_route_busy", 1);
+    m_xpoint_half_trace.attach(vcd, this->name(), "xpoint_half_mrr", 2);
+  }
 }
 
 uint64_t OpticalChannel::serialisation_ps(uint32_t bytes) const {
@@ -124,6 +129,10 @@ void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, B
   (device == BusDevice::dram ? m_dram_bursts : m_xpoint_bursts).inc();
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, LightCoding::nrz));
   trace(m_busy_trace, m_schedule, start_ps, end_ps);
+  if (device == BusDevice::xpoint) {
+    trace(m_xpoint_array_trace, m_schedule, start_ps, end_ps,
+          static_cast<uint64_t>(MrrCoupling::full));
+  }
 }
 
 void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
@@ -172,11 +181,11 @@ uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) cons
 }
 
 void OpticalChannel::trace(TraceSignal& signal, const VirtualChannelSchedule& schedule,
-                           uint64_t start_ps, uint64_t end_ps) {
+                           uint64_t start_ps, uint64_t end_ps, uint64_t value) {
   if (!signal.enabled()) return;
   // Transfers may be placed before ones already traced, so changes come out of order; a
-  // transfer that ends where the next begins leaves the light busy.
-  signal.record(1, start_ps);
+  // transfer that ends where the next begins keeps the value.
+  signal.record(value, start_ps);
   if (!schedule.starts_at(end_ps)) signal.record(0, end_ps);
 }
 

@@ -112,8 +112,9 @@ class OpticalChannel : public sc_core::sc_module,
   void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
   void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                BusDevice device, const char* what);
+  // `value` over [start, end) of a transfer placed in `schedule`.
   void trace(TraceSignal& signal, const VirtualChannelSchedule& schedule, uint64_t start_ps,
-             uint64_t end_ps);
+             uint64_t end_ps, uint64_t value = 1);
 
   OpticalChannelConfig m_config;
   VirtualChannelId m_vc;
@@ -140,6 +141,10 @@ class OpticalChannel : public sc_core::sc_module,
   Counter& m_wom_data_loss_ps;
   TraceSignal m_busy_trace;
   TraceSignal m_memory_route_trace;
+  // The XPoint device's rings (values of MrrCoupling): its conventional array, fully coupled
+  // while it sends or receives on the data route, and its half-coupled array on the memory route.
+  TraceSignal m_xpoint_array_trace;
+  TraceSignal m_xpoint_half_trace;
 };
 
 }  // namespace ohmvp

@@ -72,7 +72,8 @@ TEST_CASE(
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     const std::string text = read_text(vcd);
-    CHECK_THAT(text, Contains("memory_route_busy") && Contains("vc_busy"));
+    CHECK_THAT(text, Contains("memory_route_busy") && Contains("vc_busy") &&
+                         Contains("xpoint_mrr") && Contains("xpoint_half_mrr"));
     const bool planar = std::string(platform).find("planar") != std::string::npos;
     CHECK_THAT(text, Contains(planar ? "swap_cmd_in_flight" : "reverse_write_in_flight"));
     const auto report = nlohmann::json::parse(read_text(dir + "/" + platform + "/report.json"));
