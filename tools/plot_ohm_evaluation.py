@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+from plot_support import pyplot
+
 import ohm_evaluation_paper as paper
 
 FAMILIES = ["origin", "hetero", "ohm_base", "auto_rw", "ohm_wom", "ohm_bw", "oracle"]
@@ -184,15 +186,8 @@ def main(argv):
     if len(argv) != 3:
         sys.stderr.write("usage: plot_ohm_evaluation.py results.json FIGURE_DIR\n")
         return 2
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.stderr.write(
-            "plot_ohm_evaluation.py: matplotlib is missing from %s; run it with Debian's "
-            "/usr/bin/python3 (package python3-matplotlib)\n" % sys.executable)
+    plt = pyplot("plot_ohm_evaluation.py")
+    if plt is None:
         return 2
     try:
         with open(argv[1]) as handle:

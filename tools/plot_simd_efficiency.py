@@ -9,20 +9,15 @@ Needs matplotlib, which on this machine only Debian's /usr/bin/python3 has (pyth
 import csv
 import sys
 
+from plot_support import pyplot
+
 
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write("usage: plot_simd_efficiency.py IN.csv OUT.png\n")
         return 2
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        sys.stderr.write(
-            "plot_simd_efficiency.py: matplotlib is missing from %s; run it with Debian's "
-            "/usr/bin/python3 (package python3-matplotlib)\n" % sys.executable)
+    plt = pyplot("plot_simd_efficiency.py")
+    if plt is None:
         return 2
 
     series = {}

@@ -30,6 +30,18 @@ inline OpticalChannelConfig bench_optical() {
   return c;
 }
 
+// Planar mode as the optical benches use it: 4 KiB pages, 4 ns bursts, hot at `threshold`
+// accesses.
+inline HeteroConfig optical_planar(uint32_t threshold) {
+  HeteroConfig c;
+  c.mode = HeteroMode::planar;
+  c.page_bytes = 4096;
+  c.burst_ns = 4.0;
+  c.hot_page.kind = HotPageKind::threshold;
+  c.hot_page.threshold = threshold;
+  return c;
+}
+
 // HeteroChain's path with the controller's virtual channel in place of the electrical wires,
 // wired as MemorySystem wires it: the controller and the DDR-T port each see the channel as
 // their own device's DataBus, and the controller the memory route where there is one. The

@@ -30,12 +30,7 @@ using bench::run_to;
 constexpr uint64_t latency = bench::optical_latency_ps;
 
 HeteroConfig swapping_planar() {
-  HeteroConfig c;
-  c.mode = HeteroMode::planar;
-  c.page_bytes = 4096;
-  c.burst_ns = 4.0;
-  c.hot_page.kind = HotPageKind::threshold;
-  c.hot_page.threshold = 2;
+  HeteroConfig c = bench::optical_planar(2);
   c.swap_cmd = true;
   return c;
 }

@@ -39,13 +39,7 @@ using bench::StimulusInitiator;
 constexpr uint64_t latency = bench::optical_latency_ps;
 
 HeteroConfig planar_no_swaps() {
-  HeteroConfig c;
-  c.mode = HeteroMode::planar;
-  c.page_bytes = 4096;
-  c.burst_ns = 4.0;
-  c.hot_page.kind = HotPageKind::threshold;
-  c.hot_page.threshold = 60000;
-  return c;
+  return bench::optical_planar(60000);  // the threshold is out of reach
 }
 
 struct Bench {
