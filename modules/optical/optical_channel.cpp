@@ -1,11 +1,26 @@
 #include "modules/optical/optical_channel.h"
 
+#include <memory>
 #include <string>
 
 #include "modules/common/errors.h"
 #include "modules/optical/mrr_state.h"
 
 namespace ohmvp {
+
+struct OpticalChannel::FaultStats {
+  Counter& bits_flipped;
+  Counter& corrected;
+  Counter& uncorrectable;
+  FaultStats(StatsRegistry& r, const std::string& g)
+      : bits_flipped(r.counter(g, "fault_bits_flipped", "bits",
+                               "bits flipped by fault injection (data and ECC words)")),
+        corrected(r.counter(g, "ecc_corrected", "bursts",
+                            "64-byte chunks whose one flipped bit the link's SEC-DED corrected")),
+        uncorrectable(r.counter(g, "ecc_uncorrectable", "bursts",
+                                "64-byte chunks with two or more flips: detected (or, beyond "
+                                "two, perhaps not), delivered as they arrived")) {}
+};
 
 namespace {
 
@@ -61,6 +76,12 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
                                        "share the light")) {
   in.bind(*this);
   out.bind(*this);
+  if (config.fault_injection.ber > 0.0) {
+    // One stream per virtual channel, so that each channel's flips do not depend on the others'.
+    m_link_ecc = std::make_unique<LinkEcc>(config.fault_injection.ber,
+                                           config.fault_injection.seed + index_of(vc));
+    m_fault_stats = std::make_unique<FaultStats>(stats, this->name());
+  }
   if (index_of(vc) >= config.virtual_channels) {
     throw std::logic_error(std::string(this->name()) + ": virtual channel " +
                            std::to_string(index_of(vc)) + " of " +
@@ -84,6 +105,8 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
   }
 }
 
+OpticalChannel::~OpticalChannel() = default;
+
 uint64_t OpticalChannel::serialisation_ps(uint32_t bytes) const {
   TransferShape shape;
   shape.vc = m_vc;
@@ -94,15 +117,29 @@ uint64_t OpticalChannel::serialisation_ps(uint32_t bytes) const {
 tlm::tlm_sync_enum OpticalChannel::nb_transport_fw(tlm::tlm_generic_payload& payload,
                                                    tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   DdrCommand command;
-  if (from_phase(phase, command) && is_column(command)) {
+  const bool column = from_phase(phase, command) && is_column(command);
+  if (column) {
     const auto* burst = payload.get_extension<DdrExtension>();
     if (burst->memory_route) {
       place_memory_route(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
     } else {
       place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
     }
+    if (is_write(command)) cross(payload);
   }
-  return out->nb_transport_fw(payload, phase, delay);
+  const tlm::tlm_sync_enum status = out->nb_transport_fw(payload, phase, delay);
+  // Read data crosses once the device has put it into the payload.
+  if (column && is_read(command)) cross(payload);
+  return status;
+}
+
+void OpticalChannel::cross(tlm::tlm_generic_payload& payload) {
+  if (!m_link_ecc) return;
+  m_link_ecc->cross(payload.get_data_ptr(), payload.get_data_length());
+  m_fault_stats->bits_flipped.inc(m_link_ecc->bits_flipped() - m_fault_stats->bits_flipped.value());
+  m_fault_stats->corrected.inc(m_link_ecc->corrected() - m_fault_stats->corrected.value());
+  m_fault_stats->uncorrectable.inc(m_link_ecc->uncorrectable() -
+                                   m_fault_stats->uncorrectable.value());
 }
 
 void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,

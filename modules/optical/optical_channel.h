@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <systemc>
 #include <tlm>
@@ -7,6 +8,7 @@
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
 #include "modules/interconnect/memory_channel.h"
+#include "modules/optical/link_ecc.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/transfer_timing.h"
 #include "modules/optical/virtual_channel_arbiter.h"
@@ -44,6 +46,7 @@ class OpticalChannel : public sc_core::sc_module,
   OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
                  VirtualChannelId vc, std::optional<DualRouteMode> memory_route,
                  StatsRegistry& stats, VcdWriter* vcd);
+  ~OpticalChannel() override;
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay) override;
@@ -73,6 +76,8 @@ class OpticalChannel : public sc_core::sc_module,
   uint64_t detector_switches() const { return m_schedule.switches(); }
   // Bits modulated on the light so far (for the energy model).
   uint64_t light_bits() const { return m_light_bits.value(); }
+  // Fault injection (null when off): flips, corrections and detections so far.
+  const LinkEcc* link_ecc() const { return m_link_ecc.get(); }
 
  private:
   // The virtual channel as the transfers of one device see it.
@@ -110,6 +115,8 @@ class OpticalChannel : public sc_core::sc_module,
   void place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device);
   // A memory-route transfer of nominal [start, end) (the DRAM's burst window).
   void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
+  // A burst's bytes cross the light: with fault injection, flips and the link's SEC-DED.
+  void cross(tlm::tlm_generic_payload& payload);
   void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                BusDevice device, const char* what);
   // `value` over [start, end) of a transfer placed in `schedule`.
@@ -139,6 +146,10 @@ class OpticalChannel : public sc_core::sc_module,
   Counter& m_memory_route_bursts;
   Counter& m_wom_ps;
   Counter& m_wom_data_loss_ps;
+  // memory.optical.fault_injection: DRAM bursts cross with flipped bits and the link's SEC-DED.
+  std::unique_ptr<LinkEcc> m_link_ecc;
+  struct FaultStats;
+  std::unique_ptr<FaultStats> m_fault_stats;
   TraceSignal m_busy_trace;
   TraceSignal m_memory_route_trace;
   // The XPoint device's rings (values of MrrCoupling): its conventional array, fully coupled

@@ -107,6 +107,12 @@ void parse(const ConfigReader& reader, ReceiverConfig& c) {
   reader.finish();
 }
 
+void parse(const ConfigReader& reader, FaultInjectionConfig& c) {
+  reader.get("ber", c.ber, 0.0, 0.5);
+  reader.get("seed", c.seed);
+  reader.finish();
+}
+
 void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
   reader.get("waveguides", c.waveguides, 1u, 64u);
   reader.get("wavelengths_per_waveguide", c.wavelengths_per_waveguide, 1u, 1024u);
@@ -130,6 +136,7 @@ void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
   parse(reader.child("loss"), c.loss);
   parse(reader.child("laser"), c.laser);
   parse(reader.child("receiver"), c.receiver);
+  parse(reader.child("fault_injection"), c.fault_injection);
   reader.finish();
 }
 

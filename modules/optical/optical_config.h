@@ -25,6 +25,15 @@ struct SerdesConfig {
   uint32_t buffer_bytes = 16 * 1024;
 };
 
+// Fault injection on the light (memory.optical.fault_injection): every bit of a DRAM burst that
+// crosses the channel, and of the burst's ECC word, flips with probability `ber`, so the link's
+// SEC-DED (one code per 64-byte burst, modules/xpoint/sec_ded.h) corrects and detects errors
+// that the model's default powers make too rare to see. 0: off.
+struct FaultInjectionConfig {
+  double ber = 0.0;
+  uint64_t seed = 1;
+};
+
 struct WaveguideConfig {
   // Length of the waveguide from the laser coupler past every endpoint; the paper gives none:
   // modelling choice (a GPU package, a few cm).
@@ -93,6 +102,7 @@ struct OpticalChannelConfig {
   OpticalLossConfig loss;
   LaserConfig laser;
   ReceiverConfig receiver;
+  FaultInjectionConfig fault_injection;
 
   // Wavelengths of virtual channel `vc` on one waveguide (the explicit set or the static division).
   std::vector<WavelengthId> wavelengths_of(VirtualChannelId vc) const;
@@ -108,6 +118,7 @@ void parse(const ConfigReader& reader, WaveguideConfig& config);
 void parse(const ConfigReader& reader, OpticalLossConfig& config);
 void parse(const ConfigReader& reader, LaserConfig& config);
 void parse(const ConfigReader& reader, ReceiverConfig& config);
+void parse(const ConfigReader& reader, FaultInjectionConfig& config);
 // The whole channel; also checks that the virtual channels fit the wavelengths.
 void parse(const ConfigReader& reader, OpticalChannelConfig& config);
 

@@ -81,3 +81,21 @@ TEST_CASE(
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: fault injection on the light is corrected and reported by the link's ECC") {
+  const std::string dir = scratch_dir("fault_injection");
+  const CliResult run = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
+                                  dir + " --set memory.optical.fault_injection.ber=1e-4");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  const auto& channel = stats["memory.channel0"];
+  CHECK(channel["fault_bits_flipped"]["value"].get<double>() > 0);
+  CHECK(channel["ecc_corrected"]["value"].get<double>() > 0);
+  CHECK(channel.contains("ecc_uncorrectable"));
+  const CliResult bad = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
+                                  dir + "/bad --set memory.optical.fault_injection.ber=0.7");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("memory.optical.fault_injection.ber") && Contains("0.5"));
+  std::filesystem::remove_all(dir);
+}

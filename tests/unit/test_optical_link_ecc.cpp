@@ -1,0 +1,74 @@
+// LinkEcc: fault injection on the light with the link's SEC-DED per 64-byte chunk.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "modules/common/random.h"
+#include "modules/optical/link_ecc.h"
+
+namespace {
+
+using ohmvp::LinkEcc;
+
+std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
+  ohmvp::Rng rng(seed);
+  std::vector<uint8_t> bytes(n);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("link ECC: no flips at BER 0, nothing changes", "[optical]") {
+  LinkEcc link(0.0, 1);
+  const std::vector<uint8_t> sent = random_bytes(64 * 100, 3);
+  std::vector<uint8_t> received = sent;
+  link.cross(received.data(), received.size());
+  CHECK(received == sent);
+  CHECK(link.bits_flipped() == 0);
+  CHECK(link.corrected() == 0);
+  CHECK(link.uncorrectable() == 0);
+}
+
+TEST_CASE("link ECC: single flips are corrected, double flips detected", "[optical]") {
+  // 100,000 chunks of 576 bits (64 data bytes + the 8-byte ECC word) at 1e-4: about 5,760
+  // flips; a chunk has one flip with probability 0.054, two with 0.0016, three with 3e-5 (three
+  // can look like one and be miscorrected: SEC-DED's limit).
+  constexpr size_t chunks = 100000;
+  LinkEcc link(1e-4, 7);
+  const std::vector<uint8_t> sent = random_bytes(64 * chunks, 5);
+  std::vector<uint8_t> received = sent;
+  link.cross(received.data(), received.size());
+  CHECK(link.bits_flipped() > 5200);
+  CHECK(link.bits_flipped() < 6300);
+  CHECK(link.corrected() > 4900);
+  CHECK(link.corrected() < 5900);
+  CHECK(link.uncorrectable() > 100);
+  CHECK(link.uncorrectable() < 220);
+  // A chunk arrives damaged only where the code could not correct it.
+  uint64_t damaged = 0;
+  for (size_t c = 0; c < chunks; ++c) {
+    if (!std::equal(sent.begin() + 64 * c, sent.begin() + 64 * (c + 1), received.begin() + 64 * c))
+      ++damaged;
+  }
+  CHECK(damaged > 0);
+  CHECK(damaged <= link.uncorrectable() + 10);
+
+  // The same seed flips the same bits.
+  LinkEcc again(1e-4, 7);
+  std::vector<uint8_t> replay = sent;
+  again.cross(replay.data(), replay.size());
+  CHECK(replay == received);
+  CHECK(again.corrected() == link.corrected());
+}
+
+TEST_CASE("link ECC: bytes past the last whole chunk cross untouched", "[optical]") {
+  LinkEcc link(0.5, 9);
+  const std::vector<uint8_t> sent = random_bytes(64 + 32, 11);
+  std::vector<uint8_t> received = sent;
+  link.cross(received.data(), received.size());
+  CHECK(std::equal(sent.begin() + 64, sent.end(), received.begin() + 64));
+  CHECK(link.bits_flipped() > 0);
+}
