@@ -130,7 +130,9 @@ bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
   const uint32_t length = p.get_data_length();
   const auto* ohm = p.get_extension<DramAccessExtension>();
   const bool control = ohm != nullptr && ohm->kind != DramAccessExtension::Kind::access;
-  if ((p.get_command() == tlm::TLM_IGNORE_COMMAND) != control) {
+  // Presets and releases are TLM_IGNORE_COMMAND, nothing else is; the memory route needs one.
+  if ((p.get_command() == tlm::TLM_IGNORE_COMMAND) != control ||
+      (ohm != nullptr && ohm->memory_route && m_memory_route == nullptr)) {
     p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return false;
   }
