@@ -11,6 +11,7 @@
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
 #include "modules/host/workload_architecture.h"
+#include "platforms/energy_summary.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/optical_summary.h"
@@ -207,10 +208,10 @@ RunSummary summarise(GpuPlatform& platform) {
   gpu.tensor_utilization = stats.find_scalar("gpu", "tensor_utilization")->value();
   s.gpu = gpu;
   if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
-  if (platform.config().memory.is_optical()) {
-    s.optical = summarise_optical(platform.config().memory, platform.memory(), platform.stats(),
-                                  sc_core::sc_time_stamp().value());
-  }
+  const MemorySystemConfig& memory = platform.config().memory;
+  if (memory.is_optical()) s.optical = summarise_optical(memory, platform.stats());
+  s.energy_j = summarise_energy(memory, platform.memory(), platform.stats(),
+                                sc_core::sc_time_stamp().value());
   return s;
 }
 

@@ -1,20 +1,19 @@
 #pragma once
 
-#include <cstdint>
-
 #include "modules/common/stats.h"
-#include "platforms/memory_system.h"
+#include "modules/optical/link_budget.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
 
 namespace ohmvp {
 
-// The optical figures of a run's summary on an optical platform, from the existing models: the
-// platform's link budget (laser, MRR count, worst BER: link_budget.h on the platform's own
-// layout, one DRAM and one XPoint per controller) and the energy model over the run's counts
-// (energy_model.h). Writes the budget and the energy breakdown into `stats` under
-// "memory.optical" (optical_stats.h). Call only when `config.is_optical()`.
-RunSummary::Optical summarise_optical(const MemorySystemConfig& config, const MemorySystem& memory,
-                                      StatsRegistry& stats, uint64_t run_time_ps);
+// The link budget of an optical platform's own layout: one DRAM and one XPoint per controller,
+// arrays as wide as a virtual channel (link_budget.h).
+PlatformBudget platform_budget_of(const MemorySystemConfig& config);
+
+// The optical figures of a run's summary (laser, MRR count, worst BER) from that budget, which
+// it also writes into `stats` under "memory.optical" (optical_stats.h). Call only when
+// `config.is_optical()`.
+RunSummary::Optical summarise_optical(const MemorySystemConfig& config, StatsRegistry& stats);
 
 }  // namespace ohmvp

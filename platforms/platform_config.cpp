@@ -137,9 +137,10 @@ static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
   for (const char* key : {"device_lanes", "ohm_platform"}) {
     if (channel.has(key)) channel.fail(key, "only with \"type\": \"optical\"");
   }
-  for (const char* key : {"optical", "energy"}) {
-    if (reader.has(key)) reader.fail(key, "only with \"channel\": {\"type\": \"optical\"}");
+  if (reader.has("optical")) {
+    reader.fail("optical", "only with \"channel\": {\"type\": \"optical\"}");
   }
+  if (reader.has("energy")) parse(reader.child("energy"), m.energy);
   parse(channel, m.channel);
 }
 

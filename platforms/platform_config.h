@@ -46,7 +46,7 @@ struct MemorySystemConfig {
   uint32_t optical_device_lanes = 32;
   // Optical only: whose MRR layout and functions the channel has (memory.channel.ohm_platform).
   OhmPlatform ohm_platform = OhmPlatform::ohm_base;
-  // Optical only ("memory.energy", optional): the energy model's figures for the summary.
+  // "memory.energy" (optional): the energy model's figures for the summary's energy_j.
   EnergyConfig energy;
   DramGeometry geometry;
   DramTimingNs timing;

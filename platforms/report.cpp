@@ -48,8 +48,8 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["laser_power_mw"] = s.optical->laser_power_mw;
     summary["mrr_count"] = s.optical->mrr_count;
     summary["ber_max"] = s.optical->ber_max;
-    summary["energy_j"] = s.optical->energy_j;
   }
+  if (s.energy_j) report["summary"]["energy_j"] = *s.energy_j;
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
   return report;
@@ -103,7 +103,11 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
     out << "  laser             " << s.optical->laser_power_mw << " mW per wavelength, "
         << s.optical->mrr_count << " MRRs\n"
         << std::scientific << std::setprecision(2) << "  BER (worst route) " << s.optical->ber_max
-        << "\n  energy            " << s.optical->energy_j << " J\n"
+        << "\n"
+        << std::fixed << std::setprecision(3);
+  if (s.energy_j)
+    out << std::scientific << std::setprecision(2) << "  energy            " << *s.energy_j
+        << " J\n"
         << std::fixed << std::setprecision(3);
   out << "\n";
   out.unsetf(std::ios::floatfield);

@@ -26,9 +26,9 @@ struct RunSummary {
     uint64_t cycles = 0;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
-    double simd_efficiency = 0;  // active lanes / (warp size x warp instructions)
-    uint64_t hmma = 0;           // HMMA steps of the tensor-core matrix multiplies
-    double tensor_tflops = 0;    // 2 x multiply-adds / kernel time, 10^12 per second
+    double simd_efficiency = 0;     // active lanes / (warp size x warp instructions)
+    uint64_t hmma = 0;              // HMMA steps of the tensor-core matrix multiplies
+    double tensor_tflops = 0;       // 2 x multiply-adds / kernel time, 10^12 per second
     double tensor_utilization = 0;  // tensor-core busy cycles / (cycles x sub-cores)
   };
   std::optional<Gpu> gpu;
@@ -50,9 +50,10 @@ struct RunSummary {
     double laser_power_mw = 0;  // laser per wavelength, as configured (paper's scale included)
     uint64_t mrr_count = 0;     // modulators + detectors of the platform's layout
     double ber_max = 0;         // worst route's bit error rate at that laser
-    double energy_j = 0;        // memory-system energy over the run, every component
   };
   std::optional<Optical> optical;
+  // The memory system's energy over the run, every component (energy_summary.h).
+  std::optional<double> energy_j;
 };
 
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,

@@ -10,6 +10,7 @@
 #include "modules/host/gpu_workload.h"
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
+#include "platforms/energy_summary.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/kernel_run.h"
 #include "platforms/memory_system.h"
@@ -136,8 +137,8 @@ void run_platform(const RunOptions& options) {
 
   RunSummary summary = summarise(initiator, stats);
   if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
-  if (config.memory.is_optical())
-    summary.optical = summarise_optical(config.memory, memory, stats, end_ps);
+  if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
+  summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
   add_channel_utilisation(memory, summary.simulated_ns, stats);
   const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                             stats, document.json(), workload.json);

@@ -62,8 +62,9 @@ def load_report(path):
     run["channel_light_ps"] = sum(
         stat_value(group, "data_busy_ps") or 0 for name, group in stats.items()
         if name.startswith("memory.channel"))
+    energy = stats.get("memory.energy", {})
     run["energy_breakdown_j"] = {
-        name[len("energy_"):-len("_j")]: entry["value"] for name, entry in optical.items()
+        name[len("energy_"):-len("_j")]: entry["value"] for name, entry in energy.items()
         if name.startswith("energy_") and name.endswith("_j") and name != "energy_j"}
     run["ber_routes"] = {name[len("ber_"):]: entry["value"] for name, entry in optical.items()
                          if name.startswith("ber_") and name != "ber_max"}

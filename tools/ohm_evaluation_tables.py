@@ -85,7 +85,7 @@ def energy(results, mode):
                          + [fmt(entry["total_j"] * 1e6, "%.1f"), fmt(entry["normalised"]),
                             fmt(paper.ENERGY[mode].get(family), "%.2f")]))
     if unmodelled:
-        lines += ["", "No energy in the report (electrical channel): %s." % ", ".join(unmodelled)]
+        lines += ["", "No energy in the report: %s." % ", ".join(unmodelled)]
     return lines + not_run_note(results, mode)
 
 

@@ -46,7 +46,7 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   const auto& stats = json["stats"];
   CHECK(stats["memory.channel0"]["arrival_latency_ps"]["value"] == 1701.0);
   CHECK(stats["memory.channel0"]["detector_switches"]["value"].get<double>() > 0);
-  CHECK(stats["memory.optical"]["energy_j"]["value"] == summary["energy_j"]);
+  CHECK(stats["memory.energy"]["energy_j"]["value"] == summary["energy_j"]);
 
   // The electrical platform it replaces has none of them.
   const CliResult hetero =
@@ -54,6 +54,12 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   REQUIRE(hetero.exit_code == 0);
   const auto electrical = nlohmann::json::parse(read_text(dir + "/h/report.json"));
   CHECK_FALSE(electrical["summary"].contains("laser_power_mw"));
+  // Its energy has an electrical channel term where Ohm-base has the laser, MRRs and SerDes.
+  const auto& wires = electrical["stats"]["memory.energy"];
+  CHECK(wires["energy_electrical_channel_j"]["value"].get<double>() > 0.0);
+  CHECK(wires["energy_laser_j"]["value"].get<double>() == 0.0);
+  CHECK(stats["memory.energy"]["energy_laser_j"]["value"].get<double>() > 0.0);
+  CHECK(electrical["summary"]["energy_j"].get<double>() > 0.0);
   // Both swap pages (when exactly depends on each channel's instants).
   CHECK(electrical["summary"]["migrations"].get<int>() > 0);
   CHECK(summary["migrations"].get<int>() > 0);

@@ -42,8 +42,10 @@ budget = results["figures"]["fig20b_ber_table3_mrr"]
 expect(list(budget) == ["ohm_base_planar"], "a budget for the optical platform only")
 expect(budget["ohm_base_planar"]["ber_max"] < 1e-15, "Ohm-base meets 1e-15")
 expect(budget["ohm_base_planar"]["mrr_count"] > 0, "an MRR count")
-expect(results["figures"]["fig19_energy"]["planar"]["hetero_planar"] is None,
-       "no energy on the electrical channel")
+energy = results["figures"]["fig19_energy"]["planar"]
+expect(energy["hetero_planar"]["components_j"]["electrical_channel"] > 0,
+       "the electrical channel's energy on Hetero")
+expect(energy["ohm_base_planar"]["components_j"]["laser"] > 0, "the laser's on Ohm-base")
 wave = results["figures"]["fig20a_waveguides"]["planar"]["ohm_base_planar"]
 expect(wave["2"]["ipc_over_hetero"] > 0, "the sweep normalised to Hetero")
 claims = {(d["claim"], d["mode"]): d["holds"] for d in results["directions"]}

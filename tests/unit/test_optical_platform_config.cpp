@@ -90,11 +90,10 @@ TEST_CASE("optical platform config: the energy model's figures", "[optical_platf
                         j["memory"]["energy"] = {{"serdes_pj", 2.0}};
                       }),
              Contains("serdes_pj") && Contains("memory.energy"));
-  CHECK_THAT(error_of("hetero_planar",
-                      [](json& j) {
-                        j["memory"]["energy"] = {{"serdes_pj_per_bit", 2.0}};
-                      }),
-             Contains("memory.energy") && Contains("only with"));
+  // Electrical platforms take the energy model too (their channel's term is electrical_pj_per_bit).
+  json electrical = load_platform("hetero_planar").json();
+  electrical["memory"]["energy"] = {{"electrical_pj_per_bit", 3.0}};
+  CHECK(parse_platform(ConfigDocument(electrical)).memory.energy.electrical_pj_per_bit == 3.0);
 }
 
 TEST_CASE("optical platform config: bad combinations name their JSON path", "[optical_platform]") {
