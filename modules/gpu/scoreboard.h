@@ -50,7 +50,6 @@ class Scoreboard {
 
   // Inline: the warp schedulers ask it for every candidate warp every cycle.
   bool has_hazard(const InstructionRegisters& registers) const {
-    if (m_pending_count == 0) return false;
     for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
       if (pending(*reg)) return true;
     for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
