@@ -199,7 +199,7 @@ uint64_t Gpu::step(uint64_t cycle) {
     while (m_dispatcher.next(assignment)) m_sms[assignment.sm]->start_cta(assignment.cta, cycle);
   }
   uint64_t next = CycleLoop::never;
-  for (auto& sm : m_sms) next = std::min(next, sm->step(cycle));
+  for (auto& sm : m_sms) next = std::min(next, sm->due(cycle) ? sm->step(cycle) : sm->wake_cycle());
   if (m_running && m_dispatch_due && !m_faulted && !m_dispatcher.all_dispatched()) {
     next = cycle + 1;
   }

@@ -10,9 +10,13 @@ MshrTable::MshrTable(uint32_t entries, uint32_t max_merges)
   for (Entry& e : m_entries) e.waiters.reserve(size_t(max_merges) + 1);
 }
 
+// Stops after the last entry in use: a line has at most one entry, so the rest cannot match.
 uint32_t MshrTable::find(uint64_t line) const {
-  for (uint32_t i = 0; i < m_entries.size(); ++i) {
-    if (m_entries[i].used && m_entries[i].line == line) return i;
+  uint32_t used_seen = 0;
+  for (uint32_t i = 0; i < m_entries.size() && used_seen < m_used; ++i) {
+    if (!m_entries[i].used) continue;
+    if (m_entries[i].line == line) return i;
+    ++used_seen;
   }
   return npos;
 }

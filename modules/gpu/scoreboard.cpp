@@ -91,40 +91,27 @@ InstructionRegisters instruction_registers(const Instruction& instruction) {
 
 void Scoreboard::reset(uint32_t register_count) {
   m_register_count = register_count;
-  m_pending.assign(size_t{register_count} + 1, false);
+  m_pending.assign(size_t{register_count} / 64 + 1, 0);
   m_pending_count = 0;
+  ++m_release_count;
 }
 
-size_t Scoreboard::index(uint32_t reg) const {
-  if (reg == k_carry_register) return m_register_count;
-  if (reg >= m_register_count)
-    throw SimulationError("scoreboard: register " + std::to_string(reg) +
-                          " is outside the warp's " + std::to_string(m_register_count) +
-                          " registers");
-  return reg;
-}
-
-bool Scoreboard::has_hazard(const InstructionRegisters& registers) const {
-  for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
-    if (m_pending[index(*reg)]) return true;
-  for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
-       ++reg)
-    if (m_pending[index(*reg)]) return true;
-  return false;
+void Scoreboard::throw_outside(uint32_t reg) const {
+  throw SimulationError("scoreboard: register " + std::to_string(reg) + " is outside the warp's " +
+                        std::to_string(m_register_count) + " registers");
 }
 
 void Scoreboard::reserve(const InstructionRegisters& registers) {
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg)
-    if (m_pending[index(*reg)])
+    if (pending(*reg))
       throw SimulationError("scoreboard: register " + std::to_string(*reg) +
                             " reserved while a write to it is pending");
   // A register named twice among one instruction's destinations is reserved once.
   for (const uint32_t* reg = begin; reg != end; ++reg) {
-    const size_t i = index(*reg);
-    if (!m_pending[i]) {
-      m_pending[i] = true;
+    if (!pending(*reg)) {
+      set(index(*reg));
       ++m_pending_count;
     }
   }
@@ -140,12 +127,12 @@ void Scoreboard::release(const InstructionRegisters& registers) {
 }
 
 void Scoreboard::release(uint32_t reg) {
-  const size_t i = index(reg);
-  if (!m_pending[i])
+  if (!pending(reg))
     throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
                           " that has no pending write");
-  m_pending[i] = false;
+  clear(index(reg));
   --m_pending_count;
+  ++m_release_count;
 }
 
 }  // namespace ohmvp::gpu

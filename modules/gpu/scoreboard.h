@@ -48,9 +48,23 @@ class Scoreboard {
  public:
   void reset(uint32_t register_count);
 
-  bool has_hazard(const InstructionRegisters& registers) const;
-  bool pending(uint32_t reg) const { return m_pending[index(reg)]; }
+  // Inline: the warp schedulers ask it for every candidate warp every cycle.
+  bool has_hazard(const InstructionRegisters& registers) const {
+    for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
+      if (pending(*reg)) return true;
+    for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
+         ++reg)
+      if (pending(*reg)) return true;
+    return false;
+  }
+  bool pending(uint32_t reg) const {
+    const size_t i = index(reg);
+    return (m_pending[i / 64] >> (i % 64)) & 1;
+  }
   uint32_t pending_count() const { return m_pending_count; }
+  // Counts the writes released since reset(): a hazard seen at one count holds until it changes
+  // (reserve() only adds pending registers).
+  uint64_t release_count() const { return m_release_count; }
 
   // Throws SimulationError when a destination is already pending (issue must check first).
   void reserve(const InstructionRegisters& registers);
@@ -59,11 +73,19 @@ class Scoreboard {
   void release(uint32_t reg);
 
  private:
-  size_t index(uint32_t reg) const;
+  size_t index(uint32_t reg) const {
+    if (reg == k_carry_register) return m_register_count;
+    if (reg >= m_register_count) throw_outside(reg);
+    return reg;
+  }
+  [[noreturn]] void throw_outside(uint32_t reg) const;
+  void set(size_t i) { m_pending[i / 64] |= uint64_t{1} << (i % 64); }
+  void clear(size_t i) { m_pending[i / 64] &= ~(uint64_t{1} << (i % 64)); }
 
-  std::vector<bool> m_pending;  // register_count entries, then the carry flag
+  std::vector<uint64_t> m_pending;  // one bit per register, then the carry flag
   uint32_t m_register_count = 0;
   uint32_t m_pending_count = 0;
+  uint64_t m_release_count = 0;
 };
 
 }  // namespace ohmvp::gpu

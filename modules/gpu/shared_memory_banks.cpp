@@ -19,16 +19,27 @@ uint32_t SharedMemoryBanks::lanes_per_phase(uint32_t bytes_per_lane) const {
   return std::max(1u, pass_bytes / std::max(bytes_per_lane, m_bank_width));
 }
 
+// Counts each bank's distinct words through a chain per bank (each word is linked into its
+// bank's chain the first time it is seen), in one pass over the words and without sorting.
 uint32_t SharedMemoryBanks::phase_passes(size_t word_count) {
   if (word_count == 0) return 0;
-  std::sort(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
-  const auto end =
-      std::unique(m_words.begin(), m_words.begin() + static_cast<std::ptrdiff_t>(word_count));
+  std::fill(m_bank_chain.begin(), m_bank_chain.begin() + m_banks, k_end_of_chain);
   std::fill(m_bank_load.begin(), m_bank_load.begin() + m_banks, 0u);
   uint32_t passes = 0;
-  for (auto word = m_words.begin(); word != end; ++word)
-    passes = std::max(passes, ++m_bank_load[*word % m_banks]);
+  for (size_t i = 0; i < word_count; ++i) {
+    const uint32_t bank = uint32_t(m_words[i] % m_banks);
+    if (in_chain(m_bank_chain[bank], m_words[i])) continue;
+    m_next_in_chain[i] = m_bank_chain[bank];
+    m_bank_chain[bank] = uint16_t(i);
+    passes = std::max(passes, ++m_bank_load[bank]);
+  }
   return passes;
+}
+
+bool SharedMemoryBanks::in_chain(uint16_t head, uint64_t word) const {
+  for (uint16_t i = head; i != k_end_of_chain; i = m_next_in_chain[i])
+    if (m_words[i] == word) return true;
+  return false;
 }
 
 uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_count,

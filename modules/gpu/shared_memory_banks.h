@@ -35,12 +35,17 @@ class SharedMemoryBanks {
 
  private:
   uint32_t phase_passes(size_t word_count);
+  bool in_chain(uint16_t head, uint64_t word) const;
+
+  static constexpr uint16_t k_end_of_chain = UINT16_MAX;
 
   uint32_t m_banks;
   uint32_t m_bank_width;
   // Words one phase touches; a lane of 16 bytes touches at most 16 / 4 + 1 words.
   std::array<uint64_t, k_max_lanes * 5> m_words{};
-  std::array<uint32_t, 64> m_bank_load{};
+  std::array<uint16_t, k_max_lanes * 5> m_next_in_chain{};  // the bank's next distinct word
+  std::array<uint16_t, 64> m_bank_chain{};                  // each bank's last distinct word
+  std::array<uint32_t, 64> m_bank_load{};                   // distinct words per bank
 };
 
 }  // namespace ohmvp::gpu

@@ -75,6 +75,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
 
 void Sm::begin_launch(const LaunchState& launch) {
   m_launch = &launch;
+  m_wake_cycle = 0;
   m_aborted = false;
   while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
   m_warps.clear();
@@ -139,6 +140,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
     warp.ready_cycle = cycle;
     ++warp.generation;
     m_scoreboards[w].reset(launch.layout->total_registers());
+    fetch_next(warp);
     SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
     sub_core.scheduler().add_warp(scheduler_slot(w), m_warp_age++);
     ++sub_core.resident_warps;
@@ -148,13 +150,14 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
     throw SimulationError(std::string(name()) + ": no free warp slots for a CTA");
   }
   if (m_resident_ctas++ == 0) m_active_since = cycle;
+  m_wake_cycle = 0;
 }
 
 bool Sm::idle() const {
   return m_resident_ctas == 0 && m_ldst.idle() && m_to_send.empty() && !m_port_busy;
 }
 
-uint64_t Sm::step(uint64_t cycle) {
+uint64_t Sm::simulate(uint64_t cycle) {
   while (!m_releases.empty() && m_releases.top().cycle <= cycle) {
     const Release r = m_releases.top();
     m_releases.pop();
@@ -218,11 +221,9 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     m_next_wake = std::min(m_next_wake, warp.ready_cycle);
     return StallReason::no_ready_warp;
   }
-  const WarpState& state = *warp.state;
-  const Instruction& instruction = m_launch->instruction(state.function(), state.pc());
-  const InstructionRegisters& registers = m_launch->registers[state.function()][state.pc()];
+  const Instruction& instruction = *warp.next;
   if (warp.memory_in_flight != 0 && drains_memory(instruction.op)) return StallReason::memory;
-  if (m_scoreboards[w].has_hazard(registers)) {
+  if (has_hazard(warp, w)) {
     // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
     // data); otherwise the pending register belongs to an arithmetic result.
     return warp.memory_in_flight != 0 ? StallReason::memory : StallReason::scoreboard;
@@ -236,14 +237,35 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
   return StallReason::issued;
 }
 
+bool Sm::has_hazard(Warp& warp, uint32_t w) {
+  const Scoreboard& scoreboard = m_scoreboards[w];
+  if (warp.hazard_seen_at == scoreboard.release_count()) return true;
+  if (!scoreboard.has_hazard(*warp.next_registers)) return false;
+  warp.hazard_seen_at = scoreboard.release_count();
+  return true;
+}
+
+void Sm::fetch_next(Warp& warp) {
+  // A pc past the end of its function issues a no-op so that the interpreter reports the fault.
+  static const Instruction past_the_end{};
+  static const InstructionRegisters no_registers{};
+  warp.hazard_seen_at = UINT64_MAX;
+  const WarpState& state = *warp.state;
+  if (state.finished()) return;
+  const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];
+  const bool in_function = state.pc() < registers.size();
+  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &past_the_end;
+  warp.next_registers = in_function ? &registers[state.pc()] : &no_registers;
+}
+
 void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   Warp& warp = m_warps[w];
   WarpState& state = *warp.state;
   Cta& cta = m_ctas[warp.cta];
   const uint32_t function = state.function();
   const uint32_t pc = state.pc();
-  const Instruction& instruction = m_launch->instruction(function, pc);
-  const InstructionRegisters& registers = m_launch->registers[function][pc];
+  const Instruction& instruction = *warp.next;
+  const InstructionRegisters& registers = *warp.next_registers;
   const bool memory = is_memory_access(instruction.op);
   const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
                                        instruction.space == StateSpace::generic);
@@ -266,6 +288,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   cta.context.clock = cycle;
   cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;
   const StepResult result = Interpreter::step(state, cta.context);
+  fetch_next(warp);
 
   SubCore& sub_core = *m_sub_cores[s];
   uint64_t unit_ready = 0;
@@ -568,6 +591,7 @@ void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
 
 void Sm::abort() {
   m_aborted = true;
+  m_wake_cycle = 0;
   for (uint32_t w = 0; w < m_warps.size(); ++w) {
     Warp& warp = m_warps[w];
     if (!warp.resident) continue;
@@ -604,14 +628,12 @@ void Sm::send() {
     const tlm::tlm_sync_enum status = out->nb_transport_fw(head, phase, delay);
     if (status == tlm::TLM_COMPLETED) {
       m_port_busy = false;
-      m_ldst.response(head, m_loop.arrival_cycle(delay));
-      m_loop.wake();
+      response_arrived(head, delay);
     } else if (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) {
       m_port_busy = false;
     } else if (status == tlm::TLM_UPDATED && phase == tlm::BEGIN_RESP) {
       m_port_busy = false;
-      m_ldst.response(head, m_loop.arrival_cycle(delay));
-      m_loop.wake();
+      response_arrived(head, delay);
     }
   }
 }
@@ -627,11 +649,16 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::t
     if (payload.get_ref_count() == 0 || !payload.has_mm()) {
       throw SimulationError(std::string(name()) + ": response to a request this SM did not send");
     }
-    m_ldst.response(static_cast<LdstUnit::Outbound&>(payload), m_loop.arrival_cycle(delay));
-    m_loop.wake();
+    response_arrived(static_cast<LdstUnit::Outbound&>(payload), delay);
     return tlm::TLM_COMPLETED;
   }
   throw SimulationError(std::string(name()) + ": unexpected phase from the crossbar");
+}
+
+void Sm::response_arrived(LdstUnit::Outbound& outbound, const sc_core::sc_time& delay) {
+  m_ldst.response(outbound, m_loop.arrival_cycle(delay));
+  m_wake_cycle = 0;
+  m_loop.wake();
 }
 
 }  // namespace ohmvp::gpu

@@ -55,7 +55,16 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   // Makes CTA `cta_linear` of the running launch resident from `cycle`.
   void start_cta(uint64_t cta_linear, uint64_t cycle);
   // Simulates `cycle`; returns the next cycle with work of its own (CycleLoop::never if none).
-  uint64_t step(uint64_t cycle);
+  uint64_t step(uint64_t cycle) {
+    const uint64_t next = simulate(cycle);
+    m_wake_cycle = m_aborted ? 0 : next;
+    return next;
+  }
+  // Whether step(cycle) could change anything: false before the cycle the last step() returned,
+  // unless a response or a CTA came in since (stepping it then would only repeat the stall
+  // reasons that SubCore::record() carries over the gap). An aborted SM is stepped every cycle.
+  bool due(uint64_t cycle) const { return cycle >= m_wake_cycle; }
+  uint64_t wake_cycle() const { return m_wake_cycle; }
   // Drops every warp and CTA (after a fault); accesses in flight still drain.
   void abort();
   // No CTA resident, nothing in flight or waiting to be sent.
@@ -94,6 +103,12 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     uint32_t cta = 0;
     uint32_t memory_in_flight = 0;
     uint64_t ready_cycle = 0;  // earliest issue (one instruction per warp per cycle, branches)
+    // The next instruction and its registers, looked up when the pc changes (issue, start).
+    const Instruction* next = nullptr;
+    const InstructionRegisters* next_registers = nullptr;
+    // The scoreboard's release count when the next instruction last had a hazard: the hazard
+    // holds until a register is released.
+    uint64_t hazard_seen_at = UINT64_MAX;
   };
   struct Release {
     uint64_t cycle;
@@ -112,7 +127,11 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     return slot * m_sub_core_count + sub_core;
   }
 
+  uint64_t simulate(uint64_t cycle);
+  void response_arrived(LdstUnit::Outbound& outbound, const sc_core::sc_time& delay);
   StallReason check(uint32_t warp, uint64_t cycle);
+  bool has_hazard(Warp& warp, uint32_t w);
+  void fetch_next(Warp& warp);
   void issue(uint32_t sub_core, uint32_t warp, uint64_t cycle);
   void issue_memory(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
   uint32_t shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes);
@@ -149,6 +168,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   uint32_t m_resident_ctas = 0;
   uint64_t m_warp_age = 0;
   uint64_t m_next_wake = 0;     // scratch of step(): earliest cycle a stalled warp may go
+  uint64_t m_wake_cycle = 0;    // see due()
   uint64_t m_active_since = 0;  // cycle the SM last went from no CTA to some
   std::priority_queue<Release, std::vector<Release>, std::greater<Release>> m_releases;
   uint64_t m_sequence = 0;

@@ -8,10 +8,33 @@
 namespace ohmvp::gpu::detail {
 namespace {
 
-uint64_t load_bytes(const uint8_t* bytes, uint32_t count) {
-  uint64_t value = 0;
-  std::memcpy(&value, bytes, count);  // little-endian host
-  return value;
+// Little-endian host. The fixed sizes compile to one load each (a copy of `count` bytes does
+// not), and the per-lane loops of every ld call this.
+inline uint64_t load_bytes(const uint8_t* bytes, uint32_t count) {
+  switch (count) {
+    case 1:
+      return bytes[0];
+    case 2: {
+      uint16_t value;
+      std::memcpy(&value, bytes, 2);
+      return value;
+    }
+    case 4: {
+      uint32_t value;
+      std::memcpy(&value, bytes, 4);
+      return value;
+    }
+    case 8: {
+      uint64_t value;
+      std::memcpy(&value, bytes, 8);
+      return value;
+    }
+    default: {
+      uint64_t value = 0;
+      std::memcpy(&value, bytes, count);
+      return value;
+    }
+  }
 }
 
 void store_bytes(uint8_t* bytes, uint64_t value, uint32_t count) {
@@ -22,9 +45,10 @@ uint64_t element_image(DataType type, uint64_t raw) {
   return is_float(type) ? raw : int_image(type, raw);
 }
 
-// Writes a lane's loaded elements (vector or scalar destination).
-void write_loaded(WarpState& warp, const Operand& destination, uint32_t lane, const uint8_t* bytes,
-                  DataType type, uint32_t vector_width) {
+// Writes a lane's loaded elements (vector or scalar destination). Inline: called per lane.
+inline __attribute__((always_inline)) void write_loaded(WarpState& warp, const Operand& destination,
+                                                        uint32_t lane, const uint8_t* bytes,
+                                                        DataType type, uint32_t vector_width) {
   const uint32_t element = static_cast<uint32_t>(type_bytes(type));
   if (destination.kind == Operand::Kind::vector) {
     for (uint32_t i = 0; i < destination.vector_count && i < vector_width; ++i)
@@ -82,7 +106,7 @@ void execute_memory(Exec& x, bool& pending) {
     if (x.failed()) return;
     const uint64_t raw = operand_address(x, address_operand, lane, in.space);
     Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
-    if (place.address % bytes != 0) {
+    if ((place.address & (bytes - 1)) != 0) {  // bytes is a power of two
       x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
       return;
     }
