@@ -107,7 +107,11 @@ MemoryController::~MemoryController() {
 void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
   m_wake_ps = time_ps;
-  m_wake.notify(sc_core::sc_time::from_value(time_ps > m_now_ps ? time_ps - m_now_ps : 0));
+  if (time_ps <= m_now_ps) {
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    m_wake.notify(sc_core::sc_time::from_value(time_ps - m_now_ps));
+  }
 }
 
 void MemoryController::run() {
