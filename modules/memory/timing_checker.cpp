@@ -10,7 +10,11 @@ TimingChecker::TimingChecker(const DramGeometry& geometry, const DramTiming& tim
       m_banks(geometry.total_banks()),
       m_groups(size_t(geometry.ranks) * geometry.bank_groups),
       m_ranks(geometry.ranks),
-      m_shared(m_groups.size() * 4) {}
+      m_shared(m_groups.size() * 4) {
+  // Not all 0 before the first command: the data bus bounds other ranks by tRTRS from the start.
+  for (uint32_t r = 0; r < geometry.ranks; ++r) update_shared_act(r);
+  update_shared_columns();
+}
 
 void TimingChecker::update_shared_act(uint32_t r) {
   const RankNext& rank = m_ranks[r];
