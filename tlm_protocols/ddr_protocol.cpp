@@ -1,5 +1,7 @@
 #include "tlm_protocols/ddr_protocol.h"
 
+#include <vector>
+
 namespace ohmvp {
 
 const char* to_string(DdrCommand command) {
@@ -14,15 +16,30 @@ const tlm::tlm_phase& to_phase(DdrCommand command) {
   return *phases[static_cast<unsigned>(command)];
 }
 
-bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command) {
-  for (unsigned i = 0; i < ddr_command_count; ++i) {
-    auto candidate = static_cast<DdrCommand>(i);
-    if (phase == to_phase(candidate)) {
-      command = candidate;
-      return true;
-    }
+namespace {
+
+// The command of each phase id (-1 for other phases). Built when the program starts, after the
+// phases of this file (the ids are global, so every file's copies of them share them).
+std::vector<int8_t> command_of_phase() {
+  std::vector<int8_t> table;
+  for (unsigned c = 0; c < ddr_command_count; ++c) {
+    const unsigned id = to_phase(static_cast<DdrCommand>(c));
+    if (id >= table.size()) table.resize(id + 1, -1);
+    table[id] = static_cast<int8_t>(c);
   }
-  return false;
+  return table;
+}
+
+const std::vector<int8_t> k_command_of_phase = command_of_phase();
+
+}  // namespace
+
+bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command) {
+  // Every channel and device asks this for every command: a table lookup, not eight compares.
+  const unsigned id = phase;
+  if (id >= k_command_of_phase.size() || k_command_of_phase[id] < 0) return false;
+  command = static_cast<DdrCommand>(k_command_of_phase[id]);
+  return true;
 }
 
 tlm::tlm_extension_base* DdrExtension::clone() const {

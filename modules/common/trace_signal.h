@@ -21,10 +21,7 @@ class TraceSignal {
   }
 
   void set(uint64_t value, uint64_t time_ps) {
-    if (m_writer != nullptr && value != m_last) {
-      m_last = value;
-      m_writer->change(m_id, value, time_ps);
-    }
+    if (m_writer != nullptr && value != m_last) change(value, time_ps);
   }
 
   // For a signal whose changes are recorded out of time order: no filtering of repeats, which
@@ -36,6 +33,12 @@ class TraceSignal {
   bool enabled() const { return m_writer != nullptr; }
 
  private:
+  // Out of line, so that callers on hot paths pay only for the test while tracing is off.
+  __attribute__((noinline)) void change(uint64_t value, uint64_t time_ps) {
+    m_last = value;
+    m_writer->change(m_id, value, time_ps);
+  }
+
   VcdWriter* m_writer = nullptr;
   VcdWriter::SignalId m_id = 0;
   uint64_t m_last = 0;

@@ -1,5 +1,6 @@
 #include "modules/host/trace_reader.h"
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -14,6 +15,19 @@ namespace ohmvp {
 namespace {
 
 constexpr uint32_t max_size = 4096;
+
+// The value of each hexadecimal digit character, -1 for other characters.
+constexpr std::array<int8_t, 256> hex_digit_table() {
+  std::array<int8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] = c >= '0' && c <= '9'   ? int8_t(c - '0')
+               : c >= 'a' && c <= 'f' ? int8_t(c - 'a' + 10)
+               : c >= 'A' && c <= 'F' ? int8_t(c - 'A' + 10)
+                                      : int8_t(-1);
+  }
+  return table;
+}
+constexpr std::array<int8_t, 256> k_hex_digit = hex_digit_table();
 
 // Splits a line into fields separated by spaces and tabs.
 class Fields {
@@ -192,16 +206,9 @@ class TraceParser {
     if (line[1] != ' ' || line[2] != '0' || (line[3] != 'x' && line[3] != 'X')) return false;
     uint64_t address = 0;
     for (size_t i = prefix; i < line.size(); ++i) {
-      const char c = line[i];
-      uint64_t digit;
-      if (c >= '0' && c <= '9') {
-        digit = uint64_t(c - '0');
-      } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
-        digit = uint64_t((c | 0x20) - 'a' + 10);
-      } else {
-        return false;
-      }
-      address = address << 4 | digit;
+      const int8_t digit = k_hex_digit[static_cast<unsigned char>(line[i])];
+      if (digit < 0) return false;
+      address = address << 4 | uint64_t(digit);
     }
     MemoryRequest request;
     request.is_write = is_write;

@@ -56,13 +56,13 @@ void TrafficInitiator::issue() {
     }
     const MemoryRequest request = m_next;
     m_have_next = m_source.next(m_next);
-    if (!issue_one(request)) break;
+    if (!issue_one(request, now)) break;
   }
   m_in_issue = false;
   if (done() && m_on_done) m_on_done();
 }
 
-bool TrafficInitiator::issue_one(const MemoryRequest& request) {
+bool TrafficInitiator::issue_one(const MemoryRequest& request, uint64_t now) {
   const size_t slot = m_free_slots.back();
   m_free_slots.pop_back();
   uint8_t* data = m_data.data() + slot * m_slot_bytes;
@@ -72,7 +72,7 @@ bool TrafficInitiator::issue_one(const MemoryRequest& request) {
   } else {
     m_shadow.read(request.address, m_expected.data() + slot * m_slot_bytes, request.size);
   }
-  m_issue_ps[slot] = sc_core::sc_time_stamp().value();
+  m_issue_ps[slot] = now;
 
   tlm::tlm_generic_payload* payload = m_pool.acquire();
   payload->set_command(request.is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);

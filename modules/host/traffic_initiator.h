@@ -35,7 +35,7 @@ class TrafficInitiator : public sc_core::sc_module, public tlm::tlm_bw_transport
 
  private:
   void issue();
-  bool issue_one(const MemoryRequest& request);
+  bool issue_one(const MemoryRequest& request, uint64_t now);
   void complete(tlm::tlm_generic_payload& payload);
   void check_read(const tlm::tlm_generic_payload& payload, size_t slot) const;
   void fill_write_data(uint8_t* data, uint32_t length, uint64_t address);

@@ -9,13 +9,6 @@ void BankMachine::remove(bool writes, size_t position) {
   forget_choices();
 }
 
-DdrCommand BankMachine::next_command(const ControllerRequest& request, bool auto_precharge) const {
-  if (!m_open) return DdrCommand::ACT;
-  if (m_row != request.address.row) return DdrCommand::PRE;
-  if (request.is_write) return auto_precharge ? DdrCommand::WRA : DdrCommand::WR;
-  return auto_precharge ? DdrCommand::RDA : DdrCommand::RD;
-}
-
 void BankMachine::apply(DdrCommand command, Row row) {
   forget_choices();
   switch (command) {

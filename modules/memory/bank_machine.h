@@ -62,7 +62,12 @@ class BankMachine {
   }
 
   // ACT if the bank is closed, PRE if another row is open, else the column command.
-  DdrCommand next_command(const ControllerRequest& request, bool auto_precharge) const;
+  DdrCommand next_command(const ControllerRequest& request, bool auto_precharge) const {
+    if (!m_open) return DdrCommand::ACT;
+    if (m_row != request.address.row) return DdrCommand::PRE;
+    if (request.is_write) return auto_precharge ? DdrCommand::WRA : DdrCommand::WR;
+    return auto_precharge ? DdrCommand::RDA : DdrCommand::RD;
+  }
   // Updates the open/closed state for a command issued to this bank.
   void apply(DdrCommand command, Row row);
 

@@ -71,6 +71,16 @@ DramProtocolChecker::DramProtocolChecker(const DramGeometry& geometry, const Dra
   rank.banks.resize(geometry.banks());
   rank.groups.resize(geometry.bank_groups);
   m_ranks.assign(geometry.ranks, rank);
+  m_rank_bursts_end.assign(geometry.ranks, 0);
+}
+
+uint64_t DramProtocolChecker::bursts_end(uint32_t rank) const {
+  uint64_t end = 0;
+  for (uint32_t r = 0; r < m_rank_bursts_end.size(); ++r) {
+    const uint64_t gap = r == rank ? 0 : m_timing.RTRS;
+    if (m_rank_bursts_end[r] != 0) end = std::max(end, m_rank_bursts_end[r] + gap);
+  }
+  return end;
 }
 
 void DramProtocolChecker::check_and_apply(DdrCommand command, const DramAddress& address,
@@ -191,6 +201,7 @@ void DramProtocolChecker::check_column(const Check& check) const {
 
 void DramProtocolChecker::check_data_bus(const Check& check) const {
   const uint64_t latency = is_read(check.command) ? m_timing.CL : m_timing.CWL;
+  if (check.cycle + latency >= bursts_end(check.rank)) return;  // after every burst so far
   const Burst* conflict = nullptr;
   // Slide the burst past every burst it meets, to report the cycle this rule first allows.
   uint64_t earliest = check.cycle;
@@ -267,12 +278,17 @@ void DramProtocolChecker::apply(const Check& check) {
       (read ? rank.last_read : rank.last_write) = t;
 
       // A burst can no longer collide once it has left the bus, RTRS included: every later
-      // burst starts at or after the current cycle.
-      m_bursts.erase(std::remove_if(m_bursts.begin(), m_bursts.end(),
-                                    [&](const Burst& b) { return b.end + m_timing.RTRS <= t; }),
-                     m_bursts.end());
+      // burst starts at or after the current cycle. Such bursts do no harm while kept, so they
+      // are dropped only now and then.
+      if (m_bursts.size() >= 16) {
+        m_bursts.erase(std::remove_if(m_bursts.begin(), m_bursts.end(),
+                                      [&](const Burst& b) { return b.end + m_timing.RTRS <= t; }),
+                       m_bursts.end());
+      }
       const uint64_t start = t + (read ? m_timing.CL : m_timing.CWL);
       m_bursts.push_back({start, start + m_timing.BURST, check.rank, check.command});
+      m_rank_bursts_end[check.rank] =
+          std::max(m_rank_bursts_end[check.rank], start + m_timing.BURST);
 
       if (has_auto_precharge(check.command)) {
         const uint64_t ready =

@@ -74,6 +74,8 @@ class DramProtocolChecker {
   void check_column(const Check& check) const;
   void check_refresh(const Check& check) const;
   void check_data_bus(const Check& check) const;
+  // The first cycle at which a burst of `rank` meets none of the bursts so far (tRTRS included).
+  uint64_t bursts_end(uint32_t rank) const;
   void apply(const Check& check);
 
   const RankState& rank_state(Rank rank) const;
@@ -81,7 +83,8 @@ class DramProtocolChecker {
   DramGeometry m_geometry;
   DramTiming m_timing;
   std::vector<RankState> m_ranks;
-  std::vector<Burst> m_bursts;  // bursts that may still collide with a later one
+  std::vector<Burst> m_bursts;              // every burst that may still collide with a later one
+  std::vector<uint64_t> m_rank_bursts_end;  // per rank, the end of its latest burst (0: none)
   Time m_last_cycle;
   uint64_t m_commands_checked = 0;
 };

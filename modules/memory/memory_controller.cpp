@@ -107,7 +107,11 @@ MemoryController::~MemoryController() {
 void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
   m_wake_ps = time_ps;
-  m_wake.notify(sc_core::sc_time::from_value(time_ps > m_now_ps ? time_ps - m_now_ps : 0));
+  if (time_ps <= m_now_ps) {
+    m_wake.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    m_wake.notify(sc_core::sc_time::from_value(time_ps - m_now_ps));
+  }
 }
 
 void MemoryController::run() {
@@ -125,10 +129,9 @@ void MemoryController::run() {
 
 // ---- Front side --------------------------------------------------------------------------
 
-bool MemoryController::validate(tlm::tlm_generic_payload& p) const {
+bool MemoryController::validate(tlm::tlm_generic_payload& p, const DramAccessExtension* ohm) const {
   const uint64_t address = p.get_address();
   const uint32_t length = p.get_data_length();
-  const auto* ohm = p.get_extension<DramAccessExtension>();
   const bool control = ohm != nullptr && ohm->kind != DramAccessExtension::Kind::access;
   // Presets and releases are TLM_IGNORE_COMMAND, nothing else is; the memory route needs one.
   if ((p.get_command() == tlm::TLM_IGNORE_COMMAND) != control ||
@@ -169,30 +172,30 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   if (delay != sc_core::SC_ZERO_TIME) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
-  if (!validate(payload)) return tlm::TLM_COMPLETED;
-  const Location where = locate(payload.get_address());
   const auto* ohm = payload.get_extension<DramAccessExtension>();
+  if (!validate(payload, ohm)) return tlm::TLM_COMPLETED;
+  const Location where = locate(payload.get_address());
   if (ohm != nullptr && ohm->kind == DramAccessExtension::Kind::release) {
     release_preset(payload, where);
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (!accept(payload, m_now_ps, where)) {
+  if (!accept(payload, ohm, m_now_ps, where)) {
     m_pending = &payload;
     m_pending_arrival_ps = m_now_ps;
     m_pending_location = where;
     m_stats->backpressure.inc();
     return tlm::TLM_ACCEPTED;
   }
-  if (posted(payload)) return tlm::TLM_COMPLETED;  // complete once queued
+  if (posted(payload, ohm)) return tlm::TLM_COMPLETED;  // complete once queued
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
 }
 
-bool MemoryController::posted(const tlm::tlm_generic_payload& payload) {
+bool MemoryController::posted(const tlm::tlm_generic_payload& payload,
+                              const DramAccessExtension* ohm) {
   // A memory-route write is answered when its burst is across: the XPoint controller's sequence
   // generator (or, for a reverse write, the controller's DDR monitor) waits for it.
-  const auto* ohm = payload.get_extension<DramAccessExtension>();
   return payload.is_write() && (ohm == nullptr || !ohm->memory_route);
 }
 
@@ -201,11 +204,16 @@ MemoryController::Location MemoryController::locate(uint64_t address) const {
   return Location{address - offset, offset, m_mapper.decode(address - offset)};
 }
 
-bool MemoryController::accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps,
-                              const Location& where) {
+bool MemoryController::accept(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
+                              uint64_t arrival_ps, const Location& where) {
   BankMachine& bank = bank_of(where.address);
-  const Arrival arrival{payload,       where.burst, where.offset,
-                        where.address, bank,        newest_to_burst(bank, where.burst),
+  const Arrival arrival{payload,
+                        ohm,
+                        where.burst,
+                        where.offset,
+                        where.address,
+                        bank,
+                        newest_to_burst(bank, where.burst),
                         arrival_ps};
   return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
 }
@@ -271,8 +279,7 @@ bool MemoryController::accept_read(const Arrival& a) {
 bool MemoryController::accept_write(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   ControllerRequest* target = a.newest;
-  const auto* ohm = a.payload.get_extension<DramAccessExtension>();
-  const bool memory_route = ohm != nullptr && ohm->memory_route;
+  const bool memory_route = a.ohm != nullptr && a.ohm->memory_route;
   if (target != nullptr && target->is_write && !target->memory_route && !memory_route) {
     m_stats->merged_writes.inc();
   } else {
@@ -301,7 +308,7 @@ bool MemoryController::accept_write(const Arrival& a) {
 
 ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   ControllerRequest* r = m_pool.acquire();
-  r->payload = posted(a.payload) ? nullptr : &a.payload;
+  r->payload = posted(a.payload, a.ohm) ? nullptr : &a.payload;
   r->address = a.address;
   r->burst_address = a.burst;
   r->offset = a.offset;
@@ -309,9 +316,8 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   r->arrival_ps = a.arrival_ps;
   r->sequence = m_sequence++;
   r->is_write = is_write;
-  const auto* ohm = a.payload.get_extension<DramAccessExtension>();
-  r->memory_route = ohm != nullptr && ohm->memory_route;
-  r->preset = ohm != nullptr && ohm->kind == DramAccessExtension::Kind::preset;
+  r->memory_route = a.ohm != nullptr && a.ohm->memory_route;
+  r->preset = a.ohm != nullptr && a.ohm->kind == DramAccessExtension::Kind::preset;
   if (is_write && r->memory_route) ++m_memory_route_writes;
   if (is_write) std::fill(r->enabled.begin(), r->enabled.end(), 0);
   r->row_state = ControllerRequest::RowState::hit;
@@ -347,9 +353,10 @@ void MemoryController::retry_pending() {
   if (queue_full(payload.is_write())) {
     return;
   }
-  if (!accept(payload, m_pending_arrival_ps, m_pending_location)) return;
+  const auto* ohm = payload.get_extension<DramAccessExtension>();
+  if (!accept(payload, ohm, m_pending_arrival_ps, m_pending_location)) return;
   m_pending = nullptr;
-  if (posted(payload)) {
+  if (posted(payload, ohm)) {
     payload.acquire();
     respond_at(m_now_ps, payload, m_pending_arrival_ps);
     return;
@@ -404,19 +411,22 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 // ---- Command scheduling ------------------------------------------------------------------
 
 bool MemoryController::update_write_mode() {
-  const bool was = m_write_mode;
   // A memory-route write is driven by the XPoint controller, which waits for it: the controller
   // turns to writes at once (for a reverse write it stops issuing reads meanwhile).
-  if (!m_write_mode) {
-    m_write_mode = m_writes_queued >= m_config.write_high_watermark ||
-                   (m_reads_queued == 0 && m_writes_queued > 0) || m_memory_route_writes > 0;
+  bool mode;
+  if (m_memory_route_writes > 0) {
+    mode = true;
+  } else if (!m_write_mode) {
+    mode = m_writes_queued >= m_config.write_high_watermark ||
+           (m_reads_queued == 0 && m_writes_queued > 0);
   } else {
-    m_write_mode = m_memory_route_writes > 0 ||
-                   !(m_writes_queued == 0 ||
-                     (m_reads_queued > 0 && m_writes_queued <= m_config.write_low_watermark));
+    mode = m_writes_queued != 0 &&
+           (m_reads_queued == 0 || m_writes_queued > m_config.write_low_watermark);
   }
-  m_trace->write_mode.set(m_write_mode, m_now_ps);
-  return m_write_mode != was;
+  if (mode == m_write_mode) return false;
+  m_write_mode = mode;
+  m_trace->write_mode.set(mode, m_now_ps);
+  return true;
 }
 
 const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool writes) {

@@ -18,6 +18,8 @@
 
 namespace ohmvp {
 
+class DramAccessExtension;
+
 // DRAM memory controller: approximately-timed base-protocol target on the front (`in`), ddr
 // protocol initiator on the back (`out`). Reads wait in a read queue, writes are posted into a
 // write queue; per bank a scheduler picks the next request, the timing checker says when its
@@ -126,12 +128,14 @@ class MemoryController : public sc_core::sc_module,
   Location locate(uint64_t address) const;
   // Ends a bank preset; the payload is answered at the next clock edge.
   void release_preset(tlm::tlm_generic_payload& payload, const Location& where);
-  bool accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps, const Location& where);
+  bool accept(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
+              uint64_t arrival_ps, const Location& where);
   // A request as it arrives, decoded once.
   struct Arrival {
     tlm::tlm_generic_payload& payload;
-    uint64_t burst;   // channel address of its burst
-    uint32_t offset;  // inside the burst
+    const DramAccessExtension* ohm;  // its Ohm-GPU extension, if any
+    uint64_t burst;                  // channel address of its burst
+    uint32_t offset;                 // inside the burst
     DramAddress address;
     BankMachine& bank;
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
@@ -153,9 +157,9 @@ class MemoryController : public sc_core::sc_module,
   }
   ControllerRequest* newest_to_burst(const BankMachine& bank, uint64_t burst) const;
   uint64_t ps(uint64_t cycles) const { return m_timing.ps(cycles); }
-  bool validate(tlm::tlm_generic_payload& payload) const;
+  bool validate(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm) const;
   // Writes are posted (answered once queued) except on the memory route.
-  static bool posted(const tlm::tlm_generic_payload& payload);
+  static bool posted(const tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm);
   void debug_access(tlm::tlm_generic_payload& payload);
 
   ControllerConfig m_config;

@@ -10,24 +10,32 @@ TimingChecker::TimingChecker(const DramGeometry& geometry, const DramTiming& tim
       m_banks(geometry.total_banks()),
       m_groups(size_t(geometry.ranks) * geometry.bank_groups),
       m_ranks(geometry.ranks),
-      m_shared(m_groups.size() * 4) {}
+      m_shared(m_groups.size() * 4) {
+  // Not all 0 before the first command: the data bus bounds other ranks by tRTRS from the start.
+  for (uint32_t r = 0; r < geometry.ranks; ++r) update_shared_act(r);
+  update_shared_columns();
+}
 
-void TimingChecker::update_shared() const {
-  m_shared_generation = m_generation;
-  const GroupNext* group = m_groups.data();
-  uint64_t* shared = m_shared.data();  // the PRE entries stay 0
+void TimingChecker::update_shared_act(uint32_t r) {
+  const RankNext& rank = m_ranks[r];
+  uint64_t act = rank.act;
+  if (rank.act_count >= 4) act = std::max(act, rank.recent_acts[rank.act_count % 4] + m_timing.FAW);
+  const size_t first = size_t(r) * m_geometry.bank_groups;
+  for (size_t g = first; g < first + m_geometry.bank_groups; ++g) {
+    m_shared[g * 4] = std::max(m_groups[g].act, act);
+  }
+}
+
+void TimingChecker::update_shared_columns() {
+  // Every rank's: the data bus bounds them all (with tRTRS between ranks).
   for (uint32_t r = 0; r < m_geometry.ranks; ++r) {
     const RankNext& rank = m_ranks[r];
-    uint64_t act = rank.act;
-    if (rank.act_count >= 4) {
-      act = std::max(act, rank.recent_acts[rank.act_count % 4] + m_timing.FAW);
-    }
     const uint64_t rd = std::max(rank.rd, data_bus_ready(Rank{r}, m_timing.CL));
     const uint64_t wr = std::max(rank.wr, data_bus_ready(Rank{r}, m_timing.CWL));
-    for (uint32_t g = 0; g < m_geometry.bank_groups; ++g, ++group, shared += 4) {
-      shared[0] = std::max(group->act, act);
-      shared[1] = std::max(group->rd, rd);
-      shared[2] = std::max(group->wr, wr);
+    const size_t first = size_t(r) * m_geometry.bank_groups;
+    for (size_t g = first; g < first + m_geometry.bank_groups; ++g) {
+      m_shared[g * 4 + 1] = std::max(m_groups[g].rd, rd);
+      m_shared[g * 4 + 2] = std::max(m_groups[g].wr, wr);
     }
   }
 }
@@ -54,7 +62,6 @@ void TimingChecker::precharge_at(BankNext& bank, uint64_t cycle) {
 void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t) {
   const DramTiming& T = m_timing;
   RankNext& rank = m_ranks[index(a.rank)];
-  ++m_generation;
   switch (command) {
     case DdrCommand::ACT: {
       BankNext& b = bank(a);
@@ -67,6 +74,7 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
       rank.act = std::max(rank.act, t + T.RRD_S);
       rank.recent_acts[rank.act_count % 4] = t;
       ++rank.act_count;
+      update_shared_act(index(a.rank));
       break;
     }
     case DdrCommand::PRE:
@@ -87,6 +95,7 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
       rank.wr = std::max(rank.wr, t + T.RTW());
       occupy_data_bus(a.rank, t + T.CL);
       if (command == DdrCommand::RDA) precharge_at(b, b.pre);
+      update_shared_columns();
       break;
     }
     case DdrCommand::WR:
@@ -101,6 +110,7 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
       rank.rd = std::max(rank.rd, burst_end + T.WTR_S);
       occupy_data_bus(a.rank, t + T.CWL);
       if (command == DdrCommand::WRA) precharge_at(b, b.pre);
+      update_shared_columns();
       break;
     }
     case DdrCommand::REF: {
@@ -110,6 +120,7 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
       for (size_t b = first; b < first + m_geometry.banks(); ++b) {
         m_banks[b].act = std::max(m_banks[b].act, t + T.RFC);
       }
+      update_shared_act(index(a.rank));
       break;
     }
   }

@@ -85,11 +85,8 @@ class TimingChecker {
     }
     return group_slot(a) * 4 + kind;
   }
-  // Worked out for every bank group at the first call after a record().
-  const uint64_t* shared_table() const {
-    if (m_shared_generation != m_generation) update_shared();
-    return m_shared.data();
-  }
+  // Kept up to date by record(), for the entries each command changes.
+  const uint64_t* shared_table() const { return m_shared.data(); }
 
   const DramTiming& timing() const { return m_timing; }
 
@@ -119,7 +116,8 @@ class TimingChecker {
     return free > data_delay ? free - data_delay : 0;
   }
   uint64_t rank_wide_earliest(DdrCommand command, Rank rank) const;  // PREA and REF
-  void update_shared() const;
+  void update_shared_act(uint32_t rank);
+  void update_shared_columns();
   void occupy_data_bus(Rank rank, uint64_t burst_start);
   void precharge_at(BankNext& bank, uint64_t cycle);
 
@@ -129,10 +127,8 @@ class TimingChecker {
   std::vector<GroupNext> m_groups;
   std::vector<RankNext> m_ranks;
   // shared_earliest() per bank group (as m_groups): ACT, RD, WR, and 0 for PRE.
-  mutable std::vector<uint64_t> m_shared;
-  mutable uint64_t m_shared_generation = 0;  // the m_generation m_shared was worked out for
-  uint64_t m_generation = 1;                 // advanced by every record()
-  uint64_t m_bus_free = 0;                   // first cycle after the last data burst
+  std::vector<uint64_t> m_shared;
+  uint64_t m_bus_free = 0;  // first cycle after the last data burst
   uint32_t m_bus_rank = 0;
 };
 
