@@ -25,6 +25,21 @@ inline uint64_t next_origin_ps() {
   return (now_ps() / ns + 10) * ns;
 }
 
+// A bench's modules, elaborated on first use: SystemC elaborates once per process, so every test
+// case of the executable shares them.
+template <class Bench>
+Bench& instance() {
+  static Bench bench;
+  return bench;
+}
+
+// A fresh origin for a test case of `Bench`, once it is elaborated.
+template <class Bench>
+uint64_t origin_of() {
+  instance<Bench>();
+  return next_origin_ps();
+}
+
 inline void run_to(uint64_t time_ps) {
   REQUIRE(time_ps > now_ps());
   sc_core::sc_start(sc_core::sc_time::from_value(time_ps - now_ps()));

@@ -15,6 +15,7 @@
 #include "modules/interconnect/electrical_channel.h"
 #include "modules/memory/dram_device.h"
 #include "modules/memory/memory_controller.h"
+#include "tests/bench/bench_clock.h"
 #include "tests/bench/command_recorder.h"
 #include "tests/bench/stimulus_initiator.h"
 
@@ -113,8 +114,7 @@ struct Bench {
 };
 
 Bench& the_bench() {
-  static Bench instance;
-  return instance;
+  return bench::instance<Bench>();
 }
 
 uint64_t now_cycle() {

@@ -8,6 +8,7 @@
 
 #include "modules/common/stats.h"
 #include "platforms/memory_system.h"
+#include "tests/bench/bench_clock.h"
 #include "tests/bench/checking_initiator.h"
 
 namespace {
@@ -66,8 +67,7 @@ struct Bench {
 };
 
 Bench& the_bench() {
-  static Bench instance;
-  return instance;
+  return bench::instance<Bench>();
 }
 
 void run_to_completion(const CheckingInitiator& traffic) {

@@ -79,13 +79,11 @@ struct Bench {
 };
 
 Bench& the_bench() {
-  static Bench instance;
-  return instance;
+  return bench::instance<Bench>();
 }
 
 uint64_t origin() {
-  the_bench();
-  return bench::next_origin_ps();
+  return bench::origin_of<Bench>();
 }
 
 }  // namespace

@@ -108,14 +108,12 @@ struct Bench {
 };
 
 Bench& the_bench() {
-  static Bench instance;
-  return instance;
+  return bench::instance<Bench>();
 }
 
 // A fresh origin on a controller clock edge, a little after the present.
 uint64_t origin() {
-  the_bench();
-  return bench::next_origin_ps();
+  return bench::origin_of<Bench>();
 }
 
 std::vector<uint8_t> pattern(uint8_t seed, size_t length) {
