@@ -58,6 +58,7 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   parse(hetero, m.hetero);
   m.hetero.burst_ns = burst_ns;
+  if (m.is_optical()) m.hetero.register_buffer_bytes = m.optical.serdes.buffer_bytes;
   if (m.hetero.mode != mode) {
     const char* name = mode == HeteroMode::planar      ? "planar"
                        : mode == HeteroMode::two_level ? "two_level"
@@ -178,6 +179,11 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
                                            " with " + platform + " (" +
                                            (supported ? "it has" : "it lacks") + " the " +
                                            to_string(f.function) + " function)");
+  }
+  // SWAP-CMD holds both halves of a burst in the register buffer before either goes on.
+  if (m.hetero.swap_cmd && m.optical.serdes.buffer_bytes < 128) {
+    reader.child("optical").child("serdes").fail(
+        "buffer_bytes", "at least 128 with SWAP-CMD (both 64-byte halves of a swapped burst)");
   }
 }
 

@@ -47,6 +47,10 @@ struct HeteroConfig {
   // Time one 64-byte burst holds the channel's data bus (DDR-T data transfers are timed with
   // it; the channel-time statistics split by it). DDR4-2400 x64: 8 beats at 2400 MT/s.
   double burst_ns = 3.332;
+  // The register buffer at the XPoint end of the optical channel, which SWAP-CMD and reverse
+  // write move their data through (XPointEndBuffer). Not a memory.hetero key: the platform sets
+  // it from memory.optical.serdes.buffer_bytes.
+  uint32_t register_buffer_bytes = 16 * 1024;
   HotPageConfig hot_page;
   CounterDecayConfig decay;
 };

@@ -25,7 +25,7 @@ struct HeteroRequest {
   uint8_t line[64];
   uint64_t page = 0;  // planar and paged: its logical page; two-level: its XPoint line
   bool answered = false;
-  uint8_t stage = 0;  // the mode's progress through a multi-step request
+  uint8_t stage = 0;        // the mode's progress through a multi-step request
   bool line_ready = false;  // two-level reverse write: `line` holds the fill
 };
 

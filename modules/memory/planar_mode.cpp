@@ -41,6 +41,7 @@ PlanarMode::PlanarMode(const HeteroConfig& config, const HeteroLayout& layout,
       m_counters(layout.groups, layout.xpoint_pages_per_group + 1, *m_decay),
       m_in_flight(m_table.pages(), 0),
       m_migrations(config.max_migrations),
+      m_xpoint_end(config.register_buffer_bytes, stats, group),
       m_stats(std::make_unique<Stats>(stats, group)) {
   for (Migration& m : m_migrations) {
     m.from_dram.resize(config.page_bytes);
@@ -208,14 +209,28 @@ void PlanarMode::start_writes(Migration& m) {
 }
 
 void PlanarMode::pump(Migration& m) {
-  while (!m.queued.empty()) {
+  // A read the register buffer has no room for yet stays queued; the writes behind it make room.
+  size_t next = 0;
+  while (next < m.queued.size()) {
     const MigrationIssueState state{m_reads_in_flight, m_write_tokens, !m.waiters.empty()};
     if (!m_issue->may_issue(state)) return;
+    if (!buffer_room_for(m.queued[next])) {
+      ++next;
+      continue;
+    }
     if (m_issue->takes_write_token(state)) --m_write_tokens;
-    const Transfer t = m.queued.front();
-    m.queued.pop_front();
+    const Transfer t = m.queued[next];
+    m.queued.erase(m.queued.begin() + static_cast<std::ptrdiff_t>(next));
     send(m, t);
   }
+}
+
+bool PlanarMode::buffer_room_for(Transfer& t) {
+  if (!m_config.swap_cmd || (t.kind != dram_read && t.kind != xpoint_read)) return true;
+  if (m_xpoint_end.reserve(64)) return true;
+  if (!t.waited) m_xpoint_end.held();
+  t.waited = true;
+  return false;
 }
 
 void PlanarMode::pump_all() {
@@ -333,6 +348,9 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
       return;
     case dram_write:
     case xpoint_write:
+      // The burst has left the register buffer: into DRAM, or taken by the XPoint controller.
+      m_xpoint_end.release(64);
+      if (!m.queued.empty()) pump(m);
       if (--m.outstanding != 0) return;
       m.phase = Phase::signalling;
       m_back.control_message(swap_ready_bytes, token(m, swap_ready, 0));

@@ -14,6 +14,7 @@
 #include "modules/memory/migration_issue_policy.h"
 #include "modules/memory/page_access_counters.h"
 #include "modules/memory/page_mapping_table.h"
+#include "modules/memory/xpoint_end_buffer.h"
 
 namespace ohmvp {
 
@@ -74,6 +75,7 @@ class PlanarMode {
   struct Transfer {
     Kind kind;
     uint32_t burst;
+    bool waited = false;  // held back by a full register buffer before
   };
   struct Migration {
     Phase phase = Phase::idle;
@@ -101,6 +103,8 @@ class PlanarMode {
   // Sends the swap's queued transfers while the issue policy lets them go.
   void pump(Migration& m);
   void pump_all();
+  // SWAP-CMD: whether the register buffer at the XPoint end has room for what `t` reads.
+  bool buffer_room_for(Transfer& t);
   void send(Migration& m, const Transfer& t);
   void finish(Migration& m);
   // SWAP-CMD: the steps after the drain, and each back-end completion.
@@ -121,6 +125,7 @@ class PlanarMode {
   PageAccessCounters m_counters;
   std::vector<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
   std::vector<Migration> m_migrations;
+  XPointEndBuffer m_xpoint_end;
   uint32_t m_active_migrations = 0;
   std::unique_ptr<Stats> m_stats;
 };

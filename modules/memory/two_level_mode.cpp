@@ -41,6 +41,7 @@ TwoLevelMode::TwoLevelMode(const HeteroConfig& config, const HeteroLayout& layou
       m_mapping{layout.dram_bytes / 64},
       m_metadata(layout.dram_bytes / 64),
       m_set_busy(layout.dram_bytes / 64, 0),
+      m_xpoint_end(config.register_buffer_bytes, stats, group),
       m_stats(std::make_unique<Stats>(stats, group)) {}
 
 void TwoLevelMode::submit(HeteroRequest& r) {
@@ -85,7 +86,15 @@ void TwoLevelMode::request_done(HeteroRequest& r, const uint8_t* data) {
     case hit_write:
     case fill:
     case reverse_fill:
-      if (r.stage == reverse_fill) m_back.migration_in_flight(--m_reverse_writes_in_flight);
+      if (r.stage == reverse_fill) {
+        m_back.migration_in_flight(--m_reverse_writes_in_flight);
+        m_xpoint_end.release(64);
+        if (!m_buffer_waiting.empty() && m_xpoint_end.reserve(64)) {
+          HeteroRequest* next = m_buffer_waiting.front();
+          m_buffer_waiting.pop_front();
+          start_reverse_write(*next);
+        }
+      }
       if (!r.is_write && !r.answered) {
         // Reverse write: the DDR monitor snarfed the fill.
         std::memcpy(r.payload->get_data_ptr(), r.line + offset, r.length);
@@ -159,17 +168,26 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
     }
   }
   if (m_reverse_write) {
-    m_back.migration_in_flight(++m_reverse_writes_in_flight);
-    // The XPoint controller announces the fill as it starts reading the line (which stays at
-    // its end until it goes into DRAM), so the handshake overlaps the media read.
-    r.stage = reverse_announce;
-    r.line_ready = false;
-    m_back.xpoint_read(r.page * 64, 64, Traffic::memory_route, r.id);
-    m_back.control_message(reverse_write_message_bytes, r.id);
+    if (!m_buffer_waiting.empty() || !m_xpoint_end.reserve(64)) {
+      m_xpoint_end.held();
+      m_buffer_waiting.push_back(&r);
+      return;
+    }
+    start_reverse_write(r);
     return;
   }
   r.stage = xpoint_fetch;
   m_back.xpoint_read(r.page * 64, 64, Traffic::migration, r.id);
+}
+
+void TwoLevelMode::start_reverse_write(HeteroRequest& r) {
+  m_back.migration_in_flight(++m_reverse_writes_in_flight);
+  // The XPoint controller announces the fill as it starts reading the line (which stays in the
+  // register buffer at its end until it goes into DRAM), so the handshake overlaps the media read.
+  r.stage = reverse_announce;
+  r.line_ready = false;
+  m_back.xpoint_read(r.page * 64, 64, Traffic::memory_route, r.id);
+  m_back.control_message(reverse_write_message_bytes, r.id);
 }
 
 void TwoLevelMode::done_with_set(HeteroRequest& r) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "modules/memory/dram_cache_metadata.h"
 #include "modules/memory/hetero_config.h"
 #include "modules/memory/hetero_request.h"
+#include "modules/memory/xpoint_end_buffer.h"
 
 namespace ohmvp {
 
@@ -33,7 +35,7 @@ class TwoLevelMode {
 
   void submit(HeteroRequest& request);
   void request_done(HeteroRequest& request, const uint8_t* data);
-  bool idle() const { return m_waiting.empty(); }
+  bool idle() const { return m_waiting.empty() && m_buffer_waiting.empty(); }
   void finish_stats();
 
   const DramMetadataStore& metadata() const { return m_metadata; }
@@ -59,6 +61,8 @@ class TwoLevelMode {
   void fill_line(HeteroRequest& request);
   // Reverse write: the line out of XPoint (`data`), or a handshake message across (null).
   void on_reverse_write_step(HeteroRequest& request, const uint8_t* data);
+  // Reverse write: the XPoint read and the notice, once the register buffer has room for the line.
+  void start_reverse_write(HeteroRequest& request);
   uint64_t set_address(uint64_t set) const { return set * 64; }
 
   HeteroBackEnds& m_back;
@@ -69,6 +73,8 @@ class TwoLevelMode {
   DramMetadataStore m_metadata;
   std::vector<uint8_t> m_set_busy;
   std::vector<HeteroRequest*> m_waiting;  // for a busy set, oldest first
+  XPointEndBuffer m_xpoint_end;
+  std::deque<HeteroRequest*> m_buffer_waiting;  // reverse writes waiting for buffer room
   std::unique_ptr<Stats> m_stats;
 };
 

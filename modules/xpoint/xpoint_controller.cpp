@@ -51,6 +51,8 @@ struct XPointController::MediaOp {
   Kind kind;
   uint32_t index;  // read slot or write entry
   uint64_t done_ps;
+  // A read whose line has taken no write since it started: later reads of the line share it.
+  bool joinable = false;
 };
 
 struct XPointController::Message {
@@ -71,6 +73,7 @@ struct XPointController::Stats {
   Counter& buffer_read_hits;
   Counter& merged_writes;
   Counter& media_reads;
+  Counter& joined_reads;
   Counter& media_writes;
   Counter& rmw_writes;
   Counter& media_bytes_written;
@@ -101,6 +104,8 @@ struct XPointController::Stats {
                                 "writes merged into a buffered write to the same media line")),
         media_reads(r.counter(g, "media_reads", "lines",
                               "media line reads (requests, read-modify-writes, gap moves)")),
+        joined_reads(r.counter(g, "joined_reads", "requests",
+                               "reads answered by a media read of their line already running")),
         media_writes(
             r.counter(g, "media_writes", "lines", "media line writes of drained buffer lines")),
         rmw_writes(r.counter(g, "rmw_writes", "lines",
@@ -219,7 +224,9 @@ void XPointController::run() {
     complete_operations(now);
     admit_writes(now);
     serve_reads_from_buffer(now);
+    join_running_reads(now);
     start_operations(now);
+    join_running_reads(now);
   }
   send_due_messages(now);
   trace_state(now);
@@ -379,6 +386,7 @@ void XPointController::accept_write(tlm::tlm_generic_payload& payload, const Ddr
     w.enabled[offset + i] = on ? 0xff : 0;
   }
   m_stats->write_bytes.inc(ext.size);
+  stop_joins(w.logical_line);
   wake_at(w.domain_ps);
 }
 
@@ -621,11 +629,45 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
     m_stats->media_reads.inc();
     const uint64_t done = now + m_timing.ps(m_timing.read);
     m_partition_free_ps[partition] = done;
-    m_running.push_back(MediaOp{MediaOp::read, index, done});
+    m_running.push_back(MediaOp{MediaOp::read, index, done, true});
     m_waiting_reads.erase(m_waiting_reads.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
   }
   return false;
+}
+
+void XPointController::join_running_reads(uint64_t now) {
+  size_t kept = 0;
+  for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
+    const uint32_t index = m_waiting_reads[i];
+    ReadSlot& slot = m_reads[index];
+    const MediaOp* host = nullptr;
+    if (slot.domain_ps <= now) {
+      for (const MediaOp& op : m_running) {
+        if (op.joinable && m_reads[op.index].logical_line == slot.logical_line) host = &op;
+      }
+    }
+    if (host == nullptr) {
+      m_waiting_reads[kept++] = index;
+      continue;
+    }
+    // The media reads whole lines (XPLines): the line already on its way answers this read too.
+    const ReadSlot& source = m_reads[host->index];
+    const uint64_t done_ps = host->done_ps;
+    slot.data = source.data;
+    slot.error = source.error;
+    m_stats->joined_reads.inc();
+    m_running.push_back(MediaOp{MediaOp::read, index, done_ps, false});
+  }
+  m_waiting_reads.resize(kept);
+}
+
+void XPointController::stop_joins(uint64_t logical_line) {
+  for (MediaOp& op : m_running) {
+    if (op.kind == MediaOp::read && m_reads[op.index].logical_line == logical_line) {
+      op.joinable = false;
+    }
+  }
 }
 
 bool XPointController::start_copy(uint32_t partition, uint64_t now) {

@@ -95,6 +95,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   void serve_reads_from_buffer(uint64_t now);
   void start_operations(uint64_t now);
   bool start_read(uint32_t partition, uint64_t now);
+  void join_running_reads(uint64_t now);
+  void stop_joins(uint64_t logical_line);
   bool start_copy(uint32_t partition, uint64_t now);
   bool start_drain(uint32_t partition, uint64_t now);
   void commit_drain(WriteEntry& entry);

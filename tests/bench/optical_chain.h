@@ -78,6 +78,12 @@ struct OpticalPath : sc_core::sc_module {
   }
   // A counter of the channel.
   uint64_t counter(const char* stat) const { return counter("channel", stat); }
+  double scalar(const std::string& module, const char* stat) const {
+    const std::string group = std::string(name()) + "." + module;
+    const Scalar* s = m_stats.find_scalar(group, stat);
+    if (s == nullptr) throw std::logic_error("no scalar " + group + "." + stat);
+    return s->value();
+  }
 
   MemoryController controller;
   OpticalChannel channel;

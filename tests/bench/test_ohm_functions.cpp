@@ -44,24 +44,34 @@ HeteroConfig reverse_writing_two_level() {
   return c;
 }
 
-// Random reads and writes (some byte-masked) over a small window, checked against a shadow
-// copy, with swaps over the memory route happening all the time.
-struct RandomSwaps : bench::OpticalPath {
-  RandomSwaps(sc_core::sc_module_name name, DualRouteMode route, uint32_t vc, StatsRegistry& stats)
-      : OpticalPath(name, hot_at(4), vc, route, stats, nullptr, true),
-        traffic("traffic", traffic_config(manager.capacity_bytes())) {
+HeteroConfig swapping_hot_at(uint32_t threshold, uint32_t register_buffer_bytes = 16384) {
+  HeteroConfig c = swapping_planar();
+  c.hot_page.threshold = threshold;
+  c.register_buffer_bytes = register_buffer_bytes;
+  return c;
+}
+
+HeteroConfig reverse_writing_buffered(uint32_t register_buffer_bytes) {
+  HeteroConfig c = reverse_writing_two_level();
+  c.register_buffer_bytes = register_buffer_bytes;
+  return c;
+}
+
+// Random reads and writes (some byte-masked) over a window, checked against a shadow copy, with
+// the memory-route functions (swaps, reverse writes) happening all the time.
+struct RandomTraffic : bench::OpticalPath {
+  RandomTraffic(sc_core::sc_module_name name, const HeteroConfig& config, DualRouteMode route,
+                uint32_t vc, StatsRegistry& stats, uint64_t requests, uint64_t window_bytes)
+      : OpticalPath(name, config, vc, route, stats, nullptr, true),
+        traffic("traffic", traffic_config(manager.capacity_bytes(), requests, window_bytes)) {
     traffic.out.bind(manager.in);
   }
-  static HeteroConfig hot_at(uint32_t threshold) {
-    HeteroConfig c = swapping_planar();
-    c.hot_page.threshold = threshold;
-    return c;
-  }
-  static CheckingInitiator::Config traffic_config(uint64_t capacity) {
+  static CheckingInitiator::Config traffic_config(uint64_t capacity, uint64_t requests,
+                                                  uint64_t window_bytes) {
     CheckingInitiator::Config c;
-    c.requests = 100000;
+    c.requests = requests;
     c.capacity_bytes = capacity;
-    c.window_bytes = 16 * 4096;
+    c.window_bytes = window_bytes;
     c.seed = 5;
     return c;
   }
@@ -74,8 +84,25 @@ struct Bench {
   OpticalChain wom{"wom", swapping_planar(), 1, DualRouteMode::wom, stats, nullptr};
   OpticalChain reverse{"reverse", reverse_writing_two_level(), 2, DualRouteMode::none, stats,
                        nullptr};
-  RandomSwaps random_bw{"random_bw", DualRouteMode::half_coupled, 3, stats};
-  RandomSwaps random_wom{"random_wom", DualRouteMode::wom, 4, stats};
+  RandomTraffic random_bw{"random_bw", swapping_hot_at(4), DualRouteMode::half_coupled, 3, stats,
+                          100000,      16 * 4096};
+  RandomTraffic random_wom{"random_wom", swapping_hot_at(4), DualRouteMode::wom, 4, stats,
+                           100000,       16 * 4096};
+  // Register buffers of two bursts (SWAP-CMD) and of one (reverse write): the senders wait.
+  RandomTraffic small_buffer_swaps{"small_buffer_swaps",
+                                   swapping_hot_at(4, 128),
+                                   DualRouteMode::half_coupled,
+                                   5,
+                                   stats,
+                                   20000,
+                                   16 * 4096};
+  RandomTraffic small_buffer_fills{"small_buffer_fills",
+                                   reverse_writing_buffered(64),
+                                   DualRouteMode::none,
+                                   0,
+                                   stats,
+                                   20000,
+                                   4 * 4096};
 };
 
 Bench& the_bench() {
@@ -233,7 +260,7 @@ TEST_CASE(
 
 TEST_CASE("SWAP-CMD under a random read/write mix loses nothing", "[ohm_functions]") {
   Bench& b = the_bench();
-  for (RandomSwaps* r : {&b.random_bw, &b.random_wom}) {
+  for (RandomTraffic* r : {&b.random_bw, &b.random_wom}) {
     INFO(r->name());
     INFO(bench::run_traffic(r->traffic, [&] { return r->manager.idle(); }));
     CHECK(r->traffic.done());
@@ -243,4 +270,25 @@ TEST_CASE("SWAP-CMD under a random read/write mix loses nothing", "[ohm_function
     CHECK(r->counter("hmm", "migrations") > 20);
     CHECK(r->manager.idle());
   }
+}
+
+TEST_CASE("the register buffer at the XPoint end holds memory-route data back when full",
+          "[ohm_functions]") {
+  Bench& b = the_bench();
+  for (RandomTraffic* r : {&b.small_buffer_swaps, &b.small_buffer_fills}) {
+    INFO(r->name());
+    INFO(bench::run_traffic(r->traffic, [&] { return r->manager.idle(); }));
+    CHECK(r->traffic.done());
+    CHECK(r->traffic.errors() == 0);
+    CHECK(r->traffic.mismatches() == 0);
+    CHECK(r->counter("hmm", "register_buffer_waits") > 0);
+    CHECK(r->manager.idle());
+  }
+  CHECK(b.small_buffer_swaps.counter("hmm", "migrations") > 5);
+  CHECK(b.small_buffer_swaps.scalar("hmm", "register_buffer_peak_bytes") == 128);
+  CHECK(b.small_buffer_fills.counter("hmm", "reverse_writes") > 100);
+  CHECK(b.small_buffer_fills.scalar("hmm", "register_buffer_peak_bytes") == 64);
+  // With the default 16 KB a swap buffers both of its pages at once and nobody waits.
+  CHECK(b.random_bw.scalar("hmm", "register_buffer_peak_bytes") == 2 * 4096);
+  CHECK(b.random_bw.counter("hmm", "register_buffer_waits") == 0);
 }

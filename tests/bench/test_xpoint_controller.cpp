@@ -104,6 +104,7 @@ struct Bench {
   Chain credits{"credits", with(timing_config(), 32, 1, 2), stats};
   Chain gaps{"gaps", wear_levelled(), stats};
   Chain traced{"traced", timing_config(), stats, &vcd};
+  Chain joins{"joins", timing_config(), stats};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
 
@@ -341,4 +342,31 @@ TEST_CASE("xpoint controller: VCD shows outstanding requests and buffer occupanc
   // Two requests outstanding at t0, then back to none.
   CHECK(vcd.find("#" + std::to_string(t0) + "\n") != std::string::npos);
   CHECK(vcd.find("b10 ") != std::string::npos);
+}
+
+TEST_CASE("xpoint controller: reads of a line being read share its media read", "[xpoint]") {
+  Chain& c = the_bench().joins;
+  const uint64_t t0 = origin();
+  // The line's bursts as a swap asks for them, 2 ns apart: one media read answers all four.
+  for (uint64_t b = 0; b < 4; ++b) {
+    c.initiator.read(t0 + 2 * b * ns, static_cast<uint16_t>(1 + b), b * 64);
+  }
+  run_to(t0 + 1000 * ns);
+  CHECK(c.initiator.log(t0) == "RSP_READY 1@194 RSP_READY 2@194 RSP_READY 3@194 RSP_READY 4@194");
+  CHECK(c.counter("media_reads") == 1);
+  CHECK(c.counter("joined_reads") == 3);
+
+  // A write to a line being read: later reads of it do not share the read that started before
+  // the write. The written burst comes from the buffer, the other waits for the partition.
+  const uint64_t t1 = origin();
+  const std::vector<uint8_t> data = pattern(9, 64);
+  c.initiator.read(t1, 5, 8 * line);
+  c.initiator.write(t1 + 5 * ns, 6, 8 * line + 64, data);
+  const size_t written = c.initiator.read(t1 + 10 * ns, 7, 8 * line + 64);
+  c.initiator.read(t1 + 20 * ns, 8, 8 * line + 128);
+  run_to(t1 + 1000 * ns);
+  CHECK(c.initiator.log(t1) == "WR_DONE 6@10 RSP_READY 7@15 RSP_READY 5@194 RSP_READY 8@384");
+  CHECK(c.initiator.request(written).data == data);
+  CHECK(c.counter("media_reads") == 4);  // with the drain's read-modify-write of the line
+  CHECK(c.counter("joined_reads") == 3);
 }

@@ -105,3 +105,13 @@ TEST_CASE("cli: fault injection on the light is corrected and reported by the li
   CHECK_THAT(bad.output, Contains("memory.optical.fault_injection.ber") && Contains("0.5"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a burst") {
+  const std::string dir = scratch_dir("small_register_buffer");
+  const CliResult bad = run_ohmvp("run -q --platform ohm_wom_planar --workload vecadd --out " +
+                                  dir + "/out --set memory.optical.serdes.buffer_bytes=64");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("memory.optical.serdes.buffer_bytes") && Contains("128"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  std::filesystem::remove_all(dir);
+}
