@@ -75,6 +75,14 @@ struct RandomTraffic : bench::OpticalPath {
     c.seed = 5;
     return c;
   }
+  // Runs the traffic to its end: every request answered, every read as the shadow copy says.
+  void run_and_check() {
+    INFO(bench::run_traffic(traffic, [&] { return manager.idle(); }));
+    CHECK(traffic.done());
+    CHECK(traffic.errors() == 0);
+    CHECK(traffic.mismatches() == 0);
+    CHECK(manager.idle());
+  }
   CheckingInitiator traffic;
 };
 
@@ -262,13 +270,9 @@ TEST_CASE("SWAP-CMD under a random read/write mix loses nothing", "[ohm_function
   Bench& b = the_bench();
   for (RandomTraffic* r : {&b.random_bw, &b.random_wom}) {
     INFO(r->name());
-    INFO(bench::run_traffic(r->traffic, [&] { return r->manager.idle(); }));
-    CHECK(r->traffic.done());
-    CHECK(r->traffic.errors() == 0);
-    CHECK(r->traffic.mismatches() == 0);
+    r->run_and_check();
     CHECK(r->traffic.reads_checked() > 30000);
     CHECK(r->counter("hmm", "migrations") > 20);
-    CHECK(r->manager.idle());
   }
 }
 
@@ -277,12 +281,8 @@ TEST_CASE("the register buffer at the XPoint end holds memory-route data back wh
   Bench& b = the_bench();
   for (RandomTraffic* r : {&b.small_buffer_swaps, &b.small_buffer_fills}) {
     INFO(r->name());
-    INFO(bench::run_traffic(r->traffic, [&] { return r->manager.idle(); }));
-    CHECK(r->traffic.done());
-    CHECK(r->traffic.errors() == 0);
-    CHECK(r->traffic.mismatches() == 0);
+    r->run_and_check();
     CHECK(r->counter("hmm", "register_buffer_waits") > 0);
-    CHECK(r->manager.idle());
   }
   CHECK(b.small_buffer_swaps.counter("hmm", "migrations") > 5);
   CHECK(b.small_buffer_swaps.scalar("hmm", "register_buffer_peak_bytes") == 128);
