@@ -24,6 +24,7 @@ struct HeteroMemoryManager::Stats {
   Histogram& read_latency;
   Histogram& write_latency;
   Scalar& migration_channel_share;
+  Scalar& peak_migrations;
   Stats(StatsRegistry& r, const std::string& g)
       : reads(r.counter(g, "reads", "requests", "read requests served")),
         writes(r.counter(g, "writes", "requests", "write requests served")),
@@ -37,7 +38,9 @@ struct HeteroMemoryManager::Stats {
         write_latency(r.histogram(g, "write_latency", "ps", "write BEGIN_REQ to BEGIN_RESP")),
         migration_channel_share(r.scalar(g, "migration_channel_share", "ratio",
                                          "share of the channel's data-bus time taken by "
-                                         "migration traffic")) {}
+                                         "migration traffic")),
+        peak_migrations(r.scalar(g, "peak_migrations_in_flight", "migrations",
+                                 "most swaps, faults or reverse writes in flight at once")) {}
 };
 
 HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const HeteroConfig& config,
@@ -344,6 +347,7 @@ void HeteroMemoryManager::host_transfer(bool to_device, uint32_t bytes, uint64_t
 }
 
 void HeteroMemoryManager::migration_in_flight(uint32_t count) {
+  if (count > m_stats->peak_migrations.value()) m_stats->peak_migrations.set(count);
   m_trace_migrations.set(count, sc_core::sc_time_stamp().value());
 }
 

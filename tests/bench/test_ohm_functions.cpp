@@ -51,6 +51,11 @@ HeteroConfig swapping_hot_at(uint32_t threshold, uint32_t register_buffer_bytes 
   return c;
 }
 
+HeteroConfig concurrent(HeteroConfig c) {
+  c.max_migrations = 4;
+  return c;
+}
+
 HeteroConfig reverse_writing_buffered(uint32_t register_buffer_bytes) {
   HeteroConfig c = reverse_writing_two_level();
   c.register_buffer_bytes = register_buffer_bytes;
@@ -104,6 +109,13 @@ struct Bench {
                                    stats,
                                    20000,
                                    16 * 4096};
+  RandomTraffic concurrent_swaps{"concurrent_swaps",
+                                 concurrent(swapping_hot_at(4)),
+                                 DualRouteMode::half_coupled,
+                                 1,
+                                 stats,
+                                 50000,
+                                 64 * 4096};
   RandomTraffic small_buffer_fills{"small_buffer_fills",
                                    reverse_writing_buffered(64),
                                    DualRouteMode::none,
@@ -291,4 +303,12 @@ TEST_CASE("the register buffer at the XPoint end holds memory-route data back wh
   // With the default 16 KB a swap buffers both of its pages at once and nobody waits.
   CHECK(b.random_bw.scalar("hmm", "register_buffer_peak_bytes") == 2 * 4096);
   CHECK(b.random_bw.counter("hmm", "register_buffer_waits") == 0);
+}
+
+TEST_CASE("SWAP-CMD: swaps in flight at once", "[ohm_functions]") {
+  RandomTraffic& r = the_bench().concurrent_swaps;
+  r.run_and_check();
+  CHECK(r.counter("hmm", "migrations") > 20);
+  // Four swaps at once, whose DRAM pages share banks: their presets took turns for the banks.
+  CHECK(r.scalar("hmm", "peak_migrations_in_flight") == 4);
 }
