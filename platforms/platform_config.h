@@ -12,7 +12,7 @@
 #include "modules/optical/energy_model.h"
 #include "modules/optical/ohm_platform.h"
 #include "modules/optical/optical_config.h"
-#include "modules/optical/virtual_channel_arbiter.h"
+#include "modules/optical/dual_route_mode.h"
 #include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {

@@ -22,7 +22,7 @@ namespace ohmvp {
 //              demultiplexer has enabled the destination's detector and disabled the others;
 //              the MRRs listed in `couplings` are tuned. Transfers on one route of a virtual
 //              channel are serialised; on a dual-route platform a memory route shares the light
-//              with the data route (virtual_channel_arbiter.h); virtual channels never conflict.
+//              with the data route (dual_route_mode.h); virtual channels never conflict.
 //   BEGIN_RESP (backward) the last bit has reached the destination's SerDes register buffer
 //              (tuning + serialisation + propagation + SerDes, transfer_timing.h).
 //   END_RESP   (forward) the transmitter has seen the delivery.

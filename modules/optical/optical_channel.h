@@ -11,7 +11,7 @@
 #include "modules/optical/link_ecc.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/transfer_timing.h"
-#include "modules/optical/virtual_channel_arbiter.h"
+#include "modules/optical/dual_route_mode.h"
 #include "modules/optical/virtual_channel_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
 

@@ -14,8 +14,6 @@ namespace ohmvp {
 // photonic demultiplexer enables the detector of the device that is ready and disables the
 // others, so two neighbouring transfers of different devices need `switch_ps` (the MRRs' on/off
 // tuning) of dark light between them; transfers of the same device follow each other directly.
-// (VirtualChannelArbiter books transfers in call order and cannot fill gaps; this is its
-// placement for a channel shared with a DRAM controller's fixed burst offsets.)
 class VirtualChannelSchedule {
  public:
   struct Transfer {
