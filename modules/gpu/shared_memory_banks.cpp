@@ -12,6 +12,8 @@ SharedMemoryBanks::SharedMemoryBanks(uint32_t banks, uint32_t bank_width)
   if (banks == 0 || banks > m_bank_load.size() || bank_width < 4 || bank_width > 16)
     throw SimulationError("shared memory banks: unsupported geometry " + std::to_string(banks) +
                           " x " + std::to_string(bank_width) + " bytes");
+  if ((bank_width & (bank_width - 1)) == 0) m_width_shift = uint32_t(__builtin_ctz(bank_width));
+  m_banks_are_pow2 = (banks & (banks - 1)) == 0;
 }
 
 uint32_t SharedMemoryBanks::lanes_per_phase(uint32_t bytes_per_lane) const {
@@ -27,7 +29,7 @@ uint32_t SharedMemoryBanks::phase_passes(size_t word_count) {
   std::fill(m_bank_load.begin(), m_bank_load.begin() + m_banks, 0u);
   uint32_t passes = 0;
   for (size_t i = 0; i < word_count; ++i) {
-    const uint32_t bank = uint32_t(m_words[i] % m_banks);
+    const uint32_t bank = bank_of(m_words[i]);
     if (in_chain(m_bank_chain[bank], m_words[i])) continue;
     m_next_in_chain[i] = m_bank_chain[bank];
     m_bank_chain[bank] = uint16_t(i);
@@ -51,17 +53,33 @@ uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_coun
     throw SimulationError("shared memory banks: " + std::to_string(bytes_per_lane) +
                           " bytes per lane, expected 1 to 16");
   const uint32_t phase_lanes = lanes_per_phase(bytes_per_lane);
+  if (lane_count < k_max_lanes) active_mask &= (uint64_t{1} << lane_count) - 1;
   uint32_t total = 0;
-  for (uint32_t first = 0; first < lane_count; first += phase_lanes) {
+  for (uint32_t first = 0; first < lane_count && (active_mask >> first) != 0;
+       first += phase_lanes) {
+    const uint64_t phase_mask =
+        phase_lanes >= 64 ? ~uint64_t{0} : ((uint64_t{1} << phase_lanes) - 1) << first;
+    // The words, and whether any bank is asked for two different ones: if none is, the phase
+    // is one pass (the common case, counted without the chains).
     size_t words = 0;
-    const uint32_t last = std::min(lane_count, first + phase_lanes);
-    for (uint32_t lane = first; lane < last; ++lane) {
-      if (!((active_mask >> lane) & 1)) continue;
-      const uint64_t first_word = addresses[lane] / m_bank_width;
-      const uint64_t last_word = (addresses[lane] + bytes_per_lane - 1) / m_bank_width;
-      for (uint64_t word = first_word; word <= last_word; ++word) m_words[words++] = word;
+    uint64_t banks_used = 0;
+    bool conflict = false;
+    for (uint64_t m = active_mask & phase_mask; m != 0; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctzll(m));
+      const uint64_t first_word = word_of(addresses[lane]);
+      const uint64_t last_word = word_of(addresses[lane] + bytes_per_lane - 1);
+      for (uint64_t word = first_word; word <= last_word; ++word) {
+        m_words[words++] = word;
+        const uint32_t bank = bank_of(word);
+        if (!((banks_used >> bank) & 1)) {
+          banks_used |= uint64_t{1} << bank;
+          m_bank_word[bank] = word;
+        } else if (m_bank_word[bank] != word) {
+          conflict = true;
+        }
+      }
     }
-    total += phase_passes(words);
+    total += conflict ? phase_passes(words) : (words != 0 ? 1 : 0);
   }
   return total;
 }

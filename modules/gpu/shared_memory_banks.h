@@ -35,17 +35,27 @@ class SharedMemoryBanks {
 
  private:
   uint32_t phase_passes(size_t word_count);
+  // Shifts and masks for the usual power-of-two geometries instead of divisions.
+  uint64_t word_of(uint64_t address) const {
+    return m_width_shift != 0 ? address >> m_width_shift : address / m_bank_width;
+  }
+  uint32_t bank_of(uint64_t word) const {
+    return uint32_t(m_banks_are_pow2 ? word & (m_banks - 1) : word % m_banks);
+  }
   bool in_chain(uint16_t head, uint64_t word) const;
 
   static constexpr uint16_t k_end_of_chain = UINT16_MAX;
 
   uint32_t m_banks;
   uint32_t m_bank_width;
+  uint32_t m_width_shift = 0;  // log2(bank_width) when it is a power of two, else 0
+  bool m_banks_are_pow2 = false;
   // Words one phase touches; a lane of 16 bytes touches at most 16 / 4 + 1 words.
   std::array<uint64_t, k_max_lanes * 5> m_words{};
   std::array<uint16_t, k_max_lanes * 5> m_next_in_chain{};  // the bank's next distinct word
   std::array<uint16_t, 64> m_bank_chain{};                  // each bank's last distinct word
   std::array<uint32_t, 64> m_bank_load{};                   // distinct words per bank
+  std::array<uint64_t, 64> m_bank_word{};                   // the first word asked of each bank
 };
 
 }  // namespace ohmvp::gpu

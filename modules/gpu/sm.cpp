@@ -35,6 +35,26 @@ const Operand* address_operand(const Instruction& instruction) {
   return nullptr;
 }
 
+// Whether the interpreter's record of a step's shared-memory lanes and addresses is what
+// shared_passes() computes before the step: for an unguarded ld/st/atom/red (shared_passes()
+// counts every active lane) whose address is a register and an offset (for a symbol it takes
+// the symbol's offset in the module, not its place in the CTA's shared memory).
+bool step_records_shared(const Instruction& instruction) {
+  const Opcode op = instruction.op;
+  const bool has_destination = op == Opcode::ld || op == Opcode::ldu || op == Opcode::atom;
+  if (!has_destination && op != Opcode::st && op != Opcode::red) return false;
+  const Operand* address = address_operand(instruction);
+  return instruction.guard_reg == no_register &&
+         address == &instruction.operands[has_destination ? 1 : 0] && address->symbol == UINT32_MAX;
+}
+
+// Bytes per lane of an ld/st/atom/red for the bank model.
+uint32_t bank_access_bytes(const Instruction& instruction) {
+  const uint32_t bytes =
+      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
+  return std::clamp<uint32_t>(bytes, 1, 16);
+}
+
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
   Dim3 d;
   d.x = uint32_t(linear % shape.x);
@@ -269,8 +289,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   const bool memory = is_memory_access(instruction.op);
   const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
                                        instruction.space == StateSpace::generic);
+  const bool shared_from_step = maybe_shared && step_records_shared(instruction);
   uint32_t passes = 0;
-  if (maybe_shared) passes = shared_passes(warp, instruction, state.active_mask());
+  if (maybe_shared && !shared_from_step)
+    passes = shared_passes(warp, instruction, state.active_mask());
 
   const bool tensor = instruction.unit == UnitClass::tensor;
   if (tensor && !m_tensor.schedule(instruction).supported) {
@@ -289,6 +311,11 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;
   const StepResult result = Interpreter::step(state, cta.context);
   fetch_next(warp);
+  if (shared_from_step && state.shared_access().lanes != 0) {
+    const SharedAccess& shared = state.shared_access();
+    passes =
+        m_banks.passes(shared.address.data(), 64, shared.lanes, bank_access_bytes(instruction));
+  }
 
   SubCore& sub_core = *m_sub_cores[s];
   uint64_t unit_ready = 0;
@@ -371,10 +398,7 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
     const uint64_t row_lanes = (uint64_t{1} << (8 * instruction.mod.vector_width)) - 1;
     return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes & row_lanes, 16);
   }
-  const uint32_t bytes =
-      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
-  return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes,
-                        std::clamp<uint32_t>(bytes, 1, 16));
+  return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes, bank_access_bytes(instruction));
 }
 
 // A wmma.load/store from shared memory: one bank-array access per run (an LDS/STS of up to 16
