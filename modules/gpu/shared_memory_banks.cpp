@@ -29,7 +29,7 @@ uint32_t SharedMemoryBanks::phase_passes(size_t word_count) {
   std::fill(m_bank_load.begin(), m_bank_load.begin() + m_banks, 0u);
   uint32_t passes = 0;
   for (size_t i = 0; i < word_count; ++i) {
-    const uint32_t bank = bank_of(m_words[i]);
+    const uint32_t bank = uint32_t(m_words[i] % m_banks);
     if (in_chain(m_bank_chain[bank], m_words[i])) continue;
     m_next_in_chain[i] = m_bank_chain[bank];
     m_bank_chain[bank] = uint16_t(i);
@@ -52,34 +52,56 @@ uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_coun
   if (bytes_per_lane < 1 || bytes_per_lane > 16)
     throw SimulationError("shared memory banks: " + std::to_string(bytes_per_lane) +
                           " bytes per lane, expected 1 to 16");
-  const uint32_t phase_lanes = lanes_per_phase(bytes_per_lane);
   if (lane_count < k_max_lanes) active_mask &= (uint64_t{1} << lane_count) - 1;
+  if (m_width_shift != 0 && m_banks_are_pow2)
+    return count_passes(addresses, active_mask, bytes_per_lane,
+                        PowerOfTwo{m_width_shift, uint64_t{m_banks} - 1});
+  return count_passes(addresses, active_mask, bytes_per_lane, AnyGeometry{m_bank_width, m_banks});
+}
+
+template <class Geometry>
+uint32_t SharedMemoryBanks::count_passes(const uint64_t* addresses, uint64_t active_mask,
+                                         uint32_t bytes_per_lane, Geometry geometry) {
+  const uint32_t phase_lanes = lanes_per_phase(bytes_per_lane);
   uint32_t total = 0;
-  for (uint32_t first = 0; first < lane_count && (active_mask >> first) != 0;
+  for (uint32_t first = 0; first < k_max_lanes && (active_mask >> first) != 0;
        first += phase_lanes) {
     const uint64_t phase_mask =
         phase_lanes >= 64 ? ~uint64_t{0} : ((uint64_t{1} << phase_lanes) - 1) << first;
-    // The words, and whether any bank is asked for two different ones: if none is, the phase
-    // is one pass (the common case, counted without the chains).
-    size_t words = 0;
+    const uint64_t lanes = active_mask & phase_mask;
+    // A phase in which no bank is asked for two different words is one pass (the common case,
+    // found without the chains).
     uint64_t banks_used = 0;
     bool conflict = false;
-    for (uint64_t m = active_mask & phase_mask; m != 0; m &= m - 1) {
-      const uint32_t lane = uint32_t(__builtin_ctzll(m));
-      const uint64_t first_word = word_of(addresses[lane]);
-      const uint64_t last_word = word_of(addresses[lane] + bytes_per_lane - 1);
-      for (uint64_t word = first_word; word <= last_word; ++word) {
-        m_words[words++] = word;
-        const uint32_t bank = bank_of(word);
-        if (!((banks_used >> bank) & 1)) {
-          banks_used |= uint64_t{1} << bank;
-          m_bank_word[bank] = word;
-        } else if (m_bank_word[bank] != word) {
-          conflict = true;
-        }
+    const auto note = [&](uint64_t word) {
+      const uint32_t bank = geometry.bank(word);
+      const uint64_t bit = uint64_t{1} << bank;
+      if (banks_used & bit) {
+        conflict |= m_bank_word[bank] != word;
+      } else {
+        m_bank_word[bank] = word;
+        banks_used |= bit;
       }
+    };
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const uint64_t address = addresses[__builtin_ctzll(m)];
+      const uint64_t first_word = geometry.word(address);
+      const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
+      note(first_word);
+      for (uint64_t word = first_word + 1; word <= last_word; ++word) note(word);
     }
-    total += conflict ? phase_passes(words) : (words != 0 ? 1 : 0);
+    if (!conflict) {
+      total += lanes != 0 ? 1 : 0;
+      continue;
+    }
+    size_t words = 0;
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const uint64_t address = addresses[__builtin_ctzll(m)];
+      const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
+      for (uint64_t word = geometry.word(address); word <= last_word; ++word)
+        m_words[words++] = word;
+    }
+    total += phase_passes(words);
   }
   return total;
 }

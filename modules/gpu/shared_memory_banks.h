@@ -35,13 +35,22 @@ class SharedMemoryBanks {
 
  private:
   uint32_t phase_passes(size_t word_count);
-  // Shifts and masks for the usual power-of-two geometries instead of divisions.
-  uint64_t word_of(uint64_t address) const {
-    return m_width_shift != 0 ? address >> m_width_shift : address / m_bank_width;
-  }
-  uint32_t bank_of(uint64_t word) const {
-    return uint32_t(m_banks_are_pow2 ? word & (m_banks - 1) : word % m_banks);
-  }
+  // Word and bank of an address: shifts and masks for the usual power-of-two geometry.
+  struct PowerOfTwo {
+    uint32_t width_shift;
+    uint64_t bank_mask;
+    uint64_t word(uint64_t address) const { return address >> width_shift; }
+    uint32_t bank(uint64_t word) const { return uint32_t(word & bank_mask); }
+  };
+  struct AnyGeometry {
+    uint32_t width;
+    uint32_t banks;
+    uint64_t word(uint64_t address) const { return address / width; }
+    uint32_t bank(uint64_t word) const { return uint32_t(word % banks); }
+  };
+  template <class Geometry>
+  uint32_t count_passes(const uint64_t* addresses, uint64_t active_mask, uint32_t bytes_per_lane,
+                        Geometry geometry);
   bool in_chain(uint16_t head, uint64_t word) const;
 
   static constexpr uint16_t k_end_of_chain = UINT16_MAX;

@@ -88,11 +88,13 @@ void prepare_operands(Exec& x) {
     LaneSource& source = x.sources[i];
     switch (operand.kind) {
       case Operand::Kind::reg:
-        source.row = x.warp.row(operand.reg);
-        if (operand.negated) source.keep = source.flip = 1;
+        if (operand.negated)
+          source.per_lane = &operand;
+        else
+          source.row = x.warp.row(operand.reg);
         break;
       case Operand::Kind::special:
-        source.special = &operand;
+        source.per_lane = &operand;
         break;
       default:
         source.constant = read(x, operand, 0);  // the same for every lane
@@ -131,11 +133,8 @@ void move(Exec& x) {
     });
     return;
   }
-  const DataType type = in.type;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    const uint64_t value = read(x, 1, lane);
-    write(x, lane, is_float(type) ? value : int_image(type, value));
-  });
+  const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, 1, lane))); });
 }
 
 void convert_address(Exec& x) {

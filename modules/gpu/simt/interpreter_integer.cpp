@@ -28,6 +28,14 @@ void add_sub(Exec& x) {
   const unsigned bits = type_bits(in.type);
   const uint64_t mask = width_mask(bits);
   const bool subtract = in.op == Opcode::sub;
+  const IntImage image(in.type);
+  if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat) {  // the usual add and sub
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      const uint64_t a = read(x, 1, lane) & mask, b = read(x, 2, lane) & mask;
+      write(x, lane, image(subtract ? a - b : a + b));
+    });
+    return;
+  }
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t a = read(x, 1, lane) & mask, b = read(x, 2, lane) & mask;
     const uint64_t carry_in = in.mod.carry_in && x.warp.carry(lane) ? 1 : 0;
@@ -44,7 +52,7 @@ void add_sub(Exec& x) {
       result = static_cast<uint64_t>(sum);
       if (in.mod.carry_out) x.warp.set_carry(lane, ((sum >> bits) & 1) != 0);
     }
-    write(x, lane, int_image(in.type, result));
+    write(x, lane, image(result));
   });
 }
 
@@ -72,6 +80,7 @@ void multiply(Exec& x) {
   const DataType result_type = mode == MulMode::wide ? wide_type(in.type) : in.type;
   const unsigned result_bits = type_bits(result_type);
   const uint64_t result_mask = width_mask(result_bits);
+  const IntImage image(result_type);
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const s128 product = select_product(
         full_product(read(x, 1, lane), read(x, 2, lane), bits, is_signed), mode, bits);
@@ -88,7 +97,7 @@ void multiply(Exec& x) {
         if (in.mod.carry_out) x.warp.set_carry(lane, ((sum >> result_bits) & 1) != 0);
       }
     }
-    write(x, lane, int_image(result_type, result));
+    write(x, lane, image(result));
   });
 }
 
@@ -139,16 +148,15 @@ void divide(Exec& x) {
 
 template <class F>
 void unary(Exec& x, F&& f) {
-  const DataType type = x.instruction.type;
-  for_each_lane(x.lanes,
-                [&](uint32_t lane) { write(x, lane, int_image(type, f(read(x, 1, lane)))); });
+  const IntImage image(x.instruction.type);
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(f(read(x, 1, lane)))); });
 }
 
 template <class F>
 void binary(Exec& x, F&& f) {
-  const DataType type = x.instruction.type;
+  const IntImage image(x.instruction.type);
   for_each_lane(x.lanes, [&](uint32_t lane) {
-    write(x, lane, int_image(type, f(read(x, 1, lane), read(x, 2, lane))));
+    write(x, lane, image(f(read(x, 1, lane), read(x, 2, lane))));
   });
 }
 

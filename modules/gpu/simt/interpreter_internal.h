@@ -20,9 +20,8 @@ namespace ohmvp::gpu::detail {
 struct LaneSource {
   const uint64_t* row = nullptr;  // null: `constant`
   uint64_t constant = 0;
-  uint64_t keep = ~uint64_t{0};  // `!%p`: the low bit, inverted by `flip`
-  uint64_t flip = 0;
-  const Operand* special = nullptr;
+  // A special register or a negated predicate (`!%p`): read lane by lane from the operand.
+  const Operand* per_lane = nullptr;
 };
 
 // One instruction being executed: `lanes` are the active lanes whose guard holds.
@@ -72,13 +71,25 @@ inline int64_t sign_extend(uint64_t value, unsigned bits) {
 }
 
 // The register image of an integer result of `type`: masked to its width, sign-extended for
-// signed types (readers mask to their own type, so either image reads the same).
+// signed types (readers mask to their own type, so either image reads the same). Worked out
+// once per instruction, outside the per-lane loops.
+class IntImage {
+ public:
+  explicit IntImage(DataType type) {
+    const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
+    if (bits >= 64 || bits == 0) return;
+    m_mask = width_mask(bits);
+    if (is_signed_int(type)) m_sign = uint64_t{1} << (bits - 1);
+  }
+  uint64_t operator()(uint64_t value) const { return ((value & m_mask) ^ m_sign) - m_sign; }
+
+ private:
+  uint64_t m_mask = ~uint64_t{0};
+  uint64_t m_sign = 0;  // the sign bit of signed types
+};
+
 inline uint64_t int_image(DataType type, uint64_t value) {
-  if (type == DataType::pred) return value & 1;
-  const unsigned bits = type_bits(type);
-  if (bits >= 64 || bits == 0) return value;
-  return is_signed_int(type) ? static_cast<uint64_t>(sign_extend(value, bits))
-                             : value & width_mask(bits);
+  return IntImage(type)(value);
 }
 
 inline float as_f32(uint64_t bits) {
@@ -162,9 +173,8 @@ void prepare_operands(Exec& x);
 
 inline uint64_t read(const Exec& x, unsigned index, uint32_t lane) {
   const LaneSource& source = x.sources[index];
-  if (__builtin_expect(source.special != nullptr, 0))
-    return special_value(x, *source.special, lane);
-  return ((source.row ? source.row[lane] : source.constant) & source.keep) ^ source.flip;
+  if (__builtin_expect(source.per_lane != nullptr, 0)) return read(x, *source.per_lane, lane);
+  return source.row ? source.row[lane] : source.constant;
 }
 
 inline void write(Exec& x, const Operand& destination, uint32_t lane, uint64_t value) {
