@@ -85,6 +85,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
     m_sub_cores.push_back(
         std::make_unique<SubCore>(config, config.max_warps_per_sub_core(), stats, sub, vcd, sub));
   }
+  m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_ldst.on_op_done([this](MemoryOp& op, uint64_t cycle) { memory_done(op, cycle); });
   m_ldst.on_send([this](LdstUnit::Outbound& outbound) { queue_send(outbound); });
   m_trace_mshrs.attach(vcd, this->name(), "l1_mshrs", 16);
@@ -96,6 +97,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
 void Sm::begin_launch(const LaunchState& launch) {
   m_launch = &launch;
   m_wake_cycle = 0;
+  m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_aborted = false;
   while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
   m_warps.clear();
@@ -171,6 +173,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   }
   if (m_resident_ctas++ == 0) m_active_since = cycle;
   m_wake_cycle = 0;
+  for (IdleSubCore& idle : m_idle) idle.valid = false;
 }
 
 bool Sm::idle() const {
@@ -183,6 +186,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
     m_releases.pop();
     if (m_warps[r.warp].generation == r.generation && m_warps[r.warp].resident) {
       m_scoreboards[r.warp].release(*r.registers);
+      m_idle[sub_core_of(r.warp)].valid = false;
     }
   }
   const uint64_t ldst_next = m_ldst.step(cycle);
@@ -200,6 +204,16 @@ uint64_t Sm::simulate(uint64_t cycle) {
       sub_core.trace_issue(0, time_ps);
       continue;
     }
+    IdleSubCore& idle = m_idle[s];
+    if (idle.valid && cycle < idle.until) {  // see IdleSubCore
+      m_next_wake = std::min(m_next_wake, idle.until);
+      sub_core.record(cycle, idle.first);
+      sub_core.trace_issue(0, time_ps);
+      continue;
+    }
+    const uint64_t others_wake = m_next_wake;
+    m_next_wake = UINT64_MAX;
+    m_ldst_asked = false;
     bool seen = false;
     StallReason first = StallReason::no_ready_warp;
     const auto ready = [&](uint32_t slot) {
@@ -211,6 +225,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
       return reason == StallReason::issued;
     };
     const uint32_t slot = sub_core.scheduler().pick(ready);
+    idle = IdleSubCore{slot == WarpScheduler::k_no_warp && !m_ldst_asked, m_next_wake, first};
+    m_next_wake = std::min(m_next_wake, others_wake);
     if (slot == WarpScheduler::k_no_warp) {
       sub_core.record(cycle, first);
       sub_core.trace_issue(0, time_ps);
@@ -253,7 +269,10 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
     return StallReason::structural;
   }
-  if (is_memory_access(instruction.op) && !m_ldst.can_accept()) return StallReason::memory;
+  if (is_memory_access(instruction.op)) {
+    m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
+    if (!m_ldst.can_accept()) return StallReason::memory;
+  }
   return StallReason::issued;
 }
 
@@ -516,6 +535,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
     return;
   }
   Warp& warp = m_warps[op.warp];
+  m_idle[sub_core_of(op.warp)].valid = false;
   if (!m_aborted) {
     if (op.error) {
       DeviceFault fault;
@@ -574,6 +594,7 @@ void Sm::check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle) {
       if (warp.resident && warp.cta == cta_index && warp.at_barrier && warp.barrier == id) {
         warp.at_barrier = false;
         warp.ready_cycle = std::max(warp.ready_cycle, ready);
+        m_idle[sub_core_of(uint32_t(&warp - m_warps.data()))].valid = false;
       }
     }
   }
@@ -585,6 +606,7 @@ void Sm::finish_warp(uint32_t w, uint64_t cycle) {
   SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
   sub_core.scheduler().remove_warp(scheduler_slot(w));
   --sub_core.resident_warps;
+  m_idle[sub_core_of(w)].valid = false;
   Cta& cta = m_ctas[warp.cta];
   --cta.live_warps;
   check_barriers(cta, warp.cta, cycle);
@@ -616,6 +638,7 @@ void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
 void Sm::abort() {
   m_aborted = true;
   m_wake_cycle = 0;
+  for (IdleSubCore& idle : m_idle) idle.valid = false;
   for (uint32_t w = 0; w < m_warps.size(); ++w) {
     Warp& warp = m_warps[w];
     if (!warp.resident) continue;
