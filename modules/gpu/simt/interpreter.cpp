@@ -134,7 +134,8 @@ void move(Exec& x) {
     return;
   }
   const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, 1, lane))); });
+  const LaneSource value = x.sources[1];
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, value, lane))); });
 }
 
 void convert_address(Exec& x) {

@@ -171,10 +171,23 @@ inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
 // not change while they are used: call and ret read no sources through them).
 void prepare_operands(Exec& x);
 
-inline uint64_t read(const Exec& x, unsigned index, uint32_t lane) {
-  const LaneSource& source = x.sources[index];
+// Whether sources 1..count are all registers or constants (none read per lane) and the
+// destination is a register: what the per-lane loops with local copies of the sources need.
+inline bool plain_sources(const Exec& x, unsigned count) {
+  for (unsigned i = 1; i <= count; ++i)
+    if (x.sources[i].per_lane) return false;
+  return x.destination != nullptr;
+}
+
+// A lane's value of a source; the hot loops read through local copies of x.sources, which the
+// compiler keeps in registers (register writes could otherwise change `constant` for it).
+inline uint64_t read(const Exec& x, const LaneSource& source, uint32_t lane) {
   if (__builtin_expect(source.per_lane != nullptr, 0)) return read(x, *source.per_lane, lane);
   return source.row ? source.row[lane] : source.constant;
+}
+
+inline uint64_t read(const Exec& x, unsigned index, uint32_t lane) {
+  return read(x, x.sources[index], lane);
 }
 
 inline void write(Exec& x, const Operand& destination, uint32_t lane, uint64_t value) {
