@@ -392,18 +392,23 @@ void L2Slice::debug_overlay(bool read, uint64_t local, uint8_t* data, uint32_t l
                             const uint8_t* enables) {
   const uint32_t line_bytes = m_config.cache.line_bytes;
   const uint32_t sector_bytes = m_config.cache.sector_bytes;
-  for (uint32_t i = 0; i < length; ++i) {
-    const auto line = m_cache.find(local + i);
-    if (!line) continue;
-    const uint32_t offset = uint32_t((local + i) % line_bytes);
-    const bool current = ((m_cache.valid_sectors(*line) >> (offset / sector_bytes)) & 1u) ||
-                         m_cache.dirty_bytes(*line)[offset];
-    if (!current) continue;
-    if (read) {
-      m_cache.read(*line, offset, 1, data + i);
-    } else if (enables == nullptr || enables[i] != 0) {
-      m_cache.patch(*line, offset, 1, data + i);
+  // One lookup per line, then byte by byte inside it.
+  for (uint32_t start = 0; start < length;) {
+    const uint32_t first = uint32_t((local + start) % line_bytes);
+    const uint32_t end = start + std::min(length - start, line_bytes - first);
+    const auto line = m_cache.find(local + start);
+    for (uint32_t i = start; line && i < end; ++i) {
+      const uint32_t offset = first + (i - start);
+      const bool current = ((m_cache.valid_sectors(*line) >> (offset / sector_bytes)) & 1u) ||
+                           m_cache.dirty_bytes(*line)[offset];
+      if (!current) continue;
+      if (read) {
+        m_cache.read(*line, offset, 1, data + i);
+      } else if (enables == nullptr || enables[i] != 0) {
+        m_cache.patch(*line, offset, 1, data + i);
+      }
     }
+    start = end;
   }
 }
 

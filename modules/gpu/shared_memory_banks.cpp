@@ -12,6 +12,8 @@ SharedMemoryBanks::SharedMemoryBanks(uint32_t banks, uint32_t bank_width)
   if (banks == 0 || banks > m_bank_load.size() || bank_width < 4 || bank_width > 16)
     throw SimulationError("shared memory banks: unsupported geometry " + std::to_string(banks) +
                           " x " + std::to_string(bank_width) + " bytes");
+  if ((bank_width & (bank_width - 1)) == 0) m_width_shift = uint32_t(__builtin_ctz(bank_width));
+  m_banks_are_pow2 = (banks & (banks - 1)) == 0;
 }
 
 uint32_t SharedMemoryBanks::lanes_per_phase(uint32_t bytes_per_lane) const {
@@ -50,16 +52,54 @@ uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_coun
   if (bytes_per_lane < 1 || bytes_per_lane > 16)
     throw SimulationError("shared memory banks: " + std::to_string(bytes_per_lane) +
                           " bytes per lane, expected 1 to 16");
+  if (lane_count < k_max_lanes) active_mask &= (uint64_t{1} << lane_count) - 1;
+  if (m_width_shift != 0 && m_banks_are_pow2)
+    return count_passes(addresses, active_mask, bytes_per_lane,
+                        PowerOfTwo{m_width_shift, uint64_t{m_banks} - 1});
+  return count_passes(addresses, active_mask, bytes_per_lane, AnyGeometry{m_bank_width, m_banks});
+}
+
+template <class Geometry>
+uint32_t SharedMemoryBanks::count_passes(const uint64_t* addresses, uint64_t active_mask,
+                                         uint32_t bytes_per_lane, Geometry geometry) {
   const uint32_t phase_lanes = lanes_per_phase(bytes_per_lane);
   uint32_t total = 0;
-  for (uint32_t first = 0; first < lane_count; first += phase_lanes) {
+  for (uint32_t first = 0; first < k_max_lanes && (active_mask >> first) != 0;
+       first += phase_lanes) {
+    const uint64_t phase_mask =
+        phase_lanes >= 64 ? ~uint64_t{0} : ((uint64_t{1} << phase_lanes) - 1) << first;
+    const uint64_t lanes = active_mask & phase_mask;
+    // A phase in which no bank is asked for two different words is one pass (the common case,
+    // found without the chains).
+    uint64_t banks_used = 0;
+    bool conflict = false;
+    const auto note = [&](uint64_t word) {
+      const uint32_t bank = geometry.bank(word);
+      const uint64_t bit = uint64_t{1} << bank;
+      if (banks_used & bit) {
+        conflict |= m_bank_word[bank] != word;
+      } else {
+        m_bank_word[bank] = word;
+        banks_used |= bit;
+      }
+    };
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const uint64_t address = addresses[__builtin_ctzll(m)];
+      const uint64_t first_word = geometry.word(address);
+      const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
+      note(first_word);
+      for (uint64_t word = first_word + 1; word <= last_word; ++word) note(word);
+    }
+    if (!conflict) {
+      total += lanes != 0 ? 1 : 0;
+      continue;
+    }
     size_t words = 0;
-    const uint32_t last = std::min(lane_count, first + phase_lanes);
-    for (uint32_t lane = first; lane < last; ++lane) {
-      if (!((active_mask >> lane) & 1)) continue;
-      const uint64_t first_word = addresses[lane] / m_bank_width;
-      const uint64_t last_word = (addresses[lane] + bytes_per_lane - 1) / m_bank_width;
-      for (uint64_t word = first_word; word <= last_word; ++word) m_words[words++] = word;
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const uint64_t address = addresses[__builtin_ctzll(m)];
+      const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
+      for (uint64_t word = geometry.word(address); word <= last_word; ++word)
+        m_words[words++] = word;
     }
     total += phase_passes(words);
   }

@@ -35,17 +35,36 @@ class SharedMemoryBanks {
 
  private:
   uint32_t phase_passes(size_t word_count);
+  // Word and bank of an address: shifts and masks for the usual power-of-two geometry.
+  struct PowerOfTwo {
+    uint32_t width_shift;
+    uint64_t bank_mask;
+    uint64_t word(uint64_t address) const { return address >> width_shift; }
+    uint32_t bank(uint64_t word) const { return uint32_t(word & bank_mask); }
+  };
+  struct AnyGeometry {
+    uint32_t width;
+    uint32_t banks;
+    uint64_t word(uint64_t address) const { return address / width; }
+    uint32_t bank(uint64_t word) const { return uint32_t(word % banks); }
+  };
+  template <class Geometry>
+  uint32_t count_passes(const uint64_t* addresses, uint64_t active_mask, uint32_t bytes_per_lane,
+                        Geometry geometry);
   bool in_chain(uint16_t head, uint64_t word) const;
 
   static constexpr uint16_t k_end_of_chain = UINT16_MAX;
 
   uint32_t m_banks;
   uint32_t m_bank_width;
+  uint32_t m_width_shift = 0;  // log2(bank_width) when it is a power of two, else 0
+  bool m_banks_are_pow2 = false;
   // Words one phase touches; a lane of 16 bytes touches at most 16 / 4 + 1 words.
   std::array<uint64_t, k_max_lanes * 5> m_words{};
   std::array<uint16_t, k_max_lanes * 5> m_next_in_chain{};  // the bank's next distinct word
   std::array<uint16_t, 64> m_bank_chain{};                  // each bank's last distinct word
   std::array<uint32_t, 64> m_bank_load{};                   // distinct words per bank
+  std::array<uint64_t, 64> m_bank_word{};                   // the first word asked of each bank
 };
 
 }  // namespace ohmvp::gpu

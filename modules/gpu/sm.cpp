@@ -35,6 +35,26 @@ const Operand* address_operand(const Instruction& instruction) {
   return nullptr;
 }
 
+// Whether the interpreter's record of a step's shared-memory lanes and addresses is what
+// shared_passes() computes before the step: for an unguarded ld/st/atom/red (shared_passes()
+// counts every active lane) whose address is a register and an offset (for a symbol it takes
+// the symbol's offset in the module, not its place in the CTA's shared memory).
+bool step_records_shared(const Instruction& instruction) {
+  const Opcode op = instruction.op;
+  const bool has_destination = op == Opcode::ld || op == Opcode::ldu || op == Opcode::atom;
+  if (!has_destination && op != Opcode::st && op != Opcode::red) return false;
+  const Operand* address = address_operand(instruction);
+  return instruction.guard_reg == no_register &&
+         address == &instruction.operands[has_destination ? 1 : 0] && address->symbol == UINT32_MAX;
+}
+
+// Bytes per lane of an ld/st/atom/red for the bank model.
+uint32_t bank_access_bytes(const Instruction& instruction) {
+  const uint32_t bytes =
+      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
+  return std::clamp<uint32_t>(bytes, 1, 16);
+}
+
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
   Dim3 d;
   d.x = uint32_t(linear % shape.x);
@@ -65,6 +85,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
     m_sub_cores.push_back(
         std::make_unique<SubCore>(config, config.max_warps_per_sub_core(), stats, sub, vcd, sub));
   }
+  m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_ldst.on_op_done([this](MemoryOp& op, uint64_t cycle) { memory_done(op, cycle); });
   m_ldst.on_send([this](LdstUnit::Outbound& outbound) { queue_send(outbound); });
   m_trace_mshrs.attach(vcd, this->name(), "l1_mshrs", 16);
@@ -76,6 +97,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
 void Sm::begin_launch(const LaunchState& launch) {
   m_launch = &launch;
   m_wake_cycle = 0;
+  m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_aborted = false;
   while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
   m_warps.clear();
@@ -151,6 +173,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   }
   if (m_resident_ctas++ == 0) m_active_since = cycle;
   m_wake_cycle = 0;
+  for (IdleSubCore& idle : m_idle) idle.valid = false;
 }
 
 bool Sm::idle() const {
@@ -163,6 +186,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
     m_releases.pop();
     if (m_warps[r.warp].generation == r.generation && m_warps[r.warp].resident) {
       m_scoreboards[r.warp].release(*r.registers);
+      m_idle[sub_core_of(r.warp)].valid = false;
     }
   }
   const uint64_t ldst_next = m_ldst.step(cycle);
@@ -180,6 +204,16 @@ uint64_t Sm::simulate(uint64_t cycle) {
       sub_core.trace_issue(0, time_ps);
       continue;
     }
+    IdleSubCore& idle = m_idle[s];
+    if (idle.valid && cycle < idle.until) {  // see IdleSubCore
+      m_next_wake = std::min(m_next_wake, idle.until);
+      sub_core.record(cycle, idle.first);
+      sub_core.trace_issue(0, time_ps);
+      continue;
+    }
+    const uint64_t others_wake = m_next_wake;
+    m_next_wake = UINT64_MAX;
+    m_ldst_asked = false;
     bool seen = false;
     StallReason first = StallReason::no_ready_warp;
     const auto ready = [&](uint32_t slot) {
@@ -191,6 +225,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
       return reason == StallReason::issued;
     };
     const uint32_t slot = sub_core.scheduler().pick(ready);
+    idle = IdleSubCore{slot == WarpScheduler::k_no_warp && !m_ldst_asked, m_next_wake, first};
+    m_next_wake = std::min(m_next_wake, others_wake);
     if (slot == WarpScheduler::k_no_warp) {
       sub_core.record(cycle, first);
       sub_core.trace_issue(0, time_ps);
@@ -233,7 +269,10 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
     return StallReason::structural;
   }
-  if (is_memory_access(instruction.op) && !m_ldst.can_accept()) return StallReason::memory;
+  if (is_memory_access(instruction.op)) {
+    m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
+    if (!m_ldst.can_accept()) return StallReason::memory;
+  }
   return StallReason::issued;
 }
 
@@ -269,8 +308,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   const bool memory = is_memory_access(instruction.op);
   const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
                                        instruction.space == StateSpace::generic);
+  const bool shared_from_step = maybe_shared && step_records_shared(instruction);
   uint32_t passes = 0;
-  if (maybe_shared) passes = shared_passes(warp, instruction, state.active_mask());
+  if (maybe_shared && !shared_from_step)
+    passes = shared_passes(warp, instruction, state.active_mask());
 
   const bool tensor = instruction.unit == UnitClass::tensor;
   if (tensor && !m_tensor.schedule(instruction).supported) {
@@ -289,6 +330,11 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;
   const StepResult result = Interpreter::step(state, cta.context);
   fetch_next(warp);
+  if (shared_from_step && state.shared_access().lanes != 0) {
+    const SharedAccess& shared = state.shared_access();
+    passes =
+        m_banks.passes(shared.address.data(), 64, shared.lanes, bank_access_bytes(instruction));
+  }
 
   SubCore& sub_core = *m_sub_cores[s];
   uint64_t unit_ready = 0;
@@ -371,10 +417,7 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
     const uint64_t row_lanes = (uint64_t{1} << (8 * instruction.mod.vector_width)) - 1;
     return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes & row_lanes, 16);
   }
-  const uint32_t bytes =
-      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
-  return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes,
-                        std::clamp<uint32_t>(bytes, 1, 16));
+  return m_banks.passes(m_lane_addresses.data(), 64, shared_lanes, bank_access_bytes(instruction));
 }
 
 // A wmma.load/store from shared memory: one bank-array access per run (an LDS/STS of up to 16
@@ -492,6 +535,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
     return;
   }
   Warp& warp = m_warps[op.warp];
+  m_idle[sub_core_of(op.warp)].valid = false;
   if (!m_aborted) {
     if (op.error) {
       DeviceFault fault;
@@ -550,6 +594,7 @@ void Sm::check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle) {
       if (warp.resident && warp.cta == cta_index && warp.at_barrier && warp.barrier == id) {
         warp.at_barrier = false;
         warp.ready_cycle = std::max(warp.ready_cycle, ready);
+        m_idle[sub_core_of(uint32_t(&warp - m_warps.data()))].valid = false;
       }
     }
   }
@@ -561,6 +606,7 @@ void Sm::finish_warp(uint32_t w, uint64_t cycle) {
   SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
   sub_core.scheduler().remove_warp(scheduler_slot(w));
   --sub_core.resident_warps;
+  m_idle[sub_core_of(w)].valid = false;
   Cta& cta = m_ctas[warp.cta];
   --cta.live_warps;
   check_barriers(cta, warp.cta, cycle);
@@ -592,6 +638,7 @@ void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
 void Sm::abort() {
   m_aborted = true;
   m_wake_cycle = 0;
+  for (IdleSubCore& idle : m_idle) idle.valid = false;
   for (uint32_t w = 0; w < m_warps.size(); ++w) {
     Warp& warp = m_warps[w];
     if (!warp.resident) continue;

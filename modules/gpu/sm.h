@@ -121,6 +121,17 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     }
   };
 
+  // A sub-core whose scheduler found no warp to issue: until cycle `until` (the earliest its
+  // stalled warps' ready cycles and busy units allow) it would find none again, for the same
+  // reasons, unless something it waits on happens first (a register released, an access
+  // done, a barrier opened, a warp added or removed), which clears `valid`. Not valid when a
+  // warp asked the LD/ST unit, whose state changes every cycle.
+  struct IdleSubCore {
+    bool valid = false;
+    uint64_t until = 0;
+    StallReason first = StallReason::no_ready_warp;  // what SubCore::record() is told
+  };
+
   uint32_t sub_core_of(uint32_t warp) const { return warp % m_sub_core_count; }
   uint32_t scheduler_slot(uint32_t warp) const { return warp / m_sub_core_count; }
   uint32_t warp_of(uint32_t sub_core, uint32_t slot) const {
@@ -167,9 +178,11 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::vector<Scoreboard> m_scoreboards;  // by warp slot
   uint32_t m_resident_ctas = 0;
   uint64_t m_warp_age = 0;
-  uint64_t m_next_wake = 0;     // scratch of step(): earliest cycle a stalled warp may go
-  uint64_t m_wake_cycle = 0;    // see due()
-  uint64_t m_active_since = 0;  // cycle the SM last went from no CTA to some
+  uint64_t m_next_wake = 0;         // scratch of step(): earliest cycle a stalled warp may go
+  bool m_ldst_asked = false;        // scratch of step(): a readiness check asked the LD/ST unit
+  std::vector<IdleSubCore> m_idle;  // by sub-core
+  uint64_t m_wake_cycle = 0;        // see due()
+  uint64_t m_active_since = 0;      // cycle the SM last went from no CTA to some
   std::priority_queue<Release, std::vector<Release>, std::greater<Release>> m_releases;
   uint64_t m_sequence = 0;
   bool m_aborted = false;

@@ -81,6 +81,29 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
   }
 }
 
+void prepare_operands(Exec& x) {
+  const Instruction& in = x.instruction;
+  for (uint32_t i = 0; i < in.operand_count; ++i) {
+    const Operand& operand = in.operands[i];
+    LaneSource& source = x.sources[i];
+    switch (operand.kind) {
+      case Operand::Kind::reg:
+        if (operand.negated)
+          source.per_lane = &operand;
+        else
+          source.row = x.warp.row(operand.reg);
+        break;
+      case Operand::Kind::special:
+        source.per_lane = &operand;
+        break;
+      default:
+        source.constant = read(x, operand, 0);  // the same for every lane
+        break;
+    }
+  }
+  if (in.operands[0].kind == Operand::Kind::reg) x.destination = x.warp.row(in.operands[0].reg);
+}
+
 namespace {
 
 void move(Exec& x) {
@@ -94,7 +117,7 @@ void move(Exec& x) {
     const unsigned part_bits = type_bits(in.type) / count;
     for_each_lane(x.lanes, [&](uint32_t lane) {
       if (destination.kind == Operand::Kind::vector) {
-        const uint64_t value = read(x, source, lane);
+        const uint64_t value = read(x, 1, lane);
         for (unsigned i = 0; i < count; ++i)
           if (vector.vector_regs[i] != no_register)
             x.warp.reg(vector.vector_regs[i], lane) =
@@ -110,11 +133,9 @@ void move(Exec& x) {
     });
     return;
   }
-  const DataType type = in.type;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    const uint64_t value = read(x, source, lane);
-    write(x, lane, is_float(type) ? value : int_image(type, value));
-  });
+  const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
+  const LaneSource value = x.sources[1];
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, value, lane))); });
 }
 
 void convert_address(Exec& x) {
@@ -356,6 +377,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   }
   result.executed_mask = lanes;
   Exec x{warp, context, in, function_index, pc, result.active_mask, lanes};
+  prepare_operands(x);
   bool pending = false;
   bool control = false;  // the instruction set the pc itself
 

@@ -121,13 +121,14 @@ void execute_compare(Exec& x) {
       const DataType compare_type = compared == DataType::none ? in.type : compared;
       const bool floating = is_float(compare_type);
       const bool has_c = in.mod.bool_op != BoolOp::none;
+      const LaneSource first = x.sources[1], second = x.sources[2], third = x.sources[3];
       for_each_lane(x.lanes, [&](uint32_t lane) {
-        const uint64_t a = read(x, 1, lane), b = read(x, 2, lane);
+        const uint64_t a = read(x, first, lane), b = read(x, second, lane);
         const bool result =
             floating ? compare_float(in.mod.compare, float_value(a, compare_type, in.mod.ftz),
                                      float_value(b, compare_type, in.mod.ftz))
                      : compare_int(in.mod.compare, a, b, compare_type);
-        const bool c = has_c ? (read(x, 3, lane) & 1) : false;
+        const bool c = has_c ? (read(x, third, lane) & 1) : false;
         const bool p = combine(in.mod.bool_op, result, c);
         if (in.op == Opcode::setp) {
           write(x, lane, p ? 1 : 0);

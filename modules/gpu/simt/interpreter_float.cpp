@@ -51,6 +51,18 @@ void elementwise(Exec& x, unsigned arity, Op op) {
   ScopedRounding rounding(mode);
   switch (in.type) {
     case DataType::f32:
+      if (!ftz && !sat && mode == RoundingMode::rn && plain_sources(x, arity)) {
+        // The usual case, with the sources read through local copies in a loop of its own.
+        const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
+        uint64_t* const destination = x.destination;
+        for_each_lane(x.lanes, [&](uint32_t lane) {
+          const float result = static_cast<float>(op(as_f32(a.row ? a.row[lane] : a.constant),
+                                                     as_f32(b.row ? b.row[lane] : b.constant),
+                                                     as_f32(c.row ? c.row[lane] : c.constant)));
+          destination[lane] = std::isnan(result) ? canonical_f32_nan : f32_bits(result);
+        });
+        return;
+      }
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const float a = flush(as_f32(read(x, 1, lane)), ftz);
         const float b = arity > 1 ? flush(as_f32(read(x, 2, lane)), ftz) : 0.0f;

@@ -28,6 +28,15 @@ void add_sub(Exec& x) {
   const unsigned bits = type_bits(in.type);
   const uint64_t mask = width_mask(bits);
   const bool subtract = in.op == Opcode::sub;
+  const IntImage image(in.type);
+  if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat) {  // the usual add and sub
+    const LaneSource first = x.sources[1], second = x.sources[2];
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      const uint64_t a = read(x, first, lane) & mask, b = read(x, second, lane) & mask;
+      write(x, lane, image(subtract ? a - b : a + b));
+    });
+    return;
+  }
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t a = read(x, 1, lane) & mask, b = read(x, 2, lane) & mask;
     const uint64_t carry_in = in.mod.carry_in && x.warp.carry(lane) ? 1 : 0;
@@ -44,7 +53,7 @@ void add_sub(Exec& x) {
       result = static_cast<uint64_t>(sum);
       if (in.mod.carry_out) x.warp.set_carry(lane, ((sum >> bits) & 1) != 0);
     }
-    write(x, lane, int_image(in.type, result));
+    write(x, lane, image(result));
   });
 }
 
@@ -72,12 +81,14 @@ void multiply(Exec& x) {
   const DataType result_type = mode == MulMode::wide ? wide_type(in.type) : in.type;
   const unsigned result_bits = type_bits(result_type);
   const uint64_t result_mask = width_mask(result_bits);
+  const IntImage image(result_type);
+  const LaneSource first = x.sources[1], second = x.sources[2], addend = x.sources[3];
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const s128 product = select_product(
-        full_product(read(x, 1, lane), read(x, 2, lane), bits, is_signed), mode, bits);
+        full_product(read(x, first, lane), read(x, second, lane), bits, is_signed), mode, bits);
     uint64_t result = static_cast<uint64_t>(product) & result_mask;
     if (has_addend) {
-      const uint64_t c = read(x, 3, lane) & result_mask;
+      const uint64_t c = read(x, addend, lane) & result_mask;
       if (in.mod.sat && is_signed) {  // mad.hi.sat.s32
         result =
             static_cast<uint64_t>(clamp_s32(static_cast<int64_t>(product) + sign_extend(c, 32)));
@@ -88,7 +99,7 @@ void multiply(Exec& x) {
         if (in.mod.carry_out) x.warp.set_carry(lane, ((sum >> result_bits) & 1) != 0);
       }
     }
-    write(x, lane, int_image(result_type, result));
+    write(x, lane, image(result));
   });
 }
 
@@ -139,16 +150,17 @@ void divide(Exec& x) {
 
 template <class F>
 void unary(Exec& x, F&& f) {
-  const DataType type = x.instruction.type;
-  for_each_lane(x.lanes,
-                [&](uint32_t lane) { write(x, lane, int_image(type, f(read(x, 1, lane)))); });
+  const IntImage image(x.instruction.type);
+  const LaneSource source = x.sources[1];
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(f(read(x, source, lane)))); });
 }
 
 template <class F>
 void binary(Exec& x, F&& f) {
-  const DataType type = x.instruction.type;
+  const IntImage image(x.instruction.type);
+  const LaneSource first = x.sources[1], second = x.sources[2];
   for_each_lane(x.lanes, [&](uint32_t lane) {
-    write(x, lane, int_image(type, f(read(x, 1, lane), read(x, 2, lane))));
+    write(x, lane, image(f(read(x, first, lane), read(x, second, lane))));
   });
 }
 

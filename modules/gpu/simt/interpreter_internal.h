@@ -2,6 +2,7 @@
 
 // Helpers shared by the interpreter's source files; not part of the public API.
 
+#include <array>
 #include <cfenv>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +14,16 @@
 
 namespace ohmvp::gpu::detail {
 
+// A source operand resolved once per instruction, for the per-lane loops: a register's row of
+// lane values or one value for every lane (an immediate, a symbol's address, 0 for operands
+// that are no value); special registers are read lane by lane through `special`.
+struct LaneSource {
+  const uint64_t* row = nullptr;  // null: `constant`
+  uint64_t constant = 0;
+  // A special register or a negated predicate (`!%p`): read lane by lane from the operand.
+  const Operand* per_lane = nullptr;
+};
+
 // One instruction being executed: `lanes` are the active lanes whose guard holds.
 struct Exec {
   WarpState& warp;
@@ -23,6 +34,9 @@ struct Exec {
   uint64_t active;
   uint64_t lanes;
   DeviceFault fault{};
+  // What read(x, index, lane) and write(x, lane, value) use; see prepare_operands().
+  std::array<LaneSource, 6> sources{};
+  uint64_t* destination = nullptr;  // operands[0]'s register row; null when it is no register
 
   bool failed() const { return fault.kind != FaultKind::none; }
   void fail(FaultKind kind, uint32_t lane, const char* detail = "", uint64_t address = 0,
@@ -57,13 +71,25 @@ inline int64_t sign_extend(uint64_t value, unsigned bits) {
 }
 
 // The register image of an integer result of `type`: masked to its width, sign-extended for
-// signed types (readers mask to their own type, so either image reads the same).
+// signed types (readers mask to their own type, so either image reads the same). Worked out
+// once per instruction, outside the per-lane loops.
+class IntImage {
+ public:
+  explicit IntImage(DataType type) {
+    const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
+    if (bits >= 64 || bits == 0) return;
+    m_mask = width_mask(bits);
+    if (is_signed_int(type)) m_sign = uint64_t{1} << (bits - 1);
+  }
+  uint64_t operator()(uint64_t value) const { return ((value & m_mask) ^ m_sign) - m_sign; }
+
+ private:
+  uint64_t m_mask = ~uint64_t{0};
+  uint64_t m_sign = 0;  // the sign bit of signed types
+};
+
 inline uint64_t int_image(DataType type, uint64_t value) {
-  if (type == DataType::pred) return value & 1;
-  const unsigned bits = type_bits(type);
-  if (bits >= 64 || bits == 0) return value;
-  return is_signed_int(type) ? static_cast<uint64_t>(sign_extend(value, bits))
-                             : value & width_mask(bits);
+  return IntImage(type)(value);
 }
 
 inline float as_f32(uint64_t bits) {
@@ -141,8 +167,27 @@ inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
   }
 }
 
+// Fills x.sources and x.destination from the instruction's operands (the register window must
+// not change while they are used: call and ret read no sources through them).
+void prepare_operands(Exec& x);
+
+// Whether sources 1..count are all registers or constants (none read per lane) and the
+// destination is a register: what the per-lane loops with local copies of the sources need.
+inline bool plain_sources(const Exec& x, unsigned count) {
+  for (unsigned i = 1; i <= count; ++i)
+    if (x.sources[i].per_lane) return false;
+  return x.destination != nullptr;
+}
+
+// A lane's value of a source; the hot loops read through local copies of x.sources, which the
+// compiler keeps in registers (register writes could otherwise change `constant` for it).
+inline uint64_t read(const Exec& x, const LaneSource& source, uint32_t lane) {
+  if (__builtin_expect(source.per_lane != nullptr, 0)) return read(x, *source.per_lane, lane);
+  return source.row ? source.row[lane] : source.constant;
+}
+
 inline uint64_t read(const Exec& x, unsigned index, uint32_t lane) {
-  return read(x, x.instruction.operands[index], lane);
+  return read(x, x.sources[index], lane);
 }
 
 inline void write(Exec& x, const Operand& destination, uint32_t lane, uint64_t value) {
@@ -150,7 +195,7 @@ inline void write(Exec& x, const Operand& destination, uint32_t lane, uint64_t v
 }
 
 inline void write(Exec& x, uint32_t lane, uint64_t value) {
-  write(x, x.instruction.operands[0], lane, value);
+  if (x.destination) x.destination[lane] = value;
 }
 
 // For warps wider than 32 lanes, 32-bit warp masks (ballot, activemask, lanemask_*, shfl/vote
@@ -172,22 +217,37 @@ inline StateSpace symbol_space(const Exec& x, const Operand& operand) {
              : StateSpace::generic;
 }
 
-// The lane's address in the instruction's space (generic: a generic address).
-inline uint64_t operand_address(const Exec& x, const Operand& operand, uint32_t lane,
-                                StateSpace space) {
-  if (operand.kind != Operand::Kind::address) return read(x, operand, lane);
-  uint64_t base = 0;
+// An address operand resolved once per instruction (see lane_address).
+struct AddressSource {
+  const uint64_t* row = nullptr;   // the address register's row, if any
+  uint64_t constant = 0;           // symbol address and offset
+  const Operand* value = nullptr;  // an operand that is no [address]: its value is the address
+};
+
+inline AddressSource address_source(const Exec& x, const Operand& operand, StateSpace space) {
+  AddressSource source;
+  if (operand.kind != Operand::Kind::address) {
+    source.value = &operand;
+    return source;
+  }
+  source.constant = static_cast<uint64_t>(operand.offset);
   if (operand.symbol != UINT32_MAX) {
-    base = symbol_address(x, operand.symbol);
+    source.constant += symbol_address(x, operand.symbol);
     if (space == StateSpace::generic) {
       const StateSpace own = symbol_space(x, operand);
-      if (own == StateSpace::shared) base += shared_window_base;
-      if (own == StateSpace::local) base += local_window_base;
+      if (own == StateSpace::shared) source.constant += shared_window_base;
+      if (own == StateSpace::local) source.constant += local_window_base;
     }
   } else if (operand.reg != no_register) {
-    base = x.warp.reg(operand.reg, lane);
+    source.row = x.warp.row(operand.reg);
   }
-  return base + static_cast<uint64_t>(operand.offset);
+  return source;
+}
+
+// The lane's address in the instruction's space (generic: a generic address).
+inline uint64_t lane_address(const Exec& x, const AddressSource& source, uint32_t lane) {
+  if (source.value) return read(x, *source.value, lane);
+  return (source.row ? source.row[lane] : 0) + source.constant;
 }
 
 inline Place resolve_generic(uint64_t address) {

@@ -60,15 +60,73 @@ inline __attribute__((always_inline)) void write_loaded(WarpState& warp, const O
   }
 }
 
-void gather_store_data(const Exec& x, const Operand& source, uint32_t lane, uint8_t* bytes,
-                       uint32_t element, uint32_t vector_width) {
+// A store's data: operands[1].
+void gather_store_data(const Exec& x, uint32_t lane, uint8_t* bytes, uint32_t element,
+                       uint32_t vector_width) {
+  const Operand& source = x.instruction.operands[1];
   if (source.kind == Operand::Kind::vector) {
     for (uint32_t i = 0; i < vector_width; ++i) {
       const uint32_t reg = i < source.vector_count ? source.vector_regs[i] : no_register;
       store_bytes(bytes + i * element, reg == no_register ? 0 : x.warp.reg(reg, lane), element);
     }
   } else {
-    store_bytes(bytes, read(x, source, lane), element);
+    store_bytes(bytes, read(x, 1, lane), element);
+  }
+}
+
+// ld/ldu/st.shared of one register per lane with a register or constant address, the loads and
+// stores of tiled kernels, in two loops of their own: every lane's address is checked first, so
+// that an access some lane cannot make is left to the general loop, which reports it (the
+// order of the lanes' register writes and memory accesses does not matter: each lane reads and
+// writes only its own registers). False when the access is not of this kind or a lane fails.
+template <class T>
+bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
+  const ExecutionContext& context = x.context;
+  SharedAccess& shared = x.warp.shared_access();
+  bool valid = true;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint64_t at = lane_address(x, address, lane);
+    valid &= (at & (sizeof(T) - 1)) == 0 && at <= context.shared_bytes &&
+             context.shared_bytes - at >= sizeof(T);
+    shared.address[lane] = at;
+  });
+  if (!valid) return false;
+  shared.lanes = x.lanes;
+  if (is_load) {
+    const DataType type = x.instruction.type;
+    const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      T value;
+      std::memcpy(&value, context.shared + shared.address[lane], sizeof(T));
+      x.destination[lane] = image(value);
+    });
+  } else {
+    for_each_lane(x.lanes, [&](uint32_t lane) {
+      const T value = static_cast<T>(read(x, 1, lane));
+      std::memcpy(context.shared + shared.address[lane], &value, sizeof(T));
+    });
+  }
+  return true;
+}
+
+bool shared_scalar_access(Exec& x, const AddressSource& address) {
+  const Instruction& in = x.instruction;
+  const bool is_load = in.op == Opcode::ld || in.op == Opcode::ldu;
+  if (in.space != StateSpace::shared || address.value || in.mod.vector_width > 1) return false;
+  if (is_load ? !x.destination
+              : in.op != Opcode::st || in.operands[1].kind == Operand::Kind::vector)
+    return false;
+  switch (type_bytes(in.type)) {
+    case 1:
+      return shared_scalar_access<uint8_t>(x, address, is_load);
+    case 2:
+      return shared_scalar_access<uint16_t>(x, address, is_load);
+    case 4:
+      return shared_scalar_access<uint32_t>(x, address, is_load);
+    case 8:
+      return shared_scalar_access<uint64_t>(x, address, is_load);
+    default:
+      return false;
   }
 }
 
@@ -100,15 +158,23 @@ void execute_memory(Exec& x, bool& pending) {
 
   MemoryRequest& request = x.warp.memory_request();
   request.lanes = 0;
+  SharedAccess& shared = x.warp.shared_access();
+  shared.lanes = 0;
+  const AddressSource address_of = address_source(x, address_operand, in.space);
+  if (shared_scalar_access(x, address_of)) return;
   const uint64_t thread_base = uint64_t{x.context.cta_linear} * x.context.block.count();
 
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
-    const uint64_t raw = operand_address(x, address_operand, lane, in.space);
+    const uint64_t raw = lane_address(x, address_of, lane);
     Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
     if ((place.address & (bytes - 1)) != 0) {  // bytes is a power of two
       x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
       return;
+    }
+    if (place.space == StateSpace::shared) {
+      shared.lanes |= uint64_t{1} << lane;
+      shared.address[lane] = place.address;
     }
     if (place.space == StateSpace::global || place.space == StateSpace::local) {
       uint64_t device_address = place.address;
@@ -130,9 +196,7 @@ void execute_memory(Exec& x, bool& pending) {
       request.lanes |= uint64_t{1} << lane;
       request.space[lane] = place.space;
       request.address[lane] = device_address;
-      if (is_store)
-        gather_store_data(x, in.operands[1], lane, request.data[lane].data(), element,
-                          vector_width);
+      if (is_store) gather_store_data(x, lane, request.data[lane].data(), element, vector_width);
       if (is_atomic) {
         const unsigned b_index = has_destination ? 2 : 1;
         request.operand_b[lane] = read(x, b_index, lane);
@@ -153,7 +217,7 @@ void execute_memory(Exec& x, bool& pending) {
         x.fail(FaultKind::unsupported, lane, "store to read-only storage", raw, place.space);
         return;
       }
-      gather_store_data(x, in.operands[1], lane, pointer, element, vector_width);
+      gather_store_data(x, lane, pointer, element, vector_width);
     } else {
       if (place.space != StateSpace::shared) {
         x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw,

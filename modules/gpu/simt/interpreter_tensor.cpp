@@ -68,6 +68,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
   const uint32_t elements = spec.distinct_elements();
   const uint32_t tile_stride = default_stride(spec);
   const FragmentRuns runs = fragment_runs(spec);
+  const AddressSource address_of = address_source(x, address, in.space);
   MemoryRequest& request = x.warp.memory_request();
   request.lanes = 0;
   for_each_lane(x.lanes, [&](uint32_t lane) {
@@ -78,7 +79,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
       x.fail(FaultKind::unsupported, lane, "wmma stride shorter than the tile");
       return;
     }
-    const uint64_t raw = operand_address(x, address, lane, in.space);
+    const uint64_t raw = lane_address(x, address_of, lane);
     const Place place =
         in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
     // Rows (columns) 16 bytes apart, as the PTX ISA asks, and a tile aligned to the widest
@@ -211,8 +212,9 @@ void execute_ldmatrix(Exec& x) {
   const Instruction& in = x.instruction;
   const uint32_t matrices = in.mod.vector_width;
   std::array<std::array<uint8_t, 16>, 32> rows{};
+  const AddressSource address_of = address_source(x, in.operands[1], in.space);
   for (uint32_t lane = 0; lane < 8 * matrices; ++lane) {
-    const uint64_t raw = operand_address(x, in.operands[1], lane, in.space);
+    const uint64_t raw = lane_address(x, address_of, lane);
     const Place place =
         in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
     if (place.space != StateSpace::shared) {

@@ -49,4 +49,12 @@ struct MemoryRequest {
   uint32_t texture_channels = 0;
 };
 
+// The shared-memory addresses (inside the CTA's shared memory) of the lanes of a warp's last
+// ld/st/atom/red that went to shared memory, recorded by the interpreter for the SM's
+// bank-conflict model.
+struct SharedAccess {
+  uint64_t lanes = 0;
+  std::array<uint64_t, 64> address{};
+};
+
 }  // namespace ohmvp::gpu

@@ -47,6 +47,8 @@ class WarpState {
   uint64_t reg(uint32_t index, uint32_t lane) const {
     return m_registers[(m_register_base + index) * m_warp_size + lane];
   }
+  // Register `index`'s values of every lane, lane 0 first (what reg(index, lane) reads).
+  uint64_t* row(uint32_t index) { return &m_registers[(m_register_base + index) * m_warp_size]; }
   bool carry(uint32_t lane) const { return (m_carry >> lane) & 1; }
   void set_carry(uint32_t lane, bool value) {
     m_carry = (m_carry & ~(uint64_t{1} << lane)) | (uint64_t{value} << lane);
@@ -60,6 +62,8 @@ class WarpState {
 
   MemoryRequest& memory_request() { return m_request; }
   const MemoryRequest& memory_request() const { return m_request; }
+  SharedAccess& shared_access() { return m_shared_access; }
+  const SharedAccess& shared_access() const { return m_shared_access; }
   bool memory_pending() const { return m_memory_pending; }
   void set_memory_pending(bool pending) { m_memory_pending = pending; }
 
@@ -101,6 +105,7 @@ class WarpState {
   SimtStack m_stack;
   std::vector<CallFrame> m_frames;
   MemoryRequest m_request;
+  SharedAccess m_shared_access;
   bool m_memory_pending = false;
   DeviceFault m_fault;
 };
