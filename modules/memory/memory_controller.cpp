@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "modules/common/errors.h"
 #include "modules/memory/dram_access_extension.h"
@@ -368,14 +369,17 @@ void MemoryController::retry_pending() {
 
 void MemoryController::respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload,
                                   uint64_t arrival_ps) {
-  m_responses.push(Response{time_ps, m_sequence++, &payload, arrival_ps});
-  wake_at(m_waiting_end_resp ? UINT64_MAX : m_responses.top().time_ps);
+  // After every response due no later, most often at the back.
+  auto place = m_responses.end();
+  while (place != m_responses.begin() && std::prev(place)->time_ps > time_ps) --place;
+  m_responses.insert(place, Response{time_ps, &payload, arrival_ps});
+  wake_at(m_waiting_end_resp ? UINT64_MAX : m_responses.front().time_ps);
 }
 
 void MemoryController::send_due_responses(uint64_t now) {
-  while (!m_waiting_end_resp && !m_responses.empty() && m_responses.top().time_ps <= now) {
-    const Response r = m_responses.top();
-    m_responses.pop();
+  while (!m_waiting_end_resp && !m_responses.empty() && m_responses.front().time_ps <= now) {
+    const Response r = m_responses.front();
+    m_responses.pop_front();
     if (r.payload->is_read()) m_stats->read_latency.sample(r.time_ps - r.arrival_ps);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -384,7 +388,7 @@ void MemoryController::send_due_responses(uint64_t now) {
     }
     r.payload->release();
   }
-  if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.top().time_ps);
+  if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.front().time_ps);
 }
 
 void MemoryController::trace_queues() {
