@@ -72,16 +72,7 @@ DramProtocolChecker::DramProtocolChecker(const DramGeometry& geometry, const Dra
   rank.banks.resize(geometry.banks());
   rank.groups.resize(geometry.bank_groups);
   m_ranks.assign(geometry.ranks, rank);
-  m_rank_bursts_end.assign(geometry.ranks, 0);
-}
-
-uint64_t DramProtocolChecker::bursts_end(uint32_t rank) const {
-  uint64_t end = 0;
-  for (uint32_t r = 0; r < m_rank_bursts_end.size(); ++r) {
-    const uint64_t gap = r == rank ? 0 : m_timing.RTRS;
-    if (m_rank_bursts_end[r] != 0) end = std::max(end, m_rank_bursts_end[r] + gap);
-  }
-  return end;
+  m_bursts_end.assign(geometry.ranks, 0);
 }
 
 void DramProtocolChecker::check_and_apply(DdrCommand command, const DramAddress& address,
@@ -211,7 +202,7 @@ void DramProtocolChecker::check_column(const Check& check) const {
 
 void DramProtocolChecker::check_data_bus(const Check& check) const {
   const uint64_t latency = is_read(check.command) ? m_timing.CL : m_timing.CWL;
-  if (check.cycle + latency >= bursts_end(check.rank)) return;  // after every burst so far
+  if (check.cycle + latency >= m_bursts_end[check.rank]) return;  // after every burst so far
   const Burst* conflict = nullptr;
   // Slide the burst past every burst it meets, to report the cycle this rule first allows.
   uint64_t earliest = check.cycle;
@@ -297,8 +288,10 @@ void DramProtocolChecker::apply(const Check& check) {
       }
       const uint64_t start = t + (read ? m_timing.CL : m_timing.CWL);
       m_bursts.push_back({start, start + m_timing.BURST, check.rank, check.command});
-      m_rank_bursts_end[check.rank] =
-          std::max(m_rank_bursts_end[check.rank], start + m_timing.BURST);
+      for (uint32_t rank = 0; rank < m_bursts_end.size(); ++rank) {
+        const uint64_t gap = rank == check.rank ? 0 : m_timing.RTRS;
+        m_bursts_end[rank] = std::max(m_bursts_end[rank], start + m_timing.BURST + gap);
+      }
 
       if (has_auto_precharge(check.command)) {
         const uint64_t ready =

@@ -78,8 +78,6 @@ class DramProtocolChecker {
   void check_column(const Check& check) const;
   void check_refresh(const Check& check) const;
   void check_data_bus(const Check& check) const;
-  // The first cycle at which a burst of `rank` meets none of the bursts so far (tRTRS included).
-  uint64_t bursts_end(uint32_t rank) const;
   void apply(const Check& check);
 
   const RankState& rank_state(Rank rank) const;
@@ -87,8 +85,10 @@ class DramProtocolChecker {
   DramGeometry m_geometry;
   DramTiming m_timing;
   std::vector<RankState> m_ranks;
-  std::vector<Burst> m_bursts;              // every burst that may still collide with a later one
-  std::vector<uint64_t> m_rank_bursts_end;  // per rank, the end of its latest burst (0: none)
+  std::vector<Burst> m_bursts;  // every burst that may still collide with a later one
+  // Per rank, the first cycle at which a burst of it meets none of the bursts so far (tRTRS
+  // included; 0 before the first burst).
+  std::vector<uint64_t> m_bursts_end;
   Time m_last_cycle = never;
   uint64_t m_commands_checked = 0;
 };
