@@ -43,8 +43,8 @@ class DramProtocolChecker {
     bool open = false;
     Row row{};
     Time activated = never;
-    Time precharged =
-        never;  // explicit PRE/PREA, or the implicit precharge of RDA/WRA (may lie ahead)
+    // Explicit PRE/PREA, or the implicit precharge of RDA/WRA (may lie ahead).
+    Time precharged = never;
     Time last_read = never;
     Time last_write = never;
   };
