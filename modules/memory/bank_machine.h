@@ -32,6 +32,7 @@ class BankMachine {
 
   // The controller's last choice of request and command for each queue, kept until the queue
   // or the bank state changes, so that a scheduling pass need not rescan unchanged banks.
+  // With no eligible request, bank_ready and tie_break are UINT64_MAX: such a choice never wins.
   struct Choice {
     bool known = false;
     size_t position = 0;  // Scheduler::npos when no request is eligible
@@ -39,6 +40,9 @@ class BankMachine {
     DdrCommand command = DdrCommand::ACT;
     uint64_t bank_ready = 0;  // TimingChecker::bank_earliest of the command
     size_t shared_index = 0;  // TimingChecker::shared_index of the command
+    // The tie-break between choices due at the same cycle, lowest first: column commands
+    // before others, then the older request.
+    uint64_t tie_break = 0;
   };
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
   void forget_choices() { m_choices[0].known = m_choices[1].known = false; }

@@ -44,8 +44,9 @@ class DramProtocolChecker::Check {
 
   // This runs several times for every command, so the message is built only on failure, out of
   // line. `of_bank` names the bank a rank-wide command (PREA) violates the rule for; -1 for none.
-  void require_after(const Time& event, uint64_t gap, const char* rule, int of_bank = -1) const {
-    if (event && cycle < *event + gap) fail_rule(rule, *event + gap, of_bank);
+  void require_after(Time event, uint64_t gap, const char* rule, int of_bank = -1) const {
+    const Time earliest = event + Time(gap);
+    if (Time(cycle) < earliest) fail_rule(rule, uint64_t(earliest), of_bank);
   }
 
   [[noreturn]] __attribute__((noinline)) void fail_rule(const char* rule, uint64_t earliest,
@@ -71,23 +72,14 @@ DramProtocolChecker::DramProtocolChecker(const DramGeometry& geometry, const Dra
   rank.banks.resize(geometry.banks());
   rank.groups.resize(geometry.bank_groups);
   m_ranks.assign(geometry.ranks, rank);
-  m_rank_bursts_end.assign(geometry.ranks, 0);
-}
-
-uint64_t DramProtocolChecker::bursts_end(uint32_t rank) const {
-  uint64_t end = 0;
-  for (uint32_t r = 0; r < m_rank_bursts_end.size(); ++r) {
-    const uint64_t gap = r == rank ? 0 : m_timing.RTRS;
-    if (m_rank_bursts_end[r] != 0) end = std::max(end, m_rank_bursts_end[r] + gap);
-  }
-  return end;
+  m_bursts_end.assign(geometry.ranks, 0);
 }
 
 void DramProtocolChecker::check_and_apply(DdrCommand command, const DramAddress& address,
                                           uint64_t cycle) {
   const Check check(command, address, cycle, m_geometry);
-  if (m_last_cycle && cycle < *m_last_cycle) {
-    check.fail("time went backwards (previous command at cycle " + std::to_string(*m_last_cycle) +
+  if (Time(cycle) < m_last_cycle) {
+    check.fail("time went backwards (previous command at cycle " + std::to_string(m_last_cycle) +
                ")");
   }
   check_address(check);
@@ -148,14 +140,19 @@ void DramProtocolChecker::check_activate(const Check& check) const {
 
   check.require_after(bank.precharged, m_timing.RP, "tRP");
   check.require_after(bank.activated, m_timing.RC, "tRC");
-  for (uint32_t group = 0; group < m_geometry.bank_groups; ++group) {
-    const bool same = group == check.group;
-    check.require_after(rank.groups[group].activated, same ? m_timing.RRD_L : m_timing.RRD_S,
-                        same ? "tRRD_L" : "tRRD_S");
+  // No group's ACT is later than the rank's latest: past it by both tRRDs, none can fail.
+  const Time latest =
+      rank.activates == 0 ? never : Time(rank.recent_activates[(rank.activates - 1) % 4]);
+  if (Time(check.cycle) < latest + Time(std::max(m_timing.RRD_L, m_timing.RRD_S))) {
+    for (uint32_t group = 0; group < m_geometry.bank_groups; ++group) {
+      const bool same = group == check.group;
+      check.require_after(rank.groups[group].activated, same ? m_timing.RRD_L : m_timing.RRD_S,
+                          same ? "tRRD_L" : "tRRD_S");
+    }
   }
   if (rank.activates >= 4) {
     // The oldest of the last four, about to be overwritten by this one.
-    check.require_after(rank.recent_activates[rank.activates % 4], m_timing.FAW, "tFAW");
+    check.require_after(Time(rank.recent_activates[rank.activates % 4]), m_timing.FAW, "tFAW");
   }
 }
 
@@ -185,11 +182,15 @@ void DramProtocolChecker::check_column(const Check& check) const {
     check.require_after(rank.last_read, m_timing.CCD_S, "tCCD_S");
     // Write-to-read counts from the end of the write burst.
     const uint64_t write_end = uint64_t{m_timing.CWL} + m_timing.BURST;
-    for (uint32_t group = 0; group < m_geometry.bank_groups; ++group) {
-      const bool same = group == check.group;
-      check.require_after(rank.groups[group].last_write,
-                          write_end + (same ? m_timing.WTR_L : m_timing.WTR_S),
-                          same ? "tWTR_L" : "tWTR_S");
+    // No group's write is later than the rank's latest: past it by both tWTRs, none can fail.
+    if (Time(check.cycle) <
+        rank.last_write + Time(write_end + std::max(m_timing.WTR_L, m_timing.WTR_S))) {
+      for (uint32_t group = 0; group < m_geometry.bank_groups; ++group) {
+        const bool same = group == check.group;
+        check.require_after(rank.groups[group].last_write,
+                            write_end + (same ? m_timing.WTR_L : m_timing.WTR_S),
+                            same ? "tWTR_L" : "tWTR_S");
+      }
     }
   } else {
     check.require_after(same_group.last_write, m_timing.CCD_L, "tCCD_L");
@@ -201,7 +202,7 @@ void DramProtocolChecker::check_column(const Check& check) const {
 
 void DramProtocolChecker::check_data_bus(const Check& check) const {
   const uint64_t latency = is_read(check.command) ? m_timing.CL : m_timing.CWL;
-  if (check.cycle + latency >= bursts_end(check.rank)) return;  // after every burst so far
+  if (check.cycle + latency >= m_bursts_end[check.rank]) return;  // after every burst so far
   const Burst* conflict = nullptr;
   // Slide the burst past every burst it meets, to report the cycle this rule first allows.
   uint64_t earliest = check.cycle;
@@ -287,14 +288,16 @@ void DramProtocolChecker::apply(const Check& check) {
       }
       const uint64_t start = t + (read ? m_timing.CL : m_timing.CWL);
       m_bursts.push_back({start, start + m_timing.BURST, check.rank, check.command});
-      m_rank_bursts_end[check.rank] =
-          std::max(m_rank_bursts_end[check.rank], start + m_timing.BURST);
+      for (uint32_t rank = 0; rank < m_bursts_end.size(); ++rank) {
+        const uint64_t gap = rank == check.rank ? 0 : m_timing.RTRS;
+        m_bursts_end[rank] = std::max(m_bursts_end[rank], start + m_timing.BURST + gap);
+      }
 
       if (has_auto_precharge(check.command)) {
         const uint64_t ready =
             read ? t + m_timing.RTP : t + m_timing.CWL + m_timing.BURST + m_timing.WR;
         bank.open = false;
-        bank.precharged = std::max(ready, *bank.activated + m_timing.RAS);
+        bank.precharged = std::max(Time(ready), bank.activated + Time(m_timing.RAS));
       }
       break;
     }
@@ -329,7 +332,9 @@ uint64_t DramProtocolChecker::refreshes(Rank rank) const {
 }
 
 std::optional<uint64_t> DramProtocolChecker::last_refresh(Rank rank) const {
-  return rank_state(rank).refreshed;
+  const Time refreshed = rank_state(rank).refreshed;
+  if (refreshed == never) return std::nullopt;
+  return uint64_t(refreshed);
 }
 
 }  // namespace ohmvp

@@ -34,27 +34,31 @@ class DramProtocolChecker {
   std::optional<uint64_t> last_refresh(Rank rank) const;
 
  private:
-  using Time = std::optional<uint64_t>;
+  // A cycle, or never: so far below 0 that never plus any gap lies before every cycle, and a
+  // rule needs no separate test of whether its event happened.
+  using Time = int64_t;
+  static constexpr Time never = INT64_MIN / 4;
 
   struct BankState {
     bool open = false;
     Row row{};
-    Time activated;
-    Time precharged;  // explicit PRE/PREA, or the implicit precharge of RDA/WRA (may lie ahead)
-    Time last_read;
-    Time last_write;
+    Time activated = never;
+    // Explicit PRE/PREA, or the implicit precharge of RDA/WRA (may lie ahead).
+    Time precharged = never;
+    Time last_read = never;
+    Time last_write = never;
   };
   struct GroupState {
-    Time activated;
-    Time last_read;
-    Time last_write;
+    Time activated = never;
+    Time last_read = never;
+    Time last_write = never;
   };
   struct RankState {
     std::vector<BankState> banks;
     std::vector<GroupState> groups;
-    Time last_read;
-    Time last_write;
-    Time refreshed;
+    Time last_read = never;  // the latest read to any of its banks
+    Time last_write = never;
+    Time refreshed = never;
     uint64_t refresh_count = 0;
     // Ring of the last four ACT cycles, for tFAW: ACT number n is at n % 4.
     std::array<uint64_t, 4> recent_activates{};
@@ -74,8 +78,6 @@ class DramProtocolChecker {
   void check_column(const Check& check) const;
   void check_refresh(const Check& check) const;
   void check_data_bus(const Check& check) const;
-  // The first cycle at which a burst of `rank` meets none of the bursts so far (tRTRS included).
-  uint64_t bursts_end(uint32_t rank) const;
   void apply(const Check& check);
 
   const RankState& rank_state(Rank rank) const;
@@ -83,9 +85,11 @@ class DramProtocolChecker {
   DramGeometry m_geometry;
   DramTiming m_timing;
   std::vector<RankState> m_ranks;
-  std::vector<Burst> m_bursts;              // every burst that may still collide with a later one
-  std::vector<uint64_t> m_rank_bursts_end;  // per rank, the end of its latest burst (0: none)
-  Time m_last_cycle;
+  std::vector<Burst> m_bursts;  // every burst that may still collide with a later one
+  // Per rank, the first cycle at which a burst of it meets none of the bursts so far (tRTRS
+  // included; 0 before the first burst).
+  std::vector<uint64_t> m_bursts_end;
+  Time m_last_cycle = never;
   uint64_t m_commands_checked = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "modules/common/errors.h"
 #include "modules/memory/dram_access_extension.h"
@@ -368,14 +369,17 @@ void MemoryController::retry_pending() {
 
 void MemoryController::respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload,
                                   uint64_t arrival_ps) {
-  m_responses.push(Response{time_ps, m_sequence++, &payload, arrival_ps});
-  wake_at(m_waiting_end_resp ? UINT64_MAX : m_responses.top().time_ps);
+  // After every response due no later, most often at the back.
+  auto place = m_responses.end();
+  while (place != m_responses.begin() && std::prev(place)->time_ps > time_ps) --place;
+  m_responses.insert(place, Response{time_ps, &payload, arrival_ps});
+  wake_at(m_waiting_end_resp ? UINT64_MAX : m_responses.front().time_ps);
 }
 
 void MemoryController::send_due_responses(uint64_t now) {
-  while (!m_waiting_end_resp && !m_responses.empty() && m_responses.top().time_ps <= now) {
-    const Response r = m_responses.top();
-    m_responses.pop();
+  while (!m_waiting_end_resp && !m_responses.empty() && m_responses.front().time_ps <= now) {
+    const Response r = m_responses.front();
+    m_responses.pop_front();
     if (r.payload->is_read()) m_stats->read_latency.sample(r.time_ps - r.arrival_ps);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
@@ -384,7 +388,7 @@ void MemoryController::send_due_responses(uint64_t now) {
     }
     r.payload->release();
   }
-  if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.top().time_ps);
+  if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.front().time_ps);
 }
 
 void MemoryController::trace_queues() {
@@ -444,7 +448,12 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
       }
     }
   }
-  if (choice.position == Scheduler::npos) return choice;
+  if (choice.position == Scheduler::npos) {
+    choice.bank_ready = UINT64_MAX;
+    choice.shared_index = 0;
+    choice.tie_break = UINT64_MAX;
+    return choice;
+  }
   choice.request = queue[choice.position];
   const ControllerRequest& r = *choice.request;
   choice.command = bank.next_command(r, false);
@@ -454,6 +463,7 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
   }
   choice.bank_ready = m_checker.bank_earliest(choice.command, r.address);
   choice.shared_index = m_checker.shared_index(choice.command, r.address);
+  choice.tie_break = (is_column(choice.command) ? 0 : uint64_t{1} << 63) | r.sequence;
   return choice;
 }
 
@@ -461,29 +471,25 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
   // earliest() of each bank's command is its bank part (kept with the choice) and the part its
   // bank group and rank share, read from one table for all banks.
   const uint64_t* shared = m_checker.shared_table();
-  const BankMachine::Choice* best = nullptr;
   uint32_t best_bank = 0;
   uint64_t best_earliest = UINT64_MAX;
+  uint64_t best_tie_break = UINT64_MAX;
   for (const uint32_t b : m_busy_banks) {
     const BankMachine::Choice& choice = choose(m_banks[b], writes);
-    if (choice.position == Scheduler::npos) continue;
     // This bank cannot beat the best so far (equal times may still win the tie-break).
     if (choice.bank_ready > best_earliest) continue;
     const uint64_t earliest = std::max(choice.bank_ready, shared[choice.shared_index]);
-    const bool better =
-        best == nullptr || earliest < best_earliest ||
-        (earliest == best_earliest && (is_column(choice.command) != is_column(best->command)
-                                           ? is_column(choice.command)
-                                           : choice.request->sequence < best->request->sequence));
-    if (better) {
-      best = &choice;
+    if (earliest < best_earliest ||
+        (earliest == best_earliest && choice.tie_break < best_tie_break)) {
       best_bank = b;
       best_earliest = earliest;
+      best_tie_break = choice.tie_break;
     }
   }
-  if (best == nullptr) return Candidate{};
-  return Candidate{true,           best->command, best->request->address, best_bank,
-                   best->position, best->request, best_earliest};
+  if (best_tie_break == UINT64_MAX) return Candidate{};
+  const BankMachine::Choice& best = m_banks[best_bank].choice(writes);
+  return Candidate{true,          best.command, best.request->address, best_bank,
+                   best.position, best.request, best_earliest};
 }
 
 MemoryController::Candidate MemoryController::find_refresh_candidate() const {

@@ -1,8 +1,8 @@
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -82,12 +82,8 @@ class MemoryController : public sc_core::sc_module,
   };
   struct Response {
     uint64_t time_ps;
-    uint64_t sequence;
     tlm::tlm_generic_payload* payload;
     uint64_t arrival_ps;
-    bool operator>(const Response& o) const {
-      return time_ps != o.time_ps ? time_ps > o.time_ps : sequence > o.sequence;
-    }
   };
   struct Stats;
   struct Trace;
@@ -182,7 +178,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
 
-  std::priority_queue<Response, std::vector<Response>, std::greater<Response>> m_responses;
+  std::deque<Response> m_responses;  // by time; equal times in the order they were added
   bool m_waiting_end_resp = false;
 
   tlm::tlm_generic_payload m_command;

@@ -27,15 +27,19 @@ void TimingChecker::update_shared_act(uint32_t r) {
 }
 
 void TimingChecker::update_shared_columns() {
-  // Every rank's: the data bus bounds them all (with tRTRS between ranks).
-  for (uint32_t r = 0; r < m_geometry.ranks; ++r) {
+  // Every rank's: the data bus bounds them all (with tRTRS between ranks). Through local
+  // pointers and counts, which the stores into the table would otherwise make reload.
+  const uint32_t ranks = m_geometry.ranks;
+  const uint32_t groups = m_geometry.bank_groups;
+  const GroupNext* group = m_groups.data();
+  uint64_t* shared = m_shared.data();
+  for (uint32_t r = 0; r < ranks; ++r) {
     const RankNext& rank = m_ranks[r];
     const uint64_t rd = std::max(rank.rd, data_bus_ready(Rank{r}, m_timing.CL));
     const uint64_t wr = std::max(rank.wr, data_bus_ready(Rank{r}, m_timing.CWL));
-    const size_t first = size_t(r) * m_geometry.bank_groups;
-    for (size_t g = first; g < first + m_geometry.bank_groups; ++g) {
-      m_shared[g * 4 + 1] = std::max(m_groups[g].rd, rd);
-      m_shared[g * 4 + 2] = std::max(m_groups[g].wr, wr);
+    for (uint32_t g = 0; g < groups; ++g, ++group, shared += 4) {
+      shared[1] = std::max(group->rd, rd);
+      shared[2] = std::max(group->wr, wr);
     }
   }
 }
