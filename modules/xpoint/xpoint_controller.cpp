@@ -15,6 +15,7 @@ struct XPointController::ReadSlot {
   bool announced = false;       // RSP_READY sent; SEND may come
   bool error = false;           // uncorrectable ECC error in its data
   bool buffer_checked = false;  // looked for in the write buffer once in the domain
+  bool join_checked = false;    // looked for a running media read of its line once
   uint32_t partition = 0;       // of its line when accepted
   uint16_t tag = 0;
   tlm::tlm_generic_payload* payload = nullptr;
@@ -226,7 +227,7 @@ void XPointController::run() {
     serve_reads_from_buffer(now);
     join_running_reads(now);
     start_operations(now);
-    join_running_reads(now);
+    join_started_reads(now);
   }
   send_due_messages(now);
   trace_state(now);
@@ -352,6 +353,7 @@ void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrT
   slot.announced = false;
   slot.error = false;
   slot.buffer_checked = false;
+  slot.join_checked = false;
   slot.tag = ext.tag;
   slot.payload = &payload;
   slot.logical_line = ext.address / m_config.line_bytes;
@@ -631,18 +633,23 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
     m_partition_free_ps[partition] = done;
     m_running.push_back(MediaOp{MediaOp::read, index, done, true});
     m_waiting_reads.erase(m_waiting_reads.begin() + static_cast<std::ptrdiff_t>(i));
+    m_started_reads.push_back(index);
     return true;
   }
   return false;
 }
 
+// A read looks for a running media read of its line once, when it is in the domain; the reads
+// of a line waiting when its media read starts join it there (join_started_reads). A media read
+// starts nowhere else, so no read misses one it could share.
 void XPointController::join_running_reads(uint64_t now) {
   size_t kept = 0;
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
     ReadSlot& slot = m_reads[index];
     const MediaOp* host = nullptr;
-    if (slot.domain_ps <= now) {
+    if (slot.domain_ps <= now && !slot.join_checked) {
+      slot.join_checked = true;
       for (const MediaOp& op : m_running) {
         if (op.joinable && m_reads[op.index].logical_line == slot.logical_line) host = &op;
       }
@@ -651,15 +658,38 @@ void XPointController::join_running_reads(uint64_t now) {
       m_waiting_reads[kept++] = index;
       continue;
     }
-    // The media reads whole lines (XPLines): the line already on its way answers this read too.
-    const ReadSlot& source = m_reads[host->index];
-    const uint64_t done_ps = host->done_ps;
-    slot.data = source.data;
-    slot.error = source.error;
-    m_stats->joined_reads.inc();
-    m_running.push_back(MediaOp{MediaOp::read, index, done_ps, false});
+    join(index, host->index, host->done_ps);
   }
   m_waiting_reads.resize(kept);
+}
+
+void XPointController::join_started_reads(uint64_t now) {
+  if (m_started_reads.empty()) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
+    const uint32_t index = m_waiting_reads[i];
+    const ReadSlot& slot = m_reads[index];
+    const auto host = std::find_if(m_started_reads.begin(), m_started_reads.end(), [&](uint32_t h) {
+      return m_reads[h].logical_line == slot.logical_line;
+    });
+    if (slot.domain_ps > now || host == m_started_reads.end()) {
+      m_waiting_reads[kept++] = index;
+      continue;
+    }
+    join(index, *host, now + m_timing.ps(m_timing.read));
+  }
+  m_waiting_reads.resize(kept);
+  m_started_reads.clear();
+}
+
+void XPointController::join(uint32_t index, uint32_t host_index, uint64_t done_ps) {
+  // The media reads whole lines (XPLines): the line already on its way answers this read too.
+  ReadSlot& slot = m_reads[index];
+  const ReadSlot& source = m_reads[host_index];
+  slot.data = source.data;
+  slot.error = source.error;
+  m_stats->joined_reads.inc();
+  m_running.push_back(MediaOp{MediaOp::read, index, done_ps, false});
 }
 
 void XPointController::stop_joins(uint64_t logical_line) {

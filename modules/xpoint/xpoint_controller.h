@@ -96,6 +96,9 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   void start_operations(uint64_t now);
   bool start_read(uint32_t partition, uint64_t now);
   void join_running_reads(uint64_t now);
+  // The reads waiting for lines whose media reads start_operations just started join them.
+  void join_started_reads(uint64_t now);
+  void join(uint32_t index, uint32_t host_index, uint64_t done_ps);
   void stop_joins(uint64_t logical_line);
   bool start_copy(uint32_t partition, uint64_t now);
   bool start_drain(uint32_t partition, uint64_t now);
@@ -140,7 +143,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   uint64_t m_sequence = 0;
 
   std::vector<uint64_t> m_partition_free_ps;
-  std::vector<MediaOp> m_running;                       // media operations in flight
+  std::vector<uint32_t> m_started_reads;  // read slots whose media reads began this cycle
+  std::vector<MediaOp> m_running;         // media operations in flight
   std::vector<std::pair<uint64_t, uint64_t>> m_copies;  // gap-move copies waiting (from, to)
 
   std::vector<Message> m_messages;           // backward messages not yet sent, a min-heap by time
