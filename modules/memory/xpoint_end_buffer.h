@@ -31,7 +31,6 @@ class XPointEndBuffer {
   }
   void held() { m_waits.inc(); }
   void release(uint32_t bytes) { m_buffer.pop(bytes); }
-  uint32_t occupancy() const { return m_buffer.occupancy(); }
 
  private:
   RegisterBuffer m_buffer;

@@ -633,7 +633,7 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
     m_partition_free_ps[partition] = done;
     m_running.push_back(MediaOp{MediaOp::read, index, done, true});
     m_waiting_reads.erase(m_waiting_reads.begin() + static_cast<std::ptrdiff_t>(i));
-    m_started_reads.push_back(index);
+    m_started_reads.push_back(m_running.back());
     return true;
   }
   return false;
@@ -669,14 +669,14 @@ void XPointController::join_started_reads(uint64_t now) {
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
     const ReadSlot& slot = m_reads[index];
-    const auto host = std::find_if(m_started_reads.begin(), m_started_reads.end(), [&](uint32_t h) {
-      return m_reads[h].logical_line == slot.logical_line;
-    });
+    const auto host = std::find_if(
+        m_started_reads.begin(), m_started_reads.end(),
+        [&](const MediaOp& op) { return m_reads[op.index].logical_line == slot.logical_line; });
     if (slot.domain_ps > now || host == m_started_reads.end()) {
       m_waiting_reads[kept++] = index;
       continue;
     }
-    join(index, *host, now + m_timing.ps(m_timing.read));
+    join(index, host->index, host->done_ps);
   }
   m_waiting_reads.resize(kept);
   m_started_reads.clear();
