@@ -11,8 +11,9 @@ struct HotPageConfig {
   HotPageKind kind = HotPageKind::threshold;
   // Accesses (since the last decay) that make an XPoint page hot.
   uint32_t threshold = 32;
-  // beats_resident: the page must also lead the group's DRAM page by this many accesses.
-  uint32_t margin = 8;
+  // beats_resident: the page must also lead the group's DRAM page by this many accesses (a
+  // 4 KiB swap moves 64 bursts each way; docs/hetero_memory.md has the sweep behind 64).
+  uint32_t margin = 64;
 };
 
 // Planar mode: decides whether an XPoint page has become hot enough to be swapped with its
