@@ -277,10 +277,17 @@ void ConfigDocument::apply_override(const std::string& assignment) {
 
   nlohmann::json* node = &m_root;
   std::string walked;
-  for (const std::string& segment : segments) {
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const std::string& segment = segments[i];
     const std::string at = walked.empty() ? "top level" : walked;
     if (node->is_object()) {
       auto found = node->find(segment);
+      if (found == node->end() && i + 1 == segments.size()) {
+        // A leaf the platform leaves at its default: added here, checked by its block's reader
+        // (which names an unknown key and suggests the nearest).
+        node = &(*node)[segment];
+        break;
+      }
       if (found == node->end()) {
         std::vector<std::string> keys;
         for (auto it = node->begin(); it != node->end(); ++it) keys.push_back(it.key());
@@ -301,7 +308,7 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     walked = join_path(walked, segment);
   }
 
-  nlohmann::json value = parse_override_value(value_text, *node);
+  nlohmann::json value = parse_override_value(value_text, *node);  // a new leaf is null
   if (!same_kind(*node, value))
     throw ConfigError("--set " + assignment + ": expected " + kind_of(*node) + ", got " +
                       kind_of(value));

@@ -47,6 +47,19 @@ TEST_CASE("cli: config prints the resolved platform with overrides") {
   CHECK(json.find("extends") == json.end());
 }
 
+TEST_CASE("cli: --set may give a leaf the platform leaves at its default") {
+  const CliResult r = run_ohmvp(
+      "config --platform ohm_base_planar --set memory.hetero.migration_issue=with_writes");
+  REQUIRE(r.exit_code == 0);
+  CHECK(nlohmann::json::parse(r.output)["memory"]["hetero"]["migration_issue"] == "with_writes");
+  require_usage_error(
+      run_ohmvp("config --platform ohm_base_planar --set memory.hetero.migration_isue=with_writes"),
+      "--set: unknown key 'migration_isue' at memory.hetero; did you mean 'migration_issue'?");
+  require_usage_error(
+      run_ohmvp("config --platform ohm_base_planar --set memory.hetero.migration_issue=later"),
+      "--set: memory.hetero.migration_issue: unknown value 'later'");
+}
+
 TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   const std::string dir = scratch_dir("bad_input");
   SECTION("no command") {
