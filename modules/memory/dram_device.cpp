@@ -1,6 +1,7 @@
 #include "modules/memory/dram_device.h"
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -40,7 +41,7 @@ tlm::tlm_sync_enum DramDevice::nb_transport_fw(tlm::tlm_generic_payload& payload
     throw SimulationError(std::string(name()) + ": unknown ddr phase " + phase.get_name());
   }
   const DdrExtension& extension = extension_of(payload);
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (now % m_timing.tCK_ps != 0) {
     throw SimulationError(std::string(name()) + ": " + to_string(command) + " at " +
                           std::to_string(now) + " ps is not on a clock edge");

@@ -111,7 +111,7 @@ void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps <= m_now_ps) {
     m_wake.notify(sc_core::SC_ZERO_TIME);
   } else {
-    m_wake.notify(sc_core::sc_time::from_value(time_ps - m_now_ps));
+    m_wake.notify(kernel_delay_of_ps(time_ps - m_now_ps));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/common/sim_time.h"
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
 #include "modules/interconnect/data_bus.h"
@@ -147,7 +148,7 @@ class MemoryController : public sc_core::sc_module,
   void send_due_responses(uint64_t now_ps);
   void wake_at(uint64_t time_ps);
   void trace_queues();
-  void update_now() { m_now_ps = sc_core::sc_time_stamp().value(); }
+  void update_now() { m_now_ps = kernel_now_ps(); }
   BankMachine& bank_of(const DramAddress& a) {
     return m_banks[size_t(index(a.rank)) * m_geometry.banks() + index(a.bank)];
   }
