@@ -436,25 +436,27 @@ bool MemoryController::update_write_mode() {
 const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool writes) {
   BankMachine::Choice& choice = bank.choice(writes);
   choice.known = true;
-  const auto& queue = writes ? bank.writes() : bank.reads();
-  choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
-  if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
-    // The bank is preset for a swap: only its row is served; requests to others wait.
-    choice.position = Scheduler::npos;
-    for (size_t i = 0; i < queue.size(); ++i) {
-      if (!queue[i]->blocked && bank.serves(*queue[i])) {
-        choice.position = i;
-        break;
+  if (!choice.request_holds) {
+    const auto& queue = writes ? bank.writes() : bank.reads();
+    choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+    if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
+      // The bank is preset for a swap: only its row is served; requests to others wait.
+      choice.position = Scheduler::npos;
+      for (size_t i = 0; i < queue.size(); ++i) {
+        if (!queue[i]->blocked && bank.serves(*queue[i])) {
+          choice.position = i;
+          break;
+        }
       }
     }
+    if (choice.position == Scheduler::npos) {
+      choice.bank_ready = UINT64_MAX;
+      choice.shared_index = 0;
+      choice.tie_break = UINT64_MAX;
+      return choice;
+    }
+    choice.request = queue[choice.position];
   }
-  if (choice.position == Scheduler::npos) {
-    choice.bank_ready = UINT64_MAX;
-    choice.shared_index = 0;
-    choice.tie_break = UINT64_MAX;
-    return choice;
-  }
-  choice.request = queue[choice.position];
   const ControllerRequest& r = *choice.request;
   choice.command = bank.next_command(r, false);
   if (is_column(choice.command) && !bank.pinned() &&
@@ -591,6 +593,9 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
     return;
   }
   bank.apply(c.command, c.address.row);
+  if ((c.command == DdrCommand::PRE || c.command == DdrCommand::ACT) && !bank.pinned()) {
+    bank.keep_choice(r.is_write);
+  }
   if (c.command == DdrCommand::PRE) {
     r.row_state = ControllerRequest::RowState::conflict;
   } else if (c.command == DdrCommand::ACT && r.row_state == ControllerRequest::RowState::hit) {
