@@ -332,6 +332,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   bank.enqueue(r);
   m_plan_valid = false;
   (is_write ? m_writes_queued : m_reads_queued)++;
+  m_queue_counts_changed = true;
   trace_queues();
 
   // Wake no earlier than this request's own next command could issue.
@@ -417,6 +418,10 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 bool MemoryController::update_write_mode() {
   // A memory-route write is driven by the XPoint controller, which waits for it: the controller
   // turns to writes at once (for a reverse write it stops issuing reads meanwhile).
+  // The mode is a function of the queue counts and itself that, once updated, stays: worked out
+  // again only after the counts changed.
+  if (!m_queue_counts_changed) return false;
+  m_queue_counts_changed = false;
   bool mode;
   if (m_memory_route_writes > 0) {
     mode = true;
@@ -659,6 +664,7 @@ void MemoryController::dequeue(const Candidate& c) {
     m_busy_banks.pop_back();
   }
   (r->is_write ? m_writes_queued : m_reads_queued)--;
+  m_queue_counts_changed = true;
   if (r->is_write && r->memory_route) --m_memory_route_writes;
   if (r->next_same_burst != nullptr) {
     r->next_same_burst->blocked = false;

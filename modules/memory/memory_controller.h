@@ -175,6 +175,7 @@ class MemoryController : public sc_core::sc_module,
   uint32_t m_pins = 0;                 // bank presets in force
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
+  bool m_queue_counts_changed = true;             // since update_write_mode() last looked at them
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
