@@ -26,12 +26,8 @@ uint64_t DramDevice::storage_address(const DramAddress& a) const {
   return (row * m_geometry.columns + index(a.column)) * m_bus_bytes;
 }
 
-const DdrExtension& DramDevice::extension_of(tlm::tlm_generic_payload& payload) const {
-  const auto* extension = payload.get_extension<DdrExtension>();
-  if (extension == nullptr) {
-    throw SimulationError(std::string(name()) + ": ddr command without a DdrExtension");
-  }
-  return *extension;
+void DramDevice::missing_extension() const {
+  throw SimulationError(std::string(name()) + ": ddr command without a DdrExtension");
 }
 
 tlm::tlm_sync_enum DramDevice::nb_transport_fw(tlm::tlm_generic_payload& payload,
