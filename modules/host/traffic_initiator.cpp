@@ -42,7 +42,12 @@ void TrafficInitiator::fill_write_data(uint8_t* data, uint32_t length, uint64_t 
   uint64_t state = mix64(m_data_seed ^ mix64(address) ^ mix64(++m_writes_issued + 0x5bd1e995));
   for (uint32_t i = 0; i < length; i += 8) {
     state = mix64(state + 0x9E3779B97F4A7C15ull);
-    std::memcpy(data + i, &state, std::min<uint32_t>(8, length - i));
+    // A whole word with a constant size is one store; only a short tail is copied byte by byte.
+    if (length - i >= 8) {
+      std::memcpy(data + i, &state, 8);
+    } else {
+      std::memcpy(data + i, &state, length - i);
+    }
   }
 }
 
