@@ -18,9 +18,9 @@ const tlm::tlm_phase& to_phase(DdrCommand command) {
 
 namespace {
 
-// The command of each phase id (-1 for other phases). Built when the program starts, after the
-// phases of this file (the ids are global, so every file's copies of them share them).
-std::vector<int8_t> command_of_phase() {
+// Built when the program starts, after the phases of this file (the ids are global, so every
+// file's copies of them share them).
+std::vector<int8_t> make_command_of_phase() {
   std::vector<int8_t> table;
   for (unsigned c = 0; c < ddr_command_count; ++c) {
     const unsigned id = to_phase(static_cast<DdrCommand>(c));
@@ -30,17 +30,9 @@ std::vector<int8_t> command_of_phase() {
   return table;
 }
 
-const std::vector<int8_t> k_command_of_phase = command_of_phase();
-
 }  // namespace
 
-bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command) {
-  // Every channel and device asks this for every command: a table lookup, not eight compares.
-  const unsigned id = phase;
-  if (id >= k_command_of_phase.size() || k_command_of_phase[id] < 0) return false;
-  command = static_cast<DdrCommand>(k_command_of_phase[id]);
-  return true;
-}
+const std::vector<int8_t> detail::command_of_phase = make_command_of_phase();
 
 tlm::tlm_extension_base* DdrExtension::clone() const {
   return new DdrExtension(*this);

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 namespace ohmvp {
 
@@ -44,8 +45,19 @@ constexpr unsigned ddr_command_count = 8;
 
 const char* to_string(DdrCommand command);
 const tlm::tlm_phase& to_phase(DdrCommand command);
-// Returns false if the phase is not a ddr command phase.
-bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command);
+namespace detail {
+// The command of each phase id (-1 for other phases).
+extern const std::vector<int8_t> command_of_phase;
+}  // namespace detail
+
+// Returns false if the phase is not a ddr command phase. Every channel and device asks this for
+// every command: inline, a table lookup.
+inline bool from_phase(const tlm::tlm_phase& phase, DdrCommand& command) {
+  const unsigned id = phase;
+  if (id >= detail::command_of_phase.size() || detail::command_of_phase[id] < 0) return false;
+  command = static_cast<DdrCommand>(detail::command_of_phase[id]);
+  return true;
+}
 
 constexpr bool is_read(DdrCommand c) {
   return c == DdrCommand::RD || c == DdrCommand::RDA;

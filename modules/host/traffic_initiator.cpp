@@ -5,6 +5,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/random.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -41,17 +42,22 @@ void TrafficInitiator::fill_write_data(uint8_t* data, uint32_t length, uint64_t 
   uint64_t state = mix64(m_data_seed ^ mix64(address) ^ mix64(++m_writes_issued + 0x5bd1e995));
   for (uint32_t i = 0; i < length; i += 8) {
     state = mix64(state + 0x9E3779B97F4A7C15ull);
-    std::memcpy(data + i, &state, std::min<uint32_t>(8, length - i));
+    // A whole word with a constant size is one store; only a short tail is copied byte by byte.
+    if (length - i >= 8) {
+      std::memcpy(data + i, &state, 8);
+    } else {
+      std::memcpy(data + i, &state, length - i);
+    }
   }
 }
 
 void TrafficInitiator::issue() {
   if (m_in_issue) return;  // a response arriving during our own call issues nothing extra
   m_in_issue = true;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   while (m_have_next && !m_waiting_end_req && m_outstanding < m_max_outstanding) {
     if (m_next.not_before_ps > now) {
-      m_issue_event.notify(sc_core::sc_time::from_value(m_next.not_before_ps - now));
+      m_issue_event.notify(kernel_delay_of_ps(m_next.not_before_ps - now));
       break;
     }
     const MemoryRequest request = m_next;
@@ -132,7 +138,7 @@ void TrafficInitiator::complete(tlm::tlm_generic_payload& payload) {
   if (payload.is_read()) {
     check_read(payload, slot);
     m_reads.inc();
-    m_read_latency.sample(sc_core::sc_time_stamp().value() - m_issue_ps[slot]);
+    m_read_latency.sample(kernel_now_ps() - m_issue_ps[slot]);
   } else {
     m_writes.inc();
   }

@@ -2,6 +2,7 @@
 
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -40,8 +41,7 @@ tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& 
 
 void ElectricalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
   // Transfers that have ended never matter again; dropping them now and then is enough.
-  if (m_schedule.intervals().size() >= 32)
-    m_schedule.forget_until(sc_core::sc_time_stamp().value());
+  if (m_schedule.intervals().size() >= 32) m_schedule.forget_until(kernel_now_ps());
   if (!m_schedule.reserve(start_ps, end_ps)) {
     throw SimulationError(std::string(name()) + ": data transfer at " + std::to_string(start_ps) +
                           ".." + std::to_string(end_ps) + " ps overlaps another one");

@@ -35,6 +35,9 @@ class BankMachine {
   // With no eligible request, bank_ready and tie_break are UINT64_MAX: such a choice never wins.
   struct Choice {
     bool known = false;
+    // Not known, but position and request still hold: only the command and its bounds are to be
+    // worked out again (see keep_choice()).
+    bool request_holds = false;
     size_t position = 0;  // Scheduler::npos when no request is eligible
     ControllerRequest* request = nullptr;
     DdrCommand command = DdrCommand::ACT;
@@ -45,7 +48,9 @@ class BankMachine {
     uint64_t tie_break = 0;
   };
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
-  void forget_choices() { m_choices[0].known = m_choices[1].known = false; }
+  void forget_choices() {
+    for (Choice& c : m_choices) c.known = c.request_holds = false;
+  }
 
   // An Ohm-GPU bank preset: the bank keeps `row` for a swap. Presets of one row nest; a preset
   // of another row while one holds the bank is the caller's error.
@@ -74,6 +79,10 @@ class BankMachine {
   }
   // Updates the open/closed state for a command issued to this bank.
   void apply(DdrCommand command, Row row);
+  // After the PRE or ACT of a queue's chosen request (applied, bank not preset): the request stays
+  // the choice. It was the oldest eligible one (no request hit the open row, or the bank was
+  // closed), and after the PRE the bank is closed, after the ACT it is the oldest to hit the row.
+  void keep_choice(bool writes) { m_choices[writes ? 1 : 0].request_holds = true; }
 
  private:
   static size_t burst_slot(uint64_t burst_address) {

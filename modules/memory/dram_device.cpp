@@ -1,6 +1,7 @@
 #include "modules/memory/dram_device.h"
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -25,12 +26,8 @@ uint64_t DramDevice::storage_address(const DramAddress& a) const {
   return (row * m_geometry.columns + index(a.column)) * m_bus_bytes;
 }
 
-const DdrExtension& DramDevice::extension_of(tlm::tlm_generic_payload& payload) const {
-  const auto* extension = payload.get_extension<DdrExtension>();
-  if (extension == nullptr) {
-    throw SimulationError(std::string(name()) + ": ddr command without a DdrExtension");
-  }
-  return *extension;
+void DramDevice::missing_extension() const {
+  throw SimulationError(std::string(name()) + ": ddr command without a DdrExtension");
 }
 
 tlm::tlm_sync_enum DramDevice::nb_transport_fw(tlm::tlm_generic_payload& payload,
@@ -40,7 +37,7 @@ tlm::tlm_sync_enum DramDevice::nb_transport_fw(tlm::tlm_generic_payload& payload
     throw SimulationError(std::string(name()) + ": unknown ddr phase " + phase.get_name());
   }
   const DdrExtension& extension = extension_of(payload);
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (now % m_timing.tCK_ps != 0) {
     throw SimulationError(std::string(name()) + ": " + to_string(command) + " at " +
                           std::to_string(now) + " ps is not on a clock edge");

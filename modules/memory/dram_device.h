@@ -32,7 +32,12 @@ class DramDevice : public sc_core::sc_module, public DdrFwTransport {
  private:
   // Where a column's bytes live in the backing store.
   uint64_t storage_address(const DramAddress& a) const;
-  const DdrExtension& extension_of(tlm::tlm_generic_payload& payload) const;
+  const DdrExtension& extension_of(tlm::tlm_generic_payload& payload) const {
+    const auto* extension = payload.get_extension<DdrExtension>();
+    if (extension == nullptr) missing_extension();
+    return *extension;
+  }
+  [[noreturn]] void missing_extension() const;
 
   DramGeometry m_geometry;
   DramTiming m_timing;

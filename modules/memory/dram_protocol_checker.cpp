@@ -108,7 +108,10 @@ void DramProtocolChecker::check_and_apply(DdrCommand command, const DramAddress&
   apply(check);
 }
 
-void DramProtocolChecker::check_address(const Check& check) const {
+// The checks of one command kind and apply() are inlined into check_and_apply(): as calls, saving
+// and restoring registers cost about as much as their rules.
+__attribute__((always_inline)) inline void DramProtocolChecker::check_address(
+    const Check& check) const {
   const DramAddress& address = check.address;
   if (check.rank >= m_geometry.ranks) {
     check.fail("rank " + std::to_string(check.rank) + " does not exist (" +
@@ -133,7 +136,8 @@ void DramProtocolChecker::check_address(const Check& check) const {
   }
 }
 
-void DramProtocolChecker::check_activate(const Check& check) const {
+__attribute__((always_inline)) inline void DramProtocolChecker::check_activate(
+    const Check& check) const {
   const RankState& rank = m_ranks[check.rank];
   const BankState& bank = rank.banks[check.bank];
   if (bank.open) check.fail("row " + std::to_string(index(bank.row)) + " is already open");
@@ -156,7 +160,8 @@ void DramProtocolChecker::check_activate(const Check& check) const {
   }
 }
 
-void DramProtocolChecker::check_precharge(const Check& check, uint32_t bank_index) const {
+__attribute__((always_inline)) inline void DramProtocolChecker::check_precharge(
+    const Check& check, uint32_t bank_index) const {
   const BankState& bank = m_ranks[check.rank].banks[bank_index];
   if (!bank.open) return;  // precharging an idle bank is a no-op
   const int of_bank = check.command == DdrCommand::PREA ? int(bank_index) : -1;
@@ -166,7 +171,8 @@ void DramProtocolChecker::check_precharge(const Check& check, uint32_t bank_inde
                       of_bank);
 }
 
-void DramProtocolChecker::check_column(const Check& check) const {
+__attribute__((always_inline)) inline void DramProtocolChecker::check_column(
+    const Check& check) const {
   const RankState& rank = m_ranks[check.rank];
   const BankState& bank = rank.banks[check.bank];
   if (!bank.open) check.fail("bank is closed");
@@ -240,7 +246,7 @@ void DramProtocolChecker::check_refresh(const Check& check) const {
   }
 }
 
-void DramProtocolChecker::apply(const Check& check) {
+__attribute__((always_inline)) inline void DramProtocolChecker::apply(const Check& check) {
   const uint64_t t = check.cycle;
   RankState& rank = m_ranks[check.rank];
   switch (check.command) {

@@ -111,7 +111,7 @@ void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps <= m_now_ps) {
     m_wake.notify(sc_core::SC_ZERO_TIME);
   } else {
-    m_wake.notify(sc_core::sc_time::from_value(time_ps - m_now_ps));
+    m_wake.notify(kernel_delay_of_ps(time_ps - m_now_ps));
   }
 }
 
@@ -332,6 +332,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   bank.enqueue(r);
   m_plan_valid = false;
   (is_write ? m_writes_queued : m_reads_queued)++;
+  m_queue_counts_changed = true;
   trace_queues();
 
   // Wake no earlier than this request's own next command could issue.
@@ -417,6 +418,10 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 bool MemoryController::update_write_mode() {
   // A memory-route write is driven by the XPoint controller, which waits for it: the controller
   // turns to writes at once (for a reverse write it stops issuing reads meanwhile).
+  // The mode is a function of the queue counts and itself that, once updated, stays: worked out
+  // again only after the counts changed.
+  if (!m_queue_counts_changed) return false;
+  m_queue_counts_changed = false;
   bool mode;
   if (m_memory_route_writes > 0) {
     mode = true;
@@ -436,25 +441,27 @@ bool MemoryController::update_write_mode() {
 const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool writes) {
   BankMachine::Choice& choice = bank.choice(writes);
   choice.known = true;
-  const auto& queue = writes ? bank.writes() : bank.reads();
-  choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
-  if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
-    // The bank is preset for a swap: only its row is served; requests to others wait.
-    choice.position = Scheduler::npos;
-    for (size_t i = 0; i < queue.size(); ++i) {
-      if (!queue[i]->blocked && bank.serves(*queue[i])) {
-        choice.position = i;
-        break;
+  if (!choice.request_holds) {
+    const auto& queue = writes ? bank.writes() : bank.reads();
+    choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+    if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
+      // The bank is preset for a swap: only its row is served; requests to others wait.
+      choice.position = Scheduler::npos;
+      for (size_t i = 0; i < queue.size(); ++i) {
+        if (!queue[i]->blocked && bank.serves(*queue[i])) {
+          choice.position = i;
+          break;
+        }
       }
     }
+    if (choice.position == Scheduler::npos) {
+      choice.bank_ready = UINT64_MAX;
+      choice.shared_index = 0;
+      choice.tie_break = UINT64_MAX;
+      return choice;
+    }
+    choice.request = queue[choice.position];
   }
-  if (choice.position == Scheduler::npos) {
-    choice.bank_ready = UINT64_MAX;
-    choice.shared_index = 0;
-    choice.tie_break = UINT64_MAX;
-    return choice;
-  }
-  choice.request = queue[choice.position];
   const ControllerRequest& r = *choice.request;
   choice.command = bank.next_command(r, false);
   if (is_column(choice.command) && !bank.pinned() &&
@@ -591,6 +598,9 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
     return;
   }
   bank.apply(c.command, c.address.row);
+  if ((c.command == DdrCommand::PRE || c.command == DdrCommand::ACT) && !bank.pinned()) {
+    bank.keep_choice(r.is_write);
+  }
   if (c.command == DdrCommand::PRE) {
     r.row_state = ControllerRequest::RowState::conflict;
   } else if (c.command == DdrCommand::ACT && r.row_state == ControllerRequest::RowState::hit) {
@@ -654,6 +664,7 @@ void MemoryController::dequeue(const Candidate& c) {
     m_busy_banks.pop_back();
   }
   (r->is_write ? m_writes_queued : m_reads_queued)--;
+  m_queue_counts_changed = true;
   if (r->is_write && r->memory_route) --m_memory_route_writes;
   if (r->next_same_burst != nullptr) {
     r->next_same_burst->blocked = false;

@@ -7,6 +7,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/common/sim_time.h"
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
 #include "modules/interconnect/data_bus.h"
@@ -147,7 +148,7 @@ class MemoryController : public sc_core::sc_module,
   void send_due_responses(uint64_t now_ps);
   void wake_at(uint64_t time_ps);
   void trace_queues();
-  void update_now() { m_now_ps = sc_core::sc_time_stamp().value(); }
+  void update_now() { m_now_ps = kernel_now_ps(); }
   BankMachine& bank_of(const DramAddress& a) {
     return m_banks[size_t(index(a.rank)) * m_geometry.banks() + index(a.bank)];
   }
@@ -174,6 +175,7 @@ class MemoryController : public sc_core::sc_module,
   uint32_t m_pins = 0;                 // bank presets in force
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
+  bool m_queue_counts_changed = true;             // since update_write_mode() last looked at them
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
