@@ -99,7 +99,7 @@ void Sm::begin_launch(const LaunchState& launch) {
   m_wake_cycle = 0;
   m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_aborted = false;
-  while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
+  m_releases.clear();  // results of the previous launch's last warps
   m_warps.clear();
   m_warps.resize(m_config.sm.max_warps);
   for (Warp& warp : m_warps) {
@@ -181,14 +181,12 @@ bool Sm::idle() const {
 }
 
 uint64_t Sm::simulate(uint64_t cycle) {
-  while (!m_releases.empty() && m_releases.top().cycle <= cycle) {
-    const Release r = m_releases.top();
-    m_releases.pop();
+  m_releases.due(cycle, [this](const RegisterRelease& r) {
     if (m_warps[r.warp].generation == r.generation && m_warps[r.warp].resident) {
       m_scoreboards[r.warp].release(*r.registers);
       m_idle[sub_core_of(r.warp)].valid = false;
     }
-  }
+  });
   const uint64_t ldst_next = m_ldst.step(cycle);
   m_trace_mshrs.set(m_ldst.mshr_occupancy(), m_loop.time_ps(cycle));
   if (m_resident_ctas == 0) return ldst_next == UINT64_MAX ? CycleLoop::never : ldst_next;
@@ -245,7 +243,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
   }
   if (issued_any) return cycle + 1;
   uint64_t next = std::min(m_next_wake, ldst_next);
-  if (!m_releases.empty()) next = std::min(next, m_releases.top().cycle);
+  next = std::min(next, m_releases.next_cycle());
   return next == UINT64_MAX ? CycleLoop::never : std::max(next, cycle + 1);
 }
 
@@ -623,7 +621,7 @@ void Sm::maybe_finish_cta(uint32_t cta_index) {
 }
 
 void Sm::schedule_release(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
-  m_releases.push(Release{cycle, m_sequence++, w, m_warps[w].generation, &registers});
+  m_releases.push(w, m_warps[w].generation, registers, cycle);
 }
 
 void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
@@ -649,7 +647,7 @@ void Sm::abort() {
   }
   for (Cta& cta : m_ctas) cta.resident = false;
   m_resident_ctas = 0;
-  while (!m_releases.empty()) m_releases.pop();
+  m_releases.clear();
   for (auto& sub_core : m_sub_cores) sub_core->pause();
 }
 
