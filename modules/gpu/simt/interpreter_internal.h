@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "modules/gpu/lane_mask.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/memory_windows.h"
@@ -46,14 +47,7 @@ struct Exec {
   }
 };
 
-template <class F>
-inline void for_each_lane(uint64_t mask, F&& body) {
-  while (mask) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
-    mask &= mask - 1;
-    body(lane);
-  }
-}
+using gpu::for_each_lane;
 
 inline unsigned type_bits(DataType type) {
   return static_cast<unsigned>(type_bytes(type)) * 8;

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ohmvp::gpu {
+
+// Calls body(lane) for each set bit of `mask`, lowest first. A full 32-lane warp (the usual
+// case) runs as a counted loop, without the per-lane bit scan.
+template <class F>
+inline void for_each_lane(uint64_t mask, F&& body) {
+  if (mask == 0xffffffff) {
+    for (uint32_t lane = 0; lane < 32; ++lane) body(lane);
+    return;
+  }
+  while (mask) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
+    mask &= mask - 1;
+    body(lane);
+  }
+}
+
+}  // namespace ohmvp::gpu
