@@ -108,6 +108,89 @@ bool combine(BoolOp op, bool value, bool c) {
   return value;
 }
 
+// An integer comparison as unsigned comparisons of keys: the operands masked to the type's width,
+// with the sign bit flipped for signed orderings (which orders two's complement values as
+// unsigned ones), and the outcomes less, equal and greater that make it true. Not valid for
+// the floating-point-only operators.
+class IntCompare {
+ public:
+  IntCompare(CompareOp op, DataType type) {
+    const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
+    m_mask = width_mask(bits);
+    const uint64_t sign = is_signed_int(type) ? uint64_t{1} << (bits - 1) : 0;
+    switch (op) {
+      case CompareOp::eq:
+        set(false, true, false, 0);
+        break;
+      case CompareOp::ne:
+        set(true, false, true, 0);
+        break;
+      case CompareOp::lt:
+        set(true, false, false, sign);
+        break;
+      case CompareOp::le:
+        set(true, true, false, sign);
+        break;
+      case CompareOp::gt:
+        set(false, false, true, sign);
+        break;
+      case CompareOp::ge:
+        set(false, true, true, sign);
+        break;
+      case CompareOp::lo:
+        set(true, false, false, 0);
+        break;
+      case CompareOp::ls:
+        set(true, true, false, 0);
+        break;
+      case CompareOp::hi:
+        set(false, false, true, 0);
+        break;
+      case CompareOp::hs:
+        set(false, true, true, 0);
+        break;
+      default:
+        m_valid = false;
+        break;
+    }
+  }
+  bool valid() const { return m_valid; }
+  bool operator()(uint64_t a, uint64_t b) const {
+    const uint64_t ka = (a & m_mask) ^ m_flip, kb = (b & m_mask) ^ m_flip;
+    return (m_less & (ka < kb)) | (m_equal & (ka == kb)) | (m_greater & (ka > kb));
+  }
+
+ private:
+  void set(bool less, bool equal, bool greater, uint64_t flip) {
+    m_less = less;
+    m_equal = equal;
+    m_greater = greater;
+    m_flip = flip;
+  }
+  uint64_t m_mask = 0;
+  uint64_t m_flip = 0;
+  bool m_less = false, m_equal = false, m_greater = false;
+  bool m_valid = true;
+};
+
+// setp on integers with register or constant sources, in a loop of its own.
+bool integer_setp(Exec& x, DataType compare_type, bool has_c) {
+  const Instruction& in = x.instruction;
+  const IntCompare compare(in.mod.compare, compare_type);
+  if (!compare.valid() || !plain_sources(x, has_c ? 3 : 2)) return false;
+  const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
+  uint64_t* const p = x.destination;
+  uint64_t* const q = in.dest_pred != no_register ? x.warp.row(in.dest_pred) : nullptr;
+  const BoolOp bool_op = in.mod.bool_op;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const bool result = compare(a.row ? a.row[lane] : a.constant, b.row ? b.row[lane] : b.constant);
+    const bool third = has_c ? ((c.row ? c.row[lane] : c.constant) & 1) : false;
+    p[lane] = combine(bool_op, result, third) ? 1 : 0;
+    if (q) q[lane] = combine(bool_op, !result, third);
+  });
+  return true;
+}
+
 }  // namespace
 
 void execute_compare(Exec& x) {
@@ -121,6 +204,7 @@ void execute_compare(Exec& x) {
       const DataType compare_type = compared == DataType::none ? in.type : compared;
       const bool floating = is_float(compare_type);
       const bool has_c = in.mod.bool_op != BoolOp::none;
+      if (in.op == Opcode::setp && !floating && integer_setp(x, compare_type, has_c)) return;
       const LaneSource first = x.sources[1], second = x.sources[2], third = x.sources[3];
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const uint64_t a = read(x, first, lane), b = read(x, second, lane);

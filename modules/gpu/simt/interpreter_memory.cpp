@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "modules/gpu/ptx/atomic_alu.h"
@@ -83,13 +84,22 @@ template <class T>
 bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
   const ExecutionContext& context = x.context;
   SharedAccess& shared = x.warp.shared_access();
-  bool valid = true;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    const uint64_t at = lane_address(x, address, lane);
-    valid &= (at & (sizeof(T) - 1)) == 0 && at <= context.shared_bytes &&
-             context.shared_bytes - at >= sizeof(T);
+  // Every lane is aligned and inside when the OR of the addresses is aligned and the highest
+  // address is inside.
+  uint64_t any_bits = 0, highest = 0;
+  const uint64_t* const row = address.row;
+  const uint64_t constant = address.constant;
+  const auto note = [&](uint32_t lane, uint64_t at) {
+    any_bits |= at;
+    highest = std::max(highest, at);
     shared.address[lane] = at;
-  });
+  };
+  if (row)
+    for_each_lane(x.lanes, [&](uint32_t lane) { note(lane, row[lane] + constant); });
+  else
+    for_each_lane(x.lanes, [&](uint32_t lane) { note(lane, constant); });
+  const bool valid = (any_bits & (sizeof(T) - 1)) == 0 && highest <= context.shared_bytes &&
+                     context.shared_bytes - highest >= sizeof(T);
   if (!valid) return false;
   shared.lanes = x.lanes;
   if (is_load) {
