@@ -55,6 +55,12 @@ uint32_t bank_access_bytes(const Instruction& instruction) {
   return std::clamp<uint32_t>(bytes, 1, 16);
 }
 
+// The lanes in a mask; a full 32-lane warp without the popcount call (this build's target has
+// no popcount instruction).
+uint64_t lane_count(uint64_t mask) {
+  return mask == 0xffffffff ? 32 : uint64_t(__builtin_popcountll(mask));
+}
+
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
   Dim3 d;
   d.x = uint32_t(linear % shape.x);
@@ -349,8 +355,8 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   }
   sub_core.scheduler().on_issue(scheduler_slot(w));
   m_stats.warp_instructions.inc();
-  m_stats.thread_instructions.inc(uint64_t(__builtin_popcountll(result.executed_mask)));
-  m_stats.active_lanes.inc(uint64_t(__builtin_popcountll(result.active_mask)));
+  m_stats.thread_instructions.inc(lane_count(result.executed_mask));
+  m_stats.active_lanes.inc(lane_count(result.active_mask));
   warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
 
   switch (result.status) {
