@@ -5,7 +5,8 @@
 namespace ohmvp::gpu {
 
 // Calls body(lane) for each set bit of `mask`, lowest first. A full 32-lane warp (the usual
-// case) runs as a counted loop, without the per-lane bit scan.
+// case) runs as a counted loop, without the per-lane bit scan; a hot body is marked
+// always_inline, which its two call sites here would otherwise keep out of line.
 template <class F>
 inline void for_each_lane(uint64_t mask, F&& body) {
   if (mask == 0xffffffff) {

@@ -552,10 +552,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       fault.detail = "the memory system answered an address error";
       raise_fault(warp, fault);
     } else {
-      WarpState& state = *warp.state;
-      state.memory_request() = op.request;
-      state.set_memory_pending(true);
-      Interpreter::complete_memory(state);
+      Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(

@@ -135,7 +135,9 @@ void move(Exec& x) {
   }
   const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
   const LaneSource value = x.sources[1];
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, value, lane))); });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane)
+                   __attribute__((always_inline)) { write(x, lane, image(read(x, value, lane))); });
 }
 
 void convert_address(Exec& x) {

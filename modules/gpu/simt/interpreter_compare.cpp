@@ -182,12 +182,14 @@ bool integer_setp(Exec& x, DataType compare_type, bool has_c) {
   uint64_t* const p = x.destination;
   uint64_t* const q = in.dest_pred != no_register ? x.warp.row(in.dest_pred) : nullptr;
   const BoolOp bool_op = in.mod.bool_op;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    const bool result = compare(a.row ? a.row[lane] : a.constant, b.row ? b.row[lane] : b.constant);
-    const bool third = has_c ? ((c.row ? c.row[lane] : c.constant) & 1) : false;
-    p[lane] = combine(bool_op, result, third) ? 1 : 0;
-    if (q) q[lane] = combine(bool_op, !result, third);
-  });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const bool result =
+            compare(a.row ? a.row[lane] : a.constant, b.row ? b.row[lane] : b.constant);
+        const bool third = has_c ? ((c.row ? c.row[lane] : c.constant) & 1) : false;
+        p[lane] = combine(bool_op, result, third) ? 1 : 0;
+        if (q) q[lane] = combine(bool_op, !result, third);
+      });
   return true;
 }
 

@@ -55,12 +55,13 @@ void elementwise(Exec& x, unsigned arity, Op op) {
         // The usual case, with the sources read through local copies in a loop of its own.
         const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
         uint64_t* const destination = x.destination;
-        for_each_lane(x.lanes, [&](uint32_t lane) {
-          const float result = static_cast<float>(op(as_f32(a.row ? a.row[lane] : a.constant),
-                                                     as_f32(b.row ? b.row[lane] : b.constant),
-                                                     as_f32(c.row ? c.row[lane] : c.constant)));
-          destination[lane] = std::isnan(result) ? canonical_f32_nan : f32_bits(result);
-        });
+        for_each_lane(
+            x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+              const float result = static_cast<float>(op(as_f32(a.row ? a.row[lane] : a.constant),
+                                                         as_f32(b.row ? b.row[lane] : b.constant),
+                                                         as_f32(c.row ? c.row[lane] : c.constant)));
+              destination[lane] = std::isnan(result) ? canonical_f32_nan : f32_bits(result);
+            });
         return;
       }
       for_each_lane(x.lanes, [&](uint32_t lane) {

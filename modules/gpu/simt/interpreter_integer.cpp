@@ -31,10 +31,11 @@ void add_sub(Exec& x) {
   const IntImage image(in.type);
   if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat) {  // the usual add and sub
     const LaneSource first = x.sources[1], second = x.sources[2];
-    for_each_lane(x.lanes, [&](uint32_t lane) {
-      const uint64_t a = read(x, first, lane) & mask, b = read(x, second, lane) & mask;
-      write(x, lane, image(subtract ? a - b : a + b));
-    });
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+          const uint64_t a = read(x, first, lane) & mask, b = read(x, second, lane) & mask;
+          write(x, lane, image(subtract ? a - b : a + b));
+        });
     return;
   }
   for_each_lane(x.lanes, [&](uint32_t lane) {
@@ -83,6 +84,24 @@ void multiply(Exec& x) {
   const uint64_t result_mask = width_mask(result_bits);
   const IntImage image(result_type);
   const LaneSource first = x.sources[1], second = x.sources[2], addend = x.sources[3];
+  if (mode != MulMode::hi && (mode != MulMode::wide || bits <= 32) && !in.mod.sat &&
+      !in.mod.carry_in && !in.mod.carry_out && plain_sources(x, has_addend ? 3 : 2)) {
+    // .lo (the low bits of any product) and .wide of up to 32-bit operands (an exact 64-bit
+    // product of the sign- or zero-extended operands), without 128-bit arithmetic.
+    const IntImage operand(in.type);
+    uint64_t* const destination = x.destination;
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+          const uint64_t a = operand(first.row ? first.row[lane] : first.constant);
+          const uint64_t b = operand(second.row ? second.row[lane] : second.constant);
+          uint64_t result = (a * b) & result_mask;
+          if (has_addend)
+            result = (result + ((addend.row ? addend.row[lane] : addend.constant) & result_mask)) &
+                     result_mask;
+          destination[lane] = image(result);
+        });
+    return;
+  }
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const s128 product = select_product(
         full_product(read(x, first, lane), read(x, second, lane), bits, is_signed), mode, bits);
@@ -152,16 +171,20 @@ template <class F>
 void unary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
   const LaneSource source = x.sources[1];
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(f(read(x, source, lane)))); });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        write(x, lane, image(f(read(x, source, lane))));
+      });
 }
 
 template <class F>
 void binary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
   const LaneSource first = x.sources[1], second = x.sources[2];
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    write(x, lane, image(f(read(x, first, lane), read(x, second, lane))));
-  });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        write(x, lane, image(f(read(x, first, lane), read(x, second, lane))));
+      });
 }
 
 }  // namespace
