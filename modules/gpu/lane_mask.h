@@ -5,10 +5,11 @@
 namespace ohmvp::gpu {
 
 // Calls body(lane) for each set bit of `mask`, lowest first. A full 32-lane warp (the usual
-// case) runs as a counted loop, without the per-lane bit scan; a hot body is marked
-// always_inline, which its two call sites here would otherwise keep out of line.
+// case) runs as a counted loop, without the per-lane bit scan. Always inline, with the hot
+// bodies marked always_inline too (the two call sites here could keep them out of line): a
+// body called out of line reloads everything it captured for every lane.
 template <class F>
-inline void for_each_lane(uint64_t mask, F&& body) {
+__attribute__((always_inline)) inline void for_each_lane(uint64_t mask, F&& body) {
   if (mask == 0xffffffff) {
     for (uint32_t lane = 0; lane < 32; ++lane) body(lane);
     return;

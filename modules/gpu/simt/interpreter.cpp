@@ -134,6 +134,10 @@ void move(Exec& x) {
     return;
   }
   const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
+  if (plain_sources(x, 1)) {
+    map_plain<1>(x, [=](uint64_t value) { return image(value); });
+    return;
+  }
   const LaneSource value = x.sources[1];
   for_each_lane(
       x.lanes, [&](uint32_t lane)

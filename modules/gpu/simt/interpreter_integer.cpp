@@ -29,6 +29,13 @@ void add_sub(Exec& x) {
   const uint64_t mask = width_mask(bits);
   const bool subtract = in.op == Opcode::sub;
   const IntImage image(in.type);
+  if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat && plain_sources(x, 2)) {
+    if (subtract)
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image((a & mask) - (b & mask)); });
+    else
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image((a & mask) + (b & mask)); });
+    return;
+  }
   if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat) {  // the usual add and sub
     const LaneSource first = x.sources[1], second = x.sources[2];
     for_each_lane(
@@ -89,17 +96,14 @@ void multiply(Exec& x) {
     // .lo (the low bits of any product) and .wide of up to 32-bit operands (an exact 64-bit
     // product of the sign- or zero-extended operands), without 128-bit arithmetic.
     const IntImage operand(in.type);
-    uint64_t* const destination = x.destination;
-    for_each_lane(
-        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
-          const uint64_t a = operand(first.row ? first.row[lane] : first.constant);
-          const uint64_t b = operand(second.row ? second.row[lane] : second.constant);
-          uint64_t result = (a * b) & result_mask;
-          if (has_addend)
-            result = (result + ((addend.row ? addend.row[lane] : addend.constant) & result_mask)) &
-                     result_mask;
-          destination[lane] = image(result);
-        });
+    if (has_addend)
+      map_plain<3>(x, [=](uint64_t a, uint64_t b, uint64_t c) {
+        return image((((operand(a) * operand(b)) & result_mask) + (c & result_mask)) & result_mask);
+      });
+    else
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) {
+        return image((operand(a) * operand(b)) & result_mask);
+      });
     return;
   }
   for_each_lane(x.lanes, [&](uint32_t lane) {
@@ -170,6 +174,10 @@ void divide(Exec& x) {
 template <class F>
 void unary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
+  if (plain_sources(x, 1)) {
+    map_plain<1>(x, [=](uint64_t a) { return image(f(a)); });
+    return;
+  }
   const LaneSource source = x.sources[1];
   for_each_lane(
       x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
@@ -180,6 +188,10 @@ void unary(Exec& x, F&& f) {
 template <class F>
 void binary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
+  if (plain_sources(x, 2)) {
+    map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image(f(a, b)); });
+    return;
+  }
   const LaneSource first = x.sources[1], second = x.sources[2];
   for_each_lane(
       x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {

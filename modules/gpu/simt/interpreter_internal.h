@@ -173,6 +173,29 @@ inline bool plain_sources(const Exec& x, unsigned count) {
   return x.destination != nullptr;
 }
 
+// A lane's value of a register or constant source (see plain_sources).
+inline uint64_t plain_value(const LaneSource& source, uint32_t lane) {
+  return source.row ? source.row[lane] : source.constant;
+}
+
+// destination[lane] = f(sources 1..Arity) in every lane, for plain_sources(x, Arity). The loop
+// body holds copies of the sources, the destination and `f` (which should capture by value):
+// locals that a lambda kept out of line also refers to would be reloaded in every lane.
+template <unsigned Arity, class F>
+inline void map_plain(Exec& x, F f) {
+  const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
+  uint64_t* const destination = x.destination;
+  for_each_lane(
+      x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+        if constexpr (Arity == 1)
+          destination[lane] = f(plain_value(a, lane));
+        else if constexpr (Arity == 2)
+          destination[lane] = f(plain_value(a, lane), plain_value(b, lane));
+        else
+          destination[lane] = f(plain_value(a, lane), plain_value(b, lane), plain_value(c, lane));
+      });
+}
+
 // A lane's value of a source; the hot loops read through local copies of x.sources, which the
 // compiler keeps in registers (register writes could otherwise change `constant` for it).
 inline uint64_t read(const Exec& x, const LaneSource& source, uint32_t lane) {
