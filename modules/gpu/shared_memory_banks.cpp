@@ -73,18 +73,20 @@ SharedMemoryBanks::OneWordCheck SharedMemoryBanks::one_word_check(const uint64_t
       bytes_per_lane > m_bank_width)
     return OneWordCheck::spans;
   uint64_t any_bits = 0;
-  for_each_lane(lanes, [&](uint32_t lane) {
-    const uint64_t address = addresses[lane];
-    any_bits |= address;
-    const uint64_t word = geometry.word(address);
-    m_bank_word[geometry.bank(word)] = word;
-  });
+  for_each_lane(
+      lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const uint64_t address = addresses[lane];
+        any_bits |= address;
+        const uint64_t word = geometry.word(address);
+        m_bank_word[geometry.bank(word)] = word;
+      });
   if ((any_bits & (bytes_per_lane - 1)) != 0) return OneWordCheck::spans;
   uint64_t differ = 0;
-  for_each_lane(lanes, [&](uint32_t lane) {
-    const uint64_t word = geometry.word(addresses[lane]);
-    differ |= m_bank_word[geometry.bank(word)] ^ word;
-  });
+  for_each_lane(
+      lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const uint64_t word = geometry.word(addresses[lane]);
+        differ |= m_bank_word[geometry.bank(word)] ^ word;
+      });
   return differ != 0 ? OneWordCheck::conflict : OneWordCheck::free;
 }
 

@@ -82,40 +82,53 @@ void gather_store_data(const Exec& x, uint32_t lane, uint8_t* bytes, uint32_t el
 // writes only its own registers). False when the access is not of this kind or a lane fails.
 template <class T>
 bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
-  const ExecutionContext& context = x.context;
   SharedAccess& shared = x.warp.shared_access();
+  uint64_t* const addresses = shared.address.data();
+  uint8_t* const memory = x.context.shared;
+  const uint64_t bytes = x.context.shared_bytes;
   // Every lane is aligned and inside when the OR of the addresses is aligned and the highest
   // address is inside.
   uint64_t any_bits = 0, highest = 0;
   const uint64_t* const row = address.row;
   const uint64_t constant = address.constant;
-  const auto note = [&](uint32_t lane, uint64_t at) {
+  const auto note = [&](uint32_t lane, uint64_t at) __attribute__((always_inline)) {
     any_bits |= at;
     highest = std::max(highest, at);
-    shared.address[lane] = at;
+    addresses[lane] = at;
   };
   if (row)
-    for_each_lane(x.lanes, [&](uint32_t lane) { note(lane, row[lane] + constant); });
+    for_each_lane(
+        x.lanes, [&](uint32_t lane)
+                     __attribute__((always_inline)) { note(lane, row[lane] + constant); });
   else
-    for_each_lane(x.lanes, [&](uint32_t lane) { note(lane, constant); });
-  const bool valid = (any_bits & (sizeof(T) - 1)) == 0 && highest <= context.shared_bytes &&
-                     context.shared_bytes - highest >= sizeof(T);
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) { note(lane, constant); });
+  const bool valid =
+      (any_bits & (sizeof(T) - 1)) == 0 && highest <= bytes && bytes - highest >= sizeof(T);
   if (!valid) return false;
   shared.lanes = x.lanes;
   if (is_load) {
     const DataType type = x.instruction.type;
     const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
+    uint64_t* const destination = x.destination;
     for_each_lane(
-        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
           T value;
-          std::memcpy(&value, context.shared + shared.address[lane], sizeof(T));
-          x.destination[lane] = image(value);
+          std::memcpy(&value, memory + addresses[lane], sizeof(T));
+          destination[lane] = image(value);
+        });
+  } else if (!x.sources[1].per_lane) {  // a register or constant to store
+    const LaneSource data = x.sources[1];
+    for_each_lane(
+        x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+          const T value = static_cast<T>(plain_value(data, lane));
+          std::memcpy(memory + addresses[lane], &value, sizeof(T));
         });
   } else {
     for_each_lane(
         x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
           const T value = static_cast<T>(read(x, 1, lane));
-          std::memcpy(context.shared + shared.address[lane], &value, sizeof(T));
+          std::memcpy(memory + addresses[lane], &value, sizeof(T));
         });
   }
   return true;
