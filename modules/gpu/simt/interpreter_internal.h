@@ -178,22 +178,54 @@ inline uint64_t plain_value(const LaneSource& source, uint32_t lane) {
   return source.row ? source.row[lane] : source.constant;
 }
 
+// A plain source's lane values, for loops instantiated once for a register row and once for a
+// constant (no per-lane test of which it is).
+struct RowValues {
+  const uint64_t* row;
+  uint64_t operator()(uint32_t lane) const { return row[lane]; }
+};
+struct ConstantValue {
+  uint64_t value;
+  uint64_t operator()(uint32_t) const { return value; }
+};
+template <class F>
+__attribute__((always_inline)) inline void with_values(const LaneSource& source, F&& f) {
+  if (source.row)
+    f(RowValues{source.row});
+  else
+    f(ConstantValue{source.constant});
+}
+
 // destination[lane] = f(sources 1..Arity) in every lane, for plain_sources(x, Arity). The loop
 // body holds copies of the sources, the destination and `f` (which should capture by value):
 // locals that a lambda kept out of line also refers to would be reloaded in every lane.
 template <unsigned Arity, class F>
 inline void map_plain(Exec& x, F f) {
-  const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
+  const uint64_t lanes = x.lanes;
   uint64_t* const destination = x.destination;
-  for_each_lane(
-      x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
-        if constexpr (Arity == 1)
-          destination[lane] = f(plain_value(a, lane));
-        else if constexpr (Arity == 2)
-          destination[lane] = f(plain_value(a, lane), plain_value(b, lane));
-        else
-          destination[lane] = f(plain_value(a, lane), plain_value(b, lane), plain_value(c, lane));
+  with_values(x.sources[1], [&](auto a) {
+    if constexpr (Arity == 1) {
+      for_each_lane(
+          lanes, [=](uint32_t lane)
+                     __attribute__((always_inline)) { destination[lane] = f(a(lane)); });
+    } else {
+      with_values(x.sources[2], [&](auto b) {
+        if constexpr (Arity == 2) {
+          for_each_lane(
+              lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+                destination[lane] = f(a(lane), b(lane));
+              });
+        } else {
+          with_values(x.sources[3], [&](auto c) {
+            for_each_lane(
+                lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+                  destination[lane] = f(a(lane), b(lane), c(lane));
+                });
+          });
+        }
       });
+    }
+  });
 }
 
 // A lane's value of a source; the hot loops read through local copies of x.sources, which the
