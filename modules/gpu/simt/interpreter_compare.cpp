@@ -178,18 +178,22 @@ bool integer_setp(Exec& x, DataType compare_type, bool has_c) {
   const Instruction& in = x.instruction;
   const IntCompare compare(in.mod.compare, compare_type);
   if (!compare.valid() || !plain_sources(x, has_c ? 3 : 2)) return false;
-  const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
+  const LaneSource c = x.sources[3];
+  const uint64_t lanes = x.lanes;
   uint64_t* const p = x.destination;
   uint64_t* const q = in.dest_pred != no_register ? x.warp.row(in.dest_pred) : nullptr;
   const BoolOp bool_op = in.mod.bool_op;
-  for_each_lane(
-      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
-        const bool result =
-            compare(a.row ? a.row[lane] : a.constant, b.row ? b.row[lane] : b.constant);
-        const bool third = has_c ? ((c.row ? c.row[lane] : c.constant) & 1) : false;
-        p[lane] = combine(bool_op, result, third) ? 1 : 0;
-        if (q) q[lane] = combine(bool_op, !result, third);
-      });
+  with_values(x.sources[1], [&](auto a) {
+    with_values(x.sources[2], [&](auto b) {
+      for_each_lane(
+          lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+            const bool result = compare(a(lane), b(lane));
+            const bool third = has_c ? (plain_value(c, lane) & 1) : false;
+            p[lane] = combine(bool_op, result, third) ? 1 : 0;
+            if (q) q[lane] = combine(bool_op, !result, third);
+          });
+    });
+  });
   return true;
 }
 

@@ -111,12 +111,19 @@ bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
     const DataType type = x.instruction.type;
     const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
     uint64_t* const destination = x.destination;
-    for_each_lane(
-        x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
-          T value;
-          std::memcpy(&value, memory + addresses[lane], sizeof(T));
-          destination[lane] = image(value);
-        });
+    // Only a signed type's image differs from the zero-extended element.
+    const auto load = [=](auto extend) {
+      for_each_lane(
+          x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+            T value;
+            std::memcpy(&value, memory + addresses[lane], sizeof(T));
+            destination[lane] = extend(value);
+          });
+    };
+    if (is_signed_int(type))
+      load([=](uint64_t value) { return image(value); });
+    else
+      load([](uint64_t value) { return value; });
   } else if (!x.sources[1].per_lane) {  // a register or constant to store
     const LaneSource data = x.sources[1];
     for_each_lane(
