@@ -81,6 +81,25 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
   }
 }
 
+namespace {
+
+bool same_in_every_lane(SpecialRegister special) {
+  switch (special) {
+    case SpecialRegister::tid:
+    case SpecialRegister::laneid:
+    case SpecialRegister::lanemask_eq:
+    case SpecialRegister::lanemask_lt:
+    case SpecialRegister::lanemask_le:
+    case SpecialRegister::lanemask_gt:
+    case SpecialRegister::lanemask_ge:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
 void prepare_operands(Exec& x) {
   const Instruction& in = x.instruction;
   for (uint32_t i = 0; i < in.operand_count; ++i) {
@@ -94,7 +113,12 @@ void prepare_operands(Exec& x) {
           source.row = x.warp.row(operand.reg);
         break;
       case Operand::Kind::special:
-        source.per_lane = &operand;
+        if (operand.special == SpecialRegister::tid)
+          source.row = x.warp.thread_row(operand.component);
+        else if (same_in_every_lane(operand.special))
+          source.constant = special_value(x, operand, 0);
+        else
+          source.per_lane = &operand;
         break;
       default:
         source.constant = read(x, operand, 0);  // the same for every lane

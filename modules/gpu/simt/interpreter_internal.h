@@ -16,12 +16,13 @@
 namespace ohmvp::gpu::detail {
 
 // A source operand resolved once per instruction, for the per-lane loops: a register's row of
-// lane values or one value for every lane (an immediate, a symbol's address, 0 for operands
-// that are no value); special registers are read lane by lane through `special`.
+// lane values (%tid: the warp's row of thread coordinates) or one value for every lane (an
+// immediate, a symbol's address, a special register that is the same in every lane, 0 for
+// operands that are no value); %laneid, %lanemask_* and negated predicates are read lane by
+// lane through `per_lane`.
 struct LaneSource {
   const uint64_t* row = nullptr;  // null: `constant`
   uint64_t constant = 0;
-  // A special register or a negated predicate (`!%p`): read lane by lane from the operand.
   const Operand* per_lane = nullptr;
 };
 

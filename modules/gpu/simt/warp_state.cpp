@@ -8,6 +8,7 @@ WarpState::WarpState(const KernelLayout& layout, uint32_t warp_size)
     : m_layout(&layout),
       m_warp_size(warp_size),
       m_threads(warp_size),
+      m_thread_rows(3 * size_t{warp_size}),
       m_param_arena_bytes(layout.param_arena_bytes()) {
   m_frames.reserve(8);
 }
@@ -24,6 +25,9 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
     m_threads[lane] = {static_cast<uint32_t>(linear % block.x),
                        static_cast<uint32_t>(linear / block.x % block.y),
                        static_cast<uint32_t>(linear / (uint64_t{block.x} * block.y))};
+    m_thread_rows[lane] = m_threads[lane].x;
+    m_thread_rows[m_warp_size + lane] = m_threads[lane].y;
+    m_thread_rows[2 * m_warp_size + lane] = m_threads[lane].z;
   }
   m_exited = 0;
   m_carry = 0;

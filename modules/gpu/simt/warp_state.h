@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -55,6 +56,10 @@ class WarpState {
   }
 
   const Dim3& thread(uint32_t lane) const { return m_threads[lane]; }
+  // %tid's component (0: x, 1: y, else z) of every lane, lane 0 first.
+  const uint64_t* thread_row(uint32_t component) const {
+    return &m_thread_rows[std::min<uint32_t>(component, 2) * m_warp_size];
+  }
   uint32_t thread_linear(uint32_t lane) const { return m_first_thread + lane; }
 
   uint8_t* param_arena(uint32_t lane) { return m_param_arena.data() + lane * m_param_arena_bytes; }
@@ -100,6 +105,7 @@ class WarpState {
   uint32_t m_register_base = 0;
   std::vector<uint64_t> m_registers;
   std::vector<Dim3> m_threads;
+  std::vector<uint64_t> m_thread_rows;  // m_threads' x, y and z, each a row of lanes
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;
