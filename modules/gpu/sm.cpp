@@ -282,8 +282,12 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
 
 bool Sm::has_hazard(Warp& warp, uint32_t w) {
   const Scoreboard& scoreboard = m_scoreboards[w];
+  if (warp.hazard_free) return false;
   if (warp.hazard_seen_at == scoreboard.release_count()) return true;
-  if (!scoreboard.has_hazard(*warp.next_registers)) return false;
+  if (!scoreboard.has_hazard(*warp.next_registers)) {
+    warp.hazard_free = true;
+    return false;
+  }
   warp.hazard_seen_at = scoreboard.release_count();
   return true;
 }
@@ -293,6 +297,7 @@ void Sm::fetch_next(Warp& warp) {
   static const Instruction past_the_end{};
   static const InstructionRegisters no_registers{};
   warp.hazard_seen_at = UINT64_MAX;
+  warp.hazard_free = false;
   const WarpState& state = *warp.state;
   if (state.finished()) return;
   const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];

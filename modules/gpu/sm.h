@@ -109,6 +109,9 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     // The scoreboard's release count when the next instruction last had a hazard: the hazard
     // holds until a register is released.
     uint64_t hazard_seen_at = UINT64_MAX;
+    // The next instruction had no hazard: none comes until the warp issues (only its own issue
+    // reserves registers).
+    bool hazard_free = false;
   };
   // A sub-core whose scheduler found no warp to issue: until cycle `until` (the earliest its
   // stalled warps' ready cycles and busy units allow) it would find none again, for the same
