@@ -228,7 +228,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
       }
       return reason == StallReason::issued;
     };
-    const uint32_t slot = sub_core.scheduler().pick(ready);
+    GtoScheduler* gto = sub_core.gto_scheduler();
+    const uint32_t slot = gto ? gto->pick_ready(ready) : sub_core.scheduler().pick(ready);
     idle = IdleSubCore{slot == WarpScheduler::k_no_warp && !m_ldst_asked, m_next_wake, first};
     m_next_wake = std::min(m_next_wake, others_wake);
     if (slot == WarpScheduler::k_no_warp) {

@@ -117,60 +117,48 @@ class IntCompare {
   IntCompare(CompareOp op, DataType type) {
     const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
     m_mask = width_mask(bits);
-    const uint64_t sign = is_signed_int(type) ? uint64_t{1} << (bits - 1) : 0;
+    const bool signed_order =
+        op == CompareOp::lt || op == CompareOp::le || op == CompareOp::gt || op == CompareOp::ge;
+    if (signed_order && is_signed_int(type)) m_flip = uint64_t{1} << (bits - 1);
     switch (op) {
       case CompareOp::eq:
-        set(false, true, false, 0);
+        m_outcomes = k_equal;
         break;
       case CompareOp::ne:
-        set(true, false, true, 0);
+        m_outcomes = k_less | k_greater;
         break;
       case CompareOp::lt:
-        set(true, false, false, sign);
+      case CompareOp::lo:
+        m_outcomes = k_less;
         break;
       case CompareOp::le:
-        set(true, true, false, sign);
+      case CompareOp::ls:
+        m_outcomes = k_less | k_equal;
         break;
       case CompareOp::gt:
-        set(false, false, true, sign);
+      case CompareOp::hi:
+        m_outcomes = k_greater;
         break;
       case CompareOp::ge:
-        set(false, true, true, sign);
-        break;
-      case CompareOp::lo:
-        set(true, false, false, 0);
-        break;
-      case CompareOp::ls:
-        set(true, true, false, 0);
-        break;
-      case CompareOp::hi:
-        set(false, false, true, 0);
-        break;
       case CompareOp::hs:
-        set(false, true, true, 0);
+        m_outcomes = k_greater | k_equal;
         break;
-      default:
-        m_valid = false;
+      default:  // 0: not valid
         break;
     }
   }
-  bool valid() const { return m_valid; }
+  bool valid() const { return m_outcomes != 0; }
   bool operator()(uint64_t a, uint64_t b) const {
     const uint64_t ka = (a & m_mask) ^ m_flip, kb = (b & m_mask) ^ m_flip;
-    return (m_less & (ka < kb)) | (m_equal & (ka == kb)) | (m_greater & (ka > kb));
+    const unsigned outcome = ka < kb ? k_less : ka == kb ? k_equal : k_greater;
+    return (outcome & m_outcomes) != 0;
   }
 
  private:
-  void set(bool less, bool equal, bool greater, uint64_t flip) {
-    m_less = less;
-    m_equal = equal;
-    m_greater = greater;
-    m_flip = flip;
-  }
+  static constexpr unsigned k_less = 1, k_equal = 2, k_greater = 4;
   uint64_t m_mask = 0;
   uint64_t m_flip = 0;
-  bool m_less = false, m_equal = false, m_greater = false;
-  bool m_valid = true;
+  unsigned m_outcomes = 0;
 };
 
 // setp on integers with register or constant sources, in a loop of its own.

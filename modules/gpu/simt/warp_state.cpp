@@ -66,7 +66,7 @@ void WarpState::exit_lanes(uint64_t lanes) {
   m_stack.remove_lanes(lanes);
 }
 
-void WarpState::reconverge() {
+void WarpState::pop_finished() {
   for (;;) {
     const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
     m_stack.reconverge(floor);

@@ -88,12 +88,24 @@ class WarpState {
   // `lanes` exit the kernel.
   void exit_lanes(uint64_t lanes);
   // Pops reconverged entries and finished call frames; after it the top entry is what runs
-  // next (none when every lane has exited).
-  void reconverge();
+  // next (none when every lane has exited). Inline: after most instructions there is nothing
+  // to pop (the top entry has lanes, has not reached its reconvergence pc and is the current
+  // function's).
+  void reconverge() {
+    if (!m_stack.empty()) {
+      const SimtEntry& top = m_stack.top();
+      if (top.mask != 0 && top.pc != top.reconvergence_pc &&
+          (m_frames.empty() || m_stack.depth() > m_frames.back().stack_base))
+        return;
+    }
+    pop_finished();
+  }
   // The call instruction that entered the current .func (valid when call_depth() > 0).
   const CallFrame& current_frame() const { return m_frames.back(); }
 
  private:
+  void pop_finished();
+
   const KernelLayout* m_layout;
   uint32_t m_warp_size;
   uint32_t m_warp_id = 0;
