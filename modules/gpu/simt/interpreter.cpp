@@ -84,18 +84,10 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
 namespace {
 
 bool same_in_every_lane(SpecialRegister special) {
-  switch (special) {
-    case SpecialRegister::tid:
-    case SpecialRegister::laneid:
-    case SpecialRegister::lanemask_eq:
-    case SpecialRegister::lanemask_lt:
-    case SpecialRegister::lanemask_le:
-    case SpecialRegister::lanemask_gt:
-    case SpecialRegister::lanemask_ge:
-      return false;
-    default:
-      return true;
-  }
+  using S = SpecialRegister;
+  return special != S::tid && special != S::laneid && special != S::lanemask_eq &&
+         special != S::lanemask_lt && special != S::lanemask_le && special != S::lanemask_gt &&
+         special != S::lanemask_ge;
 }
 
 }  // namespace

@@ -120,32 +120,22 @@ class IntCompare {
     const bool signed_order =
         op == CompareOp::lt || op == CompareOp::le || op == CompareOp::gt || op == CompareOp::ge;
     if (signed_order && is_signed_int(type)) m_flip = uint64_t{1} << (bits - 1);
-    switch (op) {
-      case CompareOp::eq:
-        m_outcomes = k_equal;
-        break;
-      case CompareOp::ne:
-        m_outcomes = k_less | k_greater;
-        break;
-      case CompareOp::lt:
-      case CompareOp::lo:
-        m_outcomes = k_less;
-        break;
-      case CompareOp::le:
-      case CompareOp::ls:
-        m_outcomes = k_less | k_equal;
-        break;
-      case CompareOp::gt:
-      case CompareOp::hi:
-        m_outcomes = k_greater;
-        break;
-      case CompareOp::ge:
-      case CompareOp::hs:
-        m_outcomes = k_greater | k_equal;
-        break;
-      default:  // 0: not valid
-        break;
-    }
+    struct Wanted {
+      CompareOp op;
+      unsigned outcomes;
+    };
+    static constexpr Wanted k_wanted[] = {{CompareOp::eq, k_equal},
+                                          {CompareOp::ne, k_less | k_greater},
+                                          {CompareOp::lt, k_less},
+                                          {CompareOp::lo, k_less},
+                                          {CompareOp::le, k_less | k_equal},
+                                          {CompareOp::ls, k_less | k_equal},
+                                          {CompareOp::gt, k_greater},
+                                          {CompareOp::hi, k_greater},
+                                          {CompareOp::ge, k_greater | k_equal},
+                                          {CompareOp::hs, k_greater | k_equal}};
+    for (const Wanted& wanted : k_wanted)
+      if (wanted.op == op) m_outcomes = wanted.outcomes;  // none: 0, not valid
   }
   bool valid() const { return m_outcomes != 0; }
   bool operator()(uint64_t a, uint64_t b) const {
