@@ -14,6 +14,11 @@ bool is_power_of_two(uint32_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
 
+// Bits first..last (last <= 31) set.
+uint32_t bits_between(uint32_t first, uint32_t last) {
+  return uint32_t((uint64_t{2} << last) - (uint64_t{1} << first));
+}
+
 }  // namespace
 
 Coalescer::Coalescer(uint32_t line_bytes, uint32_t sector_bytes)
@@ -43,9 +48,16 @@ uint16_t Coalescer::request_for_line(uint64_t line_address) {
 void Coalescer::mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes) const {
   const uint32_t first_sector = offset / m_sector_bytes;
   const uint32_t last_sector = (offset + bytes - 1) / m_sector_bytes;
-  for (uint32_t s = first_sector; s <= last_sector; ++s) request.sector_mask |= 1u << s;
-  for (uint32_t b = offset; b < offset + bytes; ++b)
-    request.byte_mask[b / 64] |= uint64_t{1} << (b % 64);
+  request.sector_mask |= bits_between(first_sector, last_sector);
+  // bytes is at most 16: the bytes lie in one 64-byte word of the mask or straddle two.
+  const uint32_t end = offset + bytes;
+  const uint32_t first_word = offset / 64, last_word = (end - 1) / 64;
+  if (first_word == last_word) {
+    request.byte_mask[first_word] |= ((uint64_t{1} << bytes) - 1) << (offset % 64);
+  } else {
+    request.byte_mask[first_word] |= ~uint64_t{0} << (offset % 64);
+    request.byte_mask[last_word] |= (uint64_t{1} << (end % 64)) - 1;
+  }
 }
 
 void Coalescer::coalesce(const uint64_t* addresses, uint32_t lane_count, uint64_t active_mask,

@@ -30,28 +30,26 @@ FunctionalUnitGroup::FunctionalUnitGroup(const UnitTiming& timing)
     : m_units(std::max(1u, timing.units_per_sub_core),
               FunctionalUnit(timing.latency, timing.initiation_interval)) {}
 
-bool FunctionalUnitGroup::can_issue(uint64_t cycle) const {
-  return std::any_of(m_units.begin(), m_units.end(),
-                     [cycle](const FunctionalUnit& unit) { return unit.can_issue(cycle); });
-}
-
 uint64_t FunctionalUnitGroup::issue(uint64_t cycle) {
-  for (FunctionalUnit& unit : m_units)
-    if (unit.can_issue(cycle)) return unit.issue(cycle);
-  return m_units.front().issue(cycle);  // throws: every unit is busy
+  return issue(cycle, m_units.front().latency(), m_units.front().initiation_interval());
 }
 
 uint64_t FunctionalUnitGroup::issue(uint64_t cycle, uint32_t latency,
                                     uint32_t initiation_interval) {
-  for (FunctionalUnit& unit : m_units)
-    if (unit.can_issue(cycle)) return unit.issue(cycle, latency, initiation_interval);
+  for (FunctionalUnit& unit : m_units) {
+    if (unit.can_issue(cycle)) {
+      const uint64_t ready = unit.issue(cycle, latency, initiation_interval);
+      note_issue();
+      return ready;
+    }
+  }
   return m_units.front().issue(cycle, latency, initiation_interval);  // throws
 }
 
-uint64_t FunctionalUnitGroup::next_free_cycle() const {
-  uint64_t earliest = m_units.front().next_free_cycle();
-  for (const FunctionalUnit& unit : m_units) earliest = std::min(earliest, unit.next_free_cycle());
-  return earliest;
+void FunctionalUnitGroup::note_issue() {
+  m_next_free = m_units.front().next_free_cycle();
+  for (const FunctionalUnit& unit : m_units)
+    m_next_free = std::min(m_next_free, unit.next_free_cycle());
 }
 
 }  // namespace ohmvp::gpu

@@ -40,14 +40,18 @@ class FunctionalUnitGroup {
  public:
   explicit FunctionalUnitGroup(const UnitTiming& timing);
 
-  bool can_issue(uint64_t cycle) const;
+  // Inline: the readiness checks ask it for every candidate warp.
+  bool can_issue(uint64_t cycle) const { return cycle >= m_next_free; }
   uint64_t issue(uint64_t cycle);
   uint64_t issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval);
-  uint64_t next_free_cycle() const;
+  uint64_t next_free_cycle() const { return m_next_free; }
   uint32_t latency() const { return m_units.front().latency(); }
 
  private:
+  void note_issue();
+
   std::vector<FunctionalUnit> m_units;
+  uint64_t m_next_free = 0;  // the earliest of the units' next free cycles
 };
 
 }  // namespace ohmvp::gpu

@@ -32,14 +32,6 @@ void GtoScheduler::remove_warp(uint32_t slot) {
   if (m_greedy == slot) m_greedy = k_no_warp;
 }
 
-uint32_t GtoScheduler::pick(const WarpReadiness& ready) {
-  if (m_greedy != k_no_warp && ready(m_greedy)) return m_greedy;
-  for (const Entry& entry : m_by_age) {
-    if (entry.slot != m_greedy && ready(entry.slot)) return entry.slot;
-  }
-  return k_no_warp;
-}
-
 void GtoScheduler::on_issue(uint32_t slot) {
   check_slot(slot, m_capacity, "GTO scheduler");
   if (!m_present[slot]) throw_slot_error("GTO scheduler", slot, "issued but is not scheduled");

@@ -14,7 +14,16 @@ class GtoScheduler final : public WarpScheduler {
 
   void add_warp(uint32_t slot, uint64_t age) override;
   void remove_warp(uint32_t slot) override;
-  uint32_t pick(const WarpReadiness& ready) override;
+  uint32_t pick(const WarpReadiness& ready) override { return pick_ready(ready); }
+  // pick() with a readiness predicate the caller's compiler can inline (the SM's, for the
+  // default policy, without WarpReadiness's indirect call per candidate).
+  template <class Ready>
+  uint32_t pick_ready(const Ready& ready) const {
+    if (m_greedy != k_no_warp && ready(m_greedy)) return m_greedy;
+    for (const Entry& entry : m_by_age)
+      if (entry.slot != m_greedy && ready(entry.slot)) return entry.slot;
+    return k_no_warp;
+  }
   void on_issue(uint32_t slot) override;
   uint32_t warp_count() const override { return static_cast<uint32_t>(m_by_age.size()); }
   WarpSchedulerPolicy policy() const override { return WarpSchedulerPolicy::gto; }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/lane_mask.h"
 
 namespace ohmvp::gpu {
 
@@ -69,9 +70,13 @@ void LdstUnit::accept(MemoryOp& op) {
   for (size_t i = 0; i < op.request_count; ++i) {
     op.requests[i] = m_coalescer.request(i);
     op.waiters[i] = MemoryOp::Waiter{&op, uint16_t(i)};
+    op.request_lanes[i] = 0;
   }
   for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
-    op.placements[lane] = m_coalescer.placement(lane);
+    const LanePlacement& p = m_coalescer.placement(lane);
+    op.placements[lane] = p;
+    for (uint8_t k = 0; k < p.piece_count; ++k)
+      op.request_lanes[p.pieces[k].request] |= uint64_t{1} << lane;
   }
   op.next_request = 0;
   op.pieces_left = op.request_count;
@@ -171,7 +176,7 @@ void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
   out.request = uint16_t(request);
   std::fill(out.enables.begin(), out.enables.end(), uint8_t(TLM_BYTE_DISABLED));
   const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
-  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+  for_each_lane(op.request_lanes[request], [&](uint32_t lane) {
     const LanePlacement& p = op.placements[lane];
     uint32_t lane_offset = 0;
     for (uint8_t k = 0; k < p.piece_count; ++k) {
@@ -184,7 +189,7 @@ void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
       }
       lane_offset += piece.bytes;
     }
-  }
+  });
   out.set_byte_enable_ptr(out.enables.data());
   out.set_byte_enable_length(m_line_bytes);
   m_stats.stores.inc();
@@ -303,7 +308,7 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
 }
 
 void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line) {
-  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
+  for_each_lane(op.request_lanes[request], [&](uint32_t lane) {
     const LanePlacement& p = op.placements[lane];
     uint32_t lane_offset = 0;
     for (uint8_t k = 0; k < p.piece_count; ++k) {
@@ -313,7 +318,7 @@ void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::Lin
       }
       lane_offset += piece.bytes;
     }
-  }
+  });
 }
 
 void LdstUnit::piece_done(MemoryOp& op, uint64_t cycle) {

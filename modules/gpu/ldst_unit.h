@@ -37,6 +37,7 @@ struct MemoryOp {
   size_t request_count = 0;
   std::array<CoalescedRequest, Coalescer::k_max_requests> requests{};
   std::array<LanePlacement, Coalescer::k_max_lanes> placements{};
+  std::array<uint64_t, Coalescer::k_max_requests> request_lanes{};  // lanes with a piece in each
   std::array<Waiter, Coalescer::k_max_requests> waiters{};
   size_t next_request = 0;  // the next line request the L1 takes
   size_t pieces_left = 0;   // line requests not yet complete

@@ -8,16 +8,13 @@ MshrTable::MshrTable(uint32_t entries, uint32_t max_merges)
     : m_entries(entries), m_max_merges(max_merges) {
   if (entries == 0) throw std::invalid_argument("MshrTable: at least one entry");
   for (Entry& e : m_entries) e.waiters.reserve(size_t(max_merges) + 1);
+  m_in_use.reserve(entries);
 }
 
-// Stops after the last entry in use: a line has at most one entry, so the rest cannot match.
+// A line has at most one entry: the first match in the list of entries in use is the one.
 uint32_t MshrTable::find(uint64_t line) const {
-  uint32_t used_seen = 0;
-  for (uint32_t i = 0; i < m_entries.size() && used_seen < m_used; ++i) {
-    if (!m_entries[i].used) continue;
-    if (m_entries[i].line == line) return i;
-    ++used_seen;
-  }
+  for (const InUse& in_use : m_in_use)
+    if (in_use.line == line) return in_use.entry;
   return npos;
 }
 
@@ -43,6 +40,7 @@ MshrTable::Result MshrTable::add(uint64_t line, void* request) {
     e.waiters.clear();
     e.waiters.push_back(request);
     ++m_used;
+    m_in_use.push_back({line, i});
     return {Outcome::allocated, i};
   }
   return {Outcome::table_full, npos};
@@ -55,6 +53,12 @@ void MshrTable::release(uint32_t entry, std::vector<void*>& out) {
   out.swap(e.waiters);
   e.used = false;
   --m_used;
+  for (InUse& in_use : m_in_use) {
+    if (in_use.entry != entry) continue;
+    in_use = m_in_use.back();
+    m_in_use.pop_back();
+    break;
+  }
 }
 
 }  // namespace ohmvp::gpu

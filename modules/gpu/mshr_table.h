@@ -45,7 +45,12 @@ class MshrTable {
     uint64_t line = 0;
     std::vector<void*> waiters;
   };
+  struct InUse {
+    uint64_t line;
+    uint32_t entry;
+  };
   std::vector<Entry> m_entries;
+  std::vector<InUse> m_in_use;  // the entries in use, in no particular order, for find()
   uint32_t m_max_merges;
   uint32_t m_used = 0;
 };

@@ -102,6 +102,10 @@ void Scoreboard::throw_outside(uint32_t reg) const {
 }
 
 void Scoreboard::reserve(const InstructionRegisters& registers) {
+  if (registers.destination_count == 1) {  // the usual case, without the duplicate handling
+    reserve_one(registers.destinations[0]);
+    return;
+  }
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg)
@@ -117,7 +121,20 @@ void Scoreboard::reserve(const InstructionRegisters& registers) {
   }
 }
 
+void Scoreboard::reserve_one(uint32_t reg) {
+  const size_t i = index(reg);
+  if ((m_pending[i / 64] >> (i % 64)) & 1)
+    throw SimulationError("scoreboard: register " + std::to_string(reg) +
+                          " reserved while a write to it is pending");
+  set(i);
+  ++m_pending_count;
+}
+
 void Scoreboard::release(const InstructionRegisters& registers) {
+  if (registers.destination_count == 1) {
+    release(registers.destinations[0]);
+    return;
+  }
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg) {

@@ -79,6 +79,7 @@ class Scoreboard {
     return reg;
   }
   [[noreturn]] void throw_outside(uint32_t reg) const;
+  void reserve_one(uint32_t reg);
   void set(size_t i) { m_pending[i / 64] |= uint64_t{1} << (i % 64); }
   void clear(size_t i) { m_pending[i / 64] &= ~(uint64_t{1} << (i % 64)); }
 

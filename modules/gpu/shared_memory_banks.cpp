@@ -4,6 +4,7 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/lane_mask.h"
 
 namespace ohmvp::gpu {
 
@@ -59,6 +60,61 @@ uint32_t SharedMemoryBanks::passes(const uint64_t* addresses, uint32_t lane_coun
   return count_passes(addresses, active_mask, bytes_per_lane, AnyGeometry{m_bank_width, m_banks});
 }
 
+// When every lane's bytes lie in one word (each address a multiple of its power-of-two size, at
+// most a bank wide, and banks a power of two bytes wide): each bank's last word is noted, then
+// every lane compares its word with its bank's; a bank asked for two different words fails the
+// comparison for one of them.
+template <class Geometry>
+SharedMemoryBanks::OneWordCheck SharedMemoryBanks::one_word_check(const uint64_t* addresses,
+                                                                  uint64_t lanes,
+                                                                  uint32_t bytes_per_lane,
+                                                                  Geometry geometry) {
+  if (m_width_shift == 0 || (bytes_per_lane & (bytes_per_lane - 1)) != 0 ||
+      bytes_per_lane > m_bank_width)
+    return OneWordCheck::spans;
+  uint64_t any_bits = 0;
+  for_each_lane(
+      lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const uint64_t address = addresses[lane];
+        any_bits |= address;
+        const uint64_t word = geometry.word(address);
+        m_bank_word[geometry.bank(word)] = word;
+      });
+  if ((any_bits & (bytes_per_lane - 1)) != 0) return OneWordCheck::spans;
+  uint64_t differ = 0;
+  for_each_lane(
+      lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const uint64_t word = geometry.word(addresses[lane]);
+        differ |= m_bank_word[geometry.bank(word)] ^ word;
+      });
+  return differ != 0 ? OneWordCheck::conflict : OneWordCheck::free;
+}
+
+template <class Geometry>
+bool SharedMemoryBanks::any_conflict(const uint64_t* addresses, uint64_t lanes,
+                                     uint32_t bytes_per_lane, Geometry geometry) {
+  uint64_t banks_used = 0;
+  bool conflict = false;
+  const auto note = [&](uint64_t word) {
+    const uint32_t bank = geometry.bank(word);
+    const uint64_t bit = uint64_t{1} << bank;
+    if (banks_used & bit) {
+      conflict |= m_bank_word[bank] != word;
+    } else {
+      m_bank_word[bank] = word;
+      banks_used |= bit;
+    }
+  };
+  for (uint64_t m = lanes; m != 0; m &= m - 1) {
+    const uint64_t address = addresses[__builtin_ctzll(m)];
+    const uint64_t first_word = geometry.word(address);
+    const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
+    note(first_word);
+    for (uint64_t word = first_word + 1; word <= last_word; ++word) note(word);
+  }
+  return conflict;
+}
+
 template <class Geometry>
 uint32_t SharedMemoryBanks::count_passes(const uint64_t* addresses, uint64_t active_mask,
                                          uint32_t bytes_per_lane, Geometry geometry) {
@@ -71,25 +127,10 @@ uint32_t SharedMemoryBanks::count_passes(const uint64_t* addresses, uint64_t act
     const uint64_t lanes = active_mask & phase_mask;
     // A phase in which no bank is asked for two different words is one pass (the common case,
     // found without the chains).
-    uint64_t banks_used = 0;
-    bool conflict = false;
-    const auto note = [&](uint64_t word) {
-      const uint32_t bank = geometry.bank(word);
-      const uint64_t bit = uint64_t{1} << bank;
-      if (banks_used & bit) {
-        conflict |= m_bank_word[bank] != word;
-      } else {
-        m_bank_word[bank] = word;
-        banks_used |= bit;
-      }
-    };
-    for (uint64_t m = lanes; m != 0; m &= m - 1) {
-      const uint64_t address = addresses[__builtin_ctzll(m)];
-      const uint64_t first_word = geometry.word(address);
-      const uint64_t last_word = geometry.word(address + bytes_per_lane - 1);
-      note(first_word);
-      for (uint64_t word = first_word + 1; word <= last_word; ++word) note(word);
-    }
+    const OneWordCheck check = one_word_check(addresses, lanes, bytes_per_lane, geometry);
+    bool conflict = check == OneWordCheck::conflict;
+    if (check == OneWordCheck::spans)
+      conflict = any_conflict(addresses, lanes, bytes_per_lane, geometry);
     if (!conflict) {
       total += lanes != 0 ? 1 : 0;
       continue;

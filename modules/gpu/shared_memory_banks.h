@@ -48,6 +48,13 @@ class SharedMemoryBanks {
     uint64_t word(uint64_t address) const { return address / width; }
     uint32_t bank(uint64_t word) const { return uint32_t(word % banks); }
   };
+  enum class OneWordCheck { free, conflict, spans };  // spans: some lane touches two words
+  template <class Geometry>
+  OneWordCheck one_word_check(const uint64_t* addresses, uint64_t lanes, uint32_t bytes_per_lane,
+                              Geometry geometry);
+  template <class Geometry>
+  bool any_conflict(const uint64_t* addresses, uint64_t lanes, uint32_t bytes_per_lane,
+                    Geometry geometry);
   template <class Geometry>
   uint32_t count_passes(const uint64_t* addresses, uint64_t active_mask, uint32_t bytes_per_lane,
                         Geometry geometry);

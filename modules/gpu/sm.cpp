@@ -55,6 +55,12 @@ uint32_t bank_access_bytes(const Instruction& instruction) {
   return std::clamp<uint32_t>(bytes, 1, 16);
 }
 
+// The lanes in a mask; a full 32-lane warp without the popcount call (this build's target has
+// no popcount instruction).
+uint64_t lane_count(uint64_t mask) {
+  return mask == 0xffffffff ? 32 : uint64_t(__builtin_popcountll(mask));
+}
+
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
   Dim3 d;
   d.x = uint32_t(linear % shape.x);
@@ -99,7 +105,7 @@ void Sm::begin_launch(const LaunchState& launch) {
   m_wake_cycle = 0;
   m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_aborted = false;
-  while (!m_releases.empty()) m_releases.pop();  // results of the previous launch's last warps
+  m_releases.clear();  // results of the previous launch's last warps
   m_warps.clear();
   m_warps.resize(m_config.sm.max_warps);
   for (Warp& warp : m_warps) {
@@ -181,14 +187,12 @@ bool Sm::idle() const {
 }
 
 uint64_t Sm::simulate(uint64_t cycle) {
-  while (!m_releases.empty() && m_releases.top().cycle <= cycle) {
-    const Release r = m_releases.top();
-    m_releases.pop();
+  m_releases.due(cycle, [this](const RegisterRelease& r) {
     if (m_warps[r.warp].generation == r.generation && m_warps[r.warp].resident) {
       m_scoreboards[r.warp].release(*r.registers);
       m_idle[sub_core_of(r.warp)].valid = false;
     }
-  }
+  });
   const uint64_t ldst_next = m_ldst.step(cycle);
   m_trace_mshrs.set(m_ldst.mshr_occupancy(), m_loop.time_ps(cycle));
   if (m_resident_ctas == 0) return ldst_next == UINT64_MAX ? CycleLoop::never : ldst_next;
@@ -224,7 +228,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
       }
       return reason == StallReason::issued;
     };
-    const uint32_t slot = sub_core.scheduler().pick(ready);
+    GtoScheduler* gto = sub_core.gto_scheduler();
+    const uint32_t slot = gto ? gto->pick_ready(ready) : sub_core.scheduler().pick(ready);
     idle = IdleSubCore{slot == WarpScheduler::k_no_warp && !m_ldst_asked, m_next_wake, first};
     m_next_wake = std::min(m_next_wake, others_wake);
     if (slot == WarpScheduler::k_no_warp) {
@@ -245,7 +250,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
   }
   if (issued_any) return cycle + 1;
   uint64_t next = std::min(m_next_wake, ldst_next);
-  if (!m_releases.empty()) next = std::min(next, m_releases.top().cycle);
+  next = std::min(next, m_releases.next_cycle());
   return next == UINT64_MAX ? CycleLoop::never : std::max(next, cycle + 1);
 }
 
@@ -278,8 +283,12 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
 
 bool Sm::has_hazard(Warp& warp, uint32_t w) {
   const Scoreboard& scoreboard = m_scoreboards[w];
+  if (warp.hazard_free) return false;
   if (warp.hazard_seen_at == scoreboard.release_count()) return true;
-  if (!scoreboard.has_hazard(*warp.next_registers)) return false;
+  if (!scoreboard.has_hazard(*warp.next_registers)) {
+    warp.hazard_free = true;
+    return false;
+  }
   warp.hazard_seen_at = scoreboard.release_count();
   return true;
 }
@@ -289,6 +298,7 @@ void Sm::fetch_next(Warp& warp) {
   static const Instruction past_the_end{};
   static const InstructionRegisters no_registers{};
   warp.hazard_seen_at = UINT64_MAX;
+  warp.hazard_free = false;
   const WarpState& state = *warp.state;
   if (state.finished()) return;
   const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];
@@ -351,8 +361,8 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   }
   sub_core.scheduler().on_issue(scheduler_slot(w));
   m_stats.warp_instructions.inc();
-  m_stats.thread_instructions.inc(uint64_t(__builtin_popcountll(result.executed_mask)));
-  m_stats.active_lanes.inc(uint64_t(__builtin_popcountll(result.active_mask)));
+  m_stats.thread_instructions.inc(lane_count(result.executed_mask));
+  m_stats.active_lanes.inc(lane_count(result.active_mask));
   warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
 
   switch (result.status) {
@@ -548,10 +558,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       fault.detail = "the memory system answered an address error";
       raise_fault(warp, fault);
     } else {
-      WarpState& state = *warp.state;
-      state.memory_request() = op.request;
-      state.set_memory_pending(true);
-      Interpreter::complete_memory(state);
+      Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
@@ -623,7 +630,7 @@ void Sm::maybe_finish_cta(uint32_t cta_index) {
 }
 
 void Sm::schedule_release(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
-  m_releases.push(Release{cycle, m_sequence++, w, m_warps[w].generation, &registers});
+  m_releases.push(w, m_warps[w].generation, registers, cycle);
 }
 
 void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
@@ -649,7 +656,7 @@ void Sm::abort() {
   }
   for (Cta& cta : m_ctas) cta.resident = false;
   m_resident_ctas = 0;
-  while (!m_releases.empty()) m_releases.pop();
+  m_releases.clear();
   for (auto& sub_core : m_sub_cores) sub_core->pause();
 }
 

@@ -5,7 +5,6 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -17,6 +16,7 @@
 #include "modules/gpu/gpu_config.h"
 #include "modules/gpu/launch_state.h"
 #include "modules/gpu/ldst_unit.h"
+#include "modules/gpu/release_wheel.h"
 #include "modules/gpu/shared_memory_banks.h"
 #include "modules/gpu/simt/interpreter.h"
 #include "modules/gpu/simt/warp_state.h"
@@ -109,18 +109,10 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     // The scoreboard's release count when the next instruction last had a hazard: the hazard
     // holds until a register is released.
     uint64_t hazard_seen_at = UINT64_MAX;
+    // The next instruction had no hazard: none comes until the warp issues (only its own issue
+    // reserves registers).
+    bool hazard_free = false;
   };
-  struct Release {
-    uint64_t cycle;
-    uint64_t sequence;
-    uint32_t warp;
-    uint32_t generation;
-    const InstructionRegisters* registers;
-    bool operator>(const Release& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : sequence > o.sequence;
-    }
-  };
-
   // A sub-core whose scheduler found no warp to issue: until cycle `until` (the earliest its
   // stalled warps' ready cycles and busy units allow) it would find none again, for the same
   // reasons, unless something it waits on happens first (a register released, an access
@@ -183,8 +175,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::vector<IdleSubCore> m_idle;  // by sub-core
   uint64_t m_wake_cycle = 0;        // see due()
   uint64_t m_active_since = 0;      // cycle the SM last went from no CTA to some
-  std::priority_queue<Release, std::vector<Release>, std::greater<Release>> m_releases;
-  uint64_t m_sequence = 0;
+  ReleaseWheel m_releases;
   bool m_aborted = false;
   std::array<uint64_t, 64> m_lane_addresses{};  // scratch
 

@@ -4,7 +4,9 @@ namespace ohmvp::gpu {
 
 SubCore::SubCore(const GpuConfig& config, uint32_t warp_capacity, StatsRegistry& stats,
                  const std::string& group, VcdWriter* vcd, const std::string& scope)
-    : m_scheduler(make_warp_scheduler(config.scheduler, warp_capacity)), m_stats(stats, group) {
+    : m_scheduler(make_warp_scheduler(config.scheduler, warp_capacity)),
+      m_gto(dynamic_cast<GtoScheduler*>(m_scheduler.get())),
+      m_stats(stats, group) {
   m_units.reserve(k_unit_class_count);
   for (size_t u = 0; u < k_unit_class_count; ++u) m_units.emplace_back(config.units[u]);
   m_issued.attach(vcd, scope, "issued_warp", 8);

@@ -8,6 +8,7 @@
 #include "modules/common/trace_signal.h"
 #include "modules/gpu/functional_unit.h"
 #include "modules/gpu/gpu_config.h"
+#include "modules/gpu/gto_scheduler.h"
 #include "modules/gpu/sm_stats.h"
 #include "modules/gpu/warp_scheduler.h"
 
@@ -22,6 +23,8 @@ class SubCore {
           const std::string& group, VcdWriter* vcd, const std::string& scope);
 
   WarpScheduler& scheduler() { return *m_scheduler; }
+  // The scheduler when it is greedy-then-oldest (the SM inlines its pick), else null.
+  GtoScheduler* gto_scheduler() { return m_gto; }
   FunctionalUnitGroup& unit(UnitClass unit) { return m_units[unit_index(unit)]; }
   SubCoreStats& stats() { return m_stats; }
   const SubCoreStats& stats() const { return m_stats; }
@@ -52,6 +55,7 @@ class SubCore {
 
  private:
   std::unique_ptr<WarpScheduler> m_scheduler;
+  GtoScheduler* m_gto;
   std::vector<FunctionalUnitGroup> m_units;
   SubCoreStats m_stats;
   StallReason m_last = StallReason::no_ready_warp;

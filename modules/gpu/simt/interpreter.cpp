@@ -81,6 +81,17 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
   }
 }
 
+namespace {
+
+bool same_in_every_lane(SpecialRegister special) {
+  using S = SpecialRegister;
+  return special != S::tid && special != S::laneid && special != S::lanemask_eq &&
+         special != S::lanemask_lt && special != S::lanemask_le && special != S::lanemask_gt &&
+         special != S::lanemask_ge;
+}
+
+}  // namespace
+
 void prepare_operands(Exec& x) {
   const Instruction& in = x.instruction;
   for (uint32_t i = 0; i < in.operand_count; ++i) {
@@ -94,7 +105,12 @@ void prepare_operands(Exec& x) {
           source.row = x.warp.row(operand.reg);
         break;
       case Operand::Kind::special:
-        source.per_lane = &operand;
+        if (operand.special == SpecialRegister::tid)
+          source.row = x.warp.thread_row(operand.component);
+        else if (same_in_every_lane(operand.special))
+          source.constant = special_value(x, operand, 0);
+        else
+          source.per_lane = &operand;
         break;
       default:
         source.constant = read(x, operand, 0);  // the same for every lane
@@ -134,8 +150,14 @@ void move(Exec& x) {
     return;
   }
   const IntImage image(is_float(in.type) ? DataType::b64 : in.type);
+  if (plain_sources(x, 1)) {
+    map_plain<1>(x, [=](uint64_t value) { return image(value); });
+    return;
+  }
   const LaneSource value = x.sources[1];
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(read(x, value, lane))); });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane)
+                   __attribute__((always_inline)) { write(x, lane, image(read(x, value, lane))); });
 }
 
 void convert_address(Exec& x) {

@@ -36,7 +36,9 @@ class Interpreter {
 
   // Finishes the pending global/local/generic/texture access: writes loaded bytes, atomic old
   // values and texels from warp.memory_request().data into the destination registers.
-  static void complete_memory(WarpState& warp);
+  static void complete_memory(WarpState& warp) { complete_memory(warp, warp.memory_request()); }
+  // The same from a copy of the request (the timing model's, kept while the access is in flight).
+  static void complete_memory(WarpState& warp, const MemoryRequest& request);
 };
 
 }  // namespace ohmvp::gpu

@@ -108,6 +108,73 @@ bool combine(BoolOp op, bool value, bool c) {
   return value;
 }
 
+// An integer comparison as unsigned comparisons of keys: the operands masked to the type's width,
+// with the sign bit flipped for signed orderings (which orders two's complement values as
+// unsigned ones), and the outcomes less, equal and greater that make it true. Not valid for
+// the floating-point-only operators.
+class IntCompare {
+ public:
+  IntCompare(CompareOp op, DataType type) {
+    const unsigned bits = type == DataType::pred ? 1 : type_bits(type);
+    m_mask = width_mask(bits);
+    const bool signed_order =
+        op == CompareOp::lt || op == CompareOp::le || op == CompareOp::gt || op == CompareOp::ge;
+    if (signed_order && is_signed_int(type)) m_flip = uint64_t{1} << (bits - 1);
+    struct Wanted {
+      CompareOp op;
+      unsigned outcomes;
+    };
+    static constexpr Wanted k_wanted[] = {{CompareOp::eq, k_equal},
+                                          {CompareOp::ne, k_less | k_greater},
+                                          {CompareOp::lt, k_less},
+                                          {CompareOp::lo, k_less},
+                                          {CompareOp::le, k_less | k_equal},
+                                          {CompareOp::ls, k_less | k_equal},
+                                          {CompareOp::gt, k_greater},
+                                          {CompareOp::hi, k_greater},
+                                          {CompareOp::ge, k_greater | k_equal},
+                                          {CompareOp::hs, k_greater | k_equal}};
+    for (const Wanted& wanted : k_wanted)
+      if (wanted.op == op) m_outcomes = wanted.outcomes;  // none: 0, not valid
+  }
+  bool valid() const { return m_outcomes != 0; }
+  bool operator()(uint64_t a, uint64_t b) const {
+    const uint64_t ka = (a & m_mask) ^ m_flip, kb = (b & m_mask) ^ m_flip;
+    const unsigned outcome = ka < kb ? k_less : ka == kb ? k_equal : k_greater;
+    return (outcome & m_outcomes) != 0;
+  }
+
+ private:
+  static constexpr unsigned k_less = 1, k_equal = 2, k_greater = 4;
+  uint64_t m_mask = 0;
+  uint64_t m_flip = 0;
+  unsigned m_outcomes = 0;
+};
+
+// setp on integers with register or constant sources, in a loop of its own.
+bool integer_setp(Exec& x, DataType compare_type, bool has_c) {
+  const Instruction& in = x.instruction;
+  const IntCompare compare(in.mod.compare, compare_type);
+  if (!compare.valid() || !plain_sources(x, has_c ? 3 : 2)) return false;
+  const LaneSource c = x.sources[3];
+  const uint64_t lanes = x.lanes;
+  uint64_t* const p = x.destination;
+  uint64_t* const q = in.dest_pred != no_register ? x.warp.row(in.dest_pred) : nullptr;
+  const BoolOp bool_op = in.mod.bool_op;
+  with_values(x.sources[1], [&](auto a) {
+    with_values(x.sources[2], [&](auto b) {
+      for_each_lane(
+          lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+            const bool result = compare(a(lane), b(lane));
+            const bool third = has_c ? (plain_value(c, lane) & 1) : false;
+            p[lane] = combine(bool_op, result, third) ? 1 : 0;
+            if (q) q[lane] = combine(bool_op, !result, third);
+          });
+    });
+  });
+  return true;
+}
+
 }  // namespace
 
 void execute_compare(Exec& x) {
@@ -121,6 +188,7 @@ void execute_compare(Exec& x) {
       const DataType compare_type = compared == DataType::none ? in.type : compared;
       const bool floating = is_float(compare_type);
       const bool has_c = in.mod.bool_op != BoolOp::none;
+      if (in.op == Opcode::setp && !floating && integer_setp(x, compare_type, has_c)) return;
       const LaneSource first = x.sources[1], second = x.sources[2], third = x.sources[3];
       for_each_lane(x.lanes, [&](uint32_t lane) {
         const uint64_t a = read(x, first, lane), b = read(x, second, lane);

@@ -53,13 +53,9 @@ void elementwise(Exec& x, unsigned arity, Op op) {
     case DataType::f32:
       if (!ftz && !sat && mode == RoundingMode::rn && plain_sources(x, arity)) {
         // The usual case, with the sources read through local copies in a loop of its own.
-        const LaneSource a = x.sources[1], b = x.sources[2], c = x.sources[3];
-        uint64_t* const destination = x.destination;
-        for_each_lane(x.lanes, [&](uint32_t lane) {
-          const float result = static_cast<float>(op(as_f32(a.row ? a.row[lane] : a.constant),
-                                                     as_f32(b.row ? b.row[lane] : b.constant),
-                                                     as_f32(c.row ? c.row[lane] : c.constant)));
-          destination[lane] = std::isnan(result) ? canonical_f32_nan : f32_bits(result);
+        map_plain<3>(x, [=](uint64_t a, uint64_t b, uint64_t c) {
+          const float result = static_cast<float>(op(as_f32(a), as_f32(b), as_f32(c)));
+          return std::isnan(result) ? canonical_f32_nan : f32_bits(result);
         });
         return;
       }

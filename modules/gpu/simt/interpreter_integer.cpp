@@ -29,12 +29,20 @@ void add_sub(Exec& x) {
   const uint64_t mask = width_mask(bits);
   const bool subtract = in.op == Opcode::sub;
   const IntImage image(in.type);
+  if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat && plain_sources(x, 2)) {
+    if (subtract)
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image((a & mask) - (b & mask)); });
+    else
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image((a & mask) + (b & mask)); });
+    return;
+  }
   if (!in.mod.carry_in && !in.mod.carry_out && !in.mod.sat) {  // the usual add and sub
     const LaneSource first = x.sources[1], second = x.sources[2];
-    for_each_lane(x.lanes, [&](uint32_t lane) {
-      const uint64_t a = read(x, first, lane) & mask, b = read(x, second, lane) & mask;
-      write(x, lane, image(subtract ? a - b : a + b));
-    });
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+          const uint64_t a = read(x, first, lane) & mask, b = read(x, second, lane) & mask;
+          write(x, lane, image(subtract ? a - b : a + b));
+        });
     return;
   }
   for_each_lane(x.lanes, [&](uint32_t lane) {
@@ -83,6 +91,21 @@ void multiply(Exec& x) {
   const uint64_t result_mask = width_mask(result_bits);
   const IntImage image(result_type);
   const LaneSource first = x.sources[1], second = x.sources[2], addend = x.sources[3];
+  if (mode != MulMode::hi && (mode != MulMode::wide || bits <= 32) && !in.mod.sat &&
+      !in.mod.carry_in && !in.mod.carry_out && plain_sources(x, has_addend ? 3 : 2)) {
+    // .lo (the low bits of any product) and .wide of up to 32-bit operands (an exact 64-bit
+    // product of the sign- or zero-extended operands), without 128-bit arithmetic.
+    const IntImage operand(in.type);
+    if (has_addend)
+      map_plain<3>(x, [=](uint64_t a, uint64_t b, uint64_t c) {
+        return image((((operand(a) * operand(b)) & result_mask) + (c & result_mask)) & result_mask);
+      });
+    else
+      map_plain<2>(x, [=](uint64_t a, uint64_t b) {
+        return image((operand(a) * operand(b)) & result_mask);
+      });
+    return;
+  }
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const s128 product = select_product(
         full_product(read(x, first, lane), read(x, second, lane), bits, is_signed), mode, bits);
@@ -151,17 +174,29 @@ void divide(Exec& x) {
 template <class F>
 void unary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
+  if (plain_sources(x, 1)) {
+    map_plain<1>(x, [=](uint64_t a) { return image(f(a)); });
+    return;
+  }
   const LaneSource source = x.sources[1];
-  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, image(f(read(x, source, lane)))); });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        write(x, lane, image(f(read(x, source, lane))));
+      });
 }
 
 template <class F>
 void binary(Exec& x, F&& f) {
   const IntImage image(x.instruction.type);
+  if (plain_sources(x, 2)) {
+    map_plain<2>(x, [=](uint64_t a, uint64_t b) { return image(f(a, b)); });
+    return;
+  }
   const LaneSource first = x.sources[1], second = x.sources[2];
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    write(x, lane, image(f(read(x, first, lane), read(x, second, lane))));
-  });
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        write(x, lane, image(f(read(x, first, lane), read(x, second, lane))));
+      });
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "modules/gpu/lane_mask.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/memory_windows.h"
@@ -15,12 +16,13 @@
 namespace ohmvp::gpu::detail {
 
 // A source operand resolved once per instruction, for the per-lane loops: a register's row of
-// lane values or one value for every lane (an immediate, a symbol's address, 0 for operands
-// that are no value); special registers are read lane by lane through `special`.
+// lane values (%tid: the warp's row of thread coordinates) or one value for every lane (an
+// immediate, a symbol's address, a special register that is the same in every lane, 0 for
+// operands that are no value); %laneid, %lanemask_* and negated predicates are read lane by
+// lane through `per_lane`.
 struct LaneSource {
   const uint64_t* row = nullptr;  // null: `constant`
   uint64_t constant = 0;
-  // A special register or a negated predicate (`!%p`): read lane by lane from the operand.
   const Operand* per_lane = nullptr;
 };
 
@@ -46,14 +48,7 @@ struct Exec {
   }
 };
 
-template <class F>
-inline void for_each_lane(uint64_t mask, F&& body) {
-  while (mask) {
-    const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(mask));
-    mask &= mask - 1;
-    body(lane);
-  }
-}
+using gpu::for_each_lane;
 
 inline unsigned type_bits(DataType type) {
   return static_cast<unsigned>(type_bytes(type)) * 8;
@@ -177,6 +172,61 @@ inline bool plain_sources(const Exec& x, unsigned count) {
   for (unsigned i = 1; i <= count; ++i)
     if (x.sources[i].per_lane) return false;
   return x.destination != nullptr;
+}
+
+// A lane's value of a register or constant source (see plain_sources).
+inline uint64_t plain_value(const LaneSource& source, uint32_t lane) {
+  return source.row ? source.row[lane] : source.constant;
+}
+
+// A plain source's lane values, for loops instantiated once for a register row and once for a
+// constant (no per-lane test of which it is).
+struct RowValues {
+  const uint64_t* row;
+  uint64_t operator()(uint32_t lane) const { return row[lane]; }
+};
+struct ConstantValue {
+  uint64_t value;
+  uint64_t operator()(uint32_t) const { return value; }
+};
+template <class F>
+__attribute__((always_inline)) inline void with_values(const LaneSource& source, F&& f) {
+  if (source.row)
+    f(RowValues{source.row});
+  else
+    f(ConstantValue{source.constant});
+}
+
+// destination[lane] = f(sources 1..Arity) in every lane, for plain_sources(x, Arity). The loop
+// body holds copies of the sources, the destination and `f` (which should capture by value):
+// locals that a lambda kept out of line also refers to would be reloaded in every lane.
+template <unsigned Arity, class F>
+inline void map_plain(Exec& x, F f) {
+  const uint64_t lanes = x.lanes;
+  uint64_t* const destination = x.destination;
+  with_values(x.sources[1], [&](auto a) {
+    if constexpr (Arity == 1) {
+      for_each_lane(
+          lanes, [=](uint32_t lane)
+                     __attribute__((always_inline)) { destination[lane] = f(a(lane)); });
+    } else {
+      with_values(x.sources[2], [&](auto b) {
+        if constexpr (Arity == 2) {
+          for_each_lane(
+              lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+                destination[lane] = f(a(lane), b(lane));
+              });
+        } else {
+          with_values(x.sources[3], [&](auto c) {
+            for_each_lane(
+                lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+                  destination[lane] = f(a(lane), b(lane), c(lane));
+                });
+          });
+        }
+      });
+    }
+  });
 }
 
 // A lane's value of a source; the hot loops read through local copies of x.sources, which the

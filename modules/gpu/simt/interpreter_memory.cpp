@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "modules/gpu/ptx/atomic_alu.h"
@@ -81,30 +82,61 @@ void gather_store_data(const Exec& x, uint32_t lane, uint8_t* bytes, uint32_t el
 // writes only its own registers). False when the access is not of this kind or a lane fails.
 template <class T>
 bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
-  const ExecutionContext& context = x.context;
   SharedAccess& shared = x.warp.shared_access();
-  bool valid = true;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    const uint64_t at = lane_address(x, address, lane);
-    valid &= (at & (sizeof(T) - 1)) == 0 && at <= context.shared_bytes &&
-             context.shared_bytes - at >= sizeof(T);
-    shared.address[lane] = at;
-  });
+  uint64_t* const addresses = shared.address.data();
+  uint8_t* const memory = x.context.shared;
+  const uint64_t bytes = x.context.shared_bytes;
+  // Every lane is aligned and inside when the OR of the addresses is aligned and the highest
+  // address is inside.
+  uint64_t any_bits = 0, highest = 0;
+  const uint64_t* const row = address.row;
+  const uint64_t constant = address.constant;
+  const auto note = [&](uint32_t lane, uint64_t at) __attribute__((always_inline)) {
+    any_bits |= at;
+    highest = std::max(highest, at);
+    addresses[lane] = at;
+  };
+  if (row)
+    for_each_lane(
+        x.lanes, [&](uint32_t lane)
+                     __attribute__((always_inline)) { note(lane, row[lane] + constant); });
+  else
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) { note(lane, constant); });
+  const bool valid =
+      (any_bits & (sizeof(T) - 1)) == 0 && highest <= bytes && bytes - highest >= sizeof(T);
   if (!valid) return false;
   shared.lanes = x.lanes;
   if (is_load) {
     const DataType type = x.instruction.type;
     const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
-    for_each_lane(x.lanes, [&](uint32_t lane) {
-      T value;
-      std::memcpy(&value, context.shared + shared.address[lane], sizeof(T));
-      x.destination[lane] = image(value);
-    });
+    uint64_t* const destination = x.destination;
+    // Only a signed type's image differs from the zero-extended element.
+    const auto load = [=](auto extend) {
+      for_each_lane(
+          x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+            T value;
+            std::memcpy(&value, memory + addresses[lane], sizeof(T));
+            destination[lane] = extend(value);
+          });
+    };
+    if (is_signed_int(type))
+      load([=](uint64_t value) { return image(value); });
+    else
+      load([](uint64_t value) { return value; });
+  } else if (!x.sources[1].per_lane) {  // a register or constant to store
+    const LaneSource data = x.sources[1];
+    for_each_lane(
+        x.lanes, [=](uint32_t lane) __attribute__((always_inline)) {
+          const T value = static_cast<T>(plain_value(data, lane));
+          std::memcpy(memory + addresses[lane], &value, sizeof(T));
+        });
   } else {
-    for_each_lane(x.lanes, [&](uint32_t lane) {
-      const T value = static_cast<T>(read(x, 1, lane));
-      std::memcpy(context.shared + shared.address[lane], &value, sizeof(T));
-    });
+    for_each_lane(
+        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+          const T value = static_cast<T>(read(x, 1, lane));
+          std::memcpy(memory + addresses[lane], &value, sizeof(T));
+        });
   }
   return true;
 }
@@ -164,74 +196,77 @@ void execute_memory(Exec& x, bool& pending) {
   if (shared_scalar_access(x, address_of)) return;
   const uint64_t thread_base = uint64_t{x.context.cta_linear} * x.context.block.count();
 
-  for_each_lane(x.lanes, [&](uint32_t lane) {
-    if (x.failed()) return;
-    const uint64_t raw = lane_address(x, address_of, lane);
-    Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
-    if ((place.address & (bytes - 1)) != 0) {  // bytes is a power of two
-      x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
-      return;
-    }
-    if (place.space == StateSpace::shared) {
-      shared.lanes |= uint64_t{1} << lane;
-      shared.address[lane] = place.address;
-    }
-    if (place.space == StateSpace::global || place.space == StateSpace::local) {
-      uint64_t device_address = place.address;
-      if (place.space == StateSpace::local) {
-        if (place.address > x.context.layout->local_bytes_per_thread() ||
-            x.context.layout->local_bytes_per_thread() - place.address < bytes) {
-          x.fail(FaultKind::out_of_window, lane, "beyond the thread's .local storage", raw,
-                 in.space);
+  for_each_lane(
+      x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        if (x.failed()) return;
+        const uint64_t raw = lane_address(x, address_of, lane);
+        Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
+        if ((place.address & (bytes - 1)) != 0) {  // bytes is a power of two
+          x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
           return;
         }
-        if (is_atomic) {
-          x.fail(FaultKind::unsupported, lane, "atomic on .local");
+        if (place.space == StateSpace::shared) {
+          shared.lanes |= uint64_t{1} << lane;
+          shared.address[lane] = place.address;
+        }
+        if (place.space == StateSpace::global || place.space == StateSpace::local) {
+          uint64_t device_address = place.address;
+          if (place.space == StateSpace::local) {
+            if (place.address > x.context.layout->local_bytes_per_thread() ||
+                x.context.layout->local_bytes_per_thread() - place.address < bytes) {
+              x.fail(FaultKind::out_of_window, lane, "beyond the thread's .local storage", raw,
+                     in.space);
+              return;
+            }
+            if (is_atomic) {
+              x.fail(FaultKind::unsupported, lane, "atomic on .local");
+              return;
+            }
+            device_address = x.context.local_region_base +
+                             (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride +
+                             place.address;
+          }
+          request.lanes |= uint64_t{1} << lane;
+          request.space[lane] = place.space;
+          request.address[lane] = device_address;
+          if (is_store)
+            gather_store_data(x, lane, request.data[lane].data(), element, vector_width);
+          if (is_atomic) {
+            const unsigned b_index = has_destination ? 2 : 1;
+            request.operand_b[lane] = read(x, b_index, lane);
+            request.operand_c[lane] =
+                in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
+          }
           return;
         }
-        device_address = x.context.local_region_base +
-                         (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride +
-                         place.address;
-      }
-      request.lanes |= uint64_t{1} << lane;
-      request.space[lane] = place.space;
-      request.address[lane] = device_address;
-      if (is_store) gather_store_data(x, lane, request.data[lane].data(), element, vector_width);
-      if (is_atomic) {
-        const unsigned b_index = has_destination ? 2 : 1;
-        request.operand_b[lane] = read(x, b_index, lane);
-        request.operand_c[lane] = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
-      }
-      return;
-    }
-    uint8_t* pointer = immediate_pointer(x, place.space, place.address, bytes, lane);
-    if (!pointer) {
-      x.fail(FaultKind::out_of_window, lane, "", raw, place.space);
-      return;
-    }
-    if (is_load) {
-      write_loaded(x.warp, destination, lane, pointer, in.type, vector_width);
-    } else if (is_store) {
-      if (place.space == StateSpace::const_ ||
-          (place.space == StateSpace::param && !(place.address & param_arena_tag))) {
-        x.fail(FaultKind::unsupported, lane, "store to read-only storage", raw, place.space);
-        return;
-      }
-      gather_store_data(x, lane, pointer, element, vector_width);
-    } else {
-      if (place.space != StateSpace::shared) {
-        x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw,
-               place.space);
-        return;
-      }
-      const unsigned b_index = has_destination ? 2 : 1;
-      const uint64_t b = read(x, b_index, lane);
-      const uint64_t c = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
-      const uint64_t old_value = load_bytes(pointer, element);
-      store_bytes(pointer, atomic_result(in.mod.atomic, in.type, old_value, b, c), element);
-      if (has_destination) write(x, destination, lane, element_image(in.type, old_value));
-    }
-  });
+        uint8_t* pointer = immediate_pointer(x, place.space, place.address, bytes, lane);
+        if (!pointer) {
+          x.fail(FaultKind::out_of_window, lane, "", raw, place.space);
+          return;
+        }
+        if (is_load) {
+          write_loaded(x.warp, destination, lane, pointer, in.type, vector_width);
+        } else if (is_store) {
+          if (place.space == StateSpace::const_ ||
+              (place.space == StateSpace::param && !(place.address & param_arena_tag))) {
+            x.fail(FaultKind::unsupported, lane, "store to read-only storage", raw, place.space);
+            return;
+          }
+          gather_store_data(x, lane, pointer, element, vector_width);
+        } else {
+          if (place.space != StateSpace::shared) {
+            x.fail(FaultKind::unsupported, lane, "atomic outside global and shared memory", raw,
+                   place.space);
+            return;
+          }
+          const unsigned b_index = has_destination ? 2 : 1;
+          const uint64_t b = read(x, b_index, lane);
+          const uint64_t c = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
+          const uint64_t old_value = load_bytes(pointer, element);
+          store_bytes(pointer, atomic_result(in.mod.atomic, in.type, old_value, b, c), element);
+          if (has_destination) write(x, destination, lane, element_image(in.type, old_value));
+        }
+      });
   if (x.failed() || request.lanes == 0) return;
   request.kind = is_load                 ? MemoryKind::load
                  : is_store              ? MemoryKind::store
@@ -363,8 +398,7 @@ double texel_channel(const uint8_t* bytes, DataType element) {
 
 }  // namespace
 
-void Interpreter::complete_memory(WarpState& warp) {
-  const MemoryRequest& request = warp.memory_request();
+void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request) {
   switch (request.kind) {
     case MemoryKind::load:
       if (request.fragment) {

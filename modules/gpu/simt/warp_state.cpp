@@ -7,9 +7,8 @@ namespace ohmvp::gpu {
 WarpState::WarpState(const KernelLayout& layout, uint32_t warp_size)
     : m_layout(&layout),
       m_warp_size(warp_size),
-      m_registers(uint64_t{layout.total_registers()} * warp_size, 0),
       m_threads(warp_size),
-      m_param_arena(layout.param_arena_bytes() * warp_size, 0),
+      m_thread_rows(3 * size_t{warp_size}),
       m_param_arena_bytes(layout.param_arena_bytes()) {
   m_frames.reserve(8);
 }
@@ -26,13 +25,18 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
     m_threads[lane] = {static_cast<uint32_t>(linear % block.x),
                        static_cast<uint32_t>(linear / block.x % block.y),
                        static_cast<uint32_t>(linear / (uint64_t{block.x} * block.y))};
+    m_thread_rows[lane] = m_threads[lane].x;
+    m_thread_rows[m_warp_size + lane] = m_threads[lane].y;
+    m_thread_rows[2 * m_warp_size + lane] = m_threads[lane].z;
   }
   m_exited = 0;
   m_carry = 0;
   m_function = m_layout->kernel_index();
   m_register_base = m_layout->register_base(m_function);
-  std::fill(m_registers.begin(), m_registers.end(), 0);
-  std::fill(m_param_arena.begin(), m_param_arena.end(), 0);
+  // Allocated at the first start (an SM sizes more warp slots than most kernels fill), zeroed
+  // at every start.
+  m_registers.assign(uint64_t{m_layout->total_registers()} * m_warp_size, 0);
+  m_param_arena.assign(m_param_arena_bytes * m_warp_size, 0);
   m_frames.clear();
   m_stack.reset(0, m_valid);
   if (m_valid == 0) m_stack.reconverge();
@@ -62,7 +66,7 @@ void WarpState::exit_lanes(uint64_t lanes) {
   m_stack.remove_lanes(lanes);
 }
 
-void WarpState::reconverge() {
+void WarpState::pop_finished() {
   for (;;) {
     const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
     m_stack.reconverge(floor);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -55,6 +56,10 @@ class WarpState {
   }
 
   const Dim3& thread(uint32_t lane) const { return m_threads[lane]; }
+  // %tid's component (0: x, 1: y, else z) of every lane, lane 0 first.
+  const uint64_t* thread_row(uint32_t component) const {
+    return &m_thread_rows[std::min<uint32_t>(component, 2) * m_warp_size];
+  }
   uint32_t thread_linear(uint32_t lane) const { return m_first_thread + lane; }
 
   uint8_t* param_arena(uint32_t lane) { return m_param_arena.data() + lane * m_param_arena_bytes; }
@@ -83,12 +88,24 @@ class WarpState {
   // `lanes` exit the kernel.
   void exit_lanes(uint64_t lanes);
   // Pops reconverged entries and finished call frames; after it the top entry is what runs
-  // next (none when every lane has exited).
-  void reconverge();
+  // next (none when every lane has exited). Inline: after most instructions there is nothing
+  // to pop (the top entry has lanes, has not reached its reconvergence pc and is the current
+  // function's).
+  void reconverge() {
+    if (!m_stack.empty()) {
+      const SimtEntry& top = m_stack.top();
+      if (top.mask != 0 && top.pc != top.reconvergence_pc &&
+          (m_frames.empty() || m_stack.depth() > m_frames.back().stack_base))
+        return;
+    }
+    pop_finished();
+  }
   // The call instruction that entered the current .func (valid when call_depth() > 0).
   const CallFrame& current_frame() const { return m_frames.back(); }
 
  private:
+  void pop_finished();
+
   const KernelLayout* m_layout;
   uint32_t m_warp_size;
   uint32_t m_warp_id = 0;
@@ -100,6 +117,7 @@ class WarpState {
   uint32_t m_register_base = 0;
   std::vector<uint64_t> m_registers;
   std::vector<Dim3> m_threads;
+  std::vector<uint64_t> m_thread_rows;  // m_threads' x, y and z, each a row of lanes
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;
