@@ -27,6 +27,7 @@ Coalescer::Coalescer(uint32_t line_bytes, uint32_t sector_bytes)
       sector_bytes > line_bytes || line_bytes / sector_bytes > 32)
     throw SimulationError("coalescer: unsupported line/sector size " + std::to_string(line_bytes) +
                           "/" + std::to_string(sector_bytes));
+  m_sector_shift = static_cast<uint32_t>(__builtin_ctz(sector_bytes));
 }
 
 uint16_t Coalescer::request_for_line(uint64_t line_address) {
@@ -46,8 +47,8 @@ uint16_t Coalescer::request_for_line(uint64_t line_address) {
 }
 
 void Coalescer::mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes) const {
-  const uint32_t first_sector = offset / m_sector_bytes;
-  const uint32_t last_sector = (offset + bytes - 1) / m_sector_bytes;
+  const uint32_t first_sector = offset >> m_sector_shift;
+  const uint32_t last_sector = (offset + bytes - 1) >> m_sector_shift;
   request.sector_mask |= bits_between(first_sector, last_sector);
   // bytes is at most 16: the bytes lie in one 64-byte word of the mask or straddle two.
   const uint32_t end = offset + bytes;

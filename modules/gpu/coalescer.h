@@ -64,6 +64,7 @@ class Coalescer {
 
   uint32_t m_line_bytes;
   uint32_t m_sector_bytes;
+  uint32_t m_sector_shift = 0;  // log2(m_sector_bytes): a lane's sector by shift, not division
   std::array<CoalescedRequest, k_max_requests> m_requests{};
   std::array<LanePlacement, k_max_lanes> m_placements{};
   size_t m_request_count = 0;
