@@ -39,7 +39,6 @@ MshrTable::Result MshrTable::add(uint64_t line, void* request) {
     e.line = line;
     e.waiters.clear();
     e.waiters.push_back(request);
-    ++m_used;
     m_in_use.push_back({line, i});
     return {Outcome::allocated, i};
   }
@@ -52,7 +51,6 @@ void MshrTable::release(uint32_t entry, std::vector<void*>& out) {
   out.clear();
   out.swap(e.waiters);
   e.used = false;
-  --m_used;
   for (InUse& in_use : m_in_use) {
     if (in_use.entry != entry) continue;
     in_use = m_in_use.back();

@@ -32,9 +32,9 @@ class MshrTable {
   // Frees the entry; its waiters, in arrival order, are swapped into `out` (reused storage).
   void release(uint32_t entry, std::vector<void*>& out);
 
-  uint32_t occupancy() const { return m_used; }
+  uint32_t occupancy() const { return static_cast<uint32_t>(m_in_use.size()); }
   uint32_t capacity() const { return uint32_t(m_entries.size()); }
-  bool full() const { return m_used == m_entries.size(); }
+  bool full() const { return m_in_use.size() == m_entries.size(); }
   uint32_t max_merges() const { return m_max_merges; }
 
   static constexpr uint32_t npos = UINT32_MAX;
@@ -52,7 +52,6 @@ class MshrTable {
   std::vector<Entry> m_entries;
   std::vector<InUse> m_in_use;  // the entries in use, in no particular order, for find()
   uint32_t m_max_merges;
-  uint32_t m_used = 0;
 };
 
 }  // namespace ohmvp::gpu
