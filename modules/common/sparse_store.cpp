@@ -88,6 +88,14 @@ void SparseStore::write(uint64_t address, const uint8_t* data, uint32_t length,
 
 void SparseStore::read(uint64_t address, uint8_t* data, uint32_t length) const {
   const uint64_t offset_mask = m_block_bytes - 1;
+  const uint32_t first_offset = static_cast<uint32_t>(address & offset_mask);
+  if (first_offset + length <= m_block_bytes) {  // the common case: within one block
+    if (const uint8_t* block = find(address >> m_block_shift))
+      std::memcpy(data, block + first_offset, length);
+    else
+      std::memset(data, 0, length);
+    return;
+  }
   uint32_t done = 0;
   while (done < length) {
     const uint64_t at = address + done;

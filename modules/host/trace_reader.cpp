@@ -194,29 +194,50 @@ class TraceParser {
     m_requests.push_back(request);
   }
 
- private:
   // The most common line, "<R|W> 0x<hex>" with one space and a 64-byte-aligned address, read in
-  // one pass. Any other line, valid or not, is left to the general parser (false).
+  // one pass straight from the file's block at `p`: the position after its newline, or nullptr
+  // (and nothing done) when the line is of another form, valid or not, or does not end before
+  // `end`. Such lines are left to the general parser.
+  const char* parse_plain_at(const char* p, const char* end) {
+    const char* q = scan_plain(p, end);
+    if (q == nullptr || q == end) return nullptr;
+    if (*q == '\r') ++q;
+    if (q == end || *q != '\n') return nullptr;
+    ++m_line_number;
+    m_requests.push_back(m_plain);
+    return q + 1;
+  }
+
+ private:
   bool parse_plain(std::string_view line) {
-    constexpr size_t prefix = 4;  // "R 0x"
-    if (line.size() <= prefix || line.size() > prefix + 16) return false;
-    const char op = line[0];
+    const char* end = line.data() + line.size();
+    if (scan_plain(line.data(), end) != end) return false;
+    m_requests.push_back(m_plain);
+    return true;
+  }
+
+  // Reads "<R|W> 0x<hex>" at `p` into m_plain: the position after the last hexadecimal digit,
+  // or nullptr when the text there is not of that form or the address is not 64-byte aligned.
+  // The text may be read up to the first character after `end`, which must not be a
+  // hexadecimal digit (the file's block ends with a 0; so do carried lines, as strings).
+  const char* scan_plain(const char* p, const char* end) {
+    constexpr ptrdiff_t prefix = 4;  // "R 0x"
+    if (end - p <= prefix) return nullptr;
+    const char op = p[0];
     const bool is_write = op == 'W' || op == 'w';
-    if (!is_write && op != 'R' && op != 'r') return false;
-    if (line[1] != ' ' || line[2] != '0' || (line[3] != 'x' && line[3] != 'X')) return false;
+    if (!is_write && op != 'R' && op != 'r') return nullptr;
+    if (p[1] != ' ' || p[2] != '0' || (p[3] != 'x' && p[3] != 'X')) return nullptr;
+    const char* const digits = p + prefix;
     uint64_t address = 0;
-    for (size_t i = prefix; i < line.size(); ++i) {
-      const int8_t digit = k_hex_digit[static_cast<unsigned char>(line[i])];
-      if (digit < 0) return false;
+    const char* q = digits;
+    for (int8_t digit; (digit = k_hex_digit[static_cast<unsigned char>(*q)]) >= 0; ++q) {
       address = address << 4 | uint64_t(digit);
     }
-    MemoryRequest request;
-    request.is_write = is_write;
-    request.address = address;
-    request.not_before_ps = m_time_ps;
-    if (address % request.size != 0) return false;
-    m_requests.push_back(request);
-    return true;
+    if (q == digits || q - digits > 16) return nullptr;
+    m_plain.is_write = is_write;
+    m_plain.address = address;
+    m_plain.not_before_ps = m_time_ps;
+    return address % m_plain.size == 0 ? q : nullptr;
   }
 
   [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
@@ -229,6 +250,7 @@ class TraceParser {
   uint64_t m_line_number = 0;
   std::string_view m_line;
   uint64_t m_time_ps = 0;
+  MemoryRequest m_plain;  // the last plain line's request; its size stays the default
 };
 
 [[noreturn]] void fail_to_read(const std::filesystem::path& file, int error) {
@@ -251,16 +273,25 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   };
   // Read in large blocks and cut lines out of them in place (getline into a string costs more
   // than parsing the line); a line cut by a block's end is put together in `carry`.
-  std::vector<char> block(size_t(1) << 16);
+  constexpr size_t block_bytes = size_t(1) << 16;
+  std::vector<char> block(block_bytes + 1);  // and a 0 after the bytes read (see scan_plain)
   std::string carry;
   for (;;) {
-    stream.read(block.data(), static_cast<std::streamsize>(block.size()));
+    stream.read(block.data(), static_cast<std::streamsize>(block_bytes));
     const size_t got = static_cast<size_t>(stream.gcount());
     if (got == 0) break;
+    block[got] = '\0';
     const char* begin = block.data();
     const char* const end = begin + got;
-    while (const char* newline =
-               static_cast<const char*>(std::memchr(begin, '\n', size_t(end - begin)))) {
+    for (;;) {
+      if (carry.empty()) {
+        if (const char* next = parser.parse_plain_at(begin, end)) {
+          begin = next;
+          continue;
+        }
+      }
+      const char* newline = static_cast<const char*>(std::memchr(begin, '\n', size_t(end - begin)));
+      if (newline == nullptr) break;
       if (carry.empty()) {
         parse(std::string_view(begin, size_t(newline - begin)));
       } else {

@@ -206,9 +206,14 @@ __attribute__((always_inline)) inline void DramProtocolChecker::check_column(
   check_data_bus(check);
 }
 
-void DramProtocolChecker::check_data_bus(const Check& check) const {
+__attribute__((always_inline)) inline void DramProtocolChecker::check_data_bus(
+    const Check& check) const {
   const uint64_t latency = is_read(check.command) ? m_timing.CL : m_timing.CWL;
   if (check.cycle + latency >= m_bursts_end[check.rank]) return;  // after every burst so far
+  check_data_bus_overlap(check, latency);
+}
+
+void DramProtocolChecker::check_data_bus_overlap(const Check& check, uint64_t latency) const {
   const Burst* conflict = nullptr;
   // Slide the burst past every burst it meets, to report the cycle this rule first allows.
   uint64_t earliest = check.cycle;

@@ -78,6 +78,8 @@ class DramProtocolChecker {
   void check_column(const Check& check) const;
   void check_refresh(const Check& check) const;
   void check_data_bus(const Check& check) const;
+  // The search of check_data_bus(), for a burst that starts before the end of an earlier one.
+  void check_data_bus_overlap(const Check& check, uint64_t latency) const;
   void apply(const Check& check);
 
   const RankState& rank_state(Rank rank) const;

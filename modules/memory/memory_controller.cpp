@@ -108,24 +108,31 @@ MemoryController::~MemoryController() {
 void MemoryController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
   m_wake_ps = time_ps;
-  if (time_ps <= m_now_ps) {
+  if (!m_running) notify_wake();
+}
+
+void MemoryController::notify_wake() {
+  if (m_wake_ps <= m_now_ps) {
     m_wake.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    m_wake.notify(kernel_delay_of_ps(time_ps - m_now_ps));
+  } else if (m_wake_ps != UINT64_MAX) {
+    m_wake.notify(kernel_delay_of_ps(m_wake_ps - m_now_ps));
   }
 }
 
 void MemoryController::run() {
   m_wake_ps = UINT64_MAX;
+  m_running = true;
   update_now();
   const uint64_t now = m_now_ps;
   send_due_responses(now);
   const uint64_t cycle = (now + m_timing.tCK_ps - 1) / m_timing.tCK_ps;
   if (ps(cycle) != now) {
     wake_at(ps(cycle));
-    return;
+  } else {
+    schedule_commands(cycle);
   }
-  schedule_commands(cycle);
+  m_running = false;
+  notify_wake();
 }
 
 // ---- Front side --------------------------------------------------------------------------
@@ -185,6 +192,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     m_pending = &payload;
     m_pending_arrival_ps = m_now_ps;
     m_pending_location = where;
+    m_pending_ohm = ohm;
     m_stats->backpressure.inc();
     return tlm::TLM_ACCEPTED;
   }
@@ -240,8 +248,8 @@ bool MemoryController::queue_full(bool writes) const {
   // Requests a bank preset holds back (to another row of a preset bank) wait outside the
   // queue's count: otherwise they could fill it and lock out the swap that would free them.
   uint32_t held = 0;
-  for (const uint32_t b : m_busy_banks) {
-    const BankMachine& bank = m_banks[b];
+  for (const BankMachine* busy : m_busy_banks) {
+    const BankMachine& bank = *busy;
     if (!bank.pinned()) continue;
     for (const ControllerRequest* r : writes ? bank.writes() : bank.reads()) {
       if (!bank.serves(*r)) ++held;
@@ -328,7 +336,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
     a.newest->next_same_burst = r;
     r->blocked = true;
   }
-  if (!bank.has_requests()) m_busy_banks.push_back(uint32_t(&bank - m_banks.data()));
+  if (!bank.has_requests()) m_busy_banks.push_back(&bank);
   bank.enqueue(r);
   m_plan_valid = false;
   (is_write ? m_writes_queued : m_reads_queued)++;
@@ -355,7 +363,7 @@ void MemoryController::retry_pending() {
   if (queue_full(payload.is_write())) {
     return;
   }
-  const auto* ohm = payload.get_extension<DramAccessExtension>();
+  const DramAccessExtension* ohm = m_pending_ohm;
   if (!accept(payload, ohm, m_pending_arrival_ps, m_pending_location)) return;
   m_pending = nullptr;
   if (posted(payload, ohm)) {
@@ -478,25 +486,26 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
   // earliest() of each bank's command is its bank part (kept with the choice) and the part its
   // bank group and rank share, read from one table for all banks.
   const uint64_t* shared = m_checker.shared_table();
-  uint32_t best_bank = 0;
+  BankMachine* best_bank = nullptr;
   uint64_t best_earliest = UINT64_MAX;
   uint64_t best_tie_break = UINT64_MAX;
-  for (const uint32_t b : m_busy_banks) {
-    const BankMachine::Choice& choice = choose(m_banks[b], writes);
+  for (BankMachine* bank : m_busy_banks) {
+    const BankMachine::Choice& choice = choose(*bank, writes);
     // This bank cannot beat the best so far (equal times may still win the tie-break).
     if (choice.bank_ready > best_earliest) continue;
     const uint64_t earliest = std::max(choice.bank_ready, shared[choice.shared_index]);
     if (earliest < best_earliest ||
         (earliest == best_earliest && choice.tie_break < best_tie_break)) {
-      best_bank = b;
+      best_bank = bank;
       best_earliest = earliest;
       best_tie_break = choice.tie_break;
     }
   }
   if (best_tie_break == UINT64_MAX) return Candidate{};
-  const BankMachine::Choice& best = m_banks[best_bank].choice(writes);
-  return Candidate{true,          best.command, best.request->address, best_bank,
-                   best.position, best.request, best_earliest};
+  const BankMachine::Choice& best = best_bank->choice(writes);
+  return Candidate{
+      true,          best.command, best.request->address, size_t(best_bank - m_banks.data()),
+      best.position, best.request, best_earliest};
 }
 
 MemoryController::Candidate MemoryController::find_refresh_candidate() const {
@@ -659,7 +668,7 @@ void MemoryController::dequeue(const Candidate& c) {
   BankMachine& bank = m_banks[c.bank];
   bank.remove(r->is_write, c.position);
   if (!bank.has_requests()) {
-    auto it = std::find(m_busy_banks.begin(), m_busy_banks.end(), uint32_t(c.bank));
+    auto it = std::find(m_busy_banks.begin(), m_busy_banks.end(), &bank);
     *it = m_busy_banks.back();
     m_busy_banks.pop_back();
   }

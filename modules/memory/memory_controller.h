@@ -147,6 +147,7 @@ class MemoryController : public sc_core::sc_module,
   void respond_at(uint64_t time_ps, tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
   void send_due_responses(uint64_t now_ps);
   void wake_at(uint64_t time_ps);
+  void notify_wake();
   void trace_queues();
   void update_now() { m_now_ps = kernel_now_ps(); }
   BankMachine& bank_of(const DramAddress& a) {
@@ -168,7 +169,7 @@ class MemoryController : public sc_core::sc_module,
   std::unique_ptr<PagePolicy> m_page_policy;
   std::vector<BankMachine> m_banks;
   ControllerRequestPool m_pool;
-  std::vector<uint32_t> m_busy_banks;  // banks with queued requests, in no particular order
+  std::vector<BankMachine*> m_busy_banks;  // banks with queued requests, in no particular order
   uint32_t m_reads_queued = 0;
   uint32_t m_writes_queued = 0;
   uint32_t m_memory_route_writes = 0;  // queued writes on the memory route
@@ -179,6 +180,7 @@ class MemoryController : public sc_core::sc_module,
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
+  const DramAccessExtension* m_pending_ohm = nullptr;  // m_pending's Ohm extension, if any
 
   std::deque<Response> m_responses;  // by time; equal times in the order they were added
   bool m_waiting_end_resp = false;
@@ -197,6 +199,9 @@ class MemoryController : public sc_core::sc_module,
 
   sc_core::sc_event m_wake;
   uint64_t m_wake_ps = UINT64_MAX;
+  // Inside run(), wake-ups are gathered and notified once when it returns: an event notified
+  // again earlier leaves its superseded notification in the kernel's queue.
+  bool m_running = false;
   uint64_t m_now_ps = 0;  // the current time, read once per entry from the kernel
 
   const DataBus* m_shared_bus = nullptr;

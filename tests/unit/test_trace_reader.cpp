@@ -156,6 +156,20 @@ TEST_CASE("trace: long files, lines across the reader's blocks, plain and genera
   }
 }
 
+TEST_CASE("trace: plain lines at the end of the file and of the address range") {
+  // The plain form's fast path reads up to the character after a line; a last line without a
+  // newline, a CR before the newline and a 16-digit address must all be read in full.
+  TempTrace trace("W 0xffffffffffffffc0\r\nR 0x0\nR 0x1c0");
+  TraceSource source(trace.path());
+  const std::vector<MemoryRequest> got = read_all(source);
+  REQUIRE(got.size() == 3);
+  CHECK(got[0].is_write);
+  CHECK(got[0].address == 0xffffffffffffffc0);
+  CHECK_FALSE(got[1].is_write);
+  CHECK(got[1].address == 0);
+  CHECK(got[2].address == 0x1c0);
+}
+
 TEST_CASE("trace: malformed lines name file and line") {
   using Catch::Contains;
   const std::string good = "# header\nR 0x0\n\n";  // the bad line is line 4
