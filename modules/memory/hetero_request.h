@@ -26,6 +26,7 @@ struct HeteroRequest {
   uint64_t page = 0;  // planar and paged: its logical page; two-level: its XPoint line
   bool answered = false;
   uint8_t stage = 0;        // the mode's progress through a multi-step request
+  bool to_dram = false;     // planar: sent to DRAM, not to XPoint
   bool line_ready = false;  // two-level reverse write: `line` holds the fill
 };
 

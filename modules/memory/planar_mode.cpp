@@ -97,13 +97,17 @@ void PlanarMode::issue(HeteroRequest& r) {
   const bool in_dram = locate(r.address, device_address);
   ++m_in_flight[r.page];
   if (!r.is_write) ++m_reads_in_flight;
+  r.to_dram = in_dram;
   if (in_dram) {
     m_stats->dram_requests.inc();
     if (r.is_write) {
       m_back.dram_write(device_address, r.data, r.masked ? r.enable : nullptr, r.length,
                         Traffic::regular, r.id);
     } else {
+      ++m_dram_reads_in_flight;
       m_back.dram_read(device_address, r.length, Traffic::regular, r.id);
+      // A swap holding its presets now holds this read back too: it must not wait for it.
+      if (m_config.swap_cmd) pump_all();
     }
     return;
   }
@@ -135,11 +139,13 @@ void PlanarMode::request_done(HeteroRequest& r, const uint8_t* data) {
   if (!r.is_write) std::memcpy(r.payload->get_data_ptr(), data, r.length);
   const uint64_t page = r.page;
   const bool was_read = !r.is_write;
+  const bool was_dram_read = was_read && r.to_dram;
   --m_in_flight[page];
   m_back.answer(r);
   m_back.retire(r);
   if (was_read) {
     --m_reads_in_flight;
+    if (was_dram_read) --m_dram_reads_in_flight;
     pump_all();
   }
   if (m_in_flight[page] != 0) return;
@@ -212,7 +218,7 @@ void PlanarMode::pump(Migration& m) {
   // A read the register buffer has no room for yet stays queued; the writes behind it make room.
   size_t next = 0;
   while (next < m.queued.size()) {
-    const MigrationIssueState state{m_reads_in_flight, m_write_tokens, !m.waiters.empty()};
+    const MigrationIssueState state{m_reads_in_flight, m_write_tokens, has_waiters(m)};
     if (!m_issue->may_issue(state)) return;
     if (!buffer_room_for(m.queued[next])) {
       ++next;
@@ -223,6 +229,14 @@ void PlanarMode::pump(Migration& m) {
     m.queued.erase(m.queued.begin() + static_cast<std::ptrdiff_t>(next));
     send(m, t);
   }
+}
+
+bool PlanarMode::has_waiters(const Migration& m) const {
+  // With SWAP-CMD a swap's transfers are queued only while it holds its bank presets. A front
+  // read to another row of a preset bank waits for the swap to end; as a read in flight it would
+  // hold the swap back (MigrationWithWrites) and neither would move. The manager does not see
+  // the banks, so it counts every DRAM read in flight as one such.
+  return !m.waiters.empty() || (m_config.swap_cmd && m_dram_reads_in_flight != 0);
 }
 
 bool PlanarMode::buffer_room_for(Transfer& t) {

@@ -102,6 +102,9 @@ class PlanarMode {
   void start_writes(Migration& m);
   // Sends the swap's queued transfers while the issue policy lets them go.
   void pump(Migration& m);
+  // Whether requests wait for swap `m`: its waiters, and with SWAP-CMD any front DRAM read in
+  // flight, which the swap's bank presets may be holding back.
+  bool has_waiters(const Migration& m) const;
   void pump_all();
   // SWAP-CMD: whether the register buffer at the XPoint end has room for what `t` reads.
   bool buffer_room_for(Transfer& t);
@@ -120,8 +123,9 @@ class PlanarMode {
   std::unique_ptr<CounterDecay> m_decay;
   std::unique_ptr<HotPagePolicy> m_hot;
   std::unique_ptr<MigrationIssuePolicy> m_issue;
-  uint32_t m_reads_in_flight = 0;  // front reads sent to DRAM or XPoint, not answered
-  uint32_t m_write_tokens = 0;     // transfers front writes have made room for
+  uint32_t m_reads_in_flight = 0;       // front reads sent to DRAM or XPoint, not answered
+  uint32_t m_dram_reads_in_flight = 0;  // those of them sent to DRAM
+  uint32_t m_write_tokens = 0;          // transfers front writes have made room for
   PageAccessCounters m_counters;
   std::vector<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
   std::vector<Migration> m_migrations;

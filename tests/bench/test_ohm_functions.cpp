@@ -35,6 +35,14 @@ HeteroConfig swapping_planar() {
   return c;
 }
 
+// Ohm-WOM and Ohm-BW planar: the swap's transfers go out alongside front writes while front
+// reads are in flight.
+HeteroConfig swapping_with_writes() {
+  HeteroConfig c = swapping_planar();
+  c.migration_issue = MigrationIssueKind::with_writes;
+  return c;
+}
+
 HeteroConfig reverse_writing_two_level() {
   HeteroConfig c;
   c.mode = HeteroMode::two_level;
@@ -97,6 +105,8 @@ struct Bench {
   OpticalChain wom{"wom", swapping_planar(), 1, DualRouteMode::wom, stats, nullptr};
   OpticalChain reverse{"reverse", reverse_writing_two_level(), 2, DualRouteMode::none, stats,
                        nullptr};
+  OpticalChain with_writes{"with_writes", swapping_with_writes(), 3, DualRouteMode::wom, stats,
+                           nullptr};
   RandomTraffic random_bw{"random_bw", swapping_hot_at(4), DualRouteMode::half_coupled, 3, stats,
                           100000,      16 * 4096};
   RandomTraffic random_wom{"random_wom", swapping_hot_at(4), DualRouteMode::wom, 4, stats,
@@ -224,6 +234,27 @@ TEST_CASE("SWAP-CMD: bank preset, the swap over the memory route, a conflicting 
   // of the swapped page, which waited for the swap as a whole.
   CHECK(c.response_ps(conflict, t0) > c.response_ps(other_bank, t0) + 1000 * ns);
   CHECK(c.response_ps(conflict, t0) > swap_start);
+  CHECK(c.manager.idle());
+}
+
+TEST_CASE("SWAP-CMD issued with writes: a read its bank preset holds back does not hold it back",
+          "[ohm_functions]") {
+  // The read of bank 0 row 1 (page 288) comes while the swap of pages 0 and 1 holds bank 0 for
+  // row 0, and no front write follows. The swap must not wait for writes on account of a read
+  // that waits for the swap itself.
+  OpticalChain& c = the_bench().with_writes;
+  const uint64_t t0 = origin();
+  c.stimulus.write(t0, 0, pattern(8, 64));
+  c.stimulus.write(t0, 4096 + 64, pattern(9, 64));
+  c.stimulus.read(t0 + 1000 * ns, 4096 + 64);
+  const size_t held = c.stimulus.read(t0 + 1400 * ns, 288 * 4096);
+  run_to(t0 + 30000 * ns);
+  REQUIRE(c.counter("hmm", "migrations") == 1);
+  CHECK(c.counter("mc", "bank_presets") == 64);
+  CHECK(c.response_ps(held, t0) > 1400 * ns);
+  CHECK(c.stimulus.request(held).data == std::vector<uint8_t>(64, 0));
+  CHECK(bench::debug(c.manager, 0) == pattern(8, 64));
+  CHECK(bench::debug(c.manager, 4096 + 64) == pattern(9, 64));
   CHECK(c.manager.idle());
 }
 
