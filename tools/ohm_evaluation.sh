@@ -96,10 +96,9 @@ if [ ${#overrides[@]} -gt 0 ]; then
   set_args=()
   for override in "${overrides[@]}"; do set_args+=(--set "$override"); done
   for platform in "${platform_list[@]}"; do
-    "$ohmvp" config --platform "$platform" "${set_args[@]}" > /dev/null 2> "$out.config_error" ||
-      fail "--set on $platform: $(cat "$out.config_error")"
+    error=$("$ohmvp" config --platform "$platform" "${set_args[@]}" 2>&1 > /dev/null) ||
+      fail "--set on $platform: $error"
   done
-  rm -f "$out.config_error"
 fi
 
 is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
