@@ -6,14 +6,17 @@
 #
 #   tools/ohm_evaluation.sh [--platforms P,...] [--workloads W,...] [--waveguides N,...]
 #                           [--build DIR] [--out DIR] [--figures DIR] [--docs FILE]
-#                           [--set json.path=value ...] [--jobs N] [--no-plots]
+#                           [--set json.path=value ...] [--inputs K] [--jobs N] [--no-plots]
 #
 # Platforms: <family>_<mode>, family one of origin hetero ohm_base auto_rw ohm_wom ohm_bw oracle,
 # mode planar or two_level (default: all 14). Each optical platform (ohm_base, auto_rw, ohm_wom,
 # ohm_bw) also runs once per waveguide count (memory.optical.waveguides). --docs FILE replaces the
 # generated blocks of FILE (<!-- ohm_evaluation:NAME --> ... <!-- /ohm_evaluation -->) with the
 # new tables. --set applies one config override to every run (ohmvp run --set), for sensitivity
-# studies; results.json records them. Exit 2 on bad input, 1 when a run or a plot fails.
+# studies; results.json records them. --inputs K runs every kernel on its K-th other input set
+# (every seed of its workload file moved by 1000 * K, tools/ohm_evaluation_inputs.py; 0, the
+# default, is the shipped inputs), to tell mechanisms from noise (tools/ohm_evaluation_spread.py).
+# Exit 2 on bad input, 1 when a run or a plot fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 me="ohm_evaluation"
@@ -34,14 +37,15 @@ figures="$root/docs/figures"
 docs=""
 jobs="$(nproc 2>/dev/null || echo 2)"
 plots=1
+inputs=0
 overrides=()
 
 fail() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
-    --platforms|--workloads|--waveguides|--build|--out|--figures|--docs|--jobs|--set)
+    --platforms|--workloads|--waveguides|--build|--out|--figures|--docs|--jobs|--set|--inputs)
       [ $# -ge 2 ] || fail "$1 needs a value (see --help)"
       case "$1" in
         --platforms) platforms="$2" ;;
@@ -53,6 +57,7 @@ while [ $# -gt 0 ]; do
         --docs) docs="$2" ;;
         --jobs) jobs="$2" ;;
         --set) overrides+=("$2") ;;
+        --inputs) inputs="$2" ;;
       esac
       shift 2 ;;
     --no-plots) plots=0; shift ;;
@@ -91,6 +96,8 @@ for count in "${waveguide_list[@]}"; do
   [[ "$count" =~ ^[1-9][0-9]*$ ]] && [ "$count" -le 64 ] ||
     fail "--waveguides: '$count' is not a waveguide count (1 to 64)"
 done
+[[ "$inputs" =~ ^[0-9]+$ ]] && [ "$inputs" -le 1000 ] ||
+  fail "--inputs: '$inputs' is not an input set (0 to 1000)"
 
 if [ ${#overrides[@]} -gt 0 ]; then
   set_args=()
@@ -104,8 +111,20 @@ fi
 is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
 
 runs="$out/runs"
-rm -rf "$runs"
+rm -rf "$runs" "$out/workloads"
 mkdir -p "$runs"
+# What each run's --workload names: the shipped workload, or its input set K written beside the
+# runs.
+declare -A workload_arg
+for workload in "${workload_list[@]}"; do
+  workload_arg[$workload]="$workload"
+  if [ "$inputs" -ne 0 ]; then
+    mkdir -p "$out/workloads"
+    python3 "$root/tools/ohm_evaluation_inputs.py" "$root/testbenches/workloads/$workload.json" \
+      "$out/workloads/$workload.json" "$inputs"
+    workload_arg[$workload]="$out/workloads/$workload.json"
+  fi
+done
 job_file="$out/jobs.txt"
 : > "$job_file"
 for platform in "${platform_list[@]}"; do
@@ -126,7 +145,7 @@ run_one() {  # platform workload dir [json.path=value]
   local extra=()
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
   local status=0
-  "$ohmvp" run --quiet --seed "$seed" --platform "$1" --workload "$2" --out "$dir" \
+  "$ohmvp" run --quiet --seed "$seed" --platform "$1" --workload "${workload_arg[$2]}" --out "$dir" \
     "${extra[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
   if [ "$status" -ne 0 ]; then
     echo "$me: run failed: $1 $2 ${extra[*]} (exit $status): $(tail -n 3 "$dir/stderr.txt")" >&2
@@ -156,7 +175,7 @@ docs_args=()
 [ -z "$docs" ] || docs_args=(--docs "$docs")
 python3 "$root/tools/ohm_evaluation_aggregate.py" --runs "$runs" --platforms "$platforms" \
   --all-platforms "$(IFS=,; echo "${all_platforms[*]}")" --workloads "$workloads" \
-  --waveguides "$waveguides" --seed "$seed" --version "$("$ohmvp" --version)" \
+  --waveguides "$waveguides" --seed "$seed" --inputs "$inputs" --version "$("$ohmvp" --version)" \
   --overrides "$(printf '%s\n' "${overrides[@]}")" \
   --json "$out/results.json" --tables "$out/tables.md" "${docs_args[@]}"
 echo "$me: results $out/results.json, tables $out/tables.md"

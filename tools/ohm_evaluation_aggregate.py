@@ -3,7 +3,7 @@
 
     ohm_evaluation_aggregate.py --runs DIR --platforms P,... --all-platforms P,...
         --workloads W,... --waveguides N,... --seed N --version TEXT
-        --json OUT.json --tables OUT.md [--overrides LINES] [--docs FILE]
+        --json OUT.json --tables OUT.md [--inputs K] [--overrides LINES] [--docs FILE]
 
 DIR/<platform>/<workload>/report.json is each platform's run, and
 DIR/<platform>/<workload>/waveguides_<N>/report.json an optical platform's run with N waveguides.
@@ -206,18 +206,21 @@ BLOCK = re.compile(r"^<!-- ohm_evaluation:(\w+) -->\n(.*?)^<!-- /ohm_evaluation 
                    re.MULTILINE | re.DOTALL)
 
 
-def splice(path, blocks):
-    """Replaces each block of the file, its markers on lines of their own, by its new table."""
+def splice(path, blocks, kept=()):
+    """Replaces each block of the file, its markers on lines of their own, by its new table;
+    the blocks named in `kept` (another tool's) stay as they are."""
     with open(path) as handle:
         text = handle.read()
     names = BLOCK.findall(text)
-    if not names:
-        raise InputError("%s: no '<!-- ohm_evaluation:NAME -->' block to replace" % path)
+    if not any(name in blocks for name, _ in names):
+        raise InputError("%s: no '<!-- ohm_evaluation:NAME -->' block to replace (NAME one of: %s)"
+                         % (path, ", ".join(sorted(blocks))))
     for name, _ in names:
-        if name not in blocks:
+        if name not in blocks and name not in kept:
             raise InputError("%s: no generated table '%s' (there are: %s)"
                              % (path, name, ", ".join(sorted(blocks))))
-    text = BLOCK.sub(lambda m: "<!-- ohm_evaluation:%s -->\n%s\n<!-- /ohm_evaluation -->"
+    text = BLOCK.sub(lambda m: m.group(0) if m.group(1) not in blocks else
+                     "<!-- ohm_evaluation:%s -->\n%s\n<!-- /ohm_evaluation -->"
                      % (m.group(1), blocks[m.group(1)]), text)
     with open(path, "w") as handle:
         handle.write(text)
@@ -229,6 +232,7 @@ def main(argv):
                  "--seed", "--version", "--json", "--tables"):
         parser.add_argument(name, required=True)
     parser.add_argument("--overrides", default="", help="the runs' --set overrides, one a line")
+    parser.add_argument("--inputs", default="0", help="the kernels' input set (0: shipped)")
     parser.add_argument("--docs")
     args = parser.parse_args(argv[1:])
     platforms = args.platforms.split(",")
@@ -240,6 +244,7 @@ def main(argv):
             "schema": 1,
             "ohmvp_version": args.version,
             "seed": int(args.seed),
+            "inputs": int(args.inputs),
             "overrides": [line for line in args.overrides.splitlines() if line],
             "platforms": platforms,
             "pending_platforms": [p for p in args.all_platforms.split(",") if p not in runs],
@@ -258,7 +263,7 @@ def main(argv):
                 handle.write("<!-- ohm_evaluation:%s -->\n%s\n<!-- /ohm_evaluation -->\n\n"
                              % (name, blocks[name]))
         if args.docs:
-            splice(args.docs, blocks)
+            splice(args.docs, blocks, kept={"spread"})
     except InputError as error:
         sys.stderr.write("ohm_evaluation_aggregate: %s\n" % error)
         return 2

@@ -13,11 +13,13 @@ LADDER = [("ohm_bw", "ohm_wom"), ("ohm_wom", "auto_rw"), ("auto_rw", "ohm_base")
 
 def pending(claim, mode, missing):
     return {"claim": claim, "mode": mode, "holds": None,
-            "evidence": "pending: %s not run" % ", ".join(missing)}
+            "evidence": "pending: %s not run" % ", ".join(missing), "value": None}
 
 
-def verdict(claim, mode, holds, evidence):
-    return {"claim": claim, "mode": mode, "holds": bool(holds), "evidence": evidence}
+def verdict(claim, mode, holds, evidence, value):
+    # value: the figure the claim is decided on (a geomean or a ratio of two).
+    return {"claim": claim, "mode": mode, "holds": bool(holds), "evidence": evidence,
+            "value": value}
 
 
 def ipc_table(results, mode):
@@ -35,7 +37,8 @@ def pair(results, mode, high, low):
     wins = sum(1 for w, r in hi["per_workload"].items() if r >= lo["per_workload"][w])
     value = hi["geomean"] / lo["geomean"]
     return verdict(claim, mode, value >= 1.0,
-                   "geomean ratio %.3f; %d of %d workloads" % (value, wins, len(hi["per_workload"])))
+                   "geomean ratio %.3f; %d of %d workloads" % (value, wins, len(hi["per_workload"])),
+                   value)
 
 
 def extreme(results, mode, family, highest):
@@ -57,7 +60,7 @@ def extreme(results, mode, family, highest):
         own["geomean"], "top" if highest else "last", per, len(workloads))
     if beaten:
         evidence += "; not %s %s" % ("above" if highest else "below", ", ".join(sorted(beaten)))
-    return verdict(claim, mode, not beaten, evidence)
+    return verdict(claim, mode, not beaten, evidence, own["geomean"])
 
 
 def against_hetero(results, mode, count, claim, test):
@@ -67,7 +70,7 @@ def against_hetero(results, mode, count, claim, test):
         return pending(claim, mode, [n for n in (name, "hetero_" + mode)
                                      if n not in results["runs"]])
     value = sweep[name][str(count)]["ipc_over_hetero"]
-    return verdict(claim, mode, test(value), "Ohm-base / Hetero geomean %.3f" % value)
+    return verdict(claim, mode, test(value), "Ohm-base / Hetero geomean %.3f" % value, value)
 
 
 def check(results):

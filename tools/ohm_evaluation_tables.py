@@ -139,6 +139,10 @@ def direction_table(results):
     return "\n".join(lines)
 
 
+# The blocks render() writes (ohm_evaluation_spread.py writes "spread").
+BLOCKS = ("suite", "fig16", "fig17", "fig18", "fig19", "fig20a", "fig20b", "table3", "directions")
+
+
 def render(results):
     ber, mrr = budget(results)
     return {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of tools/ohm_evaluation.sh: a 2-platform x 1-workload matrix with a 1- and 2-waveguide
-# sweep; checks what results.json holds, that a docs block is replaced, and that bad input is
-# refused with exit 2 and a message naming it.
+# sweep, once more on input set 1; checks what results.json holds, that a docs block is replaced,
+# the spread of the orderings over both input sets, and that bad input is refused with exit 2
+# and a message naming it.
 # Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -59,6 +60,38 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
+# Input set 1: the same matrix on other inputs, and the spread of the orderings over both sets.
+"$tool" --build "$build" --out "$scratch/out1" --platforms hetero_planar,ohm_base_planar \
+  --workloads bfs --waveguides 1,2 --no-plots --inputs 1
+printf '<!-- ohm_evaluation:spread -->\nOLD TABLE\n<!-- /ohm_evaluation -->\n' > "$scratch/spread.md"
+python3 "$root/tools/ohm_evaluation_spread.py" "$scratch/out/results.json" \
+  "$scratch/out1/results.json" --docs "$scratch/spread.md" > "$scratch/spread.txt"
+python3 - "$scratch/out/results.json" "$scratch/out1/results.json" \
+  "$scratch/out1/workloads/bfs.json" "$root/testbenches/workloads/bfs.json" \
+  "$scratch/spread.md" <<'PY'
+import json, os, sys
+shipped, other, variant, source, spread = sys.argv[1:]
+problems = []
+def expect(ok, what):
+    if not ok:
+        problems.append(what)
+a, b = json.load(open(shipped)), json.load(open(other))
+expect(a["inputs"] == 0 and b["inputs"] == 1, "the input sets recorded")
+w, s = json.load(open(variant)), json.load(open(source))
+expect(w["generators"]["graph"]["seed"] == s["generators"]["graph"]["seed"] + 1000,
+       "the input set's seed moved by 1000")
+expect(os.path.isabs(w["ptx"]) and os.path.exists(w["ptx"]), "an absolute PTX path")
+expect(a["runs"]["ohm_base_planar"]["bfs"]["ipc"] != b["runs"]["ohm_base_planar"]["bfs"]["ipc"],
+       "other inputs, another run")
+text = open(spread).read()
+expect("OLD TABLE" not in text and "| input set 0 | input set 1 |" in text, "the spread block written")
+expect("| ohm_base about equal to hetero at 1 waveguide (5%) | planar |" in text,
+       "the decided claim in the spread")
+for p in problems:
+    print("ohm_evaluation_smoke: expected " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+
 refused() {  # message-fragment tool-arguments...
   local fragment="$1"
   shift
@@ -74,4 +107,5 @@ refused "'foo_planar' is not an evaluation platform" --build "$build" --platform
 refused "unknown workload 'bfss'" --build "$build" --platforms hetero_planar --workloads bfss
 refused "no ohmvp executable at /nonexistent/ohmvp" --build /nonexistent
 refused "'0' is not a waveguide count" --build "$build" --platforms hetero_planar --waveguides 0
+refused "'x' is not an input set" --build "$build" --platforms hetero_planar --inputs x
 echo "ohm_evaluation_smoke: passed"

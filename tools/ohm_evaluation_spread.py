@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Whether each expected ordering of the Ohm-GPU evaluation holds across input sets.
+
+    ohm_evaluation_spread.py RESULTS.json... [--docs FILE]
+
+Each RESULTS.json is tools/ohm_evaluation.sh's results.json of one input set (--inputs K) of
+the same platforms, workloads and overrides. Prints a markdown table: per expected ordering, the
+input sets it holds in and the figure it is decided on in each (a geometric mean, or the ratio
+of two). An ordering that holds in some sets and not in others is not resolved by the suite: its
+margin is within what the inputs alone move it. --docs FILE replaces FILE's block
+'<!-- ohm_evaluation:spread -->' ... '<!-- /ohm_evaluation -->' with the table. Exit 2 on bad
+input. Standard library only.
+"""
+
+import argparse
+import json
+import sys
+
+import ohm_evaluation_aggregate as aggregate
+import ohm_evaluation_tables as tables
+
+SAME = ("platforms", "workloads", "waveguides", "overrides")
+
+
+def load(paths):
+    sets = []
+    for path in paths:
+        try:
+            with open(path) as handle:
+                sets.append(json.load(handle))
+        except (OSError, ValueError) as error:
+            raise aggregate.InputError("%s: %s" % (path, error))
+    for path, results in zip(paths[1:], sets[1:]):
+        for key in SAME:
+            if results.get(key) != sets[0].get(key):
+                raise aggregate.InputError("%s: its %s differ from those of %s"
+                                           % (path, key, paths[0]))
+    inputs = [results.get("inputs", 0) for results in sets]
+    if len(set(inputs)) != len(inputs):
+        raise aggregate.InputError("input sets given twice: %s" % ", ".join(map(str, inputs)))
+    return sets, inputs
+
+
+def verdict(holds):
+    decided = [h for h in holds if h is not None]
+    if not decided:
+        return "pending"
+    if all(decided):
+        return "yes, in all %d" % len(decided)
+    if not any(decided):
+        return "**no**, in none of %d" % len(decided)
+    return "not resolved: %d of %d" % (sum(decided), len(decided))
+
+
+def table(sets, inputs):
+    lines = tables.header(["expected", "mode", "holds"] +
+                          ["input set %d" % k for k in inputs] + ["range"], numeric_from=3)
+    for i, first in enumerate(sets[0]["directions"]):
+        checks = [results["directions"][i] for results in sets]
+        values = [c["value"] for c in checks]
+        known = [v for v in values if v is not None]
+        spread = "%.3f to %.3f" % (min(known), max(known)) if known else "-"
+        lines.append(tables.row([first["claim"], first["mode"], verdict([c["holds"] for c in checks])]
+                                + [tables.fmt(v) for v in values] + [spread]))
+    return "\n".join(lines)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+")
+    parser.add_argument("--docs")
+    args = parser.parse_args(argv[1:])
+    try:
+        sets, inputs = load(args.results)
+        text = table(sets, inputs)
+        print(text)
+        if args.docs:
+            aggregate.splice(args.docs, {"spread": text}, kept=tables.BLOCKS)
+    except aggregate.InputError as error:
+        print("ohm_evaluation_spread: %s" % error, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
