@@ -35,6 +35,10 @@ def load(paths):
             if results.get(key) != sets[0].get(key):
                 raise aggregate.InputError("%s: its %s differ from those of %s"
                                            % (path, key, paths[0]))
+    for path, results in zip(paths, sets):
+        if any("value" not in d for d in results.get("directions", [])):
+            raise aggregate.InputError("%s: written by an older ohm_evaluation_aggregate.py (its "
+                                       "orderings carry no value); run the evaluation again" % path)
     inputs = [results.get("inputs", 0) for results in sets]
     if len(set(inputs)) != len(inputs):
         raise aggregate.InputError("input sets given twice: %s" % ", ".join(map(str, inputs)))
