@@ -156,6 +156,13 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.sm_id = m_id;
   c.sm_count = m_config.sm_count;
   c.grid_id = launch.grid_id;
+  const uint32_t banks = m_config.shared_memory.banks;
+  const uint32_t bank_width = m_config.shared_memory.bank_width_bytes;
+  if ((banks & (banks - 1)) == 0 && (bank_width & (bank_width - 1)) == 0 &&
+      banks >= m_config.warp_size) {  // see ExecutionContext::bank_width_shift
+    c.bank_width_shift = uint32_t(__builtin_ctz(bank_width));
+    c.bank_mask = banks - 1;
+  }
 
   uint32_t started = 0;
   for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
@@ -342,8 +349,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   fetch_next(warp);
   if (shared_from_step && state.shared_access().lanes != 0) {
     const SharedAccess& shared = state.shared_access();
-    passes =
-        m_banks.passes(shared.address.data(), 64, shared.lanes, bank_access_bytes(instruction));
+    passes = shared.one_pass ? 1
+                             : m_banks.passes(shared.address.data(), 64, shared.lanes,
+                                              bank_access_bytes(instruction));
   }
 
   SubCore& sub_core = *m_sub_cores[s];
