@@ -4,6 +4,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/occupancy.h"
+#include "modules/gpu/register_zeroing.h"
 
 namespace ohmvp::gpu {
 
@@ -170,6 +171,8 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
       state->registers[f].push_back(instruction_registers(instruction));
     }
   }
+  state->zeroed_registers =
+      registers_to_zero(*state->layout, state->registers[state->layout->kernel_index()]);
   return state;
 }
 

@@ -23,6 +23,8 @@ struct LaunchState {
   uint32_t grid_id = 0;
   // registers[function][pc]: what each instruction reads and writes, for the scoreboard.
   std::vector<std::vector<InstructionRegisters>> registers;
+  // The register-file rows a starting warp zeroes (registers_to_zero).
+  std::vector<uint32_t> zeroed_registers;
 
   const Instruction& instruction(uint32_t function, uint32_t pc) const {
     return layout->module().functions[function].instructions[pc];

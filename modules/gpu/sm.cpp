@@ -168,7 +168,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
     Warp& warp = m_warps[w];
     if (warp.resident || warp.memory_in_flight != 0) continue;
-    warp.state->start(started, k.block, started * m_config.warp_size);
+    warp.state->start(started, k.block, started * m_config.warp_size, &launch.zeroed_registers);
     warp.resident = true;
     warp.at_barrier = false;
     warp.cta = cta_index;
