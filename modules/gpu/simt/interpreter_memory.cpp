@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "modules/gpu/ptx/atomic_alu.h"
@@ -89,22 +88,14 @@ bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
   const uint64_t bytes = x.context.shared_bytes;
   // Every lane is aligned and inside when the OR of the addresses is aligned and the highest
   // address is inside.
-  uint64_t any_bits = 0, highest = 0;
+  uint64_t any_bits = 0, highest = 0, lowest = UINT64_MAX;
   const uint64_t* const row = address.row;
   const uint64_t constant = address.constant;
-  // The SM's bank check for a phase of lanes that each touch one word
-  // (SharedMemoryBanks::one_word_check), made on the addresses as they are computed: each bank's
-  // last word is noted here, then every lane compares its word with its bank's; a bank asked for
-  // two different words fails the comparison for one of them. With bank_width_shift 0 the notes
-  // go to bank_word[0] and are not used.
-  const uint32_t bank_shift = x.context.bank_width_shift;
-  const uint64_t bank_mask = x.context.bank_mask;
-  std::array<uint64_t, 64> bank_word;  // written for each lane's bank before it is read
   const auto note = [&](uint32_t lane, uint64_t at) __attribute__((always_inline)) {
     any_bits |= at;
     highest = std::max(highest, at);
+    lowest = std::min(lowest, at);
     addresses[lane] = at;
-    bank_word[(at >> bank_shift) & bank_mask] = at >> bank_shift;
   };
   if (row)
     for_each_lane(
@@ -117,15 +108,12 @@ bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
       (any_bits & (sizeof(T) - 1)) == 0 && highest <= bytes && bytes - highest >= sizeof(T);
   if (!valid) return false;
   shared.lanes = x.lanes;
-  if (bank_shift != 0 && sizeof(T) <= (uint64_t{1} << bank_shift)) {
-    uint64_t differ = 0;
-    for_each_lane(
-        x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
-          const uint64_t word = addresses[lane] >> bank_shift;
-          differ |= bank_word[word & bank_mask] ^ word;
-        });
-    shared.one_pass = differ == 0;
-  }
+  // The SM's bank check (see SharedAccess::one_pass) for lanes that each touch one word: words
+  // that lie within as many consecutive words as there are banks fall in different banks unless
+  // they are the same word (a broadcast), so no bank is asked for two different words.
+  const uint32_t bank_shift = x.context.bank_width_shift;
+  shared.one_pass = bank_shift != 0 && sizeof(T) <= (uint64_t{1} << bank_shift) && x.lanes != 0 &&
+                    (highest >> bank_shift) - (lowest >> bank_shift) <= x.context.bank_mask;
   if (is_load) {
     const DataType type = x.instruction.type;
     const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
