@@ -61,6 +61,25 @@ uint64_t lane_count(uint64_t mask) {
   return mask == 0xffffffff ? 32 : uint64_t(__builtin_popcountll(mask));
 }
 
+// Whether every lane's bytes of an access are mapped and at most 16, found from the lowest and
+// the highest of the lanes' addresses (every run's): an allocation that holds the bytes from the
+// one to the other holds every lane's, so one look-up stands for one per lane and run. False when
+// it cannot tell; the lanes are then checked one by one.
+bool every_lane_mapped(const KernelLaunch& k, const MemoryRequest& request) {
+  if (request.bytes > 16) return false;
+  if (!k.mapped) return true;
+  uint64_t lowest = UINT64_MAX, highest = 0;
+  for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
+    const uint64_t address = request.address[__builtin_ctzll(m)];
+    for (uint32_t run = 0; run < request.run_count; ++run) {
+      lowest = std::min(lowest, address + uint64_t(request.run_offset[run]));
+      highest = std::max(highest, address + uint64_t(request.run_offset[run]));
+    }
+  }
+  return lowest <= highest && highest <= UINT64_MAX - request.bytes &&
+         k.mapped(lowest, highest - lowest + request.bytes);
+}
+
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
   Dim3 d;
   d.x = uint32_t(linear % shape.x);
@@ -471,7 +490,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_
   WarpState& state = *warp.state;
   MemoryRequest& request = state.memory_request();
   const KernelLaunch& k = m_launch->launch;
-  for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
+  for (uint64_t m = every_lane_mapped(k, request) ? 0 : request.lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
     bool mapped = true;
     for (uint32_t run = 0; run < request.run_count && k.mapped; ++run)
