@@ -101,17 +101,21 @@ void Scoreboard::throw_outside(uint32_t reg) const {
                         std::to_string(m_register_count) + " registers");
 }
 
-void Scoreboard::reserve(const InstructionRegisters& registers) {
-  if (registers.destination_count == 1) {  // the usual case, without the duplicate handling
-    reserve_one(registers.destinations[0]);
-    return;
-  }
+void Scoreboard::throw_pending(uint32_t reg) const {
+  throw SimulationError("scoreboard: register " + std::to_string(reg) +
+                        " reserved while a write to it is pending");
+}
+
+void Scoreboard::throw_not_pending(uint32_t reg) const {
+  throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
+                        " that has no pending write");
+}
+
+void Scoreboard::reserve_many(const InstructionRegisters& registers) {
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg)
-    if (pending(*reg))
-      throw SimulationError("scoreboard: register " + std::to_string(*reg) +
-                            " reserved while a write to it is pending");
+    if (pending(*reg)) throw_pending(*reg);
   // A register named twice among one instruction's destinations is reserved once.
   for (const uint32_t* reg = begin; reg != end; ++reg) {
     if (!pending(*reg)) {
@@ -121,35 +125,13 @@ void Scoreboard::reserve(const InstructionRegisters& registers) {
   }
 }
 
-void Scoreboard::reserve_one(uint32_t reg) {
-  const size_t i = index(reg);
-  if ((m_pending[i / 64] >> (i % 64)) & 1)
-    throw SimulationError("scoreboard: register " + std::to_string(reg) +
-                          " reserved while a write to it is pending");
-  set(i);
-  ++m_pending_count;
-}
-
-void Scoreboard::release(const InstructionRegisters& registers) {
-  if (registers.destination_count == 1) {
-    release(registers.destinations[0]);
-    return;
-  }
+void Scoreboard::release_many(const InstructionRegisters& registers) {
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg) {
     if (std::find(begin, reg, *reg) != reg) continue;
     release(*reg);
   }
-}
-
-void Scoreboard::release(uint32_t reg) {
-  if (!pending(reg))
-    throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
-                          " that has no pending write");
-  clear(index(reg));
-  --m_pending_count;
-  ++m_release_count;
 }
 
 }  // namespace ohmvp::gpu

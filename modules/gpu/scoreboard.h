@@ -67,10 +67,26 @@ class Scoreboard {
   uint64_t release_count() const { return m_release_count; }
 
   // Throws SimulationError when a destination is already pending (issue must check first).
-  void reserve(const InstructionRegisters& registers);
-  // Throws SimulationError when a destination is not pending.
-  void release(const InstructionRegisters& registers);
-  void release(uint32_t reg);
+  // Inline for the usual single destination: every issue of a result reserves it.
+  void reserve(const InstructionRegisters& registers) {
+    if (registers.destination_count != 1) return reserve_many(registers);
+    const size_t i = index(registers.destinations[0]);
+    if (is_set(i)) throw_pending(registers.destinations[0]);
+    set(i);
+    ++m_pending_count;
+  }
+  // Throws SimulationError when a destination is not pending. Inline like reserve().
+  void release(const InstructionRegisters& registers) {
+    if (registers.destination_count != 1) return release_many(registers);
+    release(registers.destinations[0]);
+  }
+  void release(uint32_t reg) {
+    const size_t i = index(reg);
+    if (!is_set(i)) throw_not_pending(reg);
+    clear(i);
+    --m_pending_count;
+    ++m_release_count;
+  }
 
  private:
   size_t index(uint32_t reg) const {
@@ -79,7 +95,11 @@ class Scoreboard {
     return reg;
   }
   [[noreturn]] void throw_outside(uint32_t reg) const;
-  void reserve_one(uint32_t reg);
+  [[noreturn]] void throw_pending(uint32_t reg) const;
+  [[noreturn]] void throw_not_pending(uint32_t reg) const;
+  void reserve_many(const InstructionRegisters& registers);
+  void release_many(const InstructionRegisters& registers);
+  bool is_set(size_t i) const { return (m_pending[i / 64] >> (i % 64)) & 1; }
   void set(size_t i) { m_pending[i / 64] |= uint64_t{1} << (i % 64); }
   void clear(size_t i) { m_pending[i / 64] &= ~(uint64_t{1} << (i % 64)); }
 

@@ -280,6 +280,19 @@ uint64_t Sm::simulate(uint64_t cycle) {
   return next == UINT64_MAX ? CycleLoop::never : std::max(next, cycle + 1);
 }
 
+// Inline: every readiness check that gets past the ready cycle asks it.
+inline __attribute__((always_inline)) bool Sm::has_hazard(Warp& warp, uint32_t w) {
+  const Scoreboard& scoreboard = m_scoreboards[w];
+  if (warp.hazard_free) return false;
+  if (warp.hazard_seen_at == scoreboard.release_count()) return true;
+  if (!scoreboard.has_hazard(*warp.next_registers)) {
+    warp.hazard_free = true;
+    return false;
+  }
+  warp.hazard_seen_at = scoreboard.release_count();
+  return true;
+}
+
 StallReason Sm::check(uint32_t w, uint64_t cycle) {
   Warp& warp = m_warps[w];
   if (!warp.resident) return StallReason::no_ready_warp;
@@ -305,18 +318,6 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     if (!m_ldst.can_accept()) return StallReason::memory;
   }
   return StallReason::issued;
-}
-
-bool Sm::has_hazard(Warp& warp, uint32_t w) {
-  const Scoreboard& scoreboard = m_scoreboards[w];
-  if (warp.hazard_free) return false;
-  if (warp.hazard_seen_at == scoreboard.release_count()) return true;
-  if (!scoreboard.has_hazard(*warp.next_registers)) {
-    warp.hazard_free = true;
-    return false;
-  }
-  warp.hazard_seen_at = scoreboard.release_count();
-  return true;
 }
 
 void Sm::fetch_next(Warp& warp) {
