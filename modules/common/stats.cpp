@@ -163,9 +163,10 @@ nlohmann::json StatsRegistry::to_json() const {
 void StatsRegistry::write_text(std::ostream& out) const {
   std::vector<std::pair<std::string, std::string>> lines;
   std::size_t width = 0;
+  std::ostringstream value;  // one stream for every line: a stream costs more to make than to use
   for (const auto& [group, names] : m_groups) {
     for (const auto& [name, entry] : names) {
-      std::ostringstream value;
+      value.str("");
       switch (entry.kind) {
         case Kind::counter:
           value << m_counters[entry.index].value();
