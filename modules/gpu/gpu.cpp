@@ -169,6 +169,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   for (size_t f = 0; f < launch.module->functions.size(); ++f) {
     for (const Instruction& instruction : launch.module->functions[f].instructions) {
       state->registers[f].push_back(instruction_registers(instruction));
+      set_hazard_words(state->registers[f].back(), state->layout->total_registers());
     }
   }
   state->zeroed_registers =

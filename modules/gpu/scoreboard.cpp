@@ -89,6 +89,36 @@ InstructionRegisters instruction_registers(const Instruction& instruction) {
   return r;
 }
 
+void set_hazard_words(InstructionRegisters& registers, uint32_t register_count) {
+  registers.word_count = 0;
+  registers.words_register_count = UINT32_MAX;
+  const auto note = [&](uint32_t reg) {
+    const uint32_t bit = reg == k_carry_register ? register_count : reg;
+    if (bit > register_count || (reg != k_carry_register && reg == register_count)) return false;
+    InstructionRegisters::Word* word = registers.words.data();
+    InstructionRegisters::Word* const end = word + registers.word_count;
+    while (word != end && word->index != bit / 64) ++word;
+    if (word == end) {
+      if (registers.word_count == InstructionRegisters::k_max_words) return false;
+      *word = {bit / 64, 0};
+      ++registers.word_count;
+    }
+    word->bits |= uint64_t{1} << (bit % 64);
+    return true;
+  };
+  bool fits = true;
+  for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
+    fits = fits && note(*reg);
+  for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
+       ++reg)
+    fits = fits && note(*reg);
+  if (!fits) {
+    registers.word_count = 0;
+    return;
+  }
+  registers.words_register_count = register_count;
+}
+
 void Scoreboard::reset(uint32_t register_count) {
   m_register_count = register_count;
   m_pending.assign(size_t{register_count} / 64 + 1, 0);
