@@ -320,18 +320,20 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
   return StallReason::issued;
 }
 
-void Sm::fetch_next(Warp& warp) {
-  // A pc past the end of its function issues a no-op so that the interpreter reports the fault.
-  static const Instruction past_the_end{};
-  static const InstructionRegisters no_registers{};
+// A pc past the end of its function issues a no-op so that the interpreter reports the fault.
+const Instruction k_past_the_end{};
+const InstructionRegisters k_no_registers{};
+
+// Inline: every issue looks up the warp's next instruction.
+inline __attribute__((always_inline)) void Sm::fetch_next(Warp& warp) {
   warp.hazard_seen_at = UINT64_MAX;
   warp.hazard_free = false;
   const WarpState& state = *warp.state;
   if (state.finished()) return;
   const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];
   const bool in_function = state.pc() < registers.size();
-  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &past_the_end;
-  warp.next_registers = in_function ? &registers[state.pc()] : &no_registers;
+  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &k_past_the_end;
+  warp.next_registers = in_function ? &registers[state.pc()] : &k_no_registers;
 }
 
 void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
@@ -387,7 +389,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   } else {
     unit_ready = sub_core.unit(instruction.unit).issue(cycle);
   }
-  sub_core.scheduler().on_issue(scheduler_slot(w));
+  if (GtoScheduler* gto = sub_core.gto_scheduler())
+    gto->on_issue(scheduler_slot(w));  // without the virtual call
+  else
+    sub_core.scheduler().on_issue(scheduler_slot(w));
   m_stats.warp_instructions.inc();
   m_stats.thread_instructions.inc(lane_count(result.executed_mask));
   m_stats.active_lanes.inc(lane_count(result.active_mask));
