@@ -4,56 +4,13 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/issue_traits.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
 
 namespace ohmvp::gpu {
 
 namespace {
-
-bool is_fragment_access(Opcode op) {
-  return op == Opcode::wmma_load_a || op == Opcode::wmma_load_b || op == Opcode::wmma_load_c ||
-         op == Opcode::wmma_store_d;
-}
-
-bool is_memory_access(Opcode op) {
-  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
-         op == Opcode::red || op == Opcode::tex || op == Opcode::ldmatrix || is_fragment_access(op);
-}
-
-// Instructions that wait until the warp's own accesses are complete: fences and barriers order
-// memory, exit ends the warp, call/ret change the register window results are written into.
-bool drains_memory(Opcode op) {
-  return op == Opcode::bar || op == Opcode::membar || op == Opcode::fence || op == Opcode::exit ||
-         op == Opcode::call || op == Opcode::ret;
-}
-
-const Operand* address_operand(const Instruction& instruction) {
-  for (uint8_t i = 0; i < instruction.operand_count; ++i) {
-    if (instruction.operands[i].kind == Operand::Kind::address) return &instruction.operands[i];
-  }
-  return nullptr;
-}
-
-// Whether the interpreter's record of a step's shared-memory lanes and addresses is what
-// shared_passes() computes before the step: for an unguarded ld/st/atom/red (shared_passes()
-// counts every active lane) whose address is a register and an offset (for a symbol it takes
-// the symbol's offset in the module, not its place in the CTA's shared memory).
-bool step_records_shared(const Instruction& instruction) {
-  const Opcode op = instruction.op;
-  const bool has_destination = op == Opcode::ld || op == Opcode::ldu || op == Opcode::atom;
-  if (!has_destination && op != Opcode::st && op != Opcode::red) return false;
-  const Operand* address = address_operand(instruction);
-  return instruction.guard_reg == no_register &&
-         address == &instruction.operands[has_destination ? 1 : 0] && address->symbol == UINT32_MAX;
-}
-
-// Bytes per lane of an ld/st/atom/red for the bank model.
-uint32_t bank_access_bytes(const Instruction& instruction) {
-  const uint32_t bytes =
-      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
-  return std::clamp<uint32_t>(bytes, 1, 16);
-}
 
 // The lanes in a mask; a full 32-lane warp without the popcount call (this build's target has
 // no popcount instruction).
@@ -302,7 +259,8 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     return StallReason::no_ready_warp;
   }
   const Instruction& instruction = *warp.next;
-  if (warp.memory_in_flight != 0 && drains_memory(instruction.op)) return StallReason::memory;
+  const IssueTraits& traits = *warp.next_traits;
+  if (warp.memory_in_flight != 0 && traits.drains_memory) return StallReason::memory;
   if (has_hazard(warp, w)) {
     // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
     // data); otherwise the pending register belongs to an arithmetic result.
@@ -313,7 +271,7 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
     return StallReason::structural;
   }
-  if (is_memory_access(instruction.op)) {
+  if (traits.memory) {
     m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
     if (!m_ldst.can_accept()) return StallReason::memory;
   }
@@ -323,6 +281,7 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
 // A pc past the end of its function issues a no-op so that the interpreter reports the fault.
 const Instruction k_past_the_end{};
 const InstructionRegisters k_no_registers{};
+const IssueTraits k_past_the_end_traits = issue_traits(k_past_the_end);
 
 // Inline: every issue looks up the warp's next instruction.
 inline __attribute__((always_inline)) void Sm::fetch_next(Warp& warp) {
@@ -334,6 +293,8 @@ inline __attribute__((always_inline)) void Sm::fetch_next(Warp& warp) {
   const bool in_function = state.pc() < registers.size();
   warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &k_past_the_end;
   warp.next_registers = in_function ? &registers[state.pc()] : &k_no_registers;
+  warp.next_traits =
+      in_function ? &m_launch->traits[state.function()][state.pc()] : &k_past_the_end_traits;
 }
 
 void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
@@ -344,10 +305,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   const uint32_t pc = state.pc();
   const Instruction& instruction = *warp.next;
   const InstructionRegisters& registers = *warp.next_registers;
-  const bool memory = is_memory_access(instruction.op);
-  const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
-                                       instruction.space == StateSpace::generic);
-  const bool shared_from_step = maybe_shared && step_records_shared(instruction);
+  const IssueTraits& traits = *warp.next_traits;
+  const bool maybe_shared = traits.maybe_shared;
+  const bool shared_from_step = traits.shared_from_step;
   uint32_t passes = 0;
   if (maybe_shared && !shared_from_step)
     passes = shared_passes(warp, instruction, state.active_mask());
@@ -371,9 +331,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   fetch_next(warp);
   if (shared_from_step && state.shared_access().lanes != 0) {
     const SharedAccess& shared = state.shared_access();
-    passes = shared.one_pass ? 1
-                             : m_banks.passes(shared.address.data(), 64, shared.lanes,
-                                              bank_access_bytes(instruction));
+    passes = shared.one_pass
+                 ? 1
+                 : m_banks.passes(shared.address.data(), 64, shared.lanes, traits.bank_bytes);
   }
 
   SubCore& sub_core = *m_sub_cores[s];
@@ -401,8 +361,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   switch (result.status) {
     case StepStatus::executed: {
       uint64_t done = unit_ready;
-      if (memory &&
-          (instruction.space == StateSpace::param || instruction.space == StateSpace::const_)) {
+      if (traits.constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();
       } else if (maybe_shared && passes != 0) {
