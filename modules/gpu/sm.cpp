@@ -83,10 +83,7 @@ void Sm::begin_launch(const LaunchState& launch) {
   m_aborted = false;
   m_releases.clear();  // results of the previous launch's last warps
   m_warps.clear();
-  m_warps.resize(m_config.sm.max_warps);
-  for (Warp& warp : m_warps) {
-    warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
-  }
+  m_warps.resize(m_config.sm.max_warps);  // each slot's WarpState is made when it first starts one
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
   for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());
   m_ctas.clear();
@@ -144,6 +141,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
     Warp& warp = m_warps[w];
     if (warp.resident || warp.memory_in_flight != 0) continue;
+    if (!warp.state) warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
     warp.state->start(started, k.block, started * m_config.warp_size, &launch.zeroed_registers);
     warp.resident = true;
     warp.at_barrier = false;
