@@ -126,7 +126,10 @@ nlohmann::json StatsRegistry::to_json() const {
   for (const auto& [group, names] : m_groups) {
     nlohmann::json& group_json = result[group];
     for (const auto& [name, entry] : names) {
-      nlohmann::json stat = {{"unit", entry.unit}, {"description", entry.description}};
+      // Member by member: an initializer list builds a json array of pairs first.
+      nlohmann::json stat = nlohmann::json::object();
+      stat["unit"] = entry.unit;
+      stat["description"] = entry.description;
       switch (entry.kind) {
         case Kind::counter:
           stat["value"] = m_counters[entry.index].value();
@@ -163,9 +166,10 @@ nlohmann::json StatsRegistry::to_json() const {
 void StatsRegistry::write_text(std::ostream& out) const {
   std::vector<std::pair<std::string, std::string>> lines;
   std::size_t width = 0;
+  std::ostringstream value;  // one stream for every line: a stream costs more to make than to use
   for (const auto& [group, names] : m_groups) {
     for (const auto& [name, entry] : names) {
-      std::ostringstream value;
+      value.str("");
       switch (entry.kind) {
         case Kind::counter:
           value << m_counters[entry.index].value();

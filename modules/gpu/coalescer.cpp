@@ -5,6 +5,7 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/lane_mask.h"
 
 namespace ohmvp::gpu {
 
@@ -30,9 +31,7 @@ Coalescer::Coalescer(uint32_t line_bytes, uint32_t sector_bytes)
   m_sector_shift = static_cast<uint32_t>(__builtin_ctz(sector_bytes));
 }
 
-uint16_t Coalescer::request_for_line(uint64_t line_address) {
-  if (m_request_count > 0 && m_requests[m_last_request].line_address == line_address)
-    return m_last_request;
+uint16_t Coalescer::new_request(uint64_t line_address) {
   for (size_t i = 0; i < m_request_count; ++i) {
     if (m_requests[i].line_address == line_address) {
       m_last_request = static_cast<uint16_t>(i);
@@ -46,7 +45,15 @@ uint16_t Coalescer::request_for_line(uint64_t line_address) {
   return m_last_request;
 }
 
-void Coalescer::mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes) const {
+// Inline: called for every piece of every lane.
+inline __attribute__((always_inline)) uint16_t Coalescer::request_for_line(uint64_t line_address) {
+  if (m_request_count > 0 && m_requests[m_last_request].line_address == line_address)
+    return m_last_request;
+  return new_request(line_address);
+}
+
+inline __attribute__((always_inline)) void Coalescer::mark(CoalescedRequest& request,
+                                                           uint32_t offset, uint32_t bytes) const {
   const uint32_t first_sector = offset >> m_sector_shift;
   const uint32_t last_sector = (offset + bytes - 1) >> m_sector_shift;
   request.sector_mask |= bits_between(first_sector, last_sector);
@@ -71,26 +78,26 @@ void Coalescer::coalesce(const uint64_t* addresses, uint32_t lane_count, uint64_
                           " bytes per lane, expected 1 to 16");
   m_request_count = 0;
   m_last_request = 0;
+  m_placements.fill(LanePlacement{});
+  if (lane_count < k_max_lanes) active_mask &= (uint64_t{1} << lane_count) - 1;
   const uint64_t line_mask = ~uint64_t{m_line_bytes - 1};
-  for (uint32_t lane = 0; lane < lane_count; ++lane) {
-    LanePlacement& placement = m_placements[lane];
-    placement = LanePlacement{};
-    if (!((active_mask >> lane) & 1)) continue;
-    uint64_t address = addresses[lane];
-    uint32_t remaining = bytes_per_lane;
-    while (remaining > 0) {
-      const uint64_t line = address & line_mask;
-      const uint32_t offset = static_cast<uint32_t>(address - line);
-      const uint32_t bytes = std::min(remaining, m_line_bytes - offset);
-      const uint16_t index = request_for_line(line);
-      mark(m_requests[index], offset, bytes);
-      placement.pieces[placement.piece_count++] =
-          LanePiece{index, static_cast<uint8_t>(offset), static_cast<uint8_t>(bytes)};
-      address += bytes;
-      remaining -= bytes;
-    }
-  }
-  for (uint32_t lane = lane_count; lane < k_max_lanes; ++lane) m_placements[lane] = LanePlacement{};
+  for_each_lane(
+      active_mask, [&](uint32_t lane) __attribute__((always_inline)) {
+        LanePlacement& placement = m_placements[lane];
+        uint64_t address = addresses[lane];
+        uint32_t remaining = bytes_per_lane;
+        while (remaining > 0) {
+          const uint64_t line = address & line_mask;
+          const uint32_t offset = static_cast<uint32_t>(address - line);
+          const uint32_t bytes = std::min(remaining, m_line_bytes - offset);
+          const uint16_t index = request_for_line(line);
+          mark(m_requests[index], offset, bytes);
+          placement.pieces[placement.piece_count++] =
+              LanePiece{index, static_cast<uint8_t>(offset), static_cast<uint8_t>(bytes)};
+          address += bytes;
+          remaining -= bytes;
+        }
+      });
 }
 
 uint32_t Coalescer::sector_count() const {

@@ -52,6 +52,7 @@ class Coalescer {
   size_t request_count() const { return m_request_count; }
   const CoalescedRequest& request(size_t index) const { return m_requests[index]; }
   const LanePlacement& placement(uint32_t lane) const { return m_placements[lane]; }
+  const std::array<LanePlacement, k_max_lanes>& placements() const { return m_placements; }
   // Sectors over all requests: what a fully sectored L1 looks up.
   uint32_t sector_count() const;
 
@@ -60,6 +61,7 @@ class Coalescer {
 
  private:
   uint16_t request_for_line(uint64_t line_address);
+  uint16_t new_request(uint64_t line_address);  // when it is not the last request's line
   void mark(CoalescedRequest& request, uint32_t offset, uint32_t bytes) const;
 
   uint32_t m_line_bytes;

@@ -21,18 +21,12 @@ uint64_t FunctionalUnit::issue(uint64_t cycle, uint32_t latency, uint32_t initia
   if (!can_issue(cycle))
     throw SimulationError("functional unit: issue at cycle " + std::to_string(cycle) +
                           " while busy until cycle " + std::to_string(m_next_issue));
-  m_next_issue = cycle + initiation_interval;
-  ++m_issued;
-  return cycle + latency;
+  return issue_free(cycle, latency, initiation_interval);
 }
 
 FunctionalUnitGroup::FunctionalUnitGroup(const UnitTiming& timing)
     : m_units(std::max(1u, timing.units_per_sub_core),
               FunctionalUnit(timing.latency, timing.initiation_interval)) {}
-
-uint64_t FunctionalUnitGroup::issue(uint64_t cycle) {
-  return issue(cycle, m_units.front().latency(), m_units.front().initiation_interval());
-}
 
 uint64_t FunctionalUnitGroup::issue(uint64_t cycle, uint32_t latency,
                                     uint32_t initiation_interval) {

@@ -20,6 +20,12 @@ class FunctionalUnit {
   // Issues an instruction with its own timing (the tensor cores' wmma.mma, whose latency and
   // busy cycles depend on its mode and shape).
   uint64_t issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval);
+  // issue() once can_issue(cycle) is known to hold.
+  uint64_t issue_free(uint64_t cycle, uint32_t latency, uint32_t initiation_interval) {
+    m_next_issue = cycle + initiation_interval;
+    ++m_issued;
+    return cycle + latency;
+  }
   // The first cycle at which the unit accepts another instruction.
   uint64_t next_free_cycle() const { return m_next_issue; }
 
@@ -42,7 +48,15 @@ class FunctionalUnitGroup {
 
   // Inline: the readiness checks ask it for every candidate warp.
   bool can_issue(uint64_t cycle) const { return cycle >= m_next_free; }
-  uint64_t issue(uint64_t cycle);
+  // Inline for the usual group of one unit: every issue goes through it.
+  uint64_t issue(uint64_t cycle) {
+    FunctionalUnit& unit = m_units.front();
+    if (m_units.size() != 1 || !unit.can_issue(cycle))
+      return issue(cycle, unit.latency(), unit.initiation_interval());
+    const uint64_t ready = unit.issue_free(cycle, unit.latency(), unit.initiation_interval());
+    m_next_free = unit.next_free_cycle();
+    return ready;
+  }
   uint64_t issue(uint64_t cycle, uint32_t latency, uint32_t initiation_interval);
   uint64_t next_free_cycle() const { return m_next_free; }
   uint32_t latency() const { return m_units.front().latency(); }

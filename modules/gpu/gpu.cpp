@@ -4,6 +4,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/occupancy.h"
+#include "modules/gpu/register_zeroing.h"
 
 namespace ohmvp::gpu {
 
@@ -165,11 +166,16 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   state->occupancy = compute_occupancy(resources, m_config.sm, m_config.warp_size, launch.kernel);
   state->cta_count = launch.grid.count();
   state->registers.resize(launch.module->functions.size());
+  state->traits.resize(launch.module->functions.size());
   for (size_t f = 0; f < launch.module->functions.size(); ++f) {
     for (const Instruction& instruction : launch.module->functions[f].instructions) {
+      state->traits[f].push_back(issue_traits(instruction));
       state->registers[f].push_back(instruction_registers(instruction));
+      set_hazard_words(state->registers[f].back(), state->layout->total_registers());
     }
   }
+  state->zeroed_registers =
+      registers_to_zero(*state->layout, state->registers[state->layout->kernel_index()]);
   return state;
 }
 

@@ -32,10 +32,9 @@ void GtoScheduler::remove_warp(uint32_t slot) {
   if (m_greedy == slot) m_greedy = k_no_warp;
 }
 
-void GtoScheduler::on_issue(uint32_t slot) {
+void GtoScheduler::throw_not_scheduled(uint32_t slot) const {
   check_slot(slot, m_capacity, "GTO scheduler");
-  if (!m_present[slot]) throw_slot_error("GTO scheduler", slot, "issued but is not scheduled");
-  m_greedy = slot;
+  throw_slot_error("GTO scheduler", slot, "issued but is not scheduled");
 }
 
 }  // namespace ohmvp::gpu

@@ -24,11 +24,18 @@ class GtoScheduler final : public WarpScheduler {
       if (entry.slot != m_greedy && ready(entry.slot)) return entry.slot;
     return k_no_warp;
   }
-  void on_issue(uint32_t slot) override;
+  // Inline (through a GtoScheduler, as the SM calls it for the default policy): every issue
+  // tells the scheduler.
+  void on_issue(uint32_t slot) override {
+    if (slot >= m_capacity || !m_present[slot]) throw_not_scheduled(slot);
+    m_greedy = slot;
+  }
   uint32_t warp_count() const override { return static_cast<uint32_t>(m_by_age.size()); }
   WarpSchedulerPolicy policy() const override { return WarpSchedulerPolicy::gto; }
 
  private:
+  [[noreturn]] void throw_not_scheduled(uint32_t slot) const;
+
   struct Entry {
     uint64_t age;
     uint32_t slot;

@@ -392,21 +392,31 @@ void L2Slice::debug_overlay(bool read, uint64_t local, uint8_t* data, uint32_t l
                             const uint8_t* enables) {
   const uint32_t line_bytes = m_config.cache.line_bytes;
   const uint32_t sector_bytes = m_config.cache.sector_bytes;
-  // One lookup per line, then byte by byte inside it.
+  // One lookup per line, then sector by sector inside it: the bytes of a valid sector are all
+  // current, those of another only where they are dirty.
   for (uint32_t start = 0; start < length;) {
     const uint32_t first = uint32_t((local + start) % line_bytes);
     const uint32_t end = start + std::min(length - start, line_bytes - first);
     const auto line = m_cache.find(local + start);
-    for (uint32_t i = start; line && i < end; ++i) {
+    for (uint32_t i = start; line && i < end;) {
       const uint32_t offset = first + (i - start);
-      const bool current = ((m_cache.valid_sectors(*line) >> (offset / sector_bytes)) & 1u) ||
-                           m_cache.dirty_bytes(*line)[offset];
-      if (!current) continue;
-      if (read) {
-        m_cache.read(*line, offset, 1, data + i);
-      } else if (enables == nullptr || enables[i] != 0) {
-        m_cache.patch(*line, offset, 1, data + i);
+      const uint32_t run = std::min(end - i, sector_bytes - offset % sector_bytes);
+      const bool valid = (m_cache.valid_sectors(*line) >> (offset / sector_bytes)) & 1u;
+      if (valid && read) {
+        m_cache.read(*line, offset, run, data + i);
+      } else if (valid && enables == nullptr) {
+        m_cache.patch(*line, offset, run, data + i);
+      } else {
+        for (uint32_t k = 0; k < run; ++k) {
+          if (!valid && !m_cache.dirty_bytes(*line)[offset + k]) continue;
+          if (read) {
+            m_cache.read(*line, offset + k, 1, data + i + k);
+          } else if (enables == nullptr || enables[i + k] != 0) {
+            m_cache.patch(*line, offset + k, 1, data + i + k);
+          }
+        }
       }
+      i += run;
     }
     start = end;
   }

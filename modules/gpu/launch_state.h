@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "modules/gpu/issue_traits.h"
 #include "modules/gpu/kernel_launch.h"
 #include "modules/gpu/occupancy.h"
 #include "modules/gpu/scoreboard.h"
@@ -23,6 +24,10 @@ struct LaunchState {
   uint32_t grid_id = 0;
   // registers[function][pc]: what each instruction reads and writes, for the scoreboard.
   std::vector<std::vector<InstructionRegisters>> registers;
+  // traits[function][pc]: what issue and the readiness checks need of each instruction.
+  std::vector<std::vector<IssueTraits>> traits;
+  // The register-file rows a starting warp zeroes (registers_to_zero).
+  std::vector<uint32_t> zeroed_registers;
 
   const Instruction& instruction(uint32_t function, uint32_t pc) const {
     return layout->module().functions[function].instructions[pc];

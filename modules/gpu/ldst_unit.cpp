@@ -72,12 +72,13 @@ void LdstUnit::accept(MemoryOp& op) {
     op.waiters[i] = MemoryOp::Waiter{&op, uint16_t(i)};
     op.request_lanes[i] = 0;
   }
-  for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
-    const LanePlacement& p = m_coalescer.placement(lane);
-    op.placements[lane] = p;
-    for (uint8_t k = 0; k < p.piece_count; ++k)
-      op.request_lanes[p.pieces[k].request] |= uint64_t{1} << lane;
-  }
+  op.placements = m_coalescer.placements();
+  for_each_lane(
+      r.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
+        const LanePlacement& p = op.placements[lane];
+        for (uint8_t k = 0; k < p.piece_count; ++k)
+          op.request_lanes[p.pieces[k].request] |= uint64_t{1} << lane;
+      });
   op.next_request = 0;
   op.pieces_left = op.request_count;
   m_queue.push_back(&op);

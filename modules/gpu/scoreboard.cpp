@@ -89,6 +89,36 @@ InstructionRegisters instruction_registers(const Instruction& instruction) {
   return r;
 }
 
+void set_hazard_words(InstructionRegisters& registers, uint32_t register_count) {
+  registers.word_count = 0;
+  registers.words_register_count = UINT32_MAX;
+  const auto note = [&](uint32_t reg) {
+    const uint32_t bit = reg == k_carry_register ? register_count : reg;
+    if (bit > register_count || (reg != k_carry_register && reg == register_count)) return false;
+    InstructionRegisters::Word* word = registers.words.data();
+    InstructionRegisters::Word* const end = word + registers.word_count;
+    while (word != end && word->index != bit / 64) ++word;
+    if (word == end) {
+      if (registers.word_count == InstructionRegisters::k_max_words) return false;
+      *word = {bit / 64, 0};
+      ++registers.word_count;
+    }
+    word->bits |= uint64_t{1} << (bit % 64);
+    return true;
+  };
+  bool fits = true;
+  for (const uint32_t* reg = registers.sources_begin(); reg != registers.sources_end(); ++reg)
+    fits = fits && note(*reg);
+  for (const uint32_t* reg = registers.destinations_begin(); reg != registers.destinations_end();
+       ++reg)
+    fits = fits && note(*reg);
+  if (!fits) {
+    registers.word_count = 0;
+    return;
+  }
+  registers.words_register_count = register_count;
+}
+
 void Scoreboard::reset(uint32_t register_count) {
   m_register_count = register_count;
   m_pending.assign(size_t{register_count} / 64 + 1, 0);
@@ -101,17 +131,21 @@ void Scoreboard::throw_outside(uint32_t reg) const {
                         std::to_string(m_register_count) + " registers");
 }
 
-void Scoreboard::reserve(const InstructionRegisters& registers) {
-  if (registers.destination_count == 1) {  // the usual case, without the duplicate handling
-    reserve_one(registers.destinations[0]);
-    return;
-  }
+void Scoreboard::throw_pending(uint32_t reg) const {
+  throw SimulationError("scoreboard: register " + std::to_string(reg) +
+                        " reserved while a write to it is pending");
+}
+
+void Scoreboard::throw_not_pending(uint32_t reg) const {
+  throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
+                        " that has no pending write");
+}
+
+void Scoreboard::reserve_many(const InstructionRegisters& registers) {
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg)
-    if (pending(*reg))
-      throw SimulationError("scoreboard: register " + std::to_string(*reg) +
-                            " reserved while a write to it is pending");
+    if (pending(*reg)) throw_pending(*reg);
   // A register named twice among one instruction's destinations is reserved once.
   for (const uint32_t* reg = begin; reg != end; ++reg) {
     if (!pending(*reg)) {
@@ -121,35 +155,13 @@ void Scoreboard::reserve(const InstructionRegisters& registers) {
   }
 }
 
-void Scoreboard::reserve_one(uint32_t reg) {
-  const size_t i = index(reg);
-  if ((m_pending[i / 64] >> (i % 64)) & 1)
-    throw SimulationError("scoreboard: register " + std::to_string(reg) +
-                          " reserved while a write to it is pending");
-  set(i);
-  ++m_pending_count;
-}
-
-void Scoreboard::release(const InstructionRegisters& registers) {
-  if (registers.destination_count == 1) {
-    release(registers.destinations[0]);
-    return;
-  }
+void Scoreboard::release_many(const InstructionRegisters& registers) {
   const uint32_t* begin = registers.destinations_begin();
   const uint32_t* end = registers.destinations_end();
   for (const uint32_t* reg = begin; reg != end; ++reg) {
     if (std::find(begin, reg, *reg) != reg) continue;
     release(*reg);
   }
-}
-
-void Scoreboard::release(uint32_t reg) {
-  if (!pending(reg))
-    throw SimulationError("scoreboard: release of register " + std::to_string(reg) +
-                          " that has no pending write");
-  clear(index(reg));
-  --m_pending_count;
-  ++m_release_count;
 }
 
 }  // namespace ohmvp::gpu

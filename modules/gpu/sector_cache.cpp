@@ -42,8 +42,8 @@ SectorCache::SectorCache(const SectorCacheGeometry& geometry)
   const std::string problem = geometry.problem(&key);
   if (!problem.empty()) throw std::invalid_argument("SectorCache: " + key + ": " + problem);
   const size_t lines = size_t(m_sets) * m_ways;
-  m_data.assign(lines * m_line_bytes, 0);
-  m_dirty.assign(lines * m_line_bytes, 0);
+  m_data = ZeroedBytes(lines * m_line_bytes);
+  m_dirty = ZeroedBytes(lines * m_line_bytes);
   m_dirty_count.assign(lines, 0);
   m_valid.assign(lines, 0);
   m_address.assign(lines, 0);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/zeroed_bytes.h"
+
 namespace ohmvp {
 class Counter;
 class StatsRegistry;
@@ -102,8 +104,8 @@ class SectorCache {
   uint64_t m_sets;
   uint32_t m_ways;
   uint64_t m_clock = 0;
-  std::vector<uint8_t> m_data;
-  std::vector<uint8_t> m_dirty;
+  ZeroedBytes m_data;
+  ZeroedBytes m_dirty;
   std::vector<uint32_t> m_dirty_count;  // dirty bytes per line
   std::vector<uint32_t> m_valid;        // sector mask
   std::vector<uint64_t> m_address;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/issue_traits.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
 
@@ -11,54 +12,29 @@ namespace ohmvp::gpu {
 
 namespace {
 
-bool is_fragment_access(Opcode op) {
-  return op == Opcode::wmma_load_a || op == Opcode::wmma_load_b || op == Opcode::wmma_load_c ||
-         op == Opcode::wmma_store_d;
-}
-
-bool is_memory_access(Opcode op) {
-  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
-         op == Opcode::red || op == Opcode::tex || op == Opcode::ldmatrix || is_fragment_access(op);
-}
-
-// Instructions that wait until the warp's own accesses are complete: fences and barriers order
-// memory, exit ends the warp, call/ret change the register window results are written into.
-bool drains_memory(Opcode op) {
-  return op == Opcode::bar || op == Opcode::membar || op == Opcode::fence || op == Opcode::exit ||
-         op == Opcode::call || op == Opcode::ret;
-}
-
-const Operand* address_operand(const Instruction& instruction) {
-  for (uint8_t i = 0; i < instruction.operand_count; ++i) {
-    if (instruction.operands[i].kind == Operand::Kind::address) return &instruction.operands[i];
-  }
-  return nullptr;
-}
-
-// Whether the interpreter's record of a step's shared-memory lanes and addresses is what
-// shared_passes() computes before the step: for an unguarded ld/st/atom/red (shared_passes()
-// counts every active lane) whose address is a register and an offset (for a symbol it takes
-// the symbol's offset in the module, not its place in the CTA's shared memory).
-bool step_records_shared(const Instruction& instruction) {
-  const Opcode op = instruction.op;
-  const bool has_destination = op == Opcode::ld || op == Opcode::ldu || op == Opcode::atom;
-  if (!has_destination && op != Opcode::st && op != Opcode::red) return false;
-  const Operand* address = address_operand(instruction);
-  return instruction.guard_reg == no_register &&
-         address == &instruction.operands[has_destination ? 1 : 0] && address->symbol == UINT32_MAX;
-}
-
-// Bytes per lane of an ld/st/atom/red for the bank model.
-uint32_t bank_access_bytes(const Instruction& instruction) {
-  const uint32_t bytes =
-      uint32_t(type_bytes(instruction.type)) * std::max<uint32_t>(1, instruction.mod.vector_width);
-  return std::clamp<uint32_t>(bytes, 1, 16);
-}
-
 // The lanes in a mask; a full 32-lane warp without the popcount call (this build's target has
 // no popcount instruction).
 uint64_t lane_count(uint64_t mask) {
   return mask == 0xffffffff ? 32 : uint64_t(__builtin_popcountll(mask));
+}
+
+// Whether every lane's bytes of an access are mapped and at most 16, found from the lowest and
+// the highest of the lanes' addresses (every run's): an allocation that holds the bytes from the
+// one to the other holds every lane's, so one look-up stands for one per lane and run. False when
+// it cannot tell; the lanes are then checked one by one.
+bool every_lane_mapped(const KernelLaunch& k, const MemoryRequest& request) {
+  if (request.bytes > 16) return false;
+  if (!k.mapped) return true;
+  uint64_t lowest = UINT64_MAX, highest = 0;
+  for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
+    const uint64_t address = request.address[__builtin_ctzll(m)];
+    for (uint32_t run = 0; run < request.run_count; ++run) {
+      lowest = std::min(lowest, address + uint64_t(request.run_offset[run]));
+      highest = std::max(highest, address + uint64_t(request.run_offset[run]));
+    }
+  }
+  return lowest <= highest && highest <= UINT64_MAX - request.bytes &&
+         k.mapped(lowest, highest - lowest + request.bytes);
 }
 
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
@@ -107,10 +83,7 @@ void Sm::begin_launch(const LaunchState& launch) {
   m_aborted = false;
   m_releases.clear();  // results of the previous launch's last warps
   m_warps.clear();
-  m_warps.resize(m_config.sm.max_warps);
-  for (Warp& warp : m_warps) {
-    warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
-  }
+  m_warps.resize(m_config.sm.max_warps);  // each slot's WarpState is made when it first starts one
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
   for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());
   m_ctas.clear();
@@ -156,12 +129,20 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.sm_id = m_id;
   c.sm_count = m_config.sm_count;
   c.grid_id = launch.grid_id;
+  const uint32_t banks = m_config.shared_memory.banks;
+  const uint32_t bank_width = m_config.shared_memory.bank_width_bytes;
+  if ((banks & (banks - 1)) == 0 && (bank_width & (bank_width - 1)) == 0 &&
+      banks >= m_config.warp_size) {  // see ExecutionContext::bank_width_shift
+    c.bank_width_shift = uint32_t(__builtin_ctz(bank_width));
+    c.bank_mask = banks - 1;
+  }
 
   uint32_t started = 0;
   for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
     Warp& warp = m_warps[w];
     if (warp.resident || warp.memory_in_flight != 0) continue;
-    warp.state->start(started, k.block, started * m_config.warp_size);
+    if (!warp.state) warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
+    warp.state->start(started, k.block, started * m_config.warp_size, &launch.zeroed_registers);
     warp.resident = true;
     warp.at_barrier = false;
     warp.cta = cta_index;
@@ -254,34 +235,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
   return next == UINT64_MAX ? CycleLoop::never : std::max(next, cycle + 1);
 }
 
-StallReason Sm::check(uint32_t w, uint64_t cycle) {
-  Warp& warp = m_warps[w];
-  if (!warp.resident) return StallReason::no_ready_warp;
-  if (warp.at_barrier) return StallReason::barrier;
-  if (warp.ready_cycle > cycle) {
-    m_next_wake = std::min(m_next_wake, warp.ready_cycle);
-    return StallReason::no_ready_warp;
-  }
-  const Instruction& instruction = *warp.next;
-  if (warp.memory_in_flight != 0 && drains_memory(instruction.op)) return StallReason::memory;
-  if (has_hazard(warp, w)) {
-    // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
-    // data); otherwise the pending register belongs to an arithmetic result.
-    return warp.memory_in_flight != 0 ? StallReason::memory : StallReason::scoreboard;
-  }
-  FunctionalUnitGroup& unit = m_sub_cores[sub_core_of(w)]->unit(instruction.unit);
-  if (!unit.can_issue(cycle)) {
-    m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
-    return StallReason::structural;
-  }
-  if (is_memory_access(instruction.op)) {
-    m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
-    if (!m_ldst.can_accept()) return StallReason::memory;
-  }
-  return StallReason::issued;
-}
-
-bool Sm::has_hazard(Warp& warp, uint32_t w) {
+// Inline: every readiness check that gets past the ready cycle asks it.
+inline __attribute__((always_inline)) bool Sm::has_hazard(Warp& warp, uint32_t w) {
   const Scoreboard& scoreboard = m_scoreboards[w];
   if (warp.hazard_free) return false;
   if (warp.hazard_seen_at == scoreboard.release_count()) return true;
@@ -293,18 +248,51 @@ bool Sm::has_hazard(Warp& warp, uint32_t w) {
   return true;
 }
 
-void Sm::fetch_next(Warp& warp) {
-  // A pc past the end of its function issues a no-op so that the interpreter reports the fault.
-  static const Instruction past_the_end{};
-  static const InstructionRegisters no_registers{};
+StallReason Sm::check(uint32_t w, uint64_t cycle) {
+  Warp& warp = m_warps[w];
+  if (!warp.resident) return StallReason::no_ready_warp;
+  if (warp.at_barrier) return StallReason::barrier;
+  if (warp.ready_cycle > cycle) {
+    m_next_wake = std::min(m_next_wake, warp.ready_cycle);
+    return StallReason::no_ready_warp;
+  }
+  const Instruction& instruction = *warp.next;
+  const IssueTraits& traits = *warp.next_traits;
+  if (warp.memory_in_flight != 0 && traits.drains_memory) return StallReason::memory;
+  if (has_hazard(warp, w)) {
+    // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
+    // data); otherwise the pending register belongs to an arithmetic result.
+    return warp.memory_in_flight != 0 ? StallReason::memory : StallReason::scoreboard;
+  }
+  FunctionalUnitGroup& unit = m_sub_cores[sub_core_of(w)]->unit(instruction.unit);
+  if (!unit.can_issue(cycle)) {
+    m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
+    return StallReason::structural;
+  }
+  if (traits.memory) {
+    m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
+    if (!m_ldst.can_accept()) return StallReason::memory;
+  }
+  return StallReason::issued;
+}
+
+// A pc past the end of its function issues a no-op so that the interpreter reports the fault.
+const Instruction k_past_the_end{};
+const InstructionRegisters k_no_registers{};
+const IssueTraits k_past_the_end_traits = issue_traits(k_past_the_end);
+
+// Inline: every issue looks up the warp's next instruction.
+inline __attribute__((always_inline)) void Sm::fetch_next(Warp& warp) {
   warp.hazard_seen_at = UINT64_MAX;
   warp.hazard_free = false;
   const WarpState& state = *warp.state;
   if (state.finished()) return;
   const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];
   const bool in_function = state.pc() < registers.size();
-  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &past_the_end;
-  warp.next_registers = in_function ? &registers[state.pc()] : &no_registers;
+  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &k_past_the_end;
+  warp.next_registers = in_function ? &registers[state.pc()] : &k_no_registers;
+  warp.next_traits =
+      in_function ? &m_launch->traits[state.function()][state.pc()] : &k_past_the_end_traits;
 }
 
 void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
@@ -315,10 +303,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   const uint32_t pc = state.pc();
   const Instruction& instruction = *warp.next;
   const InstructionRegisters& registers = *warp.next_registers;
-  const bool memory = is_memory_access(instruction.op);
-  const bool maybe_shared = memory && (instruction.space == StateSpace::shared ||
-                                       instruction.space == StateSpace::generic);
-  const bool shared_from_step = maybe_shared && step_records_shared(instruction);
+  const IssueTraits& traits = *warp.next_traits;
+  const bool maybe_shared = traits.maybe_shared;
+  const bool shared_from_step = traits.shared_from_step;
   uint32_t passes = 0;
   if (maybe_shared && !shared_from_step)
     passes = shared_passes(warp, instruction, state.active_mask());
@@ -342,8 +329,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   fetch_next(warp);
   if (shared_from_step && state.shared_access().lanes != 0) {
     const SharedAccess& shared = state.shared_access();
-    passes =
-        m_banks.passes(shared.address.data(), 64, shared.lanes, bank_access_bytes(instruction));
+    passes = shared.one_pass
+                 ? 1
+                 : m_banks.passes(shared.address.data(), 64, shared.lanes, traits.bank_bytes);
   }
 
   SubCore& sub_core = *m_sub_cores[s];
@@ -359,7 +347,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   } else {
     unit_ready = sub_core.unit(instruction.unit).issue(cycle);
   }
-  sub_core.scheduler().on_issue(scheduler_slot(w));
+  if (GtoScheduler* gto = sub_core.gto_scheduler())
+    gto->on_issue(scheduler_slot(w));  // without the virtual call
+  else
+    sub_core.scheduler().on_issue(scheduler_slot(w));
   m_stats.warp_instructions.inc();
   m_stats.thread_instructions.inc(lane_count(result.executed_mask));
   m_stats.active_lanes.inc(lane_count(result.active_mask));
@@ -368,8 +359,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   switch (result.status) {
     case StepStatus::executed: {
       uint64_t done = unit_ready;
-      if (memory &&
-          (instruction.space == StateSpace::param || instruction.space == StateSpace::const_)) {
+      if (traits.constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();
       } else if (maybe_shared && passes != 0) {
@@ -463,7 +453,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_
   WarpState& state = *warp.state;
   MemoryRequest& request = state.memory_request();
   const KernelLaunch& k = m_launch->launch;
-  for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
+  for (uint64_t m = every_lane_mapped(k, request) ? 0 : request.lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
     bool mapped = true;
     for (uint32_t run = 0; run < request.run_count && k.mapped; ++run)

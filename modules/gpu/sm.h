@@ -95,7 +95,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     ExecutionContext context;
   };
   struct Warp {
-    std::unique_ptr<WarpState> state;
+    std::unique_ptr<WarpState> state;  // made when the slot first starts a warp of the launch
     bool resident = false;
     bool at_barrier = false;
     uint32_t generation = 0;  // bumped when the slot takes a new warp
@@ -106,6 +106,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     // The next instruction and its registers, looked up when the pc changes (issue, start).
     const Instruction* next = nullptr;
     const InstructionRegisters* next_registers = nullptr;
+    const IssueTraits* next_traits = nullptr;
     // The scoreboard's release count when the next instruction last had a hazard: the hazard
     // holds until a register is released.
     uint64_t hazard_seen_at = UINT64_MAX;

@@ -11,8 +11,26 @@ namespace ohmvp {
 
 namespace {
 
+// Little-endian bytes of `bits`; with the size fixed the compiler makes one store of them.
+template <size_t Size>
+void put_bytes(uint8_t* out, uint64_t bits) {
+  for (size_t b = 0; b < Size; ++b) out[b] = static_cast<uint8_t>(bits >> (8 * b));
+}
+
 void put(std::vector<uint8_t>& bytes, size_t index, size_t size, uint64_t bits) {
-  for (size_t b = 0; b < size; ++b) bytes[index * size + b] = static_cast<uint8_t>(bits >> (8 * b));
+  uint8_t* const out = &bytes[index * size];
+  switch (size) {
+    case 1:
+      return put_bytes<1>(out, bits);
+    case 2:
+      return put_bytes<2>(out, bits);
+    case 4:
+      return put_bytes<4>(out, bits);
+    case 8:
+      return put_bytes<8>(out, bits);
+    default:
+      for (size_t b = 0; b < size; ++b) out[b] = static_cast<uint8_t>(bits >> (8 * b));
+  }
 }
 
 void read_file(const std::filesystem::path& file, std::vector<uint8_t>& bytes) {

@@ -15,6 +15,13 @@ inline Module parse_snippet(const std::string& body) {
   return parse_ptx(".version 9.0\n.target sm_75\n.address_size 64\n" + body, "snippet.ptx");
 }
 
+// A module of one kernel `k(.param .u32 n)` with registers %p0..%p3 (indices 0..3) and
+// %r0..%r5 (indices 4..9) around `body`.
+inline Module small_kernel(const std::string& body) {
+  return parse_snippet(
+      ".visible .entry k(.param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<6>;\n" + body + "}\n");
+}
+
 inline Module load_fixture(const std::string& name) {
   return load_ptx_file((k_ptx_fixtures / name).string());
 }

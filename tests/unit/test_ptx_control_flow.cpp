@@ -6,17 +6,8 @@
 using namespace ohmvp::gpu;
 using namespace ohmvp::gpu::test;
 
-namespace {
-
-Module kernel(const std::string& body) {
-  return parse_snippet(
-      ".visible .entry k(.param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<6>;\n" + body + "}\n");
-}
-
-}  // namespace
-
 TEST_CASE("ptx control flow: if/else reconverges at the join", "[ptx]") {
-  const Module module = kernel(R"(
+  const Module module = small_kernel(R"(
   ld.param.u32 %r1, [n];
   setp.gt.s32 %p1, %r1, 0;
   @%p1 bra THEN;
@@ -48,7 +39,7 @@ JOIN:
 }
 
 TEST_CASE("ptx control flow: nested ifs reconverge at their own joins", "[ptx]") {
-  const Module module = kernel(R"(
+  const Module module = small_kernel(R"(
   ld.param.u32 %r1, [n];
   setp.gt.s32 %p1, %r1, 0;
   @!%p1 bra OUTER_END;
@@ -66,7 +57,7 @@ OUTER_END:
 }
 
 TEST_CASE("ptx control flow: a loop with a break reconverges after the loop", "[ptx]") {
-  const Module module = kernel(R"(
+  const Module module = small_kernel(R"(
   ld.param.u32 %r1, [n];
   mov.u32 %r2, 0;
 LOOP:
@@ -89,7 +80,7 @@ DONE:
 }
 
 TEST_CASE("ptx control flow: early exit and return", "[ptx]") {
-  const Module module = kernel(R"(
+  const Module module = small_kernel(R"(
   ld.param.u32 %r1, [n];
   setp.lt.s32 %p1, %r1, 0;
   @%p1 exit;
@@ -142,7 +133,7 @@ TEST_CASE("ptx control flow: nvcc's kernels and an endless loop", "[ptx]") {
   for (const Instruction& inst : early.instructions)
     if (inst.op == Opcode::bra) CHECK(early.instructions[inst.reconvergence_pc].op == Opcode::ret);
 
-  const Module endless = kernel(R"(
+  const Module endless = small_kernel(R"(
   ld.param.u32 %r1, [n];
   setp.eq.s32 %p1, %r1, 0;
   @%p1 bra SPIN;

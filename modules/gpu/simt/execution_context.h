@@ -43,6 +43,13 @@ struct ExecutionContext {
 
   uint64_t clock = 0;
   uint64_t globaltimer_ns = 0;
+
+  // The shared-memory banks, for the bank check that ld/st.shared of one register per lane make
+  // on the addresses they compute (see SharedAccess::one_pass): log2 of the bank width and
+  // banks - 1, or bank_width_shift 0 when the SM's geometry leaves the check to its own model
+  // (banks or width not a power of two, or fewer banks than lanes in a warp).
+  uint32_t bank_width_shift = 0;
+  uint64_t bank_mask = 0;
 };
 
 }  // namespace ohmvp::gpu

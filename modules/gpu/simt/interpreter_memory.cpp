@@ -88,12 +88,13 @@ bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
   const uint64_t bytes = x.context.shared_bytes;
   // Every lane is aligned and inside when the OR of the addresses is aligned and the highest
   // address is inside.
-  uint64_t any_bits = 0, highest = 0;
+  uint64_t any_bits = 0, highest = 0, lowest = UINT64_MAX;
   const uint64_t* const row = address.row;
   const uint64_t constant = address.constant;
   const auto note = [&](uint32_t lane, uint64_t at) __attribute__((always_inline)) {
     any_bits |= at;
     highest = std::max(highest, at);
+    lowest = std::min(lowest, at);
     addresses[lane] = at;
   };
   if (row)
@@ -107,6 +108,12 @@ bool shared_scalar_access(Exec& x, const AddressSource& address, bool is_load) {
       (any_bits & (sizeof(T) - 1)) == 0 && highest <= bytes && bytes - highest >= sizeof(T);
   if (!valid) return false;
   shared.lanes = x.lanes;
+  // The SM's bank check (see SharedAccess::one_pass) for lanes that each touch one word: words
+  // that lie within as many consecutive words as there are banks fall in different banks unless
+  // they are the same word (a broadcast), so no bank is asked for two different words.
+  const uint32_t bank_shift = x.context.bank_width_shift;
+  shared.one_pass = bank_shift != 0 && sizeof(T) <= (uint64_t{1} << bank_shift) && x.lanes != 0 &&
+                    (highest >> bank_shift) - (lowest >> bank_shift) <= x.context.bank_mask;
   if (is_load) {
     const DataType type = x.instruction.type;
     const IntImage image(is_float(type) ? DataType::b64 : type);  // element_image()
@@ -192,6 +199,7 @@ void execute_memory(Exec& x, bool& pending) {
   request.lanes = 0;
   SharedAccess& shared = x.warp.shared_access();
   shared.lanes = 0;
+  shared.one_pass = false;
   const AddressSource address_of = address_source(x, address_operand, in.space);
   if (shared_scalar_access(x, address_of)) return;
   const uint64_t thread_base = uint64_t{x.context.cta_linear} * x.context.block.count();

@@ -51,9 +51,13 @@ struct MemoryRequest {
 
 // The shared-memory addresses (inside the CTA's shared memory) of the lanes of a warp's last
 // ld/st/atom/red that went to shared memory, recorded by the interpreter for the SM's
-// bank-conflict model.
+// bank-conflict model. `one_pass`: the interpreter found that the access takes one pass of the
+// banks (an ld/st.shared of one register per lane, at most a bank wide, on a geometry that serves
+// a whole warp in one phase, whose words lie within as many consecutive words as there are
+// banks; see ExecutionContext::bank_width_shift); false when it could not tell.
 struct SharedAccess {
   uint64_t lanes = 0;
+  bool one_pass = false;
   std::array<uint64_t, 64> address{};
 };
 

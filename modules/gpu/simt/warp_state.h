@@ -27,8 +27,11 @@ class WarpState {
   WarpState(const KernelLayout& layout, uint32_t warp_size);
 
   // Lanes 0..count-1 become threads first_thread..first_thread+count-1 (linear index in the CTA,
-  // x fastest) of a CTA of shape `block`.
-  void start(uint32_t warp_id, const Dim3& block, uint32_t first_thread);
+  // x fastest) of a CTA of shape `block`. The register file is zeroed whole at the first start;
+  // at a later one only the rows in `zeroed_rows` when given (the rows a thread may read before
+  // writing them, see registers_to_zero in modules/gpu/register_zeroing.h), else whole again.
+  void start(uint32_t warp_id, const Dim3& block, uint32_t first_thread,
+             const std::vector<uint32_t>* zeroed_rows = nullptr);
 
   const KernelLayout& layout() const { return *m_layout; }
   uint32_t warp_size() const { return m_warp_size; }
