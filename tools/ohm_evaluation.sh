@@ -15,7 +15,8 @@
 # new tables. --set applies one config override to every run (ohmvp run --set), for sensitivity
 # studies; results.json records them. --inputs K runs every kernel on its K-th other input set
 # (every seed of its workload file moved by 1000 * K, tools/ohm_evaluation_inputs.py; 0, the
-# default, is the shipped inputs), to tell mechanisms from noise (tools/ohm_evaluation_spread.py).
+# default, is the shipped inputs) with another Start-Gap key on every XPoint (its randomiser's
+# seed moved by K), to tell mechanisms from noise (tools/ohm_evaluation_spread.py).
 # Exit 2 on bad input, 1 when a run or a plot fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,7 +42,7 @@ inputs=0
 overrides=()
 
 fail() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -108,6 +109,20 @@ if [ ${#overrides[@]} -gt 0 ]; then
   done
 fi
 
+# The key matters because four kernels (fdtd2d, matmul, backprop, lu) touch the same addresses
+# whatever their data: with the shipped key their runs on other inputs would be the same runs.
+declare -A key_override
+if [ "$inputs" -ne 0 ]; then
+  for platform in "${platform_list[@]}"; do
+    key=$("$ohmvp" config --platform "$platform" | python3 -c '
+import json, sys
+gap = json.load(sys.stdin)["memory"].get("xpoint", {}).get("start_gap", {})
+print(gap["seed"] if gap.get("enabled") and gap.get("randomise") else "")') ||
+      fail "'$ohmvp config --platform $platform' failed"
+    [ -z "$key" ] || key_override[$platform]="memory.xpoint.start_gap.seed=$((key + inputs))"
+  done
+fi
+
 is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
 
 runs="$out/runs"
@@ -143,6 +158,7 @@ run_one() {  # platform workload dir [json.path=value]
   local dir="$3"
   mkdir -p "$dir"
   local extra=()
+  [ -z "${key_override[$1]:-}" ] || extra+=(--set "${key_override[$1]}")
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
   local status=0
   "$ohmvp" run --quiet --seed "$seed" --platform "$1" --workload "${workload_arg[$2]}" --out "$dir" \

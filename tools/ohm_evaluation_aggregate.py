@@ -68,8 +68,8 @@ def load_report(path):
         if name.startswith("energy_") and name.endswith("_j") and name != "energy_j"}
     run["ber_routes"] = {name[len("ber_"):]: entry["value"] for name, entry in optical.items()
                          if name.startswith("ber_") and name != "ber_max"}
-    for name in ("mrr_modulators", "mrr_detectors", "mrr_cost_usd", "laser_optical_mw",
-                 "laser_needed_mw"):
+    for name in ("mrr_modulators", "mrr_detectors", "mrr_cost_usd", "mrr_general_count",
+                 "mrr_saving", "laser_optical_mw", "laser_needed_mw"):
         run[name] = stat_value(optical, name)
     return run
 
@@ -178,7 +178,8 @@ def optical_budget(runs, workloads):
             continue
         first = by_workload[workloads[0]]
         keys = ("ber_max", "ber_routes", "mrr_count", "mrr_modulators", "mrr_detectors",
-                "mrr_cost_usd", "laser_power_mw", "laser_optical_mw", "laser_needed_mw")
+                "mrr_cost_usd", "mrr_general_count", "mrr_saving", "laser_power_mw",
+                "laser_optical_mw", "laser_needed_mw")
         entry = {key: first[key] for key in keys}
         entry["same_for_every_workload"] = all(
             all(by_workload[w][key] == first[key] for key in keys) for w in workloads)

@@ -53,3 +53,6 @@ MRR = {
     "planar": {"ohm_base": (2112, 2112), "ohm_bw": (2176, 3136)},
     "two_level": {"ohm_base": (2368, 2368), "ohm_bw": (2368, 4928)},
 }
+# The mode-specific layouts' saving against the general layout (Section IV); Table 3's own
+# numbers give it for Ohm-BW's layouts (docs/optical.md, "MRR layouts and Table 3").
+MRR_SAVING = {"planar": {"ohm_bw": 0.58}, "two_level": {"ohm_bw": 0.42}}

@@ -5,21 +5,26 @@
 
 Each RESULTS.json is tools/ohm_evaluation.sh's results.json of one input set (--inputs K) of
 the same platforms, workloads and overrides. Prints a markdown table: per expected ordering, the
-input sets it holds in and the figure it is decided on in each (a geometric mean, or the ratio
-of two). An ordering that holds in some sets and not in others is not resolved by the suite: its
-margin is within what the inputs alone move it. --docs FILE replaces FILE's block
+input sets it holds in, the figure it is decided on in each (a geometric mean, or the ratio
+of two), and that figure's mean over the sets with its 95% interval (Student's t, the sets
+taken as independent draws). An ordering that holds in some sets and not in others is not
+resolved by the suite: its margin is within what the inputs alone move it. --docs FILE replaces FILE's block
 '<!-- ohm_evaluation:spread -->' ... '<!-- /ohm_evaluation -->' with the table. Exit 2 on bad
 input. Standard library only.
 """
 
 import argparse
 import json
+import statistics
 import sys
 
 import ohm_evaluation_aggregate as aggregate
 import ohm_evaluation_tables as tables
 
 SAME = ("platforms", "workloads", "waveguides", "overrides")
+# Two-sided 95% quantiles of Student's t by degrees of freedom; the normal's beyond.
+T_95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
 
 
 def load(paths):
@@ -56,16 +61,33 @@ def verdict(holds):
     return "not resolved: %d of %d" % (sum(decided), len(decided))
 
 
+def t_95(degrees):
+    return T_95[max(d for d in T_95 if d <= degrees)] if degrees <= 30 else 1.96
+
+
+def mean_interval(values):
+    """'mean +- half-width' of the 95% interval; the mean alone for a single value."""
+    if not values:
+        return "-"
+    mean = statistics.mean(values)
+    if len(values) == 1:
+        return "%.3f" % mean
+    half = t_95(len(values) - 1) * statistics.stdev(values) / len(values) ** 0.5
+    return "%.3f +- %.3f" % (mean, half)
+
+
 def table(sets, inputs):
     lines = tables.header(["expected", "mode", "holds"] +
-                          ["input set %d" % k for k in inputs] + ["range"], numeric_from=3)
+                          ["input set %d" % k for k in inputs] + ["range", "mean, 95% interval"],
+                          numeric_from=3)
     for i, first in enumerate(sets[0]["directions"]):
         checks = [results["directions"][i] for results in sets]
         values = [c["value"] for c in checks]
         known = [v for v in values if v is not None]
         spread = "%.3f to %.3f" % (min(known), max(known)) if known else "-"
-        lines.append(tables.row([first["claim"], first["mode"], verdict([c["holds"] for c in checks])]
-                                + [tables.fmt(v) for v in values] + [spread]))
+        held = verdict([c["holds"] for c in checks])
+        lines.append(tables.row([first["claim"], first["mode"], held] +
+                                [tables.fmt(v) for v in values] + [spread, mean_interval(known)]))
     return "\n".join(lines)
 
 

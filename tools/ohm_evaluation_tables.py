@@ -15,6 +15,10 @@ def fmt(value, spec="%.3f"):
     return "-" if value is None else spec % value
 
 
+def percent(share):
+    return "-" if share is None else "%.0f%%" % (100 * share)
+
+
 def row(cells):
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
@@ -110,7 +114,8 @@ def budget(results):
     ber = header(["platform", "mode", "BER, worst route", "worst route", "meets 1e-15",
                   "laser per wavelength / needed for 1e-15 (mW)", "paper"], numeric_from=2)
     mrr = header(["platform", "mode", "modulators", "detectors", "MRRs", "cost (USD)",
-                  "laser per wavelength (mW)", "paper modulators + detectors"], numeric_from=2)
+                  "laser per wavelength (mW)", "general layout MRRs", "saving",
+                  "paper modulators + detectors", "paper saving"], numeric_from=2)
     for mode in MODES:
         for family, name in mode_platforms(results, mode):
             if name not in entries:
@@ -127,7 +132,9 @@ def budget(results):
             mrr.append(row([family, mode, fmt(e["mrr_modulators"], "%d"),
                             fmt(e["mrr_detectors"], "%d"), fmt(e["mrr_count"], "%d"),
                             fmt(e["mrr_cost_usd"], "%.2f"), fmt(e["laser_power_mw"], "%.2f"),
-                            "%d + %d" % published if published else "-"]))
+                            fmt(e["mrr_general_count"], "%d"), percent(e["mrr_saving"]),
+                            "%d + %d" % published if published else "-",
+                            percent(paper.MRR_SAVING[mode].get(family))]))
     return "\n".join(ber), "\n".join(mrr)
 
 

@@ -49,6 +49,7 @@ PlatformBudget platform_budget(OhmPlatform platform, HeteroMode mode, const Opti
   budget.platform = platform;
   budget.mode = mode;
   budget.mrrs = count_channel_mrrs(c, shape, functions_of(platform, mode));
+  budget.general_mrrs = count_channel_mrrs(c, shape, all_functions());
   // A wavelength passes the rings on its own waveguide only: the layout's rings spread evenly.
   MrrCounts per_waveguide = budget.mrrs;
   per_waveguide.forward_rings /= c.waveguides;

@@ -21,6 +21,7 @@ struct PlatformBudget {
   OhmPlatform platform = OhmPlatform::ohm_base;
   HeteroMode mode = HeteroMode::planar;
   MrrCounts mrrs;
+  MrrCounts general_mrrs;  // the same devices in the layout that supports every function
   std::vector<RouteBudget> routes;
   double laser_mw = 0.0;           // per wavelength, configured
   double required_laser_mw = 0.0;  // per wavelength: max over the routes

@@ -17,6 +17,14 @@ void record_budget(StatsRegistry& stats, const std::string& group, const Platfor
   stats.scalar(group, "mrr_detectors", "rings", "receiver MRRs")
       .set(static_cast<double>(b.mrrs.detectors));
   stats.scalar(group, "mrr_cost_usd", "USD", "MRR fabrication cost").set(mrr_cost_usd(b.mrrs));
+  stats
+      .scalar(group, "mrr_general_count", "rings",
+              "MRRs of the general layout (every function) on the same devices")
+      .set(static_cast<double>(b.general_mrrs.total()));
+  stats
+      .scalar(group, "mrr_saving", "",
+              "share of the general layout's MRRs the platform's layout saves")
+      .set(saving(b.mrrs, b.general_mrrs));
   for (size_t i = 0; i < b.routes.size(); ++i) {
     const RouteBudget& r = b.routes[i];
     stats

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of tools/ohm_evaluation.sh: a 2-platform x 1-workload matrix with a 1- and 2-waveguide
-# sweep, once more on input set 1; checks what results.json holds, that a docs block is replaced,
-# the spread of the orderings over both input sets, and that bad input is refused with exit 2
-# and a message naming it.
+# sweep, once more on input set 1 (other seeds and Start-Gap key); checks what results.json
+# holds, that a docs block is replaced, the spread of the orderings over both input sets, and
+# that bad input is refused with exit 2 and a message naming it.
 # Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -68,9 +68,10 @@ python3 "$root/tools/ohm_evaluation_spread.py" "$scratch/out/results.json" \
   "$scratch/out1/results.json" --docs "$scratch/spread.md" > "$scratch/spread.txt"
 python3 - "$scratch/out/results.json" "$scratch/out1/results.json" \
   "$scratch/out1/workloads/bfs.json" "$root/testbenches/workloads/bfs.json" \
-  "$scratch/spread.md" <<'PY'
+  "$scratch/spread.md" "$scratch/out/runs/ohm_base_planar/bfs/report.json" \
+  "$scratch/out1/runs/ohm_base_planar/bfs/report.json" <<'PY'
 import json, os, sys
-shipped, other, variant, source, spread = sys.argv[1:]
+shipped, other, variant, source, spread, report0, report1 = sys.argv[1:]
 problems = []
 def expect(ok, what):
     if not ok:
@@ -80,11 +81,20 @@ expect(a["inputs"] == 0 and b["inputs"] == 1, "the input sets recorded")
 w, s = json.load(open(variant)), json.load(open(source))
 expect(w["generators"]["graph"]["seed"] == s["generators"]["graph"]["seed"] + 1000,
        "the input set's seed moved by 1000")
+def start_gap_key(report):
+    return json.load(open(report))["config"]["platform"]["memory"]["xpoint"]["start_gap"]["seed"]
+expect(start_gap_key(report1) == start_gap_key(report0) + 1, "the Start-Gap key moved by 1")
 expect(os.path.isabs(w["ptx"]) and os.path.exists(w["ptx"]), "an absolute PTX path")
 expect(a["runs"]["ohm_base_planar"]["bfs"]["ipc"] != b["runs"]["ohm_base_planar"]["bfs"]["ipc"],
        "other inputs, another run")
 text = open(spread).read()
-expect("OLD TABLE" not in text and "| input set 0 | input set 1 |" in text, "the spread block written")
+expect("OLD TABLE" not in text and "| input set 0 | input set 1 |" in text,
+       "the spread block written")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(source)), "../../tools"))
+import ohm_evaluation_spread as spread_tool
+expect(spread_tool.mean_interval([1.0, 1.2]) == "1.100 +- 1.271",
+       "the mean of two sets with t(1) = 12.706 times the standard error")
+expect(spread_tool.mean_interval([0.5]) == "0.500", "a single set's value alone")
 expect("| ohm_base about equal to hetero at 1 waveguide (5%) | planar |" in text,
        "the decided claim in the spread")
 for p in problems:

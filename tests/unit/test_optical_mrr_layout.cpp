@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "modules/optical/link_budget.h"
 #include "modules/optical/mrr_layout.h"
 
 using namespace ohmvp;
@@ -84,4 +85,21 @@ TEST_CASE("MRR layout: the paper's Table 3 arithmetic", "[optical][mrr]") {
   CHECK(k_mrr_cost_usd * (bw_planar + bw_two_level - base) == Approx(4.0));
   CHECK(mrr_cost_usd(counts_of(OhmPlatform::ohm_base, HeteroMode::planar)) ==
         Approx(960 * 4.0 / 3648.0));
+}
+
+TEST_CASE("MRR layout: a platform's budget carries the general layout of its devices",
+          "[optical][mrr]") {
+  // The shipped platforms' devices: 6 controllers, one DRAM and one XPoint each, 16-ring arrays.
+  MrrLayoutShape shape;
+  shape.dram_per_channel = 1;
+  shape.xpoint_per_channel = 1;
+  const OpticalChannelConfig c;
+  const PlatformBudget base = platform_budget(OhmPlatform::ohm_base, HeteroMode::planar, c, shape);
+  const PlatformBudget bw = platform_budget(OhmPlatform::ohm_bw, HeteroMode::planar, c, shape);
+  // General: controller 2 + 1 arrays, DRAM 3 + 3, XPoint 2 + 3, per virtual channel.
+  CHECK(base.general_mrrs.total() == 6 * (3 + 6 + 5) * 16);
+  CHECK(bw.general_mrrs.total() == base.general_mrrs.total());
+  CHECK(base.mrrs.total() == 576);
+  CHECK(saving(base.mrrs, base.general_mrrs) == Approx(1.0 - 576.0 / 1344.0));
+  CHECK(saving(bw.mrrs, bw.general_mrrs) == Approx(1.0 - 960.0 / 1344.0));
 }
