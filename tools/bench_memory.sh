@@ -23,12 +23,14 @@ done
 workload() {  # name trace
   printf '{"description": "benchmark trace %s", "type": "trace", "trace": {"file": "%s", "max_outstanding": 64}}\n' "$2" "$2" > "$work/$1.json"
 }
-hetero_platform() {  # name mode dram_rows
-  printf '{"extends": ["memory/controller_default", "channels/ddr4_x64", "memory/ddr4_2400_x8", "memory/xpoint_ohm_gpu", "memory/hetero_%s"],\n "platform": {"name": "%s", "description": "benchmark: DDR4-2400 x64 + XPoint 1 GiB, %s", "default_workload": "stream_read"},\n "memory": {"channels": 1, "mode": "%s", "dram": {"geometry": {"rows": %s}}, "xpoint": {"capacity_kib": 1048576}}}\n' \
-    "$2" "$1" "$2" "$2" "$3" > "$work/$1.json"
+hetero_platform() {  # name mode dram_rows extra-memory-keys
+  printf '{"extends": ["memory/controller_default", "channels/ddr4_x64", "memory/ddr4_2400_x8", "memory/xpoint_ohm_gpu", "memory/hetero_%s"],\n "platform": {"name": "%s", "description": "benchmark: DDR4-2400 x64 + XPoint 1 GiB, %s", "default_workload": "stream_read"},\n "memory": {"channels": 1, "mode": "%s", "dram": {"geometry": {"rows": %s}}, "xpoint": {"capacity_kib": 1048576}%s}}\n' \
+    "$2" "$1" "$2" "$2" "$3" "$4" > "$work/$1.json"
 }
-hetero_platform bench_planar planar 1024
-hetero_platform bench_two_level two_level 128
+# Contiguous page groups, so that 8 of every 9 pages of the stream start in XPoint: with the
+# interleaved default the stream's first 128 MiB would all be DRAM's and never reach XPoint.
+hetero_platform bench_planar planar 1024 ', "hetero": {"page_groups": "contiguous"}'
+hetero_platform bench_two_level two_level 128 ""
 printf '%-16s %-8s %10s %12s %14s %12s %12s %14s %11s\n' platform trace "GB/s" "lat_ns" \
   "req/host_s" "peak_MiB" "instr/req" "instr/req_sim" "migrations"
 for platform in ddr4_2400 "$work/bench_planar.json" "$work/bench_two_level.json"; do

@@ -37,6 +37,15 @@ std::optional<Problem> find_problem(const TrafficConfig& c) {
     return Problem{"range", "expected a positive multiple of size (" + size + ")"};
   if (c.range - 1 > UINT64_MAX - c.base)
     return Problem{"range", "expected base + range to fit in 64-bit addresses"};
+  if (c.pattern == TrafficPattern::hot_set) {
+    if (c.hot_bytes == 0 || c.hot_bytes % c.size != 0 || c.hot_bytes > c.range)
+      return Problem{"hot_bytes",
+                     "expected a positive multiple of size (" + size + ") up to range"};
+    if (!(c.hot_ratio >= 0.0 && c.hot_ratio <= 1.0)) return Problem{"hot_ratio", "expected 0 to 1"};
+    if (c.hot_shift_every < 1) return Problem{"hot_shift_every", "expected at least 1"};
+    if (c.hot_shift_bytes % c.size != 0)
+      return Problem{"hot_shift_bytes", "expected a multiple of size (" + size + ")"};
+  }
   // Only strided traffic uses the stride, so the default need not suit every size.
   if (c.pattern == TrafficPattern::strided && (c.stride == 0 || c.stride % c.size != 0))
     return Problem{"stride", "expected a positive multiple of size (" + size + ")"};
@@ -54,13 +63,18 @@ void parse(const ConfigReader& reader, TrafficConfig& c) {
   reader.get_enum("pattern", c.pattern,
                   {{"sequential", TrafficPattern::sequential},
                    {"strided", TrafficPattern::strided},
-                   {"random", TrafficPattern::random}});
+                   {"random", TrafficPattern::random},
+                   {"hot_set", TrafficPattern::hot_set}});
   reader.get("requests", c.requests, 1, max_requests);
   reader.get("size", c.size, 1, max_size);
   reader.get("read_ratio", c.read_ratio, 0.0, 1.0);
   reader.get("base", c.base);
   reader.get("range", c.range, 1, UINT64_MAX);
   reader.get("stride", c.stride, 1, UINT64_MAX);
+  reader.get("hot_bytes", c.hot_bytes, 1, UINT64_MAX);
+  reader.get("hot_ratio", c.hot_ratio, 0.0, 1.0);
+  reader.get("hot_shift_every", c.hot_shift_every, 1, UINT64_MAX);
+  reader.get("hot_shift_bytes", c.hot_shift_bytes);
   reader.get("seed", c.seed);
   reader.get("max_outstanding", c.max_outstanding, 1, max_outstanding_limit);
   if (auto problem = find_problem(c)) reader.fail(problem->key, problem->text);
@@ -75,6 +89,7 @@ TrafficGenerator::TrafficGenerator(const TrafficConfig& config)
     throw ConfigError(std::string("traffic: ") + problem->key + ": " + problem->text);
   const uint64_t step = config.pattern == TrafficPattern::strided ? config.stride : config.size;
   m_step = step % config.range;
+  m_hot_shift = config.hot_shift_bytes % config.range;
 }
 
 bool TrafficGenerator::next(MemoryRequest& request) {
@@ -90,13 +105,26 @@ bool TrafficGenerator::next(MemoryRequest& request) {
 uint64_t TrafficGenerator::next_offset() {
   if (m_config.pattern == TrafficPattern::random)
     return m_config.size * m_address_rng.below(m_config.range / m_config.size);
+  if (m_config.pattern == TrafficPattern::hot_set) return next_hot_set_offset();
   const uint64_t offset = m_offset;
-  // offset + step, wrapped into the range without overflowing near 2^64.
-  if (m_offset >= m_config.range - m_step)
-    m_offset -= m_config.range - m_step;
-  else
-    m_offset += m_step;
+  m_offset = wrapped(m_offset, m_step);
   return offset;
+}
+
+uint64_t TrafficGenerator::next_hot_set_offset() {
+  const TrafficConfig& c = m_config;
+  // m_issued already counts this request: the window moves after every hot_shift_every.
+  if (m_issued > 1 && (m_issued - 1) % c.hot_shift_every == 0)
+    m_window = wrapped(m_window, m_hot_shift);
+  if (m_address_rng.unit() >= c.hot_ratio) return c.size * m_address_rng.below(c.range / c.size);
+  const uint64_t in_window = c.size * m_address_rng.below(c.hot_bytes / c.size);
+  return wrapped(m_window, in_window);
+}
+
+uint64_t TrafficGenerator::wrapped(uint64_t offset, uint64_t advance) const {
+  // (offset + advance) mod range for offset and advance below range, without overflowing.
+  const uint64_t room = m_config.range - offset;
+  return advance >= room ? advance - room : offset + advance;
 }
 
 bool TrafficGenerator::next_is_write() {

@@ -5,6 +5,7 @@
 #include "modules/memory/counter_decay.h"
 #include "modules/memory/hot_page_policy.h"
 #include "modules/memory/migration_issue_policy.h"
+#include "modules/memory/page_mapping_table.h"
 
 namespace ohmvp {
 
@@ -21,6 +22,8 @@ struct HeteroConfig {
   // Planar: bytes per page, the unit of the mapping table and of a swap. Paged: the unit of a
   // fault, a DRAM frame and a PCIe transfer.
   uint32_t page_bytes = 4096;
+  // Planar: which pages share a group, and so compete for its DRAM page (PageMappingTable).
+  PageGrouping page_groups = PageGrouping::interleaved;
   // Front requests inside the manager at once; one more waits (END_REQ held back).
   uint32_t max_requests = 64;
   // Planar: swaps in flight at once. Paged: page faults in flight at once.

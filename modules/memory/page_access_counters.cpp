@@ -2,18 +2,19 @@
 
 namespace ohmvp {
 
-PageAccessCounters::PageAccessCounters(uint64_t groups, uint32_t pages_per_group,
-                                       const CounterDecay& decay)
-    : m_per_group(pages_per_group),
+PageAccessCounters::PageAccessCounters(const PageMappingTable& table, const CounterDecay& decay)
+    : m_table(table),
       m_decay(decay),
-      m_count(groups * pages_per_group, 0),
-      m_group_accesses(groups, 0) {}
+      m_count(table.pages(), 0),
+      m_group_accesses(table.groups(), 0) {}
 
 uint16_t PageAccessCounters::record(uint64_t page) {
-  const uint64_t group = page / m_per_group;
+  const uint64_t group = m_table.group_of(page);
   if (m_decay.due(m_group_accesses[group])) {
-    const uint64_t first = group * m_per_group;
-    for (uint64_t p = first; p < first + m_per_group; ++p) m_count[p] = m_decay.decayed(m_count[p]);
+    for (uint32_t i = 0; i < m_table.pages_per_group(); ++i) {
+      const uint64_t p = m_table.member(group, i);
+      m_count[p] = m_decay.decayed(m_count[p]);
+    }
     m_group_accesses[group] = 0;
     ++m_decays;
   }

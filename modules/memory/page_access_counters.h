@@ -4,13 +4,15 @@
 #include <vector>
 
 #include "modules/memory/counter_decay.h"
+#include "modules/memory/page_mapping_table.h"
 
 namespace ohmvp {
 
 // Planar mode: a saturating access counter per page, aged per group by a CounterDecay policy.
 class PageAccessCounters {
  public:
-  PageAccessCounters(uint64_t groups, uint32_t pages_per_group, const CounterDecay& decay);
+  // Groups as `table` forms them (the table must outlive the counters).
+  PageAccessCounters(const PageMappingTable& table, const CounterDecay& decay);
 
   // Counts one access to `page` (ageing its group first when due); returns its new count.
   uint16_t record(uint64_t page);
@@ -20,7 +22,7 @@ class PageAccessCounters {
   uint64_t decays() const { return m_decays; }
 
  private:
-  uint32_t m_per_group;
+  const PageMappingTable& m_table;
   const CounterDecay& m_decay;
   std::vector<uint16_t> m_count;
   std::vector<uint32_t> m_group_accesses;  // since the group's last decay

@@ -4,19 +4,21 @@
 
 namespace ohmvp {
 
-PageMappingTable::PageMappingTable(uint64_t groups, uint32_t xpoint_pages_per_group)
-    : m_groups(groups), m_per_group(xpoint_pages_per_group + 1) {
+PageMappingTable::PageMappingTable(uint64_t groups, uint32_t xpoint_pages_per_group,
+                                   PageGrouping grouping)
+    : m_groups(groups), m_per_group(xpoint_pages_per_group + 1), m_grouping(grouping) {
   if (xpoint_pages_per_group == 0 || xpoint_pages_per_group > 255) {
     throw std::invalid_argument("PageMappingTable: XPoint pages per group must be 1..255");
   }
   m_slot.resize(groups * m_per_group);
-  for (uint64_t p = 0; p < m_slot.size(); ++p) m_slot[p] = static_cast<uint8_t>(p % m_per_group);
+  for (uint64_t g = 0; g < groups; ++g) {
+    for (uint32_t i = 0; i < m_per_group; ++i) m_slot[member(g, i)] = static_cast<uint8_t>(i);
+  }
 }
 
 uint64_t PageMappingTable::dram_resident(uint64_t group) const {
-  const uint64_t first = group * m_per_group;
-  for (uint64_t p = first; p < first + m_per_group; ++p) {
-    if (m_slot[p] == 0) return p;
+  for (uint32_t i = 0; i < m_per_group; ++i) {
+    if (m_slot[member(group, i)] == 0) return member(group, i);
   }
   throw std::logic_error("PageMappingTable: group without a DRAM page");
 }

@@ -36,6 +36,7 @@ inline HeteroConfig optical_planar(uint32_t threshold) {
   HeteroConfig c;
   c.mode = HeteroMode::planar;
   c.page_bytes = 4096;
+  c.page_groups = PageGrouping::contiguous;  // the benches address group 0's pages 0..8
   c.burst_ns = 4.0;
   c.hot_page.kind = HotPageKind::threshold;
   c.hot_page.threshold = threshold;

@@ -36,6 +36,7 @@ HeteroConfig planar(uint32_t page_bytes, HotPageKind kind, uint32_t threshold) {
   HeteroConfig c;
   c.mode = HeteroMode::planar;
   c.page_bytes = page_bytes;
+  c.page_groups = PageGrouping::contiguous;  // the tests address group 0's pages 0..8
   c.burst_ns = 4.0;
   c.hot_page.kind = kind;
   c.hot_page.threshold = threshold;
@@ -45,6 +46,11 @@ HeteroConfig planar(uint32_t page_bytes, HotPageKind kind, uint32_t threshold) {
 
 HeteroConfig with_writes(HeteroConfig c) {
   c.migration_issue = MigrationIssueKind::with_writes;
+  return c;
+}
+
+HeteroConfig interleaved_groups(HeteroConfig c) {
+  c.page_groups = PageGrouping::interleaved;
   return c;
 }
 
@@ -95,6 +101,8 @@ struct Bench {
   Directed swap{"swap", planar(64, HotPageKind::threshold, 1), stats};
   Directed swap_auto_rw{"swap_auto_rw", auto_rw(planar(64, HotPageKind::threshold, 1)), stats};
   Directed background{"background", with_writes(planar(64, HotPageKind::threshold, 1)), stats};
+  Directed interleaved{"interleaved",
+                       interleaved_groups(planar(4096, HotPageKind::threshold, 60000)), stats};
   Random random{stats, &vcd};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
@@ -131,6 +139,27 @@ TEST_CASE("hetero planar: a DRAM page is read from DRAM, an XPoint page over DDR
   CHECK(d.chain.manager_counter("regular_bytes") == 192);
   CHECK(d.chain.manager_counter("channel_regular_ps") == 3 * 4 * ns);
   CHECK(debug(d.chain.xpoint, 4096, nullptr) == pattern(1, 64));
+  CHECK(d.chain.manager.idle());
+}
+
+TEST_CASE("hetero planar: with interleaved groups the first pages are all in DRAM", "[hetero]") {
+  Directed& d = the_bench().interleaved;
+  const uint64_t t0 = origin();
+  // 128 groups (512 KiB of DRAM): pages 0..127 start in DRAM, page 128 is group 0's first
+  // XPoint page, at XPoint address 0.
+  const size_t neighbour = d.stimulus.read(t0, 4096);     // page 1: group 1's DRAM page
+  const size_t xpoint = d.stimulus.read(t0, 128 * 4096);  // page 128
+  const size_t write = d.stimulus.write(t0 + 400 * ns, 129 * 4096, pattern(2, 64));
+  run_to(t0 + 2000 * ns);
+
+  // The same instants as the DRAM and XPoint reads of the contiguous layout above.
+  CHECK(response_ns(d.stimulus, neighbour, t0) == 36);
+  CHECK(response_ns(d.stimulus, xpoint, t0) == 198);
+  CHECK(response_ns(d.stimulus, write, t0) == 405);
+  CHECK(d.chain.manager_counter("dram_requests") == 1);
+  CHECK(d.chain.manager_counter("xpoint_requests") == 2);
+  // Page 129 is group 1's first XPoint page: XPoint page 8, after group 0's eight.
+  CHECK(debug(d.chain.xpoint, 8 * 4096, nullptr) == pattern(2, 64));
   CHECK(d.chain.manager.idle());
 }
 

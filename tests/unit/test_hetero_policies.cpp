@@ -90,7 +90,8 @@ TEST_CASE("Counter decay policies", "[hetero]") {
 
 TEST_CASE("Page access counters: count, decay per group, saturate, clear", "[hetero]") {
   HalvingDecay decay(4);
-  PageAccessCounters counters(2, 3, decay);  // pages 0..2 in group 0, 3..5 in group 1
+  const PageMappingTable groups(2, 2);  // pages 0..2 in group 0, 3..5 in group 1
+  PageAccessCounters counters(groups, decay);
   for (int i = 0; i < 4; ++i) counters.record(1);
   CHECK(counters.count(1) == 4);
   CHECK(counters.decays() == 0);
@@ -104,9 +105,20 @@ TEST_CASE("Page access counters: count, decay per group, saturate, clear", "[het
   CHECK(counters.count(1) == 0);
 
   NoDecay none;
-  PageAccessCounters saturating(1, 2, none);
+  const PageMappingTable one_group(1, 1);
+  PageAccessCounters saturating(one_group, none);
   for (int i = 0; i < 70000; ++i) saturating.record(0);
   CHECK(saturating.count(0) == UINT16_MAX);
+
+  // Interleaved: pages 0, 2, 4 in group 0 and 1, 3, 5 in group 1; a decay ages its own members.
+  const PageMappingTable interleaved(2, 2, PageGrouping::interleaved);
+  PageAccessCounters by_congruence(interleaved, decay);
+  for (int i = 0; i < 4; ++i) by_congruence.record(2);
+  by_congruence.record(1);
+  by_congruence.record(3);  // group 1's second access
+  CHECK(by_congruence.record(4) == 1);  // group 0's fifth access: page 2 halves, page 1 does not
+  CHECK(by_congruence.count(2) == 2);
+  CHECK(by_congruence.count(1) == 1);
 }
 
 TEST_CASE("Mapping table: swaps keep every group a permutation of its slots", "[hetero]") {
@@ -136,6 +148,37 @@ TEST_CASE("Mapping table: swaps keep every group a permutation of its slots", "[
   }
   CHECK_THROWS(PageMappingTable(4, 0));
   CHECK_THROWS(PageMappingTable(4, 256));
+}
+
+TEST_CASE("Mapping table: interleaved groups are congruence classes of the page number",
+          "[hetero]") {
+  PageMappingTable table(16, 8, PageGrouping::interleaved);
+  // Group g holds pages g, g + 16, ..., g + 128; the first 16 pages start in DRAM.
+  for (uint64_t p = 0; p < 16; ++p) CHECK(table.in_dram(p));
+  CHECK(table.group_of(17) == 1);
+  CHECK(table.member(1, 1) == 17);
+  CHECK(table.slot_of(17) == 1);
+  CHECK(table.slot_of(1 + 16 * 8) == 8);
+  table.swap_with_dram(33);  // group 1's member 2
+  CHECK(table.in_dram(33));
+  CHECK(table.slot_of(1) == 2);
+  CHECK(table.dram_resident(1) == 33);
+  CHECK(table.in_dram(2));  // other groups untouched
+
+  Rng rng(7);
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t page = rng.below(table.pages());
+    if (!table.in_dram(page)) table.swap_with_dram(page);
+  }
+  for (uint64_t g = 0; g < table.groups(); ++g) {
+    std::set<uint32_t> slots;
+    for (uint32_t i = 0; i < table.pages_per_group(); ++i) {
+      CHECK(table.group_of(table.member(g, i)) == g);
+      slots.insert(table.slot_of(table.member(g, i)));
+    }
+    CHECK(slots.size() == 9);
+    CHECK(table.in_dram(table.dram_resident(g)));
+  }
 }
 
 TEST_CASE("DRAM cache metadata: encoding and direct mapping", "[hetero]") {

@@ -126,6 +126,43 @@ TEST_CASE("traffic: random addresses are aligned, in range and seeded") {
   CHECK(addresses(config, 10000) != first);
 }
 
+TEST_CASE("traffic: a hot set's window moves on and wraps in the range") {
+  TrafficConfig config;
+  config.pattern = TrafficPattern::hot_set;
+  config.base = 1 << 20;
+  config.range = 16384;
+  config.size = 64;
+  config.hot_bytes = 4096;
+  config.hot_ratio = 1.0;
+  config.hot_shift_every = 100;
+  config.hot_shift_bytes = 8192;
+  config.requests = 300;
+  const std::vector<uint64_t> a = addresses(config, 300);
+  REQUIRE(a.size() == 300);
+  // Requests 0..99 in [0, 4 KiB), 100..199 in [8, 12 KiB), 200..299 back in [0, 4 KiB).
+  for (size_t i = 0; i < a.size(); ++i) {
+    const uint64_t window = (i / 100) % 2 == 1 ? 8192 : 0;
+    REQUIRE(a[i] % 64 == 0);
+    REQUIRE(a[i] >= config.base + window);
+    REQUIRE(a[i] < config.base + window + 4096);
+  }
+  // A window that runs past the range's end continues at its start.
+  config.hot_shift_bytes = 14336;  // the second window is [14, 16) + [0, 2) KiB
+  const std::vector<uint64_t> wrapped = addresses(config, 200);
+  std::set<bool> low_half;
+  for (size_t i = 100; i < 200; ++i) {
+    const uint64_t offset = wrapped[i] - config.base;
+    REQUIRE((offset >= 14336 || offset < 2048));
+    low_half.insert(offset < 2048);
+  }
+  CHECK(low_half.size() == 2);  // both ends were drawn
+  // With hot_ratio 0 the draws are uniform over the range, as random's.
+  config.hot_ratio = 0.0;
+  std::set<uint64_t> distinct;
+  for (uint64_t address : addresses(config, 300)) distinct.insert(address / 4096);
+  CHECK(distinct.size() == 4);
+}
+
 TEST_CASE("traffic: read ratio") {
   TrafficConfig config;
   config.pattern = TrafficPattern::random;
@@ -199,6 +236,16 @@ TEST_CASE("traffic: parse reads every key") {
   CHECK(defaults.pattern == TrafficPattern::sequential);
   CHECK(defaults.requests == 100000);
   CHECK(parsed({{"pattern", "random"}}).pattern == TrafficPattern::random);
+  const TrafficConfig hot = parsed({{"pattern", "hot_set"},
+                                    {"hot_bytes", 8192},
+                                    {"hot_ratio", 0.5},
+                                    {"hot_shift_every", 7},
+                                    {"hot_shift_bytes", 128}});
+  CHECK(hot.pattern == TrafficPattern::hot_set);
+  CHECK(hot.hot_bytes == 8192);
+  CHECK(hot.hot_ratio == 0.5);
+  CHECK(hot.hot_shift_every == 7);
+  CHECK(hot.hot_shift_bytes == 128);
 }
 
 TEST_CASE("traffic: parse rejects bad configs") {
@@ -229,6 +276,12 @@ TEST_CASE("traffic: parse rejects bad configs") {
   CHECK_THAT(error({{"stride", 0}}), Contains("traffic.stride: value 0 out of range"));
   CHECK_THAT(error({{"pattern", "strided"}, {"stride", 96}}),
              Contains("traffic.stride: expected a positive multiple of size (64)"));
+  CHECK_THAT(error({{"pattern", "hot_set"}, {"range", 4096}, {"hot_bytes", 8192}}),
+             Contains("traffic.hot_bytes: expected a positive multiple of size (64) up to range"));
+  CHECK_THAT(error({{"pattern", "hot_set"}, {"hot_shift_bytes", 100}}),
+             Contains("traffic.hot_shift_bytes: expected a multiple of size (64)"));
+  CHECK_THAT(error({{"hot_ratio", 2}}), Contains("traffic.hot_ratio: value 2 out of range"));
+  CHECK_THAT(error({{"hot_shift_every", 0}}), Contains("traffic.hot_shift_every"));
   CHECK_THAT(error({{"max_outstanding", 0}}), Contains("traffic.max_outstanding"));
   CHECK_THAT(error({{"max_outstanding", 5000}}), Contains("traffic.max_outstanding"));
   CHECK_THAT(error({{"seed", -1}}), Contains("traffic.seed: expected unsigned integer"));
