@@ -35,9 +35,9 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
     reader.fail("page_bytes",
                 "expected a power of two, at least 64, got " + std::to_string(c.page_bytes));
   }
-  reader.get_enum("page_groups", c.page_groups,
-                  {{"contiguous", PageGrouping::contiguous},
-                   {"interleaved", PageGrouping::interleaved}});
+  reader.get_enum(
+      "page_groups", c.page_groups,
+      {{"contiguous", PageGrouping::contiguous}, {"interleaved", PageGrouping::interleaved}});
   reader.get("max_requests", c.max_requests, 1u, 4096u);
   reader.get("max_migrations", c.max_migrations, 1u, 64u);
   reader.get("fault_ns", c.fault_ns, 0.0, 1e9);

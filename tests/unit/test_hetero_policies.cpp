@@ -115,7 +115,7 @@ TEST_CASE("Page access counters: count, decay per group, saturate, clear", "[het
   PageAccessCounters by_congruence(interleaved, decay);
   for (int i = 0; i < 4; ++i) by_congruence.record(2);
   by_congruence.record(1);
-  by_congruence.record(3);  // group 1's second access
+  by_congruence.record(3);              // group 1's second access
   CHECK(by_congruence.record(4) == 1);  // group 0's fifth access: page 2 halves, page 1 does not
   CHECK(by_congruence.count(2) == 2);
   CHECK(by_congruence.count(1) == 1);
