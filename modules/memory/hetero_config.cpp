@@ -47,9 +47,6 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   if (c.swap_cmd && c.mode != HeteroMode::planar) {
     reader.fail("swap_cmd", "true only in planar mode (swaps move pages)");
   }
-  if (reader.has("page_groups") && c.mode != HeteroMode::planar) {
-    reader.fail("page_groups", "only in planar mode (the groups of the swapping pages)");
-  }
   if (c.reverse_write && c.mode != HeteroMode::two_level) {
     reader.fail("reverse_write", "true only in two-level mode (fills of the DRAM cache)");
   }

@@ -58,9 +58,6 @@ TEST_CASE("cli: --set may give a leaf the platform leaves at its default") {
   require_usage_error(
       run_ohmvp("config --platform ohm_base_planar --set memory.hetero.migration_issue=later"),
       "--set: memory.hetero.migration_issue: unknown value 'later'");
-  require_usage_error(
-      run_ohmvp("config --platform ohm_base_two_level --set memory.hetero.page_groups=contiguous"),
-      "memory.hetero.page_groups: only in planar mode");
 }
 
 TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
