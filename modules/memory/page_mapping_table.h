@@ -19,8 +19,7 @@ enum class PageGrouping { contiguous, interleaved };
 class PageMappingTable {
  public:
   // k in 1..255.
-  PageMappingTable(uint64_t groups, uint32_t xpoint_pages_per_group,
-                   PageGrouping grouping = PageGrouping::contiguous);
+  PageMappingTable(uint64_t groups, uint32_t xpoint_pages_per_group, PageGrouping grouping);
 
   uint64_t groups() const { return m_groups; }
   uint32_t pages_per_group() const { return m_per_group; }

@@ -90,7 +90,8 @@ TEST_CASE("Counter decay policies", "[hetero]") {
 
 TEST_CASE("Page access counters: count, decay per group, saturate, clear", "[hetero]") {
   HalvingDecay decay(4);
-  const PageMappingTable groups(2, 2);  // pages 0..2 in group 0, 3..5 in group 1
+  const PageMappingTable groups(
+      2, 2, PageGrouping::contiguous);  // pages 0..2 in group 0, 3..5 in group 1
   PageAccessCounters counters(groups, decay);
   for (int i = 0; i < 4; ++i) counters.record(1);
   CHECK(counters.count(1) == 4);
@@ -105,7 +106,7 @@ TEST_CASE("Page access counters: count, decay per group, saturate, clear", "[het
   CHECK(counters.count(1) == 0);
 
   NoDecay none;
-  const PageMappingTable one_group(1, 1);
+  const PageMappingTable one_group(1, 1, PageGrouping::contiguous);
   PageAccessCounters saturating(one_group, none);
   for (int i = 0; i < 70000; ++i) saturating.record(0);
   CHECK(saturating.count(0) == UINT16_MAX);
@@ -145,7 +146,7 @@ void swap_at_random_and_check_groups(PageMappingTable& table) {
 }  // namespace
 
 TEST_CASE("Mapping table: swaps keep every group a permutation of its slots", "[hetero]") {
-  PageMappingTable table(16, 8);
+  PageMappingTable table(16, 8, PageGrouping::contiguous);
   CHECK(table.pages() == 16 * 9);
   CHECK(table.storage_bytes() == 16 * 9);
   CHECK(table.in_dram(9));
@@ -159,8 +160,8 @@ TEST_CASE("Mapping table: swaps keep every group a permutation of its slots", "[
 
   CHECK(table.member(1, 4) == 13);
   swap_at_random_and_check_groups(table);
-  CHECK_THROWS(PageMappingTable(4, 0));
-  CHECK_THROWS(PageMappingTable(4, 256));
+  CHECK_THROWS(PageMappingTable(4, 0, PageGrouping::contiguous));
+  CHECK_THROWS(PageMappingTable(4, 256, PageGrouping::interleaved));
 }
 
 TEST_CASE("Mapping table: interleaved groups are congruence classes of the page number",
