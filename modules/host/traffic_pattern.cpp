@@ -103,8 +103,7 @@ bool TrafficGenerator::next(MemoryRequest& request) {
 }
 
 uint64_t TrafficGenerator::next_offset() {
-  if (m_config.pattern == TrafficPattern::random)
-    return m_config.size * m_address_rng.below(m_config.range / m_config.size);
+  if (m_config.pattern == TrafficPattern::random) return uniform_offset();
   if (m_config.pattern == TrafficPattern::hot_set) return next_hot_set_offset();
   const uint64_t offset = m_offset;
   m_offset = wrapped(m_offset, m_step);
@@ -116,9 +115,13 @@ uint64_t TrafficGenerator::next_hot_set_offset() {
   // m_issued already counts this request: the window moves after every hot_shift_every.
   if (m_issued > 1 && (m_issued - 1) % c.hot_shift_every == 0)
     m_window = wrapped(m_window, m_hot_shift);
-  if (m_address_rng.unit() >= c.hot_ratio) return c.size * m_address_rng.below(c.range / c.size);
+  if (m_address_rng.unit() >= c.hot_ratio) return uniform_offset();
   const uint64_t in_window = c.size * m_address_rng.below(c.hot_bytes / c.size);
   return wrapped(m_window, in_window);
+}
+
+uint64_t TrafficGenerator::uniform_offset() {
+  return m_config.size * m_address_rng.below(m_config.range / m_config.size);
 }
 
 uint64_t TrafficGenerator::wrapped(uint64_t offset, uint64_t advance) const {

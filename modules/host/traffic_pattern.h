@@ -57,6 +57,7 @@ class TrafficGenerator : public RequestSource {
  private:
   uint64_t next_offset();
   uint64_t next_hot_set_offset();
+  uint64_t uniform_offset();  // size * uniform[0, range / size)
   uint64_t wrapped(uint64_t offset, uint64_t advance) const;
   bool next_is_write();
 
