@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "modules/common/sim_time.h"
+
 namespace ohmvp::gpu {
 
 CycleLoop::CycleLoop(sc_core::sc_module_name name, uint64_t period_ps, Client& client)
@@ -18,18 +20,18 @@ void CycleLoop::wake() {
 }
 
 sc_core::sc_time CycleLoop::offset_of(uint64_t cycle) const {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   const uint64_t at = time_ps(cycle);
-  return sc_core::sc_time::from_value(at > now ? at - now : 0);
+  return kernel_delay_of_ps(at > now ? at - now : 0);
 }
 
 uint64_t CycleLoop::arrival_cycle(const sc_core::sc_time& delay) const {
-  return (sc_core::sc_time_stamp() + delay).value() / m_period_ps + 1;
+  return (kernel_now_ps() + delay.value()) / m_period_ps + 1;
 }
 
 void CycleLoop::run() {
   ++m_activations;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   const uint64_t now_cycle = (now + m_period_ps - 1) / m_period_ps;
   // Something arrived: look at the first cycle not yet simulated (nothing happened in the cycles
   // that passed while asleep).
@@ -41,7 +43,7 @@ void CycleLoop::run() {
                                  ? UINT64_MAX
                                  : now + to_pending.value();
     if (time_ps(m_cycle) > horizon) {
-      next_trigger(sc_core::sc_time::from_value(time_ps(m_cycle) - now), m_wake);
+      next_trigger(kernel_delay_of_ps(time_ps(m_cycle) - now), m_wake);
       return;
     }
     m_in_step = true;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 #include "modules/gpu/occupancy.h"
 #include "modules/gpu/register_zeroing.h"
 
@@ -126,7 +127,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
 Gpu::~Gpu() = default;
 
 sc_core::sc_time Gpu::clock_period() const {
-  return sc_core::sc_time::from_value(m_config.core_period_ps());
+  return kernel_delay_of_ps(m_config.core_period_ps());
 }
 
 void Gpu::launch(const KernelLaunch& launch, LaunchDone done) {
@@ -190,7 +191,7 @@ void Gpu::start_next() {
   m_fault_message.clear();
   for (auto& sm : m_sms) sm->begin_launch(*m_state);
   m_dispatcher.start_grid(m_state->cta_count, m_state->occupancy.ctas_per_sm);
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   m_start_cycle = (now + m_config.core_period_ps() - 1) / m_config.core_period_ps();
   m_warp_instructions_before = m_totals->warp_instructions.value();
   m_thread_instructions_before = m_totals->thread_instructions.value();

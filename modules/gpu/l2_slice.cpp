@@ -95,7 +95,7 @@ void L2Slice::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
   m_wake_ps = time_ps;
   const uint64_t now = now_ps();
-  m_wake.notify(sc_core::sc_time::from_value(time_ps > now ? time_ps - now : 0));
+  m_wake.notify(kernel_delay_of_ps(time_ps > now ? time_ps - now : 0));
 }
 
 uint64_t L2Slice::hits() const {

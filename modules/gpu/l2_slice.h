@@ -8,6 +8,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/common/sim_time.h"
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
 #include "modules/gpu/l2_slice_config.h"
@@ -111,7 +112,7 @@ class L2Slice : public sc_core::sc_module,
   void check_flush();
   void validate(const tlm::tlm_generic_payload& payload, const GpuMemoryExtension& e) const;
   void wake_at(uint64_t time_ps);
-  uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  uint64_t now_ps() const { return kernel_now_ps(); }
   uint64_t edge_at_or_after(uint64_t t) const {
     return (t + m_period_ps - 1) / m_period_ps * m_period_ps;
   }

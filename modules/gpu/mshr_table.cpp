@@ -8,14 +8,28 @@ MshrTable::MshrTable(uint32_t entries, uint32_t max_merges)
     : m_entries(entries), m_max_merges(max_merges) {
   if (entries == 0) throw std::invalid_argument("MshrTable: at least one entry");
   for (Entry& e : m_entries) e.waiters.reserve(size_t(max_merges) + 1);
-  m_in_use.reserve(entries);
+  for (uint32_t i = 0; i < entries; ++i) m_free.push(i);
+  size_t slots = 1;
+  while (slots < size_t(entries) * 2) slots *= 2;
+  m_index.assign(slots, npos);
+  m_index_mask = slots - 1;
 }
 
-// A line has at most one entry: the first match in the list of entries in use is the one.
+uint64_t MshrTable::home_of(uint64_t line) const {
+  // Fibonacci hashing: line addresses share their low bits (a line's offset is zero).
+  return (line * 0x9E3779B97F4A7C15ull >> 32) & m_index_mask;
+}
+
+uint32_t MshrTable::slot_of(uint64_t line) const {
+  uint64_t slot = home_of(line);
+  while (m_index[slot] != npos && m_entries[m_index[slot]].line != line) {
+    slot = (slot + 1) & m_index_mask;
+  }
+  return static_cast<uint32_t>(slot);
+}
+
 uint32_t MshrTable::find(uint64_t line) const {
-  for (const InUse& in_use : m_in_use)
-    if (in_use.line == line) return in_use.entry;
-  return npos;
+  return m_index[slot_of(line)];
 }
 
 bool MshrTable::can_add(uint64_t line) const {
@@ -25,24 +39,41 @@ bool MshrTable::can_add(uint64_t line) const {
 }
 
 MshrTable::Result MshrTable::add(uint64_t line, void* request) {
-  const uint32_t found = find(line);
+  const uint32_t slot = slot_of(line);
+  const uint32_t found = m_index[slot];
   if (found != npos) {
     Entry& e = m_entries[found];
     if (e.waiters.size() > m_max_merges) return {Outcome::merge_limit, npos};
     e.waiters.push_back(request);
     return {Outcome::merged, found};
   }
-  for (uint32_t i = 0; i < m_entries.size(); ++i) {
-    Entry& e = m_entries[i];
-    if (e.used) continue;
-    e.used = true;
-    e.line = line;
-    e.waiters.clear();
-    e.waiters.push_back(request);
-    m_in_use.push_back({line, i});
-    return {Outcome::allocated, i};
+  if (m_free.empty()) return {Outcome::table_full, npos};
+  const uint32_t i = m_free.top();
+  m_free.pop();
+  Entry& e = m_entries[i];
+  e.used = true;
+  e.line = line;
+  e.waiters.clear();
+  e.waiters.push_back(request);
+  m_index[slot] = i;
+  ++m_used;
+  return {Outcome::allocated, i};
+}
+
+void MshrTable::unindex(uint64_t line) {
+  uint64_t hole = slot_of(line);
+  m_index[hole] = npos;
+  // Backward-shift deletion: move up every later entry of the run that may sit in the hole.
+  for (uint64_t next = (hole + 1) & m_index_mask; m_index[next] != npos;
+       next = (next + 1) & m_index_mask) {
+    const uint64_t home = home_of(m_entries[m_index[next]].line);
+    // The entry stays if its home lies cyclically in (hole, next].
+    const bool stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
+    if (stays) continue;
+    m_index[hole] = m_index[next];
+    m_index[next] = npos;
+    hole = next;
   }
-  return {Outcome::table_full, npos};
 }
 
 void MshrTable::release(uint32_t entry, std::vector<void*>& out) {
@@ -50,13 +81,10 @@ void MshrTable::release(uint32_t entry, std::vector<void*>& out) {
   if (!e.used) throw std::logic_error("MshrTable::release: entry not in use");
   out.clear();
   out.swap(e.waiters);
+  unindex(e.line);
   e.used = false;
-  for (InUse& in_use : m_in_use) {
-    if (in_use.entry != entry) continue;
-    in_use = m_in_use.back();
-    m_in_use.pop_back();
-    break;
-  }
+  m_free.push(entry);
+  --m_used;
 }
 
 }  // namespace ohmvp::gpu

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <vector>
 
 namespace ohmvp::gpu {
@@ -9,7 +11,9 @@ namespace ohmvp::gpu {
 // address, holding the requests that wait for it (the first miss and up to `max_merges`
 // secondary misses merged into it), in arrival order. Requests are the caller's opaque
 // handles. When no entry is free, or the line's entry has merged its limit, the caller stalls.
-// Lookups scan the entries in index order, so every result is deterministic.
+// A new miss takes the free entry of lowest index, so every result is deterministic; lines are
+// found through an open-addressing index (a table scan per lookup cost more than the rest of
+// the L1's work with hundreds of misses outstanding).
 class MshrTable {
  public:
   enum class Outcome { allocated, merged, table_full, merge_limit };
@@ -32,9 +36,9 @@ class MshrTable {
   // Frees the entry; its waiters, in arrival order, are swapped into `out` (reused storage).
   void release(uint32_t entry, std::vector<void*>& out);
 
-  uint32_t occupancy() const { return static_cast<uint32_t>(m_in_use.size()); }
+  uint32_t occupancy() const { return m_used; }
   uint32_t capacity() const { return uint32_t(m_entries.size()); }
-  bool full() const { return m_in_use.size() == m_entries.size(); }
+  bool full() const { return m_used == m_entries.size(); }
   uint32_t max_merges() const { return m_max_merges; }
 
   static constexpr uint32_t npos = UINT32_MAX;
@@ -45,12 +49,17 @@ class MshrTable {
     uint64_t line = 0;
     std::vector<void*> waiters;
   };
-  struct InUse {
-    uint64_t line;
-    uint32_t entry;
-  };
+  uint64_t home_of(uint64_t line) const;
+  // The index's slot of `line`: where it is, or the empty slot where it would go.
+  uint32_t slot_of(uint64_t line) const;
+  void unindex(uint64_t line);
+
   std::vector<Entry> m_entries;
-  std::vector<InUse> m_in_use;  // the entries in use, in no particular order, for find()
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> m_free;
+  uint32_t m_used = 0;
+  // Linear probing over a power-of-two table at most half full: entry indices, npos if empty.
+  std::vector<uint32_t> m_index;
+  uint64_t m_index_mask;
   uint32_t m_max_merges;
 };
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 #include "modules/gpu/issue_traits.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
@@ -660,7 +661,7 @@ void Sm::queue_send(LdstUnit::Outbound& outbound) {
 void Sm::send() {
   while (!m_port_busy && !m_to_send.empty()) {
     LdstUnit::Outbound& head = *m_to_send.front();
-    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t now = kernel_now_ps();
     if (m_loop.time_ps(head.send_cycle) > now) {
       m_send_event.notify(m_loop.offset_of(head.send_cycle));
       return;

@@ -8,6 +8,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/common/sim_time.h"
 #include "modules/common/stats.h"
 #include "modules/interconnect/crossbar_config.h"
 #include "modules/interconnect/interleave_map.h"
@@ -92,7 +93,7 @@ class Crossbar : public sc_core::sc_module {
   bool offer(Path& path, uint32_t output, tlm::tlm_generic_payload& payload);
   uint32_t packet_bytes(const Path& path, const tlm::tlm_generic_payload& payload) const;
   void wake_at(uint64_t time_ps);
-  uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+  uint64_t now_ps() const { return kernel_now_ps(); }
   uint64_t edge_at_or_after(uint64_t t) const {
     return (t + m_period_ps - 1) / m_period_ps * m_period_ps;
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -119,7 +120,7 @@ bool DdrTPort::access_in_flight_to(uint64_t line) const {
 }
 
 void DdrTPort::run() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   while (!m_arrivals.empty() && m_arrivals.front().first <= now) {
     Slot* s = m_arrivals.front().second;
     m_arrivals.pop_front();
@@ -137,7 +138,7 @@ void DdrTPort::run() {
   assign_tags();
   uint64_t next = transfer(now);
   if (!m_arrivals.empty()) next = std::min(next, m_arrivals.front().first);
-  if (next != UINT64_MAX) m_wake.notify(sc_core::sc_time::from_value(next - now));
+  if (next != UINT64_MAX) m_wake.notify(kernel_delay_of_ps(next - now));
   trace(now);
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -142,7 +143,7 @@ bool HeteroMemoryManager::validate(tlm::tlm_generic_payload& p) const {
 
 tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload& payload,
                                                         tlm::tlm_phase& phase, sc_core::sc_time&) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (phase == tlm::END_RESP) {
     m_waiting_end_resp = false;
     m_respond.notify(sc_core::SC_ZERO_TIME);
@@ -259,7 +260,7 @@ void HeteroMemoryManager::retire(HeteroRequest& r) {
 }
 
 void HeteroMemoryManager::respond() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (m_pending != nullptr && !m_free.empty()) {
     tlm::tlm_generic_payload& p = *m_pending;
     m_pending = nullptr;
@@ -316,7 +317,7 @@ void HeteroMemoryManager::dram_release(uint64_t address, uint64_t token) {
 }
 
 void HeteroMemoryManager::control_message(uint32_t bytes, uint64_t token) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   const uint64_t duration = (m_usage.burst_ps * bytes + 63) / 64;
   const uint64_t start = m_bus.earliest_free(now, duration);
   m_bus.occupy(start, start + duration, bytes);
@@ -324,18 +325,18 @@ void HeteroMemoryManager::control_message(uint32_t bytes, uint64_t token) {
   m_usage.time_ps[static_cast<int>(Traffic::migration)]->inc(duration);
   const uint64_t arrival = start + duration + m_bus.arrival_latency_ps();
   m_control_arrivals.emplace(arrival, token);
-  m_control_arrived.notify(sc_core::sc_time::from_value(m_control_arrivals.begin()->first - now));
+  m_control_arrived.notify(kernel_delay_of_ps(m_control_arrivals.begin()->first - now));
 }
 
 void HeteroMemoryManager::deliver_control_messages() {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   while (!m_control_arrivals.empty() && m_control_arrivals.begin()->first <= now) {
     const uint64_t token = m_control_arrivals.begin()->second;
     m_control_arrivals.erase(m_control_arrivals.begin());
     back_end_done(token, nullptr);
   }
   if (!m_control_arrivals.empty()) {
-    m_control_arrived.notify(sc_core::sc_time::from_value(m_control_arrivals.begin()->first - now));
+    m_control_arrived.notify(kernel_delay_of_ps(m_control_arrivals.begin()->first - now));
   }
 }
 
@@ -348,7 +349,7 @@ void HeteroMemoryManager::host_transfer(bool to_device, uint32_t bytes, uint64_t
 
 void HeteroMemoryManager::migration_in_flight(uint32_t count) {
   if (count > m_stats->peak_migrations.value()) m_stats->peak_migrations.set(count);
-  m_trace_migrations.set(count, sc_core::sc_time_stamp().value());
+  m_trace_migrations.set(count, kernel_now_ps());
 }
 
 unsigned int HeteroMemoryManager::transport_dbg(tlm::tlm_generic_payload& payload) {

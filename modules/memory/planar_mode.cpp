@@ -6,6 +6,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "modules/common/sim_time.h"
+
 namespace ohmvp {
 
 struct PlanarMode::Stats {
@@ -177,7 +179,7 @@ void PlanarMode::consider_swap(uint64_t page) {
   locate(page * m_config.page_bytes, address);
   m->xpoint_base = address;
   m->dram_base = group * m_config.page_bytes;
-  m->start_ps = sc_core::sc_time_stamp().value();
+  m->start_ps = kernel_now_ps();
   ++m_active_migrations;
   m_back.migration_in_flight(m_active_migrations);
   if (m_in_flight[page] == 0 && m_in_flight[resident] == 0) start_reads(*m);
@@ -389,7 +391,7 @@ void PlanarMode::finish(Migration& m) {
   m_stats->migrations.inc();
   // Both pages read, both written (with auto-read/write one write rides on a read).
   m_stats->migration_bytes.inc(4ull * m_config.page_bytes);
-  m_stats->migration_time.sample(sc_core::sc_time_stamp().value() - m.start_ps);
+  m_stats->migration_time.sample(kernel_now_ps() - m.start_ps);
   m.phase = Phase::idle;
   --m_active_migrations;
   m_back.migration_in_flight(m_active_migrations);

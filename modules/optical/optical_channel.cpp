@@ -4,6 +4,7 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 #include "modules/optical/mrr_state.h"
 
 namespace ohmvp {
@@ -145,7 +146,7 @@ void OpticalChannel::cross(tlm::tlm_generic_payload& payload) {
 void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                              BusDevice device, const char* what) {
   // Transfers that can no longer matter are dropped now and then.
-  if (schedule.transfers().size() >= 32) schedule.forget_until(sc_core::sc_time_stamp().value());
+  if (schedule.transfers().size() >= 32) schedule.forget_until(kernel_now_ps());
   const uint64_t switches_before = schedule.switches();
   if (!schedule.reserve(start_ps, end_ps, device)) {
     throw SimulationError(std::string(name()) + ": " + what + " transfer at " +

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
 
 namespace ohmvp {
 
@@ -159,6 +160,7 @@ XPointController::XPointController(sc_core::sc_module_name name, const XPointCon
       m_ingress(config.write_credits),
       m_buffer(config.write_buffer_entries),
       m_partition_free_ps(config.partitions, 0),
+      m_undrained(config.partitions, 0),
       m_tag_live(uint32_t{1} << 16, 0),
       m_read_of_tag(uint32_t{1} << 16, -1),
       m_write_request_ps(uint32_t{1} << 16, 0),
@@ -212,15 +214,15 @@ uint64_t XPointController::arrival_in_domain(uint64_t time_ps) const {
 
 void XPointController::wake_at(uint64_t time_ps) {
   if (time_ps >= m_wake_ps) return;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   m_wake_ps = time_ps;
-  m_wake.notify(sc_core::sc_time::from_value(time_ps > now ? time_ps - now : 0));
+  m_wake.notify(kernel_delay_of_ps(time_ps > now ? time_ps - now : 0));
 }
 
 void XPointController::run() {
   m_wake_ps = UINT64_MAX;
   ++m_activations;
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (now % m_timing.tCK_ps == 0) {
     complete_operations(now);
     admit_writes(now);
@@ -236,7 +238,7 @@ void XPointController::run() {
 }
 
 uint64_t XPointController::next_wake() const {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   uint64_t next = UINT64_MAX;
   auto consider = [&](uint64_t t) {
     if (t > now) next = std::min(next, t);
@@ -325,7 +327,7 @@ tlm::tlm_sync_enum XPointController::request(tlm::tlm_generic_payload& payload,
   claim_tag(ext.tag);
   if (payload.has_mm()) payload.acquire();
   payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (ext.command == DdrTCommand::write) {
     accept_write(payload, ext);
   } else if (m_free_reads.empty()) {
@@ -344,7 +346,7 @@ tlm::tlm_sync_enum XPointController::request(tlm::tlm_generic_payload& payload,
 
 void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrTExtension& ext,
                                    uint64_t request_ps) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   m_stats->read_buffer_occupancy.sample(static_cast<double>(m_reads.size() - m_free_reads.size()));
   const uint32_t index = m_free_reads.back();
   m_free_reads.pop_back();
@@ -368,7 +370,7 @@ void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrT
 }
 
 void XPointController::accept_write(tlm::tlm_generic_payload& payload, const DdrTExtension& ext) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   IngressWrite& w = m_ingress[(m_ingress_head + m_ingress_count) % m_ingress.size()];
   ++m_ingress_count;
   ++m_writes_outstanding;
@@ -416,7 +418,7 @@ tlm::tlm_sync_enum XPointController::send(tlm::tlm_generic_payload& payload) {
   m_free_reads.push_back(static_cast<uint32_t>(index));
   release(original);
 
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = kernel_now_ps();
   if (m_pending_read != nullptr) {
     tlm::tlm_generic_payload* pending = m_pending_read;
     m_pending_read = nullptr;
@@ -519,6 +521,7 @@ void XPointController::admit_writes(uint64_t now) {
       entry->sequence = m_sequence++;
       std::fill(entry->enabled.begin(), entry->enabled.end(), 0);
       ++m_buffer_used;
+      ++m_undrained[entry->partition];
     }
     for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
       if (w.enabled[i]) {
@@ -718,15 +721,19 @@ bool XPointController::start_copy(uint32_t partition, uint64_t now) {
 }
 
 bool XPointController::start_drain(uint32_t partition, uint64_t now) {
+  // A line with a drain running is busy: the running drains are the media operations in
+  // flight of kind drain, a few at most, where the buffer has many entries.
+  const auto line_draining = [&](uint64_t logical_line) {
+    return std::any_of(m_running.begin(), m_running.end(), [&](const MediaOp& op) {
+      return op.kind == MediaOp::drain && m_buffer[op.index].logical_line == logical_line;
+    });
+  };
+  if (m_undrained[partition] == 0) return false;
   WriteEntry* oldest = nullptr;
   for (WriteEntry& e : m_buffer) {
-    if (!e.used || e.draining) continue;
+    if (!e.used || e.draining || e.partition != partition) continue;
     if (oldest != nullptr && e.sequence > oldest->sequence) continue;
-    if (e.partition != partition) continue;
-    const bool line_busy = std::any_of(m_buffer.begin(), m_buffer.end(), [&](const WriteEntry& o) {
-      return o.used && o.draining && o.logical_line == e.logical_line;
-    });
-    if (!line_busy) oldest = &e;
+    if (!line_draining(e.logical_line)) oldest = &e;
   }
   if (oldest == nullptr) return false;
   const bool full =
@@ -738,6 +745,7 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
     m_stats->media_reads.inc();
   }
   oldest->draining = true;
+  --m_undrained[partition];
   const uint64_t done = now + m_timing.ps(cycles);
   m_partition_free_ps[partition] = done;
   m_running.push_back(

@@ -143,8 +143,9 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   uint64_t m_sequence = 0;
 
   std::vector<uint64_t> m_partition_free_ps;
-  std::vector<MediaOp> m_started_reads;                 // media reads begun this cycle
-  std::vector<MediaOp> m_running;                       // media operations in flight
+  std::vector<uint32_t> m_undrained;     // per partition: buffered lines not yet draining
+  std::vector<MediaOp> m_started_reads;  // media reads begun this cycle
+  std::vector<MediaOp> m_running;        // media operations in flight
   std::vector<std::pair<uint64_t, uint64_t>> m_copies;  // gap-move copies waiting (from, to)
 
   std::vector<Message> m_messages;           // backward messages not yet sent, a min-heap by time

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <map>
 #include <numeric>
+#include <random>
+#include <set>
 #include <vector>
 
 #include "modules/common/stats.h"
@@ -204,4 +207,44 @@ TEST_CASE("MSHRs merge secondary misses up to the limit and stall when full", "[
   CHECK(third.entry == 0);  // the lowest free entry
   CHECK(table.line_of(0) == 0x300);
   CHECK_THROWS(table.release(table.find(0x900), waiters));
+}
+
+TEST_CASE("MSHRs find every line in use and no other under random churn", "[cache]") {
+  // Many lines share their hash neighbourhood (128-byte steps, and copies 2^40 apart), so
+  // probing runs and backward-shift deletion are exercised.
+  constexpr uint32_t entries = 48;
+  MshrTable table(entries, 1);
+  std::map<uint64_t, uint32_t> expected;  // line -> entry
+  std::set<uint32_t> free_entries;
+  for (uint32_t i = 0; i < entries; ++i) free_entries.insert(i);
+  std::mt19937_64 rng(7);
+  int request = 0;
+  std::vector<void*> waiters;
+  for (int step = 0; step < 20000; ++step) {
+    const uint64_t line = (rng() % 40) * 128 + (rng() % 3) * (uint64_t{1} << 40);
+    const auto it = expected.find(line);
+    if (it != expected.end() && rng() % 2 == 0) {
+      table.release(it->second, waiters);
+      free_entries.insert(it->second);
+      expected.erase(it);
+    } else if (it == expected.end()) {
+      const auto added = table.add(line, &request);
+      if (free_entries.empty()) {
+        REQUIRE(added.outcome == MshrTable::Outcome::table_full);
+      } else {
+        REQUIRE(added.outcome == MshrTable::Outcome::allocated);
+        REQUIRE(added.entry == *free_entries.begin());
+        free_entries.erase(free_entries.begin());
+        expected[line] = added.entry;
+      }
+    }
+    REQUIRE(table.occupancy() == expected.size());
+    for (uint64_t probe = 0; probe < 40 * 128; probe += 128) {
+      for (uint64_t copy = 0; copy < 3; ++copy) {
+        const uint64_t l = probe + copy * (uint64_t{1} << 40);
+        const auto e = expected.find(l);
+        REQUIRE(table.find(l) == (e == expected.end() ? MshrTable::npos : e->second));
+      }
+    }
+  }
 }
