@@ -11,6 +11,33 @@
 
 namespace ohmvp {
 
+namespace {
+
+// Byte masks hold 0xff where a write has a byte and 0 elsewhere, so a word of a mask selects
+// whole bytes. `n` is a multiple of 8 (a line is a power of two of at least 64 bytes).
+void merge_masked(uint8_t* out, const uint8_t* data, const uint8_t* mask, size_t n) {
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t o, d, m;
+    std::memcpy(&o, out + i, 8);
+    std::memcpy(&d, data + i, 8);
+    std::memcpy(&m, mask + i, 8);
+    o = (o & ~m) | (d & m);
+    std::memcpy(out + i, &o, 8);
+  }
+}
+
+void or_mask(uint8_t* mask, const uint8_t* other, size_t n) {
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, mask + i, 8);
+    std::memcpy(&b, other + i, 8);
+    a |= b;
+    std::memcpy(mask + i, &a, 8);
+  }
+}
+
+}  // namespace
+
 struct XPointController::ReadSlot {
   bool used = false;
   bool announced = false;       // RSP_READY sent; SEND may come
@@ -165,6 +192,7 @@ XPointController::XPointController(sc_core::sc_module_name name, const XPointCon
       m_read_of_tag(uint32_t{1} << 16, -1),
       m_write_request_ps(uint32_t{1} << 16, 0),
       m_line(config.line_bytes),
+      m_line_mask(config.line_bytes),
       m_stats(std::make_unique<Stats>(stats, this->name())),
       m_trace(std::make_unique<Trace>()) {
   in.bind(*this);
@@ -467,9 +495,7 @@ void XPointController::commit_drain(WriteEntry& entry) {
     m_media.read_line(physical, m_line.data());
     m_stats->ecc_corrected.inc(m_media.corrected() - corrected);
     m_stats->ecc_uncorrectable.inc(m_media.uncorrectable() - bad);
-    for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
-      if (entry.enabled[i]) m_line[i] = entry.data[i];
-    }
+    merge_masked(m_line.data(), entry.data.data(), entry.enabled.data(), m_config.line_bytes);
     m_media.write_line(physical, m_line.data());
   }
   m_stats->media_writes.inc();
@@ -523,39 +549,40 @@ void XPointController::admit_writes(uint64_t now) {
       ++m_buffer_used;
       ++m_undrained[entry->partition];
     }
-    for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
-      if (w.enabled[i]) {
-        entry->data[i] = w.data[i];
-        entry->enabled[i] = 0xff;
-      }
-    }
+    merge_masked(entry->data.data(), w.data.data(), w.enabled.data(), m_config.line_bytes);
+    or_mask(entry->enabled.data(), w.enabled.data(), m_config.line_bytes);
     post(now + m_timing.ps(m_timing.buffer + m_timing.crossing), ddr_t::WR_DONE, w.payload);
     m_ingress_head = static_cast<uint32_t>((m_ingress_head + 1) % m_ingress.size());
     --m_ingress_count;
   }
 }
 
-bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset,
-                                         uint32_t size) const {
-  const bool buffered = std::any_of(m_buffer.begin(), m_buffer.end(), [&](const WriteEntry& e) {
+bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size) {
+  // The union of the bytes that the line's buffered and waiting writes hold.
+  bool any = false;
+  auto add = [&](const std::vector<uint8_t>& enabled) {
+    if (any) {
+      or_mask(m_line_mask.data(), enabled.data(), m_config.line_bytes);
+    } else {
+      std::memcpy(m_line_mask.data(), enabled.data(), m_config.line_bytes);
+    }
+    any = true;
+  };
+  const auto holds_line = [&](const WriteEntry& e) {
     return e.used && e.logical_line == logical_line;
-  });
-  if (!buffered && m_ingress_count == 0) return false;
-  for (uint32_t i = offset; i < offset + size; ++i) {
-    bool found = false;
-    for (const WriteEntry& e : m_buffer) {
-      if (e.used && e.logical_line == logical_line && e.enabled[i]) {
-        found = true;
-        break;
-      }
-    }
-    for (uint32_t k = 0; !found && k < m_ingress_count; ++k) {
-      const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
-      found = w.logical_line == logical_line && w.enabled[i];
-    }
-    if (!found) return false;
+  };
+  const auto first_entry = std::find_if(m_buffer.begin(), m_buffer.end(), holds_line);
+  if (first_entry == m_buffer.end() && m_ingress_count == 0) return false;
+  for (auto e = first_entry; e != m_buffer.end(); ++e) {
+    if (holds_line(*e)) add(e->enabled);
   }
-  return true;
+  for (uint32_t k = 0; k < m_ingress_count; ++k) {
+    const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
+    if (w.logical_line == logical_line) add(w.enabled);
+  }
+  if (!any) return false;
+  const uint8_t* first = m_line_mask.data() + offset;
+  return std::all_of(first, first + size, [](uint8_t b) { return b != 0; });
 }
 
 void XPointController::snapshot(uint64_t logical_line, uint8_t* out, sec_ded::Outcome& outcome) {
@@ -579,9 +606,7 @@ void XPointController::overlay_buffered(uint64_t logical_line, uint8_t* out) con
       if (next == nullptr || e.sequence < next->sequence) next = &e;
     }
     if (next == nullptr) break;
-    for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
-      if (next->enabled[i]) out[i] = next->data[i];
-    }
+    merge_masked(out, next->data.data(), next->enabled.data(), m_config.line_bytes);
     applied = next->sequence;
     any = true;
   }
@@ -589,9 +614,7 @@ void XPointController::overlay_buffered(uint64_t logical_line, uint8_t* out) con
   for (uint32_t k = 0; k < m_ingress_count; ++k) {
     const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
     if (w.logical_line != logical_line) continue;
-    for (uint32_t i = 0; i < m_config.line_bytes; ++i) {
-      if (w.enabled[i]) out[i] = w.data[i];
-    }
+    merge_masked(out, w.data.data(), w.enabled.data(), m_config.line_bytes);
   }
 }
 

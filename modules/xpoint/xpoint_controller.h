@@ -110,7 +110,7 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   // Fills `out` with the line's newest contents: the media, then buffered writes oldest first.
   void snapshot(uint64_t logical_line, uint8_t* out, sec_ded::Outcome& outcome);
   void overlay_buffered(uint64_t logical_line, uint8_t* out) const;
-  bool covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size) const;
+  bool covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size);
   WriteEntry* mergeable_entry(uint64_t logical_line);
   WriteEntry* free_entry();
   // A request's partition is fixed when it enters a buffer: a later gap move may shift its line
@@ -156,7 +156,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   sc_core::sc_event m_wake;
   uint64_t m_wake_ps = UINT64_MAX;
   uint64_t m_activations = 0;
-  std::vector<uint8_t> m_line;  // scratch line
+  std::vector<uint8_t> m_line;       // scratch line
+  std::vector<uint8_t> m_line_mask;  // scratch byte mask (covered_by_buffer)
 
   std::unique_ptr<Stats> m_stats;
   std::unique_ptr<Trace> m_trace;
