@@ -277,7 +277,11 @@ uint64_t XPointController::next_wake() const {
   }
   for (const MediaOp& op : m_running) consider(op.done_ps);
   if (m_ingress_count > 0) consider(m_ingress[m_ingress_head].domain_ps);
-  for (uint32_t slot : m_waiting_reads) consider(m_reads[slot].domain_ps);
+  // A read is looked for among the running reads once in the domain: only those not yet looked
+  // for can still be on their way in.
+  if (m_reads_to_check_for_joins > 0) {
+    for (uint32_t slot : m_waiting_reads) consider(m_reads[slot].domain_ps);
+  }
   return next;
 }
 
@@ -394,6 +398,8 @@ void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrT
   slot.domain_ps = arrival_in_domain(now);
   m_read_of_tag[ext.tag] = static_cast<int32_t>(index);
   m_waiting_reads.push_back(index);
+  ++m_reads_to_check_in_buffer;
+  ++m_reads_to_check_for_joins;
   wake_at(slot.domain_ps);
 }
 
@@ -619,6 +625,7 @@ void XPointController::overlay_buffered(uint64_t logical_line, uint8_t* out) con
 }
 
 void XPointController::serve_reads_from_buffer(uint64_t now) {
+  if (m_reads_to_check_in_buffer == 0) return;
   size_t kept = 0;
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
@@ -626,7 +633,10 @@ void XPointController::serve_reads_from_buffer(uint64_t now) {
     // Looked for once, on arrival; a read that then waits for its partition still takes the
     // newest buffered bytes when it starts.
     const bool candidate = slot.domain_ps <= now && !slot.buffer_checked;
-    if (candidate) slot.buffer_checked = true;
+    if (candidate) {
+      slot.buffer_checked = true;
+      --m_reads_to_check_in_buffer;
+    }
     if (!candidate || !covered_by_buffer(slot.logical_line, slot.offset, slot.size)) {
       m_waiting_reads[kept++] = index;
       continue;
@@ -669,6 +679,7 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
 // of a line waiting when its media read starts join it there (join_started_reads). A media read
 // starts nowhere else, so no read misses one it could share.
 void XPointController::join_running_reads(uint64_t now) {
+  if (m_reads_to_check_for_joins == 0) return;
   size_t kept = 0;
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
@@ -676,6 +687,7 @@ void XPointController::join_running_reads(uint64_t now) {
     const MediaOp* host = nullptr;
     if (slot.domain_ps <= now && !slot.join_checked) {
       slot.join_checked = true;
+      --m_reads_to_check_for_joins;
       for (const MediaOp& op : m_running) {
         if (op.joinable && m_reads[op.index].logical_line == slot.logical_line) host = &op;
       }

@@ -130,6 +130,9 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   std::vector<ReadSlot> m_reads;
   std::vector<uint32_t> m_free_reads;
   std::vector<uint32_t> m_waiting_reads;  // slots whose data is not yet taken, oldest first
+  // Waiting reads not yet looked for in the write buffer, and among the running media reads.
+  uint32_t m_reads_to_check_in_buffer = 0;
+  uint32_t m_reads_to_check_for_joins = 0;
   tlm::tlm_generic_payload* m_pending_read = nullptr;  // refused for want of a read slot
   uint64_t m_pending_read_ps = 0;                      // when it was sent
 
