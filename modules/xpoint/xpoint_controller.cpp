@@ -564,29 +564,22 @@ void XPointController::admit_writes(uint64_t now) {
 }
 
 bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size) {
-  // The union of the bytes that the line's buffered and waiting writes hold.
-  bool any = false;
-  auto add = [&](const std::vector<uint8_t>& enabled) {
-    if (any) {
-      or_mask(m_line_mask.data(), enabled.data(), m_config.line_bytes);
-    } else {
-      std::memcpy(m_line_mask.data(), enabled.data(), m_config.line_bytes);
-    }
-    any = true;
-  };
   const auto holds_line = [&](const WriteEntry& e) {
     return e.used && e.logical_line == logical_line;
   };
   const auto first_entry = std::find_if(m_buffer.begin(), m_buffer.end(), holds_line);
   if (first_entry == m_buffer.end() && m_ingress_count == 0) return false;
+  // The union of the bytes that the line's buffered and waiting writes hold.
+  std::fill(m_line_mask.begin(), m_line_mask.end(), 0);
   for (auto e = first_entry; e != m_buffer.end(); ++e) {
-    if (holds_line(*e)) add(e->enabled);
+    if (holds_line(*e)) or_mask(m_line_mask.data(), e->enabled.data(), m_config.line_bytes);
   }
   for (uint32_t k = 0; k < m_ingress_count; ++k) {
     const IngressWrite& w = m_ingress[(m_ingress_head + k) % m_ingress.size()];
-    if (w.logical_line == logical_line) add(w.enabled);
+    if (w.logical_line == logical_line) {
+      or_mask(m_line_mask.data(), w.enabled.data(), m_config.line_bytes);
+    }
   }
-  if (!any) return false;
   const uint8_t* first = m_line_mask.data() + offset;
   return std::all_of(first, first + size, [](uint8_t b) { return b != 0; });
 }
@@ -641,7 +634,9 @@ void XPointController::serve_reads_from_buffer(uint64_t now) {
       m_waiting_reads[kept++] = index;
       continue;
     }
-    // Every requested byte is buffered: no media read, and no ECC check of the media.
+    // Every requested byte is buffered: no media read, and no ECC check of the media. The read
+    // leaves without looking for a running read of its line.
+    --m_reads_to_check_for_joins;
     overlay_buffered(slot.logical_line, slot.data.data());
     m_stats->buffer_read_hits.inc();
     post(now + m_timing.ps(m_timing.buffer + m_timing.crossing), ddr_t::RSP_READY, slot.payload);
@@ -756,6 +751,7 @@ bool XPointController::start_copy(uint32_t partition, uint64_t now) {
 }
 
 bool XPointController::start_drain(uint32_t partition, uint64_t now) {
+  if (m_undrained[partition] == 0) return false;
   // A line with a drain running is busy: the running drains are the media operations in
   // flight of kind drain, a few at most, where the buffer has many entries.
   const auto line_draining = [&](uint64_t logical_line) {
@@ -763,7 +759,6 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
       return op.kind == MediaOp::drain && m_buffer[op.index].logical_line == logical_line;
     });
   };
-  if (m_undrained[partition] == 0) return false;
   WriteEntry* oldest = nullptr;
   for (WriteEntry& e : m_buffer) {
     if (!e.used || e.draining || e.partition != partition) continue;
