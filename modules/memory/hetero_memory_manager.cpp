@@ -381,16 +381,17 @@ unsigned int HeteroMemoryManager::debug_burst(tlm::tlm_command command, uint64_t
   p.set_streaming_width(length);
   if (m_paged) {
     uint64_t dram_address = 0;
-    if (m_paged->locate(address, dram_address)) {
-      p.set_address(dram_address);
-      return m_dram->out->transport_dbg(p);
-    }
+    const bool in_dram = m_paged->locate(address, dram_address);
     if (command == tlm::TLM_READ_COMMAND) {
-      m_paged->host().read(address, data, length);
+      if (!in_dram) m_paged->host().read(address, data, length);
     } else {
+      // A write goes to host memory too, so a page in DRAM stays as clean or dirty as it was: a
+      // clean page given up later is not written back, and host memory must hold its bytes.
       m_paged->host().write(address, data, length);
     }
-    return length;
+    if (!in_dram) return length;
+    p.set_address(dram_address);
+    return m_dram->out->transport_dbg(p);
   }
   if (m_planar) {
     uint64_t device_address = 0;

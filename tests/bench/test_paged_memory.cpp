@@ -211,6 +211,31 @@ TEST_CASE("paged: evictions take the oldest page; a dirty one goes back to host 
   CHECK(c.manager.idle());
 }
 
+TEST_CASE("paged: a debug write to a clean page in DRAM survives the page's eviction", "[paged]") {
+  // A host copy writes through the debug interface; the page stays clean, so when it is given
+  // up nothing is written back and host memory must already hold the new bytes.
+  Directed& d = the_bench().directed;
+  PagedChain& c = d.chain;
+  REQUIRE(c.manager.paged()->table().resident(9));  // read only: clean
+  const std::vector<uint8_t> copied = pattern(9, 64);
+  bench::debug(c.manager, 9 * page + 192, &copied);
+  CHECK(bench::debug(c.manager, 9 * page + 192) == copied);
+  const uint64_t writebacks_before = c.counter("writebacks");
+
+  // Pages 11 and 13 take both frames, then page 9 faults back in from host memory.
+  uint64_t t0 = origin();
+  d.stimulus.read(t0, 11 * page);
+  d.stimulus.read(t0, 13 * page);
+  run_to(t0 + 20000 * ns);
+  REQUIRE_FALSE(c.manager.paged()->table().resident(9));
+  CHECK(c.counter("writebacks") == writebacks_before);  // pages 9 and 5 were only read since
+  t0 = origin();
+  const size_t again = d.stimulus.read(t0, 9 * page + 192);
+  run_to(t0 + 20000 * ns);
+  CHECK(d.stimulus.request(again).data == copied);
+  CHECK(c.manager.idle());
+}
+
 TEST_CASE("paged: a random read/write mix with faults and evictions loses nothing", "[paged]") {
   Random& r = the_bench().random;
   INFO(bench::run_traffic(r.traffic, [&] { return r.chain.manager.idle(); }));
