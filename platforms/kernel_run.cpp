@@ -3,6 +3,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "modules/common/errors.h"
@@ -15,6 +16,7 @@
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/optical_summary.h"
+#include "platforms/reference_check.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 
@@ -231,6 +233,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                       " bytes of buffers but the memory holds " +
                       std::to_string(config.memory.capacity_bytes()));
 
+  std::optional<ReferenceCheck> reference_check;
+  if (options.verify) reference_check.emplace(workload);
+
   create_folder(options.out_dir);
   if (options.dump) create_folder(*options.dump);
   std::unique_ptr<VcdWriter> vcd;
@@ -250,6 +255,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       options.progress, monitor_period(), stall_periods);
 
   std::unique_ptr<SimulatedExecutor> executor;
+  std::optional<Verification> verification;
   try {
     executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload,
                                                    config.gpu->compute_capability);
@@ -257,6 +263,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     platform.runtime().synchronize();
     const auto outputs = read_outputs(workload, *executor);
     if (options.dump) write_dump(*options.dump, workload, outputs);
+    if (reference_check) verification = reference_check->check(outputs);
   } catch (const SimulationError& error) {
     monitor.clear_line();
     if (monitor.stalled()) {
@@ -272,12 +279,20 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   if (vcd) vcd->close(sc_core::sc_time_stamp().value());
 
   const RunSummary summary = summarise(platform);
-  const nlohmann::json report =
-      make_report(config.name, workload.name, options.seed, summary, platform.stats(),
-                  document.json(), load_json_file(file));
+  nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
+                                      platform.stats(), document.json(), load_json_file(file));
+  if (verification) report["verification"] = verification->json();
   write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
-  if (options.print_summary)
+  if (options.print_summary) {
     print_summary(std::cout, config.name, workload.name, summary, platform.stats());
+    if (verification && verification->matches)
+      std::cout << "verified: every output matches the C++ reference\n";
+  }
+  // The report is written first, so that a failed check can be looked into.
+  if (verification && !verification->matches)
+    throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
+                          "' (report written to " + (options.out_dir / "report.json").string() +
+                          "):\n" + verification->message);
 }
 
 }  // namespace ohmvp

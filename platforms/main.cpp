@@ -72,6 +72,9 @@ int command_run(const std::vector<std::string>& args) {
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
       "dump", po::value<std::string>(),
       "kernel workloads: write each output buffer to DIR/<name>.bin plus DIR/index.json")(
+      "verify",
+      "kernel workloads: check every output buffer against the workload's C++ reference; a "
+      "mismatch fails the run (exit 1) once report.json is written")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of every random choice of the run")(
       "quiet,q", "no progress line on stderr")("help,h", "show this help");
   const po::variables_map vm = parse("run", options, args);
@@ -84,6 +87,7 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("workload")) run.workload = vm["workload"].as<std::string>();
   if (vm.count("vcd")) run.vcd = vm["vcd"].as<std::string>();
   if (vm.count("dump")) run.dump = vm["dump"].as<std::string>();
+  run.verify = vm.count("verify") > 0;
   run.overrides = overrides_of(vm);
   run.out_dir = vm["out"].as<std::string>();
   run.seed = vm["seed"].as<uint64_t>();

@@ -92,6 +92,10 @@ void run_platform(const RunOptions& options) {
   if (options.dump)
     throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
                       workload_name + " is memory traffic");
+  if (options.verify)
+    throw ConfigError("--verify checks a kernel workload's outputs; workload " + workload_name +
+                      " is memory traffic (its reads are always checked against what was "
+                      "written)");
   Workload workload = load_workload(workload_file, options.seed);
   check_fits(workload, config.memory);
 

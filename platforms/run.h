@@ -17,6 +17,7 @@ struct RunOptions {
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;
   std::optional<std::filesystem::path> dump;  // kernel workloads: output buffers as raw bytes
+  bool verify = false;  // kernel workloads: outputs checked against the C++ reference
   uint64_t seed = 1;
   bool progress = false;  // progress line on stderr
   bool print_summary = true;

@@ -16,8 +16,9 @@
 # studies; results.json records them. --inputs K runs every kernel on its K-th other input set
 # (every seed of its workload file moved by 1000 * K, tools/ohm_evaluation_inputs.py; 0, the
 # default, is the shipped inputs) with another Start-Gap key on every XPoint (its randomiser's
-# seed moved by K), to tell mechanisms from noise (tools/ohm_evaluation_spread.py).
-# Exit 2 on bad input, 1 when a run or a plot fails.
+# seed moved by K), to tell mechanisms from noise (tools/ohm_evaluation_spread.py). Every run
+# checks its outputs against the kernel's C++ reference (ohmvp run --verify).
+# Exit 2 on bad input, 1 when a run (its outputs included) or a plot fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 me="ohm_evaluation"
@@ -161,8 +162,9 @@ run_one() {  # platform workload dir [json.path=value]
   [ -z "${key_override[$1]:-}" ] || extra+=(--set "${key_override[$1]}")
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
   local status=0
-  "$ohmvp" run --quiet --seed "$seed" --platform "$1" --workload "${workload_arg[$2]}" --out "$dir" \
-    "${extra[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
+  # Every run's outputs are checked against its kernel's C++ reference.
+  "$ohmvp" run --quiet --verify --seed "$seed" --platform "$1" --workload "${workload_arg[$2]}" \
+    --out "$dir" "${extra[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
   if [ "$status" -ne 0 ]; then
     echo "$me: run failed: $1 $2 ${extra[*]} (exit $status): $(tail -n 3 "$dir/stderr.txt")" >&2
     return 1

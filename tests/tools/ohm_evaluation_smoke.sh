@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of tools/ohm_evaluation.sh: a 2-platform x 1-workload matrix with a 1- and 2-waveguide
 # sweep, once more on input set 1 (other seeds and Start-Gap key); checks what results.json
-# holds, that a docs block is replaced, the spread of the orderings over both input sets, and
-# that bad input is refused with exit 2 and a message naming it.
+# holds, that every run verified its outputs, that a docs block is replaced, the spread of the
+# orderings over both input sets, and that bad input is refused with exit 2 and a message naming
+# it.
 # Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -28,6 +29,11 @@ def expect(ok, what):
 runs = results["runs"]
 expect(sorted(runs) == ["hetero_planar", "ohm_base_planar"], "runs of both platforms")
 expect(all(runs[p]["bfs"]["ipc"] > 0 for p in runs), "a positive IPC per run")
+out = sys.argv[1].rsplit("/", 1)[0]
+for p in runs:
+    report = json.load(open(out + "/runs/" + p + "/bfs/report.json"))
+    expect(report.get("verification", {}).get("matches") is True,
+           "the run of " + p + " verified against the C++ reference")
 expect(len(results["pending_platforms"]) == 12, "12 platforms of the matrix pending")
 sweep = runs["ohm_base_planar"]["bfs"]["waveguides"]
 expect(sorted(sweep) == ["1", "2"], "the waveguide sweep's runs")

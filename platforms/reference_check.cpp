@@ -1,0 +1,44 @@
+#include "platforms/reference_check.h"
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+const reference::Reference& reference_of(const GpuWorkload& workload) {
+  if (const reference::Reference* found = reference::find_reference(workload.name)) return *found;
+  std::string known;
+  for (const reference::Reference& r : reference::all_references())
+    known += (known.empty() ? "" : ", ") + r.workload;
+  throw ConfigError("--verify: workload '" + workload.name +
+                    "' has no C++ reference (testbenches/references has: " + known + ")");
+}
+
+}  // namespace
+
+nlohmann::json Verification::json() const {
+  return {{"reference", reference},
+          {"matches", matches},
+          {"mismatched_elements", mismatches},
+          {"message", message}};
+}
+
+ReferenceCheck::ReferenceCheck(const GpuWorkload& workload)
+    : m_workload(workload), m_reference(reference_of(workload)) {
+  try {
+    m_expected = reference::compute_expected(m_reference, workload, initial_buffers(workload));
+  } catch (const SimulationError& error) {
+    throw ConfigError("--verify: the C++ reference of '" + workload.name +
+                      "' cannot run this workload: " + error.what());
+  }
+}
+
+Verification ReferenceCheck::check(
+    const std::map<std::string, std::vector<uint8_t>>& outputs) const {
+  const reference::Comparison c =
+      reference::compare_outputs(m_reference, m_workload, m_expected, outputs);
+  return Verification{m_reference.workload, c.matches, c.mismatches, c.message};
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,84 @@
+// `ohmvp run --verify`: a kernel run's outputs against the workload's C++ reference. A match is
+// reported; a mismatch (bits flipped on the light, past ECC) fails the run with exit code 1
+// after report.json is written; a workload without a reference, or memory traffic, is bad input.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+namespace {
+
+std::string shipped(const std::string& relative) {
+  return std::string(OHMVP_SOURCE_DIR) + "/" + relative;
+}
+
+nlohmann::json verification_of(const std::string& dir) {
+  return nlohmann::json::parse(read_text(dir + "/report.json"))["verification"];
+}
+
+}  // namespace
+
+TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
+  const std::string dir = scratch_dir("verify_match");
+  const CliResult run = run_ohmvp("run --quiet --workload vecadd --verify --out " + dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.output, Contains("verified: every output matches the C++ reference"));
+  const auto verification = verification_of(dir);
+  CHECK(verification["reference"] == "vecadd");
+  CHECK(verification["matches"] == true);
+  CHECK(verification["mismatched_elements"] == 0);
+  // Without --verify the report has no verification.
+  const CliResult plain = run_ohmvp("run --quiet --workload vecadd --out " + dir + "/plain");
+  REQUIRE(plain.exit_code == 0);
+  CHECK_FALSE(
+      nlohmann::json::parse(read_text(dir + "/plain/report.json")).contains("verification"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing its report") {
+  // vecadd with its inputs among the outputs: at a forced BER of 1e-2 a swap carries some of b
+  // out of DRAM with flips that SEC-DED can only detect, so b no longer holds what was copied in.
+  const std::string dir = scratch_dir("verify_mismatch");
+  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
+  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  workload["outputs"] = {"a", "b", "c"};
+  write_text(dir + "/vecadd.json", workload.dump(2));
+  const CliResult run =
+      run_ohmvp("run --quiet --platform ohm_base_planar --workload " + dir + "/vecadd.json " +
+                "--set memory.optical.fault_injection.ber=1e-2 --verify --out " + dir + "/out");
+  INFO(run.output);
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("outputs differ from the C++ reference of 'vecadd'") &&
+                             Contains("output 'b'") && Contains("elements differ"));
+  const auto verification = verification_of(dir + "/out");
+  CHECK(verification["matches"] == false);
+  CHECK(verification["mismatched_elements"].get<uint64_t>() > 0);
+  CHECK_THAT(verification["message"].get<std::string>(), Contains("output 'b'"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: --verify without a reference, or on memory traffic, is bad input") {
+  const std::string dir = scratch_dir("verify_bad");
+  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
+  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  write_text(dir + "/my_sum.json", workload.dump(2));
+  const CliResult unknown =
+      run_ohmvp("run --quiet --workload " + dir + "/my_sum.json --verify --out " + dir + "/out");
+  INFO(unknown.output);
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.output, Contains("--verify") && Contains("'my_sum' has no C++ reference") &&
+                                 Contains("vecadd"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+
+  const CliResult traffic =
+      run_ohmvp("run --quiet --workload stream_read --verify --out " + dir + "/traffic");
+  INFO(traffic.output);
+  CHECK(traffic.exit_code == 2);
+  CHECK_THAT(traffic.output, Contains("--verify") && Contains("memory traffic"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/traffic"));
+  std::filesystem::remove_all(dir);
+}
