@@ -64,6 +64,26 @@ TEST_CASE("hetero platforms: the shipped files parse to the documented capacitie
   CHECK(6 * planar.memory.dram_bytes_per_channel() == 48 * KiB);
 }
 
+TEST_CASE("hetero platforms: all fourteen have the Ohm-GPU paper's GPU with the scaled L2",
+          "[hetero_platform]") {
+  for (const char* platform : {"origin", "hetero", "ohm_base", "auto_rw", "ohm_wom", "ohm_bw",
+                               "oracle"}) {
+    for (const char* mode : {"_planar", "_two_level"}) {
+      const std::string name = std::string(platform) + mode;
+      INFO(name);
+      const PlatformConfig p = parse_shipped(name);
+      REQUIRE(p.gpu.has_value());
+      // Table 1 (PARAMETERS.md): 16 SMs at 1.2 GHz, 48 KB 6-way L1s, an 8-way L2.
+      CHECK(p.gpu->sm_count == 16);
+      CHECK(p.gpu->core_clock_mhz == 1200.0);
+      CHECK(p.gpu->l1d.size_bytes == 48 * KiB);
+      CHECK(p.gpu->l1d.ways == 6);
+      CHECK(p.gpu->l2.ways == 8);
+      CHECK(p.gpu->l2.size_bytes == 24 * KiB);  // half the 48 KiB of DRAM (configs/gpu/scaled_l2)
+    }
+  }
+}
+
 TEST_CASE("hetero platforms: DRAM-only platforms keep their mode and capacity",
           "[hetero_platform]") {
   const PlatformConfig ddr4 = parse_shipped("ddr4_2400");
