@@ -66,8 +66,8 @@ TEST_CASE("hetero platforms: the shipped files parse to the documented capacitie
 
 TEST_CASE("hetero platforms: all fourteen have the Ohm-GPU paper's GPU with the scaled L2",
           "[hetero_platform]") {
-  for (const char* platform : {"origin", "hetero", "ohm_base", "auto_rw", "ohm_wom", "ohm_bw",
-                               "oracle"}) {
+  for (const char* platform :
+       {"origin", "hetero", "ohm_base", "auto_rw", "ohm_wom", "ohm_bw", "oracle"}) {
     for (const char* mode : {"_planar", "_two_level"}) {
       const std::string name = std::string(platform) + mode;
       INFO(name);
