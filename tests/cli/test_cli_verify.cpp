@@ -1,6 +1,7 @@
 // `ohmvp run --verify`: a kernel run's outputs against the workload's C++ reference. A match is
 // reported; a mismatch (bits flipped on the light, past ECC) fails the run with exit code 1
-// after report.json is written; a workload without a reference, or memory traffic, is bad input.
+// after report.json is written; a workload without a reference, one whose kernels its reference
+// lacks, or memory traffic, is bad input.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -61,7 +62,7 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("cli: --verify without a reference, or on memory traffic, is bad input") {
+TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is bad input") {
   const std::string dir = scratch_dir("verify_bad");
   auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
   workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
@@ -73,6 +74,18 @@ TEST_CASE("cli: --verify without a reference, or on memory traffic, is bad input
   CHECK_THAT(unknown.output, Contains("--verify") && Contains("'my_sum' has no C++ reference") &&
                                  Contains("vecadd"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+
+  // A workload under a reference's name whose kernels that reference does not have.
+  auto saxpy = nlohmann::json::parse(read_text(shipped("testbenches/workloads/saxpy.json")));
+  saxpy["ptx"] = shipped("testbenches/kernels/saxpy.ptx");
+  std::filesystem::create_directories(dir + "/other");
+  write_text(dir + "/other/vecadd.json", saxpy.dump(2));
+  const CliResult foreign = run_ohmvp("run --quiet --workload " + dir +
+                                      "/other/vecadd.json --verify --out " + dir + "/foreign");
+  INFO(foreign.output);
+  CHECK(foreign.exit_code == 2);
+  CHECK_THAT(foreign.output, Contains("cannot run this workload") && Contains("no kernel 'saxpy'"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/foreign"));
 
   const CliResult traffic =
       run_ohmvp("run --quiet --workload stream_read --verify --out " + dir + "/traffic");
