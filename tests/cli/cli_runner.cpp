@@ -40,3 +40,14 @@ std::string read_text(const std::string& path) {
   s << in.rdbuf();
   return s.str();
 }
+
+std::string shipped(const std::string& relative) {
+  return std::string(OHMVP_SOURCE_DIR) + "/" + relative;
+}
+
+nlohmann::json shipped_kernel_workload(const std::string& name) {
+  const std::filesystem::path folder = shipped("testbenches/workloads");
+  auto workload = nlohmann::json::parse(read_text((folder / (name + ".json")).string()));
+  workload["ptx"] = (folder / workload["ptx"].get<std::string>()).lexically_normal().string();
+  return workload;
+}

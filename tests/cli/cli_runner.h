@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 // Runs the ohmvp executable as a user would, capturing exit code and output.
 struct CliResult {
   int exit_code = -1;
@@ -14,3 +16,9 @@ CliResult run_ohmvp(const std::string& arguments);
 std::string scratch_dir(const std::string& name);
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);
+
+// A path in the source tree.
+std::string shipped(const std::string& relative);
+// A shipped kernel workload (testbenches/workloads/NAME.json) with its PTX path made absolute,
+// so that a test can change it and write it anywhere.
+nlohmann::json shipped_kernel_workload(const std::string& name);

@@ -8,15 +8,10 @@ using Catch::Contains;
 
 namespace {
 
-std::string shipped(const std::string& relative) {
-  return std::string(OHMVP_SOURCE_DIR) + "/" + relative;
-}
-
 // vecadd's workload with the element count argument replaced: past the buffers, the kernel
 // reads unmapped device memory.
 std::string vecadd_workload(unsigned count) {
-  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
-  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  auto workload = shipped_kernel_workload("vecadd");
   workload["launches"][0]["grid"] = {count / 256 + 1, 1, 1};
   workload["launches"][0]["args"][3] = {{"u32", count}};
   return workload.dump(2);

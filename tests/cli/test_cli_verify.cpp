@@ -12,10 +12,6 @@ using Catch::Contains;
 
 namespace {
 
-std::string shipped(const std::string& relative) {
-  return std::string(OHMVP_SOURCE_DIR) + "/" + relative;
-}
-
 nlohmann::json verification_of(const std::string& dir) {
   return nlohmann::json::parse(read_text(dir + "/report.json"))["verification"];
 }
@@ -44,8 +40,7 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
   // vecadd with its inputs among the outputs: at a forced BER of 1e-2 a swap carries some of b
   // out of DRAM with flips that SEC-DED can only detect, so b no longer holds what was copied in.
   const std::string dir = scratch_dir("verify_mismatch");
-  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
-  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  auto workload = shipped_kernel_workload("vecadd");
   workload["outputs"] = {"a", "b", "c"};
   write_text(dir + "/vecadd.json", workload.dump(2));
   const CliResult run =
@@ -64,8 +59,7 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
 
 TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is bad input") {
   const std::string dir = scratch_dir("verify_bad");
-  auto workload = nlohmann::json::parse(read_text(shipped("testbenches/workloads/vecadd.json")));
-  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  auto workload = shipped_kernel_workload("vecadd");
   write_text(dir + "/my_sum.json", workload.dump(2));
   const CliResult unknown =
       run_ohmvp("run --quiet --workload " + dir + "/my_sum.json --verify --out " + dir + "/out");
@@ -76,8 +70,7 @@ TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is ba
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 
   // A workload under a reference's name whose kernels that reference does not have.
-  auto saxpy = nlohmann::json::parse(read_text(shipped("testbenches/workloads/saxpy.json")));
-  saxpy["ptx"] = shipped("testbenches/kernels/saxpy.ptx");
+  auto saxpy = shipped_kernel_workload("saxpy");
   std::filesystem::create_directories(dir + "/other");
   write_text(dir + "/other/vecadd.json", saxpy.dump(2));
   const CliResult foreign = run_ohmvp("run --quiet --workload " + dir +
