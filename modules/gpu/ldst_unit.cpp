@@ -38,9 +38,9 @@ LdstUnit::LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats)
       m_stats(stats),
       m_l1(l1_geometry(config.l1d)),
       m_mshrs(config.l1d.mshr_entries, config.l1d.mshr_max_merges),
-      m_mshr_sectors(config.l1d.mshr_entries, 0),
       m_mshr_line(config.l1d.mshr_entries, 0),
       m_mshr_stale(config.l1d.mshr_entries, 0),
+      m_mshr_failed(config.l1d.mshr_entries, false),
       m_coalescer(config.l1d.line_bytes, config.l1d.sector_bytes) {
   m_victim.data.resize(m_line_bytes);
   m_victim.enables.resize(m_line_bytes);
@@ -124,8 +124,7 @@ bool LdstUnit::take(MemoryOp& op, size_t request, uint64_t cycle) {
       return true;
     case MemoryKind::atomic:
     case MemoryKind::reduction:
-      take_atomic(op, request, cycle);
-      return true;
+      return take_atomic(op, request, cycle);
   }
   return true;
 }
@@ -141,15 +140,7 @@ bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
     return true;
   }
   const uint32_t entry = m_mshrs.find(r.line_address);
-  if (entry != MshrTable::npos) {
-    // Merge only when the outstanding fetch brings every sector this request lacks.
-    const uint32_t lacking = r.sector_mask & ~m_l1.valid_sectors(m_mshr_line[entry]);
-    if ((lacking & ~m_mshr_sectors[entry]) != 0 || !m_mshrs.can_add(r.line_address)) return false;
-    m_mshrs.add(r.line_address, &op.waiters[request]);
-    m_stats.l1_mshr_merges.inc();
-    m_stats.l1_misses.inc();
-    return true;
-  }
+  if (entry != MshrTable::npos) return take_load_into(op, request, entry, cycle);
   if (m_mshrs.full()) return false;
   std::optional<SectorCache::LineIndex> line = present;
   if (!line) {
@@ -159,15 +150,40 @@ bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
   m_l1.touch(*line);
   m_l1.pin(*line);
   const uint32_t missing = r.sector_mask & ~m_l1.valid_sectors(*line);
-  const MshrTable::Result added = m_mshrs.add(r.line_address, &op.waiters[request]);
-  m_mshr_sectors[added.entry] = missing;
+  const MshrTable::Result added = m_mshrs.add(r.line_address, &op.waiters[request], missing);
   m_mshr_line[added.entry] = *line;
   m_mshr_stale[added.entry] = 0;
-  Outbound& out = new_outbound(GpuRequestKind::load, r.line_address, missing, cycle);
-  out.mshr = added.entry;
+  m_mshr_failed[added.entry] = false;
+  fetch(added.entry, missing, cycle);
   m_stats.l1_misses.inc();
-  m_send(out);
   return true;
+}
+
+bool LdstUnit::take_load_into(MemoryOp& op, size_t request, uint32_t entry, uint64_t cycle) {
+  const CoalescedRequest& r = op.requests[request];
+  if (!m_mshrs.can_add(r.line_address)) return false;
+  const uint32_t lacking = r.sector_mask & ~m_l1.valid_sectors(m_mshr_line[entry]);
+  const uint32_t unfetched = lacking & ~m_mshrs.pending_sectors(entry);
+  // Sectors an atomic changed after the fetch left are not the ones this load must see, and
+  // while some are stale the entry keeps its one fetch (see take_atomic): wait for the fill.
+  const uint32_t stale = m_mshr_stale[entry];
+  if ((lacking & stale) != 0 || (stale != 0 && unfetched != 0)) return false;
+  m_mshrs.add(r.line_address, &op.waiters[request], lacking);
+  m_stats.l1_misses.inc();
+  if (unfetched == 0) {
+    m_stats.l1_mshr_merges.inc();
+  } else {
+    fetch(entry, unfetched, cycle);
+    m_stats.l1_added_fetches.inc();
+  }
+  return true;
+}
+
+void LdstUnit::fetch(uint32_t entry, uint32_t sectors, uint64_t cycle) {
+  m_mshrs.add_fetch(entry, sectors);
+  Outbound& out = new_outbound(GpuRequestKind::load, m_mshrs.line_of(entry), sectors, cycle);
+  out.mshr = entry;
+  m_send(out);
 }
 
 void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
@@ -197,8 +213,12 @@ void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
   m_send(out);
 }
 
-void LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
+bool LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
   const CoalescedRequest& r = op.requests[request];
+  // With two fetches of the line in flight, the first fill would make the atomic's sectors
+  // valid again with their old bytes until the last: the atomic waits for the entry to drain.
+  const uint32_t entry = m_mshrs.find(r.line_address);
+  if (entry != MshrTable::npos && m_mshrs.fetches(entry) > 1) return false;
   Outbound& out = new_outbound(GpuRequestKind::atomic, r.line_address, r.sector_mask, cycle);
   out.op = &op;
   out.request = uint16_t(request);
@@ -208,11 +228,7 @@ void LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
   // the fill leaves them invalid.
   if (const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address)) {
     m_l1.invalidate_sectors(*present, r.sector_mask);
-    const uint32_t entry = m_mshrs.find(r.line_address);
-    if (entry != MshrTable::npos) {
-      m_mshr_stale[entry] |= r.sector_mask;
-      m_mshr_sectors[entry] &= ~r.sector_mask;
-    }
+    if (entry != MshrTable::npos) m_mshr_stale[entry] |= r.sector_mask;
   }
   for (uint32_t lane = 0; lane < Coalescer::k_max_lanes; ++lane) {
     const LanePlacement& p = op.placements[lane];
@@ -227,6 +243,7 @@ void LdstUnit::take_atomic(MemoryOp& op, size_t request, uint64_t cycle) {
   }
   m_stats.atomics.inc();
   m_send(out);
+  return true;
 }
 
 LdstUnit::Outbound& LdstUnit::new_outbound(GpuRequestKind kind, uint64_t line, uint32_t sectors,
@@ -270,21 +287,28 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
   const bool error = !out.is_response_ok();
   switch (out.extension.kind) {
     case GpuRequestKind::load: {
-      const SectorCache::LineIndex line = m_mshr_line[out.mshr];
-      if (!error) m_l1.fill(line, out.extension.sector_mask, out.data.data());
-      m_l1.unpin(line);
-      m_mshrs.release(out.mshr, m_released);
+      const uint32_t entry = out.mshr;
+      const SectorCache::LineIndex line = m_mshr_line[entry];
+      if (error) {
+        m_mshr_failed[entry] = true;
+      } else {
+        m_l1.fill(line, out.extension.sector_mask, out.data.data());
+      }
+      const bool drained = m_mshrs.fill(entry, out.extension.sector_mask, m_released);
       for (void* handle : m_released) {
         const auto* waiter = static_cast<const MemoryOp::Waiter*>(handle);
-        if (error) {
+        if (m_mshr_failed[entry]) {
           waiter->op->error = true;
         } else {
           copy_lanes_from_l1(*waiter->op, waiter->request, line);
         }
         piece_done(*waiter->op, cycle);
       }
-      m_l1.invalidate_sectors(line, m_mshr_stale[out.mshr]);
-      m_mshr_stale[out.mshr] = 0;
+      if (drained) {
+        m_l1.unpin(line);
+        m_l1.invalidate_sectors(line, m_mshr_stale[entry]);
+        m_mshr_stale[entry] = 0;
+      }
       break;
     }
     case GpuRequestKind::store:

@@ -53,11 +53,12 @@ struct MemoryOp {
 // The SM's shared LD/ST path for global, local and texture accesses: coalesced line requests
 // enter the L1 one per cycle in order, the first `units.ldst.latency` cycles after issue; loads
 // hit (done after the hit latency) or miss into the MSHRs, which fetch the missing sectors from
-// L2; stores update a present line and always go on to L2 (write-through, no allocation);
-// atomics go to L2 and invalidate the L1's copy of their sectors. Whatever goes to L2 leaves once
-// the L1's tag pipeline has seen it, the hit latency after it entered. Everything sent carries its
-// bytes. Requests are handed to the SM for sending with the cycle they leave; responses come back
-// with the cycle they arrive.
+// L2 (a miss on a line in flight merges, or fetches the sectors its fetches lack); stores update a
+// present line and always go on to L2 (write-through, no allocation); atomics go to L2 and
+// invalidate the L1's copy of their sectors. Whatever goes to L2 leaves once the L1's tag pipeline
+// has seen it, the hit latency after it entered. Everything sent carries its bytes. Requests are
+// handed to the SM for sending with the cycle they leave; responses come back with the cycle they
+// arrive.
 class LdstUnit : public tlm::tlm_mm_interface {
  public:
   // An L2 request leaving the SM. Derives from the payload so a response finds its record.
@@ -121,8 +122,11 @@ class LdstUnit : public tlm::tlm_mm_interface {
 
   bool take(MemoryOp& op, size_t request, uint64_t cycle);
   bool take_load(MemoryOp& op, size_t request, uint64_t cycle);
+  // A load of a line whose MSHR `entry` has fetches in flight.
+  bool take_load_into(MemoryOp& op, size_t request, uint32_t entry, uint64_t cycle);
+  void fetch(uint32_t entry, uint32_t sectors, uint64_t cycle);
   void take_store(MemoryOp& op, size_t request, uint64_t cycle);
-  void take_atomic(MemoryOp& op, size_t request, uint64_t cycle);
+  bool take_atomic(MemoryOp& op, size_t request, uint64_t cycle);
   void copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line);
   void arrive(Outbound& outbound, uint64_t cycle);
   void piece_done(MemoryOp& op, uint64_t cycle);
@@ -136,9 +140,9 @@ class LdstUnit : public tlm::tlm_mm_interface {
   SmStats& m_stats;
   SectorCache m_l1;
   MshrTable m_mshrs;
-  std::vector<uint32_t> m_mshr_sectors;             // sectors each entry fetches
-  std::vector<SectorCache::LineIndex> m_mshr_line;  // and the L1 line it fills
+  std::vector<SectorCache::LineIndex> m_mshr_line;  // the L1 line each entry fills
   std::vector<uint32_t> m_mshr_stale;  // sectors an atomic changed since the fetch left
+  std::vector<bool> m_mshr_failed;     // a fetch of the entry was answered with an error
   std::vector<void*> m_released;       // scratch
   DirtyLine m_victim;                  // scratch (write-through: unused bytes)
   Coalescer m_coalescer;

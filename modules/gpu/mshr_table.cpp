@@ -38,13 +38,13 @@ bool MshrTable::can_add(uint64_t line) const {
   return !full();
 }
 
-MshrTable::Result MshrTable::add(uint64_t line, void* request) {
+MshrTable::Result MshrTable::add(uint64_t line, void* request, uint32_t sectors) {
   const uint32_t slot = slot_of(line);
   const uint32_t found = m_index[slot];
   if (found != npos) {
     Entry& e = m_entries[found];
     if (e.waiters.size() > m_max_merges) return {Outcome::merge_limit, npos};
-    e.waiters.push_back(request);
+    e.waiters.push_back(Waiter{request, sectors});
     return {Outcome::merged, found};
   }
   if (m_free.empty()) return {Outcome::table_full, npos};
@@ -54,7 +54,10 @@ MshrTable::Result MshrTable::add(uint64_t line, void* request) {
   e.used = true;
   e.line = line;
   e.waiters.clear();
-  e.waiters.push_back(request);
+  e.waiters.push_back(Waiter{request, sectors});
+  e.pending = 0;
+  e.arrived = 0;
+  e.fetches = 0;
   m_index[slot] = i;
   ++m_used;
   return {Outcome::allocated, i};
@@ -80,7 +83,42 @@ void MshrTable::release(uint32_t entry, std::vector<void*>& out) {
   Entry& e = m_entries.at(entry);
   if (!e.used) throw std::logic_error("MshrTable::release: entry not in use");
   out.clear();
-  out.swap(e.waiters);
+  for (const Waiter& w : e.waiters) out.push_back(w.request);
+  free_entry(entry);
+}
+
+void MshrTable::add_fetch(uint32_t entry, uint32_t sectors) {
+  Entry& e = m_entries.at(entry);
+  if (!e.used) throw std::logic_error("MshrTable::add_fetch: entry not in use");
+  e.pending |= sectors;
+  ++e.fetches;
+}
+
+bool MshrTable::fill(uint32_t entry, uint32_t sectors, std::vector<void*>& out) {
+  Entry& e = m_entries.at(entry);
+  if (!e.used || e.fetches == 0) throw std::logic_error("MshrTable::fill: no fetch in flight");
+  e.pending &= ~sectors;
+  e.arrived |= sectors;
+  --e.fetches;
+  out.clear();
+  size_t kept = 0;
+  for (const Waiter& w : e.waiters) {
+    if ((w.sectors & ~e.arrived) == 0) {
+      out.push_back(w.request);
+    } else {
+      e.waiters[kept++] = w;
+    }
+  }
+  e.waiters.resize(kept);
+  if (e.fetches > 0) return false;
+  if (kept != 0) throw std::logic_error("MshrTable::fill: waiters left after the last fetch");
+  free_entry(entry);
+  return true;
+}
+
+void MshrTable::free_entry(uint32_t entry) {
+  Entry& e = m_entries[entry];
+  e.waiters.clear();
   unindex(e.line);
   e.used = false;
   m_free.push(entry);

@@ -48,8 +48,11 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
                               "L1 line accesses that missed at least one sector")),
       l1_mshr_merges(stats.counter(group, "l1_mshr_merges", "accesses",
                                    "L1 misses merged into an outstanding miss")),
-      l1_stall_cycles(stats.counter(group, "l1_stall_cycles", "cycles",
-                                    "cycles the LD/ST unit waited for an MSHR or a cache way")),
+      l1_added_fetches(stats.counter(group, "l1_added_fetches", "accesses",
+                                     "L1 misses that fetched more sectors of a line in flight")),
+      l1_stall_cycles(
+          stats.counter(group, "l1_stall_cycles", "cycles",
+                        "cycles the LD/ST unit waited for an MSHR, a cache way or a fill")),
       stores(stats.counter(group, "stores", "requests", "line stores sent to L2")),
       atomics(stats.counter(group, "atomics", "requests", "line atomics sent to L2")),
       shared_accesses(

@@ -40,16 +40,17 @@ struct SmStats {
   Counter& l1_hits;    // line accesses whose sectors were all present
   Counter& l1_misses;  // line accesses that went to L2 for at least one sector
   Counter& l1_mshr_merges;
-  Counter& l1_stall_cycles;  // cycles the LD/ST unit could not take its next line access
-  Counter& stores;           // line writes sent to L2
-  Counter& atomics;          // line atomics sent to L2
+  Counter& l1_added_fetches;  // misses that sent one more fetch on their line's MSHR entry
+  Counter& l1_stall_cycles;   // cycles the LD/ST unit could not take its next line access
+  Counter& stores;            // line writes sent to L2
+  Counter& atomics;           // line atomics sent to L2
   Counter& shared_accesses;
   Counter& shared_passes;  // bank-array passes (accesses + conflict passes)
   Counter& const_accesses;
   Counter& hmma;                  // HMMA steps of the wmma.mma / mma.sync issued
   Counter& tensor_busy_cycles;    // sub-core tensor-core cycles taken, summed over sub-cores
   Counter& tensor_multiply_adds;  // m x n x k of every matrix multiply issued
-  Histogram& memory_latency;  // cycles from issue to completion of a global/local access
+  Histogram& memory_latency;      // cycles from issue to completion of a global/local access
 };
 
 }  // namespace ohmvp::gpu

@@ -124,6 +124,58 @@ const char* atomic_l1_ptx = R"(
 }
 )";
 
+// Two loads of different sectors of one line, back to back: the second misses on the line
+// while its first fetch is in flight, and needs a sector that fetch does not bring.
+const char* two_sectors_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry two_sectors(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  add.s64 %rd3, %rd2, 0;
+  mov.u32 %r1, %clock;
+  ld.global.u32 %r2, [%rd1];
+  ld.global.u32 %r3, [%rd1+32];
+  add.s32 %r4, %r2, %r3;
+  mov.u32 %r5, %clock;
+  sub.s32 %r6, %r5, %r1;
+  st.global.u32 [%rd2], %r4;
+  st.global.u32 [%rd2+4], %r6;
+  exit;
+}
+)";
+
+// An atomic on a sector whose fetch is in flight beside a second fetch of the line, then a load
+// of the atomic's word that waits for the first load (its address adds 0 times its value).
+const char* atomic_two_fetches_ptx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry atomic_two_fetches(.param .u64 data, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u64 %rd2, [out];
+  ld.global.u32 %r1, [%rd1];
+  ld.global.u32 %r2, [%rd1+32];
+  atom.global.add.u32 %r3, [%rd1], 5;
+  mul.lo.u32 %r4, %r1, 0;
+  cvt.u64.u32 %rd3, %r4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  st.global.u32 [%rd2], %r1;
+  st.global.u32 [%rd2+4], %r2;
+  st.global.u32 [%rd2+8], %r3;
+  st.global.u32 [%rd2+12], %r5;
+  exit;
+}
+)";
+
 const char* fault_ptx = R"(
 .version 7.0
 .target sm_75
@@ -218,6 +270,48 @@ TEST_CASE("gpu timing: an L1 hit takes the hit latency, a miss goes to L2 and DR
   REQUIRE(hits > 0);
   REQUIRE(misses > 0);
   CHECK(b.stats.find_scalar("gpu", "l2_hit_rate")->value() == Approx(hits / (hits + misses)));
+}
+
+TEST_CASE("gpu timing: a miss on a line in flight fetches the sectors its fetch lacks at once") {
+  bench::GpuBench& b = the_bench();
+  const Module module = parse_ptx(two_sectors_ptx, "two_sectors.ptx");
+  const uint64_t in = 0x70000, out = 0x78000;
+  b.write<uint32_t>(in, {40});
+  b.write<uint32_t>(in + 32, {2});
+  REQUIRE_FALSE(b.run(module, "two_sectors", {1, 1, 1}, {1, 1, 1}, {in, out}).faulted);
+  // Again with both sectors in L2: the second load issues the LD/ST unit's initiation interval
+  // after the first and its fetch leaves at once, so the sum waits one L2 hit after it, not
+  // for the first fill and then a second L2 hit.
+  const uint64_t added_before = b.stats.find_counter("gpu.sm0", "l1_added_fetches")->value();
+  REQUIRE_FALSE(b.run(module, "two_sectors", {1, 1, 1}, {1, 1, 1}, {in, out}).faulted);
+  const std::vector<uint32_t> got = b.read<uint32_t>(out, 2);
+  CHECK(got[0] == 42);
+  const GpuConfig& c = b.config;
+  const uint32_t l2_hit = c.unit(UnitClass::ldst).latency + c.l1d.hit_latency +
+                          2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  const uint32_t around = 1 + c.unit(UnitClass::int_alu).initiation_interval;
+  CHECK(got[1] == l2_hit + c.unit(UnitClass::ldst).initiation_interval + around);
+  CHECK(b.stats.find_counter("gpu.sm0", "l1_added_fetches")->value() == added_before + 1);
+}
+
+TEST_CASE("gpu timing: an atomic waits while its line has two fetches in flight") {
+  bench::GpuBench& b = the_bench();
+  const uint64_t data = 0x90000, out = 0x98000;
+  b.write<uint32_t>(data, {100});
+  b.write<uint32_t>(data + 32, {200});
+  // Sector 0 into L2 only: its fetch then fills long before the one of sector 1 (from DRAM).
+  const Module warm = parse_ptx(hit_miss_ptx, "hit_miss.ptx");
+  REQUIRE_FALSE(b.run(warm, "hit_miss", {1, 1, 1}, {1, 1, 1}, {data, out}).faulted);
+  const Module module = parse_ptx(atomic_two_fetches_ptx, "atomic_two_fetches.ptx");
+  REQUIRE_FALSE(b.run(module, "atomic_two_fetches", {1, 1, 1}, {1, 1, 1}, {data, out}).faulted);
+  const std::vector<uint32_t> got = b.read<uint32_t>(out, 4);
+  CHECK(got[0] == 100);
+  CHECK(got[1] == 200);
+  CHECK(got[2] == 100);
+  // Had the atomic passed, sector 0's fill would have made the old word valid in the L1 again
+  // while sector 1 was still on its way, and this load would have hit it.
+  CHECK(got[3] == 105);
+  CHECK(b.read<uint32_t>(data, 1)[0] == 105);
 }
 
 TEST_CASE("gpu timing: an atomic at L2 leaves no stale copy of its word in the L1") {

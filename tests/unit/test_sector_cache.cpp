@@ -209,6 +209,43 @@ TEST_CASE("MSHRs merge secondary misses up to the limit and stall when full", "[
   CHECK_THROWS(table.release(table.find(0x900), waiters));
 }
 
+TEST_CASE("MSHR waiters leave at the fill that completes their sectors, in arrival order",
+          "[cache]") {
+  MshrTable table(2, 3);
+  int r[5];
+  const uint32_t entry = table.add(0x100, &r[0], 0b0001).entry;
+  table.add_fetch(entry, 0b0001);
+  table.add(0x100, &r[1], 0b0010);  // lacks sector 1: a second fetch
+  table.add_fetch(entry, 0b0010);
+  table.add(0x100, &r[2], 0b0001);  // merges into the first
+  table.add(0x100, &r[3], 0b0011);  // needs both
+  CHECK(table.pending_sectors(entry) == 0b0011);
+  CHECK(table.fetches(entry) == 2);
+  CHECK_FALSE(table.can_add(0x100));  // three merges behind the first miss
+
+  std::vector<void*> out;
+  CHECK_FALSE(table.fill(entry, 0b0001, out));
+  CHECK(out == std::vector<void*>{&r[0], &r[2]});
+  CHECK(table.pending_sectors(entry) == 0b0010);
+  CHECK(table.has(0x100));
+  CHECK(table.can_add(0x100));  // the entry has room again
+  table.add(0x100, &r[4], 0b0010);
+  CHECK(table.fill(entry, 0b0010, out));
+  CHECK(out == std::vector<void*>{&r[1], &r[3], &r[4]});
+  CHECK_FALSE(table.has(0x100));
+  CHECK(table.occupancy() == 0);
+  CHECK_THROWS(table.fill(entry, 0b0010, out));
+}
+
+TEST_CASE("an MSHR's last fill with waiters still lacking sectors is a logic error", "[cache]") {
+  MshrTable table(1, 1);
+  int r;
+  const uint32_t entry = table.add(0x100, &r, 0b0100).entry;
+  table.add_fetch(entry, 0b0001);
+  std::vector<void*> out;
+  CHECK_THROWS_AS(table.fill(entry, 0b0001, out), std::logic_error);
+}
+
 TEST_CASE("MSHRs find every line in use and no other under random churn", "[cache]") {
   // Many lines share their hash neighbourhood (128-byte steps, and copies 2^40 apart), so
   // probing runs and backward-shift deletion are exercised.
