@@ -56,15 +56,15 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
     hetero.fail("burst_ns", "nothing: a platform takes it from the channel (" +
                                 std::to_string(burst_ns) + " ns per 64-byte burst)");
   }
+  // Before the section's own keys, which are checked against its mode.
+  if (const nlohmann::json* given = hetero.raw("mode");
+      given != nullptr && *given != to_string(mode)) {
+    hetero.fail("mode",
+                "expected the memory mode (\"" + std::string(to_string(mode)) + "\") or nothing");
+  }
   parse(hetero, m.hetero);
   m.hetero.burst_ns = burst_ns;
   if (m.is_optical()) m.hetero.register_buffer_bytes = m.optical.serdes.buffer_bytes;
-  if (m.hetero.mode != mode) {
-    const char* name = mode == HeteroMode::planar      ? "planar"
-                       : mode == HeteroMode::two_level ? "two_level"
-                                                       : "paged";
-    hetero.fail("mode", "expected the memory mode (\"" + std::string(name) + "\") or nothing");
-  }
   if (m.is_paged()) {
     if (reader.has("xpoint")) reader.fail("xpoint", "nothing in paged mode (DRAM and host memory)");
     const ConfigReader host = reader.child("host_memory");

@@ -1,5 +1,6 @@
 #include "modules/memory/hetero_config.h"
 
+#include <initializer_list>
 #include <string>
 
 #include "modules/common/config_reader.h"
@@ -25,11 +26,58 @@ void parse(const ConfigReader& reader, CounterDecayConfig& c) {
   reader.finish();
 }
 
+const char* to_string(HeteroMode mode) {
+  switch (mode) {
+    case HeteroMode::planar:
+      return "planar";
+    case HeteroMode::two_level:
+      return "two_level";
+    case HeteroMode::paged:
+      return "paged";
+  }
+  return "?";
+}
+
+namespace {
+
+// A key the mode has no use for is an error, not a setting that silently does nothing.
+void check_mode_keys(const ConfigReader& reader, HeteroMode mode) {
+  struct Use {
+    const char* key;
+    std::initializer_list<HeteroMode> modes;
+    const char* which;
+  };
+  const Use uses[] = {
+      {"page_groups", {HeteroMode::planar}, "planar mode"},
+      {"hot_page", {HeteroMode::planar}, "planar mode"},
+      {"decay", {HeteroMode::planar}, "planar mode"},
+      {"migration_issue", {HeteroMode::planar}, "planar mode"},
+      {"swap_cmd", {HeteroMode::planar}, "planar mode (swaps move pages)"},
+      {"reverse_write", {HeteroMode::two_level}, "two-level mode (fills of the DRAM cache)"},
+      {"fault_ns", {HeteroMode::paged}, "paged mode"},
+      {"max_migrations", {HeteroMode::planar, HeteroMode::paged}, "planar and paged modes"},
+      {"auto_rw", {HeteroMode::planar, HeteroMode::two_level}, "planar and two-level modes"},
+      {"ddr_t_tags", {HeteroMode::planar, HeteroMode::two_level}, "planar and two-level modes"},
+  };
+  for (const Use& use : uses) {
+    if (!reader.has(use.key)) continue;
+    bool used = false;
+    for (HeteroMode m : use.modes) used = used || m == mode;
+    if (!used) {
+      reader.fail(use.key, std::string("used only in ") + use.which + ", and mode is '" +
+                               to_string(mode) + "'");
+    }
+  }
+}
+
+}  // namespace
+
 void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get_enum("mode", c.mode,
                   {{"planar", HeteroMode::planar},
                    {"two_level", HeteroMode::two_level},
                    {"paged", HeteroMode::paged}});
+  check_mode_keys(reader, c.mode);
   reader.get("page_bytes", c.page_bytes, 64u, 1u << 20);
   if (c.page_bytes % 64 != 0 || (c.page_bytes & (c.page_bytes - 1)) != 0) {
     reader.fail("page_bytes",
@@ -44,12 +92,6 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.get("auto_rw", c.auto_rw);
   reader.get("swap_cmd", c.swap_cmd);
   reader.get("reverse_write", c.reverse_write);
-  if (c.swap_cmd && c.mode != HeteroMode::planar) {
-    reader.fail("swap_cmd", "true only in planar mode (swaps move pages)");
-  }
-  if (c.reverse_write && c.mode != HeteroMode::two_level) {
-    reader.fail("reverse_write", "true only in two-level mode (fills of the DRAM cache)");
-  }
   reader.get_enum("migration_issue", c.migration_issue,
                   {{"immediate", MigrationIssueKind::immediate},
                    {"with_writes", MigrationIssueKind::with_writes}});

@@ -12,6 +12,8 @@ namespace ohmvp {
 class ConfigReader;
 
 enum class HeteroMode { planar, two_level, paged };
+// The mode's name in configs: "planar", "two_level", "paged".
+const char* to_string(HeteroMode mode);
 
 // The heterogeneous-memory manager: one address space over a DRAM controller and an XPoint
 // controller (DDR-T), in planar or two-level mode, or (paged mode, the Origin platform) over DRAM

@@ -16,10 +16,6 @@ const char* to_string(OhmPlatform platform) {
   return "?";
 }
 
-const char* to_string(HeteroMode mode) {
-  return mode == HeteroMode::planar ? "planar" : "two_level";
-}
-
 const char* to_string(OhmFunction function) {
   switch (function) {
     case OhmFunction::conventional:

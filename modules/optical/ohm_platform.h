@@ -11,7 +11,6 @@ namespace ohmvp {
 enum class OhmPlatform : uint8_t { ohm_base, auto_rw, ohm_wom, ohm_bw };
 
 const char* to_string(OhmPlatform platform);
-const char* to_string(HeteroMode mode);
 
 // The memory functions an optical layout can support (OHM_FUNCTIONS.md).
 enum class OhmFunction : uint8_t {

@@ -150,6 +150,28 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
              Contains("memory.hetero.fault_ns"));
   CHECK_THAT(error_of("origin_planar", [](json& j) { j["memory"]["hetero"]["auto_rw"] = true; }),
              Contains("memory.hetero.auto_rw") && Contains("paged"));
+  // A key the mode has no use for is an error, even at its default value.
+  const auto misplaced = [&](const char* platform, const char* key, const json& value) {
+    return error_of(platform, [&](json& j) { j["memory"]["hetero"][key] = value; });
+  };
+  CHECK_THAT(misplaced("ohm_base_two_level", "hot_page", {{"threshold", 4}}),
+             Contains("memory.hetero.hot_page: used only in planar mode, and mode is 'two_level'"));
+  CHECK_THAT(misplaced("ohm_base_two_level", "page_groups", "contiguous"),
+             Contains("memory.hetero.page_groups") && Contains("planar"));
+  CHECK_THAT(misplaced("ohm_base_two_level", "migration_issue", "immediate"),
+             Contains("memory.hetero.migration_issue") && Contains("planar"));
+  CHECK_THAT(misplaced("ohm_base_two_level", "swap_cmd", false),
+             Contains("memory.hetero.swap_cmd") && Contains("planar"));
+  CHECK_THAT(misplaced("ohm_base_two_level", "max_migrations", 4),
+             Contains("memory.hetero.max_migrations") && Contains("planar and paged"));
+  CHECK_THAT(misplaced("ohm_base_planar", "reverse_write", false),
+             Contains("memory.hetero.reverse_write") && Contains("two-level"));
+  CHECK_THAT(misplaced("ohm_base_planar", "fault_ns", 100),
+             Contains("memory.hetero.fault_ns") && Contains("paged"));
+  CHECK_THAT(misplaced("origin_planar", "decay", {{"interval", 8}}),
+             Contains("memory.hetero.decay") && Contains("'paged'"));
+  CHECK_THAT(misplaced("origin_planar", "ddr_t_tags", 8),
+             Contains("memory.hetero.ddr_t_tags") && Contains("planar and two-level"));
   // The manager serves 64-byte bursts only (32-bit bus x BL8 = 32 bytes).
   CHECK_THAT(error_of("hetero_planar",
                       [](json& j) { j["memory"]["dram"]["geometry"]["burst_length"] = 8; }),

@@ -213,10 +213,12 @@ TEST_CASE("Hetero config: fragments, ranges, unknown keys", "[hetero]") {
   const HeteroConfig two_level = load_fragment("hetero_two_level");
   CHECK(two_level.mode == HeteroMode::two_level);
 
-  const HeteroConfig parsed = parse_hetero(
-      {{"mode", "two_level"}, {"hot_page", {{"policy", "threshold"}, {"threshold", 9}}}});
-  CHECK(parsed.mode == HeteroMode::two_level);
+  const HeteroConfig parsed =
+      parse_hetero({{"mode", "planar"}, {"hot_page", {{"policy", "threshold"}, {"threshold", 9}}}});
+  CHECK(parsed.mode == HeteroMode::planar);
   CHECK(parsed.hot_page.threshold == 9);
+  CHECK_THAT(error_of({{"mode", "two_level"}, {"hot_page", {{"threshold", 9}}}}),
+             Contains("memory.hetero.hot_page: used only in planar mode"));
 
   CHECK_THAT(error_of({{"mode", "flat"}}), Contains("memory.hetero.mode"));
   CHECK_THAT(error_of({{"page_bytes", 100}}), Contains("power of two"));
@@ -227,10 +229,11 @@ TEST_CASE("Hetero config: fragments, ranges, unknown keys", "[hetero]") {
   CHECK_THAT(error_of({{"hot_page", {{"treshold", 3}}}}), Contains("threshold"));
 
   const HeteroConfig functions =
-      parse_hetero({{"auto_rw", true}, {"migration_issue", "with_writes"}, {"mode", "paged"}});
+      parse_hetero({{"auto_rw", true}, {"migration_issue", "with_writes"}, {"mode", "planar"}});
   CHECK(functions.auto_rw);
   CHECK(functions.migration_issue == MigrationIssueKind::with_writes);
-  CHECK(functions.mode == HeteroMode::paged);
+  CHECK_THAT(error_of({{"mode", "paged"}, {"auto_rw", true}}),
+             Contains("memory.hetero.auto_rw: used only in planar and two-level modes"));
   CHECK_FALSE(parse_hetero(json::object()).auto_rw);
   CHECK(parse_hetero(json::object()).migration_issue == MigrationIssueKind::immediate);
   CHECK_THAT(error_of({{"migration_issue", "later"}}), Contains("memory.hetero.migration_issue"));
