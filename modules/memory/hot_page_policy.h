@@ -12,8 +12,8 @@ struct HotPageConfig {
   // Accesses (since the last decay) that make an XPoint page hot.
   uint32_t threshold = 32;
   // beats_resident: the page must also lead the group's DRAM page by this many accesses (a
-  // 4 KiB swap moves 64 bursts each way; docs/hetero_memory.md has the sweep behind 64).
-  uint32_t margin = 64;
+  // 4 KiB swap moves 128 bursts, 64 each way; docs/hetero_memory.md has the sweep behind 128).
+  uint32_t margin = 128;
 };
 
 // Planar mode: decides whether an XPoint page has become hot enough to be swapped with its

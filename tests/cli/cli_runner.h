@@ -22,3 +22,8 @@ std::string shipped(const std::string& relative);
 // A shipped kernel workload (testbenches/workloads/NAME.json) with its PTX path made absolute,
 // so that a test can change it and write it anywhere.
 nlohmann::json shipped_kernel_workload(const std::string& name);
+
+// A --set that lets a planar platform swap the pages of a streaming kernel such as vecadd: its
+// pages are read once per burst, so they never lead the resident by the shipped margin (128),
+// and tests of what swaps carry need some.
+inline const char* k_swap_streamed_pages = " --set memory.hetero.hot_page.margin=8 ";

@@ -23,7 +23,8 @@ TEST_CASE("cli: a bad optical channel config gives exit code 2 and names the JSO
 
 TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, same report") {
   const std::string dir = scratch_dir("ohm_base");
-  const std::string args = "run -q --platform ohm_base_planar --workload vecadd --vcd ";
+  const std::string args = std::string("run -q --platform ohm_base_planar --workload vecadd") +
+                           k_swap_streamed_pages + "--vcd ";
   const CliResult first = run_ohmvp(args + dir + "/a.vcd --out " + dir + "/a");
   INFO(first.output);
   REQUIRE(first.exit_code == 0);
@@ -50,7 +51,8 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
 
   // The electrical platform it replaces has none of them.
   const CliResult hetero =
-      run_ohmvp("run -q --platform hetero_planar --workload vecadd --out " + dir + "/h");
+      run_ohmvp(std::string("run -q --platform hetero_planar --workload vecadd") +
+                k_swap_streamed_pages + "--out " + dir + "/h");
   REQUIRE(hetero.exit_code == 0);
   const auto electrical = nlohmann::json::parse(read_text(dir + "/h/report.json"));
   CHECK_FALSE(electrical["summary"].contains("laser_power_mw"));
@@ -72,15 +74,15 @@ TEST_CASE(
   for (const char* platform : {"ohm_wom_planar", "ohm_bw_two_level"}) {
     INFO(platform);
     const std::string vcd = dir + "/" + platform + ".vcd";
-    const CliResult run =
-        run_ohmvp(std::string("run -q --platform ") + platform + " --workload vecadd --vcd " + vcd +
-                  " --out " + dir + "/" + platform);
+    const bool planar = std::string(platform).find("planar") != std::string::npos;
+    const CliResult run = run_ohmvp(std::string("run -q --platform ") + platform +
+                                    " --workload vecadd" + (planar ? k_swap_streamed_pages : " ") +
+                                    "--vcd " + vcd + " --out " + dir + "/" + platform);
     INFO(run.output);
     REQUIRE(run.exit_code == 0);
     const std::string text = read_text(vcd);
     CHECK_THAT(text, Contains("memory_route_busy") && Contains("vc_busy") &&
                          Contains("xpoint_mrr") && Contains("xpoint_half_mrr"));
-    const bool planar = std::string(platform).find("planar") != std::string::npos;
     CHECK_THAT(text, Contains(planar ? "swap_cmd_in_flight" : "reverse_write_in_flight"));
     const auto report = nlohmann::json::parse(read_text(dir + "/" + platform + "/report.json"));
     CHECK(report["stats"]["memory.channel0"]["memory_route_bursts"]["value"].get<double>() > 0);
@@ -90,8 +92,9 @@ TEST_CASE(
 
 TEST_CASE("cli: fault injection on the light is corrected and reported by the link's ECC") {
   const std::string dir = scratch_dir("fault_injection");
-  const CliResult run = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
-                                  dir + " --set memory.optical.fault_injection.ber=1e-4");
+  const CliResult run = run_ohmvp(
+      std::string("run -q --platform ohm_base_planar --workload vecadd") + k_swap_streamed_pages +
+      "--out " + dir + " --set memory.optical.fault_injection.ber=1e-4");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];

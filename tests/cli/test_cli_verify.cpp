@@ -44,7 +44,8 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
   workload["outputs"] = {"a", "b", "c"};
   write_text(dir + "/vecadd.json", workload.dump(2));
   const CliResult run =
-      run_ohmvp("run --quiet --platform ohm_base_planar --workload " + dir + "/vecadd.json " +
+      run_ohmvp("run --quiet --platform ohm_base_planar --workload " + dir + "/vecadd.json" +
+                k_swap_streamed_pages +
                 "--set memory.optical.fault_injection.ber=1e-2 --verify --out " + dir + "/out");
   INFO(run.output);
   CHECK(run.exit_code == 1);
