@@ -27,6 +27,13 @@ class DataBus {
   // Light or wire time a transfer of nominal `duration_ps` takes here: the duration itself,
   // except on a WOM-coded memory route (3 cells carry 2 bits: 3/2 of it).
   virtual uint64_t occupied_ps(uint64_t duration_ps) const { return duration_ps; }
+  // The bytes of a transfer placed with occupy() cross: wires carry them as they are; the
+  // optical channel's fault injection may flip bits, which its link ECC then corrects or
+  // detects.
+  virtual void carry(uint8_t* data, uint32_t bytes) {
+    (void)data;
+    (void)bytes;
+  }
 };
 
 }  // namespace ohmvp

@@ -178,6 +178,7 @@ uint64_t DdrTPort::transfer(uint64_t now) {
     if (s.extension.command == DdrTCommand::read) {
       send_pull(s, m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps());
     } else {
+      m_bus.carry(s.data, s.get_data_length());
       send_request(s, now);
     }
   }
@@ -195,7 +196,8 @@ void DdrTPort::send(Slot& s) {
 }
 
 void DdrTPort::send_pull(Slot& s, uint64_t arrival_ps) {
-  send(s);
+  send(s);  // the XPoint end puts the line into the slot's data
+  m_bus.carry(s.data, s.get_data_length());
   m_arrivals.emplace_back(arrival_ps, &s);
 }
 

@@ -126,17 +126,17 @@ tlm::tlm_sync_enum OpticalChannel::nb_transport_fw(tlm::tlm_generic_payload& pay
     } else {
       place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
     }
-    if (is_write(command)) cross(payload);
+    if (is_write(command)) cross(payload.get_data_ptr(), payload.get_data_length());
   }
   const tlm::tlm_sync_enum status = out->nb_transport_fw(payload, phase, delay);
   // Read data crosses once the device has put it into the payload.
-  if (column && is_read(command)) cross(payload);
+  if (column && is_read(command)) cross(payload.get_data_ptr(), payload.get_data_length());
   return status;
 }
 
-void OpticalChannel::cross(tlm::tlm_generic_payload& payload) {
+void OpticalChannel::cross(uint8_t* data, uint32_t bytes) {
   if (!m_link_ecc) return;
-  m_link_ecc->cross(payload.get_data_ptr(), payload.get_data_length());
+  m_link_ecc->cross(data, bytes);
   m_fault_stats->bits_flipped.inc(m_link_ecc->bits_flipped() - m_fault_stats->bits_flipped.value());
   m_fault_stats->corrected.inc(m_link_ecc->corrected() - m_fault_stats->corrected.value());
   m_fault_stats->uncorrectable.inc(m_link_ecc->uncorrectable() -

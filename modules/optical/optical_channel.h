@@ -8,10 +8,10 @@
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
 #include "modules/interconnect/memory_channel.h"
+#include "modules/optical/dual_route_mode.h"
 #include "modules/optical/link_ecc.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/transfer_timing.h"
-#include "modules/optical/dual_route_mode.h"
 #include "modules/optical/virtual_channel_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
 
@@ -91,6 +91,7 @@ class OpticalChannel : public sc_core::sc_module,
       m_channel.place(start_ps, end_ps, bytes, m_device);
     }
     uint64_t arrival_latency_ps() const override { return m_channel.m_latency_ps; }
+    void carry(uint8_t* data, uint32_t bytes) override { m_channel.cross(data, bytes); }
 
    private:
     OpticalChannel& m_channel;
@@ -116,7 +117,7 @@ class OpticalChannel : public sc_core::sc_module,
   // A memory-route transfer of nominal [start, end) (the DRAM's burst window).
   void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
   // A burst's bytes cross the light: with fault injection, flips and the link's SEC-DED.
-  void cross(tlm::tlm_generic_payload& payload);
+  void cross(uint8_t* data, uint32_t bytes);
   void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                BusDevice device, const char* what);
   // `value` over [start, end) of a transfer placed in `schedule`.

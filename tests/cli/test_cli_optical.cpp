@@ -90,6 +90,24 @@ TEST_CASE(
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: fault injection also flips the XPoint data that DDR-T puts on the light") {
+  // With the shipped margin vecadd swaps nothing and touches no DRAM line: every data transfer
+  // on the light is a DDR-T read or write.
+  const std::string dir = scratch_dir("fault_injection_ddr_t");
+  const CliResult run = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
+                                  dir + " --set memory.optical.fault_injection.ber=1e-4");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  CHECK(report["summary"]["migrations"] == 0);
+  const auto& channel = report["stats"]["memory.channel0"];
+  CHECK(channel["dram_bursts"]["value"] == 0);
+  CHECK(channel["xpoint_bursts"]["value"].get<double>() > 0);
+  CHECK(channel["fault_bits_flipped"]["value"].get<double>() > 0);
+  CHECK(channel["ecc_corrected"]["value"].get<double>() > 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: fault injection on the light is corrected and reported by the link's ECC") {
   const std::string dir = scratch_dir("fault_injection");
   const CliResult run = run_ohmvp(
