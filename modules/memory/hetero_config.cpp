@@ -1,6 +1,6 @@
 #include "modules/memory/hetero_config.h"
 
-#include <initializer_list>
+#include <cstdint>
 #include <string>
 
 #include "modules/common/config_reader.h"
@@ -40,30 +40,34 @@ const char* to_string(HeteroMode mode) {
 
 namespace {
 
+constexpr uint8_t in(HeteroMode mode) {
+  return static_cast<uint8_t>(1u << static_cast<unsigned>(mode));
+}
+
 // A key the mode has no use for is an error, not a setting that silently does nothing.
 void check_mode_keys(const ConfigReader& reader, HeteroMode mode) {
+  constexpr uint8_t planar = in(HeteroMode::planar);
+  constexpr uint8_t two_level = in(HeteroMode::two_level);
+  constexpr uint8_t paged = in(HeteroMode::paged);
   struct Use {
     const char* key;
-    std::initializer_list<HeteroMode> modes;
+    uint8_t modes;
     const char* which;
   };
-  const Use uses[] = {
-      {"page_groups", {HeteroMode::planar}, "planar mode"},
-      {"hot_page", {HeteroMode::planar}, "planar mode"},
-      {"decay", {HeteroMode::planar}, "planar mode"},
-      {"migration_issue", {HeteroMode::planar}, "planar mode"},
-      {"swap_cmd", {HeteroMode::planar}, "planar mode (swaps move pages)"},
-      {"reverse_write", {HeteroMode::two_level}, "two-level mode (fills of the DRAM cache)"},
-      {"fault_ns", {HeteroMode::paged}, "paged mode"},
-      {"max_migrations", {HeteroMode::planar, HeteroMode::paged}, "planar and paged modes"},
-      {"auto_rw", {HeteroMode::planar, HeteroMode::two_level}, "planar and two-level modes"},
-      {"ddr_t_tags", {HeteroMode::planar, HeteroMode::two_level}, "planar and two-level modes"},
+  static constexpr Use uses[] = {
+      {"page_groups", planar, "planar mode"},
+      {"hot_page", planar, "planar mode"},
+      {"decay", planar, "planar mode"},
+      {"migration_issue", planar, "planar mode"},
+      {"swap_cmd", planar, "planar mode (swaps move pages)"},
+      {"reverse_write", two_level, "two-level mode (fills of the DRAM cache)"},
+      {"fault_ns", paged, "paged mode"},
+      {"max_migrations", planar | paged, "planar and paged modes"},
+      {"auto_rw", planar | two_level, "planar and two-level modes"},
+      {"ddr_t_tags", planar | two_level, "planar and two-level modes"},
   };
   for (const Use& use : uses) {
-    if (!reader.has(use.key)) continue;
-    bool used = false;
-    for (HeteroMode m : use.modes) used = used || m == mode;
-    if (!used) {
+    if (reader.has(use.key) && (use.modes & in(mode)) == 0) {
       reader.fail(use.key, std::string("used only in ") + use.which + ", and mode is '" +
                                to_string(mode) + "'");
     }
