@@ -6,7 +6,8 @@
 #
 #   tools/ohm_evaluation.sh [--platforms P,...] [--workloads W,...] [--waveguides N,...]
 #                           [--build DIR] [--out DIR] [--figures DIR] [--docs FILE]
-#                           [--set json.path=value ...] [--inputs K] [--jobs N] [--no-plots]
+#                           [--set json.path=value ...] [--inputs K] [--scale 1|16] [--jobs N]
+#                           [--no-plots]
 #
 # Platforms: <family>_<mode>, family one of origin hetero ohm_base auto_rw ohm_wom ohm_bw oracle,
 # mode planar or two_level (default: all 14). Each optical platform (ohm_base, auto_rw, ohm_wom,
@@ -16,8 +17,11 @@
 # studies; results.json records them. --inputs K runs every kernel on its K-th other input set
 # (every seed of its workload file moved by 1000 * K, tools/ohm_evaluation_inputs.py; 0, the
 # default, is the shipped inputs) with another Start-Gap key on every XPoint (its randomiser's
-# seed moved by K), to tell mechanisms from noise (tools/ohm_evaluation_spread.py). Every run
-# checks its outputs against the kernel's C++ reference (ohmvp run --verify).
+# seed moved by K), to tell mechanisms from noise (tools/ohm_evaluation_spread.py). --scale 16 runs
+# the suite at 16 times its size (testbenches/workloads/x16) on platforms 16 times larger: every
+# capacity of the platform's memory (DRAM rows 16 times longer, XPoint, host memory, Start-Gap
+# regions) and its L2 (tools/ohm_evaluation_scale.py). Every run checks its outputs against the
+# kernel's C++ reference (ohmvp run --verify).
 # Exit 2 on bad input, 1 when a run (its outputs included) or a plot fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,14 +44,16 @@ docs=""
 jobs="$(nproc 2>/dev/null || echo 2)"
 plots=1
 inputs=0
+scale=1
 overrides=()
 
 fail() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
-    --platforms|--workloads|--waveguides|--build|--out|--figures|--docs|--jobs|--set|--inputs)
+    --platforms|--workloads|--waveguides|--build|--out|--figures|--docs|--jobs|--set|--inputs|\
+    --scale)
       [ $# -ge 2 ] || fail "$1 needs a value (see --help)"
       case "$1" in
         --platforms) platforms="$2" ;;
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
         --jobs) jobs="$2" ;;
         --set) overrides+=("$2") ;;
         --inputs) inputs="$2" ;;
+        --scale) scale="$2" ;;
       esac
       shift 2 ;;
     --no-plots) plots=0; shift ;;
@@ -90,9 +97,16 @@ for platform in "${platform_list[@]}"; do
     fail "platform '$platform' has no config (configs/platforms/$platform.json does not exist);" \
          "choose the platforms that exist with --platforms (ohmvp list)"
 done
+case "$scale" in
+  1) suite_dir="$root/testbenches/workloads" ;;
+  16) suite_dir="$root/testbenches/workloads/x16" ;;
+  *) fail "--scale: '$scale' is not a scale of the suite; expected 1 or 16" ;;
+esac
 for workload in "${workload_list[@]}"; do
   [[ "$shipped_workloads" == *" $workload "* ]] ||
     fail "unknown workload '$workload'; the shipped ones are:$shipped_workloads"
+  [ -f "$suite_dir/$workload.json" ] ||
+    fail "--scale $scale: no workload '$workload' at that scale ($suite_dir/$workload.json)"
 done
 for count in "${waveguide_list[@]}"; do
   [[ "$count" =~ ^[1-9][0-9]*$ ]] && [ "$count" -le 64 ] ||
@@ -124,6 +138,16 @@ print(gap["seed"] if gap.get("enabled") and gap.get("randomise") else "")') ||
   done
 fi
 
+# --scale: each platform's capacities multiplied, as --set overrides of its own.
+declare -A scale_overrides
+if [ "$scale" -ne 1 ]; then
+  for platform in "${platform_list[@]}"; do
+    scale_overrides[$platform]=$("$ohmvp" config --platform "$platform" |
+      python3 "$root/tools/ohm_evaluation_scale.py" "$scale") ||
+      fail "'$ohmvp config --platform $platform' failed"
+  done
+fi
+
 is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
 
 runs="$out/runs"
@@ -134,9 +158,10 @@ mkdir -p "$runs"
 declare -A workload_arg
 for workload in "${workload_list[@]}"; do
   workload_arg[$workload]="$workload"
+  [ "$scale" -eq 1 ] || workload_arg[$workload]="$suite_dir/$workload.json"
   if [ "$inputs" -ne 0 ]; then
     mkdir -p "$out/workloads"
-    python3 "$root/tools/ohm_evaluation_inputs.py" "$root/testbenches/workloads/$workload.json" \
+    python3 "$root/tools/ohm_evaluation_inputs.py" "$suite_dir/$workload.json" \
       "$out/workloads/$workload.json" "$inputs"
     workload_arg[$workload]="$out/workloads/$workload.json"
   fi
@@ -160,6 +185,8 @@ run_one() {  # platform workload dir [json.path=value]
   mkdir -p "$dir"
   local extra=()
   [ -z "${key_override[$1]:-}" ] || extra+=(--set "${key_override[$1]}")
+  local scaled
+  for scaled in ${scale_overrides[$1]:-}; do extra+=(--set "$scaled"); done
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
   local status=0
   # Every run's outputs are checked against its kernel's C++ reference.
@@ -193,7 +220,8 @@ docs_args=()
 [ -z "$docs" ] || docs_args=(--docs "$docs")
 python3 "$root/tools/ohm_evaluation_aggregate.py" --runs "$runs" --platforms "$platforms" \
   --all-platforms "$(IFS=,; echo "${all_platforms[*]}")" --workloads "$workloads" \
-  --waveguides "$waveguides" --seed "$seed" --inputs "$inputs" --version "$("$ohmvp" --version)" \
+  --waveguides "$waveguides" --seed "$seed" --inputs "$inputs" --scale "$scale" \
+  --version "$("$ohmvp" --version)" \
   --overrides "$(printf '%s\n' "${overrides[@]}")" \
   --json "$out/results.json" --tables "$out/tables.md" "${docs_args[@]}"
 echo "$me: results $out/results.json, tables $out/tables.md"

@@ -3,7 +3,7 @@
 
     ohm_evaluation_aggregate.py --runs DIR --platforms P,... --all-platforms P,...
         --workloads W,... --waveguides N,... --seed N --version TEXT
-        --json OUT.json --tables OUT.md [--inputs K] [--overrides LINES] [--docs FILE]
+        --json OUT.json --tables OUT.md [--inputs K] [--scale N] [--overrides LINES] [--docs FILE]
 
 DIR/<platform>/<workload>/report.json is each platform's run, and
 DIR/<platform>/<workload>/waveguides_<N>/report.json an optical platform's run with N waveguides.
@@ -234,6 +234,7 @@ def main(argv):
         parser.add_argument(name, required=True)
     parser.add_argument("--overrides", default="", help="the runs' --set overrides, one a line")
     parser.add_argument("--inputs", default="0", help="the kernels' input set (0: shipped)")
+    parser.add_argument("--scale", default="1", help="the suite's scale (1: shipped sizes)")
     parser.add_argument("--docs")
     args = parser.parse_args(argv[1:])
     platforms = args.platforms.split(",")
@@ -246,6 +247,7 @@ def main(argv):
             "ohmvp_version": args.version,
             "seed": int(args.seed),
             "inputs": int(args.inputs),
+            "scale": int(args.scale),
             "overrides": [line for line in args.overrides.splitlines() if line],
             "platforms": platforms,
             "pending_platforms": [p for p in args.all_platforms.split(",") if p not in runs],

@@ -68,6 +68,9 @@ def suite(results):
     for w in results["workloads"]:
         copied = results["runs"][any_platform][w]["host_to_device_bytes"]
         lines.append(row([w, fmt(copied / 1024.0, "%.1f")]))
+    if results.get("scale", 1) != 1:
+        lines += ["", "The suite and the platforms' capacities at %d times the shipped sizes "
+                  "(`--scale %d`)." % (results["scale"], results["scale"])]
     if results["overrides"]:
         lines += ["", "Every run with: %s." % ", ".join("`%s`" % o for o in results["overrides"])]
     return "\n".join(lines)

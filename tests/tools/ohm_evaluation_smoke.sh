@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test of tools/ohm_evaluation.sh: a 2-platform x 1-workload matrix with a 1- and 2-waveguide
-# sweep, once more on input set 1 (other seeds and Start-Gap key); checks what results.json
-# holds, that every run verified its outputs, that a docs block is replaced, the spread of the
-# orderings over both input sets, and that bad input is refused with exit 2 and a message naming
-# it.
+# sweep, once more on input set 1 (other seeds and Start-Gap key), and one run of the suite at 16
+# times its size; checks what results.json holds, that every run verified its outputs, that a docs
+# block is replaced, the spread of the orderings over both input sets, the scaled platform and
+# workload, and that bad input is refused with exit 2 and a message naming it.
 # Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -108,6 +108,39 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
+# The suite at 16 times its size: the x16 workload on a platform whose capacities are 16 times the
+# shipped ones.
+"$tool" --build "$build" --out "$scratch/x16" --platforms ohm_base_planar --workloads backprop \
+  --waveguides 1 --no-plots --scale 16
+"$build/ohmvp" config --platform oracle_two_level |
+  python3 "$root/tools/ohm_evaluation_scale.py" 16 > "$scratch/oracle_scaled.txt"
+python3 - "$scratch/x16/results.json" "$scratch/x16/runs/ohm_base_planar/backprop/report.json" \
+  "$scratch/out/results.json" "$scratch/oracle_scaled.txt" <<'PY'
+import json, sys
+scaled, report, shipped, oracle = sys.argv[1:]
+problems = []
+def expect(ok, what):
+    if not ok:
+        problems.append(what)
+results = json.load(open(scaled))
+expect(results["scale"] == 16 and json.load(open(shipped))["scale"] == 1, "the scales recorded")
+r = json.load(open(report))
+memory = r["config"]["platform"]["memory"]
+expect(memory["xpoint"]["capacity_kib"] == 16 * 64, "16 times the XPoint")
+expect(memory["xpoint"]["start_gap"]["region_lines"] == 16 * 256, "16 times the Start-Gap region")
+expect(memory["dram"]["geometry"]["columns"] == 16 * 64, "DRAM rows 16 times longer")
+expect(r["config"]["platform"]["gpu"]["l2"]["size_bytes"] == 16 * 24 * 1024, "16 times the L2")
+expect(r.get("verification", {}).get("matches") is True, "the scaled run verified")
+copied = results["runs"]["ohm_base_planar"]["backprop"]["host_to_device_bytes"]
+expect(copied > 1024 * 1024, "the x16 backprop's inputs copied (%d bytes)" % copied)
+expect(open(oracle).read().split() ==
+       ["memory.dram.geometry.columns=1024", "gpu.l2.size_bytes=393216"],
+       "only the capacities a platform has are scaled (Oracle: no XPoint, no host memory)")
+for p in problems:
+    print("ohm_evaluation_smoke: expected " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+
 refused() {  # message-fragment tool-arguments...
   local fragment="$1"
   shift
@@ -124,4 +157,7 @@ refused "unknown workload 'bfss'" --build "$build" --platforms hetero_planar --w
 refused "no ohmvp executable at /nonexistent/ohmvp" --build /nonexistent
 refused "'0' is not a waveguide count" --build "$build" --platforms hetero_planar --waveguides 0
 refused "'x' is not an input set" --build "$build" --platforms hetero_planar --inputs x
+refused "'3' is not a scale of the suite" --build "$build" --platforms hetero_planar --scale 3
+refused "no workload 'vecadd' at that scale" --build "$build" --platforms hetero_planar \
+  --workloads vecadd --scale 16
 echo "ohm_evaluation_smoke: passed"
