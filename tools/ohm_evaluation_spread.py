@@ -21,7 +21,7 @@ import sys
 import ohm_evaluation_aggregate as aggregate
 import ohm_evaluation_tables as tables
 
-SAME = ("platforms", "workloads", "waveguides", "overrides")
+SAME = ("platforms", "workloads", "waveguides", "overrides", "scale")
 # Two-sided 95% quantiles of Student's t by degrees of freedom; the normal's beyond.
 T_95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
         9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
@@ -38,7 +38,7 @@ def load(paths):
     for path, results in zip(paths[1:], sets[1:]):
         for key in SAME:
             if results.get(key) != sets[0].get(key):
-                raise aggregate.InputError("%s: its %s differ from those of %s"
+                raise aggregate.InputError("%s: '%s' is not the same as in %s"
                                            % (path, key, paths[0]))
     for path, results in zip(paths, sets):
         if any("value" not in d for d in results.get("directions", [])):

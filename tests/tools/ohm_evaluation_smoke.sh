@@ -140,6 +140,17 @@ for p in problems:
     print("ohm_evaluation_smoke: expected " + p, file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
+# The spread refuses input sets of two scales.
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r.update(scale=1, inputs=1)
+json.dump(r, open(sys.argv[2], "w"))' "$scratch/x16/results.json" "$scratch/x16_as_1.json"
+status=0
+python3 "$root/tools/ohm_evaluation_spread.py" "$scratch/x16/results.json" "$scratch/x16_as_1.json" \
+  > /dev/null 2> "$scratch/stderr.txt" || status=$?
+if [ "$status" -ne 2 ] || ! grep -q "'scale' is not the same" "$scratch/stderr.txt"; then
+  echo "ohm_evaluation_smoke: the spread of two scales gave exit $status, expected 2:" >&2
+  cat "$scratch/stderr.txt" >&2
+  exit 1
+fi
 
 refused() {  # message-fragment tool-arguments...
   local fragment="$1"
