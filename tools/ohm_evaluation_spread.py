@@ -22,6 +22,8 @@ import ohm_evaluation_aggregate as aggregate
 import ohm_evaluation_tables as tables
 
 SAME = ("platforms", "workloads", "waveguides", "overrides", "scale")
+# What results.json files written before a key existed meant by its absence.
+ABSENT = {"scale": 1}
 # Two-sided 95% quantiles of Student's t by degrees of freedom; the normal's beyond.
 T_95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
         9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
@@ -37,7 +39,7 @@ def load(paths):
             raise aggregate.InputError("%s: %s" % (path, error))
     for path, results in zip(paths[1:], sets[1:]):
         for key in SAME:
-            if results.get(key) != sets[0].get(key):
+            if results.get(key, ABSENT.get(key)) != sets[0].get(key, ABSENT.get(key)):
                 raise aggregate.InputError("%s: '%s' is not the same as in %s"
                                            % (path, key, paths[0]))
     for path, results in zip(paths, sets):
