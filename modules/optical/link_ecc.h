@@ -10,8 +10,9 @@ namespace ohmvp {
 // A DRAM burst crossing the light with fault injection: the sender codes each 64-byte chunk with
 // SEC-DED (modules/xpoint/sec_ded.h, an 8-byte ECC word beside it, as on a x72 link), the
 // injector flips bits of both at the forced BER, and the receiver decodes: one flip per chunk is
-// corrected, two are detected and the bytes left as they arrived. Bytes past the last whole
-// 64-byte chunk cross unprotected (and uncorrupted).
+// corrected, two are detected and the bytes left as they arrived. A shorter last chunk is coded
+// the same way with the missing bytes taken as zeros (a shortened code), so every byte that
+// crosses is protected.
 class LinkEcc {
  public:
   LinkEcc(double ber, uint64_t seed) : m_injector(ber, seed) {}
