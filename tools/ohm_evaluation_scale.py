@@ -5,10 +5,11 @@ standard input and writes one json.path=value a line, each a capacity of the pla
 
     ohmvp config --platform P | ohm_evaluation_scale.py N
 
-What grows: the DRAM's rows (memory.dram.geometry.columns, so the capacity grows and a 4 KiB page
-of a hetero platform becomes one row of one bank instead of spanning every bank), the XPoint
-(capacity_kib, with its Start-Gap regions), Origin's host memory, and the GPU's L2. Everything
-else (the GPU, timings, channels, policies) stays the platform's. Standard library only.
+What grows: the DRAM's rows (memory.dram.geometry.columns; at 16 the evaluation platforms'
+256-byte rows become 4 KiB, so a 4 KiB page is one row of one bank instead of spanning every
+bank), the XPoint (capacity_kib, with its Start-Gap regions), Origin's host memory, and the GPU's
+L2. Everything else (the GPU, timings, channels, policies) stays the platform's. Standard library
+only.
 """
 
 import json
