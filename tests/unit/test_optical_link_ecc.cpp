@@ -19,6 +19,16 @@ std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {
   return bytes;
 }
 
+// Blocks of `block` bytes that arrived different from what was sent.
+uint64_t damaged_blocks(const std::vector<uint8_t>& sent, const std::vector<uint8_t>& received,
+                        size_t block) {
+  uint64_t damaged = 0;
+  for (size_t at = 0; at < sent.size(); at += block) {
+    if (!std::equal(sent.begin() + at, sent.begin() + at + block, received.begin() + at)) ++damaged;
+  }
+  return damaged;
+}
+
 }  // namespace
 
 TEST_CASE("link ECC: no flips at BER 0, nothing changes", "[optical]") {
@@ -48,11 +58,7 @@ TEST_CASE("link ECC: single flips are corrected, double flips detected", "[optic
   CHECK(link.uncorrectable() > 100);
   CHECK(link.uncorrectable() < 220);
   // A chunk arrives damaged only where the code could not correct it.
-  uint64_t damaged = 0;
-  for (size_t c = 0; c < chunks; ++c) {
-    if (!std::equal(sent.begin() + 64 * c, sent.begin() + 64 * (c + 1), received.begin() + 64 * c))
-      ++damaged;
-  }
+  const uint64_t damaged = damaged_blocks(sent, received, 64);
   CHECK(damaged > 0);
   CHECK(damaged <= link.uncorrectable() + 10);
 
@@ -79,11 +85,7 @@ TEST_CASE("link ECC: a transfer shorter than a chunk is protected too", "[optica
   CHECK(link.corrected() < 4550);
   CHECK(link.uncorrectable() > 500);
   CHECK(link.uncorrectable() < 760);
-  uint64_t damaged = 0;
-  for (size_t t = 0; t < transfers; ++t) {
-    if (!std::equal(sent.begin() + 32 * t, sent.begin() + 32 * (t + 1), received.begin() + 32 * t))
-      ++damaged;
-  }
+  const uint64_t damaged = damaged_blocks(sent, received, 32);
   CHECK(damaged > 0);
   CHECK(damaged <= link.uncorrectable() + 120);
 }
