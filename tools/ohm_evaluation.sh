@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Ohm-GPU evaluation (the paper's Section 6): runs the platform matrix over the workload suite
 # with ohmvp, then writes results.json and tables.md (tools/ohm_evaluation_aggregate.py) and the
-# figures docs/figures/ohm_*.png (tools/plot_ohm_evaluation.py). Deterministic: every run has
-# seed 1, so the same sources give the same JSON, tables and figures.
+# figures docs/figures/ohm_*.png (tools/plot_ohm_evaluation.py; DIR/figures instead when --set,
+# --inputs or --scale make it another evaluation than the shipped one). Deterministic: every run
+# has seed 1, so the same sources give the same JSON, tables and figures.
 #
 #   tools/ohm_evaluation.sh [--platforms P,...] [--workloads W,...] [--waveguides N,...]
 #                           [--build DIR] [--out DIR] [--figures DIR] [--docs FILE]
@@ -39,7 +40,7 @@ waveguides="1,2,4,8"
 seed=1
 build="$root/build"
 out="$root/out/evaluation"
-figures="$root/docs/figures"
+figures=""
 docs=""
 jobs="$(nproc 2>/dev/null || echo 2)"
 plots=1
@@ -79,6 +80,12 @@ ohmvp="$build/ohmvp"
 [ -x "$ohmvp" ] || fail "no ohmvp executable at $ohmvp: build it (ninja -C build ohmvp) or give --build DIR"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || fail "--jobs '$jobs': expected a positive whole number"
 [ -z "$docs" ] || [ -f "$docs" ] || fail "--docs $docs: no such file"
+
+# The committed figures are the shipped evaluation's; a variant's go beside its results.
+if [ -z "$figures" ]; then
+  figures="$root/docs/figures"
+  [ ${#overrides[@]} -eq 0 ] && [ "$inputs" = 0 ] && [ "$scale" = 1 ] || figures="$out/figures"
+fi
 
 IFS=, read -r -a platform_list <<< "$platforms"
 IFS=, read -r -a workload_list <<< "$workloads"

@@ -109,9 +109,15 @@ sys.exit(1 if problems else 0)
 PY
 
 # The suite at 16 times its size: the x16 workload on a platform whose capacities are 16 times the
-# shipped ones.
+# shipped ones, plotted beside its results, not over the committed figures.
+figures_sum() { cat "$root"/docs/figures/ohm_*.png | md5sum; }
+committed=$(figures_sum)
 "$tool" --build "$build" --out "$scratch/x16" --platforms ohm_base_planar --workloads backprop \
-  --waveguides 1 --no-plots --scale 16
+  --waveguides 1 --scale 16
+if [ ! -s "$scratch/x16/figures/ohm_ipc.png" ] || [ "$(figures_sum)" != "$committed" ]; then
+  echo "ohm_evaluation_smoke: expected the x16 figures in $scratch/x16/figures only" >&2
+  exit 1
+fi
 "$build/ohmvp" config --platform oracle_two_level |
   python3 "$root/tools/ohm_evaluation_scale.py" 16 > "$scratch/oracle_scaled.txt"
 python3 - "$scratch/x16/results.json" "$scratch/x16/runs/ohm_base_planar/backprop/report.json" \
@@ -144,8 +150,8 @@ PY
 python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); r.update(scale=1, inputs=1)
 json.dump(r, open(sys.argv[2], "w"))' "$scratch/x16/results.json" "$scratch/x16_as_1.json"
 status=0
-python3 "$root/tools/ohm_evaluation_spread.py" "$scratch/x16/results.json" "$scratch/x16_as_1.json" \
-  > /dev/null 2> "$scratch/stderr.txt" || status=$?
+python3 "$root/tools/ohm_evaluation_spread.py" "$scratch/x16/results.json" \
+  "$scratch/x16_as_1.json" > /dev/null 2> "$scratch/stderr.txt" || status=$?
 if [ "$status" -ne 2 ] || ! grep -q "'scale' is not the same" "$scratch/stderr.txt"; then
   echo "ohm_evaluation_smoke: the spread of two scales gave exit $status, expected 2:" >&2
   cat "$scratch/stderr.txt" >&2
