@@ -59,9 +59,9 @@ def load_report(path):
            ("ipc", "cycles", "avg_latency_ns", "migration_channel_share", "energy_j", "ber_max",
             "mrr_count", "laser_power_mw")}
     run["host_to_device_bytes"] = stat_value(stats.get("host", {}), "host_to_device_bytes")
-    run["channel_light_ps"] = sum(
-        stat_value(group, "data_busy_ps") or 0 for name, group in stats.items()
-        if name.startswith("memory.channel"))
+    channels = [group for name, group in stats.items() if re.match(r"memory\.channel\d+$", name)]
+    run["channel_light_ps"] = sum(stat_value(group, "data_busy_ps") or 0 for group in channels)
+    run.update(busy_over_kernel_time(report, stats, channels, run["channel_light_ps"]))
     energy = stats.get("memory.energy", {})
     run["energy_breakdown_j"] = {
         name[len("energy_"):-len("_j")]: entry["value"] for name, entry in energy.items()
@@ -72,6 +72,25 @@ def load_report(path):
                  "mrr_saving", "laser_optical_mw", "laser_needed_mw"):
         run[name] = stat_value(optical, name)
     return run
+
+
+def busy_over_kernel_time(report, stats, channels, light_ps):
+    """The channels' data time and the XPoint media's partition time over the kernels' own time
+    (gpu.cycles at the core clock): the host's copies are functional, so neither is busy then."""
+    platform = report.get("config", {}).get("platform", {})
+    clock_mhz = platform.get("gpu", {}).get("core_clock_mhz")
+    cycles = report["summary"].get("cycles")
+    if not clock_mhz or not cycles:
+        return {"light_busy": None, "xpoint_media_busy": None}
+    kernel_ps = cycles * 1e6 / clock_mhz
+    xpoints = [group for name, group in stats.items() if re.match(r"memory\.xpc\d+$", name)]
+    partitions = platform.get("memory", {}).get("xpoint", {}).get("partitions")
+    media_ps = [stat_value(group, "media_busy_ps") for group in xpoints]
+    media = None
+    if xpoints and partitions and None not in media_ps:
+        media = sum(media_ps) / (len(xpoints) * partitions * kernel_ps)
+    return {"light_busy": light_ps / (len(channels) * kernel_ps) if channels else None,
+            "xpoint_media_busy": media}
 
 
 def collect(runs_dir, platforms, workloads, waveguides):
@@ -127,6 +146,20 @@ def migration_shares(runs, workloads, mode):
         known = [v for v in per.values() if v is not None]
         result[platform] = {"per_workload": per,
                             "mean": sum(known) / len(known) if known else None}
+    return result
+
+
+def busy_shares(runs, workloads, mode):
+    """Per platform: light and XPoint media busy over the kernels' time, per workload and mean."""
+    result = {}
+    for platform, by_workload in mode_runs(runs, mode):
+        entry = {}
+        for key in ("light_busy", "xpoint_media_busy"):
+            per = {w: by_workload[w].get(key) for w in workloads}
+            known = [v for v in per.values() if v is not None]
+            entry[key] = {"per_workload": per,
+                          "mean": sum(known) / len(known) if known else None}
+        result[platform] = entry
     return result
 
 
@@ -197,6 +230,7 @@ def figures(runs, workloads, waveguides):
             runs, workloads, "avg_latency_ns", mode, reference)
         result.setdefault("fig18_migration_share", {})[mode] = migration_shares(runs, workloads,
                                                                                 mode)
+        result.setdefault("busy", {})[mode] = busy_shares(runs, workloads, mode)
         result.setdefault("fig19_energy", {})[mode] = energy_totals(runs, workloads, mode)
         result.setdefault("fig20a_waveguides", {})[mode] = waveguide_sweep(runs, workloads,
                                                                            waveguides, mode)

@@ -76,6 +76,23 @@ def suite(results):
     return "\n".join(lines)
 
 
+def busy(results, mode):
+    workloads = results["workloads"]
+    table = results["figures"]["busy"][mode]
+    lines = ["**%s** (%% of the kernels' time that the channels carry data / that the XPoint "
+             "media's partitions work)" % MODE_TITLES[mode], ""]
+    lines += header(["platform"] + workloads + ["mean"])
+
+    def pair(light, media):
+        return "%s / %s" % (fmt(light and 100 * light, "%.1f"), fmt(media and 100 * media, "%.1f"))
+
+    for family, name in mode_platforms(results, mode):
+        light, media = table[name]["light_busy"], table[name]["xpoint_media_busy"]
+        lines.append(row([family] + [pair(light["per_workload"][w], media["per_workload"][w])
+                                     for w in workloads] + [pair(light["mean"], media["mean"])]))
+    return lines + not_run_note(results, mode)
+
+
 def energy(results, mode):
     table = results["figures"]["fig19_energy"][mode]
     names = sorted({c for e in table.values() if e for c in e["components_j"]})
@@ -150,7 +167,8 @@ def direction_table(results):
 
 
 # The blocks render() writes (ohm_evaluation_spread.py writes "spread").
-BLOCKS = ("suite", "fig16", "fig17", "fig18", "fig19", "fig20a", "fig20b", "table3", "directions")
+BLOCKS = ("suite", "fig16", "fig17", "fig18", "busy", "fig19", "fig20a", "fig20b", "table3",
+          "directions")
 
 
 def render(results):
@@ -163,6 +181,7 @@ def render(results):
                                                          "geomean", paper.LATENCY)),
         "fig18": both_modes(lambda m: per_workload_table(results, "fig18_migration_share", m,
                                                          "mean", "mean", paper.MIGRATION_SHARE)),
+        "busy": both_modes(lambda m: busy(results, m)),
         "fig19": both_modes(lambda m: energy(results, m)),
         "fig20a": both_modes(lambda m: waveguides(results, m)),
         "fig20b": ber,

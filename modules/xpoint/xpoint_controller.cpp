@@ -107,6 +107,7 @@ struct XPointController::Stats {
   Counter& rmw_writes;
   Counter& media_bytes_written;
   Counter& gap_moves;
+  Counter& media_busy_ps;
   Counter& read_backpressure;
   Counter& write_buffer_full;
   Counter& ecc_corrected;
@@ -121,6 +122,7 @@ struct XPointController::Stats {
   Scalar& wear_max_over_mean;
   Scalar& lifetime_fraction;
   Scalar& endurance_used;
+  Scalar& media_utilisation;
 
   Stats(StatsRegistry& r, const std::string& g)
       : reads(r.counter(g, "reads", "requests", "DDR-T read requests served")),
@@ -142,6 +144,9 @@ struct XPointController::Stats {
         media_bytes_written(r.counter(g, "media_bytes_written", "bytes",
                                       "bytes written to the media by drains (not gap moves)")),
         gap_moves(r.counter(g, "gap_moves", "moves", "Start-Gap gap moves (one line copy each)")),
+        media_busy_ps(r.counter(g, "media_busy_ps", "ps",
+                                "partition time in media operations, summed over the partitions "
+                                "(a gap-move copy holds two)")),
         read_backpressure(r.counter(g, "read_backpressure", "requests",
                                     "reads refused at first for a full read buffer")),
         write_buffer_full(r.counter(g, "write_buffer_full", "requests",
@@ -165,7 +170,9 @@ struct XPointController::Stats {
                                    "lifetime before the first line wears out, as a fraction of "
                                    "the ideal (perfectly even wear): wear_mean / wear_max")),
         endurance_used(r.scalar(g, "endurance_used", "ratio",
-                                "wear_max / endurance_writes: life used by the most worn line")) {}
+                                "wear_max / endurance_writes: life used by the most worn line")),
+        media_utilisation(r.scalar(g, "media_utilisation", "ratio",
+                                   "media_busy_ps / (partitions x simulated time)")) {}
 };
 
 struct XPointController::Trace {
@@ -651,6 +658,13 @@ void XPointController::start_operations(uint64_t now) {
   }
 }
 
+uint64_t XPointController::occupy(uint32_t partition, uint64_t now, uint64_t cycles) {
+  const uint64_t done = now + m_timing.ps(cycles);
+  m_partition_free_ps[partition] = done;
+  m_stats->media_busy_ps.inc(done - now);
+  return done;
+}
+
 bool XPointController::start_read(uint32_t partition, uint64_t now) {
   for (size_t i = 0; i < m_waiting_reads.size(); ++i) {
     const uint32_t index = m_waiting_reads[i];
@@ -660,8 +674,7 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
     snapshot(slot.logical_line, slot.data.data(), outcome);
     slot.error = outcome == sec_ded::Outcome::uncorrectable;
     m_stats->media_reads.inc();
-    const uint64_t done = now + m_timing.ps(m_timing.read);
-    m_partition_free_ps[partition] = done;
+    const uint64_t done = occupy(partition, now, m_timing.read);
     m_running.push_back(MediaOp{MediaOp::read, index, done, true});
     m_waiting_reads.erase(m_waiting_reads.begin() + static_cast<std::ptrdiff_t>(i));
     m_started_reads.push_back(m_running.back());
@@ -739,9 +752,8 @@ bool XPointController::start_copy(uint32_t partition, uint64_t now) {
     const uint32_t target = partition_of(to);
     if (partition_of(from) != partition || m_partition_free_ps[target] > now) continue;
     // The copy reads `from` and writes `to`: both partitions are busy for the whole copy.
-    const uint64_t done = now + m_timing.ps(m_timing.read + m_timing.write);
-    m_partition_free_ps[partition] = done;
-    m_partition_free_ps[target] = done;
+    const uint64_t done = occupy(partition, now, m_timing.read + m_timing.write);
+    occupy(target, now, m_timing.read + m_timing.write);
     m_stats->media_reads.inc();
     m_running.push_back(MediaOp{MediaOp::copy, 0, done});
     m_copies.erase(m_copies.begin() + static_cast<std::ptrdiff_t>(i));
@@ -776,8 +788,7 @@ bool XPointController::start_drain(uint32_t partition, uint64_t now) {
   }
   oldest->draining = true;
   --m_undrained[partition];
-  const uint64_t done = now + m_timing.ps(cycles);
-  m_partition_free_ps[partition] = done;
+  const uint64_t done = occupy(partition, now, cycles);
   m_running.push_back(
       MediaOp{MediaOp::drain, static_cast<uint32_t>(oldest - m_buffer.data()), done});
   return true;
@@ -891,6 +902,11 @@ void XPointController::finish_stats() {
   m_stats->wear_max_over_mean.set(mean == 0.0 ? 0.0 : max / mean);
   m_stats->lifetime_fraction.set(max == 0.0 ? 1.0 : mean / max);
   m_stats->endurance_used.set(max / static_cast<double>(m_config.endurance_writes));
+  const double partition_time =
+      static_cast<double>(m_config.partitions) * static_cast<double>(kernel_now_ps());
+  m_stats->media_utilisation.set(
+      partition_time == 0.0 ? 0.0
+                            : static_cast<double>(m_stats->media_busy_ps.value()) / partition_time);
 }
 
 }  // namespace ohmvp

@@ -94,6 +94,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   void admit_writes(uint64_t now);
   void serve_reads_from_buffer(uint64_t now);
   void start_operations(uint64_t now);
+  // Marks the partition busy for a media operation of `cycles` from now; returns its end.
+  uint64_t occupy(uint32_t partition, uint64_t now, uint64_t cycles);
   bool start_read(uint32_t partition, uint64_t now);
   void join_running_reads(uint64_t now);
   // The reads waiting for lines whose media reads start_operations just started join them.

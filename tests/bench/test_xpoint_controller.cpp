@@ -142,6 +142,10 @@ TEST_CASE("xpoint controller: reads complete out of order, by tag", "[xpoint]") 
   CHECK(c.controller.idle());
   CHECK(c.counter("reads") == 3);
   CHECK(c.counter("media_reads") == 3);
+  CHECK(c.counter("media_busy_ps") == 3 * 190 * ns);
+  c.controller.finish_stats();
+  CHECK(c.scalar("media_utilisation") ==
+        Approx(3.0 * 190 * ns / (8.0 * static_cast<double>(now_ps()))));
 
   // Idle, the controller's process does not run at all.
   const uint64_t activations = c.controller.activations();
@@ -167,6 +171,7 @@ TEST_CASE("xpoint controller: a write is acknowledged once in the persistent buf
   // 64 of 256 bytes: the drain read-modify-writes the line (190 + 763 ns).
   CHECK(c.counter("rmw_writes") == 1);
   CHECK(c.counter("media_writes") == 1);
+  CHECK(c.counter("media_busy_ps") == (190 + 763 + 190) * ns);  // the drain and the media read
   c.controller.finish_stats();
   CHECK(c.scalar("write_amplification") == 4.0);
 }

@@ -53,6 +53,17 @@ energy = results["figures"]["fig19_energy"]["planar"]
 expect(energy["hetero_planar"]["components_j"]["electrical_channel"] > 0,
        "the electrical channel's energy on Hetero")
 expect(energy["ohm_base_planar"]["components_j"]["laser"] > 0, "the laser's on Ohm-base")
+busy = results["figures"]["busy"]["planar"]
+for p in runs:
+    light = busy[p]["light_busy"]["per_workload"]["bfs"]
+    media = busy[p]["xpoint_media_busy"]["per_workload"]["bfs"]
+    expect(0 < light < 1 and 0 < media < 1, "light and XPoint media busy shares of " + p)
+report = json.load(open(out + "/runs/ohm_base_planar/bfs/report.json"))
+xpoints = [g for n, g in report["stats"].items() if n.startswith("memory.xpc")]
+kernel_ps = report["summary"]["cycles"] * 1e6 / 1200
+expect(abs(busy["ohm_base_planar"]["xpoint_media_busy"]["mean"] - sum(
+    g["media_busy_ps"]["value"] for g in xpoints) / (len(xpoints) * 8 * kernel_ps)) < 1e-12,
+    "the media share: partition time over six XPoints of 8 partitions over the kernels' time")
 wave = results["figures"]["fig20a_waveguides"]["planar"]["ohm_base_planar"]
 expect(wave["2"]["ipc_over_hetero"] > 0, "the sweep normalised to Hetero")
 claims = {(d["claim"], d["mode"]): d["holds"] for d in results["directions"]}
