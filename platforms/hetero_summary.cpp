@@ -61,13 +61,16 @@ RunSummary::Hetero summarise_hetero(const MemorySystem& memory, const StatsRegis
   // Every channel's XPoint has the same number of lines, so the mean of the means is the mean.
   double wear_max = 0;
   double wear_mean_sum = 0;
+  double utilisation_sum = 0;
   for (const auto& xpoint : memory.xpoints()) {
     xpoint->finish_stats();
     wear_max = std::max(wear_max, scalar(stats, xpoint->name(), "wear_max"));
     wear_mean_sum += scalar(stats, xpoint->name(), "wear_mean");
+    utilisation_sum += scalar(stats, xpoint->name(), "media_utilisation");
   }
-  const double wear_mean = memory.xpoints().empty() ? 0.0 : wear_mean_sum / memory.xpoints().size();
-  h.xpoint_wear_max_over_mean = ratio(wear_max, wear_mean);
+  const double xpoints = static_cast<double>(memory.xpoints().size());
+  h.xpoint_wear_max_over_mean = ratio(wear_max, ratio(wear_mean_sum, xpoints));
+  h.xpoint_media_utilisation = ratio(utilisation_sum, xpoints);
   return h;
 }
 

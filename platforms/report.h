@@ -42,6 +42,7 @@ struct RunSummary {
     // Two-level: DRAM-cache hits / lookups; planar: requests served by DRAM / all requests.
     double dram_cache_hit_rate = 0;
     double xpoint_wear_max_over_mean = 0;  // most written media line / mean writes per line
+    double xpoint_media_utilisation = 0;   // partition time busy / (partitions x time), mean
   };
   std::optional<Hetero> hetero;
 

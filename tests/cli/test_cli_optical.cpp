@@ -48,6 +48,18 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   CHECK(stats["memory.channel0"]["arrival_latency_ps"]["value"] == 1701.0);
   CHECK(stats["memory.channel0"]["detector_switches"]["value"].get<double>() > 0);
   CHECK(stats["memory.energy"]["energy_j"]["value"] == summary["energy_j"]);
+  // The XPoint media's partition time: per controller over 8 partitions x the run, then the mean.
+  double utilisation = 0;
+  for (int c = 0; c < 6; ++c) {
+    const auto& xpoint = stats["memory.xpc" + std::to_string(c)];
+    const double busy_ps = xpoint["media_busy_ps"]["value"].get<double>();
+    CHECK(busy_ps > 0);
+    CHECK(xpoint["media_utilisation"]["value"].get<double>() ==
+          Approx(busy_ps / (8 * 1000 * summary["simulated_ns"].get<double>())).epsilon(1e-6));
+    utilisation += xpoint["media_utilisation"]["value"].get<double>() / 6;
+  }
+  CHECK(summary["xpoint_media_utilisation"].get<double>() == Approx(utilisation));
+  CHECK_THAT(first.output, Contains("XPoint media busy"));
 
   // The electrical platform it replaces has none of them.
   const CliResult hetero =
