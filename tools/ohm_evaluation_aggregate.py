@@ -139,28 +139,23 @@ def normalised(runs, workloads, key, mode, reference):
     return result
 
 
+def per_workload_mean(by_workload, workloads, key):
+    """One platform's key per workload, and its mean over the workloads that have it."""
+    per = {w: by_workload[w].get(key) for w in workloads}
+    known = [v for v in per.values() if v is not None]
+    return {"per_workload": per, "mean": sum(known) / len(known) if known else None}
+
+
 def migration_shares(runs, workloads, mode):
-    result = {}
-    for platform, by_workload in mode_runs(runs, mode):
-        per = {w: by_workload[w]["migration_channel_share"] for w in workloads}
-        known = [v for v in per.values() if v is not None]
-        result[platform] = {"per_workload": per,
-                            "mean": sum(known) / len(known) if known else None}
-    return result
+    return {platform: per_workload_mean(by_workload, workloads, "migration_channel_share")
+            for platform, by_workload in mode_runs(runs, mode)}
 
 
 def busy_shares(runs, workloads, mode):
     """Per platform: light and XPoint media busy over the kernels' time, per workload and mean."""
-    result = {}
-    for platform, by_workload in mode_runs(runs, mode):
-        entry = {}
-        for key in ("light_busy", "xpoint_media_busy"):
-            per = {w: by_workload[w].get(key) for w in workloads}
-            known = [v for v in per.values() if v is not None]
-            entry[key] = {"per_workload": per,
-                          "mean": sum(known) / len(known) if known else None}
-        result[platform] = entry
-    return result
+    return {platform: {key: per_workload_mean(by_workload, workloads, key)
+                       for key in ("light_busy", "xpoint_media_busy")}
+            for platform, by_workload in mode_runs(runs, mode)}
 
 
 def energy_totals(runs, workloads, mode):
