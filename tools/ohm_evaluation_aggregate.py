@@ -76,7 +76,8 @@ def load_report(path):
 
 def busy_over_kernel_time(report, stats, channels, light_ps):
     """The channels' data time and the XPoint media's partition time over the kernels' own time
-    (gpu.cycles at the core clock): the host's copies are functional, so neither is busy then."""
+    (gpu.cycles at the core clock): the host's copies are functional and keep neither busy, but
+    for migrations still in flight when a kernel ends."""
     platform = report.get("config", {}).get("platform", {})
     clock_mhz = platform.get("gpu", {}).get("core_clock_mhz")
     cycles = report["summary"].get("cycles")
