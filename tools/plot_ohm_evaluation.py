@@ -4,7 +4,7 @@
     /usr/bin/python3 tools/plot_ohm_evaluation.py results.json FIGURE_DIR
 
 Writes FIGURE_DIR/ohm_ipc.png (Fig. 16), ohm_latency.png (17), ohm_migration_share.png (18),
-ohm_energy.png (19), ohm_waveguides.png (20a), ohm_ber.png (20b) and ohm_mrr.png (Table 3);
+ohm_busy.png (how long the channels and the XPoint media work), ohm_energy.png (19), ohm_waveguides.png (20a), ohm_ber.png (20b) and ohm_mrr.png (Table 3);
 black crosses are the paper's figures. Needs matplotlib, which on this machine only Debian's
 /usr/bin/python3 has (python3-matplotlib).
 """
@@ -74,6 +74,31 @@ def per_workload_figure(plt, results, figure, summary_key, summary_name, ylabel,
         axes.set_title(TITLES[mode])
         axes.set_ylabel(ylabel)
     legend(axes_pair)
+    save(fig, path)
+
+
+def busy_figure(plt, results, path):
+    """Per mode, the channels' data time and the XPoint media's partition time over the kernels'
+    time, per workload and their mean, one bar per platform that has them."""
+    fig, grid = plt.subplots(2, 2, figsize=(13, 8), sharey="row")
+    colours = colour_map(plt)
+    groups = results["workloads"] + ["mean"]
+    panels = (("light_busy", "channels carry data (% of kernel time)"),
+              ("xpoint_media_busy", "XPoint media works (% of kernel time)"))
+    for row_axes, mode in zip(grid, MODES):
+        table = results["figures"]["busy"][mode]
+        for axes, (key, ylabel) in zip(row_axes, panels):
+            values = {}
+            for f in families_run(results, mode):
+                entry = table[f + "_" + mode][key]
+                if entry["mean"] is None:
+                    continue
+                shares = dict(entry["per_workload"], mean=entry["mean"])
+                values[f] = {g: None if v is None else 100 * v for g, v in shares.items()}
+            grouped_bars(axes, groups, list(values), values, colours)
+            axes.set_title(TITLES[mode])
+            axes.set_ylabel(ylabel)
+    legend([a for row in grid for a in row])
     save(fig, path)
 
 
@@ -204,6 +229,7 @@ def main(argv):
     per_workload_figure(plt, results, "fig18_migration_share", "mean", "mean",
                         "migration share of channel time", paper.MIGRATION_SHARE,
                         os.path.join(out, "ohm_migration_share.png"))
+    busy_figure(plt, results, os.path.join(out, "ohm_busy.png"))
     energy_figure(plt, results, os.path.join(out, "ohm_energy.png"))
     waveguide_figure(plt, results, os.path.join(out, "ohm_waveguides.png"))
     ber_figure(plt, results, os.path.join(out, "ohm_ber.png"))
