@@ -5,8 +5,9 @@
 
 Writes FIGURE_DIR/ohm_ipc.png (Fig. 16), ohm_latency.png (17), ohm_migration_share.png (18),
 ohm_busy.png (how long the channels and the XPoint media work), ohm_energy.png (19),
-ohm_waveguides.png (20a), ohm_ber.png (20b) and ohm_mrr.png (Table 3); black crosses are the paper's figures. Needs matplotlib, which on this machine only Debian's
-/usr/bin/python3 has (python3-matplotlib).
+ohm_waveguides.png (20a), ohm_ber.png (20b) and ohm_mrr.png (Table 3); black crosses are the
+paper's figures. Needs matplotlib, which on this machine only Debian's /usr/bin/python3 has
+(python3-matplotlib).
 """
 
 import json
