@@ -184,14 +184,16 @@ RunSummary summarise(GpuPlatform& platform) {
   s.simulated_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   Histogram latency;
   uint64_t bytes = 0;
+  uint64_t reads = 0;
   const StatsRegistry& stats = platform.stats();
   // In a hetero mode the GPU's requests reach the managers; their controllers also carry
   // migration traffic.
   const bool hetero = platform.config().memory.is_hetero();
   for (uint32_t channel = 0; channel < platform.config().memory.channels; ++channel) {
     const std::string group = (hetero ? "memory.hmm" : "memory.mc") + std::to_string(channel);
-    s.requests +=
-        stats.find_counter(group, "reads")->value() + stats.find_counter(group, "writes")->value();
+    const uint64_t group_reads = stats.find_counter(group, "reads")->value();
+    reads += group_reads;
+    s.requests += group_reads + stats.find_counter(group, "writes")->value();
     bytes += stats.find_counter(group, "read_bytes")->value() +
              stats.find_counter(group, "write_bytes")->value();
     latency.merge(*stats.find_histogram(group, "read_latency"));
@@ -208,6 +210,9 @@ RunSummary summarise(GpuPlatform& platform) {
   gpu.hmma = stats.find_counter("gpu", "hmma")->value();
   gpu.tensor_tflops = stats.find_scalar("gpu", "tensor_tflops")->value();
   gpu.tensor_utilization = stats.find_scalar("gpu", "tensor_utilization")->value();
+  if (gpu.warp_instructions != 0)
+    gpu.memory_apki = 1000.0 * double(s.requests) / double(gpu.warp_instructions);
+  if (s.requests != 0) gpu.memory_read_ratio = double(reads) / double(s.requests);
   s.gpu = gpu;
   if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
   const MemorySystemConfig& memory = platform.config().memory;

@@ -34,6 +34,8 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["hmma"] = s.gpu->hmma;
     summary["tensor_tflops"] = s.gpu->tensor_tflops;
     summary["tensor_utilization"] = s.gpu->tensor_utilization;
+    summary["memory_apki"] = s.gpu->memory_apki;
+    summary["memory_read_ratio"] = s.gpu->memory_read_ratio;
   }
   if (s.hetero) {
     nlohmann::json& summary = report["summary"];
@@ -91,7 +93,9 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
         << "  warp instructions " << s.gpu->warp_instructions << " (" << s.gpu->thread_instructions
         << " thread instructions)\n"
         << "  IPC               " << s.gpu->ipc << "\n"
-        << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n";
+        << "  SIMD efficiency   " << s.gpu->simd_efficiency << "\n"
+        << "  memory APKI       " << s.gpu->memory_apki << " (read ratio "
+        << s.gpu->memory_read_ratio << ")\n";
   if (s.gpu && s.gpu->hmma != 0)
     out << "  tensor cores      " << s.gpu->hmma << " HMMA, " << s.gpu->tensor_tflops << " TFLOPS, "
         << s.gpu->tensor_utilization << " utilization\n";

@@ -30,6 +30,10 @@ struct RunSummary {
     uint64_t hmma = 0;              // HMMA steps of the tensor-core matrix multiplies
     double tensor_tflops = 0;       // 2 x multiply-adds / kernel time, 10^12 per second
     double tensor_utilization = 0;  // tensor-core busy cycles / (cycles x sub-cores)
+    // The L2's traffic to memory (the summary's `requests`) per 1000 warp instructions, and its
+    // reads over reads plus writes: a workload's memory intensity as APKI tables give it.
+    double memory_apki = 0;
+    double memory_read_ratio = 0;
   };
   std::optional<Gpu> gpu;
 

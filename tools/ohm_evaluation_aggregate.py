@@ -57,7 +57,7 @@ def load_report(path):
     optical = stats.get("memory.optical", {})
     run = {key: summary.get(key) for key in
            ("ipc", "cycles", "avg_latency_ns", "migration_channel_share", "energy_j", "ber_max",
-            "mrr_count", "laser_power_mw")}
+            "mrr_count", "laser_power_mw", "memory_apki", "memory_read_ratio")}
     run["host_to_device_bytes"] = stat_value(stats.get("host", {}), "host_to_device_bytes")
     channels = [group for name, group in stats.items() if re.match(r"memory\.channel\d+$", name)]
     run["channel_light_ps"] = sum(stat_value(group, "data_busy_ps") or 0 for group in channels)

@@ -56,3 +56,16 @@ MRR = {
 # The mode-specific layouts' saving against the general layout (Section IV); Table 3's own
 # numbers give it for Ohm-BW's layouts (docs/optical.md, "MRR layouts and Table 3").
 MRR_SAVING = {"planar": {"ohm_bw": 0.58}, "two_level": {"ohm_bw": 0.42}}
+
+# Table 2, the workloads' memory accesses per kilo-instruction and read ratio, under the shipped
+# kernel that stands for each (docs/results.md, "The suite"); none stands for betweenness or
+# graph colouring, and spmv stands for SSSP's relaxation walk.
+TABLE2 = {
+    "bfs": [("bfsdata", 84, 0.95), ("bfstopo", 25, 0.97)],
+    "pagerank": [("pagerank", 599, 0.99)],
+    "spmv": [("sssp", 103, 0.98)],
+    "fdtd2d": [("FDTD", 86, 0.7)],
+    "matmul": [("GRAMS", 266, 0.7)],
+    "backprop": [("backp", 30, 0.53)],
+    "lu": [("lud", 20, 0.52)],
+}

@@ -63,11 +63,21 @@ def both_modes(render_mode):
 
 
 def suite(results):
-    any_platform = results["platforms"][0]
-    lines = header(["workload", "bytes copied to the GPU (KiB)"])
+    """Each kernel's footprint and memory intensity (on Ohm-base planar when it ran: the GPU and
+    its L2 are the same on every platform, what reaches memory differs only by timing) beside the
+    paper's Table 2 workloads it stands for."""
+    measured = "ohm_base_planar" if "ohm_base_planar" in results["runs"] else results["platforms"][0]
+    lines = header(["workload", "bytes copied to the GPU (KiB)", "APKI", "read ratio",
+                    "paper (Table 2: APKI / read ratio)"])
     for w in results["workloads"]:
-        copied = results["runs"][any_platform][w]["host_to_device_bytes"]
-        lines.append(row([w, fmt(copied / 1024.0, "%.1f")]))
+        run = results["runs"][measured][w]
+        paper_rows = ", ".join("%s %d / %.2f" % entry for entry in paper.TABLE2.get(w, []))
+        lines.append(row([w, fmt(run["host_to_device_bytes"] / 1024.0, "%.1f"),
+                          fmt(run["memory_apki"], "%.0f"), fmt(run["memory_read_ratio"], "%.2f"),
+                          paper_rows or "-"]))
+    lines += ["", "APKI and read ratio: the L2's requests to memory per 1000 warp instructions and "
+              "their share of reads (`memory_apki`, `memory_read_ratio`, docs/report.md), on %s."
+              % measured]
     if results.get("scale", 1) != 1:
         lines += ["", "The suite and the platforms' capacities at %d times the shipped sizes "
                   "(`--scale %d`)." % (results["scale"], results["scale"])]

@@ -39,6 +39,12 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   CHECK(report["summary"]["simd_efficiency"] == 1.0);  // 8192 threads, no divergence
   CHECK(report["summary"]["thread_instructions"].get<uint64_t>() >
         report["summary"]["warp_instructions"].get<uint64_t>());
+  // a and b reach memory as 2 x 32 KiB of 64-byte reads; c stays dirty in the 768 KB L2.
+  CHECK(report["summary"]["requests"] == 1024);
+  CHECK(report["summary"]["memory_read_ratio"] == 1.0);
+  CHECK(report["summary"]["memory_apki"].get<double>() ==
+        Approx(1000.0 * 1024 / report["summary"]["warp_instructions"].get<double>()));
+  CHECK_THAT(first.output, Contains("memory APKI"));
 
   const auto index = nlohmann::json::parse(read_text(dir + "/dump/index.json"));
   REQUIRE(index.size() == 1);

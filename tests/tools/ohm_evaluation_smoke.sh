@@ -64,12 +64,21 @@ kernel_ps = report["summary"]["cycles"] * 1e6 / 1200
 expect(abs(busy["ohm_base_planar"]["xpoint_media_busy"]["mean"] - sum(
     g["media_busy_ps"]["value"] for g in xpoints) / (len(xpoints) * 8 * kernel_ps)) < 1e-12,
     "the media share: partition time over six XPoints of 8 partitions over the kernels' time")
+summary = report["summary"]
+expect(abs(runs["ohm_base_planar"]["bfs"]["memory_apki"]
+           - 1000.0 * summary["requests"] / summary["warp_instructions"]) < 1e-9,
+       "APKI: the memory requests per 1000 warp instructions")
+expect(0 < runs["ohm_base_planar"]["bfs"]["memory_read_ratio"] <= 1, "a read ratio")
 wave = results["figures"]["fig20a_waveguides"]["planar"]["ohm_base_planar"]
 expect(wave["2"]["ipc_over_hetero"] > 0, "the sweep normalised to Hetero")
 claims = {(d["claim"], d["mode"]): d["holds"] for d in results["directions"]}
 expect(claims[("ohm_base about equal to hetero at 1 waveguide (5%)", "planar")] is not None,
        "the Ohm-base/Hetero check decided")
 expect(claims[("origin last (IPC)", "planar")] is None, "origin's check pending")
+tables = open(out + "/tables.md").read()
+expect("| bfs | 50.1 | %.0f | " % runs["ohm_base_planar"]["bfs"]["memory_apki"] in tables
+       and "bfsdata 84 / 0.95, bfstopo 25 / 0.97 |" in tables,
+       "the suite table: footprint, APKI and read ratio beside the paper's Table 2")
 expect("old table" not in doc and "| hetero |" in doc and doc.startswith("before\n")
        and doc.endswith("after\n"), "the docs block replaced, the rest kept")
 for p in problems:
