@@ -12,6 +12,14 @@ double peak_gb_per_s(const MemorySystemConfig& memory) {
   return memory.peak_gb_per_s();
 }
 
+// Device addresses start at 64 KiB, or the first interleave block boundary above it: a null or
+// small pointer a kernel dereferences is a fault, not a hit on someone's buffer (modelling
+// choice). The address maps to the memory's first byte, so the guard costs no memory.
+uint64_t device_base(const MemorySystemConfig& memory) {
+  constexpr uint64_t guard = 64 * 1024;
+  return (guard + memory.interleave_bytes - 1) / memory.interleave_bytes * memory.interleave_bytes;
+}
+
 }  // namespace
 
 GpuPlatform::GpuPlatform(const std::string& platform, const std::vector<std::string>& overrides,
@@ -25,7 +33,8 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
                       "' has no \"gpu\" section: it runs memory traffic and traces only");
   m_memory = std::make_unique<MemorySystem>("memory", m_config.memory, m_stats, vcd,
                                             MemorySystem::Front::per_channel);
-  m_gpu = std::make_unique<gpu::Gpu>("gpu", *m_config.gpu, *m_memory, m_stats, vcd);
+  m_gpu = std::make_unique<gpu::Gpu>("gpu", *m_config.gpu, *m_memory, m_stats, vcd,
+                                     device_base(m_config.memory));
   m_runtime =
       std::make_unique<Runtime>("host", *m_gpu, m_config.pcie, m_config.memory.capacity_bytes(),
                                 peak_gb_per_s(m_config.memory), m_stats);

@@ -86,10 +86,10 @@ ohmvp::CrossbarConfig crossbar_config(const GpuConfig& config) {
 }  // namespace
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
-         StatsRegistry& stats, VcdWriter* vcd)
+         StatsRegistry& stats, VcdWriter* vcd, uint64_t device_base)
     : sc_module(name),
       m_config(config),
-      m_map(memory.map()),
+      m_map{memory.map().channels, memory.map().interleave_bytes, device_base},
       m_loop("cycle_loop", period_ps_of(config), *this),
       m_debug_port("debug_port"),
       m_dispatcher(config.sm_count),
@@ -97,6 +97,11 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
   if (config.l1d.line_bytes != config.l2.line_bytes ||
       config.l1d.sector_bytes != config.l2.sector_bytes) {
     throw ConfigError("gpu.l1d: line_bytes and sector_bytes must equal gpu.l2's");
+  }
+  if (device_base % m_map.interleave_bytes != 0) {
+    throw ConfigError("gpu: device addresses start at " + std::to_string(device_base) +
+                      ", not a multiple of memory.interleave_bytes (" +
+                      std::to_string(m_map.interleave_bytes) + ")");
   }
   const sc_core::sc_time period = clock_period();
   for (uint32_t i = 0; i < config.sm_count; ++i) {

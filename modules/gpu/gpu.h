@@ -38,11 +38,13 @@ namespace ohmvp::gpu {
 //  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;
 //    the L2s' cached bytes are seen and updated. SimulationError outside the memory.
 //  - flush_l2(): writes every dirty L2 line back to memory, then calls `done`.
+// Device addresses start at `device_base` (a multiple of the memory's interleave): the byte at
+// device_base is the memory's first, so a guard below it costs no memory.
 // Statistics: group "gpu" (totals over all launches) and "gpu.smN" / "gpu.smN.subK".
 class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemoryBwTransport {
  public:
   Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
-      StatsRegistry& stats, VcdWriter* vcd);
+      StatsRegistry& stats, VcdWriter* vcd, uint64_t device_base = 0);
   ~Gpu() override;
   SC_HAS_PROCESS(Gpu);
 
@@ -54,6 +56,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   void flush_l2(std::function<void()> done);
 
   const GpuConfig& config() const { return m_config; }
+  uint64_t device_base() const { return m_map.base; }
   sc_core::sc_time clock_period() const;
   const CycleLoop& cycle_loop() const { return m_loop; }
   const Sm& sm(uint32_t index) const { return *m_sms[index]; }

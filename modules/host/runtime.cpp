@@ -28,10 +28,6 @@ struct Runtime::Pending {
 
 namespace {
 
-// Where device allocations start: the first 64 KiB stay unmapped so that a null or small
-// pointer dereferenced by a kernel is a fault, not a hit on someone's buffer (modelling choice).
-constexpr uint64_t k_device_base = 64 * 1024;
-
 uint64_t now_ps() {
   return sc_core::sc_time_stamp().value();
 }
@@ -55,7 +51,7 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       m_gpu(gpu),
       m_pcie(pcie),
       m_device_gb_per_s(device_gb_per_s),
-      m_allocator(k_device_base, device_bytes),
+      m_allocator(gpu.device_base(), gpu.device_base() + device_bytes),
       m_launches(stats.counter(this->name(), "kernel_launches", "launches", "kernels launched")),
       m_h2d_bytes(stats.counter(this->name(), "host_to_device_bytes", "B",
                                 "bytes copied from host to device over PCIe")),

@@ -35,8 +35,9 @@ class Runtime : public sc_core::sc_module {
     uint32_t dynamic_shared_bytes = 0;
   };
 
-  // `device_bytes` of memory behind the GPU; `device_gb_per_s` is its peak bandwidth, which times
-  // memset and device-to-device copies (they run on the GPU's copy engine, not over PCIe).
+  // `device_bytes` of memory behind the GPU, at device addresses from gpu.device_base() on;
+  // `device_gb_per_s` is its peak bandwidth, which times memset and device-to-device copies
+  // (they run on the GPU's copy engine, not over PCIe).
   Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
           uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats);
   ~Runtime() override;

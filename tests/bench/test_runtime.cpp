@@ -30,6 +30,7 @@ TEST_CASE("runtime: a host-to-device copy takes latency plus bytes over bandwidt
   std::vector<uint8_t> bytes(4000);
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7);
   const uint64_t device = cuda.malloc(bytes.size());
+  CHECK(device == 64 * 1024);  // the first address past the null guard
   const uint64_t start = now_ns();
   cuda.copy_to_device(device, bytes.data(), bytes.size());
   CHECK(now_ns() - start == 500 + 4000);

@@ -24,6 +24,7 @@ std::string shipped(const std::string& relative);
 nlohmann::json shipped_kernel_workload(const std::string& name);
 
 // A --set that lets a planar platform swap the pages of a streaming kernel such as vecadd: its
-// pages are read once per burst, so they never lead the resident by the shipped margin (128),
-// and tests of what swaps carry need some.
-inline const char* k_swap_streamed_pages = " --set memory.hetero.hot_page.margin=8 ";
+// pages are read once per burst, as often as the DRAM residents (the kernel's first pages, which
+// start in DRAM), so they never lead them by the shipped margin (128), and tests of what swaps
+// carry need some.
+inline const char* k_swap_streamed_pages = " --set memory.hetero.hot_page.margin=0 ";

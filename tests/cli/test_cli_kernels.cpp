@@ -56,6 +56,21 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: on a planar platform the first buffers start in DRAM") {
+  // Device addresses start at 64 KiB, the memory's first byte: the first 48 KiB of vecadd's
+  // buffers (a and half of b) are the DRAM pages of the six channels' groups, each 64-byte line
+  // read once; nothing is hot enough to swap.
+  const std::string dir = scratch_dir("planar_first_pages");
+  const CliResult r = run_ohmvp("run -q --platform hetero_planar --workload vecadd --out " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  CHECK(report["summary"]["migrations"] == 0);
+  for (int c = 0; c < 6; ++c)
+    CHECK(report["stats"]["memory.hmm" + std::to_string(c)]["dram_requests"]["value"] == 8192 / 64);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and thread") {
   const std::string dir = scratch_dir("kernel_fault");
   write_text(dir + "/oob.json", vecadd_workload(1 << 20));

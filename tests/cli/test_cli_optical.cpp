@@ -103,11 +103,17 @@ TEST_CASE(
 }
 
 TEST_CASE("cli: fault injection also flips the XPoint data that DDR-T puts on the light") {
-  // With the shipped margin vecadd swaps nothing and touches no DRAM line: every data transfer
-  // on the light is a DDR-T read or write.
+  // Random requests above the 48 KiB that start in DRAM, too spread to make a page hot: every
+  // data transfer on the light is a DDR-T read or write, and every read is checked against the
+  // data written.
   const std::string dir = scratch_dir("fault_injection_ddr_t");
-  const CliResult run = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
-                                  dir + " --set memory.optical.fault_injection.ber=1e-4");
+  write_text(dir + "/xpoint_only.json",
+             R"({"type": "traffic", "traffic": {"pattern": "random", "requests": 5000,
+                 "size": 64, "read_ratio": 0.7, "base": 49152, "range": 393216,
+                 "max_outstanding": 16}})");
+  const CliResult run =
+      run_ohmvp("run -q --platform ohm_base_planar --workload " + dir + "/xpoint_only.json --out " +
+                dir + " --set memory.optical.fault_injection.ber=1e-5");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));

@@ -30,6 +30,21 @@ TEST_CASE("channel interleaver: global_address undoes channel_of and local_addre
   CHECK(interleaver.global_address(1, 256 + 5) == 256 * 7 + 5);
 }
 
+TEST_CASE("interleave map: a space that starts at a base maps the base to every channel's 0") {
+  // The GPU's device addresses start at 64 KiB: the memory sees them less the base.
+  const InterleaveMap map{6, 256, 64 * 1024};
+  CHECK(map.channel_of(64 * 1024) == 0);
+  CHECK(map.local_address(64 * 1024 + 5) == 5);
+  CHECK(map.channel_of(64 * 1024 + 256 * 7) == 1);
+  CHECK(map.local_address(64 * 1024 + 256 * 7 + 5) == 256 + 5);
+  CHECK(map.global_address(1, 256 + 5) == 64 * 1024 + 256 * 7 + 5);
+  const InterleaveMap unbased{6, 256};
+  for (uint64_t a = 0; a < 20000; a += 37) {
+    CHECK(map.channel_of(64 * 1024 + a) == unbased.channel_of(a));
+    CHECK(map.local_address(64 * 1024 + a) == unbased.local_address(a));
+  }
+}
+
 TEST_CASE("channel interleaver: each channel's local addresses are dense") {
   const uint32_t channels = 6;
   const uint64_t interleave = 256;
