@@ -4,6 +4,8 @@ Each table puts the paper's figure (ohm_evaluation_paper.py) beside ours; a plat
 matrix that was not run is named under its mode's table, so no row is silently missing.
 """
 
+import textwrap
+
 import ohm_evaluation_paper as paper
 
 FAMILIES = ["origin", "hetero", "ohm_base", "auto_rw", "ohm_wom", "ohm_bw", "oracle"]
@@ -75,9 +77,10 @@ def suite(results):
         lines.append(row([w, fmt(run["host_to_device_bytes"] / 1024.0, "%.1f"),
                           fmt(run["memory_apki"], "%.0f"), fmt(run["memory_read_ratio"], "%.2f"),
                           paper_rows or "-"]))
-    lines += ["", "APKI and read ratio: the L2's requests to memory per 1000 warp instructions and "
-              "their share of reads (`memory_apki`, `memory_read_ratio`, docs/report.md), on %s."
-              % measured]
+    note = ("APKI and read ratio: the L2's requests to memory per 1000 warp instructions and "
+            "their share of reads (`memory_apki`, `memory_read_ratio`, docs/report.md), on %s."
+            % measured)
+    lines += [""] + textwrap.wrap(note, 100)
     if results.get("scale", 1) != 1:
         lines += ["", "The suite and the platforms' capacities at %d times the shipped sizes "
                   "(`--scale %d`)." % (results["scale"], results["scale"])]
