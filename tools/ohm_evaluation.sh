@@ -8,7 +8,7 @@
 #   tools/ohm_evaluation.sh [--platforms P,...] [--workloads W,...] [--waveguides N,...]
 #                           [--build DIR] [--out DIR] [--figures DIR] [--docs FILE]
 #                           [--set json.path=value ...] [--inputs K] [--scale 1|16] [--jobs N]
-#                           [--no-plots]
+#                           [--no-plots] [--resume]
 #
 # Platforms: <family>_<mode>, family one of origin hetero ohm_base auto_rw ohm_wom ohm_bw oracle,
 # mode planar or two_level (default: all 14). Each optical platform (ohm_base, auto_rw, ohm_wom,
@@ -22,7 +22,9 @@
 # the suite at 16 times its size (testbenches/workloads/x16) on platforms 16 times larger: every
 # capacity of the platform's memory (DRAM rows 16 times longer, XPoint, host memory, Start-Gap
 # regions) and its L2 (tools/ohm_evaluation_scale.py). Every run checks its outputs against the
-# kernel's C++ reference (ohmvp run --verify).
+# kernel's C++ reference (ohmvp run --verify). --resume keeps every run of an earlier, stopped
+# evaluation into the same --out that finished with the same arguments, the same ohmvp executable
+# and the same shipped configs and workloads (DIR/runs/.../run.stamp), and makes only the others.
 # Exit 2 on bad input, 1 when a run (its outputs included) or a plot fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,12 +46,13 @@ figures=""
 docs=""
 jobs="$(nproc 2>/dev/null || echo 2)"
 plots=1
+resume=0
 inputs=0
 scale=1
 overrides=()
 
 fail() { echo "$me: $*" >&2; exit 2; }
-usage() { sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -71,6 +74,7 @@ while [ $# -gt 0 ]; do
       esac
       shift 2 ;;
     --no-plots) plots=0; shift ;;
+    --resume) resume=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) fail "unknown option '$1' (see --help)" ;;
   esac
@@ -158,8 +162,16 @@ fi
 is_optical() { [[ "$1" =~ ^(ohm_base|auto_rw|ohm_wom|ohm_bw)_ ]]; }
 
 runs="$out/runs"
-rm -rf "$runs" "$out/workloads"
+[ "$resume" -eq 1 ] || rm -rf "$runs"
+rm -rf "$out/workloads"
 mkdir -p "$runs"
+# What a run's results depend on besides its arguments: the executable and the shipped configs,
+# workloads and kernels it reads. A run keeps its stamp only when all of them are unchanged.
+home="${OHMVP_HOME:-$root}"
+sources=$( { sha256sum "$ohmvp"
+             find "$home/configs" "$home/testbenches" -type f -print0 | sort -z | xargs -0 sha256sum
+           } | sha256sum) || fail "could not read $ohmvp or the shipped files under $home"
+sources="${sources%% *}"
 # What each run's --workload names: the shipped workload, or its input set K written beside the
 # runs.
 declare -A workload_arg
@@ -187,30 +199,54 @@ for platform in "${platform_list[@]}"; do
   done
 done
 
-run_one() {  # platform workload dir [json.path=value]
-  local dir="$3"
-  mkdir -p "$dir"
+# Sets `job_command` (the ohmvp invocation of a job) and `stamp` (what its results depend on).
+prepare_job() {  # platform workload dir [json.path=value]
   local extra=()
   [ -z "${key_override[$1]:-}" ] || extra+=(--set "${key_override[$1]}")
   local scaled
   for scaled in ${scale_overrides[$1]:-}; do extra+=(--set "$scaled"); done
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
-  local status=0
   # Every run's outputs are checked against its kernel's C++ reference.
-  "$ohmvp" run --quiet --verify --seed "$seed" --platform "$1" --workload "${workload_arg[$2]}" \
-    --out "$dir" "${extra[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
+  job_command=("$ohmvp" run --quiet --verify --seed "$seed" --platform "$1"
+           --workload "${workload_arg[$2]}" --out "$3" "${extra[@]}")
+  stamp=$(printf '%s\n' "sources $sources" "${job_command[@]}"
+          [ ! -f "${workload_arg[$2]}" ] || sha256sum < "${workload_arg[$2]}")
+}
+
+kept() {  # dir: the run in dir finished with this job's stamp
+  [ -f "$1/report.json" ] && [ "$(cat "$1/run.stamp" 2> /dev/null)" = "$stamp" ]
+}
+
+run_one() {  # dir; job_command and stamp from prepare_job
+  local dir="$1"
+  mkdir -p "$dir"
+  rm -f "$dir/run.stamp"
+  local status=0
+  "${job_command[@]}" > "$dir/stdout.txt" 2> "$dir/stderr.txt" || status=$?
   if [ "$status" -ne 0 ]; then
-    echo "$me: run failed: $1 $2 ${extra[*]} (exit $status): $(tail -n 3 "$dir/stderr.txt")" >&2
+    echo "$me: run failed: ${job_command[*]:6} (exit $status): $(tail -n 3 "$dir/stderr.txt")" >&2
     return 1
   fi
+  printf '%s\n' "$stamp" > "$dir/run.stamp"
 }
 
 total=$(wc -l < "$job_file")
-echo "$me: $total runs ($jobs at a time) into $runs" >&2
+kept_count=0
+if [ "$resume" -eq 1 ]; then
+  while read -r -a job; do
+    prepare_job "${job[@]}"
+    ! kept "${job[2]}" || kept_count=$((kept_count + 1))
+  done < "$job_file"
+fi
+kept_note=""
+[ "$resume" -eq 0 ] || kept_note=", $kept_count of them kept from before"
+echo "$me: $total runs$kept_note ($jobs at a time) into $runs" >&2
 failed=0
 running=0
 while read -r -a job; do
-  run_one "${job[@]}" &
+  prepare_job "${job[@]}"
+  [ "$resume" -eq 0 ] || ! kept "${job[2]}" || continue
+  run_one "${job[2]}" &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then
     wait -n || failed=1

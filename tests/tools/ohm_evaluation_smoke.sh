@@ -3,7 +3,8 @@
 # sweep, once more on input set 1 (other seeds and Start-Gap key), and one run of the suite at 16
 # times its size; checks what results.json holds, that every run verified its outputs, that a docs
 # block is replaced, the spread of the orderings over both input sets, the scaled platform and
-# workload, and that bad input is refused with exit 2 and a message naming it.
+# workload, that --resume keeps only the runs that finished with the same arguments, and that bad
+# input is refused with exit 2 and a message naming it.
 # Usage: tests/tools/ohm_evaluation_smoke.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -85,6 +86,24 @@ for p in problems:
     print("ohm_evaluation_smoke: expected " + p, file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
+
+# --resume keeps the runs that finished with the same arguments and sources, and makes the rest.
+resumed() {  # expected-message-fragment
+  "$tool" --build "$build" --out "$scratch/out" --platforms hetero_planar,ohm_base_planar \
+    --workloads bfs --waveguides 1,2 --no-plots --resume 2> "$scratch/stderr.txt"
+  if ! grep -q "$1" "$scratch/stderr.txt" || ! cmp -s "$scratch/out/results.json" "$scratch/first.json"
+  then
+    echo "ohm_evaluation_smoke: --resume: expected '$1' and the same results.json:" >&2
+    cat "$scratch/stderr.txt" >&2
+    exit 1
+  fi
+}
+cp "$scratch/out/results.json" "$scratch/first.json"
+resumed "4 runs, 4 of them kept from before"
+rm "$scratch/out/runs/ohm_base_planar/bfs/waveguides_2/run.stamp"
+resumed "4 runs, 3 of them kept from before"
+sed -i 's/^--seed$/--SEED/' "$scratch/out/runs/hetero_planar/bfs/run.stamp"
+resumed "4 runs, 3 of them kept from before"
 
 # Input set 1: the same matrix on other inputs, and the spread of the orderings over both sets.
 "$tool" --build "$build" --out "$scratch/out1" --platforms hetero_planar,ohm_base_planar \
