@@ -309,38 +309,33 @@ void Gpu::deliver_done() {
   if (done) done(m_result);
 }
 
-unsigned Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {
+void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {
+  constexpr uint64_t chunk = 1 << 20;
   tlm::tlm_generic_payload payload;
   payload.set_command(command);
-  payload.set_address(address);
-  payload.set_data_ptr(data);
-  payload.set_data_length(uint32_t(bytes));
-  payload.set_streaming_width(uint32_t(bytes));
-  return m_debug_port->transport_dbg(payload);
+  for (uint64_t done = 0; done < bytes; done += chunk) {
+    const uint64_t n = std::min(chunk, bytes - done);
+    payload.set_address(address + done);
+    payload.set_data_ptr(data + done);
+    payload.set_data_length(uint32_t(n));
+    payload.set_streaming_width(uint32_t(n));
+    if (m_debug_port->transport_dbg(payload) != n) {
+      throw SimulationError(std::string("gpu: debug ") +
+                            (command == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
+                            std::to_string(bytes) + " bytes at device address " +
+                            std::to_string(address) + " lies outside device memory");
+    }
+  }
 }
 
 void Gpu::read(uint64_t address, void* data, uint64_t bytes) {
-  auto* out = static_cast<uint8_t*>(data);
-  constexpr uint64_t chunk = 1 << 20;
-  for (uint64_t done = 0; done < bytes; done += chunk) {
-    const uint64_t n = std::min(chunk, bytes - done);
-    if (debug(tlm::TLM_READ_COMMAND, address + done, out + done, n) != n) {
-      throw SimulationError("gpu: debug read of " + std::to_string(bytes) + " bytes at 0x" +
-                            std::to_string(address) + " lies outside device memory");
-    }
-  }
+  debug(tlm::TLM_READ_COMMAND, address, static_cast<uint8_t*>(data), bytes);
 }
 
 void Gpu::write(uint64_t address, const void* data, uint64_t bytes) {
-  auto* in = const_cast<uint8_t*>(static_cast<const uint8_t*>(data));
-  constexpr uint64_t chunk = 1 << 20;
-  for (uint64_t done = 0; done < bytes; done += chunk) {
-    const uint64_t n = std::min(chunk, bytes - done);
-    if (debug(tlm::TLM_WRITE_COMMAND, address + done, in + done, n) != n) {
-      throw SimulationError("gpu: debug write of " + std::to_string(bytes) + " bytes at 0x" +
-                            std::to_string(address) + " lies outside device memory");
-    }
-  }
+  // A debug write only reads from `data`; TLM's payload takes a mutable pointer.
+  debug(tlm::TLM_WRITE_COMMAND, address, const_cast<uint8_t*>(static_cast<const uint8_t*>(data)),
+        bytes);
 }
 
 void Gpu::flush_l2(std::function<void()> done) {

@@ -85,7 +85,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   void deliver_done();
   void update_tensor_totals(uint64_t cycles);
   void update_totals();
-  unsigned debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes);
+  // Debug transport in chunks of at most 1 MiB; throws when part of the range is not device memory.
+  void debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes);
 
   GpuConfig m_config;
   InterleaveMap m_map;

@@ -1,7 +1,9 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <string>
+#include <vector>
 
+#include "modules/common/errors.h"
 #include "tests/bench/gpu_bench.h"
 
 using namespace ohmvp;
@@ -363,4 +365,28 @@ TEST_CASE("gpu timing: a device fault stops the launch with kernel, PC, CTA and 
   // The GPU takes the next launch normally.
   const Module chain = parse_ptx(chain_ptx(1), "chain.ptx");
   CHECK_FALSE(b.run(chain, "chain", {1, 1, 1}, {1, 1, 1}, {}).faulted);
+}
+
+TEST_CASE("gpu: host copies of more than one debug chunk, and past device memory") {
+  bench::GpuBench& b = the_bench();
+  // 1 MiB + 12 bytes: the copy crosses the 1 MiB debug chunk.
+  const uint64_t base = 0x100000;
+  std::vector<uint32_t> values((1u << 18) + 3);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = uint32_t(i * 2654435761u);
+  b.write(base, values);
+  CHECK(b.read<uint32_t>(base, values.size()) == values);
+
+  const uint64_t end = b.memory.capacity_bytes();
+  uint32_t word = 0;
+  try {
+    b.gpu.read(end - 2, &word, sizeof word);
+    FAIL("a read past device memory did not throw");
+  } catch (const SimulationError& error) {
+    CHECK(std::string(error.what()) == "gpu: debug read of 4 bytes at device address " +
+                                           std::to_string(end - 2) +
+                                           " lies outside device memory");
+  }
+  CHECK_THROWS_WITH(b.gpu.write(end, &word, sizeof word),
+                    Catch::Contains("debug write of 4 bytes at device address " +
+                                    std::to_string(end)));
 }
