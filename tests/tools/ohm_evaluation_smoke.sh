@@ -91,8 +91,8 @@ PY
 resumed() {  # expected-message-fragment
   "$tool" --build "$build" --out "$scratch/out" --platforms hetero_planar,ohm_base_planar \
     --workloads bfs --waveguides 1,2 --no-plots --resume 2> "$scratch/stderr.txt"
-  if ! grep -q "$1" "$scratch/stderr.txt" || ! cmp -s "$scratch/out/results.json" "$scratch/first.json"
-  then
+  if ! grep -q "$1" "$scratch/stderr.txt" ||
+     ! cmp -s "$scratch/out/results.json" "$scratch/first.json"; then
     echo "ohm_evaluation_smoke: --resume: expected '$1' and the same results.json:" >&2
     cat "$scratch/stderr.txt" >&2
     exit 1
