@@ -383,10 +383,9 @@ TEST_CASE("gpu: host copies of more than one debug chunk, and past device memory
     FAIL("a read past device memory did not throw");
   } catch (const SimulationError& error) {
     CHECK(std::string(error.what()) == "gpu: debug read of 4 bytes at device address " +
-                                           std::to_string(end - 2) +
-                                           " lies outside device memory");
+                                           std::to_string(end - 2) + " lies outside device memory");
   }
-  CHECK_THROWS_WITH(b.gpu.write(end, &word, sizeof word),
-                    Catch::Contains("debug write of 4 bytes at device address " +
-                                    std::to_string(end)));
+  CHECK_THROWS_WITH(
+      b.gpu.write(end, &word, sizeof word),
+      Catch::Contains("debug write of 4 bytes at device address " + std::to_string(end)));
 }
