@@ -231,21 +231,21 @@ run_one() {  # dir; job_command and stamp from prepare_job
 }
 
 total=$(wc -l < "$job_file")
-kept_count=0
+declare -A kept_runs  # dir -> 1 for each run --resume keeps
+kept_note=""
 if [ "$resume" -eq 1 ]; then
   while read -r -a job; do
     prepare_job "${job[@]}"
-    ! kept "${job[2]}" || kept_count=$((kept_count + 1))
+    ! kept "${job[2]}" || kept_runs[${job[2]}]=1
   done < "$job_file"
+  kept_note=", ${#kept_runs[@]} of them kept from before"
 fi
-kept_note=""
-[ "$resume" -eq 0 ] || kept_note=", $kept_count of them kept from before"
 echo "$me: $total runs$kept_note ($jobs at a time) into $runs" >&2
 failed=0
 running=0
 while read -r -a job; do
+  [ -z "${kept_runs[${job[2]}]:-}" ] || continue
   prepare_job "${job[@]}"
-  [ "$resume" -eq 0 ] || ! kept "${job[2]}" || continue
   run_one "${job[2]}" &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then
