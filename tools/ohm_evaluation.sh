@@ -208,7 +208,7 @@ prepare_job() {  # platform workload dir [json.path=value]
   for override in "${overrides[@]}" "${@:4}"; do extra+=(--set "$override"); done
   # Every run's outputs are checked against its kernel's C++ reference.
   job_command=("$ohmvp" run --quiet --verify --seed "$seed" --platform "$1"
-           --workload "${workload_arg[$2]}" --out "$3" "${extra[@]}")
+               --workload "${workload_arg[$2]}" --out "$3" "${extra[@]}")
   stamp=$(printf '%s\n' "sources $sources" "${job_command[@]}"
           [ ! -f "${workload_arg[$2]}" ] || sha256sum < "${workload_arg[$2]}")
 }
