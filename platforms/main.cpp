@@ -1,5 +1,5 @@
 // The ohmvp command line: run a platform on a workload, print a resolved config, list what
-// ships. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
+// ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
 #include <unistd.h>
 #include <boost/program_options.hpp>
 #include <cstdlib>
@@ -9,6 +9,8 @@
 #include "modules/common/errors.h"
 #include "platforms/catalog.h"
 #include "platforms/platform_config.h"
+#include "platforms/report.h"
+#include "platforms/report_comparison.h"
 #include "platforms/run.h"
 
 namespace po = boost::program_options;
@@ -27,6 +29,7 @@ const char* const usage_text =
     "  run      run a platform on a workload; writes OUT/report.json\n"
     "  config   print a platform's fully resolved configuration as JSON\n"
     "  list     list the platforms and workloads that ship\n"
+    "  compare  compare run reports side by side, as ratios to the first\n"
     "\n"
     "Options:\n"
     "  -h, --help     show this help (also 'ohmvp <command> --help')\n"
@@ -46,10 +49,11 @@ po::options_description platform_options() {
 }
 
 po::variables_map parse(const std::string& command, const po::options_description& options,
-                        const std::vector<std::string>& args) {
+                        const std::vector<std::string>& args,
+                        const po::positional_options_description& positional = {}) {
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError("ohmvp " + command + ": " + e.what() + " (see 'ohmvp " + command +
@@ -129,6 +133,48 @@ int command_list(const std::vector<std::string>& args) {
   return 0;
 }
 
+int command_compare(const std::vector<std::string>& args) {
+  po::options_description options(
+      "Usage: ohmvp compare [options] REPORT REPORT...\n\n"
+      "REPORT is a report.json or a folder holding one ('ohmvp run --out'). The first is the\n"
+      "baseline: the others' figures are also given as ratios to its.\n\nOptions");
+  options.add_options()("figure,f", po::value<std::vector<std::string>>()->composing(),
+                        "a row: a summary key (ipc, energy_j, ...) or a statistic as group.name "
+                        "(memory.mc0.reads; a histogram's field as memory.mc0.read_latency.p99); "
+                        "repeatable; default: every summary figure")(
+      "json", po::value<std::string>(), "also write the comparison as JSON to this file")(
+      "help,h", "show this help");
+  po::options_description hidden;
+  hidden.add_options()("report", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("report", -1);
+  const po::variables_map vm = parse("compare", all, args, positional);
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  const std::vector<std::string> files =
+      vm.count("report") ? vm["report"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (files.size() < 2)
+    throw UsageError(
+        "ohmvp compare: expected at least two reports, the first the baseline (see "
+        "'ohmvp compare --help')");
+  std::vector<ohmvp::LoadedReport> reports;
+  for (const std::string& file : files) reports.push_back(ohmvp::load_report(file));
+  const std::vector<std::string> figures =
+      vm.count("figure") ? vm["figure"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const ohmvp::Comparison comparison = ohmvp::compare_reports(std::move(reports), figures);
+  if (vm.count("json")) {
+    const std::filesystem::path json = vm["json"].as<std::string>();
+    if (json.has_parent_path()) ohmvp::create_folder(json.parent_path());
+    ohmvp::write_file_atomically(json, ohmvp::comparison_to_json(comparison).dump(2) + "\n");
+  }
+  ohmvp::print_comparison(std::cout, comparison);
+  return 0;
+}
+
 int dispatch(int argc, char* argv[]) {
   if (argc < 2) {
     std::cerr << usage_text;
@@ -147,7 +193,9 @@ int dispatch(int argc, char* argv[]) {
   if (command == "run") return command_run(args);
   if (command == "config") return command_config(args);
   if (command == "list") return command_list(args);
-  throw UsageError("ohmvp: unknown command '" + command + "'; expected run, config or list");
+  if (command == "compare") return command_compare(args);
+  throw UsageError("ohmvp: unknown command '" + command +
+                   "'; expected run, config, list or compare");
 }
 
 }  // namespace

@@ -9,10 +9,10 @@
 #include "modules/memory/controller_config.h"
 #include "modules/memory/dram_config.h"
 #include "modules/memory/hetero_config.h"
+#include "modules/optical/dual_route_mode.h"
 #include "modules/optical/energy_model.h"
 #include "modules/optical/ohm_platform.h"
 #include "modules/optical/optical_config.h"
-#include "modules/optical/dual_route_mode.h"
 #include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {

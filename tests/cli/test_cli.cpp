@@ -19,8 +19,9 @@ void require_usage_error(const CliResult& r, const std::string& message) {
 TEST_CASE("cli: help and version") {
   const CliResult help = run_ohmvp("--help");
   CHECK(help.exit_code == 0);
-  CHECK_THAT(help.output, Contains("run") && Contains("config") && Contains("list"));
-  for (const char* command : {"run", "config", "list"}) {
+  CHECK_THAT(help.output,
+             Contains("run") && Contains("config") && Contains("list") && Contains("compare"));
+  for (const char* command : {"run", "config", "list", "compare"}) {
     const CliResult sub = run_ohmvp(std::string(command) + " --help");
     INFO(sub.output);
     CHECK(sub.exit_code == 0);

@@ -1,9 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "modules/common/closest_match.h"
@@ -11,6 +8,7 @@
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "temp_dir.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -19,31 +17,6 @@ using ohmvp::ConfigError;
 using ohmvp::ConfigReader;
 
 namespace {
-
-// A scratch folder for config files, removed again at the end of the test.
-class TempDir {
- public:
-  TempDir()
-      : m_root(fs::temp_directory_path() / ("ohmvp_config_test_" + std::to_string(::getpid()))) {
-    fs::remove_all(m_root);
-    fs::create_directories(m_root);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(m_root, ignored);
-  }
-
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path file = m_root / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file;
-  }
-  const fs::path& root() const { return m_root; }
-
- private:
-  fs::path m_root;
-};
 
 enum class Policy { fcfs, frfcfs };
 
@@ -68,7 +41,7 @@ TEST_CASE("config: line_column_of counts 1-based lines and columns") {
 }
 
 TEST_CASE("config: deep merge of extends and the including file") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path base = dir.write("base.json", R"({
     "a": {"x": 1, "y": [1, 2], "inner": {"p": 1, "q": 2}},
     "s": "base", "keep": true,
@@ -107,7 +80,7 @@ TEST_CASE("config: deep merge of extends and the including file") {
 }
 
 TEST_CASE("config: extends chain over two levels and search dirs") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path ddr = dir.write("lib/ddr.json", R"({
     "memory": {"dram": {"timing": {"tRCD_ns": 13.75, "tRP_ns": 13.75}, "banks": 16}}
   })");
@@ -152,7 +125,7 @@ TEST_CASE("config: extends chain over two levels and search dirs") {
 }
 
 TEST_CASE("config: extends cycle is an error naming the chain") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path a = dir.write("a.json", R"({"extends": "b", "x": 1})");
   const fs::path b = dir.write("b.json", R"({"extends": "c"})");
   const fs::path c = dir.write("c.json", R"({"extends": "b"})");
@@ -166,7 +139,7 @@ TEST_CASE("config: extends cycle is an error naming the chain") {
 }
 
 TEST_CASE("config: malformed JSON reports file, line and column") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path file = dir.write("broken.json", "{\n  \"a\": 1,\n  \"b\": [1, 2,]\n}\n");
   CHECK_THROWS_WITH(ohmvp::load_json_file(file),
                     Catch::StartsWith(file.string() + ":3:14: malformed JSON: ") &&
@@ -186,7 +159,7 @@ TEST_CASE("config: malformed JSON reports file, line and column") {
 }
 
 TEST_CASE("config: missing or unreadable file") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path missing = dir.root() / "absent.json";
   CHECK_THROWS_AS(ohmvp::load_json_file(missing), ConfigError);
   CHECK_THROWS_WITH(ohmvp::load_json_file(missing),
@@ -423,7 +396,7 @@ TEST_CASE("config: ConfigReader rejects unknown keys and allows notes") {
 }
 
 TEST_CASE("config: ConfigReader messages name the origin file") {
-  TempDir dir;
+  TempDir dir("config_test");
   const fs::path base = dir.write("base.json", R"({
     "memory": {"dram": {"timing": {"tRCD_ns": "slow", "tRP_ns": 13.75}, "banks": 8}}
   })");

@@ -44,18 +44,28 @@ template <class T>
 uint64_t integer_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits, uint64_t c_bits) {
   const T old_value = bits_to<T>(old_bits), b = bits_to<T>(b_bits), c = bits_to<T>(c_bits);
   switch (op) {
-    case AtomicOp::add: return to_bits<T>(static_cast<T>(old_value + b));
-    case AtomicOp::min: return to_bits<T>(b < old_value ? b : old_value);
-    case AtomicOp::max: return to_bits<T>(b > old_value ? b : old_value);
-    case AtomicOp::and_: return to_bits<T>(static_cast<T>(old_value & b));
-    case AtomicOp::or_: return to_bits<T>(static_cast<T>(old_value | b));
-    case AtomicOp::xor_: return to_bits<T>(static_cast<T>(old_value ^ b));
-    case AtomicOp::exch: return to_bits<T>(b);
-    case AtomicOp::cas: return to_bits<T>(old_value == b ? c : old_value);
-    case AtomicOp::inc: return to_bits<T>(old_value >= b ? T{0} : static_cast<T>(old_value + 1));
+    case AtomicOp::add:
+      return to_bits<T>(static_cast<T>(old_value + b));
+    case AtomicOp::min:
+      return to_bits<T>(b < old_value ? b : old_value);
+    case AtomicOp::max:
+      return to_bits<T>(b > old_value ? b : old_value);
+    case AtomicOp::and_:
+      return to_bits<T>(static_cast<T>(old_value & b));
+    case AtomicOp::or_:
+      return to_bits<T>(static_cast<T>(old_value | b));
+    case AtomicOp::xor_:
+      return to_bits<T>(static_cast<T>(old_value ^ b));
+    case AtomicOp::exch:
+      return to_bits<T>(b);
+    case AtomicOp::cas:
+      return to_bits<T>(old_value == b ? c : old_value);
+    case AtomicOp::inc:
+      return to_bits<T>(old_value >= b ? T{0} : static_cast<T>(old_value + 1));
     case AtomicOp::dec:
       return to_bits<T>(old_value == 0 || old_value > b ? b : static_cast<T>(old_value - 1));
-    case AtomicOp::none: break;
+    case AtomicOp::none:
+      break;
   }
   throw std::invalid_argument("atomic operation without an operator");
 }
@@ -69,10 +79,14 @@ uint64_t float_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits) {
         return to_bits<T>(flush_subnormal(flush_subnormal(old_value) + flush_subnormal(b)));
       else
         return to_bits<T>(old_value + b);
-    case AtomicOp::min: return to_bits<T>(std::fmin(old_value, b));
-    case AtomicOp::max: return to_bits<T>(std::fmax(old_value, b));
-    case AtomicOp::exch: return to_bits<T>(b);
-    default: break;
+    case AtomicOp::min:
+      return to_bits<T>(std::fmin(old_value, b));
+    case AtomicOp::max:
+      return to_bits<T>(std::fmax(old_value, b));
+    case AtomicOp::exch:
+      return to_bits<T>(b);
+    default:
+      break;
   }
   throw std::invalid_argument("atomic operation not defined for floating point");
 }
@@ -85,19 +99,26 @@ bool is_bitwise(AtomicOp op) {
 
 bool atomic_supported(AtomicOp op, DataType type) {
   switch (type) {
-    case DataType::u32: return op != AtomicOp::none && !is_bitwise(op);
-    case DataType::s32: return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
+    case DataType::u32:
+      return op != AtomicOp::none && !is_bitwise(op);
+    case DataType::s32:
+      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
     case DataType::u64:
       return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max ||
              op == AtomicOp::exch || op == AtomicOp::cas;
-    case DataType::s64: return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
+    case DataType::s64:
+      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
     case DataType::b32:
     case DataType::b64:
       return is_bitwise(op) || op == AtomicOp::exch || op == AtomicOp::cas;
-    case DataType::f32: return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
-    case DataType::f64: return op == AtomicOp::add;
-    case DataType::f16x2: return op == AtomicOp::add;
-    default: return false;
+    case DataType::f32:
+      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
+    case DataType::f64:
+      return op == AtomicOp::add;
+    case DataType::f16x2:
+      return op == AtomicOp::add;
+    default:
+      return false;
   }
 }
 
@@ -106,15 +127,23 @@ uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t 
     throw std::invalid_argument("atomic operation not defined for this type");
   switch (type) {
     case DataType::u32:
-    case DataType::b32: return integer_result<uint32_t>(op, old_value, b, c);
-    case DataType::s32: return integer_result<int32_t>(op, old_value, b, c);
+    case DataType::b32:
+      return integer_result<uint32_t>(op, old_value, b, c);
+    case DataType::s32:
+      return integer_result<int32_t>(op, old_value, b, c);
     case DataType::u64:
-    case DataType::b64: return integer_result<uint64_t>(op, old_value, b, c);
-    case DataType::s64: return integer_result<int64_t>(op, old_value, b, c);
-    case DataType::f32: return float_result<float>(op, old_value, b);
-    case DataType::f64: return float_result<double>(op, old_value, b);
-    case DataType::f16x2: return add_half2(old_value, b);
-    default: break;
+    case DataType::b64:
+      return integer_result<uint64_t>(op, old_value, b, c);
+    case DataType::s64:
+      return integer_result<int64_t>(op, old_value, b, c);
+    case DataType::f32:
+      return float_result<float>(op, old_value, b);
+    case DataType::f64:
+      return float_result<double>(op, old_value, b);
+    case DataType::f16x2:
+      return add_half2(old_value, b);
+    default:
+      break;
   }
   throw std::invalid_argument("atomic operation not defined for this type");
 }

@@ -13,6 +13,8 @@ namespace ohmvp::gpu {
 // registers for issue and the scoreboard. Nothing here refers back to the PTX text except
 // `source_line`, which error and fault messages quote.
 
+// One row per group.
+// clang-format off
 enum class Opcode : uint8_t {
   // data movement
   ld, ldu, st, mov, cvta, cvt, prefetch,
@@ -40,6 +42,7 @@ enum class Opcode : uint8_t {
   // ldmatrix: 8x8 b16 matrices from shared memory into mma.sync fragments (tensor-core work)
   ldmatrix,
 };
+// clang-format on
 
 // The hardware unit that executes an instruction, for issue and latency in the SM model.
 enum class UnitClass : uint8_t { int_alu, fp32, fp64, sfu, ldst, branch, barrier, tensor };

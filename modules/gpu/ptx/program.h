@@ -18,11 +18,11 @@ struct Symbol {
   StateSpace space = StateSpace::global;
   DataType type = DataType::b8;
   uint32_t align = 1;
-  uint64_t size = 0;                // bytes; 0 for `.extern .shared x[]`
-  bool is_extern = false;           // .extern .shared: starts after the static shared bytes
+  uint64_t size = 0;       // bytes; 0 for `.extern .shared x[]`
+  bool is_extern = false;  // .extern .shared: starts after the static shared bytes
   uint64_t offset = 0;
-  std::vector<uint8_t> initializer; // little-endian bytes, or empty for zero-initialised
-  int32_t function = -1;            // owning function, -1 at module scope
+  std::vector<uint8_t> initializer;  // little-endian bytes, or empty for zero-initialised
+  int32_t function = -1;             // owning function, -1 at module scope
 };
 
 enum class RegisterClass : uint8_t { pred, b16, b32, b64, f16, f32, f64 };
@@ -79,7 +79,8 @@ struct Module {
   std::vector<uint64_t> static_shared_bytes;
 
   // Offset of a .shared symbol inside the shared memory of a CTA running `kernel`: static
-  // variables at their offset, extern (dynamic) ones after the kernel's static bytes, aligned to 16.
+  // variables at their offset, extern (dynamic) ones after the kernel's static bytes, aligned
+  // to 16.
   uint64_t shared_offset(uint32_t kernel, uint32_t symbol) const {
     const Symbol& s = symbols[symbol];
     if (!s.is_extern) return s.offset;

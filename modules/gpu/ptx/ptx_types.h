@@ -6,6 +6,8 @@
 namespace ohmvp::gpu {
 
 // PTX scalar types. Packed f16x2/bf16x2 live in one 32-bit register.
+// One row per group.
+// clang-format off
 enum class DataType : uint8_t {
   none,
   pred,
@@ -14,6 +16,7 @@ enum class DataType : uint8_t {
   s8, s16, s32, s64,
   f16, f16x2, bf16, bf16x2, f32, f64,
 };
+// clang-format on
 
 enum class StateSpace : uint8_t {
   generic,  // no space given: the address selects global, shared or local at run time

@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+TEST_CASE("cli: compare puts two runs side by side") {
+  const std::string dir = scratch_dir("compare");
+  const std::string run = "run --quiet --workload vecadd --out ";
+  REQUIRE(run_ohmvp(run + dir + "/gto").exit_code == 0);
+  REQUIRE(run_ohmvp(run + dir + "/lrr --set gpu.warp_scheduler.policy=lrr").exit_code == 0);
+
+  const CliResult r = run_ohmvp("compare " + dir + "/gto " + dir + "/lrr/report.json --json " +
+                                dir + "/cmp/comparison.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // One platform twice: the columns are named by the files read.
+  CHECK_THAT(r.output,
+             Contains("Reports (ratios are to the first):") &&
+                 Contains(dir + "/gto/report.json  (gpu_small, workload vecadd, seed 1)"));
+  CHECK_THAT(r.output, Contains("\nipc ") && Contains("\nenergy_j ") && Contains("x)\n"));
+
+  const auto gto = nlohmann::json::parse(read_text(dir + "/gto/report.json"))["summary"];
+  const auto lrr = nlohmann::json::parse(read_text(dir + "/lrr/report.json"))["summary"];
+  const auto comparison = nlohmann::json::parse(read_text(dir + "/cmp/comparison.json"));
+  CHECK(comparison["baseline"] == dir + "/gto/report.json");
+  REQUIRE(comparison["figures"].size() == gto.size());
+  for (const auto& figure : comparison["figures"]) {
+    const std::string name = figure["name"];
+    INFO(name);
+    CHECK(figure["values"][0] == gto[name]);
+    CHECK(figure["values"][1] == lrr[name]);
+    if (gto[name] != 0)
+      CHECK(figure["ratios"][1] == lrr[name].get<double>() / gto[name].get<double>());
+  }
+
+  const CliResult rows = run_ohmvp("compare " + dir + "/gto " + dir +
+                                   "/lrr -f cycles --figure memory.mc0.read_latency.p99");
+  INFO(rows.output);
+  REQUIRE(rows.exit_code == 0);
+  CHECK_THAT(rows.output, Contains("\ncycles ") && Contains("\nmemory.mc0.read_latency.p99  ps "));
+  CHECK_THAT(rows.output, !Contains("\nipc "));
+
+  SECTION("bad input: exit code 2, nothing written") {
+    const auto refused = [](const CliResult& bad, const std::string& message) {
+      INFO(bad.output);
+      CHECK(bad.exit_code == 2);
+      CHECK_THAT(bad.output, Contains(message));
+    };
+    refused(run_ohmvp("compare " + dir + "/gto"), "expected at least two reports");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/none --json " + dir + "/bad.json"),
+            "cannot read " + dir + "/none");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr -f ipx --json " + dir + "/bad.json"),
+            "no report has a figure 'ipx'; did you mean 'ipc'?");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --figure"),
+            "ohmvp compare: the required argument for option '--figure' is missing");
+    CHECK_FALSE(std::filesystem::exists(dir + "/bad.json"));
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,159 @@
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "modules/common/errors.h"
+#include "platforms/report_comparison.h"
+#include "temp_dir.h"
+
+using Catch::Contains;
+using nlohmann::json;
+using ohmvp::ConfigError;
+using ohmvp::LoadedReport;
+
+namespace {
+
+// A report as `ohmvp run` writes one, with what the comparison reads.
+json report_of(const std::string& platform, const json& summary, uint64_t read_count = 10,
+               const std::string& workload = "spmv", uint64_t seed = 1) {
+  return {{"schema_version", 1},
+          {"ohmvp_version", "0.1.0"},
+          {"platform", platform},
+          {"workload", workload},
+          {"seed", seed},
+          {"summary", summary},
+          {"stats",
+           {{"memory.mc0",
+             {{"reads", {{"unit", "requests"}, {"description", "reads"}, {"value", read_count}}},
+              {"read_latency",
+               {{"unit", "ps"},
+                {"description", "latency"},
+                {"count", read_count},
+                {"mean", 1500.5},
+                {"p99", 4000}}}}}}},
+          {"config", json::object()}};
+}
+
+LoadedReport loaded(const TempDir& dir, const std::string& name, const json& report) {
+  return ohmvp::load_report(dir.write(name + "/report.json", report.dump()));
+}
+
+std::string printed(const ohmvp::Comparison& comparison) {
+  std::ostringstream text;
+  ohmvp::print_comparison(text, comparison);
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("report comparison: summary figures side by side, as ratios to the first") {
+  TempDir dir("report_comparison");
+  const std::vector<LoadedReport> reports{
+      loaded(dir, "a", report_of("hetero_planar", {{"cycles", 200}, {"ipc", 0.5}})),
+      loaded(dir, "b",
+             report_of("oracle_planar",
+                       {{"cycles", 100}, {"ipc", 1.0}, {"energy_j", 2e-5}, {"future_key", 3}}))};
+  const ohmvp::Comparison c = ohmvp::compare_reports(reports, {});
+
+  REQUIRE(c.labels == std::vector<std::string>{"hetero_planar", "oracle_planar"});
+  // The text summary's order, then keys this version does not know; missing values stay empty.
+  REQUIRE(c.rows.size() == 4);
+  CHECK(c.rows[0].name == "cycles");
+  CHECK(c.rows[0].unit == "cycles");
+  CHECK(c.rows[0].integral);
+  CHECK(*c.rows[0].ratio(1) == Approx(0.5));
+  CHECK(c.rows[1].name == "ipc");
+  CHECK_FALSE(c.rows[1].integral);
+  CHECK(*c.rows[1].ratio(1) == Approx(2.0));
+  CHECK(c.rows[2].name == "energy_j");
+  CHECK_FALSE(c.rows[2].values[0].has_value());
+  CHECK_FALSE(c.rows[2].ratio(1).has_value());
+  CHECK(c.rows[3].name == "future_key");
+  CHECK(c.rows[3].unit.empty());
+
+  const std::string text = printed(c);
+  // Columns right-aligned, two spaces apart; "-" where a report lacks a figure or a ratio.
+  CHECK_THAT(text, Contains("\ncycles      cycles                        200   100 (0.500x)\n"));
+  CHECK_THAT(text, Contains("\nenergy_j    J                               -      2e-05 (-)\n"));
+  CHECK_THAT(text, Contains((dir.root() / "b" / "report.json").string()));
+
+  const json j = ohmvp::comparison_to_json(c);
+  CHECK(j["baseline"] == "hetero_planar");
+  CHECK(j["reports"][1]["workload"] == "spmv");
+  CHECK(j["figures"][0]["values"] == json::array({200, 100}));
+  CHECK(j["figures"][0]["ratios"][0] == 1.0);
+  CHECK(j["figures"][0]["ratios"][1] == 0.5);
+  CHECK(j["figures"][2]["values"][0].is_null());
+  CHECK(j["figures"][2]["ratios"][1].is_null());
+}
+
+TEST_CASE("report comparison: statistics by group and name, a histogram by its field") {
+  TempDir dir("report_comparison");
+  const std::vector<LoadedReport> reports{
+      loaded(dir, "a", report_of("hetero_planar", {{"ipc", 0.5}}, 10)),
+      loaded(dir, "b", report_of("hetero_planar", {{"ipc", 0.6}}, 30))};
+  const ohmvp::Comparison c = ohmvp::compare_reports(
+      reports,
+      {"memory.mc0.reads", "memory.mc0.read_latency.mean", "memory.mc0.read_latency.count", "ipc"});
+  REQUIRE(c.rows.size() == 4);
+  CHECK(c.rows[0].unit == "requests");
+  CHECK(*c.rows[0].ratio(1) == Approx(3.0));
+  CHECK(c.rows[1].unit == "ps");
+  CHECK(*c.rows[1].values[0] == 1500.5);
+  CHECK(c.rows[2].unit == "samples");
+  CHECK(c.rows[3].name == "ipc");
+  // One platform twice: the columns are named by file.
+  CHECK(c.labels[0] == (dir.root() / "a" / "report.json").string());
+
+  CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"memory.mc0.read_latency"}),
+                    Contains("'memory.mc0.read_latency' has several values") &&
+                        Contains("memory.mc0.read_latency.p99"));
+  CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"ipx"}),
+                    Contains("no report has a figure 'ipx'; did you mean 'ipc'?"));
+  CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"memory.mc0.raeds"}),
+                    Contains("did you mean 'memory.mc0.reads'?"));
+}
+
+TEST_CASE("report comparison: columns named by workload and seed where those differ") {
+  TempDir dir("report_comparison");
+  const std::vector<LoadedReport> reports{
+      loaded(dir, "a", report_of("oracle_planar", {{"ipc", 1}}, 1, "bfs", 1)),
+      loaded(dir, "b", report_of("oracle_planar", {{"ipc", 1}}, 1, "spmv", 1)),
+      loaded(dir, "c", report_of("oracle_planar", {{"ipc", 1}}, 1, "spmv", 2))};
+  CHECK(ohmvp::compare_reports(reports, {}).labels ==
+        std::vector<std::string>{"oracle_planar/bfs/seed1", "oracle_planar/spmv/seed1",
+                                 "oracle_planar/spmv/seed2"});
+  // The same file twice: numbered.
+  const std::vector<LoadedReport> same{reports[0], reports[0]};
+  const auto labels = ohmvp::compare_reports(same, {}).labels;
+  CHECK_THAT(labels[1], Contains("report.json #2"));
+}
+
+TEST_CASE("report comparison: what is not a report is refused by name") {
+  TempDir dir("report_comparison");
+  const auto refused = [&](const json& report, const std::string& message) {
+    const auto file = dir.write("bad.json", report.dump());
+    CHECK_THROWS_WITH(ohmvp::load_report(file), Contains(file.string() + ": " + message));
+  };
+  json report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report["schema_version"] = 2;
+  refused(report, "report schema version 2; this ohmvp reads version 1");
+  report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report.erase("summary");
+  refused(report, "not an ohmvp run report: expected 'summary' to be an object");
+  refused(report_of("hetero_planar", {{"ipc", "fast"}}),
+          "summary.ipc: expected a number, found string");
+  report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report["stats"]["memory.mc0"]["reads"]["value"] = true;
+  refused(report, "stats.memory.mc0.reads.value: expected a number, found boolean");
+  report["seed"] = -1;
+  refused(report, "not an ohmvp run report: expected 'seed' to be a whole number");
+  refused(json::array(), "not an ohmvp run report: not an object");
+
+  CHECK_THROWS_WITH(ohmvp::load_report(dir.write("broken.json", "{\"summary\": ")),
+                    Contains("broken.json:1:13: malformed JSON"));
+  // A folder without a report.
+  CHECK_THROWS_AS(ohmvp::load_report(dir.root()), ConfigError);
+  CHECK_THROWS_WITH(ohmvp::load_report(dir.root()),
+                    Contains("cannot read") && Contains("report.json"));
+}
