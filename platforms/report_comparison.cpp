@@ -102,15 +102,16 @@ struct StatisticValue {
   std::string unit;
 };
 
-// Splits `name` into a group of `stats` and the rest; groups hold dots, statistics do not.
+// Splits `name` into a group of `stats` and the rest; groups hold dots, statistics do not. The
+// report was checked when loaded (check_statistics).
 std::optional<StatisticValue> statistic_of(const nlohmann::json& stats, const std::string& name) {
   for (size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
     const auto group = stats.find(name.substr(0, dot));
-    if (group == stats.end() || !group->is_object()) continue;
+    if (group == stats.end()) continue;
     const std::string rest = name.substr(dot + 1);
     const size_t field_dot = rest.find('.');
     const auto stat = group->find(rest.substr(0, field_dot));
-    if (stat == group->end() || !stat->is_object()) continue;
+    if (stat == group->end()) continue;
     const std::string unit = stat->value("unit", "");
     if (field_dot == std::string::npos) {
       const auto value = stat->find("value");
@@ -125,7 +126,7 @@ std::optional<StatisticValue> statistic_of(const nlohmann::json& stats, const st
     }
     const std::string field = rest.substr(field_dot + 1);
     const auto value = stat->find(field);
-    if (value == stat->end() || !is_value_field(field) || !value->is_number()) continue;
+    if (value == stat->end() || !is_value_field(field)) continue;
     return StatisticValue{value->get<double>(), value->is_number_integer(),
                           field == "count" ? "samples" : unit};
   }
