@@ -19,6 +19,7 @@
 #include "platforms/reference_check.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
+#include "platforms/run_outputs.h"
 
 namespace ohmvp {
 
@@ -241,63 +242,62 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
 
-  create_folder(options.out_dir);
-  if (options.dump) create_folder(*options.dump);
-  std::unique_ptr<VcdWriter> vcd;
-  if (options.vcd) vcd = std::make_unique<VcdWriter>(*options.vcd);
+  RunOutputs outputs(options);
+  // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
+  outputs.guard([&] {
+    GpuPlatform platform(document, outputs.vcd());
+    RunMonitor monitor(
+        "monitor",
+        [&] {
+          const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
+          return RunMonitor::Progress{kernels, 0, kernels + platform.memory().column_commands(),
+                                      platform.gpu().busy(), "kernels"};
+        },
+        [&] {
+          if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
+        },
+        options.progress, monitor_period(), stall_periods);
 
-  GpuPlatform platform(document, vcd.get());
-  RunMonitor monitor(
-      "monitor",
-      [&] {
-        const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
-        return RunMonitor::Progress{kernels, 0, kernels + platform.memory().column_commands(),
-                                    platform.gpu().busy(), "kernels"};
-      },
-      [&] {
-        if (vcd) vcd->set_horizon(sc_core::sc_time_stamp().value());
-      },
-      options.progress, monitor_period(), stall_periods);
-
-  std::unique_ptr<SimulatedExecutor> executor;
-  std::optional<Verification> verification;
-  try {
-    executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload,
-                                                   config.gpu->compute_capability);
-    run_workload_steps(workload, *executor);
-    platform.runtime().synchronize();
-    const auto outputs = read_outputs(workload, *executor);
-    if (options.dump) write_dump(*options.dump, workload, outputs);
-    if (reference_check) verification = reference_check->check(outputs);
-  } catch (const SimulationError& error) {
-    monitor.clear_line();
-    if (monitor.stalled()) {
-      std::ostringstream message;
-      message << "simulation stalled at " << sc_core::sc_time_stamp()
-              << ": the GPU is busy and nothing progressed for the last "
-              << monitor_period() * double(stall_periods);
-      throw SimulationError(message.str());
+    std::unique_ptr<SimulatedExecutor> executor;
+    std::optional<Verification> verification;
+    try {
+      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload,
+                                                     config.gpu->compute_capability);
+      run_workload_steps(workload, *executor);
+      platform.runtime().synchronize();
+      const auto outputs = read_outputs(workload, *executor);
+      if (options.dump) write_dump(*options.dump, workload, outputs);
+      if (reference_check) verification = reference_check->check(outputs);
+    } catch (const SimulationError& error) {
+      monitor.clear_line();
+      if (monitor.stalled()) {
+        std::ostringstream message;
+        message << "simulation stalled at " << sc_core::sc_time_stamp()
+                << ": the GPU is busy and nothing progressed for the last "
+                << monitor_period() * double(stall_periods);
+        throw SimulationError(message.str());
+      }
+      throw;
     }
-    throw;
-  }
-  monitor.clear_line();
-  if (vcd) vcd->close(sc_core::sc_time_stamp().value());
+    monitor.clear_line();
+    if (outputs.vcd()) outputs.vcd()->close(sc_core::sc_time_stamp().value());
 
-  const RunSummary summary = summarise(platform);
-  nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
-                                      platform.stats(), document.json(), load_json_file(file));
-  if (verification) report["verification"] = verification->json();
-  write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
-  if (options.print_summary) {
-    print_summary(std::cout, config.name, workload.name, summary, platform.stats());
-    if (verification && verification->matches)
-      std::cout << "verified: every output matches the C++ reference\n";
-  }
-  // The report is written first, so that a failed check can be looked into.
-  if (verification && !verification->matches)
-    throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
-                          "' (report written to " + (options.out_dir / "report.json").string() +
-                          "):\n" + verification->message);
+    const RunSummary summary = summarise(platform);
+    nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
+                                        platform.stats(), document.json(), load_json_file(file));
+    if (verification) report["verification"] = verification->json();
+    write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
+    if (options.print_summary) {
+      print_summary(std::cout, config.name, workload.name, summary, platform.stats());
+      if (verification && verification->matches)
+        std::cout << "verified: every output matches the C++ reference\n";
+    }
+    // The report is written first, so that a failed check can be looked into.
+    if (verification && !verification->matches)
+      throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
+                            "' (report written to " + (options.out_dir / "report.json").string() +
+                            "):\n" + verification->message);
+  });
 }
 
 }  // namespace ohmvp

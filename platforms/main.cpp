@@ -2,6 +2,7 @@
 // ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
 #include <unistd.h>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
 #include <systemc>
@@ -62,6 +63,18 @@ po::variables_map parse(const std::string& command, const po::options_descriptio
   return vm;
 }
 
+// Digits only: boost would take "-1" as 2^64-1.
+uint64_t parse_seed(const std::string& text) {
+  uint64_t seed = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, seed);
+  if (text.empty() || stop != end || error != std::errc())
+    throw UsageError("ohmvp run: --seed " + text +
+                     ": expected a whole number from 0 to 18446744073709551615 (see 'ohmvp run "
+                     "--help')");
+  return seed;
+}
+
 std::vector<std::string> overrides_of(const po::variables_map& vm) {
   return vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
@@ -79,7 +92,8 @@ int command_run(const std::vector<std::string>& args) {
       "verify",
       "kernel workloads: check every output buffer against the workload's C++ reference; a "
       "mismatch fails the run (exit 1) once report.json is written")(
-      "seed", po::value<uint64_t>()->default_value(1), "seed of every random choice of the run")(
+      "seed", po::value<std::string>()->default_value("1"),
+      "seed of every random choice of the run (0 to 2^64-1)")(
       "quiet,q", "no progress line on stderr")("help,h", "show this help");
   const po::variables_map vm = parse("run", options, args);
   if (vm.count("help")) {
@@ -94,7 +108,7 @@ int command_run(const std::vector<std::string>& args) {
   run.verify = vm.count("verify") > 0;
   run.overrides = overrides_of(vm);
   run.out_dir = vm["out"].as<std::string>();
-  run.seed = vm["seed"].as<uint64_t>();
+  run.seed = parse_seed(vm["seed"].as<std::string>());
   run.progress = !vm.count("quiet") && isatty(STDERR_FILENO);
   ohmvp::run_platform(run);
   return 0;
@@ -168,8 +182,15 @@ int command_compare(const std::vector<std::string>& args) {
   const ohmvp::Comparison comparison = ohmvp::compare_reports(std::move(reports), figures);
   if (vm.count("json")) {
     const std::filesystem::path json = vm["json"].as<std::string>();
-    if (json.has_parent_path()) ohmvp::create_folder(json.parent_path());
-    ohmvp::write_file_atomically(json, ohmvp::comparison_to_json(comparison).dump(2) + "\n");
+    const std::filesystem::path created =
+        json.has_parent_path() ? ohmvp::create_folder(json.parent_path()) : "";
+    try {
+      ohmvp::write_file_atomically(json, ohmvp::comparison_to_json(comparison).dump(2) + "\n");
+    } catch (const ohmvp::ConfigError&) {
+      std::error_code ignored;
+      if (!created.empty()) std::filesystem::remove_all(created, ignored);
+      throw;
+    }
   }
   ohmvp::print_comparison(std::cout, comparison);
   return 0;

@@ -58,26 +58,37 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
   return report;
 }
 
-void create_folder(const std::filesystem::path& folder) {
+std::filesystem::path create_folder(const std::filesystem::path& folder) {
   std::error_code error;
+  std::filesystem::path top_created;
+  for (std::filesystem::path missing = folder; !missing.empty(); missing = missing.parent_path()) {
+    // Only what is surely not there: a folder that cannot be looked at is not ours to remove.
+    if (std::filesystem::status(missing, error).type() != std::filesystem::file_type::not_found)
+      break;
+    top_created = missing;
+  }
   std::filesystem::create_directories(folder, error);
   if (error)
     throw ConfigError("cannot create output folder " + folder.string() + ": " + error.message());
+  return top_created;
 }
 
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
+  if (!file.has_filename()) throw ConfigError("cannot write '" + file.string() + "': no file name");
   const std::filesystem::path temporary = file.string() + ".tmp";
+  std::error_code error;
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw ConfigError("cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
+    if (!out) throw ConfigError("cannot write " + temporary.string() + ": " + std::strerror(errno));
     out << text;
-    if (!out.flush()) {
-      throw ConfigError("cannot write " + temporary.string() + ": " + std::strerror(errno));
-    }
+    if (!out.flush()) error.assign(errno, std::generic_category());
   }
-  std::filesystem::rename(temporary, file);
+  if (!error) std::filesystem::rename(temporary, file, error);
+  if (error) {
+    const std::string reason = error.message();
+    std::filesystem::remove(temporary, error);
+    throw ConfigError("cannot write " + file.string() + ": " + reason);
+  }
 }
 
 void print_summary(std::ostream& out, const std::string& platform, const std::string& workload,

@@ -66,8 +66,9 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
                            const nlohmann::json& platform_config,
                            const nlohmann::json& workload_config);
 
-// Creates the folder and its parents; ConfigError naming it when that fails.
-void create_folder(const std::filesystem::path& folder);
+// Creates the folder and its parents; ConfigError naming it when that fails. Returns the top-most
+// folder it created (empty when the folder was there).
+std::filesystem::path create_folder(const std::filesystem::path& folder);
 
 // Writes the file whole or not at all (a temporary file renamed into place).
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);

@@ -237,7 +237,7 @@ std::string format_value(double value, bool integral) {
 
 std::string format_ratio(double ratio) {
   char text[32];
-  std::snprintf(text, sizeof text, "(%.3fx)", ratio);
+  std::snprintf(text, sizeof text, std::fabs(ratio) < 1e6 ? "(%.3fx)" : "(%.3gx)", ratio);
   return text;
 }
 
@@ -268,7 +268,7 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
   if (!report.is_object()) throw ConfigError(name + ": not an ohmvp run report: not an object");
   using T = nlohmann::json::value_t;
   const nlohmann::json& schema =
-      member(report, name, "schema_version", T::number_unsigned, "a whole number");
+      member(report, name, "schema_version", T::number_unsigned, "a whole number >= 0");
   if (schema.get<uint64_t>() != static_cast<uint64_t>(report_schema_version))
     throw ConfigError(name + ": report schema version " + std::to_string(schema.get<uint64_t>()) +
                       "; this ohmvp reads version " + std::to_string(report_schema_version));
@@ -276,7 +276,7 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
   loaded.file = name;
   loaded.platform = member(report, name, "platform", T::string, "a string").get<std::string>();
   loaded.workload = member(report, name, "workload", T::string, "a string").get<std::string>();
-  loaded.seed = member(report, name, "seed", T::number_unsigned, "a whole number").get<uint64_t>();
+  loaded.seed = member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
   for (const auto& [key, value] : loaded.summary.items())
@@ -287,7 +287,9 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
 
 std::optional<double> ComparisonRow::ratio(size_t column) const {
   if (!values[0] || !values[column] || *values[0] == 0) return std::nullopt;
-  return *values[column] / *values[0];
+  const double ratio = *values[column] / *values[0];
+  if (!std::isfinite(ratio)) return std::nullopt;  // a baseline too close to 0
+  return ratio;
 }
 
 Comparison compare_reports(std::vector<LoadedReport> reports,

@@ -6,7 +6,6 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
-#include "modules/common/vcd_writer.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
@@ -17,6 +16,7 @@
 #include "platforms/optical_summary.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
+#include "platforms/run_outputs.h"
 #include "platforms/workload.h"
 
 namespace ohmvp {
@@ -33,8 +33,8 @@ constexpr unsigned stall_periods = 100;
 void check_fits(const Workload& w, const MemorySystemConfig& m) {
   const uint64_t capacity = m.capacity_bytes();
   const uint32_t burst = m.burst_bytes();
-  if (w.end_address > capacity) {
-    throw ConfigError("workload " + w.name + " reaches address " + std::to_string(w.end_address) +
+  if (w.last_byte >= capacity) {
+    throw ConfigError("workload " + w.name + " reaches byte " + std::to_string(w.last_byte) +
                       " but the memory holds " + std::to_string(capacity) + " bytes");
   }
   if (w.largest_request > burst) {
@@ -99,55 +99,56 @@ void run_platform(const RunOptions& options) {
   Workload workload = load_workload(workload_file, options.seed);
   check_fits(workload, config.memory);
 
-  create_folder(options.out_dir);
-  std::unique_ptr<VcdWriter> vcd;
-  if (options.vcd) vcd = std::make_unique<VcdWriter>(*options.vcd);
+  RunOutputs outputs(options);
+  outputs.guard([&] {
+    StatsRegistry stats;
+    MemorySystem memory("memory", config.memory, stats, outputs.vcd());
+    TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding,
+                               options.seed, stats,
+                               [&memory] { memory.when_idle([] { sc_core::sc_stop(); }); });
+    memory.bind(initiator.out);
+    RunMonitor monitor(
+        "monitor",
+        [&] {
+          return RunMonitor::Progress{initiator.completed(), initiator.total(),
+                                      initiator.completed() + memory.column_commands(),
+                                      initiator.outstanding() > 0 || !memory.idle()};
+        },
+        [&] {
+          // Every module records changes at the current time or later.
+          if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
+        },
+        options.progress, monitor_period(), stall_periods);
 
-  StatsRegistry stats;
-  MemorySystem memory("memory", config.memory, stats, vcd.get());
-  TrafficInitiator initiator("initiator", *workload.source, workload.max_outstanding, options.seed,
-                             stats, [&memory] { memory.when_idle([] { sc_core::sc_stop(); }); });
-  memory.bind(initiator.out);
-  RunMonitor monitor(
-      "monitor",
-      [&] {
-        return RunMonitor::Progress{initiator.completed(), initiator.total(),
-                                    initiator.completed() + memory.column_commands(),
-                                    initiator.outstanding() > 0 || !memory.idle()};
-      },
-      [&] {
-        // Every module records changes at the current time or later.
-        if (vcd) vcd->set_horizon(sc_core::sc_time_stamp().value());
-      },
-      options.progress, monitor_period(), stall_periods);
-
-  try {
-    sc_core::sc_start();
-  } catch (const sc_core::sc_report& report) {
-    // An exception thrown inside a process reaches here wrapped by the kernel; keep its text.
+    try {
+      sc_core::sc_start();
+    } catch (const sc_core::sc_report& report) {
+      // An exception thrown inside a process reaches here wrapped by the kernel; keep its text.
+      monitor.clear_line();
+      throw SimulationError(report.get_msg());
+    }
     monitor.clear_line();
-    throw SimulationError(report.get_msg());
-  }
-  monitor.clear_line();
-  const uint64_t end_ps = sc_core::sc_time_stamp().value();
-  if (vcd) vcd->close(end_ps);
-  if (monitor.stalled()) {
-    std::ostringstream message;
-    message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << initiator.completed()
-            << " of " << initiator.total() << " requests done and nothing completed for the last "
-            << monitor_period() * double(stall_periods);
-    throw SimulationError(message.str());
-  }
+    const uint64_t end_ps = sc_core::sc_time_stamp().value();
+    if (outputs.vcd()) outputs.vcd()->close(end_ps);
+    if (monitor.stalled()) {
+      std::ostringstream message;
+      message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
+              << initiator.completed() << " of " << initiator.total()
+              << " requests done and nothing completed for the last "
+              << monitor_period() * double(stall_periods);
+      throw SimulationError(message.str());
+    }
 
-  RunSummary summary = summarise(initiator, stats);
-  if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
-  if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
-  summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
-  add_channel_utilisation(memory, summary.simulated_ns, stats);
-  const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
-                                            stats, document.json(), workload.json);
-  write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
-  if (options.print_summary) print_summary(std::cout, config.name, workload.name, summary, stats);
+    RunSummary summary = summarise(initiator, stats);
+    if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
+    if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
+    summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
+    add_channel_utilisation(memory, summary.simulated_ns, stats);
+    const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
+                                              stats, document.json(), workload.json);
+    write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
+    if (options.print_summary) print_summary(std::cout, config.name, workload.name, summary, stats);
+  });
 }
 
 }  // namespace ohmvp

@@ -20,7 +20,7 @@ void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
   parse(reader, traffic);
   w.max_outstanding = traffic.max_outstanding;
   w.largest_request = traffic.size;
-  w.end_address = traffic.base + traffic.range;
+  w.last_byte = traffic.base + (traffic.range - 1);
   w.source = std::make_unique<TrafficGenerator>(traffic);
 }
 
@@ -35,7 +35,8 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
   auto trace = std::make_unique<TraceSource>(path);
   for (const MemoryRequest& request : trace->requests()) {
     w.largest_request = std::max(w.largest_request, request.size);
-    w.end_address = std::max(w.end_address, request.address + request.size);
+    // Aligned to its size, a request ends at 2^64 at most.
+    w.last_byte = std::max(w.last_byte, request.address + (request.size - 1));
   }
   w.source = std::move(trace);
 }

@@ -191,15 +191,13 @@ bool same_kind(const nlohmann::json& existing, const nlohmann::json& value) {
   return kind_of(existing) == kind_of(value);
 }
 
-// The value text as JSON if it parses, else as a plain string. A string leaf always takes the text
-// as is, so "--set name=1234" keeps the name a string.
-nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing) {
-  if (existing.is_string()) return text;
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    return text;
-  }
+// The value text as JSON if it is JSON, else as a plain string. A string leaf always takes the
+// text as is, so "--set name=1234" keeps the name a string. JSON too deep or with a number beyond
+// a double's range is an error naming the assignment.
+nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing,
+                                    const std::string& assignment) {
+  if (existing.is_string() || !nlohmann::json::accept(text)) return text;
+  return parse_json_text(text, "--set " + assignment);
 }
 
 std::vector<std::string> split_path(const std::string& path) {
@@ -308,7 +306,7 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     walked = join_path(walked, segment);
   }
 
-  nlohmann::json value = parse_override_value(value_text, *node);  // a new leaf is null
+  nlohmann::json value = parse_override_value(value_text, *node, assignment);  // a new leaf is null
   if (!same_kind(*node, value))
     throw ConfigError("--set " + assignment + ": expected " + kind_of(*node) + ", got " +
                       kind_of(value));

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -39,6 +41,56 @@ std::string short_reason(const nlohmann::json::parse_error& error) {
   return colon == std::string::npos ? message : message.substr(colon + 2);
 }
 
+bool is_number_character(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+std::string number_at(const std::string& text, size_t start) {
+  size_t end = start;
+  while (end < text.size() && is_number_character(text[end])) ++end;
+  return text.substr(start, end - start);
+}
+
+// The index of the quote that closes the string opened at `quote` (the end if none does).
+size_t end_of_string(const std::string& text, size_t quote) {
+  size_t i = quote + 1;
+  while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+  return i;
+}
+
+// The byte where the first number that does not fit a double starts.
+size_t first_overflowing_number(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      i = end_of_string(text, i);
+    } else if ((text[i] >= '0' && text[i] <= '9') || text[i] == '-') {
+      const std::string number = number_at(text, i);
+      if (std::isinf(std::strtod(number.c_str(), nullptr))) return i;
+      i += number.size() - 1;
+    }
+  }
+  return 0;
+}
+
+// Refuses nesting deeper than max_json_depth before the parser builds it, so that nothing later
+// copies or walks such a document recursively.
+void check_depth(const std::string& text, const std::string& where) {
+  size_t depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      i = end_of_string(text, i);
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_json_depth)
+        throw ConfigError(where + ":" + line_column_of(text, i) +
+                          ": malformed JSON: arrays and objects nested more than " +
+                          std::to_string(max_json_depth) + " deep");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 std::string line_column_of(const std::string& text, size_t byte) {
@@ -54,16 +106,25 @@ std::string line_column_of(const std::string& text, size_t byte) {
   return std::to_string(line) + ":" + std::to_string(byte - line_start + 1);
 }
 
-nlohmann::json load_json_file(const std::filesystem::path& file) {
-  const std::string text = read_whole_file(file);
+nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
+  check_depth(text, where);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     // error.byte counts the characters read, the offending one included.
     const size_t offending = error.byte == 0 ? 0 : error.byte - 1;
-    throw ConfigError(file.string() + ":" + line_column_of(text, offending) +
+    throw ConfigError(where + ":" + line_column_of(text, offending) +
                       ": malformed JSON: " + short_reason(error));
+  } catch (const nlohmann::json::out_of_range&) {
+    // The one out-of-range error of parsing: a number beyond a double's range (no position given).
+    const size_t number = first_overflowing_number(text);
+    throw ConfigError(where + ":" + line_column_of(text, number) + ": number '" +
+                      number_at(text, number) + "' is beyond the range of a double");
   }
+}
+
+nlohmann::json load_json_file(const std::filesystem::path& file) {
+  return parse_json_text(read_whole_file(file), file.string());
 }
 
 }  // namespace ohmvp

@@ -8,8 +8,17 @@
 
 namespace ohmvp {
 
+// Deepest nesting of arrays and objects accepted: far beyond any config, workload or report, and
+// shallow enough that walking or copying a document cannot exhaust the stack.
+constexpr size_t max_json_depth = 100;
+
+// Parses JSON text; `where` (a file name, "--set ...") starts every error. Throws ConfigError
+// "<where>:<line>:<column>: malformed JSON: <reason>" when it does not parse, names the number
+// too large for a double, or the nesting deeper than max_json_depth.
+nlohmann::json parse_json_text(const std::string& text, const std::string& where);
+
 // Reads and parses a JSON file. Throws ConfigError "cannot read <file>: <reason>" when the file
-// cannot be read and "<file>:<line>:<column>: malformed JSON: <reason>" when it does not parse.
+// cannot be read and the errors of parse_json_text.
 nlohmann::json load_json_file(const std::filesystem::path& file);
 
 // "<line>:<column>" (both 1-based) of the character at `byte` (0-based) in `text`; a byte past the

@@ -114,6 +114,25 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     write_text(dir + "/bad.json", R"({"type": "trace", "trace": {"file": "bad.trace"}})");
     require_usage_error(run_ohmvp("run --workload " + dir + "/bad.json"), "bad.trace:2:");
   }
+  SECTION("JSON nested too deep, a number beyond a double") {
+    const std::string deep = dir + "/deep.json";
+    write_text(deep, R"({"extends": "platforms/gpu_small", "_note": )" + std::string(100000, '[') +
+                         std::string(100000, ']') + "}");
+    require_usage_error(run_ohmvp("config --platform " + deep),
+                        "deep.json:1:144: malformed JSON: arrays and objects nested more than 100");
+    const std::string huge = dir + "/huge.json";
+    write_text(huge, "{\"extends\": \"platforms/gpu_small\",\n \"memory\": {\"channels\": 1e400}}");
+    require_usage_error(run_ohmvp("config --platform " + huge),
+                        "huge.json:2:25: number '1e400' is beyond the range of a double");
+    require_usage_error(run_ohmvp("config --set memory.channels=1e400"),
+                        "--set memory.channels=1e400: expected integer");
+  }
+  SECTION("a trace reaching the end of the address space") {
+    write_text(dir + "/top.trace", "R 0xffffffffffffffc0\n");
+    write_text(dir + "/top.json", R"({"type": "trace", "trace": {"file": "top.trace"}})");
+    require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
+                        "workload top reaches byte 18446744073709551615 but the memory holds");
+  }
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
                         "the memory holds");
@@ -124,6 +143,17 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
         run_ohmvp("run --out " + out + " --vcd " + out + "/t.vcd --set memory.channels=0"),
         "memory.channels");
     CHECK_FALSE(std::filesystem::exists(out));
+  }
+  SECTION("a seed that is not a whole number from 0 to 2^64-1") {
+    for (const char* seed : {"-1", "1.5", "18446744073709551616", "x"})
+      require_usage_error(run_ohmvp(std::string("run --seed ") + seed),
+                          std::string("--seed ") + seed + ": expected a whole number from 0 to");
+  }
+  SECTION("a report that cannot be written") {
+    std::filesystem::create_directories(dir + "/out/report.json");
+    require_usage_error(run_ohmvp("run -q --out " + dir + "/out"),
+                        "cannot write " + dir + "/out/report.json: Is a directory");
+    CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json.tmp"));
   }
   std::filesystem::remove_all(dir);
 }

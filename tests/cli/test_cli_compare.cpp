@@ -56,7 +56,13 @@ TEST_CASE("cli: compare puts two runs side by side") {
             "no report has a figure 'ipx'; did you mean 'ipc'?");
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --figure"),
             "ohmvp compare: the required argument for option '--figure' is missing");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto"),
+            "cannot write " + dir + "/gto: Is a directory");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/new/"),
+            "cannot write '" + dir + "/new/': no file name");
     CHECK_FALSE(std::filesystem::exists(dir + "/bad.json"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/gto.tmp"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/new"));
   }
   std::filesystem::remove_all(dir);
 }

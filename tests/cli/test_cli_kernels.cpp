@@ -91,10 +91,27 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     auto workload = nlohmann::json::parse(vecadd_workload(4096));
     workload["ptx"] = dir + "/bad.ptx";
     write_text(dir + "/w.json", workload.dump());
-    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    // Found when the runtime loads the module, after the outputs were opened: they are removed.
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir +
+                                  "/out/report --vcd " + dir + "/t.vcd --dump " + dir + "/dump");
     INFO(r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("bad.ptx:") && Contains("frobnicate"));
+    for (const char* made : {"/out", "/t.vcd", "/dump"})
+      CHECK_FALSE(std::filesystem::exists(dir + made));
+  }
+  SECTION("a launch with too few arguments, into an existing folder") {
+    auto workload = nlohmann::json::parse(vecadd_workload(4096));
+    workload["launches"][0]["args"].erase(3);
+    write_text(dir + "/w.json", workload.dump());
+    std::filesystem::create_directories(dir + "/out");
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir +
+                                  "/out --vcd " + dir + "/out/t.vcd");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("w.json: launch of 'vecadd': kernel 'vecadd' takes 4 arguments"));
+    CHECK(std::filesystem::exists(dir + "/out"));
+    CHECK(std::filesystem::is_empty(dir + "/out"));
   }
   SECTION("kernel workload on a platform without a GPU") {
     const CliResult r = run_ohmvp("run -q --platform ddr4_2400 --workload vecadd --out " + dir);

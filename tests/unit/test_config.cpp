@@ -31,6 +31,20 @@ TEST_CASE("config: closest_match suggests only near words") {
   CHECK(ohmvp::edit_distance("kitten", "sitting") == 3);
 }
 
+TEST_CASE("config: parse_json_text refuses deep nesting and numbers beyond a double") {
+  const std::string deep_enough = std::string(100, '[') + std::string(100, ']');
+  CHECK(ohmvp::parse_json_text(deep_enough, "x").is_array());
+  CHECK_THROWS_WITH(ohmvp::parse_json_text("\n [" + deep_enough + "]", "x"),
+                    "x:2:102: malformed JSON: arrays and objects nested more than 100 deep");
+  // Brackets and escaped quotes inside strings are text.
+  const std::string text = R"({"a\"[": ")" + std::string(200, '[') + R"(\"", "n": -1e308})";
+  CHECK(ohmvp::parse_json_text(text, "x")["n"] == -1e308);
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"s": "1e999", "n": [1, -1e999]})", "x"),
+                    "x:1:25: number '-1e999' is beyond the range of a double");
+  CHECK_THROWS_WITH(ohmvp::parse_json_text("[1,", "x"),
+                    Catch::Contains("x:1:4: malformed JSON: syntax error"));
+}
+
 TEST_CASE("config: line_column_of counts 1-based lines and columns") {
   const std::string text = "ab\ncde\n";
   CHECK(ohmvp::line_column_of(text, 0) == "1:1");

@@ -85,6 +85,14 @@ TEST_CASE("report comparison: summary figures side by side, as ratios to the fir
   CHECK(j["figures"][0]["ratios"][1] == 0.5);
   CHECK(j["figures"][2]["values"][0].is_null());
   CHECK(j["figures"][2]["ratios"][1].is_null());
+
+  // Ratios far from 1 keep three significant digits; one beyond a double's range is none.
+  const std::vector<LoadedReport> extreme{
+      loaded(dir, "c", report_of("hetero_planar", {{"ipc", 1e-310}, {"cycles", 1}})),
+      loaded(dir, "d", report_of("oracle_planar", {{"ipc", 1.0}, {"cycles", 123456789}}))};
+  const ohmvp::Comparison e = ohmvp::compare_reports(extreme, {});
+  CHECK_FALSE(e.rows[1].ratio(1).has_value());
+  CHECK_THAT(printed(e), Contains("123456789 (1.23e+08x)") && Contains("1 (-)"));
 }
 
 TEST_CASE("report comparison: statistics by group and name, a histogram by its field") {
@@ -147,7 +155,7 @@ TEST_CASE("report comparison: what is not a report is refused by name") {
   report["stats"]["memory.mc0"]["reads"]["value"] = true;
   refused(report, "stats.memory.mc0.reads.value: expected a number, found boolean");
   report["seed"] = -1;
-  refused(report, "not an ohmvp run report: expected 'seed' to be a whole number");
+  refused(report, "not an ohmvp run report: expected 'seed' to be a whole number >= 0");
   refused(json::array(), "not an ohmvp run report: not an object");
 
   CHECK_THROWS_WITH(ohmvp::load_report(dir.write("broken.json", "{\"summary\": ")),

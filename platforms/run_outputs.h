@@ -1,0 +1,47 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/common/vcd_writer.h"
+#include "platforms/run.h"
+
+namespace ohmvp {
+
+// What a run writes besides its report: the report's folder, the dump folder and the VCD, made
+// before elaboration (modules register their VCD signals then). Some bad input only shows once the
+// run has begun (a PTX module loaded, a kernel launched with the wrong arguments); `guard` then
+// removes the VCD and the folders the run made, so that bad input leaves nothing behind. A
+// simulation error keeps them: the waveform up to the failure is what one looks at.
+class RunOutputs {
+ public:
+  explicit RunOutputs(const RunOptions& options);
+  ~RunOutputs();
+  RunOutputs(const RunOutputs&) = delete;
+  RunOutputs& operator=(const RunOutputs&) = delete;
+
+  VcdWriter* vcd() const { return m_vcd.get(); }
+
+  // Runs `body`; a ConfigError out of it removes the outputs before it goes on up.
+  template <class Body>
+  void guard(Body&& body) {
+    try {
+      body();
+    } catch (const ConfigError&) {
+      discard();
+      throw;
+    }
+  }
+
+ private:
+  void discard() noexcept;
+
+  std::vector<std::filesystem::path> m_created_folders;  // the top-most ones that did not exist
+  std::optional<std::filesystem::path> m_vcd_file;
+  std::unique_ptr<VcdWriter> m_vcd;
+};
+
+}  // namespace ohmvp
