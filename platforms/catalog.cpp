@@ -5,6 +5,7 @@
 
 #include "modules/common/closest_match.h"
 #include "modules/common/errors.h"
+#include "modules/common/json_file.h"
 
 namespace ohmvp {
 
@@ -50,8 +51,8 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   const bool looks_like_file = given.has_parent_path() || given.extension() == ".json";
   if (looks_like_file) {
     if (!fs::is_regular_file(given)) {
-      throw ConfigError(std::string("cannot read ") + what + " file " + name_or_file +
-                        ": no such file");
+      throw ConfigError(std::string("cannot read ") + what + " file " + name_or_file + ": " +
+                        why_not_a_file(given));
     }
     return given;
   }

@@ -73,8 +73,12 @@ class SimulatedExecutor : public WorkloadExecutor {
   }
 
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
-    KernelArguments packed(m_runtime, m_module, launch.kernel);
+    const auto in_launch = [&](const std::exception& error) {
+      return ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
+                         "': " + error.what());
+    };
     try {
+      KernelArguments packed(m_runtime, m_module, launch.kernel);
       for (const ResolvedArg& arg : args) add(packed, arg);
       Runtime::LaunchConfig config;
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
@@ -82,8 +86,9 @@ class SimulatedExecutor : public WorkloadExecutor {
       config.dynamic_shared_bytes = launch.shared_bytes;
       m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
     } catch (const std::invalid_argument& error) {
-      throw ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
-                        "': " + error.what());
+      throw in_launch(error);
+    } catch (const ConfigError& error) {
+      throw in_launch(error);
     }
   }
 

@@ -5,6 +5,7 @@
 
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
+#include "modules/common/errors.h"
 
 namespace ohmvp {
 
@@ -203,8 +204,13 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   dram.finish();
   // The mapping must fit the geometry and bus; checking it here reports a bad one before a run
   // writes anything.
-  AddressMapper(m.controller.address_mapping, m.geometry, m.bus_bytes(),
-                reader.path() + ".controller.address_mapping");
+  const std::string mapping_path = reader.path() + ".controller.address_mapping";
+  try {
+    AddressMapper(m.controller.address_mapping, m.geometry, m.bus_bytes(), mapping_path);
+  } catch (const ConfigError& error) {
+    // The mapper names the key; the document knows the file.
+    throw ConfigError(reader.origin_prefix(mapping_path) + error.what());
+  }
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {
     reader.fail("interleave_bytes", "expected a multiple of the burst size (" +
@@ -228,7 +234,8 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   if (root.has("gpu")) {
     const ConfigReader gpu = root.child("gpu");
     config.gpu = gpu::parse_gpu_config(gpu);
-    config.gpu->l2.slice_bytes(config.memory.channels, "gpu.l2");
+    if (const auto problem = config.gpu->l2.slicing_problem(config.memory.channels))
+      gpu.child("l2").fail_against("size_bytes", "memory.channels", *problem);
   }
   const ConfigReader host = root.child("host");
   parse(host.child("pcie"), config.pcie);

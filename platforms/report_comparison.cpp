@@ -276,7 +276,8 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
   loaded.file = name;
   loaded.platform = member(report, name, "platform", T::string, "a string").get<std::string>();
   loaded.workload = member(report, name, "workload", T::string, "a string").get<std::string>();
-  loaded.seed = member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
+  loaded.seed =
+      member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
   for (const auto& [key, value] : loaded.summary.items())

@@ -89,6 +89,7 @@ void run_platform(const RunOptions& options) {
     run_kernel_workload(options, document, config, workload_file);
     return;
   }
+  Workload workload = load_workload(workload_file, options.seed);
   if (options.dump)
     throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
                       workload_name + " is memory traffic");
@@ -96,7 +97,6 @@ void run_platform(const RunOptions& options) {
     throw ConfigError("--verify checks a kernel workload's outputs; workload " + workload_name +
                       " is memory traffic (its reads are always checked against what was "
                       "written)");
-  Workload workload = load_workload(workload_file, options.seed);
   check_fits(workload, config.memory);
 
   RunOutputs outputs(options);

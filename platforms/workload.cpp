@@ -12,7 +12,7 @@ namespace ohmvp {
 
 namespace {
 
-enum class WorkloadType { traffic, trace };
+enum class WorkloadType { traffic, trace, kernel };
 
 void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
   TrafficConfig traffic;
@@ -53,7 +53,13 @@ Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
   std::string description;
   root.get("description", description);
   WorkloadType type = WorkloadType::traffic;
-  root.get_enum("type", type, {{"traffic", WorkloadType::traffic}, {"trace", WorkloadType::trace}});
+  // "kernel" is listed so that a misspelt type is told every type there is.
+  root.get_enum("type", type,
+                {{"traffic", WorkloadType::traffic},
+                 {"trace", WorkloadType::trace},
+                 {"kernel", WorkloadType::kernel}});
+  if (type == WorkloadType::kernel)
+    root.fail("type", "a kernel workload, not memory traffic (load_gpu_workload reads it)");
   if (type == WorkloadType::traffic) {
     load_traffic(root.child("traffic"), seed, w);
   } else {

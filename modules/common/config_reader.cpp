@@ -99,6 +99,15 @@ void ConfigReader::fail(const std::string& key, const std::string& problem) cons
   throw ConfigError(origin_prefix(dotted) + dotted + ": " + problem);
 }
 
+void ConfigReader::fail_against(const std::string& key, const std::string& other_path,
+                                const std::string& problem) const {
+  const std::string dotted = join_path(m_path, key);
+  std::string where_other;
+  if (m_document && m_document->origin_of(other_path) != m_document->origin_of(dotted))
+    where_other = " (" + other_path + " is set in " + m_document->origin_of(other_path) + ")";
+  throw ConfigError(origin_prefix(dotted) + dotted + ": " + problem + where_other);
+}
+
 std::string ConfigReader::origin_prefix(const std::string& dotted_path) const {
   return m_document ? m_document->origin_of(dotted_path) + ": " : "";
 }

@@ -72,6 +72,12 @@ class ConfigReader {
   const std::string& path() const { return m_path; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
+  // A check of `key` against another value failed (`other_path`: that value's dotted path from
+  // the root): as fail(), adding where the other value was set when that was somewhere else.
+  [[noreturn]] void fail_against(const std::string& key, const std::string& other_path,
+                                 const std::string& problem) const;
+  // "<file that set the value at dotted_path>: ", or "" without a document.
+  std::string origin_prefix(const std::string& dotted_path) const;
 
   // Rejects any key that was not asked about, except notes whose name begins with '_'.
   void finish() const;
@@ -110,7 +116,6 @@ class ConfigReader {
                 const std::vector<std::string>& allowed) const;
   [[noreturn]] void fail_range(const char* key, const std::string& value, const std::string& min,
                                const std::string& max) const;
-  std::string origin_prefix(const std::string& dotted_path) const;
 
   const nlohmann::json* m_node;
   std::string m_path;

@@ -2,19 +2,28 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace ohmvp {
+
+// The message with control characters (but newlines and tabs) written as \xNN, so that a quoted
+// piece of a binary file neither garbles the terminal nor, a NUL, cuts the message short.
+std::string printable(const std::string& message);
+
+// A piece of input to quote in a message: at most `max_bytes` of it, "..." marking a cut.
+std::string excerpt(std::string_view text, size_t max_bytes = 60);
 
 // Bad input from the user: config, command line, workload or trace file. The CLI exits with 2.
 class ConfigError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit ConfigError(const std::string& message) : std::runtime_error(printable(message)) {}
 };
 
 // A failure while simulating: a timing violation, a data mismatch, a device fault. Exit code 1.
 class SimulationError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SimulationError(const std::string& message)
+      : std::runtime_error(printable(message)) {}
 };
 
 }  // namespace ohmvp

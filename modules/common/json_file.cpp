@@ -123,6 +123,14 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& where
   }
 }
 
+std::string why_not_a_file(const std::filesystem::path& path) {
+  std::error_code ignored;
+  const std::filesystem::file_status status = std::filesystem::status(path, ignored);
+  if (status.type() == std::filesystem::file_type::directory) return "a folder, not a file";
+  if (std::filesystem::exists(status)) return "not a regular file";
+  return "no such file";
+}
+
 nlohmann::json load_json_file(const std::filesystem::path& file) {
   return parse_json_text(read_whole_file(file), file.string());
 }

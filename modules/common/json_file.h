@@ -17,6 +17,9 @@ constexpr size_t max_json_depth = 100;
 // too large for a double, or the nesting deeper than max_json_depth.
 nlohmann::json parse_json_text(const std::string& text, const std::string& where);
 
+// Why `path` is not a regular file: "no such file", "a folder, not a file" or "not a regular file".
+std::string why_not_a_file(const std::filesystem::path& path);
+
 // Reads and parses a JSON file. Throws ConfigError "cannot read <file>: <reason>" when the file
 // cannot be read and the errors of parse_json_text.
 nlohmann::json load_json_file(const std::filesystem::path& file);

@@ -36,11 +36,12 @@ void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size) {
   reader.get("shared_memory_allocation_unit", s.shared_memory_allocation_unit, 1u, 1u << 20);
   reader.get("max_shared_memory_per_cta", s.max_shared_memory_per_cta, 0u, 1u << 30);
   if (s.max_threads_per_cta > s.max_threads)
-    reader.fail("max_threads_per_cta",
-                "expected at most max_threads (" + std::to_string(s.max_threads) + ")");
+    reader.fail_against("max_threads_per_cta", reader.path() + ".max_threads",
+                        "expected at most max_threads (" + std::to_string(s.max_threads) + ")");
   if (s.max_shared_memory_per_cta > s.shared_memory_bytes)
-    reader.fail("max_shared_memory_per_cta", "expected at most shared_memory_bytes (" +
-                                                 std::to_string(s.shared_memory_bytes) + ")");
+    reader.fail_against(
+        "max_shared_memory_per_cta", reader.path() + ".shared_memory_bytes",
+        "expected at most shared_memory_bytes (" + std::to_string(s.shared_memory_bytes) + ")");
   // One CTA of the largest size must fit: its warps, and its registers at one per thread.
   const uint32_t warps_per_max_cta = (s.max_threads_per_cta + warp_size - 1) / warp_size;
   if (warps_per_max_cta > s.max_warps)
@@ -220,16 +221,19 @@ uint64_t GpuConfig::core_period_ps() const {
   return static_cast<uint64_t>(std::llround(1e6 / core_clock_mhz));
 }
 
-uint64_t L2CacheConfig::slice_bytes(uint32_t memory_channels, const char* path) const {
+std::optional<std::string> L2CacheConfig::slicing_problem(uint32_t memory_channels) const {
   const uint64_t slices = uint64_t{memory_channels} * slices_per_channel;
   const uint64_t set_bytes = uint64_t{ways} * line_bytes;
-  if (slices == 0 || size_bytes % (slices * set_bytes) != 0)
-    throw ConfigError(std::string(path) + ".size_bytes: " + std::to_string(size_bytes) +
-                      " bytes do not divide into " + std::to_string(slices) +
-                      " slices (memory channels x slices_per_channel) of whole " +
-                      std::to_string(ways) + "-way sets of " + std::to_string(line_bytes) +
-                      "-byte lines");
-  return size_bytes / slices;
+  if (slices != 0 && size_bytes % (slices * set_bytes) == 0) return std::nullopt;
+  return std::to_string(size_bytes) + " bytes do not divide into " + std::to_string(slices) +
+         " slices (memory channels x slices_per_channel) of whole " + std::to_string(ways) +
+         "-way sets of " + std::to_string(line_bytes) + "-byte lines";
+}
+
+uint64_t L2CacheConfig::slice_bytes(uint32_t memory_channels, const char* path) const {
+  if (const auto problem = slicing_problem(memory_channels))
+    throw ConfigError(std::string(path) + ".size_bytes: " + *problem);
+  return size_bytes / (uint64_t{memory_channels} * slices_per_channel);
 }
 
 GpuConfig parse_gpu_config(const ConfigReader& reader) {

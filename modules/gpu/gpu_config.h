@@ -3,6 +3,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "modules/gpu/architecture.h"
 #include "modules/gpu/ptx/instruction.h"
@@ -86,8 +88,11 @@ struct L2CacheConfig {
   uint32_t mshrs_per_slice = 64;
   uint32_t slices_per_channel = 2;  // slices per memory channel (memory partition)
 
+  // Why the size does not divide into whole sets of whole slices with `memory_channels`
+  // channels, or none.
+  std::optional<std::string> slicing_problem(uint32_t memory_channels) const;
   // Bytes of one slice when the platform has `memory_channels` channels; throws ConfigError
-  // (naming `path`) when the size does not divide into whole sets of whole slices.
+  // (naming `path`) when there is a slicing problem.
   uint64_t slice_bytes(uint32_t memory_channels, const char* path = "gpu.l2") const;
 };
 

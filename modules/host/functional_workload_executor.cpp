@@ -142,10 +142,13 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
 
 void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
                                         const std::vector<ResolvedArg>& args) {
-  const gpu::Function* kernel = m_module->find_function(launch.kernel);
-  if (!kernel || !kernel->is_kernel)
-    throw ConfigError(m_workload.file.string() + ": " + m_workload.ptx.string() +
-                      " has no kernel '" + launch.kernel + "'");
+  const gpu::Function* kernel = nullptr;
+  try {
+    kernel = &m_module->kernel(launch.kernel);
+  } catch (const ConfigError& error) {
+    throw ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
+                      "': " + error.what());
+  }
   gpu::LaunchParams params;
   params.kernel = launch.kernel;
   params.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};

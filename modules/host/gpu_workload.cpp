@@ -41,7 +41,7 @@ class WorkloadParser {
     if (ptx.empty()) root.fail("ptx", "expected the path of a PTX file");
     m_workload.ptx = resolve(ptx);
     if (!std::filesystem::is_regular_file(m_workload.ptx))
-      root.fail("ptx", "no such file: " + m_workload.ptx.string());
+      root.fail("ptx", why_not_a_file(m_workload.ptx) + ": " + m_workload.ptx.string());
     parse_generators(root);
     parse_buffers(root);
     const nlohmann::json* launches = root.raw("launches");
@@ -298,7 +298,12 @@ class WorkloadParser {
       default: {
         double v = 0;
         r.get(key, v);
-        return element_bits_from_double(type, v);
+        const uint64_t bits = element_bits_from_double(type, v);
+        // JSON has no infinity: a value that becomes one did not fit the type.
+        if (std::isinf(element_bits_to_double(type, bits)))
+          r.fail(key, "value " + nlohmann::json(v).dump() + " is beyond the range of " +
+                          element_type_name(type));
+        return bits;
       }
     }
   }

@@ -204,11 +204,7 @@ uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
 }
 
 const gpu::Function& Runtime::find_kernel(ModuleId id, const std::string& kernel) const {
-  const gpu::Module& loaded = module(id);
-  const gpu::Function* function = loaded.find_function(kernel);
-  if (function == nullptr || !function->is_kernel)
-    throw ConfigError(loaded.file + ": no kernel (.entry) named '" + kernel + "'");
-  return *function;
+  return module(id).kernel(kernel);
 }
 
 std::vector<Runtime::ParamSlot> Runtime::argument_layout(ModuleId id,

@@ -151,11 +151,11 @@ class TraceParser {
     if (field[0] == '@') {
       uint64_t ps = 0;
       if (!parse_time_ps(field.substr(1), ps)) {
-        fail("bad issue time '" + std::string(field) + "'",
+        fail("bad issue time '" + excerpt(field) + "'",
              "@<nanoseconds> with an optional fraction, e.g. @12.5");
       }
       if (ps < m_time_ps) {
-        fail("issue time " + std::string(field) + " is before the previous line's @" +
+        fail("issue time " + excerpt(field) + " is before the previous line's @" +
                  format_ps(m_time_ps),
              "times that do not decrease");
       }
@@ -166,20 +166,20 @@ class TraceParser {
     const char* expected_operation = "R, W, read or write";
     if (field.empty()) fail("missing operation", expected_operation);
     if (!parse_operation(field, request.is_write)) {
-      fail("bad operation '" + std::string(field) + "'", expected_operation);
+      fail("bad operation '" + excerpt(field) + "'", expected_operation);
     }
 
     const char* expected_address = "a hexadecimal (0x...) or decimal 64-bit address";
     field = fields.next();
     if (field.empty()) fail("missing address", expected_address);
     if (!parse_address(field, request.address)) {
-      fail("bad address '" + std::string(field) + "'", expected_address);
+      fail("bad address '" + excerpt(field) + "'", expected_address);
     }
 
     field = fields.next();
     if (!field.empty()) {
       if (!parse_size(field, request.size)) {
-        fail("bad size '" + std::string(field) + "'",
+        fail("bad size '" + excerpt(field) + "'",
              "a decimal power of two from 1 to " + std::to_string(max_size));
       }
       field = fields.next();
@@ -189,7 +189,7 @@ class TraceParser {
                std::to_string(request.size),
            "a multiple of the size");
     }
-    if (!field.empty()) fail("unexpected '" + std::string(field) + "'", "the end of the line");
+    if (!field.empty()) fail("unexpected '" + excerpt(field) + "'", "the end of the line");
 
     m_requests.push_back(request);
   }
@@ -242,7 +242,7 @@ class TraceParser {
 
   [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {
     throw ConfigError(m_file + ":" + std::to_string(m_line_number) + ": " + problem +
-                      "; expected " + expected + ": '" + std::string(m_line) + "'");
+                      "; expected " + expected + ": '" + excerpt(m_line) + "'");
   }
 
   std::string m_file;

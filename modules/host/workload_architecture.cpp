@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "modules/common/errors.h"
+
 namespace ohmvp {
 
 namespace {
@@ -12,6 +14,16 @@ void collect(const std::vector<WorkloadStep>& steps, std::vector<std::string>& k
         std::find(kernels.begin(), kernels.end(), step.launch.kernel) == kernels.end())
       kernels.push_back(step.launch.kernel);
     collect(step.steps, kernels);
+  }
+}
+
+// The layout of a kernel the workload launches; a kernel the module lacks is the workload's error.
+gpu::KernelLayout layout_of(const GpuWorkload& workload, const gpu::Module& module,
+                            const std::string& kernel) {
+  try {
+    return gpu::KernelLayout(module, kernel);
+  } catch (const ConfigError& error) {
+    throw ConfigError(workload.file.string() + ": launch of '" + kernel + "': " + error.what());
   }
 }
 
@@ -26,14 +38,14 @@ std::vector<std::string> launched_kernels(const GpuWorkload& workload) {
 gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module) {
   gpu::ComputeCapability needed = gpu::ComputeCapability::sm_70;
   for (const std::string& kernel : launched_kernels(workload))
-    needed = std::max(needed, gpu::kernel_need(gpu::KernelLayout(module, kernel)).capability);
+    needed = std::max(needed, gpu::kernel_need(layout_of(workload, module, kernel)).capability);
   return needed;
 }
 
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
                                  gpu::ComputeCapability gpu) {
   for (const std::string& kernel : launched_kernels(workload))
-    gpu::check_architecture(gpu::KernelLayout(module, kernel), gpu);
+    gpu::check_architecture(layout_of(workload, module, kernel), gpu);
 }
 
 }  // namespace ohmvp

@@ -133,6 +133,42 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
                         "workload top reaches byte 18446744073709551615 but the memory holds");
   }
+  SECTION("a check between two keys names where each was set") {
+    require_usage_error(run_ohmvp("config --set memory.channels=5"),
+                        "configs/gpu/small.json: gpu.l2.size_bytes: 786432 bytes do not divide "
+                        "into 10 slices");
+    require_usage_error(run_ohmvp("config --set memory.channels=5"),
+                        "(memory.channels is set in --set)");
+    write_text(dir + "/threads.json",
+               R"({"extends": "platforms/gpu_small", "gpu": {"sm_limits": {"max_threads": 16}}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/threads.json"),
+                        "gpu.sm_limits.max_threads_per_cta: expected at most max_threads (16) "
+                        "(gpu.sm_limits.max_threads is set in " +
+                            dir + "/threads.json)");
+    write_text(dir + "/mapping.json", R"({"extends": "platforms/ddr4_2400", "memory":
+        {"controller": {"address_mapping": {"scheme": "row:row:column"}}}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/mapping.json"),
+                        dir +
+                            "/mapping.json: memory.controller.address_mapping.scheme: "
+                            "'row:row:column' names 'row' twice");
+  }
+  SECTION("a folder where a file belongs, a misspelt workload type, a binary trace") {
+    std::filesystem::create_directories(dir + "/folder.json");
+    require_usage_error(run_ohmvp("run --platform " + dir + "/folder.json"),
+                        "cannot read platform file " + dir + "/folder.json: a folder, not a file");
+    write_text(dir + "/typo.json", R"({"type": "kernal"})");
+    require_usage_error(
+        run_ohmvp("run --workload " + dir + "/typo.json --dump " + dir + "/d"),
+        "type: unknown value 'kernal'; expected one of 'traffic', 'trace', 'kernel'; did you mean "
+        "'kernel'?");
+    write_text(dir + "/binary.trace", std::string("\x7f"
+                                                  "ELF\0\x01",
+                                                  6) +
+                                          "\n");
+    write_text(dir + "/binary.json", R"({"type": "trace", "trace": {"file": "binary.trace"}})");
+    require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/binary.json"),
+                        "binary.trace:1: bad operation '\\x7fELF\\x00\\x01'");
+  }
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
                         "the memory holds");

@@ -113,6 +113,26 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(std::filesystem::exists(dir + "/out"));
     CHECK(std::filesystem::is_empty(dir + "/out"));
   }
+  SECTION("a kernel the PTX does not have, a float argument beyond its type") {
+    auto workload = nlohmann::json::parse(vecadd_workload(4096));
+    workload["launches"][0]["kernel"] = "vecad";
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("w.json: launch of 'vecad': ") &&
+                             Contains("vecadd.ptx: no kernel (.entry) named 'vecad'; did you "
+                                      "mean 'vecadd'?"));
+    auto saxpy = shipped_kernel_workload("saxpy");
+    for (auto& arg : saxpy["launches"][0]["args"])
+      if (arg.contains("f32")) arg["f32"] = 1e300;
+    write_text(dir + "/s.json", saxpy.dump());
+    const CliResult f = run_ohmvp("run -q --workload " + dir + "/s.json --out " + dir + "/out");
+    INFO(f.output);
+    CHECK(f.exit_code == 2);
+    CHECK_THAT(f.output, Contains("s.json: launches[0].args[") &&
+                             Contains("].f32: value 1e+300 is beyond the range of f32"));
+  }
   SECTION("kernel workload on a platform without a GPU") {
     const CliResult r = run_ohmvp("run -q --platform ddr4_2400 --workload vecadd --out " + dir);
     CHECK(r.exit_code == 2);

@@ -101,7 +101,8 @@ TEST_CASE("functional executor checks arguments against the kernel's .param layo
     nlohmann::json json = test::example_workload();
     json["launches"][0]["kernel"] = "nope";
     const std::string message = config_error_of(parse_gpu_workload(json, folder.path() / "w.json"));
-    CHECK(message.find("has no kernel 'nope'") != std::string::npos);
+    CHECK(message.find("w.json: launch of 'nope': ") != std::string::npos);
+    CHECK(message.find("no kernel (.entry) named 'nope'; it has 'vecadd'") != std::string::npos);
   }
 }
 

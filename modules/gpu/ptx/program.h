@@ -92,6 +92,9 @@ struct Module {
       if (function.name == name) return &function;
     return nullptr;
   }
+  // The kernel (.entry) called `name`. ConfigError naming the module's file when there is none,
+  // with the closest kernel name, or the kernels there are.
+  const Function& kernel(const std::string& name) const;
 };
 
 }  // namespace ohmvp::gpu

@@ -6,10 +6,7 @@ namespace ohmvp::gpu {
 
 KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
     : m_module(&module) {
-  const Function* kernel = module.find_function(kernel_name);
-  if (!kernel || !kernel->is_kernel)
-    throw ConfigError(module.file + ": no kernel (.entry) named '" + kernel_name + "'");
-  m_kernel = static_cast<uint32_t>(kernel - module.functions.data());
+  m_kernel = static_cast<uint32_t>(&module.kernel(kernel_name) - module.functions.data());
   m_slots.resize(module.functions.size());
   m_param_kinds.assign(module.symbols.size(), ParamKind::not_param);
   m_param_offsets.assign(module.symbols.size(), 0);

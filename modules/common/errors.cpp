@@ -1,0 +1,49 @@
+#include "modules/common/errors.h"
+
+#include <cstdio>
+
+namespace ohmvp {
+
+namespace {
+
+// The length of the UTF-8 sequence at `i` (2 to 4), or 0 when the bytes there are not one.
+size_t utf8_sequence(const std::string& text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  const size_t length = lead >= 0xc2 && lead <= 0xdf   ? 2
+                        : lead >= 0xe0 && lead <= 0xef ? 3
+                        : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                       : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  for (size_t k = i + 1; k < i + length; ++k)
+    if ((byte(k) & 0xc0) != 0x80) return 0;
+  return length;
+}
+
+}  // namespace
+
+std::string printable(const std::string& message) {
+  std::string text;
+  text.reserve(message.size());
+  for (size_t i = 0; i < message.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(message[i]);
+    if ((byte >= 0x20 && byte < 0x7f) || byte == '\n' || byte == '\t') {
+      text += message[i];
+    } else if (const size_t length = byte >= 0x80 ? utf8_sequence(message, i) : 0) {
+      text.append(message, i, length);
+      i += length - 1;
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      text += escaped;
+    }
+  }
+  return text;
+}
+
+std::string excerpt(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  return std::string(text.substr(0, max_bytes)) + "...";
+}
+
+}  // namespace ohmvp

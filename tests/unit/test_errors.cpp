@@ -1,0 +1,22 @@
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+
+using ohmvp::ConfigError;
+
+TEST_CASE("errors: messages show control bytes and broken UTF-8 as \\xNN, keep the rest") {
+  CHECK(ohmvp::printable("line 1\n\tµs") == "line 1\n\tµs");
+  CHECK(ohmvp::printable(std::string("a\0b\x7f\x1b[2J", 8)) == "a\\x00b\\x7f\\x1b[2J");
+  CHECK(ohmvp::printable("\xff\xc3(\xe2\x82") == "\\xff\\xc3(\\xe2\\x82");
+  // A NUL inside a message no longer ends it.
+  const char raw[] =
+      "bad operation '\x7f"
+      "ELF\0\x02' here";
+  const ConfigError error(std::string(raw, sizeof raw - 1));
+  CHECK(std::string(error.what()) == "bad operation '\\x7fELF\\x00\\x02' here");
+}
+
+TEST_CASE("errors: an excerpt of quoted input is cut with ...") {
+  CHECK(ohmvp::excerpt("short") == "short");
+  CHECK(ohmvp::excerpt(std::string(100, 'x'), 10) == "xxxxxxxxxx...");
+}
