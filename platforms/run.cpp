@@ -84,7 +84,14 @@ void run_platform(const RunOptions& options) {
   const PlatformConfig config = parse_platform(document);
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
-  const std::filesystem::path workload_file = resolve_workload(workload_name);
+  std::filesystem::path workload_file;
+  try {
+    workload_file = resolve_workload(workload_name);
+  } catch (const ConfigError& error) {
+    if (!options.workload.empty()) throw;
+    throw ConfigError(document.origin_of("platform.default_workload") +
+                      ": platform.default_workload: " + error.what());
+  }
   if (is_kernel_workload(load_json_file(workload_file))) {
     run_kernel_workload(options, document, config, workload_file);
     return;

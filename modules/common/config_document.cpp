@@ -290,8 +290,14 @@ void ConfigDocument::apply_override(const std::string& assignment) {
         std::vector<std::string> keys;
         for (auto it = node->begin(); it != node->end(); ++it) keys.push_back(it.key());
         const std::string suggestion = closest_match(segment, keys);
-        throw ConfigError(where + "unknown key '" + segment + "' at " + at +
-                          (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+        if (!suggestion.empty())
+          throw ConfigError(where + "unknown key '" + segment + "' at " + at + "; did you mean '" +
+                            suggestion + "'?");
+        // Perhaps an object the platform leaves at its default: it has no leaves to change yet.
+        throw ConfigError(where + "no '" + segment + "' at " + at +
+                          " in the resolved config; an object the platform leaves at its default "
+                          "is set whole: --set " +
+                          join_path(walked, segment) + "=<JSON object>");
       }
       node = &*found;
     } else if (node->is_array()) {

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <set>
+#include <vector>
 
 #include "modules/common/errors.h"
 
@@ -91,6 +93,70 @@ void check_depth(const std::string& text, const std::string& where) {
   }
 }
 
+// Parses with a check nlohmann's parser does not make: a key twice in one object (the parser would
+// keep the last, so a repeated setting would silently override the first).
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& where) : m_where(where) {}
+
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        m_open.push_back(Container{event == Event::object_start, {}, {}, 0});
+        break;
+      case Event::key: {
+        Container& object = m_open.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second) {
+          const std::string path = path_of_open_object();
+          throw ConfigError(m_where + ": " + (path.empty() ? "top level" : path) + ": key '" +
+                            object.key + "' appears twice");
+        }
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        m_open.pop_back();
+        element_done();
+        break;
+      case Event::value:
+        element_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Container {
+    bool is_object;
+    std::set<std::string> keys;
+    std::string key;  // of the member being read
+    size_t index;     // of the element being read
+  };
+
+  void element_done() {
+    if (!m_open.empty() && !m_open.back().is_object) ++m_open.back().index;
+  }
+
+  // The innermost open container is the object with the repeated key.
+  std::string path_of_open_object() const {
+    std::string path;
+    for (size_t i = 0; i + 1 < m_open.size(); ++i) {
+      const Container& c = m_open[i];
+      if (c.is_object)
+        path += (path.empty() ? "" : ".") + c.key;
+      else
+        path += "[" + std::to_string(c.index) + "]";
+    }
+    return path;
+  }
+
+  const std::string& m_where;
+  std::vector<Container> m_open;
+};
+
 }  // namespace
 
 std::string line_column_of(const std::string& text, size_t byte) {
@@ -109,7 +175,7 @@ std::string line_column_of(const std::string& text, size_t byte) {
 nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
   check_depth(text, where);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, DuplicateKeyCheck(where));
   } catch (const nlohmann::json::parse_error& error) {
     // error.byte counts the characters read, the offending one included.
     const size_t offending = error.byte == 0 ? 0 : error.byte - 1;

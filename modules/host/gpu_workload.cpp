@@ -123,6 +123,7 @@ class WorkloadParser {
     const ConfigReader buffers = root.child("buffers");
     for (auto it = all->begin(); it != all->end(); ++it) {
       const ConfigReader b = buffers.child(it.key().c_str());
+      if (it.key().empty()) root.fail("buffers", "a buffer needs a name, not \"\"");
       BufferSpec spec;
       spec.name = it.key();
       if (!b.has("type"))
@@ -552,6 +553,9 @@ class WorkloadParser {
       const nlohmann::json& name = (*outputs)[i];
       if (!name.is_string()) fail(path, "expected a buffer name, got " + name.dump());
       buffer_named(path, name.get<std::string>());
+      const auto& listed = m_workload.outputs;
+      if (std::find(listed.begin(), listed.end(), name) != listed.end())
+        fail(path, "buffer '" + name.get<std::string>() + "' is listed twice");
       m_workload.outputs.push_back(name.get<std::string>());
     }
   }

@@ -169,6 +169,18 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/binary.json"),
                         "binary.trace:1: bad operation '\\x7fELF\\x00\\x01'");
   }
+  SECTION("a key twice, a default workload that does not ship") {
+    write_text(dir + "/twice.json",
+               R"({"extends": "platforms/gpu_small", "memory": {"channels": 6, "channels": 4}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/twice.json"),
+                        dir + "/twice.json: memory: key 'channels' appears twice");
+    write_text(dir + "/default.json",
+               R"({"extends": "platforms/gpu_small", "platform": {"default_workload": "vecad"}})");
+    require_usage_error(run_ohmvp("run --platform " + dir + "/default.json"),
+                        dir +
+                            "/default.json: platform.default_workload: unknown workload "
+                            "'vecad'; did you mean 'vecadd'?");
+  }
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
                         "the memory holds");

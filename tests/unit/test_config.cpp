@@ -43,6 +43,12 @@ TEST_CASE("config: parse_json_text refuses deep nesting and numbers beyond a dou
                     "x:1:25: number '-1e999' is beyond the range of a double");
   CHECK_THROWS_WITH(ohmvp::parse_json_text("[1,", "x"),
                     Catch::Contains("x:1:4: malformed JSON: syntax error"));
+  // A key twice in one object is refused (the parser would keep the last), named by its path.
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"a": [1, {"b": [{"c": 1, "c": 2}]}]})", "x"),
+                    "x: a[1].b[0]: key 'c' appears twice");
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"n": 1, "n": 1})", "x"),
+                    "x: top level: key 'n' appears twice");
+  CHECK(ohmvp::parse_json_text(R"([{"k": 1}, {"k": 2}])", "x")[1]["k"] == 2);
 }
 
 TEST_CASE("config: line_column_of counts 1-based lines and columns") {
@@ -233,6 +239,11 @@ TEST_CASE("config: --set overrides") {
                       Catch::Contains("no element '7' in the array at list"));
     CHECK_THROWS_WITH(doc.apply_override("trace.enabled.x=1"),
                       Catch::Contains("trace.enabled is not an object"));
+    // Nothing near: perhaps an object left at its default, which is set whole.
+    CHECK_THROWS_WITH(doc.apply_override("memory.address_mapping.xor.0=[1,2]"),
+                      "--set memory.address_mapping.xor.0: no 'address_mapping' at memory in the "
+                      "resolved config; an object the platform leaves at its default is set "
+                      "whole: --set memory.address_mapping=<JSON object>");
   }
 
   SECTION("a leaf the document does not set is added, for its block's reader to check") {

@@ -133,6 +133,11 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
   const std::vector<Case> cases = {
       {[](nlohmann::json& w) { w.erase("ptx"); }, {"ptx: expected the path of a PTX file"}},
       {[](nlohmann::json& w) { w["ptx"] = "missing.ptx"; }, {"ptx: no such file"}},
+      {[](nlohmann::json& w) { w["ptx"] = "."; }, {"ptx: a folder, not a file"}},
+      {[](nlohmann::json& w) { w["outputs"].push_back(w["outputs"][0]); },
+       {"outputs[1]: buffer '", "' is listed twice"}},
+      {[](nlohmann::json& w) { w["buffers"][""] = w["buffers"]["a"]; },
+       {"buffers: a buffer needs a name, not \"\""}},
       {[](nlohmann::json& w) { w["outptus"] = w["outputs"]; },
        {"unknown key 'outptus'", "did you mean 'outputs'"}},
       {[](nlohmann::json& w) { w["type"] = "traffic"; }, {"type: unknown value 'traffic'"}},

@@ -122,6 +122,20 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
                    ".param .b32 y;\ncall.uni f, (x, y);\n}\n}\n") ==
       "snippet.ptx:13: call to 'f' passes 2 arguments, it takes 1 in 'call.uni f, (x, y);'");
 
+  // A module begins with .version.
+  auto raw_error = [](const std::string& text) -> std::string {
+    try {
+      parse_ptx(text, "raw.ptx");
+    } catch (const ohmvp::ConfigError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  CHECK(raw_error("\n// nothing\n") == "raw.ptx: empty: expected PTX beginning with .version");
+  CHECK(raw_error(".target sm_75\n.version 9.0\n") ==
+        "raw.ptx:1: expected .version first (every PTX module begins with it), found '.target' in "
+        "'.target sm_75'");
+
   // printf compiles to a call of vprintf, which has no body.
   try {
     load_fixture("printf.ptx");

@@ -90,6 +90,13 @@ class Parser {
   }
 
   Module run() {
+    // Every PTX module begins with .version (PTX ISA, "PTX Module Directives"): a file without
+    // one is not PTX, or not whole.
+    if (peek().kind == Token::Kind::end)
+      throw ConfigError(m_module.file + ": empty: expected PTX beginning with .version");
+    if (peek().text != ".version")
+      fail_here("expected .version first (every PTX module begins with it), found " +
+                describe(peek()));
     while (peek().kind != Token::Kind::end) parse_module_statement();
     resolve_calls();
     for (const Function& function : m_module.functions)
