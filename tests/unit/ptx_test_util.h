@@ -11,8 +11,11 @@ inline const std::filesystem::path k_ptx_fixtures =
     std::filesystem::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx";
 
 // The three module directives every snippet needs (lines 1-3), then `body` from line 4.
+inline std::string snippet_text(const std::string& body) {
+  return ".version 9.0\n.target sm_75\n.address_size 64\n" + body;
+}
 inline Module parse_snippet(const std::string& body) {
-  return parse_ptx(".version 9.0\n.target sm_75\n.address_size 64\n" + body, "snippet.ptx");
+  return parse_ptx(snippet_text(body), "snippet.ptx");
 }
 
 // A module of one kernel `k(.param .u32 n)` with registers %p0..%p3 (indices 0..3) and

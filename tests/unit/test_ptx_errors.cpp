@@ -8,15 +8,25 @@ using namespace ohmvp::gpu::test;
 
 namespace {
 
-// Parses a kernel whose body starts at line 8 of snippet.ptx and returns the error message.
-std::string error_of(const std::string& body) {
+// The message of the ConfigError that parsing `text` as `file` gives, or "no error".
+std::string parse_error(const std::string& text, const std::string& file) {
   try {
-    parse_snippet(".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n" +
-                  body + "\n}\n");
+    parse_ptx(text, file);
   } catch (const ohmvp::ConfigError& error) {
     return error.what();
   }
   return "no error";
+}
+
+// A module of snippet.ptx whose directives (line 4 on) are `text`.
+std::string module_error(const std::string& text) {
+  return parse_error(snippet_text(text), "snippet.ptx");
+}
+
+// A kernel whose body starts at line 8 of snippet.ptx.
+std::string error_of(const std::string& body) {
+  return module_error(".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n" +
+                      body + "\n}\n");
 }
 
 }  // namespace
@@ -94,14 +104,6 @@ TEST_CASE("ptx errors: operands", "[ptx]") {
 }
 
 TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
-  auto module_error = [](const std::string& text) -> std::string {
-    try {
-      parse_snippet(text);
-    } catch (const ohmvp::ConfigError& error) {
-      return error.what();
-    }
-    return "no error";
-  };
   CHECK(module_error(".foo 3;\n") == "snippet.ptx:4: unknown directive '.foo' in '.foo 3;'");
   CHECK(module_error(".global .texref t;\n") ==
         "snippet.ptx:4: texture references (.texref) are not supported; use texture objects in "
@@ -123,16 +125,9 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
       "snippet.ptx:13: call to 'f' passes 2 arguments, it takes 1 in 'call.uni f, (x, y);'");
 
   // A module begins with .version.
-  auto raw_error = [](const std::string& text) -> std::string {
-    try {
-      parse_ptx(text, "raw.ptx");
-    } catch (const ohmvp::ConfigError& error) {
-      return error.what();
-    }
-    return "no error";
-  };
-  CHECK(raw_error("\n// nothing\n") == "raw.ptx: empty: expected PTX beginning with .version");
-  CHECK(raw_error(".target sm_75\n.version 9.0\n") ==
+  CHECK(parse_error("\n// nothing\n", "raw.ptx") ==
+        "raw.ptx: empty: expected PTX beginning with .version");
+  CHECK(parse_error(".target sm_75\n.version 9.0\n", "raw.ptx") ==
         "raw.ptx:1: expected .version first (every PTX module begins with it), found '.target' in "
         "'.target sm_75'");
 
