@@ -51,8 +51,9 @@ gpu::DataType texel_type(ElementType type) {
     default:
       break;
   }
-  throw ConfigError("texture over buffer of " + std::string(element_type_name(type)) +
-                    " elements: textures hold f32, s32, u32, f16, s16, u16, s8 or u8");
+  // The workload's loader lets only these through.
+  throw std::logic_error("texture over buffer of " + std::string(element_type_name(type)) +
+                         " elements");
 }
 
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
@@ -277,9 +278,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       monitor.clear_line();
       if (monitor.stalled()) {
         std::ostringstream message;
-        message << "simulation stalled at " << sc_core::sc_time_stamp()
-                << ": the GPU is busy and nothing progressed for the last "
-                << monitor_period() * double(stall_periods);
+        const std::string kernel = platform.gpu().running_kernel();
+        message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
+                << (kernel.empty() ? std::string("the GPU is busy")
+                                   : "kernel '" + kernel + "' is running")
+                << " and nothing progressed for the last "
+                << monitor_period() * double(stall_periods)
+                << " (no kernel ended, no DRAM command): a kernel that never ends, or a deadlock";
         throw SimulationError(message.str());
       }
       throw;

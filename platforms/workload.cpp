@@ -60,12 +60,15 @@ Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
                  {"kernel", WorkloadType::kernel}});
   if (type == WorkloadType::kernel)
     root.fail("type", "a kernel workload, not memory traffic (load_gpu_workload reads it)");
-  if (type == WorkloadType::traffic) {
-    load_traffic(root.child("traffic"), seed, w);
-  } else {
-    load_trace(root.child("trace"), file.parent_path(), w);
-  }
+  // The section of the type first, then any other key is an error (a "traffic" section in a trace
+  // workload says more than a missing trace file would).
+  const ConfigReader section = root.child(type == WorkloadType::traffic ? "traffic" : "trace");
   root.finish();
+  if (type == WorkloadType::traffic) {
+    load_traffic(section, seed, w);
+  } else {
+    load_trace(section, file.parent_path(), w);
+  }
   return w;
 }
 

@@ -50,6 +50,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
 
   void launch(const KernelLaunch& launch, LaunchDone done);
   bool busy() const { return m_running || !m_queued.empty(); }
+  // The kernel of the launch running now, or "" between launches.
+  std::string running_kernel() const { return m_running ? m_state->launch.kernel : ""; }
 
   void read(uint64_t address, void* data, uint64_t bytes);
   void write(uint64_t address, const void* data, uint64_t bytes);

@@ -522,6 +522,10 @@ class WorkloadParser {
     TextureBinding t;
     r.get("buffer", t.buffer);
     const BufferSpec& buffer = buffer_named(r.path() + ".buffer", t.buffer);
+    if (buffer.type == ElementType::u64 || buffer.type == ElementType::s64 ||
+        buffer.type == ElementType::f64)
+      r.fail("buffer", "buffer '" + t.buffer + "' holds " + element_type_name(buffer.type) +
+                           "; textures hold f32, s32, u32, f16, s16, u16, s8 or u8");
     if (!r.has("width")) r.fail("width", "required: texels per row");
     r.get("width", t.width, uint64_t{1}, uint64_t{1} << 27);
     if (r.has("height")) {

@@ -161,6 +161,9 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
         run_ohmvp("run --workload " + dir + "/typo.json --dump " + dir + "/d"),
         "type: unknown value 'kernal'; expected one of 'traffic', 'trace', 'kernel'; did you mean "
         "'kernel'?");
+    write_text(dir + "/mixed.json", R"({"type": "trace", "traffic": {}})");
+    require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/mixed.json"),
+                        "mixed.json: unknown key 'traffic' at top level");
     write_text(dir + "/binary.trace", std::string("\x7f"
                                                   "ELF\0\x01",
                                                   6) +

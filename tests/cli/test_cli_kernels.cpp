@@ -82,6 +82,22 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the kernel") {
+  const std::string dir = scratch_dir("kernel_forever");
+  std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
+  ptx.replace(ptx.find("ret;"), 4, "$L_forever:\n\tbra.uni $L_forever;");
+  write_text(dir + "/forever.ptx", ptx);
+  auto workload = nlohmann::json::parse(vecadd_workload(32));
+  workload["ptx"] = dir + "/forever.ptx";
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("simulation stalled at 1020 us: kernel 'vecadd' is running and "
+                                "nothing progressed for the last 1 ms"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
   const std::string dir = scratch_dir("kernel_bad_input");
   SECTION("unknown PTX instruction") {

@@ -206,6 +206,11 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        },
        {"launches[0].args[0].texture.width", "exceed buffer 'a'"}},
       {[](nlohmann::json& w) {
+         w["buffers"]["a"]["type"] = "f64";
+         w["launches"][0]["args"][0] = {{"texture", {{"buffer", "a"}, {"width", 4}}}};
+       },
+       {"launches[0].args[0].texture.buffer: buffer 'a' holds f64; textures hold f32"}},
+      {[](nlohmann::json& w) {
          w["outputs"] = {"c", "e"};
        },
        {"outputs[1]: no buffer named 'e'"}},
