@@ -17,6 +17,17 @@ std::string vecadd_workload(unsigned count) {
   return workload.dump(2);
 }
 
+// vecadd over `count` elements with its `ret;` replaced by `ending`: DIR/w.json, DIR/w.ptx.
+std::string vecadd_ending_in(const std::string& dir, const std::string& ending, unsigned count) {
+  std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
+  ptx.replace(ptx.find("ret;"), 4, ending);
+  write_text(dir + "/w.ptx", ptx);
+  auto workload = nlohmann::json::parse(vecadd_workload(count));
+  workload["ptx"] = dir + "/w.ptx";
+  write_text(dir + "/w.json", workload.dump());
+  return dir + "/w.json";
+}
+
 }  // namespace
 
 TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and repeats exactly") {
@@ -84,13 +95,8 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
 
 TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the kernel") {
   const std::string dir = scratch_dir("kernel_forever");
-  std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
-  ptx.replace(ptx.find("ret;"), 4, "$L_forever:\n\tbra.uni $L_forever;");
-  write_text(dir + "/forever.ptx", ptx);
-  auto workload = nlohmann::json::parse(vecadd_workload(32));
-  workload["ptx"] = dir + "/forever.ptx";
-  write_text(dir + "/w.json", workload.dump());
-  const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+  const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);
+  const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir + "/out");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("simulation stalled at 1020 us: kernel 'vecadd' is running and "
@@ -101,18 +107,13 @@ TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the ke
 TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
   const std::string dir = scratch_dir("kernel_bad_input");
   SECTION("unknown PTX instruction") {
-    std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
-    ptx.replace(ptx.find("ret;"), 4, "frobnicate.b32 %r1, %r1;");
-    write_text(dir + "/bad.ptx", ptx);
-    auto workload = nlohmann::json::parse(vecadd_workload(4096));
-    workload["ptx"] = dir + "/bad.ptx";
-    write_text(dir + "/w.json", workload.dump());
+    const std::string workload = vecadd_ending_in(dir, "frobnicate.b32 %r1, %r1;", 4096);
     // Found when the runtime loads the module, after the outputs were opened: they are removed.
-    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir +
+    const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir +
                                   "/out/report --vcd " + dir + "/t.vcd --dump " + dir + "/dump");
     INFO(r.output);
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("bad.ptx:") && Contains("frobnicate"));
+    CHECK_THAT(r.output, Contains("w.ptx:") && Contains("frobnicate"));
     for (const char* made : {"/out", "/t.vcd", "/dump"})
       CHECK_FALSE(std::filesystem::exists(dir + made));
   }
