@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <set>
+#include <unordered_set>
 #include <vector>
 
 #include "modules/common/errors.h"
@@ -93,51 +93,72 @@ void check_depth(const std::string& text, const std::string& where) {
   }
 }
 
-// Parses with a check nlohmann's parser does not make: a key twice in one object (the parser would
-// keep the last, so a repeated setting would silently override the first).
-class DuplicateKeyCheck {
+// nlohmann's document builder with one check it does not make: a key twice in one object (it
+// would keep the last, so a repeated setting would silently override the first). A SAX handler,
+// not a parse callback: the callback parser scans the parent object after every child object,
+// which is quadratic in the number of members.
+class DuplicateCheckingBuilder {
  public:
-  explicit DuplicateKeyCheck(const std::string& where) : m_where(where) {}
+  using Json = nlohmann::json;
+  DuplicateCheckingBuilder(Json& result, const std::string& where)
+      : m_builder(result), m_where(where) {}
 
-  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using Event = nlohmann::json::parse_event_t;
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        m_open.push_back(Container{event == Event::object_start, {}, {}, 0});
-        break;
-      case Event::key: {
-        Container& object = m_open.back();
-        object.key = parsed.get<std::string>();
-        if (!object.keys.insert(object.key).second) {
-          const std::string path = path_of_open_object();
-          throw ConfigError(m_where + ": " + (path.empty() ? "top level" : path) + ": key '" +
-                            object.key + "' appears twice");
-        }
-        break;
-      }
-      case Event::object_end:
-      case Event::array_end:
-        m_open.pop_back();
-        element_done();
-        break;
-      case Event::value:
-        element_done();
-        break;
+  bool null() { return value_done(m_builder.null()); }
+  bool boolean(bool value) { return value_done(m_builder.boolean(value)); }
+  bool number_integer(Json::number_integer_t value) {
+    return value_done(m_builder.number_integer(value));
+  }
+  bool number_unsigned(Json::number_unsigned_t value) {
+    return value_done(m_builder.number_unsigned(value));
+  }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) {
+    return value_done(m_builder.number_float(value, text));
+  }
+  bool string(Json::string_t& value) { return value_done(m_builder.string(value)); }
+  bool binary(Json::binary_t& value) { return value_done(m_builder.binary(value)); }
+  bool start_object(std::size_t size) {
+    m_open.push_back(Container{true, {}, {}, 0});
+    return m_builder.start_object(size);
+  }
+  bool start_array(std::size_t size) {
+    m_open.push_back(Container{false, {}, {}, 0});
+    return m_builder.start_array(size);
+  }
+  bool end_object() {
+    m_open.pop_back();
+    return value_done(m_builder.end_object());
+  }
+  bool end_array() {
+    m_open.pop_back();
+    return value_done(m_builder.end_array());
+  }
+  bool key(Json::string_t& key) {
+    Container& object = m_open.back();
+    object.key = key;
+    if (!object.keys.insert(key).second) {
+      const std::string path = path_of_open_object();
+      throw ConfigError(m_where + ": " + (path.empty() ? "top level" : path) + ": key '" + key +
+                        "' appears twice");
     }
-    return true;
+    return m_builder.key(key);
+  }
+  // Throws `error` as its own type (parse_error, out_of_range), which parse_json_text catches.
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& last_token, const Exception& error) {
+    return m_builder.parse_error(position, last_token, error);
   }
 
  private:
   struct Container {
     bool is_object;
-    std::set<std::string> keys;
+    std::unordered_set<std::string> keys;
     std::string key;  // of the member being read
     size_t index;     // of the element being read
   };
 
-  void element_done() {
+  bool value_done(bool result) {
     if (!m_open.empty() && !m_open.back().is_object) ++m_open.back().index;
+    return result;
   }
 
   // The innermost open container is the object with the repeated key.
@@ -153,6 +174,7 @@ class DuplicateKeyCheck {
     return path;
   }
 
+  nlohmann::detail::json_sax_dom_parser<Json> m_builder;
   const std::string& m_where;
   std::vector<Container> m_open;
 };
@@ -175,7 +197,10 @@ std::string line_column_of(const std::string& text, size_t byte) {
 nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
   check_depth(text, where);
   try {
-    return nlohmann::json::parse(text, DuplicateKeyCheck(where));
+    nlohmann::json document;
+    DuplicateCheckingBuilder builder(document, where);
+    nlohmann::json::sax_parse(text, &builder);
+    return document;
   } catch (const nlohmann::json::parse_error& error) {
     // error.byte counts the characters read, the offending one included.
     const size_t offending = error.byte == 0 ? 0 : error.byte - 1;
