@@ -248,7 +248,12 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
 
-  RunOutputs outputs(options);
+  std::vector<std::filesystem::path> inputs{document.file(), file, workload.ptx};
+  for (const BufferSpec& buffer : workload.buffers)
+    if (buffer.init.kind == BufferInit::Kind::file) inputs.push_back(buffer.init.file);
+  std::vector<std::string> dump_files{"index.json"};
+  for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
+  RunOutputs outputs(options, inputs, dump_files);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {
     GpuPlatform platform(document, outputs.vcd());
@@ -256,8 +261,10 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         "monitor",
         [&] {
           const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
-          return RunMonitor::Progress{kernels, 0, kernels + platform.memory().column_commands(),
-                                      platform.gpu().busy(), "kernels"};
+          // A finished CTA is progress too: a large grid of CTAs that touch no memory is not stuck.
+          const uint64_t progress =
+              kernels + platform.gpu().ctas_done() + platform.memory().column_commands();
+          return RunMonitor::Progress{kernels, 0, progress, platform.gpu().busy(), "kernels"};
         },
         [&] {
           if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
@@ -284,13 +291,14 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                                    : "kernel '" + kernel + "' is running")
                 << " and nothing progressed for the last "
                 << monitor_period() * double(stall_periods)
-                << " (no kernel ended, no DRAM command): a kernel that never ends, or a deadlock";
+                << " (no CTA ended, no DRAM command): a kernel that never ends, or a deadlock";
         throw SimulationError(message.str());
       }
       throw;
     }
     monitor.clear_line();
     if (outputs.vcd()) outputs.vcd()->close(sc_core::sc_time_stamp().value());
+    outputs.finish();
 
     const RunSummary summary = summarise(platform);
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,

@@ -103,11 +103,15 @@ int command_run(const std::vector<std::string>& args) {
   ohmvp::RunOptions run;
   if (vm.count("platform")) run.platform = vm["platform"].as<std::string>();
   if (vm.count("workload")) run.workload = vm["workload"].as<std::string>();
-  if (vm.count("vcd")) run.vcd = vm["vcd"].as<std::string>();
-  if (vm.count("dump")) run.dump = vm["dump"].as<std::string>();
+  // Lexically normal, so that "x/../y" names y alone and x is neither made nor needed.
+  const auto path_of = [&vm](const char* option) {
+    return std::filesystem::path(vm[option].as<std::string>()).lexically_normal();
+  };
+  if (vm.count("vcd")) run.vcd = path_of("vcd");
+  if (vm.count("dump")) run.dump = path_of("dump");
   run.verify = vm.count("verify") > 0;
   run.overrides = overrides_of(vm);
-  run.out_dir = vm["out"].as<std::string>();
+  run.out_dir = path_of("out");
   run.seed = parse_seed(vm["seed"].as<std::string>());
   run.progress = !vm.count("quiet") && isatty(STDERR_FILENO);
   ohmvp::run_platform(run);
@@ -182,6 +186,10 @@ int command_compare(const std::vector<std::string>& args) {
   const ohmvp::Comparison comparison = ohmvp::compare_reports(std::move(reports), figures);
   if (vm.count("json")) {
     const std::filesystem::path json = vm["json"].as<std::string>();
+    for (const ohmvp::LoadedReport& report : comparison.reports)
+      if (ohmvp::same_file(json, report.file))
+        throw ohmvp::ConfigError("--json " + json.string() + " is " + report.file +
+                                 ", a report compared; it would be overwritten");
     const std::filesystem::path created =
         json.has_parent_path() ? ohmvp::create_folder(json.parent_path()) : "";
     try {

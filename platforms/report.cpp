@@ -6,6 +6,7 @@
 #include <iomanip>
 
 #include "modules/common/errors.h"
+#include "modules/common/json_file.h"
 
 namespace ohmvp {
 
@@ -61,20 +62,36 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
 std::filesystem::path create_folder(const std::filesystem::path& folder) {
   std::error_code error;
   std::filesystem::path top_created;
-  for (std::filesystem::path missing = folder; !missing.empty(); missing = missing.parent_path()) {
+  // Lexically normal, so that "x/../y" is walked as "y" (and "x" is not thought made).
+  for (std::filesystem::path missing = folder.lexically_normal(); !missing.empty();
+       missing = missing.parent_path()) {
     // Only what is surely not there: a folder that cannot be looked at is not ours to remove.
     if (std::filesystem::status(missing, error).type() != std::filesystem::file_type::not_found)
       break;
     top_created = missing;
   }
-  std::filesystem::create_directories(folder, error);
+  std::filesystem::create_directories(folder.lexically_normal(), error);
   if (error)
     throw ConfigError("cannot create output folder " + folder.string() + ": " + error.message());
   return top_created;
 }
 
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code unknown;
+  const auto resolved = [&unknown](const std::filesystem::path& path) {
+    const std::filesystem::path full = std::filesystem::weakly_canonical(path, unknown);
+    return unknown ? std::filesystem::absolute(path).lexically_normal() : full;
+  };
+  return resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, unknown);
+}
+
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
   if (!file.has_filename()) throw ConfigError("cannot write '" + file.string() + "': no file name");
+  // Renaming over a device or a FIFO would replace it with a plain file.
+  std::error_code unknown;
+  const auto type = std::filesystem::status(file, unknown).type();
+  if (type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found)
+    throw ConfigError("cannot write " + file.string() + ": " + why_not_a_file(file));
   const std::filesystem::path temporary = file.string() + ".tmp";
   std::error_code error;
   {

@@ -70,6 +70,9 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
 // folder it created (empty when the folder was there).
 std::filesystem::path create_folder(const std::filesystem::path& folder);
 
+// Whether the two paths name one file (the same path once resolved, or the same inode).
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
 // Writes the file whole or not at all (a temporary file renamed into place).
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);
 

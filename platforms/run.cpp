@@ -106,7 +106,9 @@ void run_platform(const RunOptions& options) {
                       "written)");
   check_fits(workload, config.memory);
 
-  RunOutputs outputs(options);
+  std::vector<std::filesystem::path> inputs{document.file(), workload_file};
+  if (!workload.trace_file.empty()) inputs.push_back(workload.trace_file);
+  RunOutputs outputs(options, inputs);
   outputs.guard([&] {
     StatsRegistry stats;
     MemorySystem memory("memory", config.memory, stats, outputs.vcd());
@@ -137,6 +139,7 @@ void run_platform(const RunOptions& options) {
     monitor.clear_line();
     const uint64_t end_ps = sc_core::sc_time_stamp().value();
     if (outputs.vcd()) outputs.vcd()->close(end_ps);
+    outputs.finish();
     if (monitor.stalled()) {
       std::ostringstream message;
       message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "

@@ -1,10 +1,45 @@
 #include "platforms/run_outputs.h"
 
+#include <map>
+
 #include "platforms/report.h"
 
 namespace ohmvp {
 
-RunOutputs::RunOutputs(const RunOptions& options) {
+namespace {
+
+bool is_device_or_fifo(const std::filesystem::path& path) {
+  std::error_code unknown;
+  const auto type = std::filesystem::status(path, unknown).type();
+  return type == std::filesystem::file_type::character ||
+         type == std::filesystem::file_type::block || type == std::filesystem::file_type::fifo;
+}
+
+// Every output with the option that names it; none may be an input or another output.
+void check_outputs(const std::map<std::string, std::filesystem::path>& outputs,
+                   const std::vector<std::filesystem::path>& inputs) {
+  for (auto it = outputs.begin(); it != outputs.end(); ++it) {
+    if (is_device_or_fifo(it->second)) continue;
+    for (const std::filesystem::path& input : inputs)
+      if (same_file(it->second, input))
+        throw ConfigError(it->first + " " + it->second.string() + " is " + input.string() +
+                          ", an input of this run; it would be overwritten");
+    for (auto other = std::next(it); other != outputs.end(); ++other)
+      if (same_file(it->second, other->second))
+        throw ConfigError(it->first + " " + it->second.string() + " and " + other->first + " " +
+                          other->second.string() + " are the same file");
+  }
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
+                       const std::vector<std::string>& dump_files) {
+  std::map<std::string, std::filesystem::path> outputs{{"--out", options.out_dir / "report.json"}};
+  if (options.vcd) outputs["--vcd"] = *options.vcd;
+  if (options.dump)
+    for (const std::string& name : dump_files) outputs["--dump " + name] = *options.dump / name;
+  check_outputs(outputs, inputs);
   guard([&] {
     for (const auto& folder : {std::optional(options.out_dir), options.dump}) {
       if (!folder) continue;
@@ -12,19 +47,41 @@ RunOutputs::RunOutputs(const RunOptions& options) {
       if (!created.empty()) m_created_folders.push_back(created);
     }
     if (options.vcd) {
-      m_vcd = std::make_unique<VcdWriter>(*options.vcd);
       m_vcd_file = options.vcd;
+      m_vcd_written = is_device_or_fifo(*options.vcd)
+                          ? *options.vcd
+                          : std::filesystem::path(options.vcd->string() + ".tmp");
+      m_vcd = std::make_unique<VcdWriter>(*m_vcd_written);
     }
   });
 }
 
-RunOutputs::~RunOutputs() = default;
+void RunOutputs::finish() {
+  if (!m_vcd) return;
+  m_vcd.reset();  // closes the file
+  if (*m_vcd_written == *m_vcd_file) return;
+  std::error_code error;
+  std::filesystem::rename(*m_vcd_written, *m_vcd_file, error);
+  if (error) {
+    const std::string reason = error.message();
+    std::filesystem::remove(*m_vcd_written, error);
+    throw ConfigError("cannot write VCD file " + m_vcd_file->string() + ": " + reason);
+  }
+}
+
+RunOutputs::~RunOutputs() {
+  // Left by a simulation error: the waveform up to it is kept.
+  if (!m_vcd) return;
+  m_vcd.reset();
+  std::error_code ignored;
+  if (*m_vcd_written != *m_vcd_file) std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
+}
 
 void RunOutputs::discard() noexcept {
   std::error_code ignored;
-  if (m_vcd_file) {
+  if (m_vcd) {
     m_vcd.reset();
-    std::filesystem::remove(*m_vcd_file, ignored);
+    if (*m_vcd_written != *m_vcd_file) std::filesystem::remove(*m_vcd_written, ignored);
   }
   for (const std::filesystem::path& folder : m_created_folders)
     std::filesystem::remove_all(folder, ignored);

@@ -12,18 +12,27 @@
 namespace ohmvp {
 
 // What a run writes besides its report: the report's folder, the dump folder and the VCD, made
-// before elaboration (modules register their VCD signals then). Some bad input only shows once the
-// run has begun (a PTX module loaded, a kernel launched with the wrong arguments); `guard` then
-// removes the VCD and the folders the run made, so that bad input leaves nothing behind. A
-// simulation error keeps them: the waveform up to the failure is what one looks at.
+// before elaboration (modules register their VCD signals then).
+// - Outputs that would overwrite the run's inputs, or each other, are refused first.
+// - The VCD is written to `<vcd>.tmp` and renamed into place when the run ends, so an earlier
+//   file of that name survives a run that fails on bad input (a device or FIFO is written
+//   directly).
+// - Some bad input only shows once the run has begun (a PTX module loaded, a kernel launched with
+//   the wrong arguments); `guard` then removes the VCD and the folders the run made, so that bad
+//   input leaves nothing behind. A simulation error keeps the VCD: the waveform up to the failure
+//   is what one looks at.
 class RunOutputs {
  public:
-  explicit RunOutputs(const RunOptions& options);
+  // `inputs`: every file the run reads; `dump_files`: the names --dump will write.
+  RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
+             const std::vector<std::string>& dump_files = {});
   ~RunOutputs();
   RunOutputs(const RunOutputs&) = delete;
   RunOutputs& operator=(const RunOutputs&) = delete;
 
   VcdWriter* vcd() const { return m_vcd.get(); }
+  // The run is done: the VCD (closed) goes into place. ConfigError when it cannot.
+  void finish();
 
   // Runs `body`; a ConfigError out of it removes the outputs before it goes on up.
   template <class Body>
@@ -40,7 +49,8 @@ class RunOutputs {
   void discard() noexcept;
 
   std::vector<std::filesystem::path> m_created_folders;  // the top-most ones that did not exist
-  std::optional<std::filesystem::path> m_vcd_file;
+  std::optional<std::filesystem::path> m_vcd_file;       // where the VCD ends up
+  std::optional<std::filesystem::path> m_vcd_written;    // where it is written meanwhile
   std::unique_ptr<VcdWriter> m_vcd;
 };
 

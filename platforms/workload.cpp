@@ -33,6 +33,7 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
   const std::filesystem::path path =
       std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : folder / file;
   auto trace = std::make_unique<TraceSource>(path);
+  w.trace_file = path;
   for (const MemoryRequest& request : trace->requests()) {
     w.largest_request = std::max(w.largest_request, request.size);
     // Aligned to its size, a request ends at 2^64 at most.

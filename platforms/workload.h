@@ -18,8 +18,9 @@ struct Workload {
   nlohmann::json json;
   std::unique_ptr<RequestSource> source;
   uint32_t max_outstanding = 64;
-  uint32_t largest_request = 0;  // bytes
-  uint64_t last_byte = 0;        // the highest byte any request touches (one past it may be 2^64)
+  uint32_t largest_request = 0;      // bytes
+  std::filesystem::path trace_file;  // trace workloads: the file the requests come from
+  uint64_t last_byte = 0;  // the highest byte any request touches (one past it may be 2^64)
 };
 
 // `seed` is the run's seed; a traffic workload uses it unless it names its own.

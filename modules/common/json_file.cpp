@@ -20,6 +20,12 @@ std::string read_whole_file(const std::filesystem::path& file) {
   auto fail = [&file](int error) {
     throw ConfigError("cannot read " + file.string() + ": " + std::strerror(error));
   };
+  // A FIFO or a device would block or never end: only regular files (symbolic links followed).
+  std::error_code unknown;
+  const auto type = std::filesystem::status(file, unknown).type();
+  if (type == std::filesystem::file_type::directory) fail(EISDIR);
+  if (type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found)
+    throw ConfigError("cannot read " + file.string() + ": " + why_not_a_file(file));
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(std::fopen(file.c_str(), "rb"),
                                                          &std::fclose);
   if (!stream) fail(errno);
@@ -74,23 +80,20 @@ size_t first_overflowing_number(const std::string& text) {
   return 0;
 }
 
-// Refuses nesting deeper than max_json_depth before the parser builds it, so that nothing later
-// copies or walks such a document recursively.
-void check_depth(const std::string& text, const std::string& where) {
+// The byte of the first bracket nested more than max_json_depth deep.
+size_t too_deep_at(const std::string& text) {
   size_t depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"') {
       i = end_of_string(text, i);
     } else if (c == '[' || c == '{') {
-      if (++depth > max_json_depth)
-        throw ConfigError(where + ":" + line_column_of(text, i) +
-                          ": malformed JSON: arrays and objects nested more than " +
-                          std::to_string(max_json_depth) + " deep");
+      if (++depth > max_json_depth) return i;
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;
     }
   }
+  return text.size();
 }
 
 // nlohmann's document builder with one check it does not make: a key twice in one object (it
@@ -100,8 +103,8 @@ void check_depth(const std::string& text, const std::string& where) {
 class DuplicateCheckingBuilder {
  public:
   using Json = nlohmann::json;
-  DuplicateCheckingBuilder(Json& result, const std::string& where)
-      : m_builder(result), m_where(where) {}
+  DuplicateCheckingBuilder(Json& result, const std::string& text, const std::string& where)
+      : m_builder(result), m_text(text), m_where(where) {}
 
   bool null() { return value_done(m_builder.null()); }
   bool boolean(bool value) { return value_done(m_builder.boolean(value)); }
@@ -117,11 +120,11 @@ class DuplicateCheckingBuilder {
   bool string(Json::string_t& value) { return value_done(m_builder.string(value)); }
   bool binary(Json::binary_t& value) { return value_done(m_builder.binary(value)); }
   bool start_object(std::size_t size) {
-    m_open.push_back(Container{true, {}, {}, 0});
+    open(true);
     return m_builder.start_object(size);
   }
   bool start_array(std::size_t size) {
-    m_open.push_back(Container{false, {}, {}, 0});
+    open(false);
     return m_builder.start_array(size);
   }
   bool end_object() {
@@ -156,6 +159,16 @@ class DuplicateCheckingBuilder {
     size_t index;     // of the element being read
   };
 
+  // Nesting deeper than max_json_depth is refused while parsing (which keeps its own stack), so
+  // that nothing later copies or walks such a document recursively.
+  void open(bool is_object) {
+    if (m_open.size() == max_json_depth)
+      throw ConfigError(m_where + ":" + line_column_of(m_text, too_deep_at(m_text)) +
+                        ": malformed JSON: arrays and objects nested more than " +
+                        std::to_string(max_json_depth) + " deep");
+    m_open.push_back(Container{is_object, {}, {}, 0});
+  }
+
   bool value_done(bool result) {
     if (!m_open.empty() && !m_open.back().is_object) ++m_open.back().index;
     return result;
@@ -175,6 +188,7 @@ class DuplicateCheckingBuilder {
   }
 
   nlohmann::detail::json_sax_dom_parser<Json> m_builder;
+  const std::string& m_text;
   const std::string& m_where;
   std::vector<Container> m_open;
 };
@@ -195,10 +209,9 @@ std::string line_column_of(const std::string& text, size_t byte) {
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
-  check_depth(text, where);
   try {
     nlohmann::json document;
-    DuplicateCheckingBuilder builder(document, where);
+    DuplicateCheckingBuilder builder(document, text, where);
     nlohmann::json::sax_parse(text, &builder);
     return document;
   } catch (const nlohmann::json::parse_error& error) {

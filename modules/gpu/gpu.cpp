@@ -223,6 +223,7 @@ uint64_t Gpu::step(uint64_t cycle) {
 }
 
 void Gpu::cta_done(uint32_t sm) {
+  ++m_ctas_done;
   m_dispatcher.finished(sm);
   m_dispatch_due = !m_dispatcher.all_dispatched();
 }

@@ -50,6 +50,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
 
   void launch(const KernelLaunch& launch, LaunchDone done);
   bool busy() const { return m_running || !m_queued.empty(); }
+  // CTAs that have finished, every launch: progress a run monitor can see.
+  uint64_t ctas_done() const { return m_ctas_done; }
   // The kernel of the launch running now, or "" between launches.
   std::string running_kernel() const { return m_running ? m_state->launch.kernel : ""; }
 
@@ -103,6 +105,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   std::unique_ptr<LaunchState> m_state;
   LaunchDone m_done;
   bool m_running = false;
+  uint64_t m_ctas_done = 0;
   bool m_dispatch_due = false;
   bool m_faulted = false;
   std::string m_fault_message;

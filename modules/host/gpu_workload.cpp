@@ -1,5 +1,8 @@
 #include "modules/host/gpu_workload.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <limits>
 
 #include "modules/common/closest_match.h"
@@ -123,7 +126,17 @@ class WorkloadParser {
     const ConfigReader buffers = root.child("buffers");
     for (auto it = all->begin(); it != all->end(); ++it) {
       const ConfigReader b = buffers.child(it.key().c_str());
-      if (it.key().empty()) root.fail("buffers", "a buffer needs a name, not \"\"");
+      // A buffer's name is also its --dump file's: letters, digits, '_', '-' and '.', not first.
+      const std::string& name = it.key();
+      const bool plain =
+          !name.empty() && name.size() <= 128 && name[0] != '.' &&
+          std::all_of(name.begin(), name.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+          });
+      if (!plain)
+        root.fail("buffers", "buffer name '" + excerpt(name) +
+                                 "': expected 1 to 128 letters, digits, '_', '-' or '.', not "
+                                 "beginning with '.'");
       BufferSpec spec;
       spec.name = it.key();
       if (!b.has("type"))

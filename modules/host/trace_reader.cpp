@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "modules/common/errors.h"
+#include "modules/common/json_file.h"
 
 namespace ohmvp {
 
@@ -260,8 +261,9 @@ class TraceParser {
 }  // namespace
 
 TraceSource::TraceSource(const std::filesystem::path& file) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(file, ignored)) fail_to_read(file, EISDIR);
+  // A FIFO or a device would block or never end: only regular files (symbolic links followed).
+  if (std::filesystem::exists(file) && !std::filesystem::is_regular_file(file))
+    throw ConfigError("cannot read trace " + file.string() + ": " + why_not_a_file(file));
   errno = 0;
   std::ifstream stream(file);
   if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);

@@ -203,7 +203,7 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   SECTION("a report that cannot be written") {
     std::filesystem::create_directories(dir + "/out/report.json");
     require_usage_error(run_ohmvp("run -q --out " + dir + "/out"),
-                        "cannot write " + dir + "/out/report.json: Is a directory");
+                        "cannot write " + dir + "/out/report.json: a folder, not a file");
     CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json.tmp"));
   }
   std::filesystem::remove_all(dir);

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -50,6 +52,14 @@ TEST_CASE("cli: compare puts two runs side by side") {
       CHECK_THAT(bad.output, Contains(message));
     };
     refused(run_ohmvp("compare " + dir + "/gto"), "expected at least two reports");
+    // A FIFO would block the read, a device never end it.
+    REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/fifo"),
+            "cannot read " + dir + "/fifo: not a regular file");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/fifo"),
+            "cannot write " + dir + "/fifo: not a regular file");
+    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto/report.json"),
+            "a report compared; it would be overwritten");
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/none --json " + dir + "/bad.json"),
             "cannot read " + dir + "/none");
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr -f ipx --json " + dir + "/bad.json"),
@@ -57,7 +67,7 @@ TEST_CASE("cli: compare puts two runs side by side") {
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --figure"),
             "ohmvp compare: the required argument for option '--figure' is missing");
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto"),
-            "cannot write " + dir + "/gto: Is a directory");
+            "cannot write " + dir + "/gto: a folder, not a file");
     refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/new/"),
             "cannot write '" + dir + "/new/': no file name");
     CHECK_FALSE(std::filesystem::exists(dir + "/bad.json"));

@@ -117,6 +117,26 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     for (const char* made : {"/out", "/t.vcd", "/dump"})
       CHECK_FALSE(std::filesystem::exists(dir + made));
   }
+  SECTION("outputs that would overwrite an input or each other; an earlier VCD survives") {
+    const std::string workload = vecadd_ending_in(dir, "frobnicate.b32 %r1, %r1;", 4096);
+    const CliResult ptx = run_ohmvp("run -q --workload " + workload + " --vcd " + dir + "/w.ptx");
+    INFO(ptx.output);
+    CHECK(ptx.exit_code == 2);
+    CHECK_THAT(ptx.output,
+               Contains("--vcd " + dir + "/w.ptx is ") && Contains("an input of this run"));
+    const CliResult clash = run_ohmvp("run -q --out " + dir + "/o --vcd " + dir + "/o/report.json");
+    CHECK(clash.exit_code == 2);
+    CHECK_THAT(clash.output, Contains("are the same file"));
+    write_text(dir + "/t.vcd", "earlier\n");
+    const CliResult late = run_ohmvp("run -q --workload " + workload + " --out " + dir +
+                                     "/x/../o --vcd " + dir + "/t.vcd");
+    INFO(late.output);
+    CHECK(late.exit_code == 2);
+    CHECK(read_text(dir + "/t.vcd") == "earlier\n");
+    CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/o"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/x"));
+  }
   SECTION("a launch with too few arguments, into an existing folder") {
     auto workload = nlohmann::json::parse(vecadd_workload(4096));
     workload["launches"][0]["args"].erase(3);

@@ -221,8 +221,9 @@ TEST_CASE("trace: unreadable or empty files") {
       fs::temp_directory_path() / ("ohmvp_no_such_trace_" + std::to_string(::getpid()));
   CHECK_THROWS_WITH(TraceSource(missing),
                     "cannot read trace " + missing.string() + ": No such file or directory");
-  CHECK_THROWS_WITH(TraceSource(fs::temp_directory_path()),
-                    Catch::Contains("cannot read trace") && Catch::Contains("Is a directory"));
+  CHECK_THROWS_WITH(
+      TraceSource(fs::temp_directory_path()),
+      Catch::Contains("cannot read trace") && Catch::Contains("a folder, not a file"));
   std::string file;
   const std::string message = error_for("# nothing\n\n", &file);
   CHECK_THAT(message, Catch::StartsWith("trace " + file + " has no requests"));
