@@ -82,6 +82,9 @@ void check_statistics(const std::string& file, const nlohmann::json& stats) {
     for (const auto& [stat, entry] : group_stats.items()) {
       const std::string path = "stats." + group + "." + stat;
       if (!entry.is_object()) throw ConfigError(file + ": " + path + ": expected an object");
+      if (std::none_of(entry.items().begin(), entry.items().end(),
+                       [](const auto& item) { return is_value_field(item.key()); }))
+        throw ConfigError(file + ": " + path + ": expected a value (or count, mean, ...)");
       for (const auto& [key, value] : entry.items()) {
         if (!is_value_field(key)) {
           if (!value.is_string())
@@ -155,6 +158,7 @@ std::vector<std::string> figure_names(const std::vector<LoadedReport>& reports) 
 ComparisonRow row_of(const std::vector<LoadedReport>& reports, const std::string& name) {
   ComparisonRow row{name, "", true, {}};
   bool found = false;
+  const std::string* unit_file = nullptr;  // the report that gave the unit
   for (const LoadedReport& report : reports) {
     const auto summary_value = report.summary.find(name);
     if (summary_value != report.summary.end()) {
@@ -167,7 +171,12 @@ ComparisonRow row_of(const std::vector<LoadedReport>& reports, const std::string
     }
     const std::optional<StatisticValue> statistic = statistic_of(report.stats, name);
     if (statistic) {
+      // Values in other units have no ratio.
+      if (unit_file && statistic->unit != row.unit)
+        throw ConfigError("compare: '" + name + "' is in '" + row.unit + "' in " + *unit_file +
+                          " but in '" + statistic->unit + "' in " + report.file);
       row.unit = statistic->unit;
+      unit_file = &report.file;
       row.integral = row.integral && statistic->integral;
       found = true;
     }
@@ -297,8 +306,12 @@ Comparison compare_reports(std::vector<LoadedReport> reports,
                            const std::vector<std::string>& figures) {
   Comparison comparison;
   comparison.labels = labels_of(reports);
+  // Names from the reports go to a terminal: control characters written as \xNN.
+  for (std::string& label : comparison.labels) label = printable(label);
   const std::vector<std::string> names = figures.empty() ? every_summary_figure(reports) : figures;
-  for (const std::string& name : names) comparison.rows.push_back(row_of(reports, name));
+  std::set<std::string> shown;
+  for (const std::string& name : names)
+    if (shown.insert(name).second) comparison.rows.push_back(row_of(reports, name));
   comparison.reports = std::move(reports);
   return comparison;
 }
@@ -309,7 +322,7 @@ void print_comparison(std::ostream& out, const Comparison& c) {
   size_t file_width = 0;
   for (size_t i = 0; i < columns; ++i) {
     label_width = std::max(label_width, c.labels[i].size());
-    file_width = std::max(file_width, c.reports[i].file.size());
+    file_width = std::max(file_width, printable(c.reports[i].file).size());
   }
   out << "Reports (ratios are to the first):\n";
   for (size_t i = 0; i < columns; ++i) {
@@ -317,9 +330,9 @@ void print_comparison(std::ostream& out, const Comparison& c) {
     out << "  ";
     pad_right(out, c.labels[i], label_width);
     out << "  ";
-    pad_right(out, report.file, file_width);
-    out << "  (" << report.platform << ", workload " << report.workload << ", seed " << report.seed
-        << ")\n";
+    pad_right(out, printable(report.file), file_width);
+    out << "  (" << printable(report.platform) << ", workload " << printable(report.workload)
+        << ", seed " << report.seed << ")\n";
   }
   out << "\n";
 

@@ -278,13 +278,15 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   constexpr size_t block_bytes = size_t(1) << 16;
   std::vector<char> block(block_bytes + 1);  // and a 0 after the bytes read (see scan_plain)
   std::string carry;
-  for (;;) {
+  for (bool first = true;; first = false) {
     stream.read(block.data(), static_cast<std::streamsize>(block_bytes));
     const size_t got = static_cast<size_t>(stream.gcount());
     if (got == 0) break;
     block[got] = '\0';
     const char* begin = block.data();
     const char* const end = begin + got;
+    // A UTF-8 byte-order mark, as some editors write, is not part of the first line.
+    if (first && got >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
     for (;;) {
       if (carry.empty()) {
         if (const char* next = parser.parse_plain_at(begin, end)) {

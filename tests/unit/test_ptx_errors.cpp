@@ -127,6 +127,7 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   // A module begins with .version.
   CHECK(parse_error("\n// nothing\n", "raw.ptx") ==
         "raw.ptx: empty: expected PTX beginning with .version");
+  CHECK(parse_error("\xEF\xBB\xBF" + snippet_text(""), "bom.ptx") == "no error");
   CHECK(parse_error(".target sm_75\n.version 9.0\n", "raw.ptx") ==
         "raw.ptx:1: expected .version first (every PTX module begins with it), found '.target' in "
         "'.target sm_75'");

@@ -116,6 +116,15 @@ TEST_CASE("report comparison: statistics by group and name, a histogram by its f
   CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"memory.mc0.read_latency"}),
                     Contains("'memory.mc0.read_latency' has several values") &&
                         Contains("memory.mc0.read_latency.p99"));
+  // A figure named twice is one row.
+  CHECK(ohmvp::compare_reports(reports, {"ipc", "ipc"}).rows.size() == 1);
+  // A statistic in other units has no ratio.
+  json other_units = report_of("hetero_planar", {{"ipc", 0.6}});
+  other_units["stats"]["memory.mc0"]["reads"]["unit"] = "bytes";
+  const std::vector<LoadedReport> mixed{reports[0], loaded(dir, "u", other_units)};
+  CHECK_THROWS_WITH(
+      ohmvp::compare_reports(mixed, {"memory.mc0.reads"}),
+      Contains("'memory.mc0.reads' is in 'requests' in ") && Contains(" but in 'bytes' in "));
   CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"ipx"}),
                     Contains("no report has a figure 'ipx'; did you mean 'ipc'?"));
   CHECK_THROWS_WITH(ohmvp::compare_reports(reports, {"memory.mc0.raeds"}),
@@ -135,6 +144,10 @@ TEST_CASE("report comparison: columns named by workload and seed where those dif
   const std::vector<LoadedReport> same{reports[0], reports[0]};
   const auto labels = ohmvp::compare_reports(same, {}).labels;
   CHECK_THAT(labels[1], Contains("report.json #2"));
+  // Names from a report reach the terminal escaped.
+  const std::vector<LoadedReport> odd{reports[0],
+                                      loaded(dir, "e", report_of("x\x1b[2Jy", {{"ipc", 1}}))};
+  CHECK_THAT(printed(ohmvp::compare_reports(odd, {})), Contains("x\\x1b[2Jy") && !Contains("\x1b"));
 }
 
 TEST_CASE("report comparison: what is not a report is refused by name") {
@@ -157,6 +170,9 @@ TEST_CASE("report comparison: what is not a report is refused by name") {
   report["seed"] = -1;
   refused(report, "not an ohmvp run report: expected 'seed' to be a whole number >= 0");
   refused(json::array(), "not an ohmvp run report: not an object");
+  report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report["stats"]["memory.mc0"]["reads"].erase("value");
+  refused(report, "stats.memory.mc0.reads: expected a value (or count, mean, ...)");
 
   CHECK_THROWS_WITH(ohmvp::load_report(dir.write("broken.json", "{\"summary\": ")),
                     Contains("broken.json:1:13: malformed JSON"));

@@ -170,6 +170,15 @@ TEST_CASE("trace: plain lines at the end of the file and of the address range") 
   CHECK(got[2].address == 0x1c0);
 }
 
+TEST_CASE("trace: a UTF-8 byte-order mark before the first line is skipped") {
+  TempTrace trace("\xEF\xBB\xBFR 0x40\n@5 W 0x80 8\n");
+  TraceSource source(trace.path());
+  const std::vector<MemoryRequest> got = read_all(source);
+  REQUIRE(got.size() == 2);
+  CHECK(got[0].address == 0x40);
+  CHECK(got[1].is_write);
+}
+
 TEST_CASE("trace: malformed lines name file and line") {
   using Catch::Contains;
   const std::string good = "# header\nR 0x0\n\n";  // the bad line is line 4

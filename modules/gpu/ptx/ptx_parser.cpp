@@ -892,6 +892,8 @@ class Parser {
 }  // namespace
 
 Module parse_ptx(std::string_view text, const std::string& file_name) {
+  // A UTF-8 byte-order mark, as some editors write, is not part of the first line.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   return Parser(text, file_name).run();
 }
 
