@@ -67,6 +67,7 @@ void RunOutputs::finish() {
     std::filesystem::remove(*m_vcd_written, error);
     throw ConfigError("cannot write VCD file " + m_vcd_file->string() + ": " + reason);
   }
+  m_vcd_placed = true;
 }
 
 RunOutputs::~RunOutputs() {
@@ -82,6 +83,9 @@ void RunOutputs::discard() noexcept {
   if (m_vcd) {
     m_vcd.reset();
     if (*m_vcd_written != *m_vcd_file) std::filesystem::remove(*m_vcd_written, ignored);
+  } else if (m_vcd_placed) {
+    // The report could not be written after the VCD went into place.
+    std::filesystem::remove(*m_vcd_file, ignored);
   }
   for (const std::filesystem::path& folder : m_created_folders)
     std::filesystem::remove_all(folder, ignored);

@@ -51,6 +51,7 @@ class RunOutputs {
   std::vector<std::filesystem::path> m_created_folders;  // the top-most ones that did not exist
   std::optional<std::filesystem::path> m_vcd_file;       // where the VCD ends up
   std::optional<std::filesystem::path> m_vcd_written;    // where it is written meanwhile
+  bool m_vcd_placed = false;                             // finish() renamed it into place
   std::unique_ptr<VcdWriter> m_vcd;
 };
 

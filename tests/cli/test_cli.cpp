@@ -202,9 +202,11 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   }
   SECTION("a report that cannot be written") {
     std::filesystem::create_directories(dir + "/out/report.json");
-    require_usage_error(run_ohmvp("run -q --out " + dir + "/out"),
+    require_usage_error(run_ohmvp("run -q --out " + dir + "/out --vcd " + dir + "/t.vcd"),
                         "cannot write " + dir + "/out/report.json: a folder, not a file");
     CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json.tmp"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
   }
   std::filesystem::remove_all(dir);
 }
