@@ -88,10 +88,8 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
   if (!file.has_filename()) throw ConfigError("cannot write '" + file.string() + "': no file name");
   // Renaming over a device or a FIFO would replace it with a plain file.
-  std::error_code unknown;
-  const auto type = std::filesystem::status(file, unknown).type();
-  if (type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found)
-    throw ConfigError("cannot write " + file.string() + ": " + why_not_a_file(file));
+  if (const auto why = why_not_regular(file))
+    throw ConfigError("cannot write " + file.string() + ": " + *why);
   const std::filesystem::path temporary = file.string() + ".tmp";
   std::error_code error;
   {

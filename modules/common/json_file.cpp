@@ -20,12 +20,11 @@ std::string read_whole_file(const std::filesystem::path& file) {
   auto fail = [&file](int error) {
     throw ConfigError("cannot read " + file.string() + ": " + std::strerror(error));
   };
-  // A FIFO or a device would block or never end: only regular files (symbolic links followed).
+  // A FIFO or a device would block or never end: only regular files.
   std::error_code unknown;
-  const auto type = std::filesystem::status(file, unknown).type();
-  if (type == std::filesystem::file_type::directory) fail(EISDIR);
-  if (type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found)
-    throw ConfigError("cannot read " + file.string() + ": " + why_not_a_file(file));
+  if (std::filesystem::is_directory(file, unknown)) fail(EISDIR);
+  if (const auto why = why_not_regular(file))
+    throw ConfigError("cannot read " + file.string() + ": " + *why);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(std::fopen(file.c_str(), "rb"),
                                                          &std::fclose);
   if (!stream) fail(errno);
@@ -34,7 +33,6 @@ std::string read_whole_file(const std::filesystem::path& file) {
   size_t count;
   while ((count = std::fread(buffer, 1, sizeof buffer, stream.get())) > 0)
     text.append(buffer, count);
-  // fopen succeeds on a directory; the read is what fails (EISDIR).
   if (std::ferror(stream.get())) fail(errno);
   return text;
 }
@@ -227,12 +225,17 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& where
   }
 }
 
-std::string why_not_a_file(const std::filesystem::path& path) {
+std::optional<std::string> why_not_regular(const std::filesystem::path& path) {
   std::error_code ignored;
-  const std::filesystem::file_status status = std::filesystem::status(path, ignored);
-  if (status.type() == std::filesystem::file_type::directory) return "a folder, not a file";
-  if (std::filesystem::exists(status)) return "not a regular file";
-  return "no such file";
+  const std::filesystem::file_type type = std::filesystem::status(path, ignored).type();
+  if (type == std::filesystem::file_type::directory) return "a folder, not a file";
+  if (type == std::filesystem::file_type::regular || type == std::filesystem::file_type::not_found)
+    return std::nullopt;
+  return "not a regular file";
+}
+
+std::string why_not_a_file(const std::filesystem::path& path) {
+  return why_not_regular(path).value_or("no such file");
 }
 
 nlohmann::json load_json_file(const std::filesystem::path& file) {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,9 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& where
 
 // Why `path` is not a regular file: "no such file", "a folder, not a file" or "not a regular file".
 std::string why_not_a_file(const std::filesystem::path& path);
+// Why `path` is there but not a regular file (a folder, a FIFO, a device: symbolic links
+// followed), or none when it is a regular file or is not there.
+std::optional<std::string> why_not_regular(const std::filesystem::path& path);
 
 // Reads and parses a JSON file. Throws ConfigError "cannot read <file>: <reason>" when the file
 // cannot be read and the errors of parse_json_text.

@@ -261,9 +261,9 @@ class TraceParser {
 }  // namespace
 
 TraceSource::TraceSource(const std::filesystem::path& file) {
-  // A FIFO or a device would block or never end: only regular files (symbolic links followed).
-  if (std::filesystem::exists(file) && !std::filesystem::is_regular_file(file))
-    throw ConfigError("cannot read trace " + file.string() + ": " + why_not_a_file(file));
+  // A FIFO or a device would block or never end: only regular files.
+  if (const auto why = why_not_regular(file))
+    throw ConfigError("cannot read trace " + file.string() + ": " + *why);
   errno = 0;
   std::ifstream stream(file);
   if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);
