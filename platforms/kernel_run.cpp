@@ -75,8 +75,7 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
     const auto in_launch = [&](const std::exception& error) {
-      return ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
-                         "': " + error.what());
+      return ConfigError(launch_context(m_workload, launch.kernel) + error.what());
     };
     try {
       KernelArguments packed(m_runtime, m_module, launch.kernel);

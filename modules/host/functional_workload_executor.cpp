@@ -76,8 +76,8 @@ const FunctionalWorkloadExecutor::DeviceBuffer& FunctionalWorkloadExecutor::find
 uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
                                                   const ResolvedArg& arg) {
   const TextureBinding& texture = arg.texture;
-  const std::string where = m_workload.file.string() + ": launch of '" + launch.kernel +
-                            "': texture over '" + texture.buffer + "': ";
+  const std::string where =
+      launch_context(m_workload, launch.kernel) + "texture over '" + texture.buffer + "': ";
   if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
       texture.normalized)
     throw ConfigError(where +
@@ -101,7 +101,7 @@ uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
 
 std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
     const KernelLaunch& launch, const gpu::Function& kernel, const std::vector<ResolvedArg>& args) {
-  const std::string where = m_workload.file.string() + ": launch of '" + launch.kernel + "': ";
+  const std::string where = launch_context(m_workload, launch.kernel);
   if (args.size() != kernel.params.size())
     throw ConfigError(where + "the kernel takes " + std::to_string(kernel.params.size()) +
                       " parameters, the workload passes " + std::to_string(args.size()) +
@@ -146,8 +146,7 @@ void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
   try {
     kernel = &m_module->kernel(launch.kernel);
   } catch (const ConfigError& error) {
-    throw ConfigError(m_workload.file.string() + ": launch of '" + launch.kernel +
-                      "': " + error.what());
+    throw ConfigError(launch_context(m_workload, launch.kernel) + error.what());
   }
   gpu::LaunchParams params;
   params.kernel = launch.kernel;

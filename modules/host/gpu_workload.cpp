@@ -592,6 +592,10 @@ const BufferSpec* GpuWorkload::find_buffer(const std::string& name) const {
   return nullptr;
 }
 
+std::string launch_context(const GpuWorkload& workload, const std::string& kernel) {
+  return workload.file.string() + ": launch of '" + kernel + "': ";
+}
+
 bool is_kernel_workload(const nlohmann::json& root) {
   if (!root.is_object()) return false;
   const auto type = root.find("type");

@@ -109,6 +109,9 @@ struct GpuWorkload {
 // platforms/workload.cpp say "type": "traffic" or "trace".
 bool is_kernel_workload(const nlohmann::json& root);
 
+// "<workload file>: launch of '<kernel>': ", the start of an error in one of its launches.
+std::string launch_context(const GpuWorkload& workload, const std::string& kernel);
+
 // Throws ConfigError "<file>: <json.path>: <problem>" for anything malformed.
 GpuWorkload load_gpu_workload(const std::filesystem::path& file);
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file);

@@ -23,7 +23,7 @@ gpu::KernelLayout layout_of(const GpuWorkload& workload, const gpu::Module& modu
   try {
     return gpu::KernelLayout(module, kernel);
   } catch (const ConfigError& error) {
-    throw ConfigError(workload.file.string() + ": launch of '" + kernel + "': " + error.what());
+    throw ConfigError(launch_context(workload, kernel) + error.what());
   }
 }
 
