@@ -232,17 +232,11 @@ RunSummary summarise(GpuPlatform& platform) {
 
 void run_kernel_workload(const RunOptions& options, const ConfigDocument& document,
                          const PlatformConfig& config, const std::filesystem::path& file) {
-  const GpuWorkload workload = load_gpu_workload(file);
   if (!config.gpu)
     throw ConfigError("platform " + config.name +
-                      " has no GPU (no \"gpu\" section); kernel workload " + workload.name +
+                      " has no GPU (no \"gpu\" section); kernel workload " + file.string() +
                       " needs one");
-  uint64_t footprint = 0;
-  for (const BufferSpec& buffer : workload.buffers) footprint += buffer.size_bytes();
-  if (footprint > config.memory.capacity_bytes())
-    throw ConfigError("workload " + workload.name + " needs " + std::to_string(footprint) +
-                      " bytes of buffers but the memory holds " +
-                      std::to_string(config.memory.capacity_bytes()));
+  const GpuWorkload workload = load_gpu_workload(file, config.memory.capacity_bytes());
 
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);

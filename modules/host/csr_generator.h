@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ohmvp {
@@ -24,5 +25,11 @@ struct CsrShape {
 // Deterministic from `shape` alone. Each row draws its count uniformly in [min, max] (capped at
 // the columns available) and then that many distinct columns uniformly (Floyd's sampling).
 GeneratedCsr generate_csr(const CsrShape& shape);
+// The same, or nothing once it would hold more than `max_entries` entries (checked before each
+// row is drawn, so that an oversized shape is refused without being built).
+std::optional<GeneratedCsr> generate_csr(const CsrShape& shape, uint64_t max_entries);
+
+// The fewest entries `shape` can produce: every row at its minimum count.
+uint64_t fewest_entries(const CsrShape& shape);
 
 }  // namespace ohmvp

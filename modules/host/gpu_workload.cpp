@@ -19,6 +19,17 @@ std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                      : a + b;
+}
+
+uint64_t saturating_multiply(uint64_t a, uint64_t b) {
+  return b != 0 && a > std::numeric_limits<uint64_t>::max() / b
+             ? std::numeric_limits<uint64_t>::max()
+             : a * b;
+}
+
 std::vector<std::string> names_of(const std::vector<BufferSpec>& buffers) {
   std::vector<std::string> names;
   for (const BufferSpec& buffer : buffers) names.push_back(buffer.name);
@@ -27,8 +38,11 @@ std::vector<std::string> names_of(const std::vector<BufferSpec>& buffers) {
 
 class WorkloadParser {
  public:
-  WorkloadParser(const nlohmann::json& root, const std::filesystem::path& file)
-      : m_document(root, file.string()), m_folder(file.parent_path()) {
+  WorkloadParser(const nlohmann::json& root, const std::filesystem::path& file,
+                 uint64_t memory_bytes)
+      : m_document(root, file.string()),
+        m_folder(file.parent_path()),
+        m_memory_bytes(memory_bytes) {
     m_workload.file = file;
     m_workload.name = file.stem().string();
   }
@@ -47,6 +61,7 @@ class WorkloadParser {
       root.fail("ptx", why_not_a_file(m_workload.ptx) + ": " + m_workload.ptx.string());
     parse_generators(root);
     parse_buffers(root);
+    generate(root);
     const nlohmann::json* launches = root.raw("launches");
     if (!launches) root.fail("launches", "expected an array of steps");
     m_workload.steps = parse_steps(root, "launches", *launches);
@@ -81,7 +96,7 @@ class WorkloadParser {
           "kind", kind,
           {{"csr_graph", std::string("csr_graph")}, {"csr_matrix", std::string("csr_matrix")}});
       if (kind.empty()) g.fail("kind", "expected 'csr_graph' or 'csr_matrix'");
-      const uint64_t limit = 1ull << 31;
+      const uint64_t limit = uint64_t{1} << 31;
       const char* rows_key = kind == "csr_graph" ? "nodes" : "rows";
       if (!g.has(rows_key)) g.fail(rows_key, "required");
       g.get(rows_key, shape.rows, uint64_t{1}, limit);
@@ -110,13 +125,72 @@ class WorkloadParser {
       g.finish();
       if (shape.value_max < shape.value_min)
         g.fail(kind == "csr_graph" ? "weight_max" : "value_max", "must not be below the minimum");
-      GeneratedCsr csr = generate_csr(shape);
-      if (csr.column_indices.size() > limit)
-        g.fail(rows_key, "generates " + std::to_string(csr.column_indices.size()) +
-                             " entries; at most 2^31 are supported");
-      m_generator_kinds[it.key()] = kind;
-      m_workload.generated[it.key()] = std::move(csr);
+      // Generated once the buffers are known, so that an input too large for the memory is
+      // refused before it is built.
+      m_generators[it.key()] = Generator{kind, shape};
     }
+  }
+
+  // Runs the generators, each stopped as soon as its buffers cannot fit in the memory, then gives
+  // their buffers their counts.
+  void generate(const ConfigReader& root) {
+    // Bytes every buffer needs whatever the generators draw, and per generator its buffers'
+    // bytes per entry (column index or value).
+    uint64_t fewest_bytes = 0;
+    std::map<std::string, uint64_t> bytes_per_entry;
+    for (const BufferSpec& spec : m_workload.buffers) {
+      const bool per_entry =
+          spec.init.kind == BufferInit::Kind::generator && spec.init.output != "row_offsets";
+      if (!per_entry) {
+        fewest_bytes = saturating_add(fewest_bytes, spec.size_bytes());
+        continue;
+      }
+      const Generator& g = m_generators.at(spec.init.generator);
+      bytes_per_entry[spec.init.generator] += element_size(spec.type);
+      fewest_bytes = saturating_add(
+          fewest_bytes, saturating_multiply(fewest_entries(g.shape), element_size(spec.type)));
+    }
+    check_fits(root, fewest_bytes, m_generators.empty() ? "need " : "need at least ");
+    const uint64_t limit = uint64_t{1} << 31;
+    for (const auto& [name, g] : m_generators) {
+      const uint64_t per_entry = bytes_per_entry[name];
+      const uint64_t fewest = saturating_multiply(fewest_entries(g.shape), per_entry);
+      // Room for this generator's entries with every other buffer at its fewest bytes.
+      const uint64_t room = m_memory_bytes - (fewest_bytes - fewest);
+      const uint64_t max_entries = per_entry == 0 ? limit : std::min(limit, room / per_entry);
+      const std::string path = "generators." + name;
+      std::optional<GeneratedCsr> csr;
+      if (fewest_entries(g.shape) <= limit) csr = generate_csr(g.shape, max_entries);
+      if (!csr && max_entries == limit)
+        fail(path, "generates more than 2^31 entries; at most 2^31 are supported");
+      if (!csr)
+        fail(path,
+             "generates more entries than fit: with the other buffers they would need "
+             "more than the " +
+                 std::to_string(m_memory_bytes) + " bytes the memory holds");
+      fewest_bytes = saturating_add(fewest_bytes - fewest,
+                                    saturating_multiply(csr->column_indices.size(), per_entry));
+      m_workload.generated[name] = std::move(*csr);
+    }
+    for (BufferSpec& spec : m_workload.buffers) {
+      if (spec.init.kind != BufferInit::Kind::generator) continue;
+      const uint64_t produced = generated_count(spec.init);
+      const std::string path = "buffers." + spec.name;
+      if (spec.count != 0 && spec.count != produced)
+        fail(path + ".count", "is " + std::to_string(spec.count) + " but generator '" +
+                                  spec.init.generator + "' produces " + std::to_string(produced) +
+                                  " elements for '" + spec.init.output +
+                                  "'; omit count or match it");
+      if (produced == 0) fail(path + ".init", "the generator produces no elements");
+      spec.count = produced;
+    }
+    check_fits(root, fewest_bytes, "need ");
+  }
+
+  void check_fits(const ConfigReader& root, uint64_t bytes, const std::string& need) const {
+    if (bytes > m_memory_bytes)
+      root.fail("buffers", need + std::to_string(bytes) + " bytes but the memory holds " +
+                               std::to_string(m_memory_bytes));
   }
 
   void parse_buffers(const ConfigReader& root) {
@@ -146,13 +220,15 @@ class WorkloadParser {
       b.get("count", spec.count, uint64_t{1}, uint64_t{1} << 34);
       parse_init(b, spec);
       if (spec.init.kind == BufferInit::Kind::generator) {
-        const uint64_t produced = generated_count(spec.init);
-        if (has_count && spec.count != produced)
-          b.fail("count", "is " + std::to_string(spec.count) + " but generator '" +
-                              spec.init.generator + "' produces " + std::to_string(produced) +
-                              " elements for '" + spec.init.output + "'; omit count or match it");
-        spec.count = produced;
-        if (spec.count == 0) b.fail("init", "the generator produces no elements");
+        // The count comes from the generator (generate(), below); a count given must match it.
+        if (spec.init.output == "row_offsets") {
+          const uint64_t produced = m_generators.at(spec.init.generator).shape.rows + 1;
+          if (has_count && spec.count != produced)
+            b.fail("count", "is " + std::to_string(spec.count) + " but generator '" +
+                                spec.init.generator + "' produces " + std::to_string(produced) +
+                                " elements for 'row_offsets'; omit count or match it");
+          spec.count = produced;
+        }
       } else if (!has_count) {
         b.fail("count", "required: the number of elements");
       }
@@ -239,14 +315,14 @@ class WorkloadParser {
       g.get("name", out.generator);
       g.get("output", out.output);
       g.finish();
-      if (m_generator_kinds.count(out.generator) == 0) {
+      if (m_generators.count(out.generator) == 0) {
         std::vector<std::string> known;
-        for (const auto& entry : m_generator_kinds) known.push_back(entry.first);
+        for (const auto& entry : m_generators) known.push_back(entry.first);
         g.fail("name", "no generator named '" + out.generator + "' in 'generators'" +
                            did_you_mean(out.generator, known));
       }
       const std::string values =
-          m_generator_kinds[out.generator] == "csr_graph" ? "weights" : "values";
+          m_generators.at(out.generator).kind == "csr_graph" ? "weights" : "values";
       const std::vector<std::string> outputs = {"row_offsets", "column_indices", values};
       if (std::find(outputs.begin(), outputs.end(), out.output) == outputs.end())
         g.fail("output", "expected 'row_offsets', 'column_indices' or '" + values + "', got '" +
@@ -580,7 +656,12 @@ class WorkloadParser {
   ConfigDocument m_document;
   std::filesystem::path m_folder;
   GpuWorkload m_workload;
-  std::map<std::string, std::string> m_generator_kinds;
+  struct Generator {
+    std::string kind;
+    CsrShape shape;
+  };
+  std::map<std::string, Generator> m_generators;
+  uint64_t m_memory_bytes;
   std::vector<std::string> m_loop_names;  // enclosing repeat steps' index names, innermost last
 };
 
@@ -603,12 +684,13 @@ bool is_kernel_workload(const nlohmann::json& root) {
   return root.contains("ptx");
 }
 
-GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file) {
-  return WorkloadParser(root, file).parse();
+GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
+                               uint64_t memory_bytes) {
+  return WorkloadParser(root, file, memory_bytes).parse();
 }
 
-GpuWorkload load_gpu_workload(const std::filesystem::path& file) {
-  return parse_gpu_workload(load_json_file(file), file);
+GpuWorkload load_gpu_workload(const std::filesystem::path& file, uint64_t memory_bytes) {
+  return parse_gpu_workload(load_json_file(file), file, memory_bytes);
 }
 
 }  // namespace ohmvp

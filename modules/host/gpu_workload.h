@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -112,9 +113,12 @@ bool is_kernel_workload(const nlohmann::json& root);
 // "<workload file>: launch of '<kernel>': ", the start of an error in one of its launches.
 std::string launch_context(const GpuWorkload& workload, const std::string& kernel);
 
-// Throws ConfigError "<file>: <json.path>: <problem>" for anything malformed.
-GpuWorkload load_gpu_workload(const std::filesystem::path& file);
-GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file);
+// Throws ConfigError "<file>: <json.path>: <problem>" for anything malformed, and for buffers
+// that need more than `memory_bytes` (a generator is stopped as soon as its output cannot fit).
+GpuWorkload load_gpu_workload(const std::filesystem::path& file,
+                              uint64_t memory_bytes = std::numeric_limits<uint64_t>::max());
+GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
+                               uint64_t memory_bytes = std::numeric_limits<uint64_t>::max());
 
 // Each buffer's initial bytes (little-endian, deterministic from the file alone).
 std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec& buffer);

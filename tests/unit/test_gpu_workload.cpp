@@ -367,6 +367,80 @@ TEST_CASE("CSR generators are deterministic and valid", "[workload]") {
         std::vector<uint64_t>{0, 1, 2, 3});
 }
 
+TEST_CASE("a CSR generator draws long rows distinct and stops at its entry bound", "[workload]") {
+  CsrShape shape;
+  shape.rows = 4;
+  shape.columns = 5000;
+  shape.min_per_row = 4000;
+  shape.max_per_row = 4990;
+  shape.seed = 7;
+  const GeneratedCsr csr = generate_csr(shape);
+  for (uint64_t r = 0; r < 4; ++r) {
+    REQUIRE(csr.row_offsets[r + 1] - csr.row_offsets[r] >= 4000);
+    for (uint64_t e = csr.row_offsets[r] + 1; e < csr.row_offsets[r + 1]; ++e)
+      REQUIRE(csr.column_indices[e - 1] < csr.column_indices[e]);
+  }
+  CHECK(fewest_entries(shape) == 16000);
+  CHECK(generate_csr(shape, csr.column_indices.size()).has_value());
+  CHECK_FALSE(generate_csr(shape, csr.column_indices.size() - 1).has_value());
+  shape.allow_diagonal = false;  // a graph: as many columns as rows
+  shape.rows = 3;
+  shape.columns = 3;
+  CHECK(fewest_entries(shape) == 6);  // two columns a row once the diagonal is left out
+  CHECK(generate_csr(shape).column_indices.size() == 6);
+}
+
+TEST_CASE("buffers beyond the memory are refused before the generators build them", "[workload]") {
+  const TempFolder folder;
+  nlohmann::json json = example_workload();
+  const fs::path file = folder.write("w.json", json.dump());
+  const auto error_at = [&](const nlohmann::json& w, uint64_t memory_bytes) {
+    folder.write("w.json", w.dump());
+    try {
+      load_gpu_workload(file, memory_bytes);
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("(no error)");
+  };
+  uint64_t footprint = 0;
+  for (const BufferSpec& buffer : load_gpu_workload(file).buffers) footprint += buffer.size_bytes();
+  CHECK(error_at(json, footprint) == "(no error)");
+  CHECK(error_at(json, footprint - 1) ==
+        file.string() + ": buffers: need " + std::to_string(footprint) +
+            " bytes but the memory holds " + std::to_string(footprint - 1));
+
+  // Two billion rows: refused from the row offsets alone, without drawing a row.
+  json["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 1u << 31}, {"seed", 1}}}};
+  json["buffers"]["offsets"] = {
+      {"type", "u64"}, {"init", {{"generator", {{"name", "g"}, {"output", "row_offsets"}}}}}};
+  CHECK(error_at(json, 1u << 30) == file.string() + ": buffers: need at least " +
+                                        std::to_string(footprint + 8 * ((uint64_t{1} << 31) + 1)) +
+                                        " bytes but the memory holds 1073741824");
+
+  // Rows that may be empty: the generator stops once its entries cannot fit.
+  json["generators"]["g"] = {{"kind", "csr_matrix"},
+                             {"rows", 4},
+                             {"columns", 1u << 31},
+                             {"max_nonzeros", 1u << 31},
+                             {"seed", 1}};
+  json["buffers"]["columns"] = {
+      {"type", "u32"}, {"init", {{"generator", {{"name", "g"}, {"output", "column_indices"}}}}}};
+  CHECK(error_at(json, footprint + 40 + 4000) ==
+        file.string() +
+            ": generators.g: generates more entries than fit: with the other buffers they would "
+            "need more than the " +
+            std::to_string(footprint + 40 + 4000) + " bytes the memory holds");
+
+  // A graph that fits gets its counts as before.
+  json["generators"]["g"] = {
+      {"kind", "csr_graph"}, {"nodes", 64}, {"min_degree", 2}, {"max_degree", 2}, {"seed", 1}};
+  CHECK(error_at(json, footprint + 65 * 8 + 128 * 4) == "(no error)");
+  CHECK(error_at(json, footprint + 65 * 8 + 128 * 4 - 1) ==
+        file.string() + ": buffers: need at least " + std::to_string(footprint + 65 * 8 + 128 * 4) +
+            " bytes but the memory holds " + std::to_string(footprint + 65 * 8 + 128 * 4 - 1));
+}
+
 TEST_CASE("generated buffers get their counts from the generator", "[workload]") {
   const GpuWorkload w = load_gpu_workload(workloads_dir() / "spmv.json");
   const BufferSpec& offsets = *w.find_buffer("row_offsets");
