@@ -252,6 +252,13 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   }
   request.mapped = [this](uint64_t address, uint64_t bytes) { return mapped(address, bytes); };
 
+  // Like a real runtime's launch queue, a full one makes the host wait for the oldest launch.
+  reap_finished_launches();
+  if (m_pending.size() >= max_queued_launches) {
+    const Pending* oldest = m_pending.front().get();
+    run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
+    reap_finished_launches();
+  }
   Pending* state = pending.get();
   state->start_ps = now_ps();
   m_pending.push_back(std::move(pending));
@@ -264,20 +271,26 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   });
 }
 
+void Runtime::reap_finished_launches() {
+  while (!m_pending.empty() && m_pending.front()->done) {
+    const Pending& oldest = *m_pending.front();
+    if (oldest.local_region) m_allocator.free(oldest.local_region);
+    if (oldest.result.faulted && m_fault.empty()) m_fault = oldest.result.fault;
+    m_pending.pop_front();
+  }
+}
+
 void Runtime::synchronize() {
-  if (m_pending.empty()) return;
+  if (m_pending.empty() && m_fault.empty()) return;
   run_until(
       [this] {
         return std::all_of(m_pending.begin(), m_pending.end(),
                            [](const std::unique_ptr<Pending>& p) { return p->done; });
       },
       "waiting for kernels");
+  reap_finished_launches();
   std::string fault;
-  for (const std::unique_ptr<Pending>& pending : m_pending) {
-    if (pending->local_region) m_allocator.free(pending->local_region);
-    if (pending->result.faulted && fault.empty()) fault = pending->result.fault;
-  }
-  m_pending.clear();
+  fault.swap(m_fault);
   if (!fault.empty()) throw SimulationError(fault);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -25,10 +26,16 @@ namespace ohmvp {
 // Copies are synchronous like cudaMemcpy: they first wait for every launched kernel, then occupy
 // the PCIe link for latency + bytes / bandwidth, and the bytes land in device memory (through the
 // L2s, which stay coherent with it) when the last one arrives. Launches are asynchronous like
-// <<<...>>> on the default stream: they queue and run in order.
+// <<<...>>> on the default stream: they queue and run in order, and a host that has
+// max_queued_launches waiting waits for the oldest to finish, as a real runtime's launch queue
+// stops the host when it is full.
 class Runtime : public sc_core::sc_module {
  public:
   using ModuleId = uint32_t;
+  // A modelling choice: the host queue's depth is not published; launches on one stream are
+  // measured to stop the host after about 1000 (Stack Overflow question 53970187, "CUDA stream
+  // is blocked when launching many kernels (>1000)").
+  static constexpr size_t max_queued_launches = 1024;
 
   struct LaunchConfig {
     gpu::Dim3 grid, block;
@@ -91,6 +98,7 @@ class Runtime : public sc_core::sc_module {
   struct Pending;
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
+  void reap_finished_launches();
   void ensure_started();
   void advance_to(uint64_t time_ps);
   void run_until(const std::function<bool()>& finished, const char* what);
@@ -108,7 +116,10 @@ class Runtime : public sc_core::sc_module {
   gpu::TextureTable m_textures;
   uint64_t m_next_texture = 1;
   std::vector<std::unique_ptr<LoadedModule>> m_modules;
-  std::vector<std::unique_ptr<Pending>> m_pending;
+  // Launches not yet reaped, oldest first; a finished one is reaped (its .local storage freed,
+  // its fault kept for synchronize) when the host next launches or synchronizes.
+  std::deque<std::unique_ptr<Pending>> m_pending;
+  std::string m_fault;  // the first device fault since the last synchronize
   bool m_started = false;
 
   Counter& m_launches;

@@ -101,3 +101,38 @@ TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on 
                   .bytes());
   CHECK_THROWS_AS(cuda.synchronize(), ohmvp::SimulationError);
 }
+
+TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launch") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto module =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  const uint64_t buffer = cuda.malloc(4);
+  ohmvp::Runtime::LaunchConfig launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {32, 1, 1};
+  const auto vecadd = [&](uint64_t out) {
+    // n = 1: one thread adds; the null `out` of a faulting launch makes its store fault.
+    cuda.launch(module, "vecadd", launch,
+                ohmvp::KernelArguments(cuda, module, "vecadd")
+                    .add(buffer)
+                    .add(buffer)
+                    .add(out)
+                    .add(1u)
+                    .bytes());
+  };
+  const uint32_t before = cuda.kernels_run();
+  const uint64_t start = now_ns();
+  for (size_t i = 0; i < ohmvp::Runtime::max_queued_launches; ++i) vecadd(buffer);
+  CHECK(now_ns() == start);  // queued: the host has not waited
+  vecadd(buffer);
+  CHECK(now_ns() > start);  // the queue was full: the host waited for the first launch
+  cuda.synchronize();
+  CHECK(cuda.kernels_run() == before + ohmvp::Runtime::max_queued_launches + 1);
+
+  // A fault in a launch reaped while the queue drains is still reported by synchronize.
+  vecadd(0);
+  for (size_t i = 0; i < ohmvp::Runtime::max_queued_launches + 10; ++i) vecadd(buffer);
+  CHECK_THROWS_AS(cuda.synchronize(), ohmvp::SimulationError);
+  cuda.synchronize();  // reported once
+  cuda.free(buffer);
+}
