@@ -239,4 +239,10 @@ TEST_CASE("interp: tex.1d reads 0 outside the width, tex.2d clamps its coordinat
   bad.operands[1] = imm(5);
   CHECK(h.run(bad).status == StepStatus::fault);
   CHECK(h.warp().fault().kind == FaultKind::invalid_texture);
+
+  h.warp().set_fault({});
+  Instruction row_less = tex1;
+  row_less.operands[1] = imm(78);  // the 8x4 texture
+  CHECK(h.run(row_less).status == StepStatus::fault);
+  CHECK(h.warp().fault().kind == FaultKind::texture_geometry);
 }

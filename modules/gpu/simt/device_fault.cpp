@@ -25,6 +25,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "unsupported instruction";
     case FaultKind::invalid_texture:
       return "invalid texture handle";
+    case FaultKind::texture_geometry:
+      return "texture of another geometry";
     case FaultKind::bad_control_flow:
       return "bad control flow";
   }

@@ -338,6 +338,11 @@ void execute_texture(Exec& x, bool& pending) {
       x.fail(FaultKind::invalid_texture, lane);
       return;
     }
+    if (in.mod.geometry == 1 && binding->height > 1) {
+      // A 1-D fetch has no row: CUDA leaves it undefined on a pitched 2-D texture.
+      x.fail(FaultKind::texture_geometry, lane, "tex.1d fetches from a 2-D texture");
+      return;
+    }
     if (!first) first = binding;
     if (binding->element != first->element || binding->channels != first->channels) {
       x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
