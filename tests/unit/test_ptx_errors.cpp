@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 
 #include "modules/common/errors.h"
 #include "tests/unit/ptx_test_util.h"
@@ -128,6 +129,17 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   CHECK(parse_error("\n// nothing\n", "raw.ptx") ==
         "raw.ptx: empty: expected PTX beginning with .version");
   CHECK(parse_error("\xEF\xBB\xBF" + snippet_text(""), "bom.ptx") == "no error");
+  // Lines may end in CR LF or a lone CR (a comment then ends at the CR); lines still count.
+  const std::string bad_line = "// a comment\n.visible .entry k()\n{\n  foo;\n}\n";
+  const std::string expected = "eol.ptx:7: unknown instruction 'foo'";
+  for (const char* eol : {"\r\n", "\r"}) {
+    std::string text = snippet_text(bad_line);
+    for (size_t at = text.find('\n'); at != std::string::npos;
+         at = text.find('\n', at + std::strlen(eol)))
+      text.replace(at, 1, eol);
+    INFO("line end " << (eol[1] ? "CR LF" : "CR"));
+    CHECK(parse_error(text, "eol.ptx").rfind(expected, 0) == 0);
+  }
   CHECK(parse_error(".target sm_75\n.version 9.0\n", "raw.ptx") ==
         "raw.ptx:1: expected .version first (every PTX module begins with it), found '.target' in "
         "'.target sm_75'");

@@ -13,9 +13,28 @@ bool is_word_char(char c) {
          c == '.';
 }
 
+// Lines end in LF, CR LF or a lone CR (old Mac files): all become LF.
+std::string with_lf_line_ends(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else if (i + 1 == text.size() || text[i + 1] != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Token> tokenize_ptx(std::string_view text, const std::string& file_name) {
+  std::string normalized;
+  if (text.find('\r') != std::string_view::npos) {
+    normalized = with_lf_line_ends(text);
+    text = normalized;
+  }
   std::vector<Token> tokens;
   uint32_t line = 1;
   size_t i = 0;
