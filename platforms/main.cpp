@@ -1,6 +1,7 @@
 // The ohmvp command line: run a platform on a workload, print a resolved config, list what
 // ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
 #include <unistd.h>
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <cstdlib>
@@ -59,6 +60,23 @@ po::variables_map parse(const std::string& command, const po::options_descriptio
   } catch (const po::error& e) {
     throw UsageError("ohmvp " + command + ": " + e.what() + " (see 'ohmvp " + command +
                      " --help')");
+  }
+  // An empty value names no file, platform or workload: refused rather than read as a default.
+  for (const auto& [name, value] : vm) {
+    const po::option_description* option = options.find_nothrow(name, false);
+    if (option == nullptr || option->semantic()->max_tokens() == 0) continue;  // a flag
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value());
+    const bool empty = (text && text->empty()) ||
+                       (texts && std::any_of(texts->begin(), texts->end(),
+                                             [](const std::string& t) { return t.empty(); }));
+    if (empty) {
+      const bool positional_option =
+          positional.max_total_count() > 0 && positional.name_for_position(0) == name;
+      throw UsageError("ohmvp " + command + ": " +
+                       (positional_option ? "an argument" : "--" + name) +
+                       " is empty; expected a value (see 'ohmvp " + command + " --help')");
+    }
   }
   return vm;
 }

@@ -200,6 +200,13 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
       require_usage_error(run_ohmvp(std::string("run --seed ") + seed),
                           std::string("--seed ") + seed + ": expected a whole number from 0 to");
   }
+  SECTION("an empty value names nothing: refused, not read as the default") {
+    for (const char* option : {"--platform", "--workload", "--out", "--vcd", "--dump", "--set"})
+      require_usage_error(run_ohmvp(std::string("run ") + option + " ''"),
+                          std::string("ohmvp run: ") + option + " is empty; expected a value");
+    require_usage_error(run_ohmvp("compare out ''"),
+                        "ohmvp compare: an argument is empty; expected a value");
+  }
   SECTION("a report that cannot be written") {
     std::filesystem::create_directories(dir + "/out/report.json");
     require_usage_error(run_ohmvp("run -q --out " + dir + "/out --vcd " + dir + "/t.vcd"),
