@@ -226,6 +226,8 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   PlatformConfig config;
   const ConfigReader platform = root.child("platform");
   platform.get("name", config.name);
+  if (platform.has("name") && config.name.empty())
+    platform.fail("name", "is empty; expected the platform's name (or leave it out: the file's)");
   platform.get("description", config.description);
   platform.get("default_workload", config.default_workload);
   platform.finish();

@@ -149,6 +149,9 @@ class Loader {
     for (const fs::path& candidate : candidates) {
       std::error_code ignored;
       if (fs::is_regular_file(candidate, ignored)) return candidate;
+      if (const auto why = why_not_regular(candidate))
+        throw ConfigError(including.string() + ": extends: '" + name + "' is " +
+                          candidate.string() + ", " + *why);
       looked.push_back(candidate.string());
     }
     throw ConfigError(including.string() + ": extends: cannot find '" + name + "' (looked in " +
@@ -272,6 +275,10 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     throw ConfigError("--set '" + assignment + "': expected json.path=value");
   const std::string value_text = assignment.substr(equals + 1);
   const std::string where = "--set " + path + ": ";
+  if (segments.front() == "extends")
+    throw ConfigError(where +
+                      "'extends' is resolved as the platform file loads, before --set applies; "
+                      "to start from another platform, use --platform or a file that extends it");
 
   nlohmann::json* node = &m_root;
   std::string walked;

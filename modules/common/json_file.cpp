@@ -226,11 +226,12 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& where
 }
 
 std::optional<std::string> why_not_regular(const std::filesystem::path& path) {
-  std::error_code ignored;
-  const std::filesystem::file_type type = std::filesystem::status(path, ignored).type();
+  std::error_code error;
+  const std::filesystem::file_type type = std::filesystem::status(path, error).type();
   if (type == std::filesystem::file_type::directory) return "a folder, not a file";
   if (type == std::filesystem::file_type::regular || type == std::filesystem::file_type::not_found)
     return std::nullopt;
+  if (error) return "not readable as a file: " + error.message();  // a symbolic-link loop, ...
   return "not a regular file";
 }
 

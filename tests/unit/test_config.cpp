@@ -142,6 +142,19 @@ TEST_CASE("config: extends chain over two levels and search dirs") {
   const fs::path bad = dir.write("configs/bad.json", R"({"extends": 3})");
   CHECK_THROWS_WITH(ConfigDocument::load(bad, {}),
                     Catch::Contains("extends: expected a string or an array of strings"));
+
+  // There, but not a file to read: said so, not "cannot find".
+  const fs::path loop = dir.root() / "configs/loop.json";
+  fs::create_symlink(loop, loop);
+  const fs::path looped = dir.write("configs/looped.json", R"({"extends": "loop"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(looped, {}),
+                    Catch::StartsWith(looped.string() + ": extends: 'loop' is " + loop.string() +
+                                      ", not readable as a file: "));
+  fs::create_directories(dir.root() / "configs/folder.json");
+  const fs::path foldered = dir.write("configs/foldered.json", R"({"extends": "folder"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(foldered, {}),
+                    foldered.string() + ": extends: 'folder' is " +
+                        (dir.root() / "configs/folder.json").string() + ", a folder, not a file");
 }
 
 TEST_CASE("config: extends cycle is an error naming the chain") {
@@ -266,6 +279,14 @@ TEST_CASE("config: --set overrides") {
     CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.banks=1.5"),
                       "--set memory.dram.timing.banks=1.5: expected integer, got number");
     CHECK(doc.json()["memory"]["dram"]["timing"]["banks"] == 8);
+  }
+
+  SECTION("extends: resolved before --set applies") {
+    CHECK_THROWS_WITH(doc.apply_override("extends=ddr4"),
+                      Catch::StartsWith("--set extends: 'extends' is resolved as the platform "
+                                        "file loads, before --set applies"));
+    CHECK_THROWS_WITH(doc.apply_override("extends.0=ddr4"),
+                      Catch::StartsWith("--set extends.0: 'extends' is resolved"));
   }
 
   SECTION("missing '='") {

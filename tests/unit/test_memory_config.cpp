@@ -455,4 +455,7 @@ TEST_CASE("memory config: a platform without a name takes the file's") {
   json root = load_platform("ddr4_2400").json();
   root["platform"].erase("name");
   CHECK(parse_platform(ConfigDocument(root)).name.empty());  // inline: nothing to name it after
+  root["platform"]["name"] = "";
+  CHECK_THROWS_WITH(parse_platform(ConfigDocument(root)),
+                    Catch::Contains("platform.name: is empty; expected the platform's name"));
 }
