@@ -320,14 +320,24 @@ TEST_CASE("half conversion rounds to nearest even", "[workload]") {
     REQUIRE(float_to_half_bits(half_bits_to_float(static_cast<uint16_t>(bits))) == bits);
 }
 
-TEST_CASE("CSR generators are deterministic and valid", "[workload]") {
+namespace {
+
+CsrShape csr_shape(uint64_t rows, uint64_t columns, uint64_t min_per_row, uint64_t max_per_row,
+                   uint64_t seed) {
   CsrShape shape;
-  shape.rows = 500;
-  shape.columns = 500;
-  shape.min_per_row = 1;
-  shape.max_per_row = 9;
+  shape.rows = rows;
+  shape.columns = columns;
+  shape.min_per_row = min_per_row;
+  shape.max_per_row = max_per_row;
+  shape.seed = seed;
+  return shape;
+}
+
+}  // namespace
+
+TEST_CASE("CSR generators are deterministic and valid", "[workload]") {
+  CsrShape shape = csr_shape(500, 500, 1, 9, 42);
   shape.allow_diagonal = false;
-  shape.seed = 42;
   const GeneratedCsr a = generate_csr(shape);
   const GeneratedCsr b = generate_csr(shape);
   CHECK(a.row_offsets == b.row_offsets);
@@ -356,24 +366,14 @@ TEST_CASE("CSR generators are deterministic and valid", "[workload]") {
   CHECK(degrees.size() == 9);
 
   // A row asking for more entries than columns gets all of them.
-  CsrShape dense;
-  dense.rows = 3;
-  dense.columns = 4;
-  dense.min_per_row = 10;
-  dense.max_per_row = 10;
-  const GeneratedCsr full = generate_csr(dense);
+  const GeneratedCsr full = generate_csr(csr_shape(3, 4, 10, 10, 1));
   CHECK(full.row_offsets == std::vector<uint64_t>{0, 4, 8, 12});
   CHECK(std::vector<uint64_t>(full.column_indices.begin(), full.column_indices.begin() + 4) ==
         std::vector<uint64_t>{0, 1, 2, 3});
 }
 
 TEST_CASE("a CSR generator draws long rows distinct and stops at its entry bound", "[workload]") {
-  CsrShape shape;
-  shape.rows = 4;
-  shape.columns = 5000;
-  shape.min_per_row = 4000;
-  shape.max_per_row = 4990;
-  shape.seed = 7;
+  CsrShape shape = csr_shape(4, 5000, 4000, 4990, 7);
   const GeneratedCsr csr = generate_csr(shape);
   for (uint64_t r = 0; r < 4; ++r) {
     REQUIRE(csr.row_offsets[r + 1] - csr.row_offsets[r] >= 4000);
