@@ -58,6 +58,20 @@ uint64_t Histogram::percentile(double p) const {
 void StatsRegistry::add_entry(const std::string& group, const std::string& name,
                               const std::string& unit, const std::string& description, Kind kind,
                               std::size_t index) {
+  // Names stay unambiguous as "group.name": a name has no dot, and no "group.name" is also a
+  // group (ohmvp compare reads statistics back by that spelling).
+  const auto clash = [&](const std::string& why) {
+    throw std::logic_error("statistic " + group + "." + name + ": " + why);
+  };
+  if (name.find('.') != std::string::npos) clash("a statistic's name has no '.'");
+  if (m_groups.count(group + "." + name) != 0) clash("the name of a group too");
+  if (m_groups.count(group) == 0) {
+    for (size_t dot = group.find('.'); dot != std::string::npos; dot = group.find('.', dot + 1)) {
+      const auto parent = m_groups.find(group.substr(0, dot));
+      if (parent != m_groups.end() && parent->second.count(group.substr(dot + 1)) != 0)
+        clash("its group is also a statistic's name");
+    }
+  }
   auto& names = m_groups[group];
   const bool inserted = names.emplace(name, Entry{kind, index, unit, description}).second;
   if (!inserted) {

@@ -161,6 +161,20 @@ TEST_CASE("stats: registry rejects a name registered twice") {
   CHECK_NOTHROW(registry.counter("platform.mc1", "reads", "requests", ""));
 }
 
+TEST_CASE("stats: registry keeps every group.name spelling unambiguous") {
+  StatsRegistry registry;
+  registry.counter("platform", "mc0", "requests", "");
+  // platform.mc0.reads would name both this counter's field and platform.mc0's statistic.
+  CHECK_THROWS_WITH(registry.counter("platform.mc0", "reads", "requests", ""),
+                    "statistic platform.mc0.reads: its group is also a statistic's name");
+  registry.counter("platform.mc1", "reads", "requests", "");
+  CHECK_THROWS_WITH(registry.counter("platform", "mc1", "requests", ""),
+                    "statistic platform.mc1: the name of a group too");
+  CHECK_THROWS_WITH(registry.counter("platform", "a.b", "requests", ""),
+                    "statistic platform.a.b: a statistic's name has no '.'");
+  CHECK_NOTHROW(registry.counter("platform.mc1", "writes", "requests", ""));
+}
+
 TEST_CASE("stats: registry references survive later registrations") {
   StatsRegistry registry;
   Counter& first = registry.counter("g", "c0", "", "");
