@@ -271,6 +271,11 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   TraceParser parser(file, m_requests);
   auto parse = [&parser](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // Lines may also end in a lone CR (old Mac files): such a "line" holds several.
+    for (size_t cr; (cr = line.find('\r')) != std::string_view::npos;) {
+      parser.parse_line(line.substr(0, cr));
+      line.remove_prefix(cr + 1);
+    }
     parser.parse_line(line);
   };
   // Read in large blocks and cut lines out of them in place (getline into a string costs more

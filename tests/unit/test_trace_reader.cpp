@@ -179,6 +179,18 @@ TEST_CASE("trace: a UTF-8 byte-order mark before the first line is skipped") {
   CHECK(got[1].is_write);
 }
 
+TEST_CASE("trace: lines may end in a lone CR, and still count for messages") {
+  TempTrace trace("# header\rR 0x40\r@5 W 0x80 8\rR 0xc0");
+  TraceSource source(trace.path());
+  const std::vector<MemoryRequest> got = read_all(source);
+  REQUIRE(got.size() == 3);
+  CHECK(got[1].not_before_ps == 5000);
+  CHECK(got[2].address == 0xc0);
+  std::string file;
+  const std::string message = error_for("R 0x0\rR 0x0\rX 0x40\r", &file);
+  CHECK(message == file + ":3: bad operation 'X'; expected R, W, read or write: 'X 0x40'");
+}
+
 TEST_CASE("trace: malformed lines name file and line") {
   using Catch::Contains;
   const std::string good = "# header\nR 0x0\n\n";  // the bad line is line 4
