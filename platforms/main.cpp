@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <systemc>
 
 #include "modules/common/errors.h"
@@ -259,6 +260,11 @@ int sc_main(int argc, char* argv[]) {
   } catch (const ohmvp::ConfigError& e) {
     std::cerr << "ohmvp: " << e.what() << "\n";
     return exit_usage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ohmvp: out of host memory: the simulation needs more memory than this machine "
+                 "gives it (large buffers, generators, or memory capacities with a table entry "
+                 "per page)\n";
+    return exit_simulation_error;
   } catch (const std::exception& e) {
     std::cerr << "ohmvp: simulation error: " << e.what() << "\n";
     return exit_simulation_error;

@@ -754,9 +754,14 @@ void MemoryController::debug_access(tlm::tlm_generic_payload& payload) {
   const uint32_t length = payload.get_data_length();
   std::vector<uint8_t> enables =
       payload.is_write() ? unrolled_byte_enables(payload) : std::vector<uint8_t>{};
-  tlm::tlm_generic_payload debug;
-  DdrExtension extension;
-  debug.set_extension(&extension);
+  // The extension is cleared however the loop ends: a payload frees the extensions it still
+  // holds, and this one lives on the stack (a store that runs out of memory throws).
+  struct DebugPayload : tlm::tlm_generic_payload {
+    DdrExtension extension;
+    DebugPayload() { set_extension(&extension); }
+    ~DebugPayload() override { clear_extension(&extension); }
+  } debug;
+  DdrExtension& extension = debug.extension;
   debug.set_command(payload.get_command());
   for (uint32_t done = 0; done < length;) {
     const uint64_t address = payload.get_address() + done;
@@ -772,7 +777,6 @@ void MemoryController::debug_access(tlm::tlm_generic_payload& payload) {
     out->transport_dbg(debug);
     done += chunk;
   }
-  debug.clear_extension(&extension);
 }
 
 unsigned int MemoryController::transport_dbg(tlm::tlm_generic_payload& payload) {

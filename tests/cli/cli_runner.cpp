@@ -9,7 +9,15 @@
 #include <sstream>
 
 CliResult run_ohmvp(const std::string& arguments) {
-  const std::string command = std::string(OHMVP_EXECUTABLE) + " " + arguments + " 2>&1";
+  return run_shell(std::string(OHMVP_EXECUTABLE) + " " + arguments);
+}
+
+CliResult run_ohmvp_within(uint64_t kib, const std::string& arguments) {
+  return run_shell("ulimit -v " + std::to_string(kib) + "; " + OHMVP_EXECUTABLE + " " + arguments);
+}
+
+CliResult run_shell(const std::string& shell_command) {
+  const std::string command = "(" + shell_command + ") 2>&1";
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

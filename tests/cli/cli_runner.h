@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,9 @@ struct CliResult {
 };
 
 CliResult run_ohmvp(const std::string& arguments);
+// The same with the process's address space limited to `kib` KiB (ulimit -v).
+CliResult run_ohmvp_within(uint64_t kib, const std::string& arguments);
+CliResult run_shell(const std::string& shell_command);
 
 // A fresh empty folder for one test's files.
 std::string scratch_dir(const std::string& name);

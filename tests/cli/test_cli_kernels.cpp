@@ -104,6 +104,17 @@ TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the ke
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a run that runs out of host memory says so, exit 1") {
+  const std::string dir = scratch_dir("host_memory");
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["buffers"]["c"]["count"] = 1u << 28;  // 1 GiB, copied through the memory at load
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r = run_ohmvp_within(600000, "run -q --workload " + dir + "/w.json --out " + dir);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("ohmvp: out of host memory"));
+}
+
 TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
   const std::string dir = scratch_dir("kernel_bad_input");
   SECTION("unknown PTX instruction") {
