@@ -153,6 +153,11 @@ class WorkloadParser {
     check_fits(root, fewest_bytes, m_generators.empty() ? "need " : "need at least ");
     const uint64_t limit = uint64_t{1} << 31;
     for (const auto& [name, g] : m_generators) {
+      const bool used = std::any_of(
+          m_workload.buffers.begin(), m_workload.buffers.end(), [&](const BufferSpec& b) {
+            return b.init.kind == BufferInit::Kind::generator && b.init.generator == name;
+          });
+      if (!used) continue;  // it would fill nothing
       const uint64_t per_entry = bytes_per_entry[name];
       const uint64_t fewest = saturating_multiply(fewest_entries(g.shape), per_entry);
       // Room for this generator's entries with every other buffer at its fewest bytes.

@@ -432,6 +432,12 @@ TEST_CASE("buffers beyond the memory are refused before the generators build the
             "need more than the " +
             std::to_string(footprint + 40 + 4000) + " bytes the memory holds");
 
+  // A generator no buffer uses is not built at all.
+  nlohmann::json unused = example_workload();
+  unused["generators"] = {
+      {"g", {{"kind", "csr_graph"}, {"nodes", 1u << 31}, {"max_degree", 1000}, {"seed", 1}}}};
+  CHECK(error_at(unused, footprint) == "(no error)");
+
   // A graph that fits gets its counts as before.
   json["generators"]["g"] = {
       {"kind", "csr_graph"}, {"nodes", 64}, {"min_degree", 2}, {"max_degree", 2}, {"seed", 1}};
