@@ -12,6 +12,7 @@
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
 #include "modules/host/workload_architecture.h"
+#include "modules/host/workload_texture.h"
 #include "platforms/energy_summary.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
@@ -29,32 +30,6 @@ sc_core::sc_time monitor_period() {
   return sc_core::sc_time(10, sc_core::SC_US);
 }
 constexpr unsigned stall_periods = 100;
-
-gpu::DataType texel_type(ElementType type) {
-  switch (type) {
-    case ElementType::f32:
-      return gpu::DataType::f32;
-    case ElementType::s32:
-      return gpu::DataType::s32;
-    case ElementType::u32:
-      return gpu::DataType::u32;
-    case ElementType::f16:
-      return gpu::DataType::f16;
-    case ElementType::s16:
-      return gpu::DataType::s16;
-    case ElementType::u16:
-      return gpu::DataType::u16;
-    case ElementType::s8:
-      return gpu::DataType::s8;
-    case ElementType::u8:
-      return gpu::DataType::u8;
-    default:
-      break;
-  }
-  // The workload's loader lets only these through.
-  throw std::logic_error("texture over buffer of " + std::string(element_type_name(type)) +
-                         " elements");
-}
 
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
@@ -79,7 +54,7 @@ class SimulatedExecutor : public WorkloadExecutor {
     };
     try {
       KernelArguments packed(m_runtime, m_module, launch.kernel);
-      for (const ResolvedArg& arg : args) add(packed, arg);
+      for (const ResolvedArg& arg : args) add(packed, launch.kernel, arg);
       Runtime::LaunchConfig config;
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
       config.block = {launch.block[0], launch.block[1], launch.block[2]};
@@ -127,7 +102,7 @@ class SimulatedExecutor : public WorkloadExecutor {
     return *found;
   }
 
-  void add(KernelArguments& packed, const ResolvedArg& arg) {
+  void add(KernelArguments& packed, const std::string& kernel, const ResolvedArg& arg) {
     switch (arg.kind) {
       case KernelArg::Kind::buffer:
         packed.add(m_addresses.at(arg.buffer));
@@ -139,20 +114,14 @@ class SimulatedExecutor : public WorkloadExecutor {
         packed.add_bytes(arg.bytes.data(), arg.bytes.size());
         break;
       case KernelArg::Kind::texture:
-        packed.add(texture(arg));
+        packed.add(texture(kernel, arg));
         break;
     }
   }
 
-  uint64_t texture(const ResolvedArg& arg) {
-    const BufferSpec& source = buffer(arg.buffer);
-    gpu::TextureBinding binding;
-    binding.base = m_addresses.at(arg.buffer);
-    binding.element = texel_type(source.type);
-    binding.channels = 1;
-    binding.width = static_cast<uint32_t>(arg.texture.width);
-    binding.height = static_cast<uint32_t>(arg.texture.height);
-    return m_runtime.create_texture(binding);
+  uint64_t texture(const std::string& kernel, const ResolvedArg& arg) {
+    return m_runtime.create_texture(
+        workload_texture(m_workload, kernel, arg.texture, m_addresses.at(arg.buffer)));
   }
 
   Runtime& m_runtime;

@@ -4,33 +4,11 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/host/workload_texture.h"
 
 namespace ohmvp {
 
 namespace {
-
-gpu::DataType texel_type(ElementType type) {
-  switch (type) {
-    case ElementType::u8:
-      return gpu::DataType::u8;
-    case ElementType::s8:
-      return gpu::DataType::s8;
-    case ElementType::u16:
-      return gpu::DataType::u16;
-    case ElementType::s16:
-      return gpu::DataType::s16;
-    case ElementType::u32:
-      return gpu::DataType::u32;
-    case ElementType::s32:
-      return gpu::DataType::s32;
-    case ElementType::f16:
-      return gpu::DataType::f16;
-    case ElementType::f32:
-      return gpu::DataType::f32;
-    default:
-      return gpu::DataType::none;
-  }
-}
 
 const char* kind_name(KernelArg::Kind kind) {
   switch (kind) {
@@ -75,26 +53,9 @@ const FunctionalWorkloadExecutor::DeviceBuffer& FunctionalWorkloadExecutor::find
 
 uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
                                                   const ResolvedArg& arg) {
-  const TextureBinding& texture = arg.texture;
-  const std::string where =
-      launch_context(m_workload, launch.kernel) + "texture over '" + texture.buffer + "': ";
-  if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
-      texture.normalized)
-    throw ConfigError(where +
-                      "the functional GPU samples point-filtered, clamp-addressed, unnormalised "
-                      "textures only");
-  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX)
-    throw ConfigError(where + "width and height must fit in 32 bits");
-  const BufferSpec* spec = m_workload.find_buffer(texture.buffer);
-  const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
-  if (element == gpu::DataType::none)
-    throw ConfigError(where + "texel type must be one of u8 s8 u16 s16 u32 s32 f16 f32");
-  gpu::TextureBinding binding;
+  gpu::TextureBinding binding =
+      workload_texture(m_workload, launch.kernel, arg.texture, find(arg.texture.buffer).address);
   binding.handle = m_next_texture_handle++;
-  binding.base = find(texture.buffer).address;
-  binding.element = element;
-  binding.width = static_cast<uint32_t>(texture.width);
-  binding.height = static_cast<uint32_t>(texture.dimensions == 2 ? texture.height : 1);
   m_executor.textures().bind(binding);
   return binding.handle;
 }

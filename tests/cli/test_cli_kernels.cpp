@@ -161,6 +161,24 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(std::filesystem::exists(dir + "/out"));
     CHECK(std::filesystem::is_empty(dir + "/out"));
   }
+  SECTION("a texture binding the GPU does not sample; a texture of the other geometry") {
+    auto blur = shipped_kernel_workload("blur_tex2d");
+    blur["launches"][0]["args"][0]["texture"]["address"] = "wrap";
+    write_text(dir + "/w.json", blur.dump());
+    const CliResult wrap = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(wrap.output);
+    CHECK(wrap.exit_code == 2);
+    CHECK_THAT(wrap.output, Contains("w.json: launch of 'blur_tex2d': texture over 'image': the "
+                                     "GPU samples point-filtered, clamp-addressed"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+    blur["launches"][0]["args"][0]["texture"] = {{"buffer", "image"}, {"width", 128}};
+    write_text(dir + "/w.json", blur.dump());
+    const CliResult one_d = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(one_d.output);
+    CHECK(one_d.exit_code == 1);
+    CHECK_THAT(one_d.output, Contains("texture of another geometry: tex.2d fetches from a 1-D "
+                                      "texture"));
+  }
   SECTION("a kernel the PTX does not have, a float argument beyond its type") {
     auto workload = nlohmann::json::parse(vecadd_workload(4096));
     workload["launches"][0]["kernel"] = "vecad";

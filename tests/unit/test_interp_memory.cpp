@@ -196,7 +196,7 @@ TEST_CASE("interp: tex.1d reads 0 outside the width, tex.2d clamps its coordinat
   Harness h(4);
   TextureTable table;
   table.bind({77, 0x50000, DataType::f32, 1, 100, 1, 0});
-  table.bind({78, 0x60000, DataType::s32, 2, 8, 4, 128});
+  table.bind({78, 0x60000, DataType::s32, 2, 8, 4, 128, 2});
   h.context.textures = &table;
   Instruction tex1 = make(Opcode::tex, DataType::f32, {vec({0, 1, 2, 3}), imm(77), r(4)});
   tex1.mod.geometry = 1;
@@ -244,5 +244,10 @@ TEST_CASE("interp: tex.1d reads 0 outside the width, tex.2d clamps its coordinat
   Instruction row_less = tex1;
   row_less.operands[1] = imm(78);  // the 8x4 texture
   CHECK(h.run(row_less).status == StepStatus::fault);
+  CHECK(h.warp().fault().kind == FaultKind::texture_geometry);
+  h.warp().set_fault({});
+  Instruction row_wanted = tex2;
+  row_wanted.operands[1] = imm(77);  // the 1-D texture
+  CHECK(h.run(row_wanted).status == StepStatus::fault);
   CHECK(h.warp().fault().kind == FaultKind::texture_geometry);
 }

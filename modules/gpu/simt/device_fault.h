@@ -16,7 +16,7 @@ enum class FaultKind : uint8_t {
   breakpoint,          // brkpt instruction
   unsupported,         // an instruction/type combination the interpreter does not execute
   invalid_texture,     // texture handle not bound
-  texture_geometry,    // tex.1d on a 2-D texture
+  texture_geometry,    // tex.1d on a 2-D texture, or tex.2d on a 1-D one
   bad_control_flow,    // pc past the end of a function, recursive call
 };
 

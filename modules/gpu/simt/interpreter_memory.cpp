@@ -338,9 +338,11 @@ void execute_texture(Exec& x, bool& pending) {
       x.fail(FaultKind::invalid_texture, lane);
       return;
     }
-    if (in.mod.geometry == 1 && binding->height > 1) {
-      // A 1-D fetch has no row: CUDA leaves it undefined on a pitched 2-D texture.
-      x.fail(FaultKind::texture_geometry, lane, "tex.1d fetches from a 2-D texture");
+    if (in.mod.geometry != binding->dimensions) {
+      // CUDA leaves a fetch of another geometry undefined (tex1Dfetch reads linear memory only).
+      x.fail(FaultKind::texture_geometry, lane,
+             in.mod.geometry == 1 ? "tex.1d fetches from a 2-D texture"
+                                  : "tex.2d fetches from a 1-D texture");
       return;
     }
     if (!first) first = binding;

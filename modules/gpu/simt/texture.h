@@ -17,6 +17,7 @@ struct TextureBinding {
   uint32_t width = 0;
   uint32_t height = 1;
   uint64_t pitch = 0;
+  uint32_t dimensions = 1;  // 1: fetched by tex.1d; 2: by tex.2d (the other is a device fault)
 
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }

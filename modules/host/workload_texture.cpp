@@ -1,0 +1,59 @@
+#include "modules/host/workload_texture.h"
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+namespace {
+
+gpu::DataType texel_type(ElementType type) {
+  switch (type) {
+    case ElementType::u8:
+      return gpu::DataType::u8;
+    case ElementType::s8:
+      return gpu::DataType::s8;
+    case ElementType::u16:
+      return gpu::DataType::u16;
+    case ElementType::s16:
+      return gpu::DataType::s16;
+    case ElementType::u32:
+      return gpu::DataType::u32;
+    case ElementType::s32:
+      return gpu::DataType::s32;
+    case ElementType::f16:
+      return gpu::DataType::f16;
+    case ElementType::f32:
+      return gpu::DataType::f32;
+    default:
+      return gpu::DataType::none;
+  }
+}
+
+}  // namespace
+
+gpu::TextureBinding workload_texture(const GpuWorkload& workload, const std::string& kernel,
+                                     const TextureBinding& texture, uint64_t base) {
+  const std::string where =
+      launch_context(workload, kernel) + "texture over '" + texture.buffer + "': ";
+  if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
+      texture.normalized)
+    throw ConfigError(where +
+                      "the GPU samples point-filtered, clamp-addressed, unnormalised textures "
+                      "only (filter \"point\", address \"clamp\", normalized false)");
+  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX)
+    throw ConfigError(where + "width and height must fit in 32 bits");
+  const BufferSpec* spec = workload.find_buffer(texture.buffer);
+  const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
+  if (element == gpu::DataType::none)
+    throw ConfigError(where + "texel type must be one of u8 s8 u16 s16 u32 s32 f16 f32");
+  gpu::TextureBinding binding;
+  binding.base = base;
+  binding.element = element;
+  binding.channels = 1;
+  binding.dimensions = texture.dimensions;
+  binding.width = static_cast<uint32_t>(texture.width);
+  binding.height = static_cast<uint32_t>(texture.dimensions == 2 ? texture.height : 1);
+  return binding;
+}
+
+}  // namespace ohmvp
