@@ -76,9 +76,31 @@ uint64_t element_bits_from_double(ElementType type, double value) {
       std::memcpy(&bits, &value, sizeof bits);
       return bits;
     }
-    default:
-      return element_bits_from_integer(type, static_cast<int64_t>(std::trunc(value)));
+    default: {
+      // Toward zero, then modulo 2^64 (fmod is exact), then to the type's width.
+      const double whole = std::trunc(value);
+      if (!std::isfinite(whole)) return 0;
+      const double wrapped = std::fmod(whole, 18446744073709551616.0);
+      const uint64_t magnitude = static_cast<uint64_t>(std::fabs(wrapped));
+      return (wrapped < 0 ? ~magnitude + 1 : magnitude) & width_mask(type);
+    }
   }
+}
+
+std::pair<double, double> element_range(ElementType type) {
+  switch (type) {
+    case ElementType::f16:
+      return {-65504.0, 65504.0};
+    case ElementType::f32:
+      return {-3.4028234663852886e38, 3.4028234663852886e38};
+    case ElementType::f64:
+      return {-1.7976931348623157e308, 1.7976931348623157e308};
+    default:
+      break;
+  }
+  const double span = std::ldexp(1.0, static_cast<int>(8 * element_size(type)));
+  return is_signed_type(type) ? std::pair<double, double>{-span / 2, span / 2 - 1}
+                              : std::pair<double, double>{0.0, span - 1};
 }
 
 uint64_t element_bits_from_integer(ElementType type, int64_t value) {

@@ -21,6 +21,9 @@ const std::vector<std::pair<std::string, ElementType>>& element_type_names();
 // The raw little-endian bit pattern (in the low element_size bytes) of `value` converted to
 // `type`: floats round to nearest even, integers truncate toward zero then wrap.
 uint64_t element_bits_from_double(ElementType type, double value);
+// The lowest and highest value of the type (for floats, the largest finite magnitude; for 64-bit
+// integers, the nearest doubles).
+std::pair<double, double> element_range(ElementType type);
 // Integers wrap to the type's width.
 uint64_t element_bits_from_integer(ElementType type, int64_t value);
 // The element's value as a double (exact for every type but 64-bit integers beyond 2^53).

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "modules/common/closest_match.h"
 #include "modules/common/config_document.h"
@@ -17,6 +18,12 @@ namespace {
 
 std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
+}
+
+std::string number_text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
 }
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {
@@ -286,6 +293,8 @@ class WorkloadParser {
       if (is_float_type(spec.type)) {
         random.get("min", out.real_min);
         random.get("max", out.real_max);
+        scalar_bits(random, "min", spec.type);  // refuses a bound beyond the type
+        scalar_bits(random, "max", spec.type);
         if (out.real_max < out.real_min) random.fail("max", "must not be below min");
       } else {
         out.int_min = scalar_bits(random, "min", spec.type);
@@ -309,6 +318,13 @@ class WorkloadParser {
       out.step = 1;
       sequence.get("step", out.step);
       sequence.finish();
+      // Integers wrap; floats must stay finite from the first element to the last.
+      const double last = out.start + double(spec.count == 0 ? 0 : spec.count - 1) * out.step;
+      for (const double value : {out.start, last})
+        if (!std::isfinite(value) ||
+            (is_float_type(spec.type) && becomes_infinite(spec.type, value)))
+          sequence.fail("start", "the sequence reaches " + nlohmann::json(value).dump() +
+                                     ", beyond the range of " + element_type_name(spec.type));
     } else if (key == "file") {
       out.kind = BufferInit::Kind::file;
       std::string file;
@@ -335,6 +351,7 @@ class WorkloadParser {
       if (out.output != values && is_float_type(spec.type))
         b.fail("type",
                "'" + out.output + "' needs an integer type, got " + element_type_name(spec.type));
+      if (out.output == values) check_generated_values(g, out.generator, values, spec.type);
     } else {
       fail(path, std::string(expected) + "; unknown key '" + key + "'" +
                      did_you_mean(key, {"value", "random", "sequence", "file", "generator"}));
@@ -348,6 +365,25 @@ class WorkloadParser {
   }
 
   // A number of `type` under `key`, range-checked, as the element's bit pattern.
+  static bool becomes_infinite(ElementType type, double value) {
+    return std::isinf(element_bits_to_double(type, element_bits_from_double(type, value)));
+  }
+
+  // A generator's values are drawn in [min, max): the type must hold every one.
+  void check_generated_values(const ConfigReader& g, const std::string& name,
+                              const std::string& output, ElementType type) const {
+    const CsrShape& shape = m_generators.at(name).shape;
+    const auto [lowest, highest] = element_range(type);
+    const bool fits =
+        is_float_type(type)
+            ? !becomes_infinite(type, shape.value_min) && !becomes_infinite(type, shape.value_max)
+            : shape.value_min >= lowest && shape.value_max <= highest + 1;
+    if (!fits)
+      g.fail("name", "generator '" + name + "' draws " + output + " in [" +
+                         number_text(shape.value_min) + ", " + number_text(shape.value_max) +
+                         "), beyond the range of " + element_type_name(type));
+  }
+
   uint64_t scalar_bits(const ConfigReader& r, const char* key, ElementType type) const {
     switch (type) {
       case ElementType::u8: {

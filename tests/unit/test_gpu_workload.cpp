@@ -245,6 +245,27 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
                               {"init", {{"generator", {{"name", "g"}, {"output", "values"}}}}}};
        },
        {"buffers.c.init.generator.output: expected 'row_offsets', 'column_indices' or 'weights'"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g",
+                             {{"kind", "csr_graph"},
+                              {"nodes", 8},
+                              {"max_degree", 2},
+                              {"weight_max", 1000},
+                              {"seed", 1}}}};
+         w["buffers"]["c"] = {{"type", "u8"},
+                              {"init", {{"generator", {{"name", "g"}, {"output", "weights"}}}}}};
+       },
+       {"buffers.c.init.generator.name: generator 'g' draws weights in [0, 1000), beyond the "
+        "range of u8"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["init"] = {{"random", {{"seed", 1}, {"min", -1e300}, {"max", 1}}}};
+       },
+       {"buffers.a.init.random.min: value -1e+300 is beyond the range of f32"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["type"] = "f16";
+         w["buffers"]["a"]["init"] = {{"sequence", {{"start", 0}, {"step", 100}}}};
+       },
+       {"buffers.a.init.sequence.start: the sequence reaches", "beyond the range of f16"}},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     nlohmann::json json = example_workload();
@@ -279,6 +300,8 @@ TEST_CASE("buffer initialisers produce deterministic little-endian bytes", "[wor
     "h": {"type": "f16", "count": 3, "init": {"sequence": {"start": 1, "step": 0.0001}}},
     "v": {"type": "u16", "count": 3, "init": {"value": 258}},
     "d": {"type": "f64", "count": 4, "init": {"sequence": {"start": -1.5, "step": 0.5}}},
+    "w": {"type": "u64", "count": 2, "init": {"sequence": {"start": 2e19, "step": -3e19}}},
+    "n": {"type": "s8", "count": 2, "init": {"sequence": {"start": 130.7, "step": -260}}},
     "z": {"type": "s8", "count": 2}})");
   const GpuWorkload w = load_gpu_workload(folder.write("w.json", json.dump()));
   const auto bytes = initial_buffers(w);
@@ -302,6 +325,10 @@ TEST_CASE("buffer initialisers produce deterministic little-endian bytes", "[wor
   CHECK(bytes.at("v") == std::vector<uint8_t>{2, 1, 2, 1, 2, 1});
   CHECK(element<double>(bytes.at("d"), 3) == 0.0);
   CHECK(bytes.at("z") == std::vector<uint8_t>{0, 0});
+  // Integers beyond the type wrap modulo 2^64 and then to its width, as documented.
+  CHECK(element<uint64_t>(bytes.at("w"), 0) == 1553255926290448384ull);  // 2e19 - 2^64
+  CHECK(element<uint64_t>(bytes.at("w"), 1) == 8446744073709551616ull);  // 2^64 - 1e19
+  CHECK(bytes.at("n") == std::vector<uint8_t>{130, static_cast<uint8_t>(-129)});
 }
 
 TEST_CASE("half conversion rounds to nearest even", "[workload]") {
