@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "modules/common/errors.h"
+#include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
@@ -259,6 +260,9 @@ int sc_main(int argc, char* argv[]) {
     return exit_usage;
   } catch (const ohmvp::ConfigError& e) {
     std::cerr << "ohmvp: " << e.what() << "\n";
+    return exit_usage;
+  } catch (const ohmvp::OutOfDeviceMemory& e) {
+    std::cerr << "ohmvp: " << e.what() << "\n";  // the workload asks more than the GPU has
     return exit_usage;
   } catch (const std::bad_alloc&) {
     std::cerr << "ohmvp: out of host memory: the simulation needs more memory than this machine "

@@ -65,7 +65,13 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
 Runtime::~Runtime() = default;
 
 uint64_t Runtime::malloc(uint64_t bytes) {
-  return m_allocator.allocate(bytes);
+  return allocate(bytes);
+}
+
+uint64_t Runtime::allocate(uint64_t bytes) {
+  const uint64_t address = m_allocator.allocate(bytes);
+  m_untouched_from = std::max(m_untouched_from, address + bytes);
+  return address;
 }
 
 void Runtime::free(uint64_t address) {
@@ -175,13 +181,25 @@ Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
   loaded->module = gpu::load_ptx_file(ptx.string());
   const gpu::Module& module = loaded->module;
   if (module.global_bytes > 0) {
-    loaded->global_base = m_allocator.allocate(module.global_bytes);
-    std::vector<uint8_t> segment(module.global_bytes, 0);
+    const uint64_t untouched_from = m_untouched_from;
+    try {
+      loaded->global_base = allocate(module.global_bytes);
+    } catch (const OutOfDeviceMemory& error) {
+      throw ConfigError(module.file + ": its .global variables take " +
+                        std::to_string(module.global_bytes) + " bytes: " + error.what());
+    }
+    // .global variables start zero: memory never allocated before is, reused memory is zeroed.
+    if (loaded->global_base < untouched_from) {
+      const std::vector<uint8_t> zeros(std::min<uint64_t>(module.global_bytes, 1 << 20), 0);
+      for (uint64_t done = 0; done < module.global_bytes; done += zeros.size())
+        m_gpu.write(loaded->global_base + done, zeros.data(),
+                    std::min<uint64_t>(zeros.size(), module.global_bytes - done));
+    }
     for (const gpu::Symbol& symbol : module.symbols)
-      if (symbol.space == gpu::StateSpace::global && symbol.function < 0)
-        std::copy(symbol.initializer.begin(), symbol.initializer.end(),
-                  segment.begin() + static_cast<std::ptrdiff_t>(symbol.offset));
-    m_gpu.write(loaded->global_base, segment.data(), segment.size());
+      if (symbol.space == gpu::StateSpace::global && symbol.function < 0 &&
+          !symbol.initializer.empty())
+        m_gpu.write(loaded->global_base + symbol.offset, symbol.initializer.data(),
+                    symbol.initializer.size());
   }
   loaded->const_bank.assign(module.const_bytes, 0);
   for (const gpu::Symbol& symbol : module.symbols)
@@ -195,6 +213,15 @@ Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
 const gpu::Module& Runtime::module(ModuleId id) const {
   if (id >= m_modules.size()) throw std::invalid_argument("no module " + std::to_string(id));
   return m_modules[id]->module;
+}
+
+uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
+  module(id);  // checks the id
+  const LoadedModule& loaded = *m_modules[id];
+  for (const gpu::Symbol& symbol : loaded.module.symbols)
+    if (symbol.name == name && symbol.space == gpu::StateSpace::global && symbol.function < 0)
+      return loaded.global_base + symbol.offset;
+  throw std::invalid_argument(loaded.module.file + ": no .global variable '" + name + "'");
 }
 
 uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
@@ -247,7 +274,14 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   if (layout.local_bytes_per_thread() > 0) {
     request.local_stride = gpu::align_up(layout.local_bytes_per_thread(), 16);
     const uint64_t threads = config.grid.count() * config.block.count();
-    pending->local_region = m_allocator.allocate(threads * request.local_stride);
+    try {
+      pending->local_region = allocate(threads * request.local_stride);
+    } catch (const OutOfDeviceMemory& error) {
+      throw ConfigError(module(id).file + ": kernel '" + kernel + "' needs " +
+                        std::to_string(request.local_stride) + " bytes of .local storage for " +
+                        "each of the launch's " + std::to_string(threads) +
+                        " threads: " + error.what());
+    }
     request.local_base = pending->local_region;
   }
   request.mapped = [this](uint64_t address, uint64_t bytes) { return mapped(address, bytes); };

@@ -65,6 +65,9 @@ class Runtime : public sc_core::sc_module {
   // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
   ModuleId load_module(const std::filesystem::path& ptx);
   const gpu::Module& module(ModuleId id) const;
+  // cudaGetSymbolAddress: the device address of a module-scope .global variable;
+  // std::invalid_argument when the module has none of that name.
+  uint64_t symbol_address(ModuleId id, const std::string& name) const;
 
   // Binds `binding` (handle ignored) and returns the texture-object handle a kernel receives.
   uint64_t create_texture(gpu::TextureBinding binding);
@@ -99,6 +102,7 @@ class Runtime : public sc_core::sc_module {
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   void reap_finished_launches();
+  uint64_t allocate(uint64_t bytes);  // and moves m_untouched_from past it
   void ensure_started();
   void advance_to(uint64_t time_ps);
   void run_until(const std::function<bool()>& finished, const char* what);
@@ -113,6 +117,7 @@ class Runtime : public sc_core::sc_module {
   PcieLink m_pcie;
   double m_device_gb_per_s;
   DeviceAllocator m_allocator;
+  uint64_t m_untouched_from = 0;  // device memory from here on was never allocated: all zero
   gpu::TextureTable m_textures;
   uint64_t m_next_texture = 1;
   std::vector<std::unique_ptr<LoadedModule>> m_modules;

@@ -102,6 +102,24 @@ TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on 
   CHECK_THROWS_AS(cuda.synchronize(), ohmvp::SimulationError);
 }
 
+TEST_CASE("runtime: .global variables start with their initialisers, zero elsewhere") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  // Memory used and given back first, so that the module's variables land on old bytes.
+  const uint64_t used = cuda.malloc(1 << 16);
+  const std::vector<uint8_t> ones(1 << 16, 0xff);
+  cuda.copy_to_device(used, ones.data(), ones.size());
+  cuda.free(used);
+  const auto module =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "basics.ptx");
+  const uint64_t table = cuda.symbol_address(module, "g_table");
+  CHECK(table < used + (1 << 16));  // on the reused bytes
+  std::vector<uint8_t> back(8);
+  cuda.copy_to_host(back.data(), table, back.size());
+  // g_table = {255, 255, 2, 0, 44, 1}, then two bytes of alignment padding before g_doubles.
+  CHECK(back == std::vector<uint8_t>{255, 255, 2, 0, 44, 1, 0, 0});
+  CHECK_THROWS_AS(cuda.symbol_address(module, "g_nothing"), std::invalid_argument);
+}
+
 TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launch") {
   ohmvp::Runtime& cuda = platform().runtime();
   const auto module =

@@ -125,6 +125,22 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
                    ".param .b32 y;\ncall.uni f, (x, y);\n}\n}\n") ==
       "snippet.ptx:13: call to 'f' passes 2 arguments, it takes 1 in 'call.uni f, (x, y);'");
 
+  // CUDA's limits on constant memory, local memory a thread and kernel parameters.
+  CHECK(parse_error(snippet_text(".const .align 4 .b8 big[65537];\n"), "c.ptx") ==
+        "c.ptx: .const variables take 65537 bytes; a GPU's constant memory holds 65536");
+  CHECK(module_error(".visible .entry k(.param .align 4 .b8 p[40000])\n{\nret;\n}\n") ==
+        "snippet.ptx:4: kernel 'k' takes 40000 bytes of parameters; a launch passes at most "
+        "32764 in '.visible .entry k(.param .align 4 .b8 p[40000])'");
+  CHECK(module_error(".visible .entry k()\n{\n.local .align 4 .b8 l[600000];\nret;\n}\n") ==
+        "snippet.ptx:4: 'k' has 600000 bytes of .local variables; a thread may have 524288 in "
+        "'.visible .entry k()'");
+  CHECK(module_error(".global .b8 g[4294967296][4294967296];\n") ==
+        "snippet.ptx:4: array 'g' is too large (more than 2^48 elements) in '.global .b8 "
+        "g[4294967296][4294967296];'");
+  // A bad line is quoted up to 200 bytes, the problem up to 300.
+  const std::string long_name(5000, 'x');
+  CHECK(error_of(long_name + ";").size() < 600);
+
   // A module begins with .version.
   CHECK(parse_error("\n// nothing\n", "raw.ptx") ==
         "raw.ptx: empty: expected PTX beginning with .version");

@@ -21,7 +21,7 @@ struct Symbol {
   uint64_t size = 0;       // bytes; 0 for `.extern .shared x[]`
   bool is_extern = false;  // .extern .shared: starts after the static shared bytes
   uint64_t offset = 0;
-  std::vector<uint8_t> initializer;  // little-endian bytes, or empty for zero-initialised
+  std::vector<uint8_t> initializer;  // the first bytes, little-endian; the rest is zero
   int32_t function = -1;             // owning function, -1 at module scope
 };
 

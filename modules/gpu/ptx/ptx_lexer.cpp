@@ -13,7 +13,8 @@ bool is_word_char(char c) {
          c == '.';
 }
 
-// Lines end in LF, CR LF or a lone CR (old Mac files): all become LF.
+}  // namespace
+
 std::string with_lf_line_ends(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -26,8 +27,6 @@ std::string with_lf_line_ends(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<Token> tokenize_ptx(std::string_view text, const std::string& file_name) {
   std::string normalized;

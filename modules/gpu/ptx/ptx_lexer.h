@@ -25,4 +25,7 @@ struct Token {
 // "<file>:<line>: ..." on an unterminated comment or string or a stray character.
 std::vector<Token> tokenize_ptx(std::string_view text, const std::string& file_name);
 
+// `text` with every line ending (LF, CR LF or a lone CR, as old Mac files have) made LF.
+std::string with_lf_line_ends(std::string_view text);
+
 }  // namespace ohmvp::gpu

@@ -103,6 +103,7 @@ class Parser {
       if (function.is_kernel && !function.defined)
         fail(function.source_line, "kernel '" + function.name + "' has no body");
     lay_out_symbols(m_module);
+    check_state_space_limits();
     for (Function& function : m_module.functions) assign_reconvergence_points(function);
     return std::move(m_module);
   }
@@ -119,8 +120,32 @@ class Parser {
   }
 
   [[noreturn]] void fail(uint32_t line, const std::string& problem) const {
-    std::string text = line >= 1 && line <= m_lines.size() ? m_lines[line - 1] : "";
-    throw ConfigError(m_file + ":" + std::to_string(line) + ": " + problem + " in '" + text + "'");
+    std::string_view text;
+    if (line >= 1 && line <= m_lines.size()) text = m_lines[line - 1];
+    // Both cut short: a megabyte token would otherwise be quoted twice in full.
+    throw ConfigError(m_file + ":" + std::to_string(line) + ": " + excerpt(problem, 300) + " in '" +
+                      excerpt(text, 200) + "'");
+  }
+
+  // CUDA's limits on the state spaces whose size a module fixes (the CUDA C++ Programming Guide,
+  // "Features and Technical Specifications"): 64 KiB of constant memory, 512 KiB of local memory
+  // a thread, 32,764 bytes of kernel parameters (4 KiB before CUDA 12.1; Volta and later).
+  void check_state_space_limits() const {
+    constexpr uint64_t const_limit = 64 * 1024, local_limit = 512 * 1024, param_limit = 32764;
+    if (m_module.const_bytes > const_limit)
+      throw ConfigError(m_file + ": .const variables take " + std::to_string(m_module.const_bytes) +
+                        " bytes; a GPU's constant memory " + "holds " +
+                        std::to_string(const_limit));
+    for (const Function& function : m_module.functions) {
+      if (function.local_bytes > local_limit)
+        fail(function.source_line,
+             "'" + function.name + "' has " + std::to_string(function.local_bytes) +
+                 " bytes of .local variables; a thread may have " + std::to_string(local_limit));
+      if (function.is_kernel && function.param_bytes > param_limit)
+        fail(function.source_line,
+             "kernel '" + function.name + "' takes " + std::to_string(function.param_bytes) +
+                 " bytes of parameters; a launch passes at most " + std::to_string(param_limit));
+    }
   }
   [[noreturn]] void fail_here(const std::string& problem) const { fail(peek().line, problem); }
 
@@ -304,7 +329,11 @@ class Parser {
         decl.unsized = true;
         continue;
       }
-      count *= expect_unsigned("an array size");
+      const uint64_t size = expect_unsigned("an array size");
+      // Far beyond any memory: refused before the product can wrap.
+      if (size != 0 && count > (uint64_t{1} << 48) / size)
+        fail(decl.line, "array '" + decl.name + "' is too large (more than 2^48 elements)");
+      count *= size;
       expect(']');
     }
     decl.size = decl.unsized ? 0 : count * element;
@@ -355,7 +384,7 @@ class Parser {
     if (bytes.size() > decl.size)
       fail(decl.line, "initialiser has " + std::to_string(bytes.size() / element) +
                           " elements, the variable holds " + std::to_string(decl.size / element));
-    bytes.resize(decl.size, 0);
+    // The bytes given; the rest of the variable is zero (not stored: it may be large).
   }
 
   uint32_t add_symbol(const Declaration& decl, StateSpace space, int32_t function, bool is_extern) {
@@ -894,6 +923,11 @@ class Parser {
 Module parse_ptx(std::string_view text, const std::string& file_name) {
   // A UTF-8 byte-order mark, as some editors write, is not part of the first line.
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.find('\r') != std::string_view::npos) {
+    // One line-ending convention, so that the lines quoted in messages are the ones counted.
+    const std::string lf = with_lf_line_ends(text);
+    return Parser(lf, file_name).run();
+  }
   return Parser(text, file_name).run();
 }
 
