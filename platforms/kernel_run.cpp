@@ -54,6 +54,10 @@ class SimulatedExecutor : public WorkloadExecutor {
     };
     try {
       KernelArguments packed(m_runtime, m_module, launch.kernel);
+      if (args.size() != packed.parameter_count())
+        throw ConfigError("kernel '" + launch.kernel + "' takes " +
+                          std::to_string(packed.parameter_count()) +
+                          " arguments; the launch gives " + std::to_string(args.size()));
       for (const ResolvedArg& arg : args) add(packed, launch.kernel, arg);
       Runtime::LaunchConfig config;
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};

@@ -94,6 +94,11 @@ void ConfigReader::finish() const {
   }
 }
 
+void ConfigReader::finish(std::initializer_list<const char*> known) const {
+  for (const char* key : known) lookup(key);
+  finish();
+}
+
 void ConfigReader::fail(const std::string& key, const std::string& problem) const {
   const std::string dotted = join_path(m_path, key);
   throw ConfigError(origin_prefix(dotted) + dotted + ": " + problem);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -81,6 +82,9 @@ class ConfigReader {
 
   // Rejects any key that was not asked about, except notes whose name begins with '_'.
   void finish() const;
+  // The same with `known` counted as asked: a misspelt key is named before the checks that
+  // read the others (which would otherwise report the right key as missing).
+  void finish(std::initializer_list<const char*> known) const;
 
  private:
   template <class T>

@@ -336,6 +336,8 @@ class WorkloadParser {
       g.get("name", out.generator);
       g.get("output", out.output);
       g.finish();
+      if (!g.has("name")) g.fail("name", "required: the name of a generator in 'generators'");
+      if (!g.has("output")) g.fail("output", "required: which of the generator's outputs");
       if (m_generators.count(out.generator) == 0) {
         std::vector<std::string> known;
         for (const auto& entry : m_generators) known.push_back(entry.first);
@@ -441,6 +443,7 @@ class WorkloadParser {
 
   const BufferSpec& buffer_named(const std::string& path, const std::string& name) const {
     if (const BufferSpec* found = m_workload.find_buffer(name)) return *found;
+    if (name.empty()) fail(path, "required: the name of a buffer");
     fail(path, "no buffer named '" + name + "'" + did_you_mean(name, names_of(m_workload.buffers)));
   }
 
@@ -477,9 +480,15 @@ class WorkloadParser {
     } else if (found == 1) {
       step.kind = WorkloadStep::Kind::repeat;
       const ConfigReader repeat = r.child("repeat");
+      repeat.finish({"count", "index", "steps"});
       if (!repeat.has("count")) repeat.fail("count", "required");
       repeat.get("count", step.count, uint64_t{1}, uint64_t{1} << 32);
       repeat.get("index", step.index_name);
+      if (repeat.has("index") && step.index_name.empty())
+        repeat.fail("index", "is empty; expected the loop counter's name (or leave it out)");
+      if (!step.index_name.empty() && std::find(m_loop_names.begin(), m_loop_names.end(),
+                                                step.index_name) != m_loop_names.end())
+        repeat.fail("index", "'" + step.index_name + "' already names an enclosing loop's counter");
       m_loop_names.push_back(step.index_name);
       step.steps = parse_nested(repeat);
       m_loop_names.pop_back();
@@ -487,6 +496,7 @@ class WorkloadParser {
     } else if (found == 2) {
       step.kind = WorkloadStep::Kind::repeat_until_zero;
       const ConfigReader until = r.child("repeat_until_zero");
+      until.finish({"buffer", "element", "max_iterations", "steps"});
       std::string name;
       until.get("buffer", name);
       const BufferSpec& watched = buffer_named(until.path() + ".buffer", name);
@@ -502,6 +512,7 @@ class WorkloadParser {
     } else if (found == 3) {
       step.kind = WorkloadStep::Kind::copy;
       const ConfigReader copy = r.child("copy");
+      copy.finish({"from", "to"});
       std::string from, to;
       copy.get("from", from);
       copy.get("to", to);
@@ -517,6 +528,7 @@ class WorkloadParser {
     } else {
       step.kind = WorkloadStep::Kind::fill;
       const ConfigReader fill = r.child("fill");
+      fill.finish({"buffer", "value"});
       fill.get("buffer", step.buffer);
       const BufferSpec& target = buffer_named(fill.path() + ".buffer", step.buffer);
       if (!fill.has("value")) fill.fail("value", "required");
@@ -560,6 +572,7 @@ class WorkloadParser {
     if (threads > 1024)
       r.fail("block", "has " + std::to_string(threads) + " threads; at most 1024");
     if (launch.block[2] > 64) r.fail("block", "z is at most 64");
+    if (launch.grid[0] > 2147483647) r.fail("grid", "x is at most 2^31 - 1 (2147483647)");
     if (launch.grid[1] > 65535 || launch.grid[2] > 65535)
       r.fail("grid", "y and z are at most 65535");
     r.get("shared_bytes", launch.shared_bytes, 0u, 1u << 20);

@@ -26,6 +26,7 @@ class KernelArguments {
 
   // The finished block; std::invalid_argument when parameters are missing.
   std::vector<uint8_t> bytes() const;
+  size_t parameter_count() const { return m_slots.size(); }
 
  private:
   std::string m_kernel;

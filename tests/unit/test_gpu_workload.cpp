@@ -258,6 +258,34 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        {"buffers.c.init.generator.name: generator 'g' draws weights in [0, 1000), beyond the "
         "range of u8"}},
       {[](nlohmann::json& w) {
+         w["launches"].push_back({{"fill", {{"bufer", "c"}, {"value", 0}}}});
+       },
+       {"unknown key 'bufer' at launches[1].fill; did you mean 'buffer'?"}},
+      {[](nlohmann::json& w) {
+         w["launches"].push_back({{"fill", {{"value", 0}}}});
+       },
+       {"launches[1].fill.buffer: required: the name of a buffer"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["grid"] = {2147483648u, 1, 1};
+       },
+       {"launches[0].grid: x is at most 2^31 - 1"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0] = {
+             {"repeat", {{"count", 2}, {"index", ""}, {"steps", {w["launches"][0]}}}}};
+       },
+       {"launches[0].repeat.index: is empty"}},
+      {[](nlohmann::json& w) {
+         const nlohmann::json inner = {
+             {"repeat", {{"count", 2}, {"index", "i"}, {"steps", {w["launches"][0]}}}}};
+         w["launches"][0] = {{"repeat", {{"count", 2}, {"index", "i"}, {"steps", {inner}}}}};
+       },
+       {"launches[0].repeat.steps[0].repeat.index: 'i' already names an enclosing loop's counter"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"nodes", 8}, {"seed", 1}}}};
+         w["buffers"]["c"] = {{"type", "u32"}, {"init", {{"generator", {{"name", "g"}}}}}};
+       },
+       {"buffers.c.init.generator.output: required"}},
+      {[](nlohmann::json& w) {
          w["buffers"]["a"]["init"] = {{"random", {{"seed", 1}, {"min", -1e300}, {"max", 1}}}};
        },
        {"buffers.a.init.random.min: value -1e+300 is beyond the range of f32"}},
