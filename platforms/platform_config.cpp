@@ -76,12 +76,15 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   // The manager serves requests of at most one 64-byte burst.
   if (m.burst_bytes() != 64) {
-    reader.fail("dram", "a hetero mode needs 64-byte DRAM bursts (bus width x burst length), got " +
+    reader.fail_against("dram", reader.path() + ".dram.geometry.burst_length",
+                        "a hetero mode needs 64-byte DRAM bursts (bus width x burst length), "
+                        "got " +
                             std::to_string(m.burst_bytes()));
   }
   // The capacities must fit the mode; checked here so that a bad pair is reported before a run.
   const std::string where = reader.path().empty() ? "memory" : reader.path();
-  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel(), where.c_str());
+  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel(),
+                   (reader.origin_prefix(where) + where).c_str());
 }
 
 // `channel` is reader's "channel" child, its type already read.

@@ -257,10 +257,13 @@ std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
   if (common && !mixed) return *common;
   if (common) return m_root_origin;
 
-  // Below a leaf, such as an element of an array.
+  // Below a leaf, such as an element of an array ("a.list[2]" or "a.list.2" is in "a.list").
   std::string ancestor = dotted_path;
-  for (size_t dot; (dot = ancestor.rfind('.')) != std::string::npos;) {
-    ancestor.resize(dot);
+  while (true) {
+    const size_t cut =
+        !ancestor.empty() && ancestor.back() == ']' ? ancestor.rfind('[') : ancestor.rfind('.');
+    if (cut == std::string::npos || cut == 0) break;
+    ancestor.resize(cut);
     if (auto found = m_origins.find(ancestor); found != m_origins.end()) return found->second;
   }
   return m_root_origin;

@@ -24,7 +24,9 @@ void require_power_of_two(const ConfigReader& reader, const char* key, uint64_t 
     reader.fail(key, "expected a power of two, got " + std::to_string(value));
 }
 
-void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size) {
+// `warp_size_path`: where the warp size is set, for messages.
+void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size,
+                  const std::string& warp_size_path) {
   reader.get("max_threads", s.max_threads, 1u, 65536u);
   reader.get("max_warps", s.max_warps, 1u, 1024u);
   reader.get("max_ctas", s.max_ctas, 1u, 1024u);
@@ -45,8 +47,9 @@ void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size) {
   // One CTA of the largest size must fit: its warps, and its registers at one per thread.
   const uint32_t warps_per_max_cta = (s.max_threads_per_cta + warp_size - 1) / warp_size;
   if (warps_per_max_cta > s.max_warps)
-    reader.fail("max_warps", "expected at least max_threads_per_cta / warp_size (" +
-                                 std::to_string(warps_per_max_cta) + ")");
+    reader.fail_against("max_warps", warp_size_path,
+                        "expected at least max_threads_per_cta / warp_size (" +
+                            std::to_string(warps_per_max_cta) + ")");
   if (s.register_allocation_unit > s.registers)
     reader.fail("register_allocation_unit",
                 "expected at most registers (" + std::to_string(s.registers) + ")");
@@ -254,7 +257,7 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
                 "modelled, got " +
                     std::to_string(c.issue_width));
   }
-  parse_limits(reader.child("sm_limits"), c.sm, c.warp_size);
+  parse_limits(reader.child("sm_limits"), c.sm, c.warp_size, reader.path() + ".warp_size");
   if (c.sm.max_warps < c.sub_cores_per_sm)
     reader.fail("sub_cores_per_sm",
                 "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");

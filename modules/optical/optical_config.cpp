@@ -125,10 +125,10 @@ void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
                                         std::to_string(c.wavelengths_per_waveguide));
   parse_wavelength_sets(reader, c);
   if (c.wavelength_sets.empty() && c.wavelengths_per_waveguide % c.virtual_channels != 0)
-    reader.fail("virtual_channels",
-                "the static division needs wavelengths_per_waveguide (" +
-                    std::to_string(c.wavelengths_per_waveguide) + ") to be a multiple of " +
-                    std::to_string(c.virtual_channels) + "; or give wavelength_sets");
+    reader.fail_against("virtual_channels", reader.path() + ".wavelengths_per_waveguide",
+                        "the static division needs wavelengths_per_waveguide (" +
+                            std::to_string(c.wavelengths_per_waveguide) + ") to be a multiple of " +
+                            std::to_string(c.virtual_channels) + "; or give wavelength_sets");
   reader.get("coding_overhead", c.coding_overhead, 0.0, 4.0);
   parse(reader.child("mrr"), c.mrr);
   parse(reader.child("serdes"), c.serdes);

@@ -65,7 +65,7 @@ TEST_CASE("config: deep merge of extends and the including file") {
   const fs::path base = dir.write("base.json", R"({
     "a": {"x": 1, "y": [1, 2], "inner": {"p": 1, "q": 2}},
     "s": "base", "keep": true,
-    "obj_to_scalar": {"k": 1}, "scalar_to_obj": 3, "untouched": {}
+    "obj_to_scalar": {"k": 1}, "scalar_to_obj": 3, "untouched": {}, "list": [[5, 6]]
   })");
   const fs::path other = dir.write("other.json", R"({"s": "other", "from_other": 1})");
   const fs::path top = dir.write("top.json", R"({
@@ -79,7 +79,7 @@ TEST_CASE("config: deep merge of extends and the including file") {
   CHECK(root == json::parse(R"({
     "a": {"x": 1, "y": [3], "z": 2, "inner": {"p": 1, "q": 20}},
     "s": "other", "keep": true, "from_other": 1,
-    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}, "untouched": {}
+    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}, "untouched": {}, "list": [[5, 6]]
   })"));
   CHECK_FALSE(root.contains("extends"));
   CHECK(doc.file() == top);
@@ -87,6 +87,9 @@ TEST_CASE("config: deep merge of extends and the including file") {
   CHECK(doc.origin_of("a.x") == base.string());
   CHECK(doc.origin_of("a.y") == top.string());
   CHECK(doc.origin_of("a.y.0") == top.string());
+  // An element as readers' messages spell it is in its array's file.
+  CHECK(doc.origin_of("list[0]") == base.string());
+  CHECK(doc.origin_of("list[0][1]") == base.string());
   CHECK(doc.origin_of("a.inner.p") == base.string());
   CHECK(doc.origin_of("a.inner.q") == top.string());
   CHECK(doc.origin_of("s") == other.string());

@@ -80,7 +80,7 @@ TEST_CASE("XPoint config errors name the key and what was expected", "[xpoint]")
   CHECK_THAT(error_of(json{{"line_bytes", 192}}), Contains("power of two"));
   CHECK_THAT(error_of(json{{"start_gap", {{"psi", 0}}}}), Contains("memory.xpoint.start_gap.psi"));
   CHECK_THAT(error_of(json{{"start_gap", {{"region_lines", 3000}}}}),
-             Contains("region_lines (3000) must divide"));
+             Contains("start_gap.region_lines: 3000 must divide"));
   CHECK_THAT(error_of(json{{"start_gap", {{"randomize", true}}}}), Contains("randomise"));
   CHECK_THAT(error_of(json{{"ecc", 1}}), Contains("expected boolean"));
   // Disabled Start-Gap needs no region to divide the capacity.
