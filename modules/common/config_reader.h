@@ -46,10 +46,13 @@ class ConfigReader {
     static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, "range needs a number");
     const nlohmann::json* found = lookup(key);
     if (!found) return;
-    const T read = convert<T>(key, *found);
-    if (read < min || read > max)
+    // Integers are read at 64 bits, so that a value beyond T is told this key's range, not T's.
+    using Wide = std::conditional_t<!std::is_integral_v<T>, T,
+                                    std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>;
+    const Wide read = convert<Wide>(key, *found);
+    if (read < static_cast<Wide>(min) || read > static_cast<Wide>(max))
       fail_range(key, found->dump(), nlohmann::json(min).dump(), nlohmann::json(max).dump());
-    value = read;
+    value = static_cast<T>(read);
   }
 
   template <class E>

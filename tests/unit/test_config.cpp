@@ -405,7 +405,9 @@ TEST_CASE("config: ConfigReader type errors") {
 }
 
 TEST_CASE("config: ConfigReader range and enum errors") {
-  const json node = json::parse(R"({"channels": 70, "ratio": 3.5, "policy": "frfcsf", "mode": 2})");
+  const json node = json::parse(
+      R"({"channels": 70, "ratio": 3.5, "policy": "frfcsf", "mode": 2, "huge": 18446744073709551615,
+          "low": -9223372036854775807})");
   ConfigReader reader(node, "memory");
   uint32_t channels = 1;
   double ratio = 1;
@@ -415,6 +417,12 @@ TEST_CASE("config: ConfigReader range and enum errors") {
   CHECK_THROWS_WITH(reader.get("channels", channels, 1, 64),
                     "memory.channels: value 70 out of range; expected 1 to 64");
   CHECK(channels == 1);
+  // Beyond the type too: still this key's range.
+  CHECK_THROWS_WITH(reader.get("huge", channels, 1, 64),
+                    "memory.huge: value 18446744073709551615 out of range; expected 1 to 64");
+  int16_t offset = 0;
+  CHECK_THROWS_WITH(reader.get("low", offset, int16_t{-8}, int16_t{8}),
+                    "memory.low: value -9223372036854775807 out of range; expected -8 to 8");
   CHECK_THROWS_WITH(reader.get("ratio", ratio, 0.5, 2.0),
                     "memory.ratio: value 3.5 out of range; expected 0.5 to 2.0");
   CHECK_THROWS_WITH(reader.get_enum("policy", policy, names),
