@@ -230,7 +230,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
           // A finished CTA is progress too: a large grid of CTAs that touch no memory is not stuck.
           const uint64_t progress =
               kernels + platform.gpu().ctas_done() + platform.memory().column_commands();
-          return RunMonitor::Progress{kernels, 0, progress, platform.gpu().busy(), "kernels"};
+          // A page crossing a slow host link is a wait, not a stall.
+          const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host();
+          return RunMonitor::Progress{kernels, 0, progress, busy, "kernels"};
         },
         [&] {
           if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());

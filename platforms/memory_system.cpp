@@ -151,6 +151,11 @@ void MemorySystem::poll_idle() {
   check_idle();
 }
 
+bool MemorySystem::waiting_on_host() const {
+  return std::any_of(m_managers.begin(), m_managers.end(),
+                     [](const auto& manager) { return manager->waiting_on_host(); });
+}
+
 uint64_t MemorySystem::column_commands() const {
   uint64_t sum = 0;
   for (const auto& controller : m_controllers) sum += controller->column_commands();

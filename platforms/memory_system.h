@@ -48,6 +48,8 @@ class MemorySystem : public sc_core::sc_module, public SettlingMemory {
   // there (posted writes still queued when the initiator finishes must reach DRAM first).
   void when_idle(std::function<void()> done) override;
   uint64_t column_commands() const;
+  // Some manager waits on a transfer over the host link (paged mode).
+  bool waiting_on_host() const;
   uint64_t capacity_bytes() const;
   uint32_t burst_bytes() const { return m_controllers.front()->mapper().burst_bytes(); }
   const std::vector<std::unique_ptr<MemoryChannel>>& channels() const { return m_channels; }

@@ -119,9 +119,10 @@ void run_platform(const RunOptions& options) {
     RunMonitor monitor(
         "monitor",
         [&] {
+          const bool busy = (initiator.outstanding() > 0 || !memory.idle()) &&
+                            !memory.waiting_on_host();  // a slow host link is a wait
           return RunMonitor::Progress{initiator.completed(), initiator.total(),
-                                      initiator.completed() + memory.column_commands(),
-                                      initiator.outstanding() > 0 || !memory.idle()};
+                                      initiator.completed() + memory.column_commands(), busy};
         },
         [&] {
           // Every module records changes at the current time or later.

@@ -63,6 +63,9 @@ class HeteroMemoryManager : public sc_core::sc_module,
   const PagedMode* paged() const { return m_paged.get(); }
   // No request inside, no migration, both back ends quiet.
   bool idle() const;
+  // A transfer over the host link (paged mode) is in flight: the manager waits on a scheduled
+  // arrival, which is progress to come, not a stall.
+  bool waiting_on_host() const { return m_host && !m_host->idle(); }
   void finish_stats();
 
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,

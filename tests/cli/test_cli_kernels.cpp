@@ -104,6 +104,18 @@ TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the ke
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: page faults over a slow host link are a wait, not a stall") {
+  const std::string dir = scratch_dir("slow_pcie");
+  // 1 MB/s: each 4 KiB page takes about 4 ms to cross, longer than the 1 ms stall window.
+  const CliResult r = run_ohmvp(
+      "run -q -p origin_planar --set host.pcie.bandwidth_gb_per_s=0.001 "
+      "--out " +
+      dir);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a run that runs out of host memory says so, exit 1") {
   const std::string dir = scratch_dir("host_memory");
   auto workload = shipped_kernel_workload("vecadd");
