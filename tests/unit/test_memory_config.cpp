@@ -262,8 +262,14 @@ TEST_CASE("memory config: DRAM timing validation") {
   SECTION("tREFI more than tRFC") {
     CHECK_THAT(timing_error({{"tREFI_ns", 350.0}, {"tRFC_ns", 350.0}}),
                Contains("memory.dram.timing.tREFI_ns") && Contains("expected more than tRFC_ns"));
-    CHECK_NOTHROW(
-        parse_block<DramTimingNs>({{"tREFI_ns", 351.0}, {"tRFC_ns", 350.0}}, "memory.dram.timing"));
+    CHECK_NOTHROW(parse_block<DramTimingNs>({{"tREFI_ns", 7800.0}, {"tRFC_ns", 350.0}},
+                                            "memory.dram.timing"));
+  }
+  SECTION("a row opened must be used and closed between two refreshes") {
+    const json slow_activate = {{"tREFI_ns", 3900.0}, {"tRFC_ns", 350.0}, {"tRCD_ns", 5000.0},
+                                {"tRAS_ns", 5000.0},  {"tRC_ns", 5020.0}, {"tRP_ns", 14.0}};
+    CHECK_THAT(timing_error(slow_activate),
+               Contains("memory.dram.timing.tREFI_ns") && Contains("an access would never finish"));
   }
   SECTION("ranges and types") {
     CHECK_THAT(timing_error({{"tCK_ns", 0}}),
