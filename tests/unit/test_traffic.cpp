@@ -288,6 +288,11 @@ TEST_CASE("traffic: parse rejects bad configs") {
   CHECK_THAT(error({{"strides", 128}}),
              Contains("unknown key 'strides' at traffic") && Contains("did you mean 'stride'"));
   CHECK(error({{"size", 128}}) == "no error");  // the default stride matters only when strided
+  // A key another pattern uses would be ignored: refused.
+  CHECK(error({{"pattern", "sequential"}, {"stride", 128}}) ==
+        "traffic.stride: only 'strided' traffic uses it");
+  CHECK(error({{"pattern", "random"}, {"hot_ratio", 0.5}}) ==
+        "traffic.hot_ratio: only 'hot_set' traffic uses it");
   // The last range that still fits: [2^64 - 128, 2^64).
   CHECK(error({{"base", UINT64_MAX - 127}, {"range", 128}}) == "no error");
 }
