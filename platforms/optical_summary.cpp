@@ -1,5 +1,7 @@
 #include "platforms/optical_summary.h"
 
+#include <sstream>
+
 #include "modules/optical/link_budget.h"
 #include "modules/optical/optical_stats.h"
 
@@ -14,6 +16,17 @@ PlatformBudget platform_budget_of(const MemorySystemConfig& config) {
   const HeteroMode mode =
       config.mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
   return platform_budget(config.ohm_platform, mode, config.optical, shape);
+}
+
+std::string laser_budget_warning(const MemorySystemConfig& config) {
+  const PlatformBudget budget = platform_budget_of(config);
+  const double target = config.optical.receiver.target_ber;
+  if (!(budget.ber_max > target)) return "";
+  std::ostringstream text;
+  text << "the optical links' worst BER is " << budget.ber_max << ", above the target " << target
+       << " (memory.optical.receiver.target_ber): the laser is below the loss budget; bits "
+       << "still arrive intact unless memory.optical.fault_injection.ber forces errors";
+  return text.str();
 }
 
 RunSummary::Optical summarise_optical(const MemorySystemConfig& config, StatsRegistry& stats) {

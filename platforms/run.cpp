@@ -82,6 +82,9 @@ void run_platform(const RunOptions& options) {
   // Everything that can be wrong with the input is found before any file is written.
   const ConfigDocument document = load_platform_document(options.platform, options.overrides);
   const PlatformConfig config = parse_platform(document);
+  if (config.memory.is_optical())
+    if (const std::string warning = laser_budget_warning(config.memory); !warning.empty())
+      std::cerr << "ohmvp: warning: " << warning << "\n";
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
   std::filesystem::path workload_file;

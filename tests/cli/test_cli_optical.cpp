@@ -29,6 +29,14 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   INFO(first.output);
   REQUIRE(first.exit_code == 0);
   CHECK_THAT(first.output, Contains("laser") && Contains("BER (worst route)"));
+  CHECK_THAT(first.output, !Contains("warning"));  // the default laser meets the budget
+  const CliResult dim = run_ohmvp(
+      "run -q --platform ohm_base_planar --workload vecadd --set "
+      "memory.optical.laser.power_scale=0.01 --out " +
+      dir + "/dim");
+  CHECK(dim.exit_code == 0);
+  CHECK_THAT(dim.output, Contains("ohmvp: warning: the optical links' worst BER is") &&
+                             Contains("above the target 1e-15"));
   const CliResult second = run_ohmvp(args + dir + "/b.vcd --out " + dir + "/b");
   REQUIRE(second.exit_code == 0);
   const std::string report = read_text(dir + "/a/report.json");
