@@ -12,7 +12,14 @@ namespace ohmvp {
 namespace fs = std::filesystem;
 
 fs::path ohmvp_home() {
-  if (const char* home = std::getenv("OHMVP_HOME"); home != nullptr && *home != '\0') return home;
+  if (const char* home = std::getenv("OHMVP_HOME"); home != nullptr && *home != '\0') {
+    std::error_code ignored;
+    if (!fs::is_directory(fs::path(home) / "configs", ignored))
+      throw ConfigError(std::string("OHMVP_HOME is ") + home +
+                        ", which has no configs folder; point it at an OhmVP tree or an "
+                        "installed share/ohmvp, or unset it");
+    return home;
+  }
   // A build runs from its source tree; an installed copy reads what `cmake --install` placed.
   if (fs::is_directory(fs::path(OHMVP_SOURCE_DIR) / "configs")) return OHMVP_SOURCE_DIR;
   return OHMVP_INSTALL_DATADIR;

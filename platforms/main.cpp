@@ -162,7 +162,8 @@ int command_list(const std::vector<std::string>& args) {
     std::cout << options << "\n";
     return 0;
   }
-  std::cout << "Platforms (" << ohmvp::platforms_dir().string() << "):\n";
+  const std::filesystem::path platforms = ohmvp::platforms_dir();  // checks OHMVP_HOME first
+  std::cout << "Platforms (" << platforms.string() << "):\n";
   for (const auto& name : ohmvp::list_platforms()) {
     std::cout << "  " << name << (name == ohmvp::default_platform ? "  (default)" : "") << "\n";
   }

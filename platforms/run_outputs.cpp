@@ -35,7 +35,8 @@ void check_outputs(const std::map<std::string, std::filesystem::path>& outputs,
 
 RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
                        const std::vector<std::string>& dump_files) {
-  std::map<std::string, std::filesystem::path> outputs{{"--out", options.out_dir / "report.json"}};
+  m_report = options.out_dir / "report.json";
+  std::map<std::string, std::filesystem::path> outputs{{"--out", m_report}};
   if (options.vcd) outputs["--vcd"] = *options.vcd;
   if (options.dump)
     for (const std::string& name : dump_files) outputs["--dump " + name] = *options.dump / name;
@@ -57,6 +58,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
 }
 
 void RunOutputs::finish() {
+  m_finished = true;
   if (!m_vcd) return;
   m_vcd.reset();  // closes the file
   if (*m_vcd_written == *m_vcd_file) return;
@@ -71,14 +73,18 @@ void RunOutputs::finish() {
 }
 
 RunOutputs::~RunOutputs() {
-  // Left by a simulation error: the waveform up to it is kept.
+  if (m_finished || m_discarded) return;
+  // Left by a simulation error: the waveform up to it is kept, and a report of an earlier run in
+  // the same folder goes (it would read as this run's).
+  std::error_code ignored;
+  std::filesystem::remove(m_report, ignored);
   if (!m_vcd) return;
   m_vcd.reset();
-  std::error_code ignored;
   if (*m_vcd_written != *m_vcd_file) std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
 }
 
 void RunOutputs::discard() noexcept {
+  m_discarded = true;
   std::error_code ignored;
   if (m_vcd) {
     m_vcd.reset();

@@ -20,7 +20,7 @@ namespace ohmvp {
 // - Some bad input only shows once the run has begun (a PTX module loaded, a kernel launched with
 //   the wrong arguments); `guard` then removes the VCD and the folders the run made, so that bad
 //   input leaves nothing behind. A simulation error keeps the VCD: the waveform up to the failure
-//   is what one looks at.
+//   is what one looks at; an earlier run's report.json in the same folder is removed with it.
 class RunOutputs {
  public:
   // `inputs`: every file the run reads; `dump_files`: the names --dump will write.
@@ -52,6 +52,9 @@ class RunOutputs {
   std::optional<std::filesystem::path> m_vcd_file;       // where the VCD ends up
   std::optional<std::filesystem::path> m_vcd_written;    // where it is written meanwhile
   bool m_vcd_placed = false;                             // finish() renamed it into place
+  std::filesystem::path m_report;                        // OUT/report.json
+  bool m_finished = false;                               // finish() was called: the run ended
+  bool m_discarded = false;                              // bad input: the outputs were removed
   std::unique_ptr<VcdWriter> m_vcd;
 };
 

@@ -200,6 +200,14 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
       require_usage_error(run_ohmvp(std::string("run --seed ") + seed),
                           std::string("--seed ") + seed + ": expected a whole number from 0 to");
   }
+  SECTION("an OHMVP_HOME without configs") {
+    const CliResult r =
+        run_shell(std::string("OHMVP_HOME=/nonexistent ") + OHMVP_EXECUTABLE + " list");
+    CHECK(r.exit_code == 2);
+    CHECK(r.output ==
+          "ohmvp: OHMVP_HOME is /nonexistent, which has no configs folder; point it "
+          "at an OhmVP tree or an installed share/ohmvp, or unset it\n");
+  }
   SECTION("an empty value names nothing: refused, not read as the default") {
     for (const char* option : {"--platform", "--workload", "--out", "--vcd", "--dump", "--set"})
       require_usage_error(run_ohmvp(std::string("run ") + option + " ''"),

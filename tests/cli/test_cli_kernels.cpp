@@ -96,9 +96,12 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
 TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the kernel") {
   const std::string dir = scratch_dir("kernel_forever");
   const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);
+  // An earlier run's report in the same folder does not outlive the failed run.
+  REQUIRE(run_ohmvp("run -q --out " + dir + "/out").exit_code == 0);
   const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir + "/out");
   INFO(r.output);
   CHECK(r.exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
   CHECK_THAT(r.output, Contains("simulation stalled at 1020 us: kernel 'vecadd' is running and "
                                 "nothing progressed for the last 1 ms"));
   std::filesystem::remove_all(dir);
