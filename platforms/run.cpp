@@ -34,7 +34,7 @@ void check_fits(const Workload& w, const MemorySystemConfig& m) {
   const uint64_t capacity = m.capacity_bytes();
   const uint32_t burst = m.burst_bytes();
   if (w.last_byte >= capacity) {
-    throw ConfigError("workload " + w.name + " reaches byte " + std::to_string(w.last_byte) +
+    throw ConfigError(w.reach_source + ": reaches byte " + std::to_string(w.last_byte) +
                       " but the memory holds " + std::to_string(capacity) + " bytes");
   }
   if (w.largest_request > burst) {

@@ -21,6 +21,7 @@ void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
   w.max_outstanding = traffic.max_outstanding;
   w.largest_request = traffic.size;
   w.last_byte = traffic.base + (traffic.range - 1);
+  w.reach_source = reader.origin_prefix(reader.path() + ".range") + reader.path() + ".base + range";
   w.source = std::make_unique<TrafficGenerator>(traffic);
 }
 
@@ -34,6 +35,7 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
       std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : folder / file;
   auto trace = std::make_unique<TraceSource>(path);
   w.trace_file = path;
+  w.reach_source = "trace " + path.string();
   for (const MemoryRequest& request : trace->requests()) {
     w.largest_request = std::max(w.largest_request, request.size);
     // Aligned to its size, a request ends at 2^64 at most.

@@ -20,7 +20,8 @@ struct Workload {
   uint32_t max_outstanding = 64;
   uint32_t largest_request = 0;      // bytes
   std::filesystem::path trace_file;  // trace workloads: the file the requests come from
-  uint64_t last_byte = 0;  // the highest byte any request touches (one past it may be 2^64)
+  uint64_t last_byte = 0;    // the highest byte any request touches (one past it may be 2^64)
+  std::string reach_source;  // what sets last_byte, for messages: "<file>: traffic.range", a trace
 };
 
 // `seed` is the run's seed; a traffic workload uses it unless it names its own.

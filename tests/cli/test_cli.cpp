@@ -130,8 +130,15 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   SECTION("a trace reaching the end of the address space") {
     write_text(dir + "/top.trace", "R 0xffffffffffffffc0\n");
     write_text(dir + "/top.json", R"({"type": "trace", "trace": {"file": "top.trace"}})");
-    require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
-                        "workload top reaches byte 18446744073709551615 but the memory holds");
+    require_usage_error(
+        run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
+        "trace " + dir + "/top.trace: reaches byte 18446744073709551615 but the memory holds");
+    write_text(dir + "/wide.json",
+               R"({"traffic": {"pattern": "random", "base": 0, "range": 1099511627776}})");
+    require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/wide.json"),
+                        dir +
+                            "/wide.json: traffic.base + range: reaches byte 1099511627775 but "
+                            "the memory holds");
   }
   SECTION("a check between two keys names where each was set") {
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
