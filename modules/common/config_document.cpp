@@ -270,12 +270,14 @@ std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
 }
 
 void ConfigDocument::apply_override(const std::string& assignment) {
+  // Messages quote the assignment cut short: a value may be a whole JSON document.
+  const std::string quoted = excerpt(assignment, 200);
   const size_t equals = assignment.find('=');
   const std::string path = assignment.substr(0, equals);
   const std::vector<std::string> segments = split_path(path);
   if (equals == std::string::npos ||
       std::any_of(segments.begin(), segments.end(), [](const std::string& s) { return s.empty(); }))
-    throw ConfigError("--set '" + assignment + "': expected json.path=value");
+    throw ConfigError("--set '" + quoted + "': expected json.path=value");
   const std::string value_text = assignment.substr(equals + 1);
   const std::string where = "--set " + path + ": ";
   if (segments.front() == "extends")
@@ -322,9 +324,9 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     walked = join_path(walked, segment);
   }
 
-  nlohmann::json value = parse_override_value(value_text, *node, assignment);  // a new leaf is null
+  nlohmann::json value = parse_override_value(value_text, *node, quoted);  // a new leaf is null
   if (!same_kind(*node, value))
-    throw ConfigError("--set " + assignment + ": expected " + kind_of(*node) + ", got " +
+    throw ConfigError("--set " + quoted + ": expected " + kind_of(*node) + ", got " +
                       kind_of(value));
   *node = std::move(value);
   erase_within(m_origins, path);

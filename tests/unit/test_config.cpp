@@ -282,6 +282,14 @@ TEST_CASE("config: --set overrides") {
     CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.banks=1.5"),
                       "--set memory.dram.timing.banks=1.5: expected integer, got number");
     CHECK(doc.json()["memory"]["dram"]["timing"]["banks"] == 8);
+    // A long value is quoted cut short.
+    const std::string long_value(100000, 'x');
+    try {
+      doc.apply_override("memory.dram.timing.banks=" + long_value);
+      FAIL("accepted");
+    } catch (const ConfigError& error) {
+      CHECK(std::string(error.what()).size() < 300);
+    }
   }
 
   SECTION("extends: resolved before --set applies") {
