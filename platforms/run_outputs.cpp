@@ -1,5 +1,6 @@
 #include "platforms/run_outputs.h"
 
+#include <algorithm>
 #include <map>
 
 #include "platforms/report.h"
@@ -78,9 +79,20 @@ RunOutputs::~RunOutputs() {
   // the same folder goes (it would read as this run's).
   std::error_code ignored;
   std::filesystem::remove(m_report, ignored);
-  if (!m_vcd) return;
-  m_vcd.reset();
-  if (*m_vcd_written != *m_vcd_file) std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
+  if (m_vcd) {
+    m_vcd.reset();
+    if (*m_vcd_written != *m_vcd_file)
+      std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
+  }
+  // A folder the run made and left without a file (folders only) goes too.
+  for (const std::filesystem::path& folder : m_created_folders) {
+    std::filesystem::recursive_directory_iterator it(folder, ignored), end;
+    const bool has_file = std::any_of(it, end, [](const std::filesystem::directory_entry& entry) {
+      std::error_code unknown;
+      return !entry.is_directory(unknown);
+    });
+    if (!has_file) std::filesystem::remove_all(folder, ignored);
+  }
 }
 
 void RunOutputs::discard() noexcept {

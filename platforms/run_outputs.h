@@ -20,7 +20,8 @@ namespace ohmvp {
 // - Some bad input only shows once the run has begun (a PTX module loaded, a kernel launched with
 //   the wrong arguments); `guard` then removes the VCD and the folders the run made, so that bad
 //   input leaves nothing behind. A simulation error keeps the VCD: the waveform up to the failure
-//   is what one looks at; an earlier run's report.json in the same folder is removed with it.
+//   is what one looks at; an earlier run's report.json in the same folder is removed, and so are
+//   the folders the run made that hold no file.
 class RunOutputs {
  public:
   // `inputs`: every file the run reads; `dump_files`: the names --dump will write.

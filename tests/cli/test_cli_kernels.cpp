@@ -90,6 +90,13 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("vecadd") && Contains("CTA") && Contains("thread"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+  // Folders the failed run made and left without a file go; one holding its VCD stays.
+  CHECK(run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/new/a").exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/new"));
+  CHECK(run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/kept --vcd " + dir +
+                  "/kept/t.vcd")
+            .exit_code == 1);
+  CHECK(std::filesystem::exists(dir + "/kept/t.vcd"));
   std::filesystem::remove_all(dir);
 }
 
