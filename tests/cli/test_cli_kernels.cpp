@@ -185,17 +185,20 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
   }
   SECTION("a texture binding the GPU does not sample; a texture of the other geometry") {
     auto blur = shipped_kernel_workload("blur_tex2d");
-    blur["launches"][0]["args"][0]["texture"]["address"] = "wrap";
-    write_text(dir + "/w.json", blur.dump());
-    const CliResult wrap = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    const auto run_with = [&](const nlohmann::json& texture) {
+      blur["launches"][0]["args"][0]["texture"] = texture;
+      write_text(dir + "/w.json", blur.dump());
+      return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    };
+    nlohmann::json wrapped = blur["launches"][0]["args"][0]["texture"];
+    wrapped["address"] = "wrap";
+    const CliResult wrap = run_with(wrapped);
     INFO(wrap.output);
     CHECK(wrap.exit_code == 2);
     CHECK_THAT(wrap.output, Contains("w.json: launch of 'blur_tex2d': texture over 'image': the "
                                      "GPU samples point-filtered, clamp-addressed"));
     CHECK_FALSE(std::filesystem::exists(dir + "/out"));
-    blur["launches"][0]["args"][0]["texture"] = {{"buffer", "image"}, {"width", 128}};
-    write_text(dir + "/w.json", blur.dump());
-    const CliResult one_d = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    const CliResult one_d = run_with({{"buffer", "image"}, {"width", 128}});
     INFO(one_d.output);
     CHECK(one_d.exit_code == 1);
     CHECK_THAT(one_d.output, Contains("texture of another geometry: tex.2d fetches from a 1-D "
