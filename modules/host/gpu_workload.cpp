@@ -366,7 +366,6 @@ class WorkloadParser {
     return suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?";
   }
 
-  // A number of `type` under `key`, range-checked, as the element's bit pattern.
   static bool becomes_infinite(ElementType type, double value) {
     return std::isinf(element_bits_to_double(type, element_bits_from_double(type, value)));
   }
@@ -386,6 +385,7 @@ class WorkloadParser {
                          "), beyond the range of " + element_type_name(type));
   }
 
+  // A number of `type` under `key`, range-checked, as the element's bit pattern.
   uint64_t scalar_bits(const ConfigReader& r, const char* key, ElementType type) const {
     switch (type) {
       case ElementType::u8: {

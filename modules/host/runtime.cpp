@@ -257,6 +257,13 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +
                       std::to_string(function.param_bytes) + " bytes of arguments, got " +
                       std::to_string(arguments.size()));
+  // Like a real runtime's launch queue, a full one makes the host wait for the oldest launch.
+  reap_finished_launches();
+  if (m_pending.size() >= max_queued_launches) {
+    const Pending* oldest = m_pending.front().get();
+    run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
+    reap_finished_launches();
+  }
   const LoadedModule& loaded = *m_modules[id];
   const gpu::KernelLayout layout(loaded.module, kernel);
 
@@ -286,13 +293,6 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   }
   request.mapped = [this](uint64_t address, uint64_t bytes) { return mapped(address, bytes); };
 
-  // Like a real runtime's launch queue, a full one makes the host wait for the oldest launch.
-  reap_finished_launches();
-  if (m_pending.size() >= max_queued_launches) {
-    const Pending* oldest = m_pending.front().get();
-    run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
-    reap_finished_launches();
-  }
   Pending* state = pending.get();
   state->start_ps = now_ps();
   m_pending.push_back(std::move(pending));

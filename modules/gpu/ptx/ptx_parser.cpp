@@ -134,8 +134,7 @@ class Parser {
     constexpr uint64_t const_limit = 64 * 1024, local_limit = 512 * 1024, param_limit = 32764;
     if (m_module.const_bytes > const_limit)
       throw ConfigError(m_file + ": .const variables take " + std::to_string(m_module.const_bytes) +
-                        " bytes; a GPU's constant memory " + "holds " +
-                        std::to_string(const_limit));
+                        " bytes; a GPU's constant memory holds " + std::to_string(const_limit));
     for (const Function& function : m_module.functions) {
       if (function.local_bytes > local_limit)
         fail(function.source_line,
