@@ -194,12 +194,32 @@ bool same_kind(const nlohmann::json& existing, const nlohmann::json& value) {
   return kind_of(existing) == kind_of(value);
 }
 
+// -?digits[.digits][(e|E)[+|-]digits]: JSON's number grammar (leading zeros aside).
+bool is_json_number(const std::string& text) {
+  size_t i = 0;
+  const auto digits = [&] {
+    const size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (!digits()) return false;
+  if (i < text.size() && text[i] == '.' && (++i, !digits())) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == text.size();
+}
+
 // The value text as JSON if it is JSON, else as a plain string. A string leaf always takes the
 // text as is, so "--set name=1234" keeps the name a string. JSON too deep or with a number beyond
 // a double's range is an error naming the assignment.
 nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing,
                                     const std::string& assignment) {
-  if (existing.is_string() || !nlohmann::json::accept(text)) return text;
+  // A JSON number beyond a double (1e400) is not accepted; the parser says what is wrong.
+  if (existing.is_string() || (!is_json_number(text) && !nlohmann::json::accept(text))) return text;
   return parse_json_text(text, "--set " + assignment);
 }
 
@@ -279,7 +299,7 @@ void ConfigDocument::apply_override(const std::string& assignment) {
       std::any_of(segments.begin(), segments.end(), [](const std::string& s) { return s.empty(); }))
     throw ConfigError("--set '" + quoted + "': expected json.path=value");
   const std::string value_text = assignment.substr(equals + 1);
-  const std::string where = "--set " + path + ": ";
+  const std::string where = "--set " + excerpt(path, 200) + ": ";
   if (segments.front() == "extends")
     throw ConfigError(where +
                       "'extends' is resolved as the platform file loads, before --set applies; "

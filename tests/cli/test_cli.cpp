@@ -125,7 +125,8 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("config --platform " + huge),
                         "huge.json:2:25: number '1e400' is beyond the range of a double");
     require_usage_error(run_ohmvp("config --set memory.channels=1e400"),
-                        "--set memory.channels=1e400: expected integer");
+                        "--set memory.channels=1e400:1:1: number '1e400' is beyond the range "
+                        "of a double");
   }
   SECTION("a trace reaching the end of the address space") {
     write_text(dir + "/top.trace", "R 0xffffffffffffffc0\n");
