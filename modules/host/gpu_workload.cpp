@@ -187,16 +187,21 @@ class WorkloadParser {
     for (BufferSpec& spec : m_workload.buffers) {
       if (spec.init.kind != BufferInit::Kind::generator) continue;
       const uint64_t produced = generated_count(spec.init);
-      const std::string path = "buffers." + spec.name;
-      if (spec.count != 0 && spec.count != produced)
-        fail(path + ".count", "is " + std::to_string(spec.count) + " but generator '" +
-                                  spec.init.generator + "' produces " + std::to_string(produced) +
-                                  " elements for '" + spec.init.output +
-                                  "'; omit count or match it");
-      if (produced == 0) fail(path + ".init", "the generator produces no elements");
+      check_generated_count(spec, produced);
+      if (produced == 0)
+        fail("buffers." + spec.name + ".init", "the generator produces no elements");
       spec.count = produced;
     }
     check_fits(root, fewest_bytes, "need ");
+  }
+
+  // A buffer's count, when given (not 0), must be what its generator produces.
+  void check_generated_count(const BufferSpec& spec, uint64_t produced) const {
+    if (spec.count != 0 && spec.count != produced)
+      fail("buffers." + spec.name + ".count",
+           "is " + std::to_string(spec.count) + " but generator '" + spec.init.generator +
+               "' produces " + std::to_string(produced) + " elements for '" + spec.init.output +
+               "'; omit count or match it");
   }
 
   void check_fits(const ConfigReader& root, uint64_t bytes, const std::string& need) const {
@@ -235,10 +240,7 @@ class WorkloadParser {
         // The count comes from the generator (generate(), below); a count given must match it.
         if (spec.init.output == "row_offsets") {
           const uint64_t produced = m_generators.at(spec.init.generator).shape.rows + 1;
-          if (has_count && spec.count != produced)
-            b.fail("count", "is " + std::to_string(spec.count) + " but generator '" +
-                                spec.init.generator + "' produces " + std::to_string(produced) +
-                                " elements for 'row_offsets'; omit count or match it");
+          check_generated_count(spec, produced);
           spec.count = produced;
         }
       } else if (!has_count) {
