@@ -12,27 +12,17 @@ uint64_t round_up(uint64_t value, uint64_t unit) {
   return (value + unit - 1) / unit * unit;
 }
 
-uint32_t register_width(RegisterClass c) {
-  switch (c) {
-    case RegisterClass::pred:
-      return 0;
-    case RegisterClass::b16:
-    case RegisterClass::f16:
-    case RegisterClass::b32:
-    case RegisterClass::f32:
-      return 1;
-    case RegisterClass::b64:
-    case RegisterClass::f64:
-      return 2;
-  }
-  return 1;
+// 32-bit register slots: predicates live apart, 64-bit values take two.
+uint32_t register_width(DataType type) {
+  if (type == DataType::pred) return 0;
+  return type_bytes(type) > 4 ? 2 : 1;
 }
 
 }  // namespace
 
 uint32_t ptx_registers_per_thread(const Function& function) {
   uint32_t registers = 0;
-  for (RegisterClass c : function.register_classes) registers += register_width(c);
+  for (DataType type : function.register_types) registers += register_width(type);
   return registers;
 }
 

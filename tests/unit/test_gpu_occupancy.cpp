@@ -23,9 +23,8 @@ Occupancy occupancy(uint32_t threads, uint32_t registers, uint64_t shared = 0,
 
 TEST_CASE("occupancy: PTX registers in 32-bit units", "[sm]") {
   Function f;
-  f.register_classes = {RegisterClass::pred, RegisterClass::pred, RegisterClass::b32,
-                        RegisterClass::b32,  RegisterClass::b64,  RegisterClass::f64,
-                        RegisterClass::f32,  RegisterClass::b16,  RegisterClass::f16};
+  f.register_types = {DataType::pred, DataType::pred, DataType::b32, DataType::u32, DataType::b64,
+                      DataType::f64,  DataType::f32,  DataType::b16, DataType::f16};
   CHECK(ptx_registers_per_thread(f) == 9);
   CHECK(ptx_registers_per_thread(Function{}) == 0);
 }

@@ -36,7 +36,7 @@ TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
     size_t instructions = 0;
     for (const Function& function : module.functions) {
       instructions += function.instructions.size();
-      CHECK(function.register_classes.size() == function.register_count);
+      CHECK(function.register_types.size() == function.register_count);
       for (const Instruction& inst : function.instructions)
         CHECK(!format_instruction(module, function, inst).empty());
     }
@@ -142,9 +142,9 @@ TEST_CASE("ptx: registers of nested scopes are flattened to distinct indices", "
   // %p<2> %f<6> %r<8> %fd<2> %rd<12> and the call block's temp_param_reg.
   CHECK(kernel.register_count == 2 + 6 + 8 + 2 + 12 + 1);
   CHECK(kernel.register_names[0] == "%p0");
-  CHECK(kernel.register_classes[register_named(kernel, "%p1")] == RegisterClass::pred);
-  CHECK(kernel.register_classes[register_named(kernel, "%fd1")] == RegisterClass::f64);
-  CHECK(kernel.register_classes[register_named(kernel, "%rd11")] == RegisterClass::b64);
+  CHECK(kernel.register_types[register_named(kernel, "%p1")] == DataType::pred);
+  CHECK(kernel.register_types[register_named(kernel, "%fd1")] == DataType::f64);
+  CHECK(kernel.register_types[register_named(kernel, "%rd11")] == DataType::b64);
 
   const Module nested = parse_snippet(R"(
 .visible .entry k(.param .u32 n)
@@ -231,7 +231,7 @@ TEST_CASE("ptx: local depots with %SP and %SPL", "[ptx]") {
   CHECK(module.symbols[depot].size == 64);
   CHECK(module.symbols[depot].align == 16);
   CHECK(kernel.local_bytes == 64);
-  CHECK(kernel.register_classes[register_named(kernel, "%SP")] == RegisterClass::b64);
+  CHECK(kernel.register_types[register_named(kernel, "%SP")] == DataType::b64);
   bool saw_depot_move = false, saw_cvta = false;
   for (const Instruction& inst : kernel.instructions) {
     if (inst.op == Opcode::mov && inst.operands[1].kind == Operand::Kind::symbol) {
@@ -323,7 +323,7 @@ TEST_CASE("ptx: atomics, warp operations and textures", "[ptx]") {
       ++shuffles;
       CHECK(inst.operand_count == 5);
       CHECK(inst.dest_pred != no_register);
-      CHECK(warp.register_classes[inst.dest_pred] == RegisterClass::pred);
+      CHECK(warp.register_types[inst.dest_pred] == DataType::pred);
     }
     if (inst.op == Opcode::vote) ++votes;
     if (inst.op == Opcode::vote && inst.mod.vote == VoteMode::ballot)

@@ -25,8 +25,6 @@ struct Symbol {
   int32_t function = -1;             // owning function, -1 at module scope
 };
 
-enum class RegisterClass : uint8_t { pred, b16, b32, b64, f16, f32, f64 };
-
 struct Function {
   std::string name;
   bool is_kernel = false;  // .entry
@@ -49,7 +47,7 @@ struct Function {
   // Registers of every scope flattened to indices 0..register_count-1 (an inner scope's
   // redeclared name is a different index). %SP and %SPL are ordinary registers here.
   uint32_t register_count = 0;
-  std::vector<RegisterClass> register_classes;
+  std::vector<DataType> register_types;  // as declared: .b32, .u32, .f32, .pred, ...
   std::vector<std::string> register_names;
 
   std::vector<Instruction> instructions;

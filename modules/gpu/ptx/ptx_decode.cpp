@@ -1,6 +1,7 @@
 #include "modules/gpu/ptx/ptx_decode.h"
 
 #include "modules/gpu/ptx/atomic_alu.h"
+#include "modules/gpu/ptx/operand_type_rules.h"
 #include "modules/gpu/ptx/ptx_immediate.h"
 #include "modules/gpu/ptx/ptx_matrix.h"
 #include "modules/gpu/ptx/ptx_names.h"
@@ -515,19 +516,61 @@ uint16_t rule_bit(Operand::Kind kind) {
   }
 }
 
-void check_register_class(uint32_t reg, DataType expected, size_t position,
-                          const std::vector<RegisterClass>& classes) {
-  if (reg == no_register || reg >= classes.size()) return;
-  const bool is_pred = classes[reg] == RegisterClass::pred;
-  if (is_pred && expected != DataType::pred)
-    fail("operand " + std::to_string(position + 1) + " is a predicate register, expected a ." +
-         std::string(type_name(expected)) + " value");
-  if (!is_pred && expected == DataType::pred)
-    fail("operand " + std::to_string(position + 1) + " must be a predicate register");
+// ld, ldu, st and cvt take registers wider than their type (the value is chopped or extended).
+bool takes_wider_registers(Opcode op) {
+  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::cvt;
+}
+
+std::string operand_text(size_t position) {
+  return "operand " + std::to_string(position + 1);
+}
+
+std::string dotted(DataType type) {
+  return "." + std::string(type_name(type));
+}
+
+void check_register(uint32_t reg, DataType taken, size_t position, const Instruction& inst,
+                    const Function& function) {
+  if (reg == no_register || reg >= function.register_types.size()) return;
+  const DataType declared = function.register_types[reg];
+  if (register_type_agrees(taken, declared, takes_wider_registers(inst.op))) return;
+  const std::string operand = operand_text(position) + " '" + function.register_names[reg] + "'";
+  if (taken == DataType::pred) fail(operand + " must be a predicate register");
+  if (declared == DataType::pred)
+    fail(operand + " is a predicate register, expected a " + dotted(taken) + " value");
+  fail(operand + " is a " + dotted(declared) + " register, expected a " + dotted(taken) + " value");
+}
+
+// A vector of mov packs or unpacks a register: each element is a bit-size part of it.
+void check_mov_parts(const Operand& vector, DataType taken, size_t position,
+                     const Instruction& inst, const Function& function) {
+  const DataType part = bits_of_size(type_bytes(taken) / vector.vector_count);
+  for (size_t k = 0; k < vector.vector_count; ++k)
+    check_register(vector.vector_regs[k], part, position, inst, function);
+}
+
+// A vector of ld, st or tex is read as one type (operand_type_rules.h: vector_type).
+void check_vector(const Operand& vector, DataType taken, size_t position, const Instruction& inst,
+                  const Function& function) {
+  std::vector<DataType> element_types;
+  for (size_t k = 0; k < vector.vector_count; ++k) {
+    const uint32_t reg = vector.vector_regs[k];
+    if (reg == no_register || reg >= function.register_types.size()) continue;
+    if (function.register_types[reg] == DataType::pred)
+      fail(operand_text(position) + " holds predicate register '" + function.register_names[reg] +
+           "', expected " + dotted(taken) + " values");
+    element_types.push_back(function.register_types[reg]);
+  }
+  if (element_types.empty()) return;
+  const auto type = vector_type(element_types);
+  if (!type) fail(operand_text(position) + " mixes registers of different sizes");
+  if (!register_type_agrees(taken, *type, takes_wider_registers(inst.op)))
+    fail(operand_text(position) + " is a vector of " + dotted(*type) + " registers, expected " +
+         dotted(taken) + " values");
 }
 
 void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
-                    const std::vector<RegisterClass>& classes) {
+                    const Function& function) {
   const std::vector<Rule> rules = operand_rules(inst, operands.size());
   if (rules.size() != operands.size())
     fail("expected " + std::to_string(rules.size()) + " operand" + (rules.size() == 1 ? "" : "s") +
@@ -543,7 +586,7 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       fail("operand " + std::to_string(i + 1) + " cannot be negated with '!'");
     if (raw.pipe_predicate != no_register) {
       if (!(rule.kinds & Rule::pipe)) fail("operand " + std::to_string(i + 1) + " cannot be 'd|p'");
-      check_register_class(raw.pipe_predicate, DataType::pred, i, classes);
+      check_register(raw.pipe_predicate, DataType::pred, i, inst, function);
       inst.dest_pred = raw.pipe_predicate;
     }
     if (operand.kind == Operand::Kind::imm) {
@@ -551,7 +594,7 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       if (!result.error.empty()) fail(result.error);
       operand.imm = result.bits;
     } else if (operand.kind == Operand::Kind::reg) {
-      check_register_class(operand.reg, rule.type, i, classes);
+      check_register(operand.reg, rule.type, i, inst, function);
     } else if (operand.kind == Operand::Kind::vector) {
       if (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::st) {
         if (operand.vector_count != inst.mod.vector_width)
@@ -572,8 +615,11 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
           fail("mov." + std::string(type_name(inst.type)) + " cannot split into " +
                std::to_string(operand.vector_count) + " parts");
       }
-      for (size_t k = 0; k < operand.vector_count; ++k)
-        check_register_class(operand.vector_regs[k], DataType::b32, i, classes);
+      if (inst.op == Opcode::mov) {
+        check_mov_parts(operand, rule.type, i, inst, function);
+      } else {
+        check_vector(operand, rule.type, i, inst, function);
+      }
     }
   }
   inst.operand_count = static_cast<uint8_t>(operands.size());
@@ -653,11 +699,11 @@ UnitClass unit_class_of(const Instruction& inst) {
 }
 
 void decode_instruction(std::string_view word, std::vector<RawOperand>& operands,
-                        const std::vector<RegisterClass>& classes, Instruction& inst) {
+                        const Function& function, Instruction& inst) {
   const std::vector<std::string_view> pieces = split_pieces(word);
   const std::string_view base = pieces[0];
   if (base == "wmma" || base == "mma" || base == "ldmatrix") {
-    decode_matrix_instruction(word, pieces, operands, classes, inst);
+    decode_matrix_instruction(word, pieces, operands, function, inst);
     return;
   }
   std::optional<Opcode> op = opcode_from_name(base);
@@ -747,7 +793,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::div && is_float(inst.type) && inst.type != DataType::f64 &&
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
-  check_operands(inst, operands, classes);
+  check_operands(inst, operands, function);
   inst.unit = unit_class_of(inst);
 }
 

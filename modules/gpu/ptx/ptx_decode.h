@@ -25,10 +25,12 @@ struct DecodeError {
 };
 
 // The decoding tables: splits `opcode_word` (e.g. "ld.global.nc.v4.f32") into the opcode and its
-// modifiers, checks the operands' count and kinds against the opcode's shape, converts immediates,
-// and sets the unit class. `call` is not decoded here (the parser builds it). Throws DecodeError.
+// modifiers, checks the operands' count and kinds against the opcode's shape and their registers'
+// declared types against the types their places take (operand_type_rules.h), converts
+// immediates, and sets the unit class. `function` holds the registers. `call` is not decoded here
+// (the parser builds it). Throws DecodeError.
 void decode_instruction(std::string_view opcode_word, std::vector<RawOperand>& operands,
-                        const std::vector<RegisterClass>& register_classes, Instruction& out);
+                        const Function& function, Instruction& out);
 
 // The unit class of a decoded instruction (see docs/gpu_ptx.md for the mapping).
 UnitClass unit_class_of(const Instruction& instruction);

@@ -83,7 +83,7 @@ std::string type_text(DataType type) {
 }
 
 void check_fragment(const RawOperand& raw, size_t position, uint32_t registers,
-                    const std::vector<RegisterClass>& classes, const std::string& what) {
+                    const std::vector<DataType>& register_types, const std::string& what) {
   const Operand& operand = raw.operand;
   if (operand.kind != Operand::Kind::vector)
     fail("operand " + std::to_string(position + 1) + " must be the " + what + " fragment {...}");
@@ -93,13 +93,13 @@ void check_fragment(const RawOperand& raw, size_t position, uint32_t registers,
   for (uint8_t i = 0; i < operand.vector_count; ++i) {
     const uint32_t reg = operand.vector_regs[i];
     if (reg == no_register) fail("the " + what + " fragment cannot hold '_'");
-    if (reg < classes.size() && classes[reg] != RegisterClass::b32 &&
-        classes[reg] != RegisterClass::f32)
+    if (reg < register_types.size() &&
+        (register_types[reg] == DataType::pred || type_bytes(register_types[reg]) != 4))
       fail("the " + what + " fragment needs 32-bit registers");
   }
 }
 
-void check_stride(RawOperand& raw, const std::vector<RegisterClass>& classes) {
+void check_stride(RawOperand& raw, const std::vector<DataType>& register_types) {
   Operand& operand = raw.operand;
   if (operand.kind == Operand::Kind::imm) {
     const ImmediateResult result = immediate_bits(raw.literal, raw.literal_negative, DataType::u32);
@@ -108,7 +108,7 @@ void check_stride(RawOperand& raw, const std::vector<RegisterClass>& classes) {
     return;
   }
   if (operand.kind != Operand::Kind::reg) fail("the stride must be a register or an immediate");
-  if (operand.reg < classes.size() && classes[operand.reg] == RegisterClass::pred)
+  if (operand.reg < register_types.size() && register_types[operand.reg] == DataType::pred)
     fail("the stride cannot be a predicate register");
 }
 
@@ -118,7 +118,7 @@ void copy_operands(Instruction& inst, const std::vector<RawOperand>& operands) {
 }
 
 void decode_load_store(const std::string& name, const Qualifiers& q, std::vector<RawOperand>& ops,
-                       const std::vector<RegisterClass>& classes, Instruction& inst) {
+                       const std::vector<DataType>& register_types, Instruction& inst) {
   if (!is_wmma_shape(q.shape))
     fail(name + " shape ." + std::string(shape_name(q.shape)) + " is not supported (" +
          k_wmma_shapes + ")");
@@ -144,17 +144,17 @@ void decode_load_store(const std::string& name, const Qualifiers& q, std::vector
   if (ops[address].operand.kind != Operand::Kind::address)
     fail("operand " + std::to_string(address + 1) + " of " + name + " must be an address");
   check_fragment(ops[is_store ? 1 : 0], is_store ? 1 : 0, fragment_registers(q.shape, role, type),
-                 classes,
+                 register_types,
                  is_store                ? "D"
                  : role == MatrixRole::a ? "A"
                  : role == MatrixRole::b ? "B"
                                          : "C");
-  if (ops.size() == 3) check_stride(ops[2], classes);
+  if (ops.size() == 3) check_stride(ops[2], register_types);
   copy_operands(inst, ops);
 }
 
 void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<RawOperand>& ops,
-                     const std::vector<RegisterClass>& classes, Instruction& inst) {
+                     const std::vector<DataType>& register_types, Instruction& inst) {
   if (q.space != StateSpace::generic) fail(name + " takes no state space");
   if (q.layouts.size() != 2) fail(name + " needs two layouts (A's and B's: .row or .col)");
   const bool is_mma = inst.op == Opcode::mma;
@@ -195,16 +195,16 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   inst.mod.satfinite = q.satfinite;
   if (ops.size() != 4)
     fail("expected 4 operands for " + name + ", got " + std::to_string(ops.size()));
-  check_fragment(ops[0], 0, fragment_registers(q.shape, MatrixRole::c, d), classes, "D");
-  check_fragment(ops[1], 1, fragment_registers(q.shape, MatrixRole::a, a), classes, "A");
-  check_fragment(ops[2], 2, fragment_registers(q.shape, MatrixRole::b, a), classes, "B");
-  check_fragment(ops[3], 3, fragment_registers(q.shape, MatrixRole::c, c), classes, "C");
+  check_fragment(ops[0], 0, fragment_registers(q.shape, MatrixRole::c, d), register_types, "D");
+  check_fragment(ops[1], 1, fragment_registers(q.shape, MatrixRole::a, a), register_types, "A");
+  check_fragment(ops[2], 2, fragment_registers(q.shape, MatrixRole::b, a), register_types, "B");
+  check_fragment(ops[3], 3, fragment_registers(q.shape, MatrixRole::c, c), register_types, "C");
   copy_operands(inst, ops);
 }
 
 // ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 d, [a].
 void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<RawOperand>& ops,
-                     const std::vector<RegisterClass>& classes, Instruction& inst) {
+                     const std::vector<DataType>& register_types, Instruction& inst) {
   bool sync = false, aligned = false, shape = false;
   std::vector<DataType> types;
   for (size_t i = 1; i < pieces.size(); ++i) {
@@ -244,7 +244,7 @@ void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<Ra
     d.vector_regs[0] = d.reg;
     d.reg = no_register;
   }
-  check_fragment(ops[0], 0, inst.mod.vector_width, classes, "destination");
+  check_fragment(ops[0], 0, inst.mod.vector_width, register_types, "destination");
   copy_operands(inst, ops);
 }
 
@@ -317,15 +317,14 @@ MatrixRole role_of(Opcode op) {
 }
 
 void decode_matrix_instruction(std::string_view word, const std::vector<std::string_view>& pieces,
-                               std::vector<RawOperand>& operands,
-                               const std::vector<RegisterClass>& register_classes,
+                               std::vector<RawOperand>& operands, const Function& function,
                                Instruction& inst) {
   size_t first = 1;
   std::string name(pieces[0]);
   if (pieces[0] == "ldmatrix") {
     inst.op = Opcode::ldmatrix;
     inst.mod.vector_width = 0;
-    decode_ldmatrix(pieces, operands, register_classes, inst);
+    decode_ldmatrix(pieces, operands, function.register_types, inst);
     inst.unit = unit_class_of(inst);
     return;
   }
@@ -353,9 +352,9 @@ void decode_matrix_instruction(std::string_view word, const std::vector<std::str
   const Qualifiers q =
       read_qualifiers(pieces, first, name, inst.op == Opcode::mma ? k_mma_shapes : k_wmma_shapes);
   if (inst.op == Opcode::wmma_mma || inst.op == Opcode::mma)
-    decode_multiply(name, q, operands, register_classes, inst);
+    decode_multiply(name, q, operands, function.register_types, inst);
   else
-    decode_load_store(name, q, operands, register_classes, inst);
+    decode_load_store(name, q, operands, function.register_types, inst);
   inst.unit = unit_class_of(inst);
 }
 

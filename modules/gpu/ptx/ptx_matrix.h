@@ -41,8 +41,7 @@ MatrixRole role_of(Opcode op);
 // Decodes a wmma.*, mma.* or ldmatrix instruction (`pieces` is `word` split at its dots). Throws
 // DecodeError for a shape, layout, type or operand the model does not support.
 void decode_matrix_instruction(std::string_view word, const std::vector<std::string_view>& pieces,
-                               std::vector<RawOperand>& operands,
-                               const std::vector<RegisterClass>& register_classes,
+                               std::vector<RawOperand>& operands, const Function& function,
                                Instruction& inst);
 
 }  // namespace ohmvp::gpu

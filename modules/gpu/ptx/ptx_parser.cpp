@@ -9,6 +9,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/control_flow.h"
+#include "modules/gpu/ptx/operand_type_rules.h"
 #include "modules/gpu/ptx/ptx_decode.h"
 #include "modules/gpu/ptx/ptx_immediate.h"
 #include "modules/gpu/ptx/ptx_layout.h"
@@ -36,39 +37,6 @@ struct PendingCall {
   std::string callee;
   uint32_t line;
 };
-
-std::optional<RegisterClass> register_class_of(DataType type) {
-  switch (type) {
-    case DataType::pred:
-      return RegisterClass::pred;
-    case DataType::b8:
-    case DataType::u8:
-    case DataType::s8:
-    case DataType::b16:
-    case DataType::u16:
-    case DataType::s16:
-      return RegisterClass::b16;
-    case DataType::f16:
-    case DataType::bf16:
-      return RegisterClass::f16;
-    case DataType::b32:
-    case DataType::u32:
-    case DataType::s32:
-    case DataType::f16x2:
-    case DataType::bf16x2:
-      return RegisterClass::b32;
-    case DataType::f32:
-      return RegisterClass::f32;
-    case DataType::b64:
-    case DataType::u64:
-    case DataType::s64:
-      return RegisterClass::b64;
-    case DataType::f64:
-      return RegisterClass::f64;
-    default:
-      return std::nullopt;
-  }
-}
 
 class Parser {
  public:
@@ -599,12 +567,11 @@ class Parser {
       if (!parsed || type != DataType::none) fail(line, "unknown qualifier '" + word + "' in .reg");
       type = *parsed;
     }
-    const auto register_class = register_class_of(type);
-    if (!register_class)
+    if (!is_register_type(type))
       fail(line, ".reg needs a register type (.pred, .b16, .b32, .b64, .f16, .f32, .f64)");
     Function& function = m_module.functions[m_function];
     auto add = [&](const std::string& name) {
-      function.register_classes.push_back(*register_class);
+      function.register_types.push_back(type);
       function.register_names.push_back(name);
       const uint32_t index = function.register_count++;
       if (!m_scopes.back().registers.emplace(name, index).second)
@@ -810,7 +777,7 @@ class Parser {
     if (accept('@')) {
       inst.guard_negated = accept('!');
       inst.guard_reg = expect_register("a guard predicate");
-      if (function.register_classes[inst.guard_reg] != RegisterClass::pred)
+      if (function.register_types[inst.guard_reg] != DataType::pred)
         fail(line,
              "guard '" + function.register_names[inst.guard_reg] + "' is not a predicate register");
     }
@@ -822,7 +789,7 @@ class Parser {
       std::vector<RawOperand> operands = parse_operands(branch);
       if (!peek().is(';')) fail(line, "expected ';' after the operands, found " + describe(peek()));
       try {
-        decode_instruction(word, operands, function.register_classes, inst);
+        decode_instruction(word, operands, function, inst);
       } catch (const DecodeError& error) {
         fail(line, error.message);
       }
