@@ -16,6 +16,7 @@
 #include "platforms/energy_summary.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
+#include "platforms/interruption.h"
 #include "platforms/optical_summary.h"
 #include "platforms/reference_check.h"
 #include "platforms/report.h"
@@ -251,6 +252,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       if (reference_check) verification = reference_check->check(outputs);
     } catch (const SimulationError& error) {
       monitor.clear_line();
+      end_if_interrupted();
       if (monitor.stalled()) {
         std::ostringstream message;
         const std::string kernel = platform.gpu().running_kernel();
@@ -265,6 +267,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       throw;
     }
     monitor.clear_line();
+    end_if_interrupted();
     if (outputs.vcd()) outputs.vcd()->close(sc_core::sc_time_stamp().value());
     outputs.finish();
 

@@ -1,5 +1,6 @@
 // The ohmvp command line: run a platform on a workload, print a resolved config, list what
-// ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input.
+// ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input,
+// 128 + N a run ended by signal N (130 Ctrl-C, 143 SIGTERM).
 #include <unistd.h>
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -12,6 +13,7 @@
 #include "modules/common/errors.h"
 #include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
+#include "platforms/interruption.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
 #include "platforms/report_comparison.h"
@@ -134,6 +136,7 @@ int command_run(const std::vector<std::string>& args) {
   run.out_dir = path_of("out");
   run.seed = parse_seed(vm["seed"].as<std::string>());
   run.progress = !vm.count("quiet") && isatty(STDERR_FILENO);
+  ohmvp::catch_interruptions();
   ohmvp::run_platform(run);
   return 0;
 }
@@ -265,6 +268,9 @@ int sc_main(int argc, char* argv[]) {
   } catch (const ohmvp::OutOfDeviceMemory& e) {
     std::cerr << "ohmvp: " << e.what() << "\n";  // the workload asks more than the GPU has
     return exit_usage;
+  } catch (const ohmvp::Interrupted& e) {
+    std::cerr << "ohmvp: " << e.what() << "\n";
+    return 128 + e.signal();
   } catch (const std::bad_alloc&) {
     std::cerr << "ohmvp: out of host memory: the simulation needs more memory than this machine "
                  "gives it (large buffers, generators, or memory capacities with a table entry "

@@ -11,6 +11,7 @@
 #include "platforms/catalog.h"
 #include "platforms/energy_summary.h"
 #include "platforms/hetero_summary.h"
+#include "platforms/interruption.h"
 #include "platforms/kernel_run.h"
 #include "platforms/memory_system.h"
 #include "platforms/optical_summary.h"
@@ -141,6 +142,7 @@ void run_platform(const RunOptions& options) {
       throw SimulationError(report.get_msg());
     }
     monitor.clear_line();
+    end_if_interrupted();
     const uint64_t end_ps = sc_core::sc_time_stamp().value();
     if (outputs.vcd()) outputs.vcd()->close(end_ps);
     outputs.finish();

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "platforms/interruption.h"
+
 namespace ohmvp {
 
 RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
@@ -23,6 +25,10 @@ void RunMonitor::watch() {
   for (;;) {
     wait(m_period);
     if (m_on_tick) m_on_tick();
+    if (interruption() != 0) {  // Ctrl-C: the run's caller says so (end_if_interrupted)
+      sc_core::sc_stop();
+      return;
+    }
     const Progress p = m_progress();
     idle_periods = p.busy && p.activity == last_activity ? idle_periods + 1 : 0;
     last_activity = p.activity;

@@ -8,8 +8,9 @@ namespace ohmvp {
 
 // Watches a run from inside simulated time, every `period`: calls `on_tick` (which lets the
 // VCD writer flush what can no longer change), prints a progress line on a terminal (throttled
-// to a few per wall-clock second) and stops a run whose work no longer advances (a deadlock
-// would otherwise run forever, since refresh never stops).
+// to a few per wall-clock second), stops a run whose work no longer advances (a deadlock
+// would otherwise run forever, since refresh never stops) and stops a run a signal interrupted
+// (interruption.h).
 class RunMonitor : public sc_core::sc_module {
  public:
   struct Progress {

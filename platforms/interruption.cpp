@@ -1,0 +1,78 @@
+#include "platforms/interruption.h"
+
+#include <csignal>
+#include <ctime>
+#include <sstream>
+#include <systemc>
+
+namespace ohmvp {
+
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+timespec g_first_signal{};  // written and read by the handler only
+
+// A repeat within this time is the same request (timeout(1) signals the child and its group).
+constexpr long k_repeat_ns = 1'000'000'000;
+
+extern "C" void note_interruption(int signal) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (g_signal == 0) {
+    g_signal = signal;
+    g_first_signal = now;
+    return;
+  }
+  const long elapsed_ns = (now.tv_sec - g_first_signal.tv_sec) * 1'000'000'000L +
+                          (now.tv_nsec - g_first_signal.tv_nsec);
+  if (elapsed_ns < k_repeat_ns) return;
+  std::signal(signal, SIG_DFL);  // asked again: the signal takes its default course, the end
+  std::raise(signal);
+}
+
+void catch_signal(int signal) {
+  struct sigaction current {};
+  if (sigaction(signal, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
+  struct sigaction action {};
+  action.sa_handler = note_interruption;
+  sigemptyset(&action.sa_mask);
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
+  sigaction(signal, &action, nullptr);
+}
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "a signal";
+  }
+}
+
+}  // namespace
+
+void catch_interruptions() {
+  catch_signal(SIGINT);
+  catch_signal(SIGTERM);
+}
+
+int interruption() noexcept {
+  return g_signal;
+}
+
+Interrupted::Interrupted(int signal, const std::string& message)
+    : SimulationError(message), m_signal(signal) {}
+
+void end_if_interrupted() {
+  const int signal = g_signal;
+  if (signal == 0) return;
+  std::ostringstream message;
+  message << "run interrupted by " << signal_name(signal) << " at " << sc_core::sc_time_stamp()
+          << " simulated; no report written";
+  throw Interrupted(signal, message.str());
+}
+
+}  // namespace ohmvp

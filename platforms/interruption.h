@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+
+#include "modules/common/errors.h"
+
+namespace ohmvp {
+
+// Ctrl-C (SIGINT) and SIGTERM end `ohmvp run` the way a simulation error does: the run monitor
+// stops the simulation at its next look (every few microseconds of simulated time), the VCD up
+// to then is kept, and no report is written. A signal again, a second or more later, ends the
+// process at once (one sooner is the same request: timeout(1) signals the child and its group).
+// A signal that was ignored when the process started (nohup, a script's background job) stays
+// ignored.
+void catch_interruptions();
+
+// The signal that asked the run to end; 0 while none has.
+int interruption() noexcept;
+
+// A run ended by a signal; the CLI exits with 128 + the signal's number, as a shell does.
+class Interrupted : public SimulationError {
+ public:
+  Interrupted(int signal, const std::string& message);
+  int signal() const { return m_signal; }
+
+ private:
+  int m_signal;
+};
+
+// Throws Interrupted, saying at what simulated time, when a signal has asked the run to end.
+void end_if_interrupted();
+
+}  // namespace ohmvp

@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+namespace {
+
+// Random traffic of `requests` requests: about 2 us of wall time each thousand.
+std::string traffic_workload(const std::string& dir, uint64_t requests) {
+  const std::string file = dir + "/traffic.json";
+  write_text(file, R"({"type": "traffic", "traffic": {"pattern": "random", "requests": )" +
+                       std::to_string(requests) +
+                       R"(, "size": 64, "read_ratio": 0.7, "base": 0, "range": 1073741824}})");
+  return file;
+}
+
+// `arguments` of `ohmvp run`, sent `signal` after `seconds` of wall time.
+CliResult run_interrupted(const std::string& signal, const std::string& seconds,
+                          const std::string& arguments) {
+  return run_shell("timeout -s " + signal + " --preserve-status " + seconds + " " +
+                   OHMVP_EXECUTABLE + " run -q " + arguments);
+}
+
+}  // namespace
+
+TEST_CASE("cli: Ctrl-C ends a run like a simulation error: the VCD so far, no report") {
+  const std::string dir = scratch_dir("interrupt");
+  const std::string workload = traffic_workload(dir, 1'000'000'000);
+  std::filesystem::create_directories(dir + "/out");
+  write_text(dir + "/out/report.json", "an earlier run's report");
+  const CliResult r = run_interrupted(
+      "INT", "1", "-p ddr4_2400 -w " + workload + " -o " + dir + "/out --vcd " + dir + "/w.vcd");
+  INFO(r.output);
+  CHECK(r.exit_code == 130);
+  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at ") &&
+                           Contains(" simulated; no report written"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/w.vcd.tmp"));
+  // The waveform up to the interruption, whole.
+  const std::string vcd = read_text(dir + "/w.vcd");
+  CHECK_THAT(vcd, Contains("$enddefinitions $end"));
+  CHECK(vcd.back() == '\n');
+  if (run_shell("command -v vcd2fst").exit_code == 0) {
+    const CliResult fst = run_shell("vcd2fst " + dir + "/w.vcd " + dir + "/w.fst");
+    INFO(fst.output);
+    CHECK(fst.exit_code == 0);
+  } else {
+    WARN("vcd2fst is not on PATH: VCD not checked by GTKWave's converter");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: SIGTERM ends a kernel run; the output folder it made goes") {
+  const std::string dir = scratch_dir("terminate");
+  const CliResult r =
+      run_interrupted("TERM", "1",
+                      "-p titanv -w " + shipped("testbenches/workloads/x16/pagerank.json") +
+                          " -o " + dir + "/new/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 143);
+  CHECK_THAT(r.output, Contains("run interrupted by SIGTERM"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/new"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a run started with SIGINT ignored (nohup, a script's background job) goes on") {
+  const std::string dir = scratch_dir("ignored_interrupt");
+  const std::string workload = traffic_workload(dir, 300'000);
+  // A shell's background job starts with SIGINT ignored.
+  const CliResult r =
+      run_shell(std::string(OHMVP_EXECUTABLE) + " run -q -p ddr4_2400 -w " + workload + " -o " +
+                dir + "/out & sleep 0.2; kill -INT $!; wait $!");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(std::filesystem::exists(dir + "/out/report.json"));
+  std::filesystem::remove_all(dir);
+}
