@@ -210,7 +210,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     throw ConfigError("platform " + config.name +
                       " has no GPU (no \"gpu\" section); kernel workload " + file.string() +
                       " needs one");
-  const GpuWorkload workload = load_gpu_workload(file, config.memory.capacity_bytes());
+  const GpuWorkload workload = load_gpu_workload(
+      file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()));
 
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);

@@ -35,6 +35,33 @@ uint64_t MemorySystemConfig::channel_capacity_bytes() const {
       .capacity_bytes;
 }
 
+std::string MemorySystemConfig::capacity_text() const {
+  const std::string dram = std::to_string(dram_bytes_per_channel()) + " bytes of DRAM";
+  const std::string far = std::to_string(far_bytes_per_channel()) +
+                          (is_paged() ? " bytes of host memory" : " bytes of XPoint");
+  std::string parts, keys = "memory.channels";
+  switch (mode) {
+    case MemoryMode::dram:
+      parts = dram;
+      keys += ", memory.dram.geometry";
+      break;
+    case MemoryMode::planar:
+      parts = "(" + dram + " + " + far + ")";
+      keys += ", memory.dram.geometry, memory.xpoint.capacity_kib";
+      break;
+    case MemoryMode::two_level:
+      parts = far;
+      keys += ", memory.xpoint.capacity_kib";
+      break;
+    case MemoryMode::paged:
+      parts = far;
+      keys += ", memory.host_memory.capacity_kib";
+      break;
+  }
+  return std::to_string(channels) + (channels == 1 ? " channel x " : " channels x ") + parts +
+         " (" + keys + ")";
+}
+
 static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   if (!m.is_hetero()) {
     for (const char* key : {"hetero", "xpoint"}) {

@@ -36,7 +36,8 @@ void check_fits(const Workload& w, const MemorySystemConfig& m) {
   const uint32_t burst = m.burst_bytes();
   if (w.last_byte >= capacity) {
     throw ConfigError(w.reach_source + ": reaches byte " + std::to_string(w.last_byte) +
-                      " but the memory holds " + std::to_string(capacity) + " bytes");
+                      " but the memory holds " + std::to_string(capacity) +
+                      " bytes: " + m.capacity_text());
   }
   if (w.largest_request > burst) {
     throw ConfigError("workload " + w.name + " issues " + std::to_string(w.largest_request) +

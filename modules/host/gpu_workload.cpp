@@ -46,10 +46,11 @@ std::vector<std::string> names_of(const std::vector<BufferSpec>& buffers) {
 class WorkloadParser {
  public:
   WorkloadParser(const nlohmann::json& root, const std::filesystem::path& file,
-                 uint64_t memory_bytes)
+                 const MemoryRoom& memory)
       : m_document(root, file.string()),
         m_folder(file.parent_path()),
-        m_memory_bytes(memory_bytes) {
+        m_memory_bytes(memory.bytes),
+        m_memory_makeup(memory.makeup.empty() ? "" : ": " + memory.makeup) {
     m_workload.file = file;
     m_workload.name = file.stem().string();
   }
@@ -179,7 +180,7 @@ class WorkloadParser {
         fail(path,
              "generates more entries than fit: with the other buffers they would need "
              "more than the " +
-                 std::to_string(m_memory_bytes) + " bytes the memory holds");
+                 std::to_string(m_memory_bytes) + " bytes the memory holds" + m_memory_makeup);
       fewest_bytes = saturating_add(fewest_bytes - fewest,
                                     saturating_multiply(csr->column_indices.size(), per_entry));
       m_workload.generated[name] = std::move(*csr);
@@ -207,7 +208,7 @@ class WorkloadParser {
   void check_fits(const ConfigReader& root, uint64_t bytes, const std::string& need) const {
     if (bytes > m_memory_bytes)
       root.fail("buffers", need + std::to_string(bytes) + " bytes but the memory holds " +
-                               std::to_string(m_memory_bytes));
+                               std::to_string(m_memory_bytes) + m_memory_makeup);
   }
 
   void parse_buffers(const ConfigReader& root) {
@@ -718,6 +719,7 @@ class WorkloadParser {
   };
   std::map<std::string, Generator> m_generators;
   uint64_t m_memory_bytes;
+  std::string m_memory_makeup;            // ": <what makes up the memory>", or empty
   std::vector<std::string> m_loop_names;  // enclosing repeat steps' index names, innermost last
 };
 
@@ -741,12 +743,12 @@ bool is_kernel_workload(const nlohmann::json& root) {
 }
 
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
-                               uint64_t memory_bytes) {
-  return WorkloadParser(root, file, memory_bytes).parse();
+                               const MemoryRoom& memory) {
+  return WorkloadParser(root, file, memory).parse();
 }
 
-GpuWorkload load_gpu_workload(const std::filesystem::path& file, uint64_t memory_bytes) {
-  return parse_gpu_workload(load_json_file(file), file, memory_bytes);
+GpuWorkload load_gpu_workload(const std::filesystem::path& file, const MemoryRoom& memory) {
+  return parse_gpu_workload(load_json_file(file), file, memory);
 }
 
 }  // namespace ohmvp

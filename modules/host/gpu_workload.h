@@ -113,12 +113,20 @@ bool is_kernel_workload(const nlohmann::json& root);
 // "<workload file>: launch of '<kernel>': ", the start of an error in one of its launches.
 std::string launch_context(const GpuWorkload& workload, const std::string& kernel);
 
+// The memory a workload's buffers must fit in: its bytes and, for messages, what makes them up
+// and which keys set it ("2 channels x ... (memory.channels, ...)"; may be empty).
+struct MemoryRoom {
+  MemoryRoom(uint64_t bytes = std::numeric_limits<uint64_t>::max(), std::string makeup = {})
+      : bytes(bytes), makeup(std::move(makeup)) {}
+  uint64_t bytes;
+  std::string makeup;
+};
+
 // Throws ConfigError "<file>: <json.path>: <problem>" for anything malformed, and for buffers
-// that need more than `memory_bytes` (a generator is stopped as soon as its output cannot fit).
-GpuWorkload load_gpu_workload(const std::filesystem::path& file,
-                              uint64_t memory_bytes = std::numeric_limits<uint64_t>::max());
+// that need more than `memory` holds (a generator is stopped as soon as its output cannot fit).
+GpuWorkload load_gpu_workload(const std::filesystem::path& file, const MemoryRoom& memory = {});
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
-                               uint64_t memory_bytes = std::numeric_limits<uint64_t>::max());
+                               const MemoryRoom& memory = {});
 
 // Each buffer's initial bytes (little-endian, deterministic from the file alone).
 std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec& buffer);
