@@ -214,13 +214,16 @@ bool is_json_number(const std::string& text) {
 }
 
 // The value text as JSON if it is JSON, else as a plain string. A string leaf always takes the
-// text as is, so "--set name=1234" keeps the name a string. JSON too deep or with a number beyond
-// a double's range is an error naming the assignment.
+// text as is, so "--set name=1234" keeps the name a string. Text that opens an object or an array
+// is meant as JSON: when it does not parse, the parser says where. JSON too deep, with a number
+// beyond a double's range or a key twice is an error naming the assignment.
 nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing,
-                                    const std::string& assignment) {
+                                    const std::string& assignment, const std::string& path) {
+  if (existing.is_string()) return text;
+  const bool opens_json = !text.empty() && (text.front() == '{' || text.front() == '[');
   // A JSON number beyond a double (1e400) is not accepted; the parser says what is wrong.
-  if (existing.is_string() || (!is_json_number(text) && !nlohmann::json::accept(text))) return text;
-  return parse_json_text(text, "--set " + assignment);
+  if (!opens_json && !is_json_number(text) && !nlohmann::json::accept(text)) return text;
+  return parse_json_text(text, "--set " + assignment, path);
 }
 
 std::vector<std::string> split_path(const std::string& path) {
@@ -344,7 +347,8 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     walked = join_path(walked, segment);
   }
 
-  nlohmann::json value = parse_override_value(value_text, *node, quoted);  // a new leaf is null
+  // A new leaf is null.
+  nlohmann::json value = parse_override_value(value_text, *node, quoted, path);
   if (!same_kind(*node, value))
     throw ConfigError("--set " + quoted + ": expected " + kind_of(*node) + ", got " +
                       kind_of(value));

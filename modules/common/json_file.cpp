@@ -101,8 +101,9 @@ size_t too_deep_at(const std::string& text) {
 class DuplicateCheckingBuilder {
  public:
   using Json = nlohmann::json;
-  DuplicateCheckingBuilder(Json& result, const std::string& text, const std::string& where)
-      : m_builder(result), m_text(text), m_where(where) {}
+  DuplicateCheckingBuilder(Json& result, const std::string& text, const std::string& where,
+                           const std::string& root_path)
+      : m_builder(result), m_text(text), m_where(where), m_root_path(root_path) {}
 
   bool null() { return value_done(m_builder.null()); }
   bool boolean(bool value) { return value_done(m_builder.boolean(value)); }
@@ -174,7 +175,7 @@ class DuplicateCheckingBuilder {
 
   // The innermost open container is the object with the repeated key.
   std::string path_of_open_object() const {
-    std::string path;
+    std::string path = m_root_path;
     for (size_t i = 0; i + 1 < m_open.size(); ++i) {
       const Container& c = m_open[i];
       if (c.is_object)
@@ -188,6 +189,7 @@ class DuplicateCheckingBuilder {
   nlohmann::detail::json_sax_dom_parser<Json> m_builder;
   const std::string& m_text;
   const std::string& m_where;
+  const std::string& m_root_path;
   std::vector<Container> m_open;
 };
 
@@ -206,10 +208,11 @@ std::string line_column_of(const std::string& text, size_t byte) {
   return std::to_string(line) + ":" + std::to_string(byte - line_start + 1);
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& where) {
+nlohmann::json parse_json_text(const std::string& text, const std::string& where,
+                               const std::string& root_path) {
   try {
     nlohmann::json document;
-    DuplicateCheckingBuilder builder(document, text, where);
+    DuplicateCheckingBuilder builder(document, text, where, root_path);
     nlohmann::json::sax_parse(text, &builder);
     return document;
   } catch (const nlohmann::json::parse_error& error) {

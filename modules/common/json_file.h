@@ -15,8 +15,11 @@ constexpr size_t max_json_depth = 100;
 
 // Parses JSON text; `where` (a file name, "--set ...") starts every error. Throws ConfigError
 // "<where>:<line>:<column>: malformed JSON: <reason>" when it does not parse, names the number
-// too large for a double, or the nesting deeper than max_json_depth.
-nlohmann::json parse_json_text(const std::string& text, const std::string& where);
+// too large for a double, or the nesting deeper than max_json_depth. `root_path` is where the
+// text's value goes in a larger document (--set memory.controller={...}); a repeated key's
+// message names its object's path from there.
+nlohmann::json parse_json_text(const std::string& text, const std::string& where,
+                               const std::string& root_path = "");
 
 // Why `path` is not a regular file: "no such file", "a folder, not a file" or "not a regular file".
 std::string why_not_a_file(const std::filesystem::path& path);

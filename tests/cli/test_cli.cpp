@@ -185,6 +185,16 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                R"({"extends": "platforms/gpu_small", "memory": {"channels": 6, "channels": 4}})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/twice.json"),
                         dir + "/twice.json: memory: key 'channels' appears twice");
+    require_usage_error(
+        run_ohmvp("config --set 'memory.controller={\"read_queue\": 8, \"read_queue\": 9}'"),
+        "--set memory.controller={\"read_queue\": 8, \"read_queue\": 9}: memory.controller: key "
+        "'read_queue' appears twice");
+    // Text that opens an object or array is JSON: a typo in it is not taken as a string.
+    require_usage_error(run_ohmvp("config --set 'memory.controller={\"read_queue\": [1,'"),
+                        "--set memory.controller={\"read_queue\": [1,:1:19: malformed JSON");
+    const CliResult description = run_ohmvp("config --set 'platform.description=[draft] x'");
+    CHECK(description.exit_code == 0);
+    CHECK_THAT(description.output, Contains("\"description\": \"[draft] x\""));
     write_text(dir + "/default.json",
                R"({"extends": "platforms/gpu_small", "platform": {"default_workload": "vecad"}})");
     require_usage_error(run_ohmvp("run --platform " + dir + "/default.json"),

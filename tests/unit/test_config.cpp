@@ -48,6 +48,11 @@ TEST_CASE("config: parse_json_text refuses deep nesting and numbers beyond a dou
                     "x: a[1].b[0]: key 'c' appears twice");
   CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"n": 1, "n": 1})", "x"),
                     "x: top level: key 'n' appears twice");
+  // Text that goes somewhere in a larger document names paths from there.
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"n": 1, "n": 1})", "x", "a.b"),
+                    "x: a.b: key 'n' appears twice");
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"l": [{"n": 1, "n": 1}]})", "x", "a"),
+                    "x: a.l[0]: key 'n' appears twice");
   CHECK(ohmvp::parse_json_text(R"([{"k": 1}, {"k": 2}])", "x")[1]["k"] == 2);
 }
 
