@@ -273,6 +273,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     outputs.finish();
 
     const RunSummary summary = summarise(platform);
+    platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));
     if (verification) report["verification"] = verification->json();

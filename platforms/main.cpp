@@ -33,7 +33,7 @@ const char* const usage_text =
     "\n"
     "Commands:\n"
     "  run      run a platform on a workload; writes OUT/report.json\n"
-    "  config   print a platform's fully resolved configuration as JSON\n"
+    "  config   print a platform's configuration as JSON (extends merged, --set applied)\n"
     "  list     list the platforms and workloads that ship\n"
     "  compare  compare run reports side by side, as ratios to the first\n"
     "\n"
@@ -230,7 +230,7 @@ int command_compare(const std::vector<std::string>& args) {
 
 int dispatch(int argc, char* argv[]) {
   if (argc < 2) {
-    std::cerr << usage_text;
+    std::cerr << "ohmvp: no command given\n\n" << usage_text;
     return exit_usage;
   }
   const std::string command = argv[1];

@@ -162,4 +162,14 @@ uint64_t MemorySystem::column_commands() const {
   return sum;
 }
 
+void MemorySystem::record_utilisation(double simulated_ns, StatsRegistry& stats) const {
+  for (const auto& channel : m_channels) {
+    const double busy_ns = double(channel->busy_ps()) / 1000.0;
+    stats
+        .scalar(channel->channel_name(), "utilisation", "fraction",
+                "share of time the data wires carry")
+        .set(simulated_ns > 0 ? busy_ns / simulated_ns : 0.0);
+  }
+}
+
 }  // namespace ohmvp

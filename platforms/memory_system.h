@@ -53,6 +53,8 @@ class MemorySystem : public sc_core::sc_module, public SettlingMemory {
   uint64_t capacity_bytes() const;
   uint32_t burst_bytes() const { return m_controllers.front()->mapper().burst_bytes(); }
   const std::vector<std::unique_ptr<MemoryChannel>>& channels() const { return m_channels; }
+  // Registers each channel's `utilisation`: the share of `simulated_ns` its data path carried.
+  void record_utilisation(double simulated_ns, StatsRegistry& stats) const;
   // Hetero modes only; empty otherwise.
   const std::vector<std::unique_ptr<HeteroMemoryManager>>& managers() const { return m_managers; }
   const std::vector<std::unique_ptr<XPointController>>& xpoints() const { return m_xpoints; }

@@ -44,7 +44,7 @@ constexpr SummaryFigure summary_figures[] = {
     {"xpoint_wear_max_over_mean", "ratio"},
     {"xpoint_media_utilisation", "ratio"},
     {"laser_power_mw", "mW"},
-    {"mrr_count", "MRRs"},
+    {"mrr_count", "rings"},
     {"ber_max", "probability"},
     {"energy_j", "J"},
 };

@@ -10,6 +10,7 @@
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
 #include "platforms/energy_summary.h"
+#include "platforms/file_kind.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/interruption.h"
 #include "platforms/kernel_run.h"
@@ -40,7 +41,7 @@ void check_fits(const Workload& w, const MemorySystemConfig& m) {
                       " bytes: " + m.capacity_text());
   }
   if (w.largest_request > burst) {
-    throw ConfigError("workload " + w.name + " issues " + std::to_string(w.largest_request) +
+    throw ConfigError(w.size_source + ": issues " + std::to_string(w.largest_request) +
                       "-byte requests; the memory serves at most one " + std::to_string(burst) +
                       "-byte burst per request");
   }
@@ -58,17 +59,6 @@ RunSummary summarise(const TrafficInitiator& initiator, const StatsRegistry& sta
   return s;
 }
 
-void add_channel_utilisation(const MemorySystem& memory, double simulated_ns,
-                             StatsRegistry& stats) {
-  for (const auto& channel : memory.channels()) {
-    const double busy_ns = double(channel->busy_ps()) / 1000.0;
-    stats
-        .scalar(channel->channel_name(), "utilisation", "fraction",
-                "share of time the data wires carry")
-        .set(simulated_ns > 0 ? busy_ns / simulated_ns : 0.0);
-  }
-}
-
 }  // namespace
 
 ConfigDocument load_platform_document(const std::string& platform,
@@ -76,6 +66,7 @@ ConfigDocument load_platform_document(const std::string& platform,
   const std::filesystem::path file =
       resolve_platform(platform.empty() ? default_platform : platform);
   ConfigDocument document = ConfigDocument::load(file, {configs_dir()});
+  check_not_workload(document.json(), file.string());
   for (const std::string& assignment : overrides) document.apply_override(assignment);
   return document;
 }
@@ -97,7 +88,7 @@ void run_platform(const RunOptions& options) {
     throw ConfigError(document.origin_of("platform.default_workload") +
                       ": platform.default_workload: " + error.what());
   }
-  if (is_kernel_workload(load_json_file(workload_file))) {
+  if (is_kernel_workload(load_workload_json(workload_file))) {
     run_kernel_workload(options, document, config, workload_file);
     return;
   }
@@ -160,7 +151,7 @@ void run_platform(const RunOptions& options) {
     if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);
     if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
     summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
-    add_channel_utilisation(memory, summary.simulated_ns, stats);
+    memory.record_utilisation(summary.simulated_ns, stats);
     const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                               stats, document.json(), workload.json);
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");

@@ -37,7 +37,7 @@ void check_outputs(const std::map<std::string, std::filesystem::path>& outputs,
 RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
                        const std::vector<std::string>& dump_files) {
   m_report = options.out_dir / "report.json";
-  std::map<std::string, std::filesystem::path> outputs{{"--out", m_report}};
+  std::map<std::string, std::filesystem::path> outputs{{"the report", m_report}};
   if (options.vcd) outputs["--vcd"] = *options.vcd;
   if (options.dump)
     for (const std::string& name : dump_files) outputs["--dump " + name] = *options.dump / name;

@@ -7,6 +7,7 @@
 #include "modules/common/json_file.h"
 #include "modules/host/trace_reader.h"
 #include "modules/host/traffic_pattern.h"
+#include "platforms/file_kind.h"
 
 namespace ohmvp {
 
@@ -22,6 +23,7 @@ void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
   w.largest_request = traffic.size;
   w.last_byte = traffic.base + (traffic.range - 1);
   w.reach_source = reader.origin_prefix(reader.path() + ".range") + reader.path() + ".base + range";
+  w.size_source = reader.origin_prefix(reader.path() + ".size") + reader.path() + ".size";
   w.source = std::make_unique<TrafficGenerator>(traffic);
 }
 
@@ -36,6 +38,7 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
   auto trace = std::make_unique<TraceSource>(path);
   w.trace_file = path;
   w.reach_source = "trace " + path.string();
+  w.size_source = w.reach_source;
   for (const MemoryRequest& request : trace->requests()) {
     w.largest_request = std::max(w.largest_request, request.size);
     // Aligned to its size, a request ends at 2^64 at most.
@@ -49,7 +52,7 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
 Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
   Workload w;
   w.name = file.stem().string();
-  w.json = load_json_file(file);
+  w.json = load_workload_json(file);
   const ConfigDocument document(w.json, file.string());
   const ConfigReader root(document.json(), "", &document);
   root.get("name", w.name);

@@ -22,6 +22,7 @@ struct Workload {
   std::filesystem::path trace_file;  // trace workloads: the file the requests come from
   uint64_t last_byte = 0;    // the highest byte any request touches (one past it may be 2^64)
   std::string reach_source;  // what sets last_byte, for messages: "<file>: traffic.range", a trace
+  std::string size_source;   // what sets largest_request, likewise: "<file>: traffic.size", a trace
 };
 
 // `seed` is the run's seed; a traffic workload uses it unless it names its own.

@@ -329,9 +329,11 @@ void ConfigDocument::apply_override(const std::string& assignment) {
           throw ConfigError(where + "unknown key '" + segment + "' at " + at + "; did you mean '" +
                             suggestion + "'?");
         // Perhaps an object the platform leaves at its default: it has no leaves to change yet.
-        throw ConfigError(where + "no '" + segment + "' at " + at +
-                          " in the resolved config; an object the platform leaves at its default "
-                          "is set whole: --set " +
+        std::string there;
+        for (const std::string& key : keys) there += (there.empty() ? "" : ", ") + key;
+        throw ConfigError(where + "no '" + segment + "' at " + at + " in the resolved config (" +
+                          (there.empty() ? "nothing there" : "there: " + there) +
+                          "); an object the platform leaves at its default is set whole: --set " +
                           join_path(walked, segment) + "=<JSON object>");
       }
       node = &*found;

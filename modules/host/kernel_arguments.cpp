@@ -18,7 +18,7 @@ KernelArguments& KernelArguments::add_bytes(const void* data, uint64_t bytes) {
   if (slot.bytes != bytes)
     throw std::invalid_argument("kernel '" + m_kernel + "' parameter " + std::to_string(m_next) +
                                 " (" + slot.name + ") is " + std::to_string(slot.bytes) +
-                                " bytes; got a " + std::to_string(bytes) + "-byte value");
+                                " bytes; got a value of " + std::to_string(bytes) + " bytes");
   std::memcpy(m_block.data() + slot.offset, data, bytes);
   ++m_next;
   return *this;

@@ -165,6 +165,7 @@ class TraceParser {
     }
 
     const char* expected_operation = "R, W, read or write";
+    refuse_comment(field);
     if (field.empty()) fail("missing operation", expected_operation);
     if (!parse_operation(field, request.is_write)) {
       fail("bad operation '" + excerpt(field) + "'", expected_operation);
@@ -172,18 +173,21 @@ class TraceParser {
 
     const char* expected_address = "a hexadecimal (0x...) or decimal 64-bit address";
     field = fields.next();
+    refuse_comment(field);
     if (field.empty()) fail("missing address", expected_address);
     if (!parse_address(field, request.address)) {
       fail("bad address '" + excerpt(field) + "'", expected_address);
     }
 
     field = fields.next();
+    refuse_comment(field);
     if (!field.empty()) {
       if (!parse_size(field, request.size)) {
         fail("bad size '" + excerpt(field) + "'",
              "a decimal power of two from 1 to " + std::to_string(max_size));
       }
       field = fields.next();
+      refuse_comment(field);
     }
     if (request.address % request.size != 0) {
       fail("address " + hex(request.address) + " is not aligned to the size " +
@@ -239,6 +243,12 @@ class TraceParser {
     m_plain.address = address;
     m_plain.not_before_ps = m_time_ps;
     return address % m_plain.size == 0 ? q : nullptr;
+  }
+
+  // A '#' after a request's first field starts no comment: comments take a line of their own.
+  void refuse_comment(std::string_view field) const {
+    if (!field.empty() && field[0] == '#')
+      fail("a comment after a request", "comments on lines of their own");
   }
 
   [[noreturn]] void fail(const std::string& problem, const std::string& expected) const {

@@ -17,14 +17,15 @@ void parse(const ConfigReader& reader, ControllerConfig& c) {
   reader.get("write_low_watermark", c.write_low_watermark, 0u, 1024u);
   // Checked whether or not the keys are given: a default can clash with a configured queue.
   if (c.write_high_watermark > c.write_queue) {
-    reader.fail("write_high_watermark", "expected at most write_queue (" +
-                                            std::to_string(c.write_queue) + "), got " +
-                                            std::to_string(c.write_high_watermark));
+    reader.fail_against("write_high_watermark", reader.path() + ".write_queue",
+                        "expected at most write_queue (" + std::to_string(c.write_queue) +
+                            "), got " + std::to_string(c.write_high_watermark));
   }
   if (c.write_low_watermark >= c.write_high_watermark) {
-    reader.fail("write_low_watermark", "expected less than write_high_watermark (" +
-                                           std::to_string(c.write_high_watermark) + "), got " +
-                                           std::to_string(c.write_low_watermark));
+    reader.fail_against("write_low_watermark", reader.path() + ".write_high_watermark",
+                        "expected less than write_high_watermark (" +
+                            std::to_string(c.write_high_watermark) + "), got " +
+                            std::to_string(c.write_low_watermark));
   }
   reader.get("refresh", c.refresh);
   parse(reader.child("address_mapping"), c.address_mapping);

@@ -78,16 +78,19 @@ void parse(const ConfigReader& reader, DramTimingNs& t) {
       {"tWTR_S_ns", &t.tWTR_S}, {"tWTR_L_ns", &t.tWTR_L}, {"tRTP_ns", &t.tRTP},
       {"tREFI_ns", &t.tREFI},   {"tRFC_ns", &t.tRFC},     {"tRTRS_ns", &t.tRTRS}};
   for (const auto& f : fields) reader.get(f.key, *f.value, 0.0, max_ns);
-  if (t.tRC + 1e-9 < t.tRAS + t.tRP) reader.fail("tRC_ns", "expected at least tRAS_ns + tRP_ns");
-  if (t.tREFI <= t.tRFC) reader.fail("tREFI_ns", "expected more than tRFC_ns");
+  if (t.tRC + 1e-9 < t.tRAS + t.tRP)
+    reader.fail_against("tRC_ns", reader.path() + ".tRAS_ns", "expected at least tRAS_ns + tRP_ns");
+  if (t.tREFI <= t.tRFC)
+    reader.fail_against("tREFI_ns", reader.path() + ".tRFC_ns", "expected more than tRFC_ns");
   // An activated row must be read or written, and closed, before the next refresh: else every
   // access is undone by a refresh and the controller never completes one.
   const double row_cycle =
       std::max(t.tRAS, t.tRCD + std::max(t.tRTP, t.tCWL + t.tWR)) + t.tRP + t.tRFC;
   if (t.tREFI <= row_cycle)
-    reader.fail("tREFI_ns", "expected more than the " + nlohmann::json(row_cycle).dump() +
-                                " ns an access and a refresh take (max(tRAS, tRCD + max(tRTP, "
-                                "tCWL + tWR)) + tRP + tRFC); an access would never finish");
+    reader.fail_against("tREFI_ns", reader.path() + ".tRFC_ns",
+                        "expected more than the " + nlohmann::json(row_cycle).dump() +
+                            " ns an access and a refresh take (max(tRAS, tRCD + max(tRTP, "
+                            "tCWL + tWR)) + tRP + tRFC); an access would never finish");
   reader.finish();
 }
 

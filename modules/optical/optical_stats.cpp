@@ -8,7 +8,9 @@ void record_budget(StatsRegistry& stats, const std::string& group, const Platfor
       .set(b.laser_optical_mw());
   stats.scalar(group, "laser_needed_mw", "mW", "laser per wavelength the worst route needs")
       .set(b.required_laser_mw);
-  stats.scalar(group, "ber_max", "", "worst route's bit error rate at the configured laser")
+  stats
+      .scalar(group, "ber_max", "probability",
+              "worst route's bit error rate at the configured laser")
       .set(b.ber_max);
   stats.scalar(group, "mrr_count", "rings", "MRRs of the layout (modulators + detectors)")
       .set(static_cast<double>(b.mrrs.total()));
@@ -22,14 +24,14 @@ void record_budget(StatsRegistry& stats, const std::string& group, const Platfor
               "MRRs of the general layout (every function) on the same devices")
       .set(static_cast<double>(b.general_mrrs.total()));
   stats
-      .scalar(group, "mrr_saving", "",
+      .scalar(group, "mrr_saving", "fraction",
               "share of the general layout's MRRs the platform's layout saves")
       .set(saving(b.mrrs, b.general_mrrs));
   for (size_t i = 0; i < b.routes.size(); ++i) {
     const RouteBudget& r = b.routes[i];
     stats
-        .scalar(group, "ber_" + std::string(to_string(r.route.kind)) + "_" + std::to_string(i), "",
-                "bit error rate at " + r.route.receiver)
+        .scalar(group, "ber_" + std::string(to_string(r.route.kind)) + "_" + std::to_string(i),
+                "probability", "bit error rate at " + r.route.receiver)
         .set(r.ber);
   }
 }

@@ -60,7 +60,7 @@ TEST_CASE("runtime: launches check their arguments against the kernel's paramete
   const auto module =
       cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
   ohmvp::KernelArguments args(cuda, module, "vecadd");
-  CHECK_THROWS_WITH(args.add(uint32_t{1}), Catch::Contains("is 8 bytes; got a 4-byte value"));
+  CHECK_THROWS_WITH(args.add(uint32_t{1}), Catch::Contains("is 8 bytes; got a value of 4 bytes"));
   args.add(uint64_t{0}).add(uint64_t{0}).add(uint64_t{0});
   CHECK_THROWS_WITH(args.bytes(), Catch::Contains("takes 4 arguments; got 3"));
   CHECK_THROWS_AS(cuda.launch(module, "vecad", {}, {}), ohmvp::ConfigError);

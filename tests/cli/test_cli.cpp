@@ -64,7 +64,7 @@ TEST_CASE("cli: --set may give a leaf the platform leaves at its default") {
 TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   const std::string dir = scratch_dir("bad_input");
   SECTION("no command") {
-    require_usage_error(run_ohmvp(""), "Usage: ohmvp");
+    require_usage_error(run_ohmvp(""), "ohmvp: no command given\n\nUsage: ohmvp");
   }
   SECTION("unknown command") {
     require_usage_error(run_ohmvp("runn"), "unknown command 'runn'");
@@ -134,6 +134,13 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(
         run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
         "trace " + dir + "/top.trace: reaches byte 18446744073709551615 but the memory holds");
+    write_text(dir + "/wide.trace", "R 0x0 128\n");
+    write_text(dir + "/wide_trace.json", R"({"type": "trace", "trace": {"file": "wide.trace"}})");
+    require_usage_error(
+        run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/wide_trace.json"),
+        "trace " + dir +
+            "/wide.trace: issues 128-byte requests; the memory serves at most one 64-byte burst "
+            "per request");
     write_text(dir + "/wide.json",
                R"({"traffic": {"pattern": "random", "base": 0, "range": 1099511627776}})");
     require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/wide.json"),
@@ -141,12 +148,38 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                             "/wide.json: traffic.base + range: reaches byte 1099511627775 but "
                             "the memory holds");
   }
+  SECTION("a file of the other kind is told so") {
+    write_text(dir + "/run.trace", "# reads\nR 0x0\n");
+    require_usage_error(
+        run_ohmvp("run --workload " + dir + "/run.trace"),
+        "run.trace:1:1: malformed JSON: syntax error while parsing value - invalid "
+        "literal; last read: '#'; a workload is a JSON file (docs/workloads.md): to "
+        "replay a trace, name it in a trace workload, {\"type\": \"trace\", "
+        "\"trace\": {\"file\": \"run.trace\"}}");
+    write_text(dir + "/traffic.json", R"({"traffic": {"pattern": "random"}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/traffic.json"),
+                        dir +
+                            "/traffic.json: a workload file (it has 'traffic'), not a platform; "
+                            "give it with --workload");
+    write_text(dir + "/platform.json", R"({"extends": "platforms/ddr4_2400"})");
+    require_usage_error(run_ohmvp("run --workload " + dir + "/platform.json"),
+                        dir +
+                            "/platform.json: a platform file (it has 'extends'), not a "
+                            "workload; give it with --platform");
+  }
   SECTION("a check between two keys names where each was set") {
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "configs/gpu/small.json: gpu.l2.size_bytes: 786432 bytes do not divide "
                         "into 10 slices");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "(memory.channels is set in --set)");
+    require_usage_error(
+        run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),
+        "memory.dram.timing.tREFI_ns: expected more than tRFC_ns (memory.dram.timing.tRFC_ns is "
+        "set in --set)");
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.controller.write_queue=16"),
+                        "memory.controller.write_high_watermark: expected at most write_queue "
+                        "(16), got 24 (memory.controller.write_queue is set in --set)");
     write_text(dir + "/threads.json",
                R"({"extends": "platforms/gpu_small", "gpu": {"sm_limits": {"max_threads": 16}}})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/threads.json"),

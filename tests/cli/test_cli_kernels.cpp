@@ -56,6 +56,11 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   CHECK(report["summary"]["memory_apki"].get<double>() ==
         Approx(1000.0 * 1024 / report["summary"]["warp_instructions"].get<double>()));
   CHECK_THAT(first.output, Contains("memory APKI"));
+  // Each channel's share of the run its data path carried, as in a traffic run.
+  const auto& channel = report["stats"]["memory.channel0"];
+  CHECK(channel["utilisation"]["value"].get<double>() ==
+        Approx(channel["data_busy_ps"]["value"].get<double>() / 1000.0 /
+               report["summary"]["simulated_ns"].get<double>()));
 
   const auto index = nlohmann::json::parse(read_text(dir + "/dump/index.json"));
   REQUIRE(index.size() == 1);
@@ -159,7 +164,8 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
                Contains("--vcd " + dir + "/w.ptx is ") && Contains("an input of this run"));
     const CliResult clash = run_ohmvp("run -q --out " + dir + "/o --vcd " + dir + "/o/report.json");
     CHECK(clash.exit_code == 2);
-    CHECK_THAT(clash.output, Contains("are the same file"));
+    CHECK_THAT(clash.output, Contains("--vcd " + dir + "/o/report.json and the report " + dir +
+                                      "/o/report.json are the same file"));
     write_text(dir + "/t.vcd", "earlier\n");
     const CliResult late = run_ohmvp("run -q --workload " + workload + " --out " + dir +
                                      "/x/../o --vcd " + dir + "/t.vcd");

@@ -263,8 +263,8 @@ TEST_CASE("config: --set overrides") {
     // Nothing near: perhaps an object left at its default, which is set whole.
     CHECK_THROWS_WITH(doc.apply_override("memory.address_mapping.xor.0=[1,2]"),
                       "--set memory.address_mapping.xor.0: no 'address_mapping' at memory in the "
-                      "resolved config; an object the platform leaves at its default is set "
-                      "whole: --set memory.address_mapping=<JSON object>");
+                      "resolved config (there: dram); an object the platform leaves at its "
+                      "default is set whole: --set memory.address_mapping=<JSON object>");
   }
 
   SECTION("a leaf the document does not set is added, for its block's reader to check") {

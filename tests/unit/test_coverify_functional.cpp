@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 TEST_CASE("every shipped kernel workload runs functionally and matches its reference",
           "[coverify]") {
   const std::vector<fs::path> files = kernel_workload_files(test::workloads_dir());
-  // The 19 shipped with the functional co-verification, and any added since.
-  CHECK(files.size() >= 19);
+  // The 21 that ship (docs/workloads.md): none goes missing unnoticed.
+  CHECK(files.size() == 21);
   for (const fs::path& file : files) {
     INFO(file.filename().string());
     const GpuWorkload workload = load_gpu_workload(file);

@@ -221,7 +221,9 @@ TEST_CASE("trace: malformed lines name file and line") {
   check("R 0x20", "address 0x20 is not aligned to the size 64", "a multiple of the size");
   check("W 0x1010 32", "address 0x1010 is not aligned to the size 32", "a multiple of the size");
   check("R 0x40 64 extra", "unexpected 'extra'", "the end of the line");
-  check("R 0x40 64 # note", "unexpected '#'", "the end of the line");
+  check("R 0x40 64 # note", "a comment after a request", "comments on lines of their own");
+  check("R 0x40 # note", "a comment after a request", "comments on lines of their own");
+  check("@5 #note", "a comment after a request", "comments on lines of their own");
   const std::string time = "@<nanoseconds> with an optional fraction, e.g. @12.5";
   check("@ R 0x40", "bad issue time '@'", time);
   check("@1e3 R 0x40", "bad issue time '@1e3'", time);

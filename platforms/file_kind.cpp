@@ -1,0 +1,51 @@
+#include "platforms/file_kind.h"
+
+#include "modules/common/errors.h"
+#include "modules/common/json_file.h"
+
+namespace ohmvp {
+
+namespace {
+
+// The first of `keys` at the top level of `root`, or none.
+const char* first_key_of(const nlohmann::json& root, std::initializer_list<const char*> keys) {
+  if (!root.is_object()) return nullptr;
+  for (const char* key : keys)
+    if (root.contains(key)) return key;
+  return nullptr;
+}
+
+const char* workload_key(const nlohmann::json& root) {
+  return first_key_of(root, {"traffic", "trace", "ptx", "buffers", "launches", "type"});
+}
+
+const char* platform_key(const nlohmann::json& root) {
+  return first_key_of(root, {"extends", "memory", "gpu", "platform", "host"});
+}
+
+}  // namespace
+
+nlohmann::json load_workload_json(const std::filesystem::path& file) {
+  nlohmann::json root;
+  try {
+    root = load_json_file(file);
+  } catch (const ConfigError& error) {
+    if (file.extension() == ".json" || !std::filesystem::is_regular_file(file)) throw;
+    throw ConfigError(std::string(error.what()) +
+                      "; a workload is a JSON file (docs/workloads.md): to replay a trace, name "
+                      "it in a trace workload, {\"type\": \"trace\", \"trace\": {\"file\": \"" +
+                      file.filename().string() + "\"}}");
+  }
+  if (const char* key = platform_key(root); key && !workload_key(root))
+    throw ConfigError(file.string() + ": a platform file (it has '" + key +
+                      "'), not a workload; give it with --platform");
+  return root;
+}
+
+void check_not_workload(const nlohmann::json& root, const std::string& file) {
+  if (const char* key = workload_key(root); key && !platform_key(root))
+    throw ConfigError(file + ": a workload file (it has '" + key +
+                      "'), not a platform; give it with --workload");
+}
+
+}  // namespace ohmvp
