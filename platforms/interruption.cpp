@@ -1,5 +1,6 @@
 #include "platforms/interruption.h"
 
+#include <unistd.h>
 #include <csignal>
 #include <ctime>
 #include <sstream>
@@ -10,7 +11,8 @@ namespace ohmvp {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
-timespec g_first_signal{};  // written and read by the handler only
+timespec g_first_signal{};     // written and read by the handler only
+bool g_progress_line = false;  // stderr is a terminal: a progress line may be on it
 
 // A repeat within this time is the same request (timeout(1) signals the child and its group).
 constexpr long k_repeat_ns = 1'000'000'000;
@@ -21,6 +23,13 @@ extern "C" void note_interruption(int signal) {
   if (g_signal == 0) {
     g_signal = signal;
     g_first_signal = now;
+    // What happens next, for a run that is slow to stop (reading or checking large outputs).
+    static const char k_notice[] =
+        "\nohmvp: stopping the run at its next look; the same signal again, a second from now, "
+        "ends it at once\n";
+    const size_t skip = g_progress_line ? 0 : 1;  // the newline ends a progress line
+    [[maybe_unused]] const ssize_t written =
+        write(STDERR_FILENO, k_notice + skip, sizeof k_notice - 1 - skip);
     return;
   }
   const long elapsed_ns = (now.tv_sec - g_first_signal.tv_sec) * 1'000'000'000L +
@@ -55,6 +64,7 @@ const char* signal_name(int signal) {
 }  // namespace
 
 void catch_interruptions() {
+  g_progress_line = isatty(STDERR_FILENO) != 0;
   catch_signal(SIGINT);
   catch_signal(SIGTERM);
 }

@@ -34,7 +34,9 @@ TEST_CASE("cli: Ctrl-C ends a run like a simulation error: the VCD so far, no re
       "INT", "1", "-p ddr4_2400 -w " + workload + " -o " + dir + "/out --vcd " + dir + "/w.vcd");
   INFO(r.output);
   CHECK(r.exit_code == 130);
-  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at ") &&
+  CHECK_THAT(r.output, Contains("ohmvp: stopping the run at its next look; the same signal again, "
+                                "a second from now, ends it at once\n") &&
+                           Contains("run interrupted by SIGINT at ") &&
                            Contains(" simulated; no report written"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
   CHECK_FALSE(std::filesystem::exists(dir + "/w.vcd.tmp"));
