@@ -273,8 +273,8 @@ int sc_main(int argc, char* argv[]) {
     return 128 + e.signal();
   } catch (const std::bad_alloc&) {
     std::cerr << "ohmvp: out of host memory: the simulation needs more memory than this machine "
-                 "gives it (large buffers, generators, or memory capacities with a table entry "
-                 "per page)\n";
+                 "gives it (large buffers, generators, kernels declaring millions of PTX "
+                 "registers, or memory capacities with a table entry per page)\n";
     return exit_simulation_error;
   } catch (const std::exception& e) {
     std::cerr << "ohmvp: simulation error: " << e.what() << "\n";

@@ -6,6 +6,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "modules/common/process_error.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/traffic_initiator.h"
 #include "platforms/catalog.h"
@@ -129,9 +130,8 @@ void run_platform(const RunOptions& options) {
     try {
       sc_core::sc_start();
     } catch (const sc_core::sc_report& report) {
-      // An exception thrown inside a process reaches here wrapped by the kernel; keep its text.
       monitor.clear_line();
-      throw SimulationError(report.get_msg());
+      rethrow_process_error(report);
     }
     monitor.clear_line();
     end_if_interrupted();

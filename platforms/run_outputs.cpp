@@ -40,7 +40,10 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
   std::map<std::string, std::filesystem::path> outputs{{"the report", m_report}};
   if (options.vcd) outputs["--vcd"] = *options.vcd;
   if (options.dump)
-    for (const std::string& name : dump_files) outputs["--dump " + name] = *options.dump / name;
+    for (const std::string& name : dump_files) {
+      outputs["--dump " + name] = *options.dump / name;
+      m_dump_files.push_back(*options.dump / name);
+    }
   check_outputs(outputs, inputs);
   guard([&] {
     for (const auto& folder : {std::optional(options.out_dir), options.dump}) {
@@ -75,10 +78,11 @@ void RunOutputs::finish() {
 
 RunOutputs::~RunOutputs() {
   if (m_finished || m_discarded) return;
-  // Left by a simulation error: the waveform up to it is kept, and a report of an earlier run in
-  // the same folder goes (it would read as this run's).
+  // Left by a simulation error: the waveform up to it is kept, and a report or dump files of an
+  // earlier run in the same folders go (they would read as this run's).
   std::error_code ignored;
   std::filesystem::remove(m_report, ignored);
+  for (const std::filesystem::path& file : m_dump_files) std::filesystem::remove(file, ignored);
   if (m_vcd) {
     m_vcd.reset();
     if (*m_vcd_written != *m_vcd_file)

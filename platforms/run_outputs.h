@@ -20,8 +20,8 @@ namespace ohmvp {
 // - Some bad input only shows once the run has begun (a PTX module loaded, a kernel launched with
 //   the wrong arguments); `guard` then removes the VCD and the folders the run made, so that bad
 //   input leaves nothing behind. A simulation error keeps the VCD: the waveform up to the failure
-//   is what one looks at; an earlier run's report.json in the same folder is removed, and so are
-//   the folders the run made that hold no file.
+//   is what one looks at; an earlier run's report.json and dump files in the same folders are
+//   removed, and so are the folders the run made that hold no file.
 class RunOutputs {
  public:
   // `inputs`: every file the run reads; `dump_files`: the names --dump will write.
@@ -54,6 +54,7 @@ class RunOutputs {
   std::optional<std::filesystem::path> m_vcd_written;    // where it is written meanwhile
   bool m_vcd_placed = false;                             // finish() renamed it into place
   std::filesystem::path m_report;                        // OUT/report.json
+  std::vector<std::filesystem::path> m_dump_files;       // DUMP/<name> that --dump writes
   bool m_finished = false;                               // finish() was called: the run ended
   bool m_discarded = false;                              // bad input: the outputs were removed
   std::unique_ptr<VcdWriter> m_vcd;

@@ -210,6 +210,10 @@ std::string line_column_of(const std::string& text, size_t byte) {
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& where,
                                const std::string& root_path) {
+  // The parser takes a NUL byte for the end of the input and would ignore what follows it.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos)
+    throw ConfigError(where + ":" + line_column_of(text, nul) +
+                      ": malformed JSON: a NUL byte (not text)");
   try {
     nlohmann::json document;
     DuplicateCheckingBuilder builder(document, text, where, root_path);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/common/process_error.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/gpu/simt/kernel_layout.h"
 
@@ -33,13 +34,13 @@ uint64_t now_ps() {
 }
 
 // An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
-// sc_report; keep its own text.
+// sc_report (process_error.h).
 template <class... Args>
 void simulate(const Args&... duration) {
   try {
     sc_core::sc_start(duration...);
   } catch (const sc_core::sc_report& report) {
-    throw SimulationError(report.get_msg());
+    rethrow_process_error(report);
   }
 }
 

@@ -102,6 +102,17 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
                   "/kept/t.vcd")
             .exit_code == 1);
   CHECK(std::filesystem::exists(dir + "/kept/t.vcd"));
+  // An earlier run's dump files go too: they would read as this run's outputs.
+  std::filesystem::create_directories(dir + "/dump");
+  write_text(dir + "/dump/c.bin", "earlier");
+  write_text(dir + "/dump/index.json", "{}");
+  write_text(dir + "/dump/notes.txt", "the user's");
+  CHECK(run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/out --dump " + dir +
+                  "/dump")
+            .exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/dump/c.bin"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/dump/index.json"));
+  CHECK(std::filesystem::exists(dir + "/dump/notes.txt"));
   std::filesystem::remove_all(dir);
 }
 
@@ -140,6 +151,21 @@ TEST_CASE("cli: a run that runs out of host memory says so, exit 1") {
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("ohmvp: out of host memory"));
+
+  // Registers, taken inside the simulation (a SystemC process) when a CTA starts.
+  std::string ptx = read_text(shipped("testbenches/kernels/vecadd.ptx"));
+  const size_t declarations = ptx.find(".reg .b32");
+  REQUIRE(declarations != std::string::npos);
+  ptx.insert(declarations, ".reg .b32 %many<1000000>;\n\t");
+  write_text(dir + "/many.ptx", ptx);
+  workload = shipped_kernel_workload("vecadd");
+  workload["ptx"] = dir + "/many.ptx";
+  write_text(dir + "/many.json", workload.dump());
+  const CliResult registers =
+      run_ohmvp_within(600000, "run -q --workload " + dir + "/many.json --out " + dir);
+  INFO(registers.output);
+  CHECK(registers.exit_code == 1);
+  CHECK_THAT(registers.output, Contains("ohmvp: out of host memory"));
 }
 
 TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {

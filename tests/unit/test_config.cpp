@@ -43,6 +43,8 @@ TEST_CASE("config: parse_json_text refuses deep nesting and numbers beyond a dou
                     "x:1:25: number '-1e999' is beyond the range of a double");
   CHECK_THROWS_WITH(ohmvp::parse_json_text("[1,", "x"),
                     Catch::Contains("x:1:4: malformed JSON: syntax error"));
+  CHECK_THROWS_WITH(ohmvp::parse_json_text(std::string("{}\n\0junk", 8), "x"),
+                    "x:2:1: malformed JSON: a NUL byte (not text)");
   // A key twice in one object is refused (the parser would keep the last), named by its path.
   CHECK_THROWS_WITH(ohmvp::parse_json_text(R"({"a": [1, {"b": [{"c": 1, "c": 2}]}]})", "x"),
                     "x: a[1].b[0]: key 'c' appears twice");
