@@ -575,6 +575,7 @@ void Sm::arrive_at_barrier(uint32_t w, const StepResult& result, uint64_t cycle)
   if (!result.barrier_arrive_only) {
     warp.at_barrier = true;
     warp.barrier = id;
+    warp.reduction = result.barrier_reduction;
   }
   check_barriers(cta, warp.cta, cycle);
 }
@@ -588,8 +589,16 @@ void Sm::check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle) {
     if (cta.arrived[id] < needed) continue;
     cta.arrived[id] = 0;
     const uint64_t ready = cycle + m_config.unit(UnitClass::barrier).latency;
+    const auto released = [&](const Warp& warp) {
+      return warp.resident && warp.cta == cta_index && warp.at_barrier && warp.barrier == id;
+    };
+    BarrierReductionTotals totals;  // bar.red: every warp released gets the CTA's count
+    for (const Warp& warp : m_warps)
+      if (released(warp)) totals.add(warp.reduction);
     for (Warp& warp : m_warps) {
-      if (warp.resident && warp.cta == cta_index && warp.at_barrier && warp.barrier == id) {
+      if (released(warp)) {
+        write_barrier_reduction(*warp.state, warp.reduction, totals);
+        warp.reduction = {};
         warp.at_barrier = false;
         warp.ready_cycle = std::max(warp.ready_cycle, ready);
         m_idle[sub_core_of(uint32_t(&warp - m_warps.data()))].valid = false;

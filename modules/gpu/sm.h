@@ -100,6 +100,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     bool at_barrier = false;
     uint32_t generation = 0;  // bumped when the slot takes a new warp
     uint32_t barrier = 0;
+    BarrierReductionShare reduction;  // bar.red's share, written back when the barrier opens
     uint32_t cta = 0;
     uint32_t memory_in_flight = 0;
     uint64_t ready_cycle = 0;  // earliest issue (one instruction per warp per cycle, branches)

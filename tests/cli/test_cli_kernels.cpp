@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -84,6 +85,38 @@ TEST_CASE("cli: on a planar platform the first buffers start in DRAM") {
   CHECK(report["summary"]["migrations"] == 0);
   for (int c = 0; c < 6; ++c)
     CHECK(report["stats"]["memory.hmm" + std::to_string(c)]["dram_requests"]["value"] == 8192 / 64);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread the CTA's result") {
+  const std::string dir = scratch_dir("barrier_reduction");
+  for (const unsigned threads : {96u, 40u}) {
+    INFO(threads << " threads");
+    nlohmann::json workload = {{"type", "kernel"},
+                               {"ptx", shipped("tests/data/ptx/barrier_reduction.ptx")},
+                               {"buffers", {{"out", {{"type", "s32"}, {"count", 3 * threads}}}}},
+                               {"launches",
+                                {{{"kernel", "barrier_reductions"},
+                                  {"grid", {2, 1, 1}},
+                                  {"block", {threads, 1, 1}},
+                                  {"shared_bytes", 0},
+                                  {"args", {{{"buffer", "out"}}}}}}},
+                               {"outputs", {"out"}}};
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r =
+        run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::string bytes = read_text(dir + "/d/out.bin");
+    REQUIRE(bytes.size() == 3 * threads * 4);
+    std::vector<int32_t> values(3 * threads);
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    for (unsigned t = 0; t < threads; ++t) {
+      CHECK(values[3 * t] == int32_t((threads + 2) / 3));   // t % 3 == 0
+      CHECK(values[3 * t + 1] == (threads <= 40 ? 1 : 0));  // t < 40
+      CHECK(values[3 * t + 2] == 1);                        // t == 17
+    }
+  }
   std::filesystem::remove_all(dir);
 }
 

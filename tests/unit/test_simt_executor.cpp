@@ -6,6 +6,7 @@
 #include "modules/common/errors.h"
 #include "modules/gpu/simt/functional_executor.h"
 #include "tests/unit/ptx_builder.h"
+#include "tests/unit/ptx_test_util.h"
 
 using namespace ptxb;
 
@@ -450,5 +451,33 @@ TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[si
     FunctionalExecutor executor(module, memory, 4);
     CHECK_THROWS_AS(executor.launch(launch), ohmvp::SimulationError);
     CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("deadlocked at a barrier"));
+  }
+}
+
+TEST_CASE("executor: __syncthreads_count/and/or give every thread the CTA's result", "[simt]") {
+  // tests/data/ptx/barrier_reduction.cu: counts t % 3 == 0, and-s t < 40, or-s t == 17.
+  const Module module = ohmvp::gpu::test::load_fixture("barrier_reduction.ptx");
+  DeviceMemory memory;
+  const uint64_t buffer = memory.allocate(96 * 3 * 4);
+  for (const uint32_t threads : {96u, 40u, 7u}) {
+    INFO(threads << " threads");
+    LaunchParams launch;
+    launch.kernel = "barrier_reductions";
+    launch.grid = {1, 1, 1};
+    launch.block = {threads, 1, 1};
+    put(launch.arguments, 0, buffer);
+    FunctionalExecutor executor(module, memory, 32);
+    executor.launch(launch);
+    std::vector<int32_t> values(threads * 3);
+    REQUIRE(memory.read(buffer, values.data(), values.size() * 4));
+    const int32_t count = static_cast<int32_t>((threads + 2) / 3);
+    const int32_t every = threads <= 40 ? 1 : 0;
+    const int32_t some = threads > 17 ? 1 : 0;
+    for (uint32_t t = 0; t < threads; ++t) {
+      INFO("thread " << t);
+      CHECK(values[3 * t] == count);
+      CHECK(values[3 * t + 1] == every);
+      CHECK(values[3 * t + 2] == some);
+    }
   }
 }

@@ -128,6 +128,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
     bool waiting = false;
     uint32_t id = 0;
     uint32_t threads = 0;
+    BarrierReductionShare reduction;
   };
   std::vector<BarrierWait> waits(warps_per_cta);
 
@@ -175,7 +176,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
             }
             case StepStatus::barrier:
               if (!step.barrier_arrive_only)
-                waits[w] = {true, step.barrier_id, step.barrier_threads};
+                waits[w] = {true, step.barrier_id, step.barrier_threads, step.barrier_reduction};
               break;
             case StepStatus::fault:
               throw warp.fault();
@@ -197,8 +198,14 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
           }
           const uint32_t expected = waits[w].threads ? waits[w].threads : live;
           if (arrived >= expected) {
+            BarrierReductionTotals totals;  // bar.red: every warp released gets the CTA's count
             for (uint32_t v = 0; v < warps_per_cta; ++v)
-              if (waits[v].waiting && waits[v].id == id) waits[v].waiting = false;
+              if (waits[v].waiting && waits[v].id == id) totals.add(waits[v].reduction);
+            for (uint32_t v = 0; v < warps_per_cta; ++v) {
+              if (!waits[v].waiting || waits[v].id != id) continue;
+              write_barrier_reduction(warps[v], waits[v].reduction, totals);
+              waits[v].waiting = false;
+            }
             progressed = true;
           }
         }

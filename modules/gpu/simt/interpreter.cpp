@@ -539,19 +539,30 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       control = true;
       break;
     case Opcode::bar:
-      if (in.mod.barrier == BarrierMode::reduce) {
-        x.fail(FaultKind::unsupported, 0, "bar.red");
-        break;
-      }
       // bar.warp.sync: the lanes of a warp run in lockstep under the SIMT stack and memory is
       // sequentially consistent, so the executing lanes are already synchronised.
       if (in.mod.barrier == BarrierMode::warp) break;
       if (lanes == 0) break;
       {
+        // bar.red d, a{, b}, {!}c: the barrier's operands follow the destination, the
+        // predicate comes last.
+        const bool reduces = in.mod.barrier == BarrierMode::reduce;
+        const unsigned first = reduces ? 1 : 0;
+        const unsigned given = in.operand_count - first - (reduces ? 1 : 0);
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
-        result.barrier_id = in.operand_count > 0 ? static_cast<uint32_t>(read(x, 0, lane)) : 0;
-        result.barrier_threads = in.operand_count > 1 ? static_cast<uint32_t>(read(x, 1, lane)) : 0;
+        result.barrier_id = given > 0 ? static_cast<uint32_t>(read(x, first, lane)) : 0;
+        result.barrier_threads = given > 1 ? static_cast<uint32_t>(read(x, first + 1, lane)) : 0;
         result.barrier_arrive_only = in.mod.barrier == BarrierMode::arrive;
+        if (reduces) {
+          BarrierReductionShare& share = result.barrier_reduction;
+          share.op = in.mod.barrier_reduction;
+          share.destination = in.operands[0].reg;
+          share.lanes = lanes;
+          const unsigned predicate = in.operand_count - 1u;
+          for_each_lane(lanes, [&](uint32_t l) {
+            if (read(x, predicate, l) & 1) share.true_lanes |= uint64_t{1} << l;
+          });
+        }
         result.status = StepStatus::barrier;
       }
       break;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "modules/gpu/simt/barrier_reduction.h"
 #include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/warp_state.h"
 
@@ -24,6 +25,7 @@ struct StepResult {
   uint32_t barrier_id = 0;
   uint32_t barrier_threads = 0;  // bar.sync's thread count operand; 0: every thread of the CTA
   bool barrier_arrive_only = false;
+  BarrierReductionShare barrier_reduction;  // bar.red: this warp's share of the reduction
 };
 
 // Executes warp instructions functionally (see docs/gpu_simt.md). Stateless: all state is in the
