@@ -25,18 +25,32 @@ bool is_integer_wmma(const Instruction& instruction) {
   }
 }
 
+bool is_bf16(DataType type) {
+  return type == DataType::bf16 || type == DataType::bf16x2;
+}
+
+// cvt to or from bf16, and cvt.rn.f16x2.f32 (two floats packed): PTX ISA 7.0, sm_80.
+bool is_ampere_cvt(const Instruction& instruction) {
+  return instruction.op == Opcode::cvt &&
+         (is_bf16(instruction.type) || is_bf16(instruction.source_type) ||
+          instruction.type == DataType::f16x2);
+}
+
 }  // namespace
 
 std::string capability_name(ComputeCapability capability) {
   const unsigned value = static_cast<unsigned>(capability);
   const char* family = capability == ComputeCapability::sm_70   ? ", Volta"
                        : capability == ComputeCapability::sm_75 ? ", Turing"
+                       : capability == ComputeCapability::sm_80 ? ", Ampere"
                                                                 : "";
   return std::to_string(value / 10) + "." + std::to_string(value % 10) + " (sm_" +
          std::to_string(value) + family + ")";
 }
 
 ComputeCapability required_capability(const Instruction& instruction) {
+  if (instruction.op == Opcode::redux || is_ampere_cvt(instruction))
+    return ComputeCapability::sm_80;
   if (instruction.op == Opcode::mma || instruction.op == Opcode::ldmatrix)
     return ComputeCapability::sm_75;
   if (is_integer_wmma(instruction)) return ComputeCapability::sm_72;
@@ -44,6 +58,8 @@ ComputeCapability required_capability(const Instruction& instruction) {
 }
 
 const char* required_feature(const Instruction& instruction) {
+  if (instruction.op == Opcode::redux) return "redux.sync";
+  if (is_ampere_cvt(instruction)) return "cvt to or from bf16, or to f16x2";
   if (instruction.op == Opcode::mma) return "mma.sync";
   if (instruction.op == Opcode::ldmatrix) return "ldmatrix";
   if (is_integer_wmma(instruction)) return "integer wmma (.s8/.u8/.s32)";

@@ -10,9 +10,10 @@ namespace ohmvp::gpu {
 
 // A GPU architecture as its compute capability (gpu.compute_capability: "7.0" Volta, "7.5"
 // Turing), and the instructions it has: the PTX ISA's target notes (mma.sync and ldmatrix need
-// sm_75, integer wmma sm_72; everything else the model executes runs on sm_70). 7.2 is only ever
-// a requirement, never a configured GPU.
-enum class ComputeCapability : uint8_t { sm_70 = 70, sm_72 = 72, sm_75 = 75 };
+// sm_75, integer wmma sm_72; redux.sync and the cvt forms to and from bf16 and to f16x2 sm_80;
+// everything else the model executes runs on sm_70). 7.2 and 8.0 are only ever requirements,
+// never a configured GPU.
+enum class ComputeCapability : uint8_t { sm_70 = 70, sm_72 = 72, sm_75 = 75, sm_80 = 80 };
 
 // "7.5 (sm_75, Turing)".
 std::string capability_name(ComputeCapability capability);

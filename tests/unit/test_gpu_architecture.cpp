@@ -71,3 +71,49 @@ TEST_CASE("architecture: a kernel needs what it and the functions it calls use",
   CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "multiply"), ComputeCapability::sm_70),
                     Contains("arch.ptx:30: kernel 'multiply' uses mma.sync ('mma.sync"));
 }
+
+TEST_CASE("architecture: redux.sync and the bf16 and f16x2 conversions need 8.0", "[tensor]") {
+  const Module module = parse_ptx(R"(.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry reduce()
+{
+  .reg .b32 %r<3>;
+  redux.sync.add.u32 %r1, %r2, -1;
+  exit;
+}
+.visible .entry to_bf16()
+{
+  .reg .b16 %h<2>;
+  .reg .f32 %f<2>;
+  cvt.rn.bf16.f32 %h1, %f1;
+  exit;
+}
+.visible .entry pack()
+{
+  .reg .b32 %r<2>;
+  .reg .f32 %f<3>;
+  cvt.rn.f16x2.f32 %r1, %f1, %f2;
+  exit;
+}
+.visible .entry to_f16()
+{
+  .reg .b16 %h<2>;
+  .reg .f32 %f<2>;
+  cvt.rn.f16.f32 %h1, %f1;
+  exit;
+}
+)",
+                                  "ampere.ptx");
+  for (const char* kernel : {"reduce", "to_bf16", "pack"}) {
+    INFO(kernel);
+    CHECK(kernel_need(KernelLayout(module, kernel)).capability == ComputeCapability::sm_80);
+  }
+  CHECK(kernel_need(KernelLayout(module, "to_f16")).instruction == nullptr);
+  CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "reduce"), ComputeCapability::sm_75),
+                    Contains("ampere.ptx:7: kernel 'reduce' uses redux.sync ('redux.sync") &&
+                        Contains("needs compute capability 8.0 (sm_80, Ampere) or later; this "
+                                 "GPU is 7.5 (sm_75, Turing)"));
+  CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "to_bf16"), ComputeCapability::sm_75),
+                    Contains("uses cvt to or from bf16, or to f16x2"));
+}
