@@ -164,6 +164,14 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
         std::string::npos);
   CHECK(error_of("ld.global.v2.b32 {%r1, %p1}, [p];").find("holds predicate register '%p1'") !=
         std::string::npos);
+  // '_' discards an element written, but a vector that is read cannot hold it.
+  CHECK(accepted("ld.global.v2.b32 {%r1, _}, [p];"));
+  CHECK(accepted("mov.b64 {%r1, _}, %rd1;"));
+  CHECK(error_of("st.global.v2.b32 [p], {%r1, _};") ==
+        "snippet.ptx:8: operand 2 is read: its element 2 cannot be '_' in "
+        "'st.global.v2.b32 [p], {%r1, _};'");
+  CHECK(error_of("mov.b64 %rd1, {_, %r1};").find("operand 2 is read: its element 1") !=
+        std::string::npos);
 }
 
 TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {

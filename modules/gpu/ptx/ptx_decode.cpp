@@ -615,6 +615,13 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
           fail("mov." + std::string(type_name(inst.type)) + " cannot split into " +
                std::to_string(operand.vector_count) + " parts");
       }
+      // '_' discards a destination's element; a vector that is read has none to give.
+      const bool written = i == 0 && (inst.op == Opcode::ld || inst.op == Opcode::ldu ||
+                                      inst.op == Opcode::tex || inst.op == Opcode::mov);
+      for (size_t k = 0; k < operand.vector_count && !written; ++k)
+        if (operand.vector_regs[k] == no_register)
+          fail(operand_text(i) + " is read: its element " + std::to_string(k + 1) +
+               " cannot be '_'");
       if (inst.op == Opcode::mov) {
         check_mov_parts(operand, rule.type, i, inst, function);
       } else {
