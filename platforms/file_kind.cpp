@@ -23,6 +23,16 @@ const char* platform_key(const nlohmann::json& root) {
   return first_key_of(root, {"extends", "memory", "gpu", "platform", "host"});
 }
 
+bool is_run_report(const nlohmann::json& root) {
+  return root.is_object() && root.contains("schema_version") && root.contains("summary");
+}
+
+void refuse_run_report(const nlohmann::json& root, const std::string& file) {
+  if (is_run_report(root))
+    throw ConfigError(file + ": a run report (report.json), not a workload or platform; its " +
+                      "config.platform and config.workload are the run's, to save as files");
+}
+
 }  // namespace
 
 nlohmann::json load_workload_json(const std::filesystem::path& file) {
@@ -31,11 +41,18 @@ nlohmann::json load_workload_json(const std::filesystem::path& file) {
     root = load_json_file(file);
   } catch (const ConfigError& error) {
     if (file.extension() == ".json" || !std::filesystem::is_regular_file(file)) throw;
+    const std::string name = file.filename().string();
+    if (file.extension() == ".ptx")
+      throw ConfigError(std::string(error.what()) +
+                        "; a workload is a JSON file (docs/workloads.md): to run a PTX module, "
+                        "name it in a kernel workload, {\"ptx\": \"" +
+                        name + "\", \"buffers\": ..., \"launches\": ...}");
     throw ConfigError(std::string(error.what()) +
                       "; a workload is a JSON file (docs/workloads.md): to replay a trace, name "
                       "it in a trace workload, {\"type\": \"trace\", \"trace\": {\"file\": \"" +
-                      file.filename().string() + "\"}}");
+                      name + "\"}}");
   }
+  refuse_run_report(root, file.string());
   if (const char* key = platform_key(root); key && !workload_key(root))
     throw ConfigError(file.string() + ": a platform file (it has '" + key +
                       "'), not a workload; give it with --platform");
@@ -43,6 +60,7 @@ nlohmann::json load_workload_json(const std::filesystem::path& file) {
 }
 
 void check_not_workload(const nlohmann::json& root, const std::string& file) {
+  refuse_run_report(root, file);
   if (const char* key = workload_key(root); key && !platform_key(root))
     throw ConfigError(file + ": a workload file (it has '" + key +
                       "'), not a platform; give it with --workload");

@@ -47,6 +47,7 @@ void catch_signal(int signal) {
   sigemptyset(&action.sa_mask);
   sigaddset(&action.sa_mask, SIGINT);
   sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, SIGHUP);
   sigaction(signal, &action, nullptr);
 }
 
@@ -56,6 +57,8 @@ const char* signal_name(int signal) {
       return "SIGINT";
     case SIGTERM:
       return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
     default:
       return "a signal";
   }
@@ -67,6 +70,7 @@ void catch_interruptions() {
   g_progress_line = isatty(STDERR_FILENO) != 0;
   catch_signal(SIGINT);
   catch_signal(SIGTERM);
+  catch_signal(SIGHUP);  // the terminal went away
 }
 
 int interruption() noexcept {

@@ -6,9 +6,9 @@
 
 namespace ohmvp {
 
-// Ctrl-C (SIGINT) and SIGTERM end `ohmvp run` the way a simulation error does: the run monitor
-// stops the simulation at its next look (every few microseconds of simulated time), the VCD up
-// to then is kept, and no report is written. A signal again, a second or more later, ends the
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP end `ohmvp run` the way a simulation error does: the run
+// monitor stops the simulation at its next look (every few microseconds of simulated time), the VCD
+// up to then is kept, and no report is written. A signal again, a second or more later, ends the
 // process at once (one sooner is the same request: timeout(1) signals the child and its group).
 // A signal that was ignored when the process started (nohup, a script's background job) stays
 // ignored.

@@ -46,10 +46,19 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
     }
   check_outputs(outputs, inputs);
   guard([&] {
-    for (const auto& folder : {std::optional(options.out_dir), options.dump}) {
+    // The VCD's folder is made like the others, so that --vcd runs/a/w.vcd needs no mkdir.
+    std::optional<std::filesystem::path> vcd_folder;
+    if (options.vcd && options.vcd->has_parent_path()) vcd_folder = options.vcd->parent_path();
+    const std::pair<const char*, std::optional<std::filesystem::path>> folders[] = {
+        {"--out", options.out_dir}, {"--dump", options.dump}, {"--vcd", vcd_folder}};
+    for (const auto& [option, folder] : folders) {
       if (!folder) continue;
-      const std::filesystem::path created = create_folder(*folder);
-      if (!created.empty()) m_created_folders.push_back(created);
+      try {
+        const std::filesystem::path created = create_folder(*folder);
+        if (!created.empty()) m_created_folders.push_back(created);
+      } catch (const ConfigError& error) {
+        throw ConfigError(std::string(option) + ": " + error.what());
+      }
     }
     if (options.vcd) {
       m_vcd_file = options.vcd;

@@ -161,6 +161,15 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         dir +
                             "/traffic.json: a workload file (it has 'traffic'), not a platform; "
                             "give it with --workload");
+    write_text(dir + "/report.json", R"({"schema_version": 1, "summary": {}, "platform": "x"})");
+    for (const char* option : {"--workload", "--platform"})
+      require_usage_error(run_ohmvp(std::string("run ") + option + " " + dir + "/report.json"),
+                          dir +
+                              "/report.json: a run report (report.json), not a workload or "
+                              "platform");
+    require_usage_error(
+        run_ohmvp("run --workload " + shipped("testbenches/kernels/vecadd.ptx")),
+        "to run a PTX module, name it in a kernel workload, {\"ptx\": \"vecadd.ptx\"");
     write_text(dir + "/platform.json", R"({"extends": "platforms/ddr4_2400"})");
     require_usage_error(run_ohmvp("run --workload " + dir + "/platform.json"),
                         dir +

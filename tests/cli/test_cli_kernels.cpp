@@ -135,6 +135,16 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
                   "/kept/t.vcd")
             .exit_code == 1);
   CHECK(std::filesystem::exists(dir + "/kept/t.vcd"));
+  // A VCD's folder is made, and goes with the run on bad input or stays holding the VCD.
+  CHECK(run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/out --vcd " + dir +
+                  "/waves/a/t.vcd")
+            .exit_code == 1);
+  CHECK(std::filesystem::exists(dir + "/waves/a/t.vcd"));
+  write_text(dir + "/afile", "");
+  const CliResult not_folder = run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir +
+                                         "/out --dump " + dir + "/afile");
+  CHECK(not_folder.exit_code == 2);
+  CHECK_THAT(not_folder.output, Contains("--dump: cannot create output folder " + dir + "/afile"));
   // An earlier run's dump files go too: they would read as this run's outputs.
   std::filesystem::create_directories(dir + "/dump");
   write_text(dir + "/dump/c.bin", "earlier");
