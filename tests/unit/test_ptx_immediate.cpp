@@ -57,6 +57,11 @@ TEST_CASE("ptx immediates: floats converted to the operand's width", "[ptx]") {
   CHECK(float_to_bfloat16_bits(1.00390625f) == 0x3F80u);  // tie to even
   CHECK_FALSE(immediate_bits("0f3F80", false, DataType::f32).error.empty());
   CHECK_FALSE(immediate_bits("0f3F800000", false, DataType::u32).error.empty());
+  // A bit-size type of the literal's width takes its bits, as ptxas does; other widths do not.
+  CHECK(bits("0f3F800000", DataType::b32) == 0x3F800000u);
+  CHECK(bits("0d3FF0000000000000", DataType::b64) == 0x3FF0000000000000ull);
+  CHECK_FALSE(immediate_bits("0f3F800000", false, DataType::b64).error.empty());
+  CHECK_FALSE(immediate_bits("0d3FF0000000000000", false, DataType::b32).error.empty());
   CHECK_FALSE(immediate_bits("1.5", false, DataType::s32).error.empty());
   CHECK_FALSE(immediate_bits("1.5x", false, DataType::f32).error.empty());
 }

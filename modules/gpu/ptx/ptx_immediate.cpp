@@ -113,6 +113,13 @@ ImmediateResult immediate_bits(std::string_view text, bool negative, DataType ty
       result.error = "bad floating-point literal '" + std::string(text) + "'";
       return result;
     }
+    // A bit-size operand of the literal's width takes its bits as they are (ptxas does too:
+    // `mov.b32 %r1, 0f3F800000`, which compilers that keep floats in .b32 registers emit).
+    const DataType bits_type = is_double ? DataType::b64 : DataType::b32;
+    if (type == bits_type) {
+      result.bits = *bits ^ (negative ? (is_double ? 0x8000000000000000ull : 0x80000000u) : 0);
+      return result;
+    }
     if (!float_type) {
       result.error = "floating-point literal '" + std::string(text) + "' for a ." +
                      std::string(type == DataType::none ? "untyped" : "integer") + " operand";
