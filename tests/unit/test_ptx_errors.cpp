@@ -164,6 +164,14 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
         std::string::npos);
   CHECK(error_of("ld.global.v2.b32 {%r1, %p1}, [p];").find("holds predicate register '%p1'") !=
         std::string::npos);
+  // An address's register holds an integer or bits.
+  CHECK(error_of("ld.global.f32 %f1, [%f2];") ==
+        "snippet.ptx:8: operand 2 '%f2' is a .f32 register; an address needs an integer or "
+        "bit-size one in 'ld.global.f32 %f1, [%f2];'");
+  CHECK(error_of("st.global.u16 [%p1], %rs2;").find("'%p1' is a .pred register") !=
+        std::string::npos);
+  CHECK(accepted("ld.shared.u32 %r1, [%r2+4];"));
+  CHECK(accepted("ld.global.u32 %r1, [%rd1];"));
   // '_' discards an element written, but a vector that is read cannot hold it.
   CHECK(accepted("ld.global.v2.b32 {%r1, _}, [p];"));
   CHECK(accepted("mov.b64 {%r1, _}, %rd1;"));

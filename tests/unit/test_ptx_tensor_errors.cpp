@@ -75,7 +75,11 @@ TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[p
   CHECK(error_of("ldmatrix.sync.aligned.m8n8.x1.shared.b32 {%r1}, [p];")
             .find("ldmatrix takes one type, .b16") != std::string::npos);
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 " + a8 + ", [p], %p1;")
-            .find("stride cannot be a predicate") != std::string::npos);
+            .find("the stride must be an integer or bit-size register, got a .pred one") !=
+        std::string::npos);
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 " + a8 + ", [p], %f1;")
+            .find("the stride must be an integer or bit-size register, got a .f32 one") !=
+        std::string::npos);
 }
 
 TEST_CASE("ptx: wmma and mma.sync decode and print back", "[ptx][tensor]") {

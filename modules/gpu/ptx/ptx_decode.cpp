@@ -541,6 +541,15 @@ void check_register(uint32_t reg, DataType taken, size_t position, const Instruc
   fail(operand + " is a " + dotted(declared) + " register, expected a " + dotted(taken) + " value");
 }
 
+// An address's register holds an integer or bits (as ptxas has it), not a float or predicate.
+void check_address_register(uint32_t reg, size_t position, const Function& function) {
+  if (reg == no_register || reg >= function.register_types.size()) return;
+  const DataType declared = function.register_types[reg];
+  if (declared == DataType::pred || is_float(declared))
+    fail(operand_text(position) + " '" + function.register_names[reg] + "' is a " +
+         dotted(declared) + " register; an address needs an integer or bit-size one");
+}
+
 // A vector of mov packs or unpacks a register: each element is a bit-size part of it.
 void check_mov_parts(const Operand& vector, DataType taken, size_t position,
                      const Instruction& inst, const Function& function) {
@@ -593,6 +602,8 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       const ImmediateResult result = immediate_bits(raw.literal, raw.literal_negative, rule.type);
       if (!result.error.empty()) fail(result.error);
       operand.imm = result.bits;
+    } else if (operand.kind == Operand::Kind::address) {
+      check_address_register(operand.reg, i, function);
     } else if (operand.kind == Operand::Kind::reg) {
       check_register(operand.reg, rule.type, i, inst, function);
     } else if (operand.kind == Operand::Kind::vector) {

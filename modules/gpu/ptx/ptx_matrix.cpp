@@ -108,8 +108,10 @@ void check_stride(RawOperand& raw, const std::vector<DataType>& register_types) 
     return;
   }
   if (operand.kind != Operand::Kind::reg) fail("the stride must be a register or an immediate");
-  if (operand.reg < register_types.size() && register_types[operand.reg] == DataType::pred)
-    fail("the stride cannot be a predicate register");
+  if (operand.reg < register_types.size() &&
+      (register_types[operand.reg] == DataType::pred || is_float(register_types[operand.reg])))
+    fail("the stride must be an integer or bit-size register, got a ." +
+         std::string(type_name(register_types[operand.reg])) + " one");
 }
 
 void copy_operands(Instruction& inst, const std::vector<RawOperand>& operands) {
