@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "modules/common/errors.h"
+
 namespace ohmvp {
 
 // A platform file given as a workload, a workload given as a platform, or a trace given as a
@@ -15,5 +17,20 @@ nlohmann::json load_workload_json(const std::filesystem::path& file);
 
 // ConfigError when the platform document `root`, read from `file`, is a workload's.
 void check_not_workload(const nlohmann::json& root, const std::string& file);
+
+// Runs `load` (reading the platform `file`); a file that is not JSON and not named .json (a trace
+// or a PTX module, most likely) adds to the parser's message what a platform is.
+template <class Load>
+auto load_platform_json(const std::filesystem::path& file, Load&& load) {
+  try {
+    return load();
+  } catch (const ConfigError& error) {
+    if (file.extension() == ".json" || !std::filesystem::is_regular_file(file)) throw;
+    throw ConfigError(
+        std::string(error.what()) +
+        "; a platform is a JSON file (configs/platforms/, README \"Configuration\"), given "
+        "with --platform; traces and PTX modules go in a workload, with --workload");
+  }
+}
 
 }  // namespace ohmvp

@@ -66,7 +66,8 @@ ConfigDocument load_platform_document(const std::string& platform,
                                       const std::vector<std::string>& overrides) {
   const std::filesystem::path file =
       resolve_platform(platform.empty() ? default_platform : platform);
-  ConfigDocument document = ConfigDocument::load(file, {configs_dir()});
+  ConfigDocument document =
+      load_platform_json(file, [&] { return ConfigDocument::load(file, {configs_dir()}); });
   check_not_workload(document.json(), file.string());
   for (const std::string& assignment : overrides) document.apply_override(assignment);
   return document;

@@ -156,6 +156,9 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
         "literal; last read: '#'; a workload is a JSON file (docs/workloads.md): to "
         "replay a trace, name it in a trace workload, {\"type\": \"trace\", "
         "\"trace\": {\"file\": \"run.trace\"}}");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/run.trace"),
+                        "run.trace:1:1: malformed JSON: syntax error while parsing value - invalid "
+                        "literal; last read: '#'; a platform is a JSON file");
     write_text(dir + "/traffic.json", R"({"traffic": {"pattern": "random"}})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/traffic.json"),
                         dir +
