@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 #include <csignal>
+#include <cstring>
 #include <ctime>
 #include <sstream>
 #include <systemc>
@@ -13,6 +14,7 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;
 timespec g_first_signal{};     // written and read by the handler only
 bool g_progress_line = false;  // stderr is a terminal: a progress line may be on it
+char g_unfinished[4096] = "";  // note_unfinished_file; read by the handler
 
 // A repeat within this time is the same request (timeout(1) signals the child and its group).
 constexpr long k_repeat_ns = 1'000'000'000;
@@ -35,6 +37,7 @@ extern "C" void note_interruption(int signal) {
   const long elapsed_ns = (now.tv_sec - g_first_signal.tv_sec) * 1'000'000'000L +
                           (now.tv_nsec - g_first_signal.tv_nsec);
   if (elapsed_ns < k_repeat_ns) return;
+  if (g_unfinished[0] != '\0') unlink(g_unfinished);
   std::signal(signal, SIG_DFL);  // asked again: the signal takes its default course, the end
   std::raise(signal);
 }
@@ -75,6 +78,13 @@ void catch_interruptions() {
 
 int interruption() noexcept {
   return g_signal;
+}
+
+void note_unfinished_file(const std::string& path) noexcept {
+  g_unfinished[0] = '\0';  // the handler never sees a half-copied path
+  if (path.empty() || path.size() >= sizeof g_unfinished) return;
+  std::memcpy(g_unfinished + 1, path.c_str() + 1, path.size());
+  g_unfinished[0] = path[0];
 }
 
 Interrupted::Interrupted(int signal, const std::string& message)

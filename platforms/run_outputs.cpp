@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "platforms/interruption.h"
 #include "platforms/report.h"
 
 namespace ohmvp {
@@ -66,6 +67,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
                           ? *options.vcd
                           : std::filesystem::path(options.vcd->string() + ".tmp");
       m_vcd = std::make_unique<VcdWriter>(*m_vcd_written);
+      if (*m_vcd_written != *m_vcd_file) note_unfinished_file(m_vcd_written->string());
     }
   });
 }
@@ -75,6 +77,7 @@ void RunOutputs::finish() {
   if (!m_vcd) return;
   m_vcd.reset();  // closes the file
   if (*m_vcd_written == *m_vcd_file) return;
+  note_unfinished_file("");
   std::error_code error;
   std::filesystem::rename(*m_vcd_written, *m_vcd_file, error);
   if (error) {
@@ -94,6 +97,7 @@ RunOutputs::~RunOutputs() {
   for (const std::filesystem::path& file : m_dump_files) std::filesystem::remove(file, ignored);
   if (m_vcd) {
     m_vcd.reset();
+    note_unfinished_file("");
     if (*m_vcd_written != *m_vcd_file)
       std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
   }
@@ -113,6 +117,7 @@ void RunOutputs::discard() noexcept {
   std::error_code ignored;
   if (m_vcd) {
     m_vcd.reset();
+    note_unfinished_file("");
     if (*m_vcd_written != *m_vcd_file) std::filesystem::remove(*m_vcd_written, ignored);
   } else if (m_vcd_placed) {
     // The report could not be written after the VCD went into place.
