@@ -30,7 +30,8 @@ bool is_run_report(const nlohmann::json& root) {
 void refuse_run_report(const nlohmann::json& root, const std::string& file) {
   if (is_run_report(root))
     throw ConfigError(file + ": a run report (report.json), not a workload or platform; its " +
-                      "config.platform and config.workload are the run's, to save as files");
+                      "config.platform and config.workload hold the run's, which can be saved as " +
+                      "files of their own");
 }
 
 }  // namespace
