@@ -36,12 +36,16 @@ void refuse_run_report(const nlohmann::json& root, const std::string& file) {
 
 }  // namespace
 
+bool is_other_than_json(const std::filesystem::path& file) {
+  return file.extension() != ".json" && std::filesystem::is_regular_file(file);
+}
+
 nlohmann::json load_workload_json(const std::filesystem::path& file) {
   nlohmann::json root;
   try {
     root = load_json_file(file);
   } catch (const ConfigError& error) {
-    if (file.extension() == ".json" || !std::filesystem::is_regular_file(file)) throw;
+    if (!is_other_than_json(file)) throw;
     const std::string name = file.filename().string();
     if (file.extension() == ".ptx")
       throw ConfigError(std::string(error.what()) +

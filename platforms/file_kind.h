@@ -18,6 +18,9 @@ nlohmann::json load_workload_json(const std::filesystem::path& file);
 // ConfigError when the platform document `root`, read from `file`, is a workload's.
 void check_not_workload(const nlohmann::json& root, const std::string& file);
 
+// A regular file not named .json: when it does not parse, a trace or a PTX module most likely.
+bool is_other_than_json(const std::filesystem::path& file);
+
 // Runs `load` (reading the platform `file`); a file that is not JSON and not named .json (a trace
 // or a PTX module, most likely) adds to the parser's message what a platform is.
 template <class Load>
@@ -25,7 +28,7 @@ auto load_platform_json(const std::filesystem::path& file, Load&& load) {
   try {
     return load();
   } catch (const ConfigError& error) {
-    if (file.extension() == ".json" || !std::filesystem::is_regular_file(file)) throw;
+    if (!is_other_than_json(file)) throw;
     throw ConfigError(
         std::string(error.what()) +
         "; a platform is a JSON file (configs/platforms/, README \"Configuration\"), given "

@@ -525,10 +525,6 @@ std::string operand_text(size_t position) {
   return "operand " + std::to_string(position + 1);
 }
 
-std::string dotted(DataType type) {
-  return "." + std::string(type_name(type));
-}
-
 void check_register(uint32_t reg, DataType taken, size_t position, const Instruction& inst,
                     const Function& function) {
   if (reg == no_register || reg >= function.register_types.size()) return;
@@ -537,8 +533,9 @@ void check_register(uint32_t reg, DataType taken, size_t position, const Instruc
   const std::string operand = operand_text(position) + " '" + function.register_names[reg] + "'";
   if (taken == DataType::pred) fail(operand + " must be a predicate register");
   if (declared == DataType::pred)
-    fail(operand + " is a predicate register, expected a " + dotted(taken) + " value");
-  fail(operand + " is a " + dotted(declared) + " register, expected a " + dotted(taken) + " value");
+    fail(operand + " is a predicate register, expected a " + type_text(taken) + " value");
+  fail(operand + " is a " + type_text(declared) + " register, expected a " + type_text(taken) +
+       " value");
 }
 
 // An address's register holds an integer or bits (as ptxas has it), not a float or predicate.
@@ -547,7 +544,7 @@ void check_address_register(uint32_t reg, size_t position, const Function& funct
   const DataType declared = function.register_types[reg];
   if (declared == DataType::pred || is_float(declared))
     fail(operand_text(position) + " '" + function.register_names[reg] + "' is a " +
-         dotted(declared) + " register; an address needs an integer or bit-size one");
+         type_text(declared) + " register; an address needs an integer or bit-size one");
 }
 
 // A vector of mov packs or unpacks a register: each element is a bit-size part of it.
@@ -567,15 +564,15 @@ void check_vector(const Operand& vector, DataType taken, size_t position, const 
     if (reg == no_register || reg >= function.register_types.size()) continue;
     if (function.register_types[reg] == DataType::pred)
       fail(operand_text(position) + " holds predicate register '" + function.register_names[reg] +
-           "', expected " + dotted(taken) + " values");
+           "', expected " + type_text(taken) + " values");
     element_types.push_back(function.register_types[reg]);
   }
   if (element_types.empty()) return;
   const auto type = vector_type(element_types);
   if (!type) fail(operand_text(position) + " mixes registers of different sizes");
   if (!register_type_agrees(taken, *type, takes_wider_registers(inst.op)))
-    fail(operand_text(position) + " is a vector of " + dotted(*type) + " registers, expected " +
-         dotted(taken) + " values");
+    fail(operand_text(position) + " is a vector of " + type_text(*type) + " registers, expected " +
+         type_text(taken) + " values");
 }
 
 void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
@@ -589,12 +586,12 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
     Operand& operand = raw.operand;
     const Rule& rule = rules[i];
     if (!(rule_bit(operand.kind) & rule.kinds))
-      fail("operand " + std::to_string(i + 1) + " of " + std::string(opcode_name(inst.op)) +
-           " cannot be " + std::string(kind_name(operand.kind)));
+      fail(operand_text(i) + " of " + std::string(opcode_name(inst.op)) + " cannot be " +
+           std::string(kind_name(operand.kind)));
     if (operand.negated && !(rule.kinds & Rule::negatable))
-      fail("operand " + std::to_string(i + 1) + " cannot be negated with '!'");
+      fail(operand_text(i) + " cannot be negated with '!'");
     if (raw.pipe_predicate != no_register) {
-      if (!(rule.kinds & Rule::pipe)) fail("operand " + std::to_string(i + 1) + " cannot be 'd|p'");
+      if (!(rule.kinds & Rule::pipe)) fail(operand_text(i) + " cannot be 'd|p'");
       check_register(raw.pipe_predicate, DataType::pred, i, inst, function);
       inst.dest_pred = raw.pipe_predicate;
     }

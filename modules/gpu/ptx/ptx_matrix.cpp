@@ -78,10 +78,6 @@ Qualifiers read_qualifiers(const std::vector<std::string_view>& pieces, size_t f
   return q;
 }
 
-std::string type_text(DataType type) {
-  return "." + std::string(type_name(type));
-}
-
 void check_fragment(const RawOperand& raw, size_t position, uint32_t registers,
                     const std::vector<DataType>& register_types, const std::string& what) {
   const Operand& operand = raw.operand;
@@ -110,8 +106,8 @@ void check_stride(RawOperand& raw, const std::vector<DataType>& register_types) 
   if (operand.kind != Operand::Kind::reg) fail("the stride must be a register or an immediate");
   if (operand.reg < register_types.size() &&
       (register_types[operand.reg] == DataType::pred || is_float(register_types[operand.reg])))
-    fail("the stride must be an integer or bit-size register, got a ." +
-         std::string(type_name(register_types[operand.reg])) + " one");
+    fail("the stride must be an integer or bit-size register, got a " +
+         type_text(register_types[operand.reg]) + " one");
 }
 
 void copy_operands(Instruction& inst, const std::vector<RawOperand>& operands) {

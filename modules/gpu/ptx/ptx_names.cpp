@@ -212,6 +212,10 @@ constexpr std::array<std::pair<TestProperty, std::string_view>, 6> k_test_proper
 std::string_view type_name(DataType type) {
   return type == T::none ? "" : name_of(k_types, type);
 }
+std::string type_text(DataType type) {
+  return "." + std::string(type_name(type));
+}
+
 std::optional<DataType> type_from_name(std::string_view name) {
   return value_of(k_types, name);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "modules/gpu/ptx/instruction.h"
@@ -12,6 +13,8 @@ namespace ohmvp::gpu {
 // parser's decoding tables and the disassembler so the two cannot drift apart.
 
 std::string_view type_name(DataType type);
+// With its dot, as messages quote it: ".f32".
+std::string type_text(DataType type);
 std::optional<DataType> type_from_name(std::string_view name);
 
 std::string_view space_name(StateSpace space);  // "" for generic
