@@ -1,6 +1,7 @@
 #include "modules/common/errors.h"
 
 #include <cstdio>
+#include <sstream>
 
 namespace ohmvp {
 
@@ -44,6 +45,12 @@ std::string printable(const std::string& message) {
 std::string excerpt(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   return std::string(text.substr(0, max_bytes)) + "...";
+}
+
+std::string number_text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
 }
 
 }  // namespace ohmvp

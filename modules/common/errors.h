@@ -13,6 +13,9 @@ std::string printable(const std::string& message);
 // A piece of input to quote in a message: at most `max_bytes` of it, "..." marking a cut.
 std::string excerpt(std::string_view text, size_t max_bytes = 60);
 
+// A number as a message or a stats line prints it: six significant digits (`0.1`, `1e+06`).
+std::string number_text(double value);
+
 // Bad input from the user: config, command line, workload or trace file. The CLI exits with 2.
 class ConfigError : public std::runtime_error {
  public:

@@ -1,12 +1,13 @@
 #include "modules/common/stats.h"
 
 #include <cmath>
-#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "modules/common/errors.h"
 
 namespace ohmvp {
 
@@ -22,12 +23,6 @@ uint64_t bucket_representative(std::size_t index) {
   return low + ((uint64_t{1} << shift) >> 1);
 }
 
-std::string format_double(double v) {
-  std::ostringstream text;
-  text << std::setprecision(6) << v;
-  return text.str();
-}
-
 }  // namespace
 
 void Histogram::merge(const Histogram& other) {
@@ -40,7 +35,7 @@ void Histogram::merge(const Histogram& other) {
 
 uint64_t Histogram::percentile(double p) const {
   if (!(p >= 0.0 && p <= 100.0)) {
-    throw std::out_of_range("histogram percentile " + format_double(p) + " is not in [0, 100]");
+    throw std::out_of_range("histogram percentile " + number_text(p) + " is not in [0, 100]");
   }
   if (m_count == 0) return 0;
   // p * count first: exact for integral p, so p99 of 100 samples is rank 99, not 99.0000001.
@@ -189,17 +184,17 @@ void StatsRegistry::write_text(std::ostream& out) const {
           value << m_counters[entry.index].value();
           break;
         case Kind::scalar:
-          value << format_double(m_scalars[entry.index].value());
+          value << number_text(m_scalars[entry.index].value());
           break;
         case Kind::average: {
           const Average& average = m_averages[entry.index];
-          value << "mean " << format_double(average.mean()) << " min "
-                << format_double(average.min()) << " max " << format_double(average.max());
+          value << "mean " << number_text(average.mean()) << " min "
+                << number_text(average.min()) << " max " << number_text(average.max());
           break;
         }
         case Kind::histogram: {
           const Histogram& histogram = m_histograms[entry.index];
-          value << "mean " << format_double(histogram.mean()) << " p50 " << histogram.percentile(50)
+          value << "mean " << number_text(histogram.mean()) << " p50 " << histogram.percentile(50)
                 << " p99 " << histogram.percentile(99) << " max " << histogram.max();
           break;
         }

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "modules/common/closest_match.h"
 #include "modules/common/config_document.h"
@@ -18,12 +17,6 @@ namespace {
 
 std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
-}
-
-std::string number_text(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
 }
 
 uint64_t saturating_add(uint64_t a, uint64_t b) {

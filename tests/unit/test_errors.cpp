@@ -20,3 +20,11 @@ TEST_CASE("errors: an excerpt of quoted input is cut with ...") {
   CHECK(ohmvp::excerpt("short") == "short");
   CHECK(ohmvp::excerpt(std::string(100, 'x'), 10) == "xxxxxxxxxx...");
 }
+
+TEST_CASE("errors: a number in a message has six significant digits") {
+  CHECK(ohmvp::number_text(0.1) == "0.1");
+  CHECK(ohmvp::number_text(2.0) == "2");
+  CHECK(ohmvp::number_text(1.0 / 3.0) == "0.333333");
+  CHECK(ohmvp::number_text(1234567.0) == "1.23457e+06");
+  CHECK(ohmvp::number_text(-2.5e-9) == "-2.5e-09");
+}
