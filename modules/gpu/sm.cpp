@@ -576,6 +576,7 @@ void Sm::arrive_at_barrier(uint32_t w, const StepResult& result, uint64_t cycle)
     warp.at_barrier = true;
     warp.barrier = id;
     warp.reduction = result.barrier_reduction;
+    m_sub_cores[sub_core_of(w)]->scheduler().on_long_latency_wait(scheduler_slot(w));
   }
   check_barriers(cta, warp.cta, cycle);
 }
@@ -601,7 +602,9 @@ void Sm::check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle) {
         warp.reduction = {};
         warp.at_barrier = false;
         warp.ready_cycle = std::max(warp.ready_cycle, ready);
-        m_idle[sub_core_of(uint32_t(&warp - m_warps.data()))].valid = false;
+        const uint32_t w = uint32_t(&warp - m_warps.data());
+        m_sub_cores[sub_core_of(w)]->scheduler().on_long_latency_done(scheduler_slot(w));
+        m_idle[sub_core_of(w)].valid = false;
       }
     }
   }

@@ -8,7 +8,9 @@ namespace ohmvp::gpu {
 
 // Two-level scheduling (Gebhart et al., ISCA 2011; Narasiman et al., MICRO 2011): only the
 // warps of a small active set compete for issue, in loose round robin. A warp that starts
-// waiting on a long-latency operation leaves the active set for the tail of the pending set;
+// waiting on a long-latency operation or at a barrier leaves the active set for the tail of the
+// pending set (a barrier's waiters kept active would hold the set against the warps the barrier
+// waits for);
 // when the active set has room, the first pending warp (in pending order) that no longer waits
 // and is ready is promoted. New warps join the active set while it has room, else the pending
 // set.

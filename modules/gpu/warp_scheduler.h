@@ -46,7 +46,8 @@ class WarpScheduler {
   // `slot` issued an instruction this cycle.
   virtual void on_issue(uint32_t slot) = 0;
   // `slot` now waits on a long-latency operation (a global or local memory access, a texture
-  // fetch); on_long_latency_done() when the data is back.
+  // fetch) or on the other warps of its CTA (a barrier); on_long_latency_done() when the data
+  // is back or the barrier releases it.
   virtual void on_long_latency_wait(uint32_t slot) { (void)slot; }
   virtual void on_long_latency_done(uint32_t slot) { (void)slot; }
 

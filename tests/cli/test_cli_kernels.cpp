@@ -120,6 +120,22 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all past a barrier") {
+  // matmul's CTAs are 256 threads, 8 warps: with one active warp per sub-core, warps waiting at
+  // __syncthreads leave the set for those that have yet to arrive.
+  const std::string dir = scratch_dir("two_level_barrier");
+  for (const char* size : {"1", "2"}) {
+    INFO("active_set_size " << size);
+    const CliResult r = run_ohmvp(
+        std::string("run -q --workload matmul --verify --set gpu.warp_scheduler.policy=two_level "
+                    "--set gpu.warp_scheduler.active_set_size=") +
+        size + " --out " + dir);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and thread") {
   const std::string dir = scratch_dir("kernel_fault");
   write_text(dir + "/oob.json", vecadd_workload(1 << 20));
