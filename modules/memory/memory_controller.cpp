@@ -553,7 +553,9 @@ void MemoryController::schedule_commands(uint64_t now) {
     uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
     if (is_column(m_plan.command) && !m_plan.request->preset) {
       const DataBus* bus = bus_of(*m_plan.request);
-      if (bus != nullptr) when = first_free_data_slot(*bus, m_plan.command, when);
+      // From now at the earliest: a plan that could have issued before this wake-up (a request
+      // arriving later woke the controller) finds its burst's slot from the cycle it issues in.
+      if (bus != nullptr) when = first_free_data_slot(*bus, m_plan.command, std::max(when, now));
     }
     if (when > now) {
       wake_at(ps(std::min(when, refresh_wake)));
