@@ -6,6 +6,7 @@
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/optical/transfer_timing.h"
 
 namespace ohmvp {
 
@@ -14,13 +15,16 @@ DramTiming MemorySystemConfig::timing_cycles() const {
 }
 
 double MemorySystemConfig::burst_ns(uint32_t bytes) const {
-  // Every virtual channel has the same width (parse_optical checks it).
-  if (is_optical()) return bytes * 8.0 / optical.bandwidth_gbps(VirtualChannelId{0});
-  return channel.burst_ns(bytes);
+  if (!is_optical()) return channel.burst_ns(bytes);
+  // The virtual channel's beats, line code included, as the light carries them (every virtual
+  // channel has the same width: parse_optical checks it).
+  TransferShape shape;
+  shape.data_bits = uint64_t{bytes} * 8;
+  return static_cast<double>(transfer_timing(optical, shape).beats) / optical.rate_gbps;
 }
 
 double MemorySystemConfig::peak_gb_per_s() const {
-  if (is_optical()) return optical.bandwidth_gbps() / 8.0;
+  if (is_optical()) return optical.bandwidth_gbps() / (1.0 + optical.coding_overhead) / 8.0;
   return channels * channel.lanes * channel.rate_gbps / 8.0;
 }
 

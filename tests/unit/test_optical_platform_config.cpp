@@ -64,6 +64,19 @@ TEST_CASE("Ohm-base platforms: hetero with the optical channel, the same bandwid
   }
 }
 
+TEST_CASE("optical platform config: a line code lengthens the bursts the DRAM and DDR-T take",
+          "[optical_platform]") {
+  ConfigDocument document = load_platform("ohm_base_planar");
+  document.apply_override("memory.optical.coding_overhead=0.25");
+  const PlatformConfig coded = parse_platform(document);
+  // 8b/10b: 640 light bits on 16 wavelengths, 40 beats at 30 Gb/s.
+  CHECK(coded.memory.burst_ns(64) == Approx(40.0 / 30.0));
+  CHECK(coded.memory.hetero.burst_ns == Approx(40.0 / 30.0));
+  CHECK(coded.memory.timing_cycles().BURST == 3);  // 1.333 ns of 0.533 ns cycles
+  CHECK(coded.memory.peak_gb_per_s() == Approx(360.0 / 1.25));
+  CHECK(parse_shipped("ohm_base_planar").memory.timing_cycles().BURST == 2);
+}
+
 TEST_CASE("Auto-rw platforms: Ohm-base with auto-read/write and twice the laser",
           "[optical_platform]") {
   for (const char* mode : {"planar", "two_level"}) {
