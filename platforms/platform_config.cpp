@@ -239,11 +239,22 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   // The mapping must fit the geometry and bus; checking it here reports a bad one before a run
   // writes anything.
   const std::string mapping_path = reader.path() + ".controller.address_mapping";
+  const std::string geometry_path = reader.path() + ".dram.geometry";
   try {
-    AddressMapper(m.controller.address_mapping, m.geometry, m.bus_bytes(), mapping_path);
+    AddressMapper(m.controller.address_mapping, m.geometry, m.bus_bytes(), mapping_path,
+                  geometry_path);
   } catch (const ConfigError& error) {
-    // The mapper names the key; the document knows the file.
-    throw ConfigError(reader.origin_prefix(mapping_path) + error.what());
+    // The mapper names the keys; the document knows the files (a geometry from --set, say).
+    const std::string message = error.what();
+    std::string where_geometry;
+    for (const char* key : {"ranks", "bank_groups", "banks_per_group", "rows", "columns"}) {
+      const std::string path = geometry_path + "." + key;
+      const std::string origin = reader.origin_prefix(path);  // "<file>: "
+      if (message.find(path + " ") != std::string::npos && !origin.empty() &&
+          origin != reader.origin_prefix(mapping_path + ".scheme"))
+        where_geometry += " (" + path + " is set in " + origin.substr(0, origin.size() - 2) + ")";
+    }
+    throw ConfigError(reader.origin_prefix(mapping_path) + message + where_geometry);
   }
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {

@@ -39,11 +39,28 @@ std::vector<std::string> split_scheme(const std::string& scheme) {
   return tokens;
 }
 
+// `tokens` with `missing` put where the usual order (row, rank, bank_group, bank, column; most
+// significant first) has it: the fix to suggest for a scheme that lacks a field.
+std::string scheme_with(const std::vector<std::string>& tokens, const std::string& missing) {
+  const std::vector<std::string> order = {"row", "rank", "bank_group", "bank", "column"};
+  const auto rank_of = [&](const std::string& token) {
+    return std::find(order.begin(), order.end(), token) - order.begin();
+  };
+  std::vector<std::string> fixed = tokens;
+  auto at = fixed.begin();
+  while (at != fixed.end() && rank_of(*at) < rank_of(missing)) ++at;
+  fixed.insert(at, missing);
+  std::string text;
+  for (const std::string& token : fixed) text += (text.empty() ? "" : ":") + token;
+  return text;
+}
+
 }  // namespace
 
 void parse(const ConfigReader& reader, AddressMappingConfig& config) {
   const bool has_scheme = reader.has("scheme");
   reader.get("scheme", config.scheme);
+  config.scheme_given = config.scheme_given || has_scheme;
   const std::pair<const char*, std::vector<uint64_t>*> lists[] = {
       {"column", &config.column_bits},
       {"bank_group", &config.bank_group_bits},
@@ -80,7 +97,8 @@ void parse(const ConfigReader& reader, AddressMappingConfig& config) {
 }
 
 AddressMapper::AddressMapper(const AddressMappingConfig& config, const DramGeometry& geometry,
-                             uint32_t bus_bytes, const std::string& where) {
+                             uint32_t bus_bytes, const std::string& where,
+                             const std::string& geometry_where) {
   auto fail = [&](const std::string& key, const std::string& problem) {
     throw ConfigError(where + (key.empty() ? "" : "." + key) + ": " + problem);
   };
@@ -164,18 +182,36 @@ AddressMapper::AddressMapper(const AddressMappingConfig& config, const DramGeome
         assign(k_bank_in_group);
       }
     }
-    const std::pair<Field, const char*> required[] = {
-        {k_column, "column"}, {k_bank_in_group, "bank"}, {k_rank, "rank"}, {k_row, "row"}};
-    for (const auto& [field, token] : required) {
-      uint64_t values = uint64_t{1} << widths[field];
-      bool present = bits[field].size() == widths[field];
-      if (field == k_bank_in_group && !separate_groups) {
+    struct Required {
+      Field field;
+      const char* token;
+      std::string source;  // the geometry that gives the field its values
+    };
+    const std::string g = geometry_where + ".";
+    const Required required[] = {
+        {k_column, "column",
+         g + "columns / " + g + "burst_length = " + std::to_string(geometry.columns) + " / " +
+             std::to_string(geometry.burst_length)},
+        {k_bank_in_group, "bank",
+         separate_groups ? g + "banks_per_group = " + std::to_string(geometry.banks_per_group)
+                         : g + "bank_groups x " + g + "banks_per_group = " +
+                               std::to_string(geometry.bank_groups) + " x " +
+                               std::to_string(geometry.banks_per_group)},
+        {k_rank, "rank", g + "ranks = " + std::to_string(geometry.ranks)},
+        {k_row, "row", g + "rows = " + std::to_string(geometry.rows)}};
+    for (const Required& r : required) {
+      uint64_t values = uint64_t{1} << widths[r.field];
+      bool present = bits[r.field].size() == widths[r.field];
+      if (r.field == k_bank_in_group && !separate_groups) {
         values <<= widths[k_bank_group];
         present = present && bits[k_bank_group].size() == widths[k_bank_group];
       }
       if (!present)
-        fail("scheme", "'" + config.scheme + "' lacks field '" + token + "' (" +
-                           std::to_string(values) + " values)");
+        fail("scheme", std::string(config.scheme_given ? "" : "the default ") + "'" +
+                           config.scheme + "' lacks field '" + r.token + "' (" +
+                           std::to_string(values) + " values: " + r.source + "); expected " +
+                           "a scheme that names it, such as '" +
+                           scheme_with(tokens, r.token) + "'");
     }
   } else {
     bits[k_column] = config.column_bits;

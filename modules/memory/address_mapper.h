@@ -19,6 +19,7 @@ class ConfigReader;
 // field. "bank" without "bank_group" covers the whole flat bank field, bank-group bits lowest.
 struct AddressMappingConfig {
   std::string scheme = "row:bank:column";
+  bool scheme_given = false;  // the config named the scheme (else it is the default above)
   std::vector<uint64_t> column_bits, bank_bits, bank_group_bits, rank_bits, row_bits;
   // (target, source): address bit target is XORed with address bit source before slicing.
   std::vector<std::pair<uint32_t, uint32_t>> xor_bits;
@@ -33,9 +34,11 @@ void parse(const ConfigReader& reader, AddressMappingConfig& config);
 class AddressMapper {
  public:
   // `bus_bytes` is the channel width in bytes. Throws ConfigError prefixed with `where` (the
-  // mapping's config path) when the mapping does not fit the geometry.
+  // mapping's config path) when the mapping does not fit the geometry, naming the geometry's
+  // keys under `geometry_where`.
   AddressMapper(const AddressMappingConfig& config, const DramGeometry& geometry,
-                uint32_t bus_bytes, const std::string& where = "address_mapping");
+                uint32_t bus_bytes, const std::string& where = "address_mapping",
+                const std::string& geometry_where = "geometry");
 
   // The column returned is the burst's first column. Unspecified for addresses not contained.
   DramAddress decode(uint64_t address) const {

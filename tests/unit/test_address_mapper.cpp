@@ -24,6 +24,7 @@ AddressMapper make_mapper(const AddressMappingConfig& config, DramGeometry geome
 AddressMappingConfig scheme(const std::string& text) {
   AddressMappingConfig config;
   config.scheme = text;
+  config.scheme_given = true;
   return config;
 }
 
@@ -182,18 +183,26 @@ TEST_CASE("address mapper: fields of size one may be left out", "[address_mapper
   groups_only.banks_per_group = 1;
   CHECK(index(make_mapper(scheme("row:bank_group:column"), groups_only).decode(1 << 13).bank) == 1);
   CHECK_THROWS_WITH(make_mapper(scheme("row:bank_group:column")),
-                    Contains("lacks field 'bank' (4 values)"));
+                    Contains("'row:bank_group:column' lacks field 'bank' (4 values: "
+                             "geometry.banks_per_group = 4); expected a scheme that names it, "
+                             "such as 'row:bank_group:bank:column'"));
 }
 
 TEST_CASE("address mapper: scheme errors", "[address_mapper]") {
   CHECK_THROWS_WITH(make_mapper(scheme("row:bnk:column")),
                     Contains("memory.controller.address_mapping.scheme: unknown field 'bnk'") &&
                         Contains("did you mean 'bank'?"));
-  CHECK_THROWS_WITH(make_mapper(scheme("row:column")), Contains("lacks field 'bank' (16 values)"));
+  CHECK_THROWS_WITH(make_mapper(scheme("row:column")),
+                    Contains("lacks field 'bank' (16 values: geometry.bank_groups x "
+                             "geometry.banks_per_group = 4 x 4)") &&
+                        Contains("such as 'row:bank:column'"));
   DramGeometry geometry;
   geometry.ranks = 4;
   CHECK_THROWS_WITH(make_mapper(scheme("row:bank:column"), geometry),
-                    Contains("lacks field 'rank' (4 values)"));
+                    Contains("lacks field 'rank' (4 values: geometry.ranks = 4)") &&
+                        Contains("such as 'row:rank:bank:column'"));
+  CHECK_THROWS_WITH(make_mapper(AddressMappingConfig{}, geometry),
+                    Contains("the default 'row:bank:column' lacks field 'rank'"));
   CHECK_THROWS_WITH(make_mapper(scheme("row:bank:column:row")), Contains("names 'row' twice"));
   CHECK_THROWS_WITH(make_mapper(scheme("row::bank:column")), Contains("unknown field ''"));
   AddressMappingConfig both = scheme("row:bank:column");

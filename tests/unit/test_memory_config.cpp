@@ -443,6 +443,14 @@ TEST_CASE("memory config: a loaded platform's errors name the file that set the 
   timing.apply_override("memory.dram.timing.tRFC_ns=8000.0");
   CHECK_THAT(error_of([&] { parse_platform(timing); }),
              Contains("memory.dram.timing.tREFI_ns") && Contains("expected more than tRFC_ns"));
+  // The default address mapping has no rank field: the message says where the ranks came from.
+  ConfigDocument ranks = load_platform("ddr4_2400");
+  ranks.apply_override("memory.dram.geometry.ranks=2");
+  CHECK_THAT(error_of([&] { parse_platform(ranks); }),
+             Contains("memory.controller.address_mapping.scheme: the default 'row:bank:column' "
+                      "lacks field 'rank' (2 values: memory.dram.geometry.ranks = 2)") &&
+                 Contains("such as 'row:rank:bank:column' (memory.dram.geometry.ranks is set "
+                          "in --set)"));
 }
 
 TEST_CASE("memory config: a platform without a name takes the file's") {
