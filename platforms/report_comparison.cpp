@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 #include "modules/common/closest_match.h"
@@ -237,10 +238,14 @@ std::vector<std::string> labels_of(const std::vector<LoadedReport>& reports) {
 
 std::string format_value(double value, bool integral) {
   char text[32];
-  if (integral)
+  if (integral) {
     std::snprintf(text, sizeof text, "%.0f", value);
-  else
-    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+  }
+  std::snprintf(text, sizeof text, "%.6g", value);
+  // 295.99967 shows as 296.000, not as the whole number 296.
+  if (value != std::round(value) && std::strpbrk(text, ".e") == nullptr)
+    std::snprintf(text, sizeof text, "%#.6g", value);
   return text;
 }
 

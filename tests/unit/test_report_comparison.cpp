@@ -93,6 +93,13 @@ TEST_CASE("report comparison: summary figures side by side, as ratios to the fir
   const ohmvp::Comparison e = ohmvp::compare_reports(extreme, {});
   CHECK_FALSE(e.rows[1].ratio(1).has_value());
   CHECK_THAT(printed(e), Contains("123456789 (1.23e+08x)") && Contains("1 (-)"));
+
+  // A value rounded to six digits that would read as a whole number keeps its zeros.
+  const std::vector<LoadedReport> near_whole{
+      loaded(dir, "f", report_of("hetero_planar", {{"avg_latency_ns", 295.999670449097}})),
+      loaded(dir, "g", report_of("oracle_planar", {{"avg_latency_ns", 148.0}}))};
+  CHECK_THAT(printed(ohmvp::compare_reports(near_whole, {})),
+             Contains("296.000") && Contains(" 148 (0.500x)"));
 }
 
 TEST_CASE("report comparison: statistics by group and name, a histogram by its field") {
