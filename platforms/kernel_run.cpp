@@ -17,6 +17,7 @@
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/interruption.h"
+#include "platforms/time_limit.h"
 #include "platforms/optical_summary.h"
 #include "platforms/reference_check.h"
 #include "platforms/report.h"
@@ -222,6 +223,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   std::vector<std::string> dump_files{"index.json"};
   for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
   RunOutputs outputs(options, inputs, dump_files);
+  const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {
     GpuPlatform platform(document, outputs.vcd());
@@ -229,9 +231,11 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         "monitor",
         [&] {
           const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
-          // A finished CTA is progress too: a large grid of CTAs that touch no memory is not stuck.
-          const uint64_t progress =
-              kernels + platform.gpu().ctas_done() + platform.memory().column_commands();
+          // An issued instruction or a finished CTA is progress too: a kernel that computes for
+          // long without touching memory is not stuck.
+          const uint64_t progress = kernels + platform.gpu().warp_instructions_issued() +
+                                    platform.gpu().ctas_done() +
+                                    platform.memory().column_commands();
           // A page crossing a slow host link is a wait, not a stall.
           const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host();
           return RunMonitor::Progress{kernels, 0, progress, busy, "kernels"};
@@ -239,7 +243,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         [&] {
           if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
         },
-        options.progress, monitor_period(), stall_periods);
+        options.progress, monitor_period(), stall_periods,
+        sc_core::sc_time::from_value(time_limit_ps));
 
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
@@ -254,16 +259,22 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     } catch (const SimulationError& error) {
       monitor.clear_line();
       end_if_interrupted();
+      const std::string kernel = platform.gpu().running_kernel();
+      const std::string running =
+          kernel.empty() ? std::string("the GPU is busy") : "kernel '" + kernel + "' is running";
       if (monitor.stalled()) {
         std::ostringstream message;
-        const std::string kernel = platform.gpu().running_kernel();
-        message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
-                << (kernel.empty() ? std::string("the GPU is busy")
-                                   : "kernel '" + kernel + "' is running")
+        message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
                 << " and nothing progressed for the last "
                 << monitor_period() * double(stall_periods)
-                << " (no CTA ended, no DRAM command): a kernel that never ends, or a deadlock";
+                << " (no instruction issued, no CTA ended, no DRAM command): a deadlock";
         throw SimulationError(message.str());
+      }
+      if (monitor.over_time_limit()) {
+        throw SimulationError("simulated time reached the time limit of " +
+                              time_limit_text(time_limit_ps) + " (--time-limit): " + running +
+                              "; a kernel that never ends, or one that needs a larger "
+                              "--time-limit");
       }
       throw;
     }

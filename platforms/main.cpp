@@ -14,6 +14,7 @@
 #include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
 #include "platforms/interruption.h"
+#include "platforms/time_limit.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
 #include "platforms/report_comparison.h"
@@ -114,6 +115,9 @@ int command_run(const std::vector<std::string>& args) {
       "verify",
       "kernel workloads: check every output buffer against the workload's C++ reference; a "
       "mismatch fails the run (exit 1) once report.json is written")(
+      "time-limit", po::value<std::string>(),
+      "kernel workloads: end the run (exit 1) when its simulated time reaches this, e.g. 5ms; "
+      "none for no limit; default 1s")(
       "seed", po::value<std::string>()->default_value("1"),
       "seed of every random choice of the run (0 to 2^64-1)")(
       "quiet,q", "no progress line on stderr")("help,h", "show this help");
@@ -132,6 +136,14 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("vcd")) run.vcd = path_of("vcd");
   if (vm.count("dump")) run.dump = path_of("dump");
   run.verify = vm.count("verify") > 0;
+  if (vm.count("time-limit")) {
+    try {
+      run.time_limit_ps = ohmvp::parse_time_limit_ps(vm["time-limit"].as<std::string>());
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("ohmvp run: --time-limit ") + error.what() +
+                       " (see 'ohmvp run --help')");
+    }
+  }
   run.overrides = overrides_of(vm);
   run.out_dir = path_of("out");
   run.seed = parse_seed(vm["seed"].as<std::string>());

@@ -98,6 +98,9 @@ void run_platform(const RunOptions& options) {
   if (options.dump)
     throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
                       workload_name + " is memory traffic");
+  if (options.time_limit_ps)
+    throw ConfigError("--time-limit bounds a kernel workload's run; workload " + workload_name +
+                      " is memory traffic (its run ends when its requests are done)");
   if (options.verify)
     throw ConfigError("--verify checks a kernel workload's outputs; workload " + workload_name +
                       " is memory traffic (its reads are always checked against what was "

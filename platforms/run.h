@@ -18,6 +18,9 @@ struct RunOptions {
   std::optional<std::filesystem::path> vcd;
   std::optional<std::filesystem::path> dump;  // kernel workloads: output buffers as raw bytes
   bool verify = false;  // kernel workloads: outputs checked against the C++ reference
+  // Kernel workloads: simulated time at which the run ends (exit 1); 0 for none, nullopt for
+  // k_default_time_limit_ps (time_limit.h).
+  std::optional<uint64_t> time_limit_ps;
   uint64_t seed = 1;
   bool progress = false;  // progress line on stderr
   bool print_summary = true;

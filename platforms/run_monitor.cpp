@@ -8,13 +8,14 @@ namespace ohmvp {
 
 RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
                        std::function<void()> on_tick, bool show, sc_core::sc_time period,
-                       unsigned stall_periods)
+                       unsigned stall_periods, sc_core::sc_time time_limit)
     : sc_module(name),
       m_progress(std::move(progress)),
       m_on_tick(std::move(on_tick)),
       m_show(show),
       m_period(period),
       m_stall_periods(stall_periods),
+      m_time_limit(time_limit),
       m_last_print(std::chrono::steady_clock::now()) {
   SC_THREAD(watch);
 }
@@ -22,7 +23,15 @@ RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> p
 void RunMonitor::watch() {
   uint64_t last_activity = 0;
   unsigned idle_periods = 0;
+  const bool limited = m_time_limit != sc_core::SC_ZERO_TIME;
   for (;;) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (limited && now + m_period >= m_time_limit) {
+      wait(m_time_limit - now);
+      m_over_time_limit = true;
+      sc_core::sc_stop();
+      return;
+    }
     wait(m_period);
     if (m_on_tick) m_on_tick();
     if (interruption() != 0) {  // Ctrl-C: the run's caller says so (end_if_interrupted)

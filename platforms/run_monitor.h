@@ -9,8 +9,8 @@ namespace ohmvp {
 // Watches a run from inside simulated time, every `period`: calls `on_tick` (which lets the
 // VCD writer flush what can no longer change), prints a progress line on a terminal (throttled
 // to a few per wall-clock second), stops a run whose work no longer advances (a deadlock
-// would otherwise run forever, since refresh never stops) and stops a run a signal interrupted
-// (interruption.h).
+// would otherwise run forever, since refresh never stops), stops a run at its time limit (a
+// kernel that never ends) and stops a run a signal interrupted (interruption.h).
 class RunMonitor : public sc_core::sc_module {
  public:
   struct Progress {
@@ -21,12 +21,14 @@ class RunMonitor : public sc_core::sc_module {
     const char* unit = "requests";
   };
 
+  // `time_limit`: the simulated time at which the run stops; SC_ZERO_TIME for none.
   RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
              std::function<void()> on_tick, bool show, sc_core::sc_time period,
-             unsigned stall_periods);
+             unsigned stall_periods, sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME);
   SC_HAS_PROCESS(RunMonitor);
 
   bool stalled() const { return m_stalled; }
+  bool over_time_limit() const { return m_over_time_limit; }
   void clear_line() const;
 
  private:
@@ -38,7 +40,9 @@ class RunMonitor : public sc_core::sc_module {
   bool m_show;
   sc_core::sc_time m_period;
   unsigned m_stall_periods;
+  sc_core::sc_time m_time_limit;
   bool m_stalled = false;
+  bool m_over_time_limit = false;
   mutable bool m_printed = false;
   std::chrono::steady_clock::time_point m_last_print;
 };

@@ -271,6 +271,12 @@ void Gpu::update_tensor_totals(uint64_t cycles) {
   m_totals->tensor_utilization.set(cycles == 0 ? 0.0 : double(busy) / sub_core_cycles);
 }
 
+uint64_t Gpu::warp_instructions_issued() const {
+  uint64_t issued = 0;
+  for (const auto& sm : m_sms) issued += sm->stats().warp_instructions.value();
+  return issued;
+}
+
 void Gpu::update_totals() {
   uint64_t warp = 0, thread = 0, lanes = 0, hits = 0, misses = 0;
   std::array<double, k_stall_reasons> stalls{};

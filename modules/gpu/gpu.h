@@ -52,6 +52,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   bool busy() const { return m_running || !m_queued.empty(); }
   // CTAs that have finished, every launch: progress a run monitor can see.
   uint64_t ctas_done() const { return m_ctas_done; }
+  // Warp instructions the SMs have issued so far (the `gpu` totals are summed at a launch's end).
+  uint64_t warp_instructions_issued() const;
   // The kernel of the launch running now, or "" between launches.
   std::string running_kernel() const { return m_running ? m_state->launch.kernel : ""; }
 

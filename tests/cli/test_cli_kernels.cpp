@@ -175,17 +175,67 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("cli: a kernel that never ends stops the run with exit 1 naming the kernel") {
+TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 naming the kernel") {
   const std::string dir = scratch_dir("kernel_forever");
   const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);
   // An earlier run's report in the same folder does not outlive the failed run.
   REQUIRE(run_ohmvp("run -q --out " + dir + "/out").exit_code == 0);
-  const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir + "/out");
+  const CliResult r =
+      run_ohmvp("run -q --workload " + workload + " --time-limit 250us --out " + dir + "/out");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
-  CHECK_THAT(r.output, Contains("simulation stalled at 1020 us: kernel 'vecadd' is running and "
-                                "nothing progressed for the last 1 ms"));
+  CHECK_THAT(r.output, Contains("simulated time reached the time limit of 250 us (--time-limit): "
+                                "kernel 'vecadd' is running; a kernel that never ends, or one "
+                                "that needs a larger --time-limit"));
+  for (const char* bad : {"5", "5x", "0ms", "-1ms", "1e3ms"}) {
+    INFO(bad);
+    const CliResult refused = run_ohmvp("run -q --workload " + workload + " --time-limit " + bad);
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.output, Contains(std::string("--time-limit '") + bad + "'"));
+  }
+  const CliResult traffic = run_ohmvp("run -q -p ddr4_2400 -w random_mix --time-limit 1ms");
+  CHECK(traffic.exit_code == 2);
+  CHECK_THAT(traffic.output, Contains("workload random_mix is memory traffic"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
+  // Warp 0 waits at barrier 0, the CTA's other seven at barrier 1: each barrier waits for all
+  // eight warps, nothing issues again.
+  const std::string dir = scratch_dir("kernel_deadlock");
+  const std::string workload =
+      vecadd_ending_in(dir,
+                       "{\n\t.reg .pred %first;\n\tsetp.lt.u32 %first, %r5, 32;\n"
+                       "\t@%first bra.uni $L_zero;\n\tbar.sync 1;\n\tbra.uni $L_done;\n"
+                       "$L_zero:\n\tbar.sync 0;\n$L_done:\n\t}\n\tret;",
+                       32);
+  const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("simulation stalled at ") &&
+                           Contains("kernel 'vecadd' is running and nothing progressed for the "
+                                    "last 1 ms (no instruction issued, no CTA ended, no DRAM "
+                                    "command): a deadlock"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a kernel that computes for milliseconds without touching memory is not a stall") {
+  // One warp counts to 200,000 before it returns: about 1.3 ms of issue with no memory access
+  // and no CTA ending, longer than the 1 ms a run may go without progress.
+  const std::string dir = scratch_dir("kernel_compute_bound");
+  const std::string workload =
+      vecadd_ending_in(dir,
+                       "{\n\t.reg .b32 %count;\n\t.reg .pred %again;\n\tmov.u32 %count, 0;\n"
+                       "$L_count:\n\tadd.u32 %count, %count, 1;\n"
+                       "\tsetp.lt.u32 %again, %count, 200000;\n"
+                       "\t@%again bra.uni $L_count;\n\t}\n\tret;",
+                       32);
+  const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto summary = nlohmann::json::parse(read_text(dir + "/report.json"))["summary"];
+  CHECK(summary["simulated_ns"].get<double>() > 1e6);
   std::filesystem::remove_all(dir);
 }
 
