@@ -15,6 +15,7 @@ struct IssueTraits {
   bool maybe_shared = false;      // a memory access to the shared or the generic space
   bool shared_from_step = false;  // maybe_shared and step_records_shared
   bool constant = false;          // a memory access to the param or const space
+  bool invalidates_l1 = false;    // a fence at GPU or system scope (membar.gl, fence.sc.gpu, ...)
   uint8_t bank_bytes = 1;         // bank_access_bytes
 };
 

@@ -131,6 +131,14 @@ bool LdstUnit::take(MemoryOp& op, size_t request, uint64_t cycle) {
 
 bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
   const CoalescedRequest& r = op.requests[request];
+  if (op.request.l2_only) {
+    Outbound& out = new_outbound(GpuRequestKind::load, r.line_address, r.sector_mask, cycle);
+    out.op = &op;
+    out.request = uint16_t(request);
+    m_stats.l1_bypasses.inc();
+    m_send(out);
+    return true;
+  }
   const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
   if (present && m_l1.has_sectors(*present, r.sector_mask)) {
     m_l1.touch(*present);
@@ -287,6 +295,18 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
   const bool error = !out.is_response_ok();
   switch (out.extension.kind) {
     case GpuRequestKind::load: {
+      if (out.op != nullptr) {  // past the L1: the bytes go to the op's lanes alone
+        if (error) {
+          out.op->error = true;
+        } else {
+          copy_lanes(*out.op, out.request,
+                     [&](uint32_t offset, uint32_t bytes, uint8_t* to) {
+                       std::memcpy(to, out.data.data() + offset, bytes);
+                     });
+        }
+        piece_done(*out.op, cycle);
+        break;
+      }
       const uint32_t entry = out.mshr;
       const SectorCache::LineIndex line = m_mshr_line[entry];
       if (error) {
@@ -332,18 +352,35 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
   out.release();
 }
 
-void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line) {
+template <class Read>
+void LdstUnit::copy_lanes(MemoryOp& op, size_t request, const Read& read) {
   for_each_lane(op.request_lanes[request], [&](uint32_t lane) {
     const LanePlacement& p = op.placements[lane];
     uint32_t lane_offset = 0;
     for (uint8_t k = 0; k < p.piece_count; ++k) {
       const LanePiece& piece = p.pieces[k];
-      if (piece.request == request) {
-        m_l1.read(line, piece.offset, piece.bytes, op.request.data[lane].data() + lane_offset);
-      }
+      if (piece.request == request)
+        read(piece.offset, piece.bytes, op.request.data[lane].data() + lane_offset);
       lane_offset += piece.bytes;
     }
   });
+}
+
+void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line) {
+  copy_lanes(op, request, [&](uint32_t offset, uint32_t bytes, uint8_t* to) {
+    m_l1.read(line, offset, bytes, to);
+  });
+}
+
+void LdstUnit::invalidate_for_fence() {
+  m_l1.invalidate_unpinned();
+  // A line with a fetch in flight keeps it for the loads already waiting on it; its sectors go
+  // once the fetch drains, as after an atomic (take_atomic), and later loads wait for that.
+  for (uint32_t entry = 0; entry < m_mshrs.capacity(); ++entry) {
+    if (!m_mshrs.in_use(entry)) continue;
+    m_l1.invalidate_sectors(m_mshr_line[entry], m_l1.all_sectors());
+    m_mshr_stale[entry] = m_l1.all_sectors();
+  }
 }
 
 void LdstUnit::piece_done(MemoryOp& op, uint64_t cycle) {

@@ -53,7 +53,8 @@ struct MemoryOp {
 // The SM's shared LD/ST path for global, local and texture accesses: coalesced line requests
 // enter the L1 one per cycle in order, the first `units.ldst.latency` cycles after issue; loads
 // hit (done after the hit latency) or miss into the MSHRs, which fetch the missing sectors from
-// L2 (a miss on a line in flight merges, or fetches the sectors its fetches lack); stores update a
+// L2 (a miss on a line in flight merges, or fetches the sectors its fetches lack); loads that must
+// see other SMs' writes (MemoryRequest::l2_only) go to L2 without the L1; stores update a
 // present line and always go on to L2 (write-through, no allocation); atomics go to L2 and
 // invalidate the L1's copy of their sectors. Whatever goes to L2 leaves once the L1's tag pipeline
 // has seen it, the hit latency after it entered. Everything sent carries its bytes. Requests are
@@ -69,7 +70,8 @@ class LdstUnit : public tlm::tlm_mm_interface {
     GpuMemoryExtension extension;
     std::vector<uint8_t> data;
     std::vector<uint8_t> enables;
-    MemoryOp* op = nullptr;  // stores and atomics: the op; loads: none (the MSHR has waiters)
+    // Stores, atomics and loads past the L1: the op; other loads: none (the MSHR has waiters).
+    MemoryOp* op = nullptr;
     uint16_t request = 0;
     uint32_t mshr = 0;
     uint64_t send_cycle = 0;
@@ -99,6 +101,9 @@ class LdstUnit : public tlm::tlm_mm_interface {
   bool idle() const { return m_queue.empty() && m_in_flight == 0; }
   uint32_t mshr_occupancy() const { return m_mshrs.occupancy(); }
   void invalidate_l1() { m_l1.invalidate_all(); }
+  // A fence at GPU or system scope: what the L1 holds may be older than what other SMs wrote
+  // before it, so the loads after it read the L2.
+  void invalidate_for_fence();
 
   void free(tlm::tlm_generic_payload* payload) override;
 
@@ -127,6 +132,9 @@ class LdstUnit : public tlm::tlm_mm_interface {
   void fetch(uint32_t entry, uint32_t sectors, uint64_t cycle);
   void take_store(MemoryOp& op, size_t request, uint64_t cycle);
   bool take_atomic(MemoryOp& op, size_t request, uint64_t cycle);
+  // Copies each piece of `request` into its lane's data with read(offset in line, bytes, to).
+  template <class Read>
+  void copy_lanes(MemoryOp& op, size_t request, const Read& read);
   void copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line);
   void arrive(Outbound& outbound, uint64_t cycle);
   void piece_done(MemoryOp& op, uint64_t cycle);

@@ -35,6 +35,7 @@ class MshrTable {
   // Whether `line` could take one more request now (merge or new entry).
   bool can_add(uint64_t line) const;
   uint64_t line_of(uint32_t entry) const { return m_entries[entry].line; }
+  bool in_use(uint32_t entry) const { return m_entries[entry].used; }
   // Frees the entry; its waiters, in arrival order, are put into `out` (reused storage).
   void release(uint32_t entry, std::vector<void*>& out);
 

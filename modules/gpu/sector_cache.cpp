@@ -173,6 +173,11 @@ void SectorCache::invalidate_all() {
   for (LineIndex line = 0; line < m_present.size(); ++line) clear(line);
 }
 
+void SectorCache::invalidate_unpinned() {
+  for (LineIndex line = 0; line < m_present.size(); ++line)
+    if (!m_pinned[line]) clear(line);
+}
+
 void SectorCache::flush(const std::function<void(const DirtyLine&)>& write_back) {
   DirtyLine line_out;
   for (LineIndex line = 0; line < m_present.size(); ++line) {

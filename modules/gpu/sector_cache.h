@@ -84,6 +84,10 @@ class SectorCache {
 
   // Kernel boundary of a write-through cache: every line goes, dirty bytes included.
   void invalidate_all();
+  // The same for every line but the pinned ones (a miss outstanding keeps its line).
+  void invalidate_unpinned();
+  // The mask of every sector of a line.
+  uint32_t all_sectors() const { return sector_mask(0, m_line_bytes); }
   // A write-through cache's copy of `sectors` of `line` is stale: they turn invalid and their
   // bytes, dirty ones included, no longer count (a later fill writes them all).
   void invalidate_sectors(LineIndex line, uint32_t sectors);

@@ -360,6 +360,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   switch (result.status) {
     case StepStatus::executed: {
       uint64_t done = unit_ready;
+      if (traits.invalidates_l1) {  // the warp's own accesses are complete (drains_memory)
+        m_ldst.invalidate_for_fence();
+        m_stats.l1_fence_invalidations.inc();
+      }
       if (traits.constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();

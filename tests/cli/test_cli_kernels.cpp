@@ -120,6 +120,50 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads and a fence") {
+  // tests/data/ptx/coherence.cu: the consumer's L1 holds the flag's and the data's lines before
+  // the producer writes them; polls past the L1 see the flag, and the fence after it makes a
+  // plain load read the new data.
+  const std::string dir = scratch_dir("coherence");
+  for (int mode = 0; mode < 4; ++mode) {
+    INFO("mode " << mode);
+    nlohmann::json workload = {
+        {"type", "kernel"},
+        {"ptx", shipped("tests/data/ptx/coherence.ptx")},
+        {"buffers",
+         {{"flag", {{"type", "s32"}, {"count", 32}}},
+          {"data", {{"type", "s32"}, {"count", 32}}},
+          {"out", {{"type", "s32"}, {"count", 6}}}}},
+        {"launches",
+         {{{"kernel", "flag_handoff"},
+           {"grid", {2, 1, 1}},
+           {"block", {32, 1, 1}},
+           {"shared_bytes", 0},
+           {"args", {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}},
+                     {{"s32", mode}}}}}}},
+        {"outputs", {"out"}}};
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r =
+        run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::string bytes = read_text(dir + "/d/out.bin");
+    REQUIRE(bytes.size() == 6 * 4);
+    int32_t out[6];
+    std::memcpy(out, bytes.data(), bytes.size());
+    CHECK(out[0] == 0);   // the first poll, before the producer wrote
+    CHECK(out[5] == 0);   // the data before the flag, now in the consumer's L1
+    CHECK(out[1] == 1);   // the flag was seen ...
+    CHECK(out[4] > 0);    // ... after some polls
+    CHECK(out[2] == 42);  // the data read as the flag was
+    CHECK(out[3] == 42);  // a plain load after the fence
+    const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+    if (mode < 3) CHECK(stats["gpu.sm0"]["l1_bypasses"]["value"].get<uint64_t>() > 0);
+    CHECK(stats["gpu.sm0"]["l1_fence_invalidations"]["value"] == 1);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all past a barrier") {
   // matmul's CTAs are 256 threads, 8 warps: with one active warp per sub-core, warps waiting at
   // __syncthreads leave the set for those that have yet to arrive.

@@ -151,6 +151,8 @@ struct Modifiers {
   bool shift_right = false;  // .shiftamt of bfind
   bool full = false;        // div.full.f32 (approximate, 2 ulp)
   bool non_coherent = false;  // ld.global.nc
+  // ld .cg/.cv (cached in L2 only / fetched again): the load bypasses the SM's L1.
+  bool l2_only = false;
   bool shift_left = false;  // shf.l (false: shf.r); the mode is .wrap unless `clamp`
   BarrierReduction barrier_reduction = BarrierReduction::none;
   MemoryScope scope = MemoryScope::none;

@@ -96,6 +96,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
         mod.order = *order;
         return true;
       }
+      if ((piece == "cg" || piece == "cv") && op != Opcode::st) mod.l2_only = true;
       return is_cache_qualifier(piece);
     case Opcode::cvta:
       if (piece == "to") return !(mod.to_generic = false);

@@ -169,6 +169,13 @@ bool shared_scalar_access(Exec& x, const AddressSource& address) {
   }
 }
 
+// A load that must see what other SMs wrote to the L2, so the SM's L1 does not serve it.
+bool reads_past_l1(const Modifiers& mod) {
+  if (mod.l2_only || mod.order == MemoryOrder::volatile_) return true;
+  const bool ordered = mod.order == MemoryOrder::relaxed || mod.order == MemoryOrder::acquire;
+  return ordered && (mod.scope == MemoryScope::gpu || mod.scope == MemoryScope::sys);
+}
+
 }  // namespace
 
 void execute_memory(Exec& x, bool& pending) {
@@ -286,6 +293,7 @@ void execute_memory(Exec& x, bool& pending) {
   request.type = in.type;
   request.vector_width = static_cast<uint8_t>(vector_width);
   request.atomic_op = in.mod.atomic;
+  request.l2_only = is_load && reads_past_l1(in.mod);
   request.destination = has_destination ? destination : Operand{};
   request.run_count = 1;
   request.fragment = false;

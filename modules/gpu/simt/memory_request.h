@@ -29,6 +29,9 @@ struct MemoryRequest {
   DataType type = DataType::none;  // element type
   uint8_t vector_width = 1;
   AtomicOp atomic_op = AtomicOp::none;
+  // A load the SM's L1 may not serve: .cg/.cv, or ordered (volatile, or relaxed/acquire at GPU
+  // or system scope), which must see what other SMs wrote; it reads the L2 and leaves the L1 be.
+  bool l2_only = false;
   std::array<StateSpace, 64> space{};
   std::array<uint64_t, 64> address{};
   std::array<uint64_t, 64> operand_b{};

@@ -1,0 +1,36 @@
+// Two CTAs on two SMs share data through global memory. The consumer (CTA 0) first reads the
+// flag and the data once, so its SM's L1 holds both lines, then polls the flag until the
+// producer (CTA 1) has written data 42, fenced, and set the flag. How it polls is `mode`:
+// 0 a volatile load, 1 ld.global.cg (__ldcg), 2 ld.global.cv (__ldcv), 3 atomicAdd(flag, 0).
+// After the flag it fences and reads the data with a plain (L1-cached) load.
+// out = {first flag, saw the flag (1) or gave up (0), data read with the poll, data after the
+// fence, polls, data before the flag}.
+__device__ __forceinline__ int poll(const int* p, int mode) {
+  if (mode == 0) return *(volatile const int*)p;
+  if (mode == 1) return __ldcg(p);
+  if (mode == 2) return __ldcv(p);
+  return atomicAdd((int*)p, 0);
+}
+
+extern "C" __global__ void flag_handoff(int* flag, int* data, int* out, int mode) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    const int first = poll(flag, mode);
+    const int early = data[0];
+    int polls = 0;
+    while (poll(flag, mode) == 0 && polls < 3000) ++polls;
+    out[0] = first;
+    out[1] = polls < 3000 ? 1 : 0;
+    out[2] = poll(data, mode);
+    __threadfence();
+    out[3] = data[0];
+    out[4] = polls;
+    out[5] = early;
+  } else {
+    for (volatile int k = 0; k < 2000; k = k + 1) {
+    }
+    *(volatile int*)data = 42;
+    __threadfence();
+    *(volatile int*)flag = 1;
+  }
+}
