@@ -164,6 +164,47 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
+  // tests/data/ptx/packed_integer.cu; the functional results are checked in test_simt_executor.
+  const std::string dir = scratch_dir("packed_integer");
+  nlohmann::json workload = {
+      {"type", "kernel"},
+      {"ptx", shipped("tests/data/ptx/packed_integer.ptx")},
+      {"buffers",
+       {{"a", {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
+        {"b", {{"type", "u32"}, {"count", 32}}},
+        {"out", {{"type", "u32"}, {"count", 320}}},
+        {"sum", {{"type", "f16"}, {"count", 1}}},
+        {"bf16", {{"type", "u16"}, {"count", 32}, {"init", {{"sequence", {{"start", 16256}, {"step", 1}}}}}}},
+        {"wide", {{"type", "f32"}, {"count", 32}}}}},
+      {"launches",
+       {{{"kernel", "packed_ops"},
+         {"grid", {1, 1, 1}},
+         {"block", {32, 1, 1}},
+         {"shared_bytes", 0},
+         {"args",
+          {{{"buffer", "a"}}, {{"buffer", "b"}}, {{"buffer", "out"}}, {{"buffer", "sum"}},
+           {{"buffer", "bf16"}}, {{"buffer", "wide"}}}}}}},
+      {"outputs", {"out", "sum", "wide"}}};
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r =
+      run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string sum = read_text(dir + "/d/sum.bin");
+  REQUIRE(sum.size() == 2);
+  CHECK(uint8_t(sum[0]) == 0x00);
+  CHECK(uint8_t(sum[1]) == 0x4a);  // 12.0 in binary16
+  const std::string wide = read_text(dir + "/d/wide.bin");
+  REQUIRE(wide.size() == 32 * 4);
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, wide.data() + 4 * t, 4);
+    CHECK(bits == (16256 + t) << 16);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all past a barrier") {
   // matmul's CTAs are 256 threads, 8 warps: with one active warp per sub-core, warps waiting at
   // __syncthreads leave the set for those that have yet to arrive.

@@ -27,7 +27,8 @@ std::string text_at_line(const Module& module, const Function& function, uint32_
 TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
   for (const char* name :
        {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx",
-        "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx"}) {
+        "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx", "coherence.ptx",
+        "packed_integer.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);
@@ -656,4 +657,17 @@ TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as e
   CHECK(format_instruction(module, seams, in[6]) == "prmt.ecl.b32 %r4, %r1, %r2, %r3");
   CHECK(format_instruction(module, seams, in[9]) == "shf.r.clamp.b32 %r5, %r1, %r2, 7");
   CHECK(format_instruction(module, seams, in[10]) == "bar.warp.sync 4294967295");
+}
+
+TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, prefetchu and a 0 in mov's parts print as written",
+          "[ptx]") {
+  const Module module = load_fixture("packed_integer.ptx");
+  const Function& kernel = module.functions[0];
+  CHECK(text_at_line(module, kernel, 52) == "prefetch [%rd1]");
+  CHECK(text_at_line(module, kernel, 63) == "dp4a.s32.s32 %r1, %r2, %r3, %r4");
+  CHECK(text_at_line(module, kernel, 76) == "dp2a.hi.u32.u32 %r13, %r2, %r3, %r16");
+  CHECK(text_at_line(module, kernel, 81) == "lop3.b32 %r17, %r2, %r3, %r24, 150");
+  CHECK(text_at_line(module, kernel, 108) == "isspacep.shared %p3, %rd22");
+  CHECK(text_at_line(module, kernel, 122) == "atom.add.f16 %rs2, [%rd2], %rs1");
+  CHECK(text_at_line(module, kernel, 129) == "mov.b32 %f2, {0, %rs4}");
 }

@@ -481,3 +481,75 @@ TEST_CASE("executor: __syncthreads_count/and/or give every thread the CTA's resu
     }
   }
 }
+
+namespace {
+
+int32_t packed(uint32_t value, uint32_t index, uint32_t bits, bool is_signed) {
+  const uint32_t field = (value >> (index * bits)) & ((1u << bits) - 1);
+  return is_signed && (field >> (bits - 1)) ? int32_t(field) - int32_t(1u << bits) : int32_t(field);
+}
+
+}  // namespace
+
+TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened by mov", "[simt]") {
+  // tests/data/ptx/packed_integer.cu, one warp.
+  const Module module = ohmvp::gpu::test::load_fixture("packed_integer.ptx");
+  DeviceMemory memory;
+  constexpr uint32_t n = 32;
+  std::vector<uint32_t> a(n), b(n);
+  std::vector<uint16_t> bf16(n);
+  for (uint32_t t = 0; t < n; ++t) {
+    a[t] = 0x80ff7f01u ^ (t * 0x01020304u);
+    b[t] = 0x7f80fe02u + t * 0x11111111u;
+    bf16[t] = uint16_t(0x3f80 + 0x101 * t);  // 1.0 and beyond, with mantissa bits
+  }
+  const uint64_t a_at = memory.allocate(n * 4), b_at = memory.allocate(n * 4);
+  const uint64_t out_at = memory.allocate(n * 10 * 4), sum_at = memory.allocate(2);
+  const uint64_t bf16_at = memory.allocate(n * 2), wide_at = memory.allocate(n * 4);
+  REQUIRE(memory.write(a_at, a.data(), n * 4));
+  REQUIRE(memory.write(b_at, b.data(), n * 4));
+  REQUIRE(memory.write(bf16_at, bf16.data(), n * 2));
+  LaunchParams launch;
+  launch.kernel = "packed_ops";
+  launch.grid = {1, 1, 1};
+  launch.block = {n, 1, 1};
+  for (const uint64_t pointer : {a_at, b_at, out_at, sum_at, bf16_at, wide_at})
+    put(launch.arguments, launch.arguments.size(), pointer);
+  FunctionalExecutor executor(module, memory, 32);
+  executor.launch(launch);
+
+  std::vector<uint32_t> out(n * 10);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  for (uint32_t t = 0; t < n; ++t) {
+    INFO("thread " << t);
+    const uint32_t x = a[t], y = b[t], c = t * 0x01010101u;
+    int32_t dp4_signed = int32_t(t) - 7, dp2_signed = -int32_t(t);
+    uint32_t dp4_unsigned = t, dp2_unsigned = t;
+    for (uint32_t i = 0; i < 4; ++i) {
+      dp4_signed += packed(x, i, 8, true) * packed(y, i, 8, true);
+      dp4_unsigned += uint32_t(packed(x, i, 8, false) * packed(y, i, 8, false));
+    }
+    for (uint32_t i = 0; i < 2; ++i) {
+      dp2_signed += packed(x, i, 16, true) * packed(y, i, 8, true);
+      dp2_unsigned += uint32_t(packed(x, i, 16, false) * packed(y, 2 + i, 8, false));
+    }
+    const uint32_t* o = &out[10 * t];
+    CHECK(o[0] == uint32_t(dp4_signed));
+    CHECK(o[1] == dp4_unsigned);
+    CHECK(o[2] == uint32_t(dp2_signed));
+    CHECK(o[3] == dp2_unsigned);
+    CHECK(o[4] == (x ^ y ^ c));
+    CHECK(o[5] == ((x & y) | (x & c) | (y & c)));
+    const uint32_t lo = a[t & ~1u], hi = a[(t & ~1u) + 1];
+    CHECK(o[6] == (lo & 0xffff) + 3 * (lo >> 16) + 5 * (hi & 0xffff) + 7 * (hi >> 16));
+    CHECK(o[7] == (t & 1));        // __isGlobal: odd threads point into a
+    CHECK(o[8] == 1 - (t & 1));    // __isShared: even threads into shared memory
+    CHECK(o[9] == 0);              // __isLocal
+  }
+  uint16_t sum = 0;
+  REQUIRE(memory.read(sum_at, &sum, 2));
+  CHECK(sum == 0x4a00);  // 8 x (0 + 0.25 + 0.5 + 0.75) = 12.0 in binary16
+  std::vector<uint32_t> wide(n);
+  REQUIRE(memory.read(wide_at, wide.data(), n * 4));
+  for (uint32_t t = 0; t < n; ++t) CHECK(wide[t] == uint32_t(bf16[t]) << 16);
+}

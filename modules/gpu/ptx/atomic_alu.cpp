@@ -115,6 +115,7 @@ bool atomic_supported(AtomicOp op, DataType type) {
       return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
     case DataType::f64:
       return op == AtomicOp::add;
+    case DataType::f16:
     case DataType::f16x2:
       return op == AtomicOp::add;
     default:
@@ -140,6 +141,8 @@ uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t 
       return float_result<float>(op, old_value, b);
     case DataType::f64:
       return float_result<double>(op, old_value, b);
+    case DataType::f16:
+      return add_half2(old_value & 0xffff, b & 0xffff);
     case DataType::f16x2:
       return add_half2(old_value, b);
     default:

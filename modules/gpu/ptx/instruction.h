@@ -41,6 +41,8 @@ enum class Opcode : uint8_t {
   shf,
   // ldmatrix: 8x8 b16 matrices from shared memory into mma.sync fragments (tensor-core work)
   ldmatrix,
+  // three-input logic, byte and halfword dot products, generic-address space tests
+  lop3, dp4a, dp2a, isspacep,
 };
 // clang-format on
 
@@ -59,7 +61,8 @@ enum class RoundingMode : uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi };
 
 enum class AtomicOp : uint8_t { none, add, min, max, inc, dec, and_, or_, xor_, exch, cas };
 
-// `.lo`, `.hi` and `.wide` of mul/mad; `none` for the floating-point forms.
+// `.lo`, `.hi` and `.wide` of mul/mad (and dp2a's `.lo`/`.hi`: which bytes of b); `none` for
+// the floating-point forms.
 enum class MulMode : uint8_t { none, lo, hi, wide };
 
 enum class ShuffleMode : uint8_t { none, up, down, bfly, idx };

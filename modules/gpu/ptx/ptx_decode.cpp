@@ -171,6 +171,22 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (auto mode = permute_mode_from_name(piece); mode && mod.permute == PermuteMode::none)
         return mod.permute = *mode, true;
       return false;
+    case Opcode::dp2a:
+      if (piece == "lo" && mod.mul == MulMode::none) return mod.mul = MulMode::lo, true;
+      if (piece == "hi" && mod.mul == MulMode::none) return mod.mul = MulMode::hi, true;
+      return false;
+    case Opcode::isspacep:
+      if (inst.space != StateSpace::generic) return false;
+      if (piece == "shared::cta") return inst.space = StateSpace::shared, true;
+      if (piece == "param::entry") return inst.space = StateSpace::param, true;
+      if (auto space = space_from_name(piece);
+          space && (*space == StateSpace::global || *space == StateSpace::shared ||
+                    *space == StateSpace::local || *space == StateSpace::const_ ||
+                    *space == StateSpace::param)) {
+        inst.space = *space;
+        return true;
+      }
+      return false;
     case Opcode::testp:
       if (auto property = test_property_from_name(piece);
           property && mod.test == TestProperty::none)
@@ -273,6 +289,7 @@ std::pair<size_t, size_t> type_count(const Instruction& inst) {
     case Opcode::membar:
     case Opcode::fence:
     case Opcode::prefetch:
+    case Opcode::isspacep:
       return {0, 0};
     case Opcode::bar:
       return inst.mod.barrier == BarrierMode::reduce ? std::pair<size_t, size_t>{1, 1}
@@ -281,6 +298,8 @@ std::pair<size_t, size_t> type_count(const Instruction& inst) {
     case Opcode::set:
     case Opcode::slct:
     case Opcode::tex:
+    case Opcode::dp4a:
+    case Opcode::dp2a:
       return {2, 2};
     default:
       return {1, 1};
@@ -310,6 +329,12 @@ struct Rule {
 };
 
 constexpr uint16_t k_source = Rule::reg | Rule::imm;
+
+// dp4a/dp2a: d and c are .u32 when a and b both are, else .s32.
+DataType dot_product_type(const Instruction& inst) {
+  return inst.type == DataType::u32 && inst.source_type == DataType::u32 ? DataType::u32
+                                                                         : DataType::s32;
+}
 
 DataType wide_type(DataType type) {
   switch (type) {
@@ -406,6 +431,15 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {dst, src, src, u32, u32};
     case Opcode::prmt:
       return {dst, b32, b32, b32};
+    case Opcode::lop3:
+      return {dst, b32, b32, b32, {Rule::imm, DataType::u32}};
+    case Opcode::dp4a:
+    case Opcode::dp2a: {
+      const DataType sum = dot_product_type(inst);
+      return {{Rule::reg, sum}, {k_source, t}, {k_source, inst.source_type}, {k_source, sum}};
+    }
+    case Opcode::isspacep:
+      return {{Rule::reg, pred}, {Rule::reg, DataType::b64}};
     case Opcode::testp:
       return {{Rule::reg, pred}, src};
     case Opcode::redux:
@@ -727,6 +761,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "subc") op = Opcode::sub, inst.mod.carry_in = true;
   if (base == "madc") op = Opcode::mad, inst.mod.carry_in = true;
   if (base == "barrier") op = Opcode::bar;
+  if (base == "prefetchu") op = Opcode::prefetch;  // to the uniform cache: a prefetch here
   if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
   switch (*op) {
     case Opcode::fns:
@@ -796,6 +831,18 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::bar && inst.mod.barrier == BarrierMode::reduce &&
       inst.mod.barrier_reduction == BarrierReduction::none)
     fail("bar.red needs .popc, .and or .or");
+  if (inst.op == Opcode::lop3 && inst.type != DataType::b32)
+    fail("lop3 takes .b32, got ." + std::string(type_name(inst.type)));
+  if (inst.op == Opcode::dp4a || inst.op == Opcode::dp2a) {
+    for (const DataType type : {inst.type, inst.source_type})
+      if (type != DataType::u32 && type != DataType::s32)
+        fail(std::string(base) + " takes .u32 or .s32 for a and b, got ." +
+             std::string(type_name(type)));
+  }
+  if (inst.op == Opcode::dp2a && inst.mod.mul == MulMode::none)
+    fail("dp2a needs .lo or .hi (the bytes of b it takes)");
+  if (inst.op == Opcode::isspacep && inst.space == StateSpace::generic)
+    fail("isspacep needs a state space (.global, .shared, .local, .const, .param)");
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)
     fail("tex needs a geometry (.1d, .2d, .3d)");
   if (inst.op == Opcode::tex && inst.mod.geometry == 3)
@@ -812,6 +859,8 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
   check_operands(inst, operands, function);
+  if (inst.op == Opcode::lop3 && inst.operands[4].imm > 0xff)
+    fail("lop3's truth table is 8 bits (0 to 0xff), got " + std::to_string(inst.operands[4].imm));
   inst.unit = unit_class_of(inst);
 }
 

@@ -17,6 +17,7 @@ struct RawOperand {
   std::string literal;
   bool literal_negative = false;
   uint32_t pipe_predicate = no_register;  // the `p` of `d|p`
+  uint8_t zero_elements = 0;  // a vector's elements written as the literal 0 (bit k: element k)
 };
 
 // A problem in one instruction; the parser adds file, line and source text.

@@ -42,7 +42,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 72> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 76> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -115,6 +115,10 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 72> k_opcodes{{
     {O::wmma_mma, "wmma"},
     {O::shf, "shf"},
     {O::ldmatrix, "ldmatrix"},
+    {O::lop3, "lop3"},
+    {O::dp4a, "dp4a"},
+    {O::dp2a, "dp2a"},
+    {O::isspacep, "isspacep"},
 }};
 
 using C = CompareOp;

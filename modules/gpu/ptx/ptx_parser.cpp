@@ -534,7 +534,10 @@ class Parser {
     const int32_t function = static_cast<int32_t>(m_function);
     if (token.text == ".reg") {
       next();
-      declare_registers(line);
+      declare_registers(line, {});
+    } else if (token.text.rfind(".reg.", 0) == 0) {  // `.reg.b32 f;`, as cuda_fp16.hpp writes it
+      const std::string qualifiers = next().text.substr(4);
+      declare_registers(line, qualifiers);
     } else if (token.text == ".local" || token.text == ".shared") {
       declare_variable(function, false);
     } else if (token.text == ".extern" && peek(1).is_word(".shared")) {
@@ -558,10 +561,18 @@ class Parser {
     }
   }
 
-  void declare_registers(uint32_t line) {
+  // `attached`: qualifiers written onto `.reg` itself (".b32" of `.reg.b32`), before those that
+  // follow as words.
+  void declare_registers(uint32_t line, const std::string& attached) {
     DataType type = DataType::none;
-    while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
-      const std::string word = next().text;
+    std::vector<std::string> words;
+    for (size_t start = 0; start < attached.size();) {
+      const size_t end = attached.find('.', start + 1);
+      words.push_back(attached.substr(start, end - start));
+      start = end == std::string::npos ? attached.size() : end;
+    }
+    while (peek().kind == Token::Kind::word && peek().text[0] == '.') words.push_back(next().text);
+    for (const std::string& word : words) {
       const auto parsed = type_from_name(std::string_view(word).substr(1));
       if (word == ".v2" || word == ".v4") fail(line, "vector registers are not supported");
       if (!parsed || type != DataType::none) fail(line, "unknown qualifier '" + word + "' in .reg");
@@ -668,6 +679,9 @@ class Parser {
       next();
       return;
     }
+    if (m_functions_by_name.count(token.text))
+      fail_here("'" + token.text + "' is a function: its address (a function pointer, for an "
+                "indirect call) is not supported");
     fail_here("unknown symbol '" + token.text + "'");
   }
 
@@ -730,11 +744,43 @@ class Parser {
         operand.vector_regs[operand.vector_count++] = no_register;
         continue;
       }
+      if (token.kind == Token::Kind::number && parse_unsigned_literal(token.text) == 0) {
+        next();  // `{0, %rs1}`: given a register once the instruction's type is known
+        raw.zero_elements |= uint8_t(1u << operand.vector_count);
+        operand.vector_regs[operand.vector_count++] = no_register;
+        continue;
+      }
       if (token.kind != Token::Kind::word)
-        fail_here("vector elements must be registers, found " + describe(token));
+        fail_here("vector elements must be registers or 0, found " + describe(token));
       operand.vector_regs[operand.vector_count++] = expect_register("a register");
     } while (accept(','));
     expect('}');
+  }
+
+  // `mov.b32 %f1, {0, %rs1}` (cuda_bf16.hpp widening a bf16): each 0 is read from a register of
+  // the part's size that nothing writes, which holds 0 as every register does at a warp's start.
+  void give_zero_elements(RawOperand& raw, const std::string& word, uint32_t line) {
+    const size_t dot = word.rfind('.');
+    const auto type = dot == std::string::npos || word.rfind("mov.", 0) != 0
+                          ? std::nullopt
+                          : type_from_name(std::string_view(word).substr(dot + 1));
+    const size_t count = raw.operand.vector_count;
+    if (!type || count < 2 || type_bytes(*type) % count != 0)
+      fail(line, "a vector element may be 0 only in mov's parts, found it in '" + word + "'");
+    const DataType part = bits_of_size(type_bytes(*type) / count);
+    Function& function = m_module.functions[m_function];
+    // Named "0", which no PTX register can be, so that it prints as written.
+    const std::string name = "0";
+    uint32_t reg = no_register;
+    for (uint32_t i = 0; i < function.register_count && reg == no_register; ++i)
+      if (function.register_names[i] == name && function.register_types[i] == part) reg = i;
+    if (reg == no_register) {
+      reg = function.register_count++;
+      function.register_types.push_back(part);
+      function.register_names.push_back(name);
+    }
+    for (size_t k = 0; k < count; ++k)
+      if (raw.zero_elements & (1u << k)) raw.operand.vector_regs[k] = reg;
   }
 
   std::vector<RawOperand> parse_operands(bool branch) {
@@ -788,6 +834,8 @@ class Parser {
       const bool branch = word == "bra" || word.rfind("bra.", 0) == 0;
       std::vector<RawOperand> operands = parse_operands(branch);
       if (!peek().is(';')) fail(line, "expected ';' after the operands, found " + describe(peek()));
+      for (RawOperand& raw : operands)
+        if (raw.zero_elements != 0) give_zero_elements(raw, word, line);
       try {
         decode_instruction(word, operands, function, inst);
       } catch (const DecodeError& error) {

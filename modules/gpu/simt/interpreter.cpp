@@ -178,6 +178,15 @@ void convert_address(Exec& x) {
   });
 }
 
+// isspacep: whether a generic address falls in the space's window. Generic addresses have
+// shared and local windows, the rest is global; const and param have none here (cvta refuses them).
+void test_space(Exec& x) {
+  const Instruction& in = x.instruction;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    write(x, lane, resolve_generic(read(x, 1, lane)).space == in.space ? 1 : 0);
+  });
+}
+
 // shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask (PTX ISA semantics: c holds the
 // clamp value in bits 0-4 and the segment mask in bits 8-12). Lanes beyond 32 form their own
 // 32-lane half; a source lane outside the warp reads the lane's own value with p false.
@@ -410,6 +419,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::cvta:
       convert_address(x);
       break;
+    case Opcode::isspacep:
+      test_space(x);
+      break;
     case Opcode::cvt:
       execute_convert(x);
       break;
@@ -489,6 +501,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::prmt:
     case Opcode::bfind:
     case Opcode::shf:
+    case Opcode::lop3:
+    case Opcode::dp4a:
+    case Opcode::dp2a:
       execute_bits(x);
       break;
     case Opcode::setp:

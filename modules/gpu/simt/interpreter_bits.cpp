@@ -39,6 +39,43 @@ uint64_t bit_field_insert(uint64_t a, uint64_t b, uint32_t position, uint32_t le
   return result;
 }
 
+// lop3: bit i of the result is the truth table's entry at (a_i b_i c_i), a the most significant;
+// the table is what 0xF0 op 0xCC op 0xAA gives (PTX ISA, lop3).
+uint32_t logic3(uint32_t a, uint32_t b, uint32_t c, uint32_t table) {
+  uint32_t result = 0;
+  for (uint32_t entry = 0; entry < 8; ++entry) {
+    if (((table >> entry) & 1) == 0) continue;
+    const uint32_t with_a = (entry & 4) ? a : ~a;
+    const uint32_t with_b = (entry & 2) ? b : ~b;
+    const uint32_t with_c = (entry & 1) ? c : ~c;
+    result |= with_a & with_b & with_c;
+  }
+  return result;
+}
+
+int64_t packed_element(uint32_t value, uint32_t index, uint32_t bits, bool is_signed) {
+  const uint32_t field = (value >> (index * bits)) & ((1u << bits) - 1);
+  if (!is_signed || (field >> (bits - 1)) == 0) return field;
+  return static_cast<int64_t>(field) - (int64_t{1} << bits);
+}
+
+// dp4a: c + the sum of a's and b's four byte products; dp2a: c + a's two halfwords times b's
+// bytes 0-1 (.lo) or 2-3 (.hi). Each element is signed or not as its operand's type says; the
+// sum wraps to 32 bits.
+uint32_t dot_product(const Instruction& in, uint32_t a, uint32_t b, uint32_t c) {
+  const bool a_signed = in.type == DataType::s32, b_signed = in.source_type == DataType::s32;
+  int64_t sum = static_cast<int32_t>(c);
+  if (in.op == Opcode::dp4a) {
+    for (uint32_t i = 0; i < 4; ++i)
+      sum += packed_element(a, i, 8, a_signed) * packed_element(b, i, 8, b_signed);
+  } else {
+    const uint32_t first = in.mod.mul == MulMode::hi ? 2 : 0;
+    for (uint32_t i = 0; i < 2; ++i)
+      sum += packed_element(a, i, 16, a_signed) * packed_element(b, first + i, 8, b_signed);
+  }
+  return static_cast<uint32_t>(sum);
+}
+
 uint32_t permute(uint32_t a, uint32_t b, uint32_t c, PermuteMode mode) {
   const uint64_t source = (uint64_t{b} << 32) | a;
   const uint32_t selector = c & 3;
@@ -156,6 +193,22 @@ void execute_bits(Exec& x) {
     case Opcode::bfind:
       for_each_lane(x.lanes, [&](uint32_t lane) {
         write(x, lane, find_msb(read(x, 1, lane), bits, is_signed, in.mod.shift_right));
+      });
+      return;
+    case Opcode::lop3:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              logic3(static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
+                     static_cast<uint32_t>(read(x, 3, lane)), static_cast<uint32_t>(read(x, 4, lane))));
+      });
+      return;
+    case Opcode::dp4a:
+    case Opcode::dp2a:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              dot_product(in, static_cast<uint32_t>(read(x, 1, lane)),
+                          static_cast<uint32_t>(read(x, 2, lane)),
+                          static_cast<uint32_t>(read(x, 3, lane))));
       });
       return;
     default:
