@@ -114,7 +114,8 @@ class SimulatedExecutor : public WorkloadExecutor {
         packed.add(m_addresses.at(arg.buffer));
         break;
       case KernelArg::Kind::scalar:
-        packed.add_bytes(&arg.bits, element_size(arg.scalar_type));
+        packed.add_number(&arg.bits, element_size(arg.scalar_type), is_float_type(arg.scalar_type),
+                          element_type_name(arg.scalar_type));
         break;
       case KernelArg::Kind::structure:
         packed.add_bytes(arg.bytes.data(), arg.bytes.size());

@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "modules/gpu/ptx/ptx_names.h"
+#include "modules/gpu/ptx/ptx_types.h"
+
 namespace ohmvp {
 
 KernelArguments::KernelArguments(const Runtime& runtime, Runtime::ModuleId module,
@@ -22,6 +25,24 @@ KernelArguments& KernelArguments::add_bytes(const void* data, uint64_t bytes) {
   std::memcpy(m_block.data() + slot.offset, data, bytes);
   ++m_next;
   return *this;
+}
+
+KernelArguments& KernelArguments::add_number(const void* data, uint64_t bytes, bool is_float,
+                                             const std::string& type_name) {
+  if (m_next < m_slots.size()) {
+    const Runtime::ParamSlot& slot = m_slots[m_next];
+    const bool declared_float = gpu::is_float(slot.type);
+    const bool declared_integer =
+        gpu::is_signed_int(slot.type) || slot.type == gpu::DataType::u8 ||
+        slot.type == gpu::DataType::u16 || slot.type == gpu::DataType::u32 ||
+        slot.type == gpu::DataType::u64;
+    if ((is_float && declared_integer) || (!is_float && declared_float))
+      throw std::invalid_argument(
+          "kernel '" + m_kernel + "' parameter " + std::to_string(m_next) + " (" + slot.name +
+          ") is ." + std::string(gpu::type_name(slot.type)) + "; got a value of type " +
+          type_name + " (expected " + (declared_float ? "a float" : "an integer") + " type)");
+  }
+  return add_bytes(data, bytes);
 }
 
 std::vector<uint8_t> KernelArguments::bytes() const {

@@ -23,6 +23,11 @@ class KernelArguments {
   }
   // The next parameter's bytes; std::invalid_argument when the size differs or none is left.
   KernelArguments& add_bytes(const void* data, uint64_t bytes);
+  // A number of `type_name` (`f32`, `u32`, ...) for the next parameter: as add_bytes, and a
+  // float for an integer parameter (.u32, .s64, ...) or an integer for a float one is refused;
+  // a bit-size parameter (.b32) takes either.
+  KernelArguments& add_number(const void* data, uint64_t bytes, bool is_float,
+                              const std::string& type_name);
 
   // The finished block; std::invalid_argument when parameters are missing.
   std::vector<uint8_t> bytes() const;

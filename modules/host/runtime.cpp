@@ -241,7 +241,7 @@ std::vector<Runtime::ParamSlot> Runtime::argument_layout(ModuleId id,
   std::vector<ParamSlot> slots;
   for (uint32_t index : find_kernel(id, kernel).params) {
     const gpu::Symbol& symbol = loaded.symbols[index];
-    slots.push_back({symbol.name, symbol.offset, symbol.size});
+    slots.push_back({symbol.name, symbol.offset, symbol.size, symbol.type});
   }
   return slots;
 }

@@ -84,6 +84,7 @@ class Runtime : public sc_core::sc_module {
     std::string name;
     uint64_t offset = 0;
     uint64_t bytes = 0;
+    gpu::DataType type = gpu::DataType::none;  // as declared (.u32, .f32, .b8 for an array)
   };
   std::vector<ParamSlot> argument_layout(ModuleId module, const std::string& kernel) const;
   uint64_t argument_bytes(ModuleId module, const std::string& kernel) const;

@@ -409,6 +409,17 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(std::filesystem::exists(dir + "/out"));
     CHECK(std::filesystem::is_empty(dir + "/out"));
   }
+  SECTION("a float for an integer parameter") {
+    auto workload = nlohmann::json::parse(vecadd_workload(4096));
+    workload["launches"][0]["args"][3] = {{"f32", 4096.0}};
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("w.json: launch of 'vecadd': kernel 'vecadd' parameter 3 "
+                                  "(vecadd_param_3) is .u32; got a value of type f32 (expected "
+                                  "an integer type)"));
+  }
   SECTION("a texture binding the GPU does not sample; a texture of the other geometry") {
     auto blur = shipped_kernel_workload("blur_tex2d");
     const auto run_with = [&](const nlohmann::json& texture) {
