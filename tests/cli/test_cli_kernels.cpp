@@ -173,7 +173,7 @@ TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
       {"buffers",
        {{"a", {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
         {"b", {{"type", "u32"}, {"count", 32}}},
-        {"out", {{"type", "u32"}, {"count", 320}}},
+        {"out", {{"type", "u32"}, {"count", 13 * 32}}},
         {"sum", {{"type", "f16"}, {"count", 1}}},
         {"bf16", {{"type", "u16"}, {"count", 32}, {"init", {{"sequence", {{"start", 16256}, {"step", 1}}}}}}},
         {"wide", {{"type", "f32"}, {"count", 32}}}}},

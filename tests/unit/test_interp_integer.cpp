@@ -238,6 +238,11 @@ TEST_CASE("interp: setp with every integer comparison and a bool op", "[interp]"
   CHECK(h.eval(set, 3, 2) == 0xffffffff);
   set.type = DataType::f32;
   CHECK(h.eval(set, 3, 2) == bits_of(1.0f));
+  set.type = DataType::f16;  // 1.0 in the destination's float type (cuda_fp16's hexp uses it)
+  CHECK(h.eval(set, 3, 2) == 0x3c00);
+  CHECK(h.eval(set, 2, 3) == 0);
+  set.type = DataType::bf16;
+  CHECK(h.eval(set, 3, 2) == 0x3f80);
 }
 
 TEST_CASE("interp: guards select the executing lanes", "[interp]") {

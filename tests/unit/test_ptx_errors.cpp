@@ -82,15 +82,18 @@ TEST_CASE("ptx errors: lop3, dp4a, dp2a, isspacep and 0 in a vector", "[ptx]") {
     CHECK_THAT(error, Catch::Matchers::Contains(text));
   };
   says("lop3.b64 %rd1, %rd2, %rd3, %rd1, 0x96;", "lop3 takes .b32, got .b64");
-  says("lop3.b32 %r1, %r2, %r3, %r1, 0x196;", "lop3's truth table is 8 bits (0 to 0xff), got 406");
   says("lop3.b32 %r1, %r2, %r3, %r1, %r2;", "operand 5 of lop3 cannot be a register");
   says("dp4a.u32 %r1, %r2, %r3, %r1;", "dp4a takes 2 type suffixes, got 1");
   says("dp4a.f32.u32 %r1, %r2, %r3, %r1;", "dp4a takes .u32 or .s32 for a and b, got .f32");
   says("dp2a.u32.s32 %r1, %r2, %r3, %r1;", "dp2a needs .lo or .hi");
   says("dp4a.u32.s32 %r1, %r2, %r3, %rd1;", "operand 4 '%rd1' is a .b64 register, expected a .s32");
   says("isspacep %p1, %rd1;", "isspacep needs a state space");
+  says("vabsdiff4.u32.u32 %r1, %r2, %r3, %r1;", "vabsdiff4 takes 3 type suffixes, got 2");
+  says("vabsdiff2.f32.u32.u32 %r1, %r2, %r3, %r1;", "takes .u32 or .s32 for d, a and b, got .f32");
+  says("vabsdiff4.u32.u32.u32.min %r1, %r2, %r3, %r1;", "unknown modifier '.min' of vabsdiff4");
   says("isspacep.tex %p1, %rd1;", "unknown modifier '.tex' of isspacep");
   says("isspacep.global %r1, %rd1;", "operand 1 '%r1' must be a predicate register");
+  says("isspacep.global %p1, %rs1;", "operand 2 '%rs1' is a .b16 register, expected a .b32");
   says("mov.b32 %r1, {1, %rs1};", "vector elements must be registers or 0, found '1'");
   says("st.global.v2.u32 [p], {0, %r1};", "a vector element may be 0 only in mov's parts");
   CHECK(module_error(".func (.param .b32 r) f()\n{\nret;\n}\n.visible .entry k()\n{\n"

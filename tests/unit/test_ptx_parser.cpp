@@ -659,15 +659,16 @@ TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as e
   CHECK(format_instruction(module, seams, in[10]) == "bar.warp.sync 4294967295");
 }
 
-TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, prefetchu and a 0 in mov's parts print as written",
+TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, vabsdiff, prefetchu and a 0 in mov's parts print",
           "[ptx]") {
   const Module module = load_fixture("packed_integer.ptx");
   const Function& kernel = module.functions[0];
   CHECK(text_at_line(module, kernel, 52) == "prefetch [%rd1]");
-  CHECK(text_at_line(module, kernel, 63) == "dp4a.s32.s32 %r1, %r2, %r3, %r4");
-  CHECK(text_at_line(module, kernel, 76) == "dp2a.hi.u32.u32 %r13, %r2, %r3, %r16");
-  CHECK(text_at_line(module, kernel, 81) == "lop3.b32 %r17, %r2, %r3, %r24, 150");
-  CHECK(text_at_line(module, kernel, 108) == "isspacep.shared %p3, %rd22");
-  CHECK(text_at_line(module, kernel, 122) == "atom.add.f16 %rs2, [%rd2], %rs1");
-  CHECK(text_at_line(module, kernel, 129) == "mov.b32 %f2, {0, %rs4}");
+  CHECK(text_at_line(module, kernel, 64) == "dp4a.s32.s32 %r1, %r2, %r3, %r4");
+  CHECK(text_at_line(module, kernel, 77) == "dp2a.hi.u32.u32 %r13, %r2, %r3, %r16");
+  CHECK(text_at_line(module, kernel, 82) == "lop3.b32 %r17, %r2, %r3, %r24, 150");
+  CHECK(text_at_line(module, kernel, 109) == "isspacep.shared %p3, %rd22");
+  CHECK(text_at_line(module, kernel, 135) == "vabsdiff2.u32.u32.u32.add %r33, %r2, %r3, %r33");
+  CHECK(text_at_line(module, kernel, 146) == "atom.add.f16 %rs2, [%rd2], %rs1");
+  CHECK(text_at_line(module, kernel, 153) == "mov.b32 %f2, {0, %rs4}");
 }

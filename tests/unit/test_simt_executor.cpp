@@ -491,7 +491,8 @@ int32_t packed(uint32_t value, uint32_t index, uint32_t bits, bool is_signed) {
 
 }  // namespace
 
-TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened by mov", "[simt]") {
+TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, vabsdiff, atom.add.f16, a bf16 widened by mov",
+          "[simt]") {
   // tests/data/ptx/packed_integer.cu, one warp.
   const Module module = ohmvp::gpu::test::load_fixture("packed_integer.ptx");
   DeviceMemory memory;
@@ -504,7 +505,7 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened
     bf16[t] = uint16_t(0x3f80 + 0x101 * t);  // 1.0 and beyond, with mantissa bits
   }
   const uint64_t a_at = memory.allocate(n * 4), b_at = memory.allocate(n * 4);
-  const uint64_t out_at = memory.allocate(n * 10 * 4), sum_at = memory.allocate(2);
+  const uint64_t out_at = memory.allocate(n * 13 * 4), sum_at = memory.allocate(2);
   const uint64_t bf16_at = memory.allocate(n * 2), wide_at = memory.allocate(n * 4);
   REQUIRE(memory.write(a_at, a.data(), n * 4));
   REQUIRE(memory.write(b_at, b.data(), n * 4));
@@ -518,7 +519,7 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened
   FunctionalExecutor executor(module, memory, 32);
   executor.launch(launch);
 
-  std::vector<uint32_t> out(n * 10);
+  std::vector<uint32_t> out(n * 13);
   REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
   for (uint32_t t = 0; t < n; ++t) {
     INFO("thread " << t);
@@ -533,7 +534,7 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened
       dp2_signed += packed(x, i, 16, true) * packed(y, i, 8, true);
       dp2_unsigned += uint32_t(packed(x, i, 16, false) * packed(y, 2 + i, 8, false));
     }
-    const uint32_t* o = &out[10 * t];
+    const uint32_t* o = &out[13 * t];
     CHECK(o[0] == uint32_t(dp4_signed));
     CHECK(o[1] == dp4_unsigned);
     CHECK(o[2] == uint32_t(dp2_signed));
@@ -545,6 +546,16 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, atom.add.f16 and a bf16 widened
     CHECK(o[7] == (t & 1));        // __isGlobal: odd threads point into a
     CHECK(o[8] == 1 - (t & 1));    // __isShared: even threads into shared memory
     CHECK(o[9] == 0);              // __isLocal
+    uint32_t differences = 0, signed_sum = 0, halves_sum = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      differences |= uint32_t(std::abs(packed(x, i, 8, false) - packed(y, i, 8, false))) << (8 * i);
+      signed_sum += uint32_t(std::abs(packed(x, i, 8, true) - packed(y, i, 8, true)));
+    }
+    for (uint32_t i = 0; i < 2; ++i)
+      halves_sum += uint32_t(std::abs(packed(x, i, 16, false) - packed(y, i, 16, false)));
+    CHECK(o[10] == differences);  // __vabsdiffu4
+    CHECK(o[11] == signed_sum);   // __vsads4
+    CHECK(o[12] == halves_sum);   // __vsadu2
   }
   uint16_t sum = 0;
   REQUIRE(memory.read(sum_at, &sum, 2));

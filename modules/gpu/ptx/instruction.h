@@ -43,6 +43,8 @@ enum class Opcode : uint8_t {
   ldmatrix,
   // three-input logic, byte and halfword dot products, generic-address space tests
   lop3, dp4a, dp2a, isspacep,
+  // SIMD video: per-byte and per-halfword absolute differences (__vabsdiff*, __vsad*, __vabs*)
+  vabsdiff4, vabsdiff2,
 };
 // clang-format on
 
@@ -170,6 +172,8 @@ struct Modifiers {
   MatrixLayout layout_b = MatrixLayout::none;
   DataType accumulator_type = DataType::none;
   bool satfinite = false;  // integer wmma.mma: clamp D to the s32 range instead of wrapping
+  bool accumulate = false;  // vabsdiff2/4 .add: d = c + the sum of the elements' differences
+  DataType b_type = DataType::none;  // vabsdiff2/4: b's type (the third type suffix)
   bool transpose = false;  // ldmatrix .trans (its .x1/.x2/.x4 is vector_width)
 };
 

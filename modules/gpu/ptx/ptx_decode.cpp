@@ -171,6 +171,11 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (auto mode = permute_mode_from_name(piece); mode && mod.permute == PermuteMode::none)
         return mod.permute = *mode, true;
       return false;
+    case Opcode::vabsdiff4:
+    case Opcode::vabsdiff2:
+      if (piece == "add") return mod.accumulate = true;
+      if (piece == "sat") return mod.sat = true;
+      return false;
     case Opcode::dp2a:
       if (piece == "lo" && mod.mul == MulMode::none) return mod.mul = MulMode::lo, true;
       if (piece == "hi" && mod.mul == MulMode::none) return mod.mul = MulMode::hi, true;
@@ -301,6 +306,9 @@ std::pair<size_t, size_t> type_count(const Instruction& inst) {
     case Opcode::dp4a:
     case Opcode::dp2a:
       return {2, 2};
+    case Opcode::vabsdiff4:
+    case Opcode::vabsdiff2:
+      return {3, 3};
     default:
       return {1, 1};
   }
@@ -438,8 +446,11 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       const DataType sum = dot_product_type(inst);
       return {{Rule::reg, sum}, {k_source, t}, {k_source, inst.source_type}, {k_source, sum}};
     }
-    case Opcode::isspacep:
-      return {{Rule::reg, pred}, {Rule::reg, DataType::b64}};
+    case Opcode::isspacep:  // a 32-bit register's address is taken as it is (zero-extended)
+      return {{Rule::reg, pred}, {Rule::reg, DataType::b32}};
+    case Opcode::vabsdiff4:
+    case Opcode::vabsdiff2:
+      return {dst, {k_source, inst.source_type}, {k_source, inst.mod.b_type}, src};
     case Opcode::testp:
       return {{Rule::reg, pred}, src};
     case Opcode::redux:
@@ -551,9 +562,11 @@ uint16_t rule_bit(Operand::Kind kind) {
   }
 }
 
-// ld, ldu, st and cvt take registers wider than their type (the value is chopped or extended).
+// ld, ldu, st and cvt take registers wider than their type (the value is chopped or extended);
+// isspacep a 32- or 64-bit address.
 bool takes_wider_registers(Opcode op) {
-  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::cvt;
+  return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::cvt ||
+         op == Opcode::isspacep;
 }
 
 std::string operand_text(size_t position) {
@@ -793,6 +806,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
          (max_types == 1 ? "" : "es") + ", got " + std::to_string(types.size()));
   if (!types.empty()) inst.type = types[0];
   if (types.size() > 1) inst.source_type = types[1];
+  if (types.size() > 2) inst.mod.b_type = types[2];
   if (inst.op == Opcode::setp) inst.source_type = inst.type;
 
   // Shape checks that depend on more than one modifier.
@@ -839,6 +853,12 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
         fail(std::string(base) + " takes .u32 or .s32 for a and b, got ." +
              std::string(type_name(type)));
   }
+  if (inst.op == Opcode::vabsdiff4 || inst.op == Opcode::vabsdiff2) {
+    for (const DataType type : {inst.type, inst.source_type, inst.mod.b_type})
+      if (type != DataType::u32 && type != DataType::s32)
+        fail(std::string(base) + " takes .u32 or .s32 for d, a and b, got ." +
+             std::string(type_name(type)));
+  }
   if (inst.op == Opcode::dp2a && inst.mod.mul == MulMode::none)
     fail("dp2a needs .lo or .hi (the bytes of b it takes)");
   if (inst.op == Opcode::isspacep && inst.space == StateSpace::generic)
@@ -859,8 +879,6 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
   check_operands(inst, operands, function);
-  if (inst.op == Opcode::lop3 && inst.operands[4].imm > 0xff)
-    fail("lop3's truth table is 8 bits (0 to 0xff), got " + std::to_string(inst.operands[4].imm));
   inst.unit = unit_class_of(inst);
 }
 

@@ -224,6 +224,8 @@ std::string mnemonic(const Instruction& inst) {
   add(text, type_name(inst.type));
   if (inst.source_type != DataType::none && inst.op != Opcode::setp)
     add(text, type_name(inst.source_type));
+  if (mod.b_type != DataType::none) add(text, type_name(mod.b_type));
+  if (mod.accumulate) add(text, "add");
   return text;
 }
 

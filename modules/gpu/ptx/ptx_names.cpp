@@ -42,7 +42,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 76> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 78> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -119,6 +119,8 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 76> k_opcodes{{
     {O::dp4a, "dp4a"},
     {O::dp2a, "dp2a"},
     {O::isspacep, "isspacep"},
+    {O::vabsdiff4, "vabsdiff4"},
+    {O::vabsdiff2, "vabsdiff2"},
 }};
 
 using C = CompareOp;

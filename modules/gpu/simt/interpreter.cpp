@@ -504,6 +504,8 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::lop3:
     case Opcode::dp4a:
     case Opcode::dp2a:
+    case Opcode::vabsdiff4:
+    case Opcode::vabsdiff2:
       execute_bits(x);
       break;
     case Opcode::setp:

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 
 #include "modules/gpu/simt/interpreter_internal.h"
 
@@ -40,7 +41,8 @@ uint64_t bit_field_insert(uint64_t a, uint64_t b, uint32_t position, uint32_t le
 }
 
 // lop3: bit i of the result is the truth table's entry at (a_i b_i c_i), a the most significant;
-// the table is what 0xF0 op 0xCC op 0xAA gives (PTX ISA, lop3).
+// the table is what 0xF0 op 0xCC op 0xAA gives (PTX ISA, lop3); bits above its 8 do not count
+// (ptxas takes any 32-bit value).
 uint32_t logic3(uint32_t a, uint32_t b, uint32_t c, uint32_t table) {
   uint32_t result = 0;
   for (uint32_t entry = 0; entry < 8; ++entry) {
@@ -74,6 +76,35 @@ uint32_t dot_product(const Instruction& in, uint32_t a, uint32_t b, uint32_t c) 
       sum += packed_element(a, i, 16, a_signed) * packed_element(b, first + i, 8, b_signed);
   }
   return static_cast<uint32_t>(sum);
+}
+
+int64_t saturate(int64_t value, int64_t low, int64_t high) {
+  return std::min(std::max(value, low), high);
+}
+
+// vabsdiff4 / vabsdiff2 (PTX ISA, SIMD video instructions) without operand selectors or a
+// destination mask: each byte (halfword) of a and b, signed or not as its type says, gives
+// |a_i - b_i|. `.add`: d = c + their sum (32 bits, saturated with .sat); otherwise d packs them,
+// each saturated to the element's range of d's type with .sat, else cut to the element.
+uint32_t absolute_differences(const Instruction& in, uint32_t a, uint32_t b, uint32_t c) {
+  const uint32_t bits = in.op == Opcode::vabsdiff4 ? 8 : 16;
+  const bool d_signed = in.type == DataType::s32;
+  const bool a_signed = in.source_type == DataType::s32, b_signed = in.mod.b_type == DataType::s32;
+  int64_t sum = d_signed ? int64_t(int32_t(c)) : int64_t(c);
+  uint32_t packed = 0;
+  for (uint32_t i = 0; i < 32 / bits; ++i) {
+    int64_t r = packed_element(a, i, bits, a_signed) - packed_element(b, i, bits, b_signed);
+    r = r < 0 ? -r : r;
+    sum += r;
+    if (in.mod.sat)
+      r = d_signed ? saturate(r, -(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1)
+                   : saturate(r, 0, (int64_t{1} << bits) - 1);
+    packed |= (uint32_t(r) & ((1u << bits) - 1)) << (i * bits);
+  }
+  if (!in.mod.accumulate) return packed;
+  if (in.mod.sat)
+    sum = d_signed ? saturate(sum, INT32_MIN, INT32_MAX) : saturate(sum, 0, UINT32_MAX);
+  return uint32_t(sum);
 }
 
 uint32_t permute(uint32_t a, uint32_t b, uint32_t c, PermuteMode mode) {
@@ -200,6 +231,15 @@ void execute_bits(Exec& x) {
         write(x, lane,
               logic3(static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
                      static_cast<uint32_t>(read(x, 3, lane)), static_cast<uint32_t>(read(x, 4, lane))));
+      });
+      return;
+    case Opcode::vabsdiff4:
+    case Opcode::vabsdiff2:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              absolute_differences(in, static_cast<uint32_t>(read(x, 1, lane)),
+                                   static_cast<uint32_t>(read(x, 2, lane)),
+                                   static_cast<uint32_t>(read(x, 3, lane))));
       });
       return;
     case Opcode::dp4a:

@@ -202,8 +202,12 @@ void execute_compare(Exec& x) {
           write(x, lane, p ? 1 : 0);
           if (in.dest_pred != no_register)
             x.warp.reg(in.dest_pred, lane) = combine(in.mod.bool_op, !result, c);
-        } else if (in.type == DataType::f32) {
+        } else if (in.type == DataType::f32) {  // a float destination gets 1.0 or 0.0
           write(x, lane, p ? 0x3f800000 : 0);
+        } else if (in.type == DataType::f16) {
+          write(x, lane, p ? 0x3c00 : 0);
+        } else if (in.type == DataType::bf16) {
+          write(x, lane, p ? 0x3f80 : 0);
         } else {
           write(x, lane, p ? width_mask(type_bits(in.type)) : 0);
         }

@@ -1,5 +1,6 @@
 // Instructions nvcc emits for byte and halfword dot products, three-input logic, address-space
-// tests, half-precision atomics and bf16 widening (tests/unit/test_simt_executor.cpp).
+// tests, half-precision atomics, bf16 widening and byte/halfword absolute differences
+// (tests/unit/test_simt_executor.cpp).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -12,9 +13,10 @@ __device__ unsigned lop3(unsigned a, unsigned b, unsigned c, int which) {
   return d;
 }
 
-// out holds 10 results per thread: dp4a s32 and u32, dp2a lo s32 and hi u32, two lop3, the
+// out holds 13 results per thread: dp4a s32 and u32, dp2a lo s32 and hi u32, two lop3, the
 // ushort4 idiom nvcc turns into dp2a, and __isGlobal, __isShared and __isLocal of a pointer
-// into `a` (odd threads) or into shared memory (even threads). sum gets every thread's atomicAdd(__half*); wide the bf16 widened.
+// into `a` (odd threads) or into shared memory (even threads), then __vabsdiffu4, __vsads4 and
+// __vsadu2 (vabsdiff4, vabsdiff2 with .add). sum gets every thread's atomicAdd(__half*); wide the bf16 widened.
 extern "C" __global__ void packed_ops(const unsigned* a, const unsigned* b, unsigned* out,
                                       __half* sum, const unsigned short* bf16, float* wide) {
   __shared__ unsigned scratch[32];
@@ -22,7 +24,7 @@ extern "C" __global__ void packed_ops(const unsigned* a, const unsigned* b, unsi
   const unsigned x = a[t], y = b[t];
   asm volatile("prefetchu.L1 [%0];" ::"l"(a + t));
   scratch[t] = x;
-  unsigned* o = out + 10 * t;
+  unsigned* o = out + 13 * t;
   o[0] = (unsigned)__dp4a((int)x, (int)y, (int)t - 7);
   o[1] = __dp4a(x, y, t);
   o[2] = (unsigned)__dp2a_lo((int)x, (int)y, -(int)t);
@@ -35,6 +37,9 @@ extern "C" __global__ void packed_ops(const unsigned* a, const unsigned* b, unsi
   o[7] = __isGlobal(p);
   o[8] = __isShared(p);
   o[9] = __isLocal(p);
+  o[10] = __vabsdiffu4(x, y);
+  o[11] = __vsads4(x, y);
+  o[12] = __vsadu2(x, y);
   atomicAdd(sum, __float2half(0.25f * (float)(t % 4)));
   wide[t] = __bfloat162float(__ushort_as_bfloat16(bf16[t]));
 }
