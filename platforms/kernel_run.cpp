@@ -17,12 +17,12 @@
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
 #include "platforms/interruption.h"
-#include "platforms/time_limit.h"
 #include "platforms/optical_summary.h"
 #include "platforms/reference_check.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 #include "platforms/run_outputs.h"
+#include "platforms/time_limit.h"
 
 namespace ohmvp {
 

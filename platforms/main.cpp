@@ -14,11 +14,11 @@
 #include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
 #include "platforms/interruption.h"
-#include "platforms/time_limit.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
 #include "platforms/report_comparison.h"
 #include "platforms/run.h"
+#include "platforms/time_limit.h"
 
 namespace po = boost::program_options;
 
@@ -117,9 +117,8 @@ int command_run(const std::vector<std::string>& args) {
       "mismatch fails the run (exit 1) once report.json is written")(
       "time-limit", po::value<std::string>(),
       "kernel workloads: end the run (exit 1) when its simulated time reaches this, e.g. 5ms; "
-      "none for no limit; default 1s")(
-      "seed", po::value<std::string>()->default_value("1"),
-      "seed of every random choice of the run (0 to 2^64-1)")(
+      "none for no limit; default 1s")("seed", po::value<std::string>()->default_value("1"),
+                                       "seed of every random choice of the run (0 to 2^64-1)")(
       "quiet,q", "no progress line on stderr")("help,h", "show this help");
   const po::variables_map vm = parse("run", options, args);
   if (vm.count("help")) {

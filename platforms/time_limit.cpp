@@ -23,8 +23,8 @@ uint64_t parse_time_limit_ps(const std::string& text) {
   const std::string expected =
       "expected a time and its unit (ps, ns, us, ms or s) such as 5ms, or none";
   size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) ||
-                                  text[digits] == '.'))
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
     ++digits;
   size_t unit_start = digits;
   while (unit_start < text.size() && text[unit_start] == ' ') ++unit_start;

@@ -188,8 +188,8 @@ void StatsRegistry::write_text(std::ostream& out) const {
           break;
         case Kind::average: {
           const Average& average = m_averages[entry.index];
-          value << "mean " << number_text(average.mean()) << " min "
-                << number_text(average.min()) << " max " << number_text(average.max());
+          value << "mean " << number_text(average.mean()) << " min " << number_text(average.min())
+                << " max " << number_text(average.max());
           break;
         }
         case Kind::histogram: {

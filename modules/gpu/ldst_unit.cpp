@@ -299,10 +299,9 @@ void LdstUnit::arrive(Outbound& out, uint64_t cycle) {
         if (error) {
           out.op->error = true;
         } else {
-          copy_lanes(*out.op, out.request,
-                     [&](uint32_t offset, uint32_t bytes, uint8_t* to) {
-                       std::memcpy(to, out.data.data() + offset, bytes);
-                     });
+          copy_lanes(*out.op, out.request, [&](uint32_t offset, uint32_t bytes, uint8_t* to) {
+            std::memcpy(to, out.data.data() + offset, bytes);
+          });
         }
         piece_done(*out.op, cycle);
         break;

@@ -194,8 +194,8 @@ AddressMapper::AddressMapper(const AddressMappingConfig& config, const DramGeome
              std::to_string(geometry.burst_length)},
         {k_bank_in_group, "bank",
          separate_groups ? g + "banks_per_group = " + std::to_string(geometry.banks_per_group)
-                         : g + "bank_groups x " + g + "banks_per_group = " +
-                               std::to_string(geometry.bank_groups) + " x " +
+                         : g + "bank_groups x " + g +
+                               "banks_per_group = " + std::to_string(geometry.bank_groups) + " x " +
                                std::to_string(geometry.banks_per_group)},
         {k_rank, "rank", g + "ranks = " + std::to_string(geometry.ranks)},
         {k_row, "row", g + "rows = " + std::to_string(geometry.rows)}};
@@ -210,8 +210,8 @@ AddressMapper::AddressMapper(const AddressMappingConfig& config, const DramGeome
         fail("scheme", std::string(config.scheme_given ? "" : "the default ") + "'" +
                            config.scheme + "' lacks field '" + r.token + "' (" +
                            std::to_string(values) + " values: " + r.source + "); expected " +
-                           "a scheme that names it, such as '" +
-                           scheme_with(tokens, r.token) + "'");
+                           "a scheme that names it, such as '" + scheme_with(tokens, r.token) +
+                           "'");
     }
   } else {
     bits[k_column] = config.column_bits;

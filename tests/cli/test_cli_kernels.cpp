@@ -139,8 +139,8 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
            {"grid", {2, 1, 1}},
            {"block", {32, 1, 1}},
            {"shared_bytes", 0},
-           {"args", {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}},
-                     {{"s32", mode}}}}}}},
+           {"args",
+            {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}}, {{"s32", mode}}}}}}},
         {"outputs", {"out"}}};
     write_text(dir + "/w.json", workload.dump());
     const CliResult r =
@@ -171,11 +171,15 @@ TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
       {"type", "kernel"},
       {"ptx", shipped("tests/data/ptx/packed_integer.ptx")},
       {"buffers",
-       {{"a", {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
+       {{"a",
+         {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
         {"b", {{"type", "u32"}, {"count", 32}}},
         {"out", {{"type", "u32"}, {"count", 13 * 32}}},
         {"sum", {{"type", "f16"}, {"count", 1}}},
-        {"bf16", {{"type", "u16"}, {"count", 32}, {"init", {{"sequence", {{"start", 16256}, {"step", 1}}}}}}},
+        {"bf16",
+         {{"type", "u16"},
+          {"count", 32},
+          {"init", {{"sequence", {{"start", 16256}, {"step", 1}}}}}}},
         {"wide", {{"type", "f32"}, {"count", 32}}}}},
       {"launches",
        {{{"kernel", "packed_ops"},
@@ -183,8 +187,12 @@ TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
          {"block", {32, 1, 1}},
          {"shared_bytes", 0},
          {"args",
-          {{{"buffer", "a"}}, {{"buffer", "b"}}, {{"buffer", "out"}}, {{"buffer", "sum"}},
-           {{"buffer", "bf16"}}, {{"buffer", "wide"}}}}}}},
+          {{{"buffer", "a"}},
+           {{"buffer", "b"}},
+           {{"buffer", "out"}},
+           {{"buffer", "sum"}},
+           {{"buffer", "bf16"}},
+           {{"buffer", "wide"}}}}}}},
       {"outputs", {"out", "sum", "wide"}}};
   write_text(dir + "/w.json", workload.dump());
   const CliResult r =

@@ -543,9 +543,9 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, vabsdiff, atom.add.f16, a bf16 
     CHECK(o[5] == ((x & y) | (x & c) | (y & c)));
     const uint32_t lo = a[t & ~1u], hi = a[(t & ~1u) + 1];
     CHECK(o[6] == (lo & 0xffff) + 3 * (lo >> 16) + 5 * (hi & 0xffff) + 7 * (hi >> 16));
-    CHECK(o[7] == (t & 1));        // __isGlobal: odd threads point into a
-    CHECK(o[8] == 1 - (t & 1));    // __isShared: even threads into shared memory
-    CHECK(o[9] == 0);              // __isLocal
+    CHECK(o[7] == (t & 1));      // __isGlobal: odd threads point into a
+    CHECK(o[8] == 1 - (t & 1));  // __isShared: even threads into shared memory
+    CHECK(o[9] == 0);            // __isLocal
     uint32_t differences = 0, signed_sum = 0, halves_sum = 0;
     for (uint32_t i = 0; i < 4; ++i) {
       differences |= uint32_t(std::abs(packed(x, i, 8, false) - packed(y, i, 8, false))) << (8 * i);

@@ -680,7 +680,8 @@ class Parser {
       return;
     }
     if (m_functions_by_name.count(token.text))
-      fail_here("'" + token.text + "' is a function: its address (a function pointer, for an "
+      fail_here("'" + token.text +
+                "' is a function: its address (a function pointer, for an "
                 "indirect call) is not supported");
     fail_here("unknown symbol '" + token.text + "'");
   }

@@ -228,9 +228,11 @@ void execute_bits(Exec& x) {
       return;
     case Opcode::lop3:
       for_each_lane(x.lanes, [&](uint32_t lane) {
-        write(x, lane,
-              logic3(static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
-                     static_cast<uint32_t>(read(x, 3, lane)), static_cast<uint32_t>(read(x, 4, lane))));
+        write(
+            x, lane,
+            logic3(static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
+                   static_cast<uint32_t>(read(x, 3, lane)),
+                   static_cast<uint32_t>(read(x, 4, lane))));
       });
       return;
     case Opcode::vabsdiff4:
