@@ -32,10 +32,7 @@ KernelArguments& KernelArguments::add_number(const void* data, uint64_t bytes, b
   if (m_next < m_slots.size()) {
     const Runtime::ParamSlot& slot = m_slots[m_next];
     const bool declared_float = gpu::is_float(slot.type);
-    const bool declared_integer = gpu::is_signed_int(slot.type) || slot.type == gpu::DataType::u8 ||
-                                  slot.type == gpu::DataType::u16 ||
-                                  slot.type == gpu::DataType::u32 ||
-                                  slot.type == gpu::DataType::u64;
+    const bool declared_integer = gpu::is_signed_int(slot.type) || gpu::is_unsigned_int(slot.type);
     if ((is_float && declared_integer) || (!is_float && declared_float))
       throw std::invalid_argument(
           "kernel '" + m_kernel + "' parameter " + std::to_string(m_next) + " (" + slot.name +

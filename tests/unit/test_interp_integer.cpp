@@ -245,6 +245,29 @@ TEST_CASE("interp: setp with every integer comparison and a bool op", "[interp]"
   CHECK(h.eval(set, 3, 2) == 0x3f80);
 }
 
+TEST_CASE("interp: vabsdiff4 and vabsdiff2 with .sat and .add", "[interp]") {
+  Harness h(4);
+  Instruction v4 = op3(Opcode::vabsdiff4, DataType::u32, 3);
+  v4.source_type = DataType::s32;  // a's bytes signed, b's unsigned
+  v4.mod.b_type = DataType::u32;
+  // a = {-128, 127, 0, 5}, b = {255, 0, 200, 5}: |differences| = {383, 127, 200, 0}.
+  const uint64_t a = 0x05007f80, b = 0x05c800ff;
+  CHECK(h.eval(v4, a, b, 0x11111111) == 0x00c87f7f);  // 383 cut to its byte: 0x7f
+  v4.mod.sat = true;
+  CHECK(h.eval(v4, a, b) == 0x00c87fff);  // 383 saturated to 255
+  v4.mod.sat = false;
+  v4.mod.accumulate = true;
+  CHECK(h.eval(v4, a, b, 1000) == 1000 + 383 + 127 + 200);
+  Instruction v2 = op3(Opcode::vabsdiff2, DataType::s32, 3);
+  v2.source_type = DataType::s32;
+  v2.mod.b_type = DataType::s32;
+  v2.mod.accumulate = true;
+  v2.mod.sat = true;
+  // a = {-32768, 32767}, b = {32767, -32768}: 65535 each; c = INT32_MAX saturates.
+  CHECK(h.eval(v2, 0x7fff8000, 0x80007fff, 0x7fffffff) == 0x7fffffff);
+  CHECK(h.eval(v2, 0x7fff8000, 0x80007fff, uint32_t(-131070)) == 0);
+}
+
 TEST_CASE("interp: guards select the executing lanes", "[interp]") {
   Harness h(8);
   for (uint32_t lane = 0; lane < 8; ++lane) {

@@ -49,6 +49,11 @@ constexpr bool is_signed_int(DataType type) {
          type == DataType::s64;
 }
 
+constexpr bool is_unsigned_int(DataType type) {
+  return type == DataType::u8 || type == DataType::u16 || type == DataType::u32 ||
+         type == DataType::u64;
+}
+
 constexpr bool is_float(DataType type) {
   return type == DataType::f16 || type == DataType::f16x2 || type == DataType::bf16 ||
          type == DataType::bf16x2 || type == DataType::f32 || type == DataType::f64;

@@ -78,10 +78,6 @@ uint32_t dot_product(const Instruction& in, uint32_t a, uint32_t b, uint32_t c) 
   return static_cast<uint32_t>(sum);
 }
 
-int64_t saturate(int64_t value, int64_t low, int64_t high) {
-  return std::min(std::max(value, low), high);
-}
-
 // vabsdiff4 / vabsdiff2 (PTX ISA, SIMD video instructions) without operand selectors or a
 // destination mask: each byte (halfword) of a and b, signed or not as its type says, gives
 // |a_i - b_i|. `.add`: d = c + their sum (32 bits, saturated with .sat); otherwise d packs them,
@@ -97,13 +93,14 @@ uint32_t absolute_differences(const Instruction& in, uint32_t a, uint32_t b, uin
     r = r < 0 ? -r : r;
     sum += r;
     if (in.mod.sat)
-      r = d_signed ? saturate(r, -(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1)
-                   : saturate(r, 0, (int64_t{1} << bits) - 1);
+      r = d_signed ? std::clamp(r, -(int64_t{1} << (bits - 1)), (int64_t{1} << (bits - 1)) - 1)
+                   : std::clamp(r, int64_t{0}, (int64_t{1} << bits) - 1);
     packed |= (uint32_t(r) & ((1u << bits) - 1)) << (i * bits);
   }
   if (!in.mod.accumulate) return packed;
   if (in.mod.sat)
-    sum = d_signed ? saturate(sum, INT32_MIN, INT32_MAX) : saturate(sum, 0, UINT32_MAX);
+    sum = d_signed ? std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX)
+                   : std::clamp<int64_t>(sum, 0, UINT32_MAX);
   return uint32_t(sum);
 }
 
