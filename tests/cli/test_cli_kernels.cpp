@@ -29,6 +29,25 @@ std::string vecadd_ending_in(const std::string& dir, const std::string& ending, 
   return dir + "/w.json";
 }
 
+// Runs one launch of `kernel` from tests/data/ptx/`ptx` on the default platform, with --dump into
+// DIR/d and the report in DIR.
+CliResult run_fixture(const std::string& dir, const std::string& ptx, const std::string& kernel,
+                      unsigned grid, unsigned block, const nlohmann::json& buffers,
+                      const nlohmann::json& args, const std::vector<std::string>& outputs) {
+  const nlohmann::json workload = {{"type", "kernel"},
+                                   {"ptx", shipped("tests/data/ptx/" + ptx)},
+                                   {"buffers", buffers},
+                                   {"launches",
+                                    {{{"kernel", kernel},
+                                      {"grid", {grid, 1, 1}},
+                                      {"block", {block, 1, 1}},
+                                      {"shared_bytes", 0},
+                                      {"args", args}}}},
+                                   {"outputs", outputs}};
+  write_text(dir + "/w.json", workload.dump());
+  return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+}
+
 }  // namespace
 
 TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and repeats exactly") {
@@ -92,19 +111,9 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
   const std::string dir = scratch_dir("barrier_reduction");
   for (const unsigned threads : {96u, 40u}) {
     INFO(threads << " threads");
-    nlohmann::json workload = {{"type", "kernel"},
-                               {"ptx", shipped("tests/data/ptx/barrier_reduction.ptx")},
-                               {"buffers", {{"out", {{"type", "s32"}, {"count", 3 * threads}}}}},
-                               {"launches",
-                                {{{"kernel", "barrier_reductions"},
-                                  {"grid", {2, 1, 1}},
-                                  {"block", {threads, 1, 1}},
-                                  {"shared_bytes", 0},
-                                  {"args", {{{"buffer", "out"}}}}}}},
-                               {"outputs", {"out"}}};
-    write_text(dir + "/w.json", workload.dump());
-    const CliResult r =
-        run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+    const CliResult r = run_fixture(dir, "barrier_reduction.ptx", "barrier_reductions", 2, threads,
+                                    {{"out", {{"type", "s32"}, {"count", 3 * threads}}}},
+                                    {{{"buffer", "out"}}}, {"out"});
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     const std::string bytes = read_text(dir + "/d/out.bin");
@@ -127,24 +136,13 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
   const std::string dir = scratch_dir("coherence");
   for (int mode = 0; mode < 4; ++mode) {
     INFO("mode " << mode);
-    nlohmann::json workload = {
-        {"type", "kernel"},
-        {"ptx", shipped("tests/data/ptx/coherence.ptx")},
-        {"buffers",
-         {{"flag", {{"type", "s32"}, {"count", 32}}},
-          {"data", {{"type", "s32"}, {"count", 32}}},
-          {"out", {{"type", "s32"}, {"count", 6}}}}},
-        {"launches",
-         {{{"kernel", "flag_handoff"},
-           {"grid", {2, 1, 1}},
-           {"block", {32, 1, 1}},
-           {"shared_bytes", 0},
-           {"args",
-            {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}}, {{"s32", mode}}}}}}},
-        {"outputs", {"out"}}};
-    write_text(dir + "/w.json", workload.dump());
-    const CliResult r =
-        run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+    const CliResult r = run_fixture(
+        dir, "coherence.ptx", "flag_handoff", 2, 32,
+        {{"flag", {{"type", "s32"}, {"count", 32}}},
+         {"data", {{"type", "s32"}, {"count", 32}}},
+         {"out", {{"type", "s32"}, {"count", 6}}}},
+        {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}}, {{"s32", mode}}},
+        {"out"});
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     const std::string bytes = read_text(dir + "/d/out.bin");
@@ -167,36 +165,19 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
 TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
   // tests/data/ptx/packed_integer.cu; the functional results are checked in test_simt_executor.
   const std::string dir = scratch_dir("packed_integer");
-  nlohmann::json workload = {
-      {"type", "kernel"},
-      {"ptx", shipped("tests/data/ptx/packed_integer.ptx")},
-      {"buffers",
-       {{"a",
-         {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
-        {"b", {{"type", "u32"}, {"count", 32}}},
-        {"out", {{"type", "u32"}, {"count", 13 * 32}}},
-        {"sum", {{"type", "f16"}, {"count", 1}}},
-        {"bf16",
-         {{"type", "u16"},
-          {"count", 32},
-          {"init", {{"sequence", {{"start", 16256}, {"step", 1}}}}}}},
-        {"wide", {{"type", "f32"}, {"count", 32}}}}},
-      {"launches",
-       {{{"kernel", "packed_ops"},
-         {"grid", {1, 1, 1}},
-         {"block", {32, 1, 1}},
-         {"shared_bytes", 0},
-         {"args",
-          {{{"buffer", "a"}},
-           {{"buffer", "b"}},
-           {{"buffer", "out"}},
-           {{"buffer", "sum"}},
-           {{"buffer", "bf16"}},
-           {{"buffer", "wide"}}}}}}},
-      {"outputs", {"out", "sum", "wide"}}};
-  write_text(dir + "/w.json", workload.dump());
-  const CliResult r =
-      run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+  nlohmann::json args = nlohmann::json::array();
+  for (const char* buffer : {"a", "b", "out", "sum", "bf16", "wide"})
+    args.push_back({{"buffer", buffer}});
+  const CliResult r = run_fixture(
+      dir, "packed_integer.ptx", "packed_ops", 1, 32,
+      {{"a",
+        {{"type", "u32"}, {"count", 32}, {"init", {{"sequence", {{"start", 1}, {"step", 3}}}}}}},
+       {"b", {{"type", "u32"}, {"count", 32}}},
+       {"out", {{"type", "u32"}, {"count", 13 * 32}}},
+       {"sum", {{"type", "f16"}, {"count", 1}}},
+       {"bf16", {{"type", "u16"}, {"count", 32}, {"init", {{"sequence", {{"start", 16256}}}}}}},
+       {"wide", {{"type", "f32"}, {"count", 32}}}},
+      args, {"out", "sum", "wide"});
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const std::string sum = read_text(dir + "/d/sum.bin");

@@ -234,22 +234,18 @@ void execute_bits(Exec& x) {
       return;
     case Opcode::vabsdiff4:
     case Opcode::vabsdiff2:
-      for_each_lane(x.lanes, [&](uint32_t lane) {
-        write(x, lane,
-              absolute_differences(in, static_cast<uint32_t>(read(x, 1, lane)),
-                                   static_cast<uint32_t>(read(x, 2, lane)),
-                                   static_cast<uint32_t>(read(x, 3, lane))));
-      });
-      return;
     case Opcode::dp4a:
-    case Opcode::dp2a:
+    case Opcode::dp2a: {
+      const bool dot = in.op == Opcode::dp4a || in.op == Opcode::dp2a;
+      const auto packed_op = dot ? dot_product : absolute_differences;
       for_each_lane(x.lanes, [&](uint32_t lane) {
         write(x, lane,
-              dot_product(in, static_cast<uint32_t>(read(x, 1, lane)),
-                          static_cast<uint32_t>(read(x, 2, lane)),
-                          static_cast<uint32_t>(read(x, 3, lane))));
+              packed_op(in, static_cast<uint32_t>(read(x, 1, lane)),
+                        static_cast<uint32_t>(read(x, 2, lane)),
+                        static_cast<uint32_t>(read(x, 3, lane))));
       });
       return;
+    }
     default:
       x.fail(FaultKind::unsupported, 0, "bit operation");
       return;
