@@ -247,7 +247,8 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
     // The mapper names the keys; the document knows the files (a geometry from --set, say).
     const std::string message = error.what();
     std::string where_geometry;
-    for (const char* key : {"ranks", "bank_groups", "banks_per_group", "rows", "columns"}) {
+    for (const char* key :
+         {"ranks", "bank_groups", "banks_per_group", "rows", "columns", "burst_length"}) {
       const std::string path = geometry_path + "." + key;
       const std::string origin = reader.origin_prefix(path);  // "<file>: "
       if (message.find(path + " ") != std::string::npos && !origin.empty() &&

@@ -451,6 +451,14 @@ TEST_CASE("memory config: a loaded platform's errors name the file that set the 
                       "lacks field 'rank' (2 values: memory.dram.geometry.ranks = 2)") &&
                  Contains("such as 'row:rank:bank:column' (memory.dram.geometry.ranks is set "
                           "in --set)"));
+  // Every geometry key the message names says where it was set: columns and burst_length here.
+  nlohmann::json root = load_platform("ddr4_2400").json();
+  root["memory"]["controller"]["address_mapping"] = {{"scheme", "row:rank:bank"}};
+  ConfigDocument columns(root, "p.json");
+  columns.apply_override("memory.dram.geometry.burst_length=4");
+  CHECK_THAT(error_of([&] { parse_platform(columns); }),
+             Contains("'row:rank:bank' lacks field 'column'") &&
+                 Contains("(memory.dram.geometry.burst_length is set in --set)"));
 }
 
 TEST_CASE("memory config: a platform without a name takes the file's") {
