@@ -355,6 +355,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   m_stats.warp_instructions.inc();
   m_stats.thread_instructions.inc(lane_count(result.executed_mask));
   m_stats.active_lanes.inc(lane_count(result.active_mask));
+  if (result.yielded) m_stats.path_yields.inc();
   warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
 
   switch (result.status) {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
@@ -159,6 +160,49 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
     if (mode < 3) CHECK(stats["gpu.sm0"]["l1_bypasses"]["value"].get<uint64_t>() > 0);
     CHECK(stats["gpu.sm0"]["l1_fence_invalidations"]["value"] == 1);
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed GPU") {
+  // tests/data/ptx/warp_locks.cu: the critical section follows the spin loop, so the winner runs
+  // only when the lanes spinning in its warp yield to it (independent thread scheduling).
+  const std::string dir = scratch_dir("warp_locks");
+  constexpr unsigned threads = 32;
+  const CliResult r = run_fixture(
+      dir, "warp_locks.ptx", "lock_after_loop", 1, threads,
+      {{"lock", {{"type", "s32"}, {"count", 1}}},
+       {"counter", {{"type", "s32"}, {"count", 1}}},
+       {"order", {{"type", "s32"}, {"count", threads}}}},
+      {{{"buffer", "lock"}}, {{"buffer", "counter"}}, {{"buffer", "order"}}}, {"counter", "order"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  int32_t counter = 0;
+  std::memcpy(&counter, read_text(dir + "/d/counter.bin").data(), 4);
+  CHECK(counter == int32_t(threads));
+  const std::string bytes = read_text(dir + "/d/order.bin");
+  REQUIRE(bytes.size() == threads * 4);
+  std::vector<int32_t> order(threads);
+  std::memcpy(order.data(), bytes.data(), bytes.size());
+  std::sort(order.begin(), order.end());
+  for (unsigned t = 0; t < threads; ++t) CHECK(order[t] == int32_t(t));
+  // Every thread but the last to win waited at the loop's exit until its spinners yielded.
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  CHECK(stats["gpu.sm0"]["path_yields"]["value"] == threads - 1);
+
+  // Then __syncthreads() over two warps: the winners wait there for the spinners of their warp.
+  const CliResult barrier =
+      run_fixture(dir, "warp_locks.ptx", "lock_then_barrier", 1, 2 * threads,
+                  {{"lock", {{"type", "s32"}, {"count", 1}}},
+                   {"counter", {{"type", "s32"}, {"count", 1}}},
+                   {"seen", {{"type", "s32"}, {"count", 2 * threads}}}},
+                  {{{"buffer", "lock"}}, {{"buffer", "counter"}}, {{"buffer", "seen"}}}, {"seen"});
+  INFO(barrier.output);
+  REQUIRE(barrier.exit_code == 0);
+  std::vector<int32_t> seen(2 * threads);
+  const std::string seen_bytes = read_text(dir + "/d/seen.bin");
+  REQUIRE(seen_bytes.size() == seen.size() * 4);
+  std::memcpy(seen.data(), seen_bytes.data(), seen_bytes.size());
+  CHECK(seen == std::vector<int32_t>(2 * threads, int32_t(2 * threads)));
   std::filesystem::remove_all(dir);
 }
 

@@ -25,9 +25,10 @@ std::string text_at_line(const Module& module, const Function& function, uint32_
 }  // namespace
 
 TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
-  for (const char* name : {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx",
-                           "stack.ptx", "large.ptx", "features.ptx", "intrinsics.ptx",
-                           "barrier_reduction.ptx", "coherence.ptx", "packed_integer.ptx"}) {
+  for (const char* name :
+       {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx",
+        "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx", "coherence.ptx",
+        "packed_integer.ptx", "warp_locks.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -563,4 +564,57 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, vabsdiff, atom.add.f16, a bf16 
   std::vector<uint32_t> wide(n);
   REQUIRE(memory.read(wide_at, wide.data(), n * 4));
   for (uint32_t t = 0; t < n; ++t) CHECK(wide[t] == uint32_t(bf16[t]) << 16);
+}
+
+TEST_CASE("executor: threads of one warp that spin for each other make progress", "[simt]") {
+  // tests/data/ptx/warp_locks.cu: a lock whose critical section follows the spin loop, and two
+  // lanes of each warp taking turns; both need independent thread scheduling.
+  const Module module = ohmvp::gpu::test::load_fixture("warp_locks.ptx");
+  DeviceMemory memory;
+  constexpr uint32_t threads = 64, rounds = 5;
+  const uint64_t lock_at = memory.allocate(4), counter_at = memory.allocate(4);
+  const uint64_t order_at = memory.allocate(threads * 4);
+  LaunchParams lock;
+  lock.kernel = "lock_after_loop";
+  lock.grid = {1, 1, 1};
+  lock.block = {threads, 1, 1};
+  for (const uint64_t pointer : {lock_at, counter_at, order_at})
+    put(lock.arguments, lock.arguments.size(), pointer);
+  FunctionalExecutor executor(module, memory, 32);
+  executor.launch(lock);
+  int32_t counter = 0;
+  REQUIRE(memory.read(counter_at, &counter, 4));
+  CHECK(counter == int32_t(threads));
+  std::vector<int32_t> order(threads);
+  REQUIRE(memory.read(order_at, order.data(), threads * 4));
+  std::sort(order.begin(), order.end());
+  for (uint32_t t = 0; t < threads; ++t) CHECK(order[t] == int32_t(t));  // each thread once
+
+  const uint64_t turn_at = memory.allocate(2 * 4), out_at = memory.allocate(2 * 2 * rounds * 4);
+  LaunchParams ping_pong;
+  ping_pong.kernel = "ping_pong";
+  ping_pong.grid = {1, 1, 1};
+  ping_pong.block = {threads, 1, 1};
+  put(ping_pong.arguments, 0, turn_at);
+  put(ping_pong.arguments, 8, out_at);
+  put(ping_pong.arguments, 16, rounds);
+  executor.launch(ping_pong);
+  std::vector<int32_t> out(2 * 2 * rounds);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  for (uint32_t i = 0; i < out.size(); ++i) CHECK(out[i] == int32_t(i % (2 * rounds)));
+
+  // After a lock, __syncthreads() waits for every thread, also those still spinning in the
+  // warps of the lock's winners: each thread then reads the final count.
+  const uint64_t seen_at = memory.allocate(threads * 4);
+  REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
+  REQUIRE(memory.write(counter_at, std::vector<int32_t>{0}.data(), 4));
+  LaunchParams barrier = lock;
+  barrier.kernel = "lock_then_barrier";
+  barrier.arguments.clear();
+  for (const uint64_t pointer : {lock_at, counter_at, seen_at})
+    put(barrier.arguments, barrier.arguments.size(), pointer);
+  executor.launch(barrier);
+  std::vector<int32_t> seen(threads);
+  REQUIRE(memory.read(seen_at, seen.data(), threads * 4));
+  CHECK(seen == std::vector<int32_t>(threads, int32_t(threads)));
 }

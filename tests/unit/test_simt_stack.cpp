@@ -1,3 +1,5 @@
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "modules/gpu/simt/simt_stack.h"
@@ -91,4 +93,90 @@ TEST_CASE("simt stack: a loop's back edge keeps iterating lanes on top", "[simt]
   CHECK(iterations == 4);
   CHECK(stack.depth() == 1);
   CHECK(stack.mask() == 0xf);
+}
+
+TEST_CASE("simt stack: a yield runs the lane waiting at a spin loop's exit, then reconverges",
+          "[simt]") {
+  // while (atomicCAS(lock) != 0) at 1..3 (back edge at 3, exit 4); lane 0 won the lock.
+  SimtStack stack;
+  stack.reset(3, 0xf);
+  stack.branch(0xe, 1, 4, 4);
+  REQUIRE(stack.depth() == 2);
+  CHECK(stack.mask() == 0xe);
+  CHECK_FALSE(stack.yield(1));  // nothing waits above the floor
+  REQUIRE(stack.yield());
+  CHECK(stack.depth() == 3);
+  CHECK(stack.pc() == 4);  // the winner runs the critical section after the loop ...
+  CHECK(stack.mask() == 0x1);
+  CHECK(stack.top().reconvergence_pc == no_target);
+  stack.remove_lanes(0x1);  // ... and exits
+  stack.reconverge();
+  CHECK(stack.pc() == 1);  // the spinners resume where they were
+  CHECK(stack.mask() == 0xe);
+  stack.branch(0xc, 1, 4, 4);  // lane 1 wins next: it waits at the exit again
+  CHECK(stack.mask() == 0xc);
+  CHECK(stack.at(stack.depth() - 2).pc == 4);
+  CHECK(stack.at(stack.depth() - 2).mask == 0xe);
+  stack.branch(0x0, 1, 4, 4);  // the others win too: they reach the exit and reconverge there
+  stack.reconverge();
+  CHECK(stack.depth() == 1);
+  CHECK(stack.pc() == 4);
+  CHECK(stack.mask() == 0xe);
+}
+
+TEST_CASE("simt stack: a yielded path waits for its siblings at the reconvergence point",
+          "[simt]") {
+  // if (lane < 2) { spin until the else path has run } else { ... } at 10 / 1, joining at 30.
+  SimtStack stack;
+  stack.reset(0, 0xf);
+  stack.branch(0x3, 10, 1, 30);
+  REQUIRE(stack.yield());
+  CHECK(stack.pc() == 1);
+  CHECK(stack.mask() == 0xc);
+  CHECK(stack.depth() == 3);  // the else entry, left empty, went
+  stack.set_pc(30);
+  stack.reconverge();  // the else lanes wait at the join ...
+  CHECK(stack.pc() == 10);
+  CHECK(stack.mask() == 0x3);
+  stack.set_pc(30);
+  stack.reconverge();  // ... until the spinners get there
+  CHECK(stack.depth() == 1);
+  CHECK(stack.pc() == 30);
+  CHECK(stack.mask() == 0xf);
+}
+
+TEST_CASE("simt stack: repeated yields take turns over every waiting path", "[simt]") {
+  // Three paths of a switch joining at 40: lane 0 at 10, lane 1 at 20, lane 2 (running) at 30.
+  SimtStack stack;
+  stack.reset(40, 0x7);
+  stack.push({10, 40, 0x1});
+  stack.push({20, 40, 0x2});
+  stack.push({30, 40, 0x4});
+  std::vector<uint64_t> runs;
+  for (int turn = 0; turn < 6; ++turn) {
+    runs.push_back(stack.mask());
+    REQUIRE(stack.yield());
+    CHECK(stack.depth() == 4);  // paths move, the stack does not grow
+  }
+  // Each path runs in turn, the one that waited longest first.
+  CHECK(runs == std::vector<uint64_t>{0x4, 0x1, 0x2, 0x4, 0x1, 0x2});
+}
+
+TEST_CASE("simt stack: gather joins paths a yield separated once they reach the same point",
+          "[simt]") {
+  // Two lock winners parked at a barrier (pc 8) in separate entries; the last one gets there.
+  SimtStack stack;
+  stack.reset(4, 0xc);  // lanes 2, 3 still before the barrier
+  stack.push({8, no_target, 0x1});
+  stack.push({6, no_target, 0x8});  // another path elsewhere
+  stack.push({8, no_target, 0x2});
+  stack.gather();
+  CHECK(stack.mask() == 0x3);  // the two at the barrier ...
+  CHECK(stack.pc() == 8);
+  CHECK(stack.depth() == 3);  // ... and their emptied entry went
+  CHECK(stack.at(1).mask == 0x8);
+  stack.push({8, 20, 0x4});  // same pc, another reconvergence point: stays apart
+  stack.gather();
+  CHECK(stack.mask() == 0x4);
+  CHECK(stack.depth() == 4);
 }

@@ -532,7 +532,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       const uint32_t target = in.operands[0].target;
       if (target >= function.instructions.size())
         return fault(FaultKind::bad_control_flow, "branch target outside the function");
-      warp.branch(lanes, target, pc + 1, in.reconvergence_pc);
+      result.yielded = warp.branch(lanes, target, pc + 1, in.reconvergence_pc);
       control = true;
       break;
     }
@@ -560,6 +560,11 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       // sequentially consistent, so the executing lanes are already synchronised.
       if (in.mod.barrier == BarrierMode::warp) break;
       if (lanes == 0) break;
+      if (in.mod.barrier != BarrierMode::arrive && warp.defer_barrier()) {
+        result.yielded = true;
+        control = true;  // the suspended path stays at the barrier
+        break;
+      }
       {
         // bar.red d, a{, b}, {!}c: the barrier's operands follow the destination, the
         // predicate comes last.

@@ -25,6 +25,7 @@ struct StepResult {
   uint32_t barrier_id = 0;
   uint32_t barrier_threads = 0;  // bar.sync's thread count operand; 0: every thread of the CTA
   bool barrier_arrive_only = false;
+  bool yielded = false;  // a branch suspended its path for waiting lanes (WarpState::branch)
   BarrierReductionShare barrier_reduction;  // bar.red: this warp's share of the reduction
 };
 

@@ -1,5 +1,7 @@
 #include "modules/gpu/simt/simt_stack.h"
 
+#include <algorithm>
+
 namespace ohmvp::gpu {
 
 void SimtStack::branch(uint64_t taken, uint32_t target, uint32_t fall_through,
@@ -44,6 +46,49 @@ void SimtStack::reconverge(size_t floor_depth) {
     if (entry.mask != 0 && entry.pc != entry.reconvergence_pc) break;
     m_entries.pop_back();
   }
+}
+
+bool SimtStack::yield(size_t floor_depth) {
+  uint64_t above = m_entries.back().mask;
+  size_t donor = m_entries.size();
+  uint64_t waiting = 0;
+  for (size_t i = m_entries.size() - 1; i-- > floor_depth;) {
+    const uint64_t lanes_here = m_entries[i].mask & ~above;
+    if (lanes_here != 0) {
+      donor = i;
+      waiting = lanes_here;
+    }
+    above |= m_entries[i].mask;
+  }
+  if (donor == m_entries.size()) return false;
+  SimtEntry moved = m_entries[donor];
+  moved.mask = waiting;
+  m_entries[donor].mask &= ~waiting;
+  m_entries.push_back(moved);
+  drop_empty_below_top(floor_depth);
+  return true;
+}
+
+void SimtStack::gather(size_t floor_depth) {
+  SimtEntry& top = m_entries.back();
+  uint64_t above = top.mask;
+  for (size_t i = m_entries.size() - 1; i-- > floor_depth;) {
+    SimtEntry& entry = m_entries[i];
+    const uint64_t lanes_here = entry.mask & ~above;
+    above |= entry.mask;
+    if (lanes_here == 0 || entry.pc != top.pc || entry.reconvergence_pc != top.reconvergence_pc)
+      continue;
+    entry.mask &= ~lanes_here;
+    top.mask |= lanes_here;
+  }
+  drop_empty_below_top(floor_depth);
+}
+
+void SimtStack::drop_empty_below_top(size_t floor_depth) {
+  const auto top = m_entries.end() - 1;
+  m_entries.erase(std::remove_if(m_entries.begin() + static_cast<std::ptrdiff_t>(floor_depth), top,
+                                 [](const SimtEntry& e) { return e.mask == 0; }),
+                  top);
 }
 
 }  // namespace ohmvp::gpu

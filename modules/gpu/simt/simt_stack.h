@@ -22,7 +22,8 @@ struct SimtEntry {
 // the reconvergence pc), then pushes the fall-through lanes, then the taken lanes, so the taken
 // path runs first. An entry pops when its pc reaches its reconvergence pc or when it has no lanes
 // left (lanes that exit or return leave every entry they are in). Call frames stack their own
-// entries above a base depth (see WarpState).
+// entries above a base depth (see WarpState). After a yield the entries no longer nest: a lane
+// is where the topmost entry holding it is.
 class SimtStack {
  public:
   SimtStack() { m_entries.reserve(32); }
@@ -54,7 +55,23 @@ class SimtStack {
   // Pops entries above `floor_depth` that are empty or have reached their reconvergence pc.
   void reconverge(size_t floor_depth = 0);
 
+  // Suspends the top entry for lanes that wait below it (independent thread scheduling): the
+  // lanes of the deepest entry at or above `floor_depth` that no entry above it holds move to a
+  // new top entry with that entry's pc and reconvergence pc; entries left empty go. A lane's
+  // place is the topmost entry that holds it, so every lane keeps its pc, and the moved lanes
+  // still wait for their reconvergence point in the entry that held them below. Taking the
+  // deepest waiting lanes first turns repeated yields into a round robin. False (nothing
+  // changed) when no lane waits.
+  bool yield(size_t floor_depth = 0);
+
+  // Moves into the top entry the lanes (of entries at or above `floor_depth`) whose place is an
+  // entry with the top's pc and reconvergence pc: paths that a yield separated and that have
+  // reached the same point run on together.
+  void gather(size_t floor_depth = 0);
+
  private:
+  void drop_empty_below_top(size_t floor_depth);
+
   std::vector<SimtEntry> m_entries;
 };
 

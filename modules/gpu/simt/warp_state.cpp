@@ -44,6 +44,10 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   }
   m_param_arena.assign(m_param_arena_bytes * m_warp_size, 0);
   m_frames.clear();
+  m_jumps_depth = 0;
+  m_jumps_mask = 0;
+  m_jumps = 0;
+  m_yielded = false;
   m_stack.reset(0, m_valid);
   if (m_valid == 0) m_stack.reconverge();
   m_memory_pending = false;
@@ -70,6 +74,30 @@ void WarpState::return_lanes(uint64_t lanes) {
 void WarpState::exit_lanes(uint64_t lanes) {
   m_exited |= lanes;
   m_stack.remove_lanes(lanes);
+}
+
+bool WarpState::loop_back() {
+  const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+  if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask) {
+    m_jumps_depth = m_stack.depth();
+    m_jumps_mask = m_stack.mask();
+    m_jumps = 0;
+  }
+  if (m_stack.depth() <= floor + 1 || ++m_jumps < yield_after_jumps) return false;
+  m_jumps = 0;
+  if (!m_stack.yield(floor)) return false;
+  m_yielded = true;
+  return true;
+}
+
+bool WarpState::defer_barrier() {
+  if (!m_yielded || !m_frames.empty()) return false;
+  m_stack.gather();
+  if (m_stack.mask() == (m_valid & ~m_exited)) {
+    m_yielded = false;
+    return false;
+  }
+  return m_stack.yield();
 }
 
 void WarpState::pop_finished() {

@@ -80,8 +80,11 @@ class WarpState {
 
   // Control flow (the interpreter's, after an instruction).
   void set_pc(uint32_t pc) { m_stack.set_pc(pc); }
-  void branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc) {
+  // True when the branch made the path yield (see loop_back).
+  bool branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc) {
+    const bool loops_back = taken == m_stack.mask() && target < fall_through;
     m_stack.branch(taken, target, fall_through, reconvergence_pc);
+    return loops_back && loop_back();
   }
   // Enters `callee` with the active lanes; the caller resumes after `call_pc`. False (nothing
   // changed) if the callee is already on the call chain (recursion).
@@ -106,8 +109,25 @@ class WarpState {
   // The call instruction that entered the current .func (valid when call_depth() > 0).
   const CallFrame& current_frame() const { return m_frames.back(); }
 
+  // Independent thread scheduling (sm_70 on): a path whose lanes all jump backward this many
+  // times in a row, same lanes at the same stack depth, while other lanes of the warp wait,
+  // yields to the waiting lanes (SimtStack::yield). A lane spinning on a lock that a lane of its
+  // own warp holds thereby lets the holder run. A modelling choice (the hardware's yield points
+  // are not documented): loops whose lanes leave at different trip counts reconverge at their
+  // exit as under the stack alone, as the compiler's convergence barriers make them on the
+  // hardware, unless one set of lanes loops 256 times on its own; a contended lock changes hands
+  // after 256 turns of the spin loop.
+  static constexpr uint32_t yield_after_jumps = 256;
+
+  // At a CTA barrier (bar.sync, bar.red) after a yield: paths that wait at the same barrier run
+  // on together (SimtStack::gather); while lanes of the warp still run elsewhere, the path
+  // yields to them and comes back to the barrier later (true: the barrier did not execute), so
+  // the warp arrives with every thread that has not exited, as each thread does on sm_70.
+  bool defer_barrier();
+
  private:
   void pop_finished();
+  bool loop_back();
 
   const KernelLayout* m_layout;
   uint32_t m_warp_size;
@@ -124,6 +144,10 @@ class WarpState {
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;
+  size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth and lanes
+  uint64_t m_jumps_mask = 0;
+  uint32_t m_jumps = 0;
+  bool m_yielded = false;  // a yield separated paths that have not all met again since
   std::vector<CallFrame> m_frames;
   MemoryRequest m_request;
   SharedAccess m_shared_access;
