@@ -8,6 +8,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "modules/host/buffer_locator.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
@@ -93,6 +94,16 @@ class SimulatedExecutor : public WorkloadExecutor {
     uint64_t bits = 0;
     m_runtime.copy_to_host(&bits, m_addresses.at(name) + index * size, size);
     return bits;
+  }
+
+  // The workload's buffers where they were allocated, for a fault message to name.
+  std::vector<LocatedBuffer> located_buffers() const {
+    std::vector<LocatedBuffer> located;
+    for (const BufferSpec& buffer : m_workload.buffers)
+      located.push_back({buffer.name, m_addresses.at(buffer.name), buffer.count,
+                         static_cast<uint32_t>(element_size(buffer.type)),
+                         element_type_name(buffer.type)});
+    return located;
   }
 
   std::vector<uint8_t> read_buffer(const std::string& name) {
@@ -276,6 +287,12 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                               time_limit_text(time_limit_ps) + " (--time-limit): " + running +
                               "; a kernel that never ends, or one that needs a larger "
                               "--time-limit");
+      }
+      const auto* fault = dynamic_cast<const DeviceFaultError*>(&error);
+      if (fault && fault->global_address() && executor) {
+        const std::string where =
+            locate_address(*fault->global_address(), executor->located_buffers());
+        if (!where.empty()) throw SimulationError(std::string(error.what()) + "; that is " + where);
       }
       throw;
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,6 +29,18 @@ class SimulationError : public std::runtime_error {
  public:
   explicit SimulationError(const std::string& message)
       : std::runtime_error(printable(message)) {}
+};
+
+// A device fault that stopped a kernel, with the global address of the access that faulted when
+// it was one (an unmapped or misaligned global access), for the host to name its buffer.
+class DeviceFaultError : public SimulationError {
+ public:
+  DeviceFaultError(const std::string& message, std::optional<uint64_t> global_address)
+      : SimulationError(message), m_global_address(global_address) {}
+  const std::optional<uint64_t>& global_address() const { return m_global_address; }
+
+ private:
+  std::optional<uint64_t> m_global_address;
 };
 
 }  // namespace ohmvp

@@ -107,7 +107,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
   for (uint32_t i = 0; i < config.sm_count; ++i) {
     Sm::Callbacks callbacks;
     callbacks.cta_done = [this](uint32_t sm) { cta_done(sm); };
-    callbacks.fault = [this](const std::string& message) { fault(message); };
+    callbacks.fault = [this](const std::string& message, std::optional<uint64_t> address) {
+      fault(message, address);
+    };
     m_sms.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, m_config, m_loop,
                                          stats, vcd, m_totals->memory_latency, callbacks));
   }
@@ -194,6 +196,7 @@ void Gpu::start_next() {
   m_running = true;
   m_faulted = false;
   m_fault_message.clear();
+  m_fault_address.reset();
   for (auto& sm : m_sms) sm->begin_launch(*m_state);
   m_dispatcher.start_grid(m_state->cta_count, m_state->occupancy.ctas_per_sm);
   const uint64_t now = kernel_now_ps();
@@ -228,10 +231,11 @@ void Gpu::cta_done(uint32_t sm) {
   m_dispatch_due = !m_dispatcher.all_dispatched();
 }
 
-void Gpu::fault(const std::string& message) {
+void Gpu::fault(const std::string& message, std::optional<uint64_t> global_address) {
   if (m_faulted) return;
   m_faulted = true;
   m_fault_message = message;
+  m_fault_address = global_address;
   for (auto& sm : m_sms) sm->abort();
 }
 
@@ -243,6 +247,7 @@ void Gpu::finish(uint64_t cycle) {
   m_result = LaunchResult{};
   m_result.faulted = m_faulted;
   m_result.fault = m_fault_message;
+  m_result.fault_address = m_fault_address;
   m_result.start_cycle = m_start_cycle;
   m_result.end_cycle = cycle + 1;
   m_result.warp_instructions = m_totals->warp_instructions.value() - m_warp_instructions_before;

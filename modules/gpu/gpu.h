@@ -86,7 +86,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   void start_next();
   std::unique_ptr<LaunchState> prepare(const KernelLaunch& launch) const;
   void cta_done(uint32_t sm);
-  void fault(const std::string& message);
+  void fault(const std::string& message, std::optional<uint64_t> global_address);
   void finish(uint64_t cycle);
   void deliver_done();
   void update_tensor_totals(uint64_t cycles);
@@ -111,6 +111,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   bool m_dispatch_due = false;
   bool m_faulted = false;
   std::string m_fault_message;
+  std::optional<uint64_t> m_fault_address;
   uint64_t m_start_cycle = 0;
   uint32_t m_grid_id = 0;
   uint64_t m_warp_instructions_before = 0;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@ struct KernelLaunch {
 struct LaunchResult {
   bool faulted = false;
   std::string fault;  // the device fault's message when faulted
+  std::optional<uint64_t> fault_address;  // the global address the faulting access used
   uint64_t start_cycle = 0;
   uint64_t end_cycle = 0;  // the core cycle the last CTA (and its last store) completed
   uint64_t warp_instructions = 0;

@@ -647,7 +647,7 @@ void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
   const Dim3 thread = warp.state->thread(fault.lane);
   const std::string message =
       describe_fault(fault, m_launch->layout->module(), k.kernel, cta.context.cta, thread);
-  m_callbacks.fault(message);
+  m_callbacks.fault(message, fault.global_address());
 }
 
 void Sm::abort() {

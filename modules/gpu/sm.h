@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -42,7 +43,8 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
 
   struct Callbacks {
     std::function<void(uint32_t sm)> cta_done;              // a CTA finished; its slot is free
-    std::function<void(const std::string& message)> fault;  // a device fault: stop the launch
+    // A device fault: stop the launch. `global_address`: see DeviceFault::global_address.
+    std::function<void(const std::string& message, std::optional<uint64_t> global_address)> fault;
   };
 
   // `total_latency`: the GPU-wide memory-latency histogram, sampled alongside the SM's own.

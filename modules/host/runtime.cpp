@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "modules/common/errors.h"
 #include "modules/common/process_error.h"
@@ -310,7 +311,10 @@ void Runtime::reap_finished_launches() {
   while (!m_pending.empty() && m_pending.front()->done) {
     const Pending& oldest = *m_pending.front();
     if (oldest.local_region) m_allocator.free(oldest.local_region);
-    if (oldest.result.faulted && m_fault.empty()) m_fault = oldest.result.fault;
+    if (oldest.result.faulted && m_fault.empty()) {
+      m_fault = oldest.result.fault;
+      m_fault_address = oldest.result.fault_address;
+    }
     m_pending.pop_front();
   }
 }
@@ -326,7 +330,7 @@ void Runtime::synchronize() {
   reap_finished_launches();
   std::string fault;
   fault.swap(m_fault);
-  if (!fault.empty()) throw SimulationError(fault);
+  if (!fault.empty()) throw DeviceFaultError(fault, std::exchange(m_fault_address, std::nullopt));
 }
 
 }  // namespace ohmvp

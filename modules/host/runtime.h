@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -76,7 +77,8 @@ class Runtime : public sc_core::sc_module {
   // list says (see argument_layout). ConfigError for an unknown kernel or a bad configuration.
   void launch(ModuleId module, const std::string& kernel, const LaunchConfig& config,
               std::vector<uint8_t> arguments);
-  // Waits for every queued launch. A device fault raises SimulationError with its message.
+  // Waits for every queued launch. A device fault raises DeviceFaultError (a SimulationError)
+  // with its message and, for an unmapped or misaligned global access, its address.
   void synchronize();
 
   // The kernel's parameters as (offset, bytes) in its parameter block, and the block's size.
@@ -126,6 +128,7 @@ class Runtime : public sc_core::sc_module {
   // its fault kept for synchronize) when the host next launches or synchronizes.
   std::deque<std::unique_ptr<Pending>> m_pending;
   std::string m_fault;  // the first device fault since the last synchronize
+  std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;
 
   Counter& m_launches;

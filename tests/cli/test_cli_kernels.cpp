@@ -254,13 +254,17 @@ TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all p
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA and thread") {
+TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA, thread and buffer") {
   const std::string dir = scratch_dir("kernel_fault");
   write_text(dir + "/oob.json", vecadd_workload(1 << 20));
   const CliResult r = run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/out");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("vecadd") && Contains("CTA") && Contains("thread"));
+  // a[8192] and b[8192] are the next buffers' first elements; c[8192] is past every buffer.
+  CHECK_THAT(r.output, Contains("unmapped device address 0x28000 (global) at CTA (32,0,0) thread "
+                                "(0,0,0); that is just past the end of buffer 'c' (8192 f32 at "
+                                "0x20000), where its element 8192 would be"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
   // Folders the failed run made and left without a file go; one holding its VCD stays.
   CHECK(run_ohmvp("run -q --workload " + dir + "/oob.json --out " + dir + "/new/a").exit_code == 1);

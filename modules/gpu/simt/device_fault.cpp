@@ -59,6 +59,12 @@ const char* space_name(StateSpace space) {
 
 }  // namespace
 
+std::optional<uint64_t> DeviceFault::global_address() const {
+  const bool access = kind == FaultKind::unmapped_address || kind == FaultKind::misaligned_address;
+  if (!access || (space != StateSpace::global && space != StateSpace::generic)) return std::nullopt;
+  return address;
+}
+
 std::string describe_fault(const DeviceFault& fault, const Module& module,
                            const std::string& kernel, const Dim3& cta, const Dim3& thread) {
   std::string where;

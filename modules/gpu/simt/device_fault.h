@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "modules/gpu/ptx/ptx_types.h"
@@ -32,6 +33,9 @@ struct DeviceFault {
   uint64_t address = 0;
   StateSpace space = StateSpace::generic;
   const char* detail = "";  // static text
+
+  // The address of an unmapped or misaligned global (or generic) access; none for other faults.
+  std::optional<uint64_t> global_address() const;
 };
 
 struct Module;
