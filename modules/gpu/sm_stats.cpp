@@ -42,9 +42,10 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
                                         "lanes whose guard held, over issued instructions")),
       active_lanes(stats.counter(group, "active_lanes", "lanes",
                                  "active lanes at issue, over issued instructions")),
-      path_yields(stats.counter(group, "path_yields", "branches",
-                                "backward branches after which the path yielded to lanes of its "
-                                "warp waiting elsewhere (independent thread scheduling)")),
+      path_yields(stats.counter(group, "path_yields", "yields",
+                                "times a path yielded to lanes of its warp elsewhere: after a run "
+                                "of backward branches, or at a barrier or warp-synchronous "
+                                "instruction that waits for them (independent thread scheduling)")),
       ctas(stats.counter(group, "ctas", "CTAs", "CTAs run to completion")),
       l1_hits(stats.counter(group, "l1_hits", "accesses", "L1 line accesses that hit")),
       l1_misses(stats.counter(group, "l1_misses", "accesses",

@@ -36,7 +36,7 @@ struct SmStats {
   Counter& warp_instructions;
   Counter& thread_instructions;
   Counter& active_lanes;
-  Counter& path_yields;  // branches that suspended their path for waiting lanes of the warp
+  Counter& path_yields;  // times a path yielded to lanes of its warp elsewhere (docs/gpu_simt.md)
   Counter& ctas;
   Counter& l1_hits;    // line accesses whose sectors were all present
   Counter& l1_misses;  // line accesses that went to L2 for at least one sector

@@ -189,20 +189,33 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
   const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
   CHECK(stats["gpu.sm0"]["path_yields"]["value"] == threads - 1);
 
-  // Then __syncthreads() over two warps: the winners wait there for the spinners of their warp.
-  const CliResult barrier =
-      run_fixture(dir, "warp_locks.ptx", "lock_then_barrier", 1, 2 * threads,
-                  {{"lock", {{"type", "s32"}, {"count", 1}}},
-                   {"counter", {{"type", "s32"}, {"count", 1}}},
-                   {"seen", {{"type", "s32"}, {"count", 2 * threads}}}},
-                  {{{"buffer", "lock"}}, {{"buffer", "counter"}}, {{"buffer", "seen"}}}, {"seen"});
-  INFO(barrier.output);
-  REQUIRE(barrier.exit_code == 0);
-  std::vector<int32_t> seen(2 * threads);
-  const std::string seen_bytes = read_text(dir + "/d/seen.bin");
-  REQUIRE(seen_bytes.size() == seen.size() * 4);
-  std::memcpy(seen.data(), seen_bytes.data(), seen_bytes.size());
-  CHECK(seen == std::vector<int32_t>(2 * threads, int32_t(2 * threads)));
+  // Then __syncthreads(), and __ballot_sync, __shfl_xor_sync and __syncthreads_count, over two
+  // warps: the winners wait there for the spinners of their warp.
+  const nlohmann::json lock_buffers = {{"lock", {{"type", "s32"}, {"count", 1}}},
+                                       {"counter", {{"type", "s32"}, {"count", 1}}},
+                                       {"out", {{"type", "s32"}, {"count", 6 * threads}}}};
+  const nlohmann::json lock_args = {
+      {{"buffer", "lock"}}, {{"buffer", "counter"}}, {{"buffer", "out"}}};
+  for (const char* kernel : {"lock_then_barrier", "lock_then_warp_sync"}) {
+    INFO(kernel);
+    const CliResult after = run_fixture(dir, "warp_locks.ptx", kernel, 1, 2 * threads, lock_buffers,
+                                        lock_args, {"out"});
+    INFO(after.output);
+    REQUIRE(after.exit_code == 0);
+    std::vector<int32_t> out(6 * threads);
+    const std::string out_bytes = read_text(dir + "/d/out.bin");
+    REQUIRE(out_bytes.size() == out.size() * 4);
+    std::memcpy(out.data(), out_bytes.data(), out_bytes.size());
+    for (unsigned t = 0; t < 2 * threads; ++t) {
+      if (std::string(kernel) == "lock_then_barrier") {
+        CHECK(out[t] == int32_t(2 * threads));  // every critical section is done
+      } else {
+        CHECK(uint32_t(out[3 * t]) == 0xffffffffu);
+        CHECK(out[3 * t + 1] == 31 * 32 / 2);
+        CHECK(out[3 * t + 2] == int32_t(threads));  // the odd threads of 2 x 32
+      }
+    }
+  }
   std::filesystem::remove_all(dir);
 }
 

@@ -618,3 +618,58 @@ TEST_CASE("executor: threads of one warp that spin for each other make progress"
   REQUIRE(memory.read(seen_at, seen.data(), threads * 4));
   CHECK(seen == std::vector<int32_t>(threads, int32_t(threads)));
 }
+
+TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield left elsewhere",
+          "[simt]") {
+  const Module module = ohmvp::gpu::test::load_fixture("warp_locks.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 64;
+  const uint64_t lock_at = memory.allocate(4), counter_at = memory.allocate(4);
+  const uint64_t out_at = memory.allocate(3 * threads * 4);
+  LaunchParams launch;
+  launch.kernel = "lock_then_warp_sync";
+  launch.grid = {1, 1, 1};
+  launch.block = {threads, 1, 1};
+  for (const uint64_t pointer : {lock_at, counter_at, out_at})
+    put(launch.arguments, launch.arguments.size(), pointer);
+  executor.launch(launch);
+  std::vector<int32_t> out(3 * threads);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    CHECK(uint32_t(out[3 * t]) == 0xffffffffu);  // every lane votes
+    CHECK(out[3 * t + 1] == 31 * 32 / 2);        // every lane's id is in the sum
+    CHECK(out[3 * t + 2] == int32_t(threads / 2));
+  }
+
+  // No lock: lane 0 loops 2000 times on its own, so its path yields to the lanes done with the
+  // loop; their __shfl_down_sync waits for it.
+  std::vector<int32_t> trips(32);
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    trips[lane] = lane == 0 ? 2000 : lane < 8 ? 0 : 5 + lane;
+  int64_t expected = 0;
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    for (int32_t i = 0; i < trips[lane]; ++i) expected += i ^ int32_t(lane);
+  const uint64_t trips_at = memory.allocate(32 * 4), total_at = memory.allocate(4);
+  REQUIRE(memory.write(trips_at, trips.data(), 32 * 4));
+  LaunchParams loop;
+  loop.kernel = "long_loop_then_shuffle";
+  loop.grid = {1, 1, 1};
+  loop.block = {32, 1, 1};
+  put(loop.arguments, 0, trips_at);
+  put(loop.arguments, 8, total_at);
+  executor.launch(loop);
+  int32_t total = 0;
+  REQUIRE(memory.read(total_at, &total, 4));
+  CHECK(total == int32_t(expected));
+
+  // A barrier inside a called function waiting for lanes outside the call: refused, not wrong.
+  LaunchParams in_function = launch;
+  in_function.kernel = "barrier_in_function";
+  REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
+  CHECK_THROWS_WITH(executor.launch(in_function),
+                    Catch::Contains("pc 2 in '_Z17synchronised_readPVi'") &&
+                        Catch::Contains("independent thread scheduling across calls is not "
+                                        "modelled"));
+}

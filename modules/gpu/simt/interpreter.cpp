@@ -1,5 +1,7 @@
 #include "modules/gpu/simt/interpreter.h"
 
+#include <optional>
+
 #include "modules/gpu/simt/interpreter_internal.h"
 
 namespace ohmvp::gpu {
@@ -366,6 +368,32 @@ void return_from_function(Exec& x) {
   x.warp.return_lanes(x.lanes);
 }
 
+// The lanes an instruction waits for under independent thread scheduling: every lane for a CTA
+// barrier (not bar.arrive), the member mask of a warp-synchronous instruction; none otherwise.
+std::optional<uint64_t> synchronised_lanes(const Exec& x) {
+  const Instruction& in = x.instruction;
+  unsigned mask_operand = 0;
+  switch (in.op) {
+    case Opcode::bar:
+      if (in.mod.barrier == BarrierMode::arrive) return std::nullopt;
+      if (in.mod.barrier != BarrierMode::warp) return ~uint64_t{0};
+      mask_operand = 0;
+      break;
+    case Opcode::shfl:
+      mask_operand = 4;
+      break;
+    case Opcode::vote:
+    case Opcode::redux:
+      mask_operand = 2;
+      break;
+    default:
+      return std::nullopt;
+  }
+  if (in.operand_count <= mask_operand || x.active == 0) return ~uint64_t{0};
+  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.active));
+  return expand_member_mask(x, read(x, mask_operand, lane));
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -409,6 +437,26 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   result.executed_mask = lanes;
   Exec x{warp, context, in, function_index, pc, result.active_mask, lanes};
   prepare_operands(x);
+  if (warp.paths_split()) {
+    const std::optional<uint64_t> members = synchronised_lanes(x);
+    if (members) {
+      switch (warp.converge(*members)) {
+        case WarpState::Convergence::ready:
+          break;
+        case WarpState::Convergence::gathered:
+          return step(warp, context);  // with the lanes that joined
+        case WarpState::Convergence::yielded:
+          result.executed_mask = 0;  // the path stays at the instruction
+          result.yielded = true;
+          return result;
+        case WarpState::Convergence::outside_function:
+          return fault(FaultKind::unsupported,
+                       "a barrier or warp-synchronous instruction in a called function waits "
+                       "for threads of its warp outside the call (independent thread "
+                       "scheduling across calls is not modelled)");
+      }
+    }
+  }
   bool pending = false;
   bool control = false;  // the instruction set the pc itself
 
@@ -560,11 +608,6 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       // sequentially consistent, so the executing lanes are already synchronised.
       if (in.mod.barrier == BarrierMode::warp) break;
       if (lanes == 0) break;
-      if (in.mod.barrier != BarrierMode::arrive && warp.defer_barrier()) {
-        result.yielded = true;
-        control = true;  // the suspended path stays at the barrier
-        break;
-      }
       {
         // bar.red d, a{, b}, {!}c: the barrier's operands follow the destination, the
         // predicate comes last.

@@ -25,7 +25,7 @@ struct StepResult {
   uint32_t barrier_id = 0;
   uint32_t barrier_threads = 0;  // bar.sync's thread count operand; 0: every thread of the CTA
   bool barrier_arrive_only = false;
-  bool yielded = false;  // a branch suspended its path for waiting lanes (WarpState::branch)
+  bool yielded = false;  // the path yielded to lanes of its warp elsewhere (docs/gpu_simt.md)
   BarrierReductionShare barrier_reduction;  // bar.red: this warp's share of the reduction
 };
 

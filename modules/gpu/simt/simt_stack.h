@@ -69,6 +69,13 @@ class SimtStack {
   // reached the same point run on together.
   void gather(size_t floor_depth = 0);
 
+  // The lanes held by entries at or above `floor_depth`.
+  uint64_t lanes_from(size_t floor_depth) const {
+    uint64_t lanes = 0;
+    for (size_t i = floor_depth; i < m_entries.size(); ++i) lanes |= m_entries[i].mask;
+    return lanes;
+  }
+
  private:
   void drop_empty_below_top(size_t floor_depth);
 

@@ -47,7 +47,7 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_jumps_depth = 0;
   m_jumps_mask = 0;
   m_jumps = 0;
-  m_yielded = false;
+  m_paths_split = false;
   m_stack.reset(0, m_valid);
   if (m_valid == 0) m_stack.reconverge();
   m_memory_pending = false;
@@ -86,18 +86,22 @@ bool WarpState::loop_back() {
   if (m_stack.depth() <= floor + 1 || ++m_jumps < yield_after_jumps) return false;
   m_jumps = 0;
   if (!m_stack.yield(floor)) return false;
-  m_yielded = true;
+  m_paths_split = true;
   return true;
 }
 
-bool WarpState::defer_barrier() {
-  if (!m_yielded || !m_frames.empty()) return false;
-  m_stack.gather();
-  if (m_stack.mask() == (m_valid & ~m_exited)) {
-    m_yielded = false;
-    return false;
+WarpState::Convergence WarpState::converge(uint64_t members) {
+  const uint64_t live = m_valid & ~m_exited;
+  if ((members & live & ~m_stack.mask()) == 0) {
+    if (m_stack.mask() == live) m_paths_split = false;
+    return Convergence::ready;
   }
-  return m_stack.yield();
+  const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+  if ((members & live & ~m_stack.lanes_from(floor)) != 0) return Convergence::outside_function;
+  const uint64_t before = m_stack.mask();
+  m_stack.gather(floor);
+  if (m_stack.mask() != before) return Convergence::gathered;
+  return m_stack.yield(floor) ? Convergence::yielded : Convergence::ready;
 }
 
 void WarpState::pop_finished() {

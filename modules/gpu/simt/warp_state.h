@@ -119,11 +119,18 @@ class WarpState {
   // after 256 turns of the spin loop.
   static constexpr uint32_t yield_after_jumps = 256;
 
-  // At a CTA barrier (bar.sync, bar.red) after a yield: paths that wait at the same barrier run
-  // on together (SimtStack::gather); while lanes of the warp still run elsewhere, the path
-  // yields to them and comes back to the barrier later (true: the barrier did not execute), so
-  // the warp arrives with every thread that has not exited, as each thread does on sm_70.
-  bool defer_barrier();
+  // Whether a yield has separated paths that have not all met again since.
+  bool paths_split() const { return m_paths_split; }
+
+  // What an instruction that synchronises `members` (a CTA barrier: every lane; shfl.sync,
+  // vote.sync, redux.sync, bar.warp.sync: their member mask) does after a yield, as each thread
+  // does on sm_70: it runs once every member lane that has not exited is on the executing path.
+  // Paths parked at the same instruction (same pc and reconvergence pc) join the top one
+  // (SimtStack::gather): `gathered`, step again. Members still elsewhere: the path yields to
+  // them and comes back to the instruction later (`yielded`). Members outside the current
+  // function's paths (the warp is in a call the others did not make): `outside_function`.
+  enum class Convergence : uint8_t { ready, gathered, yielded, outside_function };
+  Convergence converge(uint64_t members);
 
  private:
   void pop_finished();
@@ -147,7 +154,7 @@ class WarpState {
   size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth and lanes
   uint64_t m_jumps_mask = 0;
   uint32_t m_jumps = 0;
-  bool m_yielded = false;  // a yield separated paths that have not all met again since
+  bool m_paths_split = false;
   std::vector<CallFrame> m_frames;
   MemoryRequest m_request;
   SharedAccess m_shared_access;

@@ -40,3 +40,46 @@ extern "C" __global__ void lock_then_barrier(int* lock, int* counter, int* seen)
   __syncthreads();
   seen[blockIdx.x * blockDim.x + threadIdx.x] = *(volatile int*)counter;
 }
+
+// lock_then_warp_sync: the lock, then warp-synchronous instructions and a barrier reduction over
+// the whole warp: out[3 t..] = {__ballot_sync of every lane, the warp's sum of lane ids by
+// __shfl_xor_sync, __syncthreads_count of odd threads}.
+extern "C" __global__ void lock_then_warp_sync(int* lock, int* counter, int* out) {
+  while (atomicCAS(lock, 0, 1) != 0) {
+  }
+  *(volatile int*)counter = *(volatile int*)counter + 1;
+  __threadfence();
+  atomicExch(lock, 0);
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned ballot = __ballot_sync(0xffffffffu, 1);
+  int sum = threadIdx.x & 31;
+  for (int step = 16; step > 0; step >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, step);
+  out[3 * t] = int(ballot);
+  out[3 * t + 1] = sum;
+  out[3 * t + 2] = __syncthreads_count(threadIdx.x & 1);
+}
+
+// long_loop_then_shuffle: no lock; lane i loops trips[i] times (one lane far longer than the
+// others, some not at all), then the warp adds its lanes' totals with __shfl_down_sync.
+extern "C" __global__ void long_loop_then_shuffle(const int* trips, int* out) {
+  const int lane = threadIdx.x & 31;
+  int total = 0;
+  for (int i = 0; i < trips[lane]; ++i) total += i ^ lane;
+  for (int step = 16; step > 0; step >>= 1) total += __shfl_down_sync(0xffffffffu, total, step);
+  if (lane == 0) out[0] = total;
+}
+
+// barrier_in_function: __syncthreads() inside a function nvcc keeps as a call, after the lock.
+__device__ __noinline__ int synchronised_read(volatile int* counter) {
+  __syncthreads();
+  return *counter;
+}
+
+extern "C" __global__ void barrier_in_function(int* lock, int* counter, int* seen) {
+  while (atomicCAS(lock, 0, 1) != 0) {
+  }
+  *(volatile int*)counter = *(volatile int*)counter + 1;
+  __threadfence();
+  atomicExch(lock, 0);
+  seen[threadIdx.x] = synchronised_read(counter);
+}
