@@ -74,7 +74,7 @@ class WorkloadParser {
  private:
   std::filesystem::path resolve(const std::string& path) const {
     const std::filesystem::path given(path);
-    return given.is_absolute() ? given : m_folder / given;
+    return given.is_absolute() ? given : (m_folder / given).lexically_normal();
   }
 
   ConfigReader reader(const nlohmann::json& node, const std::string& path) const {

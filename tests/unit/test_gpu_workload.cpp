@@ -66,6 +66,8 @@ TEST_CASE("every shipped kernel workload loads, its PTX defines its kernels, it 
     INFO(file.string());
     const GpuWorkload workload = load_gpu_workload(file);
     REQUIRE(fs::is_regular_file(workload.ptx));
+    // "../kernels/x.ptx" beside the workload: the path messages print has no "..".
+    CHECK(workload.ptx.string().find("..") == std::string::npos);
     std::ifstream stream(workload.ptx);
     const std::string ptx((std::istreambuf_iterator<char>(stream)),
                           std::istreambuf_iterator<char>());
