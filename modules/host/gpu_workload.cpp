@@ -583,8 +583,8 @@ class WorkloadParser {
 
   KernelArg parse_arg(const nlohmann::json& node, const std::string& path) {
     const char* expected =
-        "expected one of {\"buffer\": name}, {\"u32\"|\"s32\"|\"u64\"|\"s64\"|\"f32\"|\"f64\": "
-        "value}, {\"texture\": {...}}, {\"struct\": [scalars]}";
+        "expected one of {\"buffer\": name}, {TYPE: value} (TYPE one of u8 u16 u32 u64 s8 s16 "
+        "s32 s64 f16 f32 f64), {\"texture\": {...}}, {\"struct\": [scalars]}";
     if (!node.is_object() || node.size() != 1) fail(path, expected);
     const ConfigReader r = reader(node, path);
     const std::string key = node.begin().key();
@@ -607,23 +607,21 @@ class WorkloadParser {
         KernelArg field = parse_arg(fields[i], element_path(fields_path, i));
         if (field.kind != KernelArg::Kind::scalar)
           fail(element_path(fields_path, i),
-               "a struct field must be a scalar (u32 s32 u64 s64 f32 f64)");
+               "a struct field must be a scalar (u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64)");
         arg.fields.push_back(std::move(field));
       }
     } else {
-      const std::vector<std::pair<std::string, ElementType>> scalar_types = {
-          {"u32", ElementType::u32}, {"s32", ElementType::s32}, {"u64", ElementType::u64},
-          {"s64", ElementType::s64}, {"f32", ElementType::f32}, {"f64", ElementType::f64}};
       bool known = false;
-      for (const auto& entry : scalar_types)
+      std::vector<std::string> keys = {"buffer", "texture", "struct"};
+      for (const auto& entry : element_type_names()) {
+        keys.push_back(entry.first);
         if (entry.first == key) {
           arg.scalar_type = entry.second;
           known = true;
         }
+      }
       if (!known)
-        fail(path, std::string(expected) + "; unknown key '" + key + "'" +
-                       did_you_mean(key, {"buffer", "texture", "struct", "u32", "s32", "u64", "s64",
-                                          "f32", "f64"}));
+        fail(path, std::string(expected) + "; unknown key '" + key + "'" + did_you_mean(key, keys));
       arg.kind = KernelArg::Kind::scalar;
       const nlohmann::json& value = node.begin().value();
       if (value.is_object()) {

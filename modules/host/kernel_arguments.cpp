@@ -21,7 +21,8 @@ KernelArguments& KernelArguments::add_bytes(const void* data, uint64_t bytes) {
   if (slot.bytes != bytes)
     throw std::invalid_argument("kernel '" + m_kernel + "' parameter " + std::to_string(m_next) +
                                 " (" + slot.name + ") is " + std::to_string(slot.bytes) +
-                                " bytes; got a value of " + std::to_string(bytes) + " bytes");
+                                (slot.bytes == 1 ? " byte" : " bytes") + "; got a value of " +
+                                std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes"));
   std::memcpy(m_block.data() + slot.offset, data, bytes);
   ++m_next;
   return *this;

@@ -219,6 +219,39 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
+  // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
+  // {signed char, short, int}; the kernel writes each back widened.
+  const std::string dir = scratch_dir("narrow_args");
+  const CliResult r = run_fixture(dir, "narrow_args.ptx", "narrow_args", 1, 32,
+                                  {{"out", {{"type", "s32"}, {"count", 8}}}},
+                                  {{{"buffer", "out"}},
+                                   {{"s8", -5}},
+                                   {{"s16", -300}},
+                                   {{"u8", 200}},
+                                   {{"u16", 60000}},
+                                   {{"f16", 1.5}},
+                                   {{"struct", {{{"s8", -7}}, {{"s16", 1234}}, {{"s32", -99}}}}}},
+                                  {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  int32_t out[8];
+  const std::string bytes = read_text(dir + "/d/out.bin");
+  REQUIRE(bytes.size() == sizeof out);
+  std::memcpy(out, bytes.data(), sizeof out);
+  float half_widened = 0;
+  std::memcpy(&half_widened, &out[4], 4);
+  CHECK(out[0] == -5);
+  CHECK(out[1] == -300);
+  CHECK(out[2] == 200);
+  CHECK(out[3] == 60000);
+  CHECK(half_widened == 1.5f);
+  CHECK(out[5] == -7);
+  CHECK(out[6] == 1234);
+  CHECK(out[7] == -99);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
   // tests/data/ptx/packed_integer.cu; the functional results are checked in test_simt_executor.
   const std::string dir = scratch_dir("packed_integer");
