@@ -180,3 +180,15 @@ TEST_CASE("simt stack: gather joins paths a yield separated once they reach the 
   CHECK(stack.mask() == 0x4);
   CHECK(stack.depth() == 4);
 }
+
+TEST_CASE("simt stack: lanes at an entry's own join wait in the entry below it", "[simt]") {
+  // {19, 19}: an inner if/else whose join is the outer one's; lane 1 is there, lane 0 runs.
+  SimtStack stack;
+  stack.reset(19, 0x3);
+  stack.push({19, 19, 0x3});
+  stack.push({10, 19, 0x1});
+  REQUIRE(stack.yield());
+  CHECK(stack.pc() == 19);  // lane 1 runs on from the join, with the entry below's join
+  CHECK(stack.mask() == 0x2);
+  CHECK(stack.top().reconvergence_pc == no_target);
+}

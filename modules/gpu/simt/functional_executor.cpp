@@ -164,6 +164,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
           stats.active_lanes += static_cast<uint64_t>(__builtin_popcountll(step.active_mask));
           stats.thread_instructions +=
               static_cast<uint64_t>(__builtin_popcountll(step.executed_mask));
+          stats.path_yields += step.yielded;
           switch (step.status) {
             case StepStatus::memory_pending: {
               DeviceFault fault;

@@ -25,6 +25,7 @@ struct LaunchStatistics {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;  // lanes whose guard held, summed over warp instructions
   uint64_t active_lanes = 0;         // active lanes at issue, summed over warp instructions
+  uint64_t path_yields = 0;          // StepResult::yielded, summed
 
   // Active lanes / (warp size x warp instructions).
   double simd_efficiency() const {

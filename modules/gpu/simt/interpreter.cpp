@@ -386,10 +386,19 @@ std::optional<uint64_t> synchronised_lanes(const Exec& x) {
     case Opcode::redux:
       mask_operand = 2;
       break;
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+    case Opcode::wmma_mma:
+    case Opcode::mma:
+    case Opcode::ldmatrix:
+      return ~uint64_t{0};  // .sync.aligned: the whole warp
     default:
       return std::nullopt;
   }
-  if (in.operand_count <= mask_operand || x.active == 0) return ~uint64_t{0};
+  if (in.operand_count <= mask_operand) return std::nullopt;  // a form without .sync
+  if (x.active == 0) return ~uint64_t{0};
   const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.active));
   return expand_member_mask(x, read(x, mask_operand, lane));
 }
@@ -439,6 +448,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   prepare_operands(x);
   if (warp.paths_split()) {
     const std::optional<uint64_t> members = synchronised_lanes(x);
+    if (!members) warp.note_unsynchronised_step();
     if (members) {
       switch (warp.converge(*members)) {
         case WarpState::Convergence::ready:
@@ -448,6 +458,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
         case WarpState::Convergence::yielded:
           result.executed_mask = 0;  // the path stays at the instruction
           result.yielded = true;
+          warp.reconverge();
           return result;
         case WarpState::Convergence::outside_function:
           return fault(FaultKind::unsupported,

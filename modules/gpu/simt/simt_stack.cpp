@@ -48,7 +48,17 @@ void SimtStack::reconverge(size_t floor_depth) {
   }
 }
 
+void SimtStack::settle(size_t floor_depth) {
+  uint64_t above = m_entries.back().mask;
+  for (size_t i = m_entries.size() - 1; i-- > floor_depth;) {
+    SimtEntry& entry = m_entries[i];
+    if (entry.pc == entry.reconvergence_pc) entry.mask &= above;
+    above |= entry.mask;
+  }
+}
+
 bool SimtStack::yield(size_t floor_depth) {
+  settle(floor_depth);
   uint64_t above = m_entries.back().mask;
   size_t donor = m_entries.size();
   uint64_t waiting = 0;
@@ -70,6 +80,7 @@ bool SimtStack::yield(size_t floor_depth) {
 }
 
 void SimtStack::gather(size_t floor_depth) {
+  settle(floor_depth);
   SimtEntry& top = m_entries.back();
   uint64_t above = top.mask;
   for (size_t i = m_entries.size() - 1; i-- > floor_depth;) {

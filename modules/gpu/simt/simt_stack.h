@@ -55,9 +55,10 @@ class SimtStack {
   // Pops entries above `floor_depth` that are empty or have reached their reconvergence pc.
   void reconverge(size_t floor_depth = 0);
 
-  // Suspends the top entry for lanes that wait below it (independent thread scheduling): the
-  // lanes of the deepest entry at or above `floor_depth` that no entry above it holds move to a
-  // new top entry with that entry's pc and reconvergence pc; entries left empty go. A lane's
+  // Lets lanes that wait below the top run first (independent thread scheduling): the lanes of
+  // the deepest entry at or above `floor_depth` that no entry above it holds move to a new top
+  // entry above the current one, with that entry's pc and reconvergence pc; entries left empty
+  // go. A lane's
   // place is the topmost entry that holds it, so every lane keeps its pc, and the moved lanes
   // still wait for their reconvergence point in the entry that held them below. Taking the
   // deepest waiting lanes first turns repeated yields into a round robin. False (nothing
@@ -77,6 +78,9 @@ class SimtStack {
   }
 
  private:
+  // Lanes whose place is an entry below the top that has reached its reconvergence pc wait in
+  // the entry below it (at that same pc), as reconverge would leave them: they leave it.
+  void settle(size_t floor_depth);
   void drop_empty_below_top(size_t floor_depth);
 
   std::vector<SimtEntry> m_entries;

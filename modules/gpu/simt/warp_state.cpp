@@ -48,6 +48,7 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_jumps_mask = 0;
   m_jumps = 0;
   m_paths_split = false;
+  m_synchronising_yields = 0;
   m_stack.reset(0, m_valid);
   if (m_valid == 0) m_stack.reconverge();
   m_memory_pending = false;
@@ -76,11 +77,13 @@ void WarpState::exit_lanes(uint64_t lanes) {
   m_stack.remove_lanes(lanes);
 }
 
-bool WarpState::loop_back() {
+bool WarpState::loop_back(uint32_t target) {
   const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
-  if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask) {
+  if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask ||
+      target != m_jumps_target) {
     m_jumps_depth = m_stack.depth();
     m_jumps_mask = m_stack.mask();
+    m_jumps_target = target;
     m_jumps = 0;
   }
   if (m_stack.depth() <= floor + 1 || ++m_jumps < yield_after_jumps) return false;
@@ -94,6 +97,7 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
   const uint64_t live = m_valid & ~m_exited;
   if ((members & live & ~m_stack.mask()) == 0) {
     if (m_stack.mask() == live) m_paths_split = false;
+    m_synchronising_yields = 0;
     return Convergence::ready;
   }
   const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
@@ -101,13 +105,18 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
   const uint64_t before = m_stack.mask();
   m_stack.gather(floor);
   if (m_stack.mask() != before) return Convergence::gathered;
-  return m_stack.yield(floor) ? Convergence::yielded : Convergence::ready;
+  if (++m_synchronising_yields <= m_stack.depth() && m_stack.yield(floor))
+    return Convergence::yielded;
+  m_synchronising_yields = 0;  // every path waits at one: none can join the others
+  return Convergence::ready;
 }
 
 void WarpState::pop_finished() {
   for (;;) {
     const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
     m_stack.reconverge(floor);
+    if (m_paths_split && !m_stack.empty() && m_stack.mask() == (m_valid & ~m_exited))
+      m_paths_split = false;
     if (m_frames.empty() || m_stack.depth() > floor) return;
     m_function = m_frames.back().caller;
     m_register_base = m_layout->register_base(m_function);

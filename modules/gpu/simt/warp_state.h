@@ -84,7 +84,7 @@ class WarpState {
   bool branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc) {
     const bool loops_back = taken == m_stack.mask() && target < fall_through;
     m_stack.branch(taken, target, fall_through, reconvergence_pc);
-    return loops_back && loop_back();
+    return loops_back && loop_back(target);
   }
   // Enters `callee` with the active lanes; the caller resumes after `call_pc`. False (nothing
   // changed) if the callee is already on the call chain (recursion).
@@ -110,7 +110,8 @@ class WarpState {
   const CallFrame& current_frame() const { return m_frames.back(); }
 
   // Independent thread scheduling (sm_70 on): a path whose lanes all jump backward this many
-  // times in a row, same lanes at the same stack depth, while other lanes of the warp wait,
+  // times in a row to the same target, same lanes at the same stack depth (another backward
+  // jump, or another set of lanes jumping, starts the count again), while other lanes wait,
   // yields to the waiting lanes (SimtStack::yield). A lane spinning on a lock that a lane of its
   // own warp holds thereby lets the holder run. A modelling choice (the hardware's yield points
   // are not documented): loops whose lanes leave at different trip counts reconverge at their
@@ -119,22 +120,28 @@ class WarpState {
   // after 256 turns of the spin loop.
   static constexpr uint32_t yield_after_jumps = 256;
 
-  // Whether a yield has separated paths that have not all met again since.
+  // Whether a yield has separated paths that have not all met again since (at a synchronising
+  // instruction or when the stack pops back to one entry holding every lane).
   bool paths_split() const { return m_paths_split; }
+  // An instruction that synchronises nothing ran while paths_split(): see converge.
+  void note_unsynchronised_step() { m_synchronising_yields = 0; }
 
   // What an instruction that synchronises `members` (a CTA barrier: every lane; shfl.sync,
   // vote.sync, redux.sync, bar.warp.sync: their member mask) does after a yield, as each thread
   // does on sm_70: it runs once every member lane that has not exited is on the executing path.
   // Paths parked at the same instruction (same pc and reconvergence pc) join the top one
   // (SimtStack::gather): `gathered`, step again. Members still elsewhere: the path yields to
-  // them and comes back to the instruction later (`yielded`). Members outside the current
-  // function's paths (the warp is in a call the others did not make): `outside_function`.
+  // them and comes back to the instruction later (`yielded`). Once every path has yielded at
+  // such an instruction in turn (paths parked at different barriers or warp-synchronous
+  // instructions, which may not join), the path runs the instruction without the others
+  // (`ready`). Members outside the current function's paths (the warp is in a call the others
+  // did not make): `outside_function`.
   enum class Convergence : uint8_t { ready, gathered, yielded, outside_function };
   Convergence converge(uint64_t members);
 
  private:
   void pop_finished();
-  bool loop_back();
+  bool loop_back(uint32_t target);
 
   const KernelLayout* m_layout;
   uint32_t m_warp_size;
@@ -151,10 +158,12 @@ class WarpState {
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;
-  size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth and lanes
+  size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth, lanes and target
   uint64_t m_jumps_mask = 0;
+  uint32_t m_jumps_target = 0;
   uint32_t m_jumps = 0;
   bool m_paths_split = false;
+  size_t m_synchronising_yields = 0;  // yields at synchronising instructions in a row
   std::vector<CallFrame> m_frames;
   MemoryRequest m_request;
   SharedAccess m_shared_access;
