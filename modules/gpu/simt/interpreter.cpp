@@ -369,7 +369,8 @@ void return_from_function(Exec& x) {
 }
 
 // The lanes an instruction waits for under independent thread scheduling: every lane for a CTA
-// barrier (not bar.arrive), the member mask of a warp-synchronous instruction; none otherwise.
+// barrier (not bar.arrive) and a tensor-core instruction, the member mask of a warp-synchronous
+// instruction; none otherwise.
 std::optional<uint64_t> synchronised_lanes(const Exec& x) {
   const Instruction& in = x.instruction;
   unsigned mask_operand = 0;
@@ -448,8 +449,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   prepare_operands(x);
   if (warp.paths_split()) {
     const std::optional<uint64_t> members = synchronised_lanes(x);
-    if (!members) warp.note_unsynchronised_step();
-    if (members) {
+    if (!members) {
+      warp.note_unsynchronised_step();
+    } else {
       switch (warp.converge(*members)) {
         case WarpState::Convergence::ready:
           break;

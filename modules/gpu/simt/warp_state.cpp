@@ -46,6 +46,7 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_frames.clear();
   m_jumps_depth = 0;
   m_jumps_mask = 0;
+  m_jumps_target = 0;
   m_jumps = 0;
   m_paths_split = false;
   m_synchronising_yields = 0;

@@ -126,16 +126,16 @@ class WarpState {
   // An instruction that synchronises nothing ran while paths_split(): see converge.
   void note_unsynchronised_step() { m_synchronising_yields = 0; }
 
-  // What an instruction that synchronises `members` (a CTA barrier: every lane; shfl.sync,
-  // vote.sync, redux.sync, bar.warp.sync: their member mask) does after a yield, as each thread
-  // does on sm_70: it runs once every member lane that has not exited is on the executing path.
-  // Paths parked at the same instruction (same pc and reconvergence pc) join the top one
-  // (SimtStack::gather): `gathered`, step again. Members still elsewhere: the path yields to
-  // them and comes back to the instruction later (`yielded`). Once every path has yielded at
-  // such an instruction in turn (paths parked at different barriers or warp-synchronous
-  // instructions, which may not join), the path runs the instruction without the others
-  // (`ready`). Members outside the current function's paths (the warp is in a call the others
-  // did not make): `outside_function`.
+  // What an instruction that synchronises `members` (a CTA barrier or a tensor-core instruction:
+  // every lane; shfl.sync, vote.sync, redux.sync, bar.warp.sync: their member mask) does after a
+  // yield, as each thread does on sm_70: it runs once every member lane that has not exited is
+  // on the executing path. Paths parked at the same instruction (same pc and reconvergence pc)
+  // join the top one (SimtStack::gather): `gathered`, step again. Members still elsewhere: the
+  // path yields to them and comes back to the instruction later (`yielded`). Once every path
+  // has yielded at such an instruction in turn (paths parked at different barriers or
+  // warp-synchronous instructions, which may not join), the path runs the instruction without
+  // the others (`ready`). Members outside the current function's paths (the warp is in a call
+  // the others did not make): `outside_function`.
   enum class Convergence : uint8_t { ready, gathered, yielded, outside_function };
   Convergence converge(uint64_t members);
 
