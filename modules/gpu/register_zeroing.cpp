@@ -9,18 +9,12 @@ namespace ohmvp::gpu {
 namespace {
 
 bool reads_other_lanes(const Instruction& instruction) {
+  if (is_tensor_core_op(instruction.op)) return true;
   switch (instruction.op) {
     case Opcode::shfl:
     case Opcode::vote:
     case Opcode::match:
     case Opcode::redux:
-    case Opcode::wmma_load_a:
-    case Opcode::wmma_load_b:
-    case Opcode::wmma_load_c:
-    case Opcode::wmma_store_d:
-    case Opcode::wmma_mma:
-    case Opcode::mma:
-    case Opcode::ldmatrix:
       return true;
     case Opcode::bar:
       return instruction.mod.barrier == BarrierMode::reduce;

@@ -48,6 +48,14 @@ enum class Opcode : uint8_t {
 };
 // clang-format on
 
+// wmma.*, mma.sync and ldmatrix: .sync.aligned tensor-core work on fragments spread over the
+// whole warp.
+constexpr bool is_tensor_core_op(Opcode op) {
+  return (op >= Opcode::wmma_load_a && op <= Opcode::mma) || op == Opcode::ldmatrix;
+}
+static_assert(static_cast<int>(Opcode::mma) - static_cast<int>(Opcode::wmma_load_a) == 5,
+              "the wmma opcodes and mma stand together");
+
 // The hardware unit that executes an instruction, for issue and latency in the SM model.
 enum class UnitClass : uint8_t { int_alu, fp32, fp64, sfu, ldst, branch, barrier, tensor };
 

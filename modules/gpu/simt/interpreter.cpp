@@ -373,6 +373,7 @@ void return_from_function(Exec& x) {
 // instruction; none otherwise.
 std::optional<uint64_t> synchronised_lanes(const Exec& x) {
   const Instruction& in = x.instruction;
+  if (is_tensor_core_op(in.op)) return ~uint64_t{0};  // .sync.aligned: the whole warp
   unsigned mask_operand = 0;
   switch (in.op) {
     case Opcode::bar:
@@ -387,14 +388,6 @@ std::optional<uint64_t> synchronised_lanes(const Exec& x) {
     case Opcode::redux:
       mask_operand = 2;
       break;
-    case Opcode::wmma_load_a:
-    case Opcode::wmma_load_b:
-    case Opcode::wmma_load_c:
-    case Opcode::wmma_store_d:
-    case Opcode::wmma_mma:
-    case Opcode::mma:
-    case Opcode::ldmatrix:
-      return ~uint64_t{0};  // .sync.aligned: the whole warp
     default:
       return std::nullopt;
   }
