@@ -19,6 +19,16 @@ uint64_t lane_count(uint64_t mask) {
   return mask == 0xffffffff ? 32 : uint64_t(__builtin_popcountll(mask));
 }
 
+// nanosleep t: the cycles the warp sleeps, t ns (a modelling choice: the PTX ISA promises a time
+// in [0, 2t]) up to the ISA's 1 ms, t from the first lane that executes it.
+uint64_t sleep_cycles(const Instruction& instruction, const WarpState& state, uint64_t lanes,
+                      uint64_t period_ps) {
+  const Operand& t = instruction.operands[0];
+  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
+  const uint64_t ns = (t.kind == Operand::Kind::reg ? state.reg(t.reg, lane) : t.imm) & 0xffffffff;
+  return (std::min<uint64_t>(ns, 1000000) * 1000 + period_ps - 1) / period_ps;
+}
+
 // Whether every lane's bytes of an access are mapped and at most 16, found from the lowest and
 // the highest of the lanes' addresses (every run's): an allocation that holds the bytes from the
 // one to the other holds every lane's, so one look-up stands for one per lane and run. False when
@@ -357,6 +367,10 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   m_stats.active_lanes.inc(lane_count(result.active_mask));
   if (result.yielded) m_stats.path_yields.inc();
   warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
+  if (instruction.op == Opcode::nanosleep && result.executed_mask != 0)
+    warp.ready_cycle = std::max(
+        warp.ready_cycle,
+        cycle + sleep_cycles(instruction, state, result.executed_mask, m_loop.period_ps()));
 
   switch (result.status) {
     case StepStatus::executed: {

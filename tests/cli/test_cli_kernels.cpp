@@ -252,6 +252,25 @@ TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: __nanosleep suspends the warp for its nanoseconds on the timed GPU") {
+  // tests/data/ptx/warp_locks.cu: %globaltimer read around __nanosleep(ns).
+  const std::string dir = scratch_dir("nanosleep");
+  for (const unsigned ns : {0u, 5000u, 2000000u}) {
+    INFO(ns << " ns");
+    const CliResult r = run_fixture(dir, "warp_locks.ptx", "sleep_between_timer_reads", 1, 32,
+                                    {{"out", {{"type", "u64"}, {"count", 32}}}},
+                                    {{{"buffer", "out"}}, {{"u32", ns}}}, {"out"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    uint64_t slept = 0;
+    std::memcpy(&slept, read_text(dir + "/d/out.bin").data(), 8);
+    const uint64_t expected = std::min(ns, 1000000u);  // the PTX ISA's longest sleep: 1 ms
+    CHECK(slept >= expected);
+    CHECK(slept < expected + 50);  // and the few cycles of the instructions around it
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
   // tests/data/ptx/packed_integer.cu; the functional results are checked in test_simt_executor.
   const std::string dir = scratch_dir("packed_integer");

@@ -83,3 +83,12 @@ extern "C" __global__ void barrier_in_function(int* lock, int* counter, int* see
   atomicExch(lock, 0);
   seen[threadIdx.x] = synchronised_read(counter);
 }
+
+// sleep_between_timer_reads: the %globaltimer nanoseconds across __nanosleep(ns), per thread.
+extern "C" __global__ void sleep_between_timer_reads(unsigned long long* out, unsigned ns) {
+  unsigned long long before, after;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(before));
+  __nanosleep(ns);
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(after));
+  out[threadIdx.x] = after - before;
+}
