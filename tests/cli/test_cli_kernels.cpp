@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cli_runner.h"
 
@@ -47,6 +48,16 @@ CliResult run_fixture(const std::string& dir, const std::string& ptx, const std:
                                    {"outputs", outputs}};
   write_text(dir + "/w.json", workload.dump());
   return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+}
+
+// DIR/d/NAME.bin, run_fixture's dump of an output buffer, as `count` values of T.
+template <class T>
+std::vector<T> read_dump(const std::string& dir, const std::string& name, size_t count) {
+  const std::string bytes = read_text(dir + "/d/" + name + ".bin");
+  REQUIRE(bytes.size() == count * sizeof(T));
+  std::vector<T> values(count);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
 }
 
 }  // namespace
@@ -117,10 +128,7 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
                                     {{{"buffer", "out"}}}, {"out"});
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    const std::string bytes = read_text(dir + "/d/out.bin");
-    REQUIRE(bytes.size() == 3 * threads * 4);
-    std::vector<int32_t> values(3 * threads);
-    std::memcpy(values.data(), bytes.data(), bytes.size());
+    const std::vector<int32_t> values = read_dump<int32_t>(dir, "out", 3 * threads);
     for (unsigned t = 0; t < threads; ++t) {
       CHECK(values[3 * t] == int32_t((threads + 2) / 3));   // t % 3 == 0
       CHECK(values[3 * t + 1] == (threads <= 40 ? 1 : 0));  // t < 40
@@ -146,10 +154,7 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
         {"out"});
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    const std::string bytes = read_text(dir + "/d/out.bin");
-    REQUIRE(bytes.size() == 6 * 4);
-    int32_t out[6];
-    std::memcpy(out, bytes.data(), bytes.size());
+    const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 6);
     CHECK(out[0] == 0);   // the first poll, before the producer wrote
     CHECK(out[5] == 0);   // the data before the flag, now in the consumer's L1
     CHECK(out[1] == 1);   // the flag was seen ...
@@ -176,13 +181,8 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
       {{{"buffer", "lock"}}, {{"buffer", "counter"}}, {{"buffer", "order"}}}, {"counter", "order"});
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  int32_t counter = 0;
-  std::memcpy(&counter, read_text(dir + "/d/counter.bin").data(), 4);
-  CHECK(counter == int32_t(threads));
-  const std::string bytes = read_text(dir + "/d/order.bin");
-  REQUIRE(bytes.size() == threads * 4);
-  std::vector<int32_t> order(threads);
-  std::memcpy(order.data(), bytes.data(), bytes.size());
+  CHECK(read_dump<int32_t>(dir, "counter", 1)[0] == int32_t(threads));
+  std::vector<int32_t> order = read_dump<int32_t>(dir, "order", threads);
   std::sort(order.begin(), order.end());
   for (unsigned t = 0; t < threads; ++t) CHECK(order[t] == int32_t(t));
   // Every thread but the last to win waited at the loop's exit until its spinners yielded.
@@ -202,10 +202,7 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
                                         lock_args, {"out"});
     INFO(after.output);
     REQUIRE(after.exit_code == 0);
-    std::vector<int32_t> out(6 * threads);
-    const std::string out_bytes = read_text(dir + "/d/out.bin");
-    REQUIRE(out_bytes.size() == out.size() * 4);
-    std::memcpy(out.data(), out_bytes.data(), out_bytes.size());
+    const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 6 * threads);
     for (unsigned t = 0; t < 2 * threads; ++t) {
       if (std::string(kernel) == "lock_then_barrier") {
         CHECK(out[t] == int32_t(2 * threads));  // every critical section is done
@@ -235,10 +232,7 @@ TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach 
                                   {"out"});
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  int32_t out[8];
-  const std::string bytes = read_text(dir + "/d/out.bin");
-  REQUIRE(bytes.size() == sizeof out);
-  std::memcpy(out, bytes.data(), sizeof out);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 8);
   float half_widened = 0;
   std::memcpy(&half_widened, &out[4], 4);
   CHECK(out[0] == -5);
@@ -262,8 +256,7 @@ TEST_CASE("cli: __nanosleep suspends the warp for its nanoseconds on the timed G
                                     {{{"buffer", "out"}}, {{"u32", ns}}}, {"out"});
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    uint64_t slept = 0;
-    std::memcpy(&slept, read_text(dir + "/d/out.bin").data(), 8);
+    const uint64_t slept = read_dump<uint64_t>(dir, "out", 32)[0];
     const uint64_t expected = std::min(ns, 1000000u);  // the PTX ISA's longest sleep: 1 ms
     CHECK(slept >= expected);
     CHECK(slept < expected + 50);  // and the few cycles of the instructions around it
@@ -293,13 +286,8 @@ TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
   REQUIRE(sum.size() == 2);
   CHECK(uint8_t(sum[0]) == 0x00);
   CHECK(uint8_t(sum[1]) == 0x4a);  // 12.0 in binary16
-  const std::string wide = read_text(dir + "/d/wide.bin");
-  REQUIRE(wide.size() == 32 * 4);
-  for (uint32_t t = 0; t < 32; ++t) {
-    uint32_t bits = 0;
-    std::memcpy(&bits, wide.data() + 4 * t, 4);
-    CHECK(bits == (16256 + t) << 16);
-  }
+  const std::vector<uint32_t> wide = read_dump<uint32_t>(dir, "wide", 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(wide[t] == (16256 + t) << 16);
   std::filesystem::remove_all(dir);
 }
 

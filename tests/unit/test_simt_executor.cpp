@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -37,6 +39,17 @@ void global_index(FunctionBuilder& f, uint32_t dst) {
 void element_address(FunctionBuilder& f, uint32_t dst, uint32_t pointer, uint32_t index) {
   f.emit(Opcode::mul, DataType::s32, {r(dst), r(index), imm(4)}).mod.mul = MulMode::wide;
   f.emit(Opcode::add, DataType::s64, {r(dst), r(pointer), r(dst)});
+}
+
+// A launch of `kernel` as one CTA of `threads`, the pointers its arguments in order.
+LaunchParams one_cta(const std::string& kernel, uint32_t threads,
+                     std::initializer_list<uint64_t> pointers) {
+  LaunchParams launch;
+  launch.kernel = kernel;
+  launch.grid = {1, 1, 1};
+  launch.block = {threads, 1, 1};
+  for (const uint64_t pointer : pointers) put(launch.arguments, launch.arguments.size(), pointer);
+  return launch;
 }
 
 std::vector<float> read_floats(DeviceMemory& memory, uint64_t address, size_t count) {
@@ -236,11 +249,7 @@ TEST_CASE("executor: if/else divergence gives the exact SIMD efficiency", "[simt
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, warp_size);
   const uint64_t buffer = memory.allocate(warp_size * 4);
-  LaunchParams launch;
-  launch.kernel = "diverge";
-  launch.grid = {1, 1, 1};
-  launch.block = {warp_size, 1, 1};
-  put(launch.arguments, 0, buffer);
+  const LaunchParams launch = one_cta("diverge", warp_size, {buffer});
   const LaunchStatistics stats = executor.launch(launch);
   std::vector<uint32_t> values(warp_size);
   memory.read(buffer, values.data(), warp_size * 4);
@@ -280,11 +289,7 @@ TEST_CASE("executor: loops with lane-varying trip counts and early exit", "[simt
   const uint64_t buffer = memory.allocate(threads * 4);
   std::vector<uint32_t> marker(threads, 0xdead);
   memory.write(buffer, marker.data(), threads * 4);
-  LaunchParams launch;
-  launch.kernel = "loop";
-  launch.grid = {1, 1, 1};
-  launch.block = {threads, 1, 1};
-  put(launch.arguments, 0, buffer);
+  const LaunchParams launch = one_cta("loop", threads, {buffer});
   const LaunchStatistics stats = executor.launch(launch);
   std::vector<uint32_t> values(threads);
   memory.read(buffer, values.data(), threads * 4);
@@ -434,11 +439,7 @@ TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[si
   };
   DeviceMemory memory;
   const uint64_t buffer = memory.allocate(8 * 4);
-  LaunchParams launch;
-  launch.kernel = "neighbours";
-  launch.grid = {1, 1, 1};
-  launch.block = {8, 1, 1};
-  put(launch.arguments, 0, buffer);
+  const LaunchParams launch = one_cta("neighbours", 8, {buffer});
   {
     const Module module = build(0);
     FunctionalExecutor executor(module, memory, 4);  // warp 1 exits entirely, warp 0 keeps 3 lanes
@@ -462,11 +463,7 @@ TEST_CASE("executor: __syncthreads_count/and/or give every thread the CTA's resu
   const uint64_t buffer = memory.allocate(96 * 3 * 4);
   for (const uint32_t threads : {96u, 40u, 7u}) {
     INFO(threads << " threads");
-    LaunchParams launch;
-    launch.kernel = "barrier_reductions";
-    launch.grid = {1, 1, 1};
-    launch.block = {threads, 1, 1};
-    put(launch.arguments, 0, buffer);
+    const LaunchParams launch = one_cta("barrier_reductions", threads, {buffer});
     FunctionalExecutor executor(module, memory, 32);
     executor.launch(launch);
     std::vector<int32_t> values(threads * 3);
@@ -511,12 +508,8 @@ TEST_CASE("executor: dp4a, dp2a, lop3, isspacep, vabsdiff, atom.add.f16, a bf16 
   REQUIRE(memory.write(a_at, a.data(), n * 4));
   REQUIRE(memory.write(b_at, b.data(), n * 4));
   REQUIRE(memory.write(bf16_at, bf16.data(), n * 2));
-  LaunchParams launch;
-  launch.kernel = "packed_ops";
-  launch.grid = {1, 1, 1};
-  launch.block = {n, 1, 1};
-  for (const uint64_t pointer : {a_at, b_at, out_at, sum_at, bf16_at, wide_at})
-    put(launch.arguments, launch.arguments.size(), pointer);
+  const LaunchParams launch =
+      one_cta("packed_ops", n, {a_at, b_at, out_at, sum_at, bf16_at, wide_at});
   FunctionalExecutor executor(module, memory, 32);
   executor.launch(launch);
 
@@ -574,14 +567,8 @@ TEST_CASE("executor: threads of one warp that spin for each other make progress"
   constexpr uint32_t threads = 64, rounds = 5;
   const uint64_t lock_at = memory.allocate(4), counter_at = memory.allocate(4);
   const uint64_t order_at = memory.allocate(threads * 4);
-  LaunchParams lock;
-  lock.kernel = "lock_after_loop";
-  lock.grid = {1, 1, 1};
-  lock.block = {threads, 1, 1};
-  for (const uint64_t pointer : {lock_at, counter_at, order_at})
-    put(lock.arguments, lock.arguments.size(), pointer);
   FunctionalExecutor executor(module, memory, 32);
-  executor.launch(lock);
+  executor.launch(one_cta("lock_after_loop", threads, {lock_at, counter_at, order_at}));
   int32_t counter = 0;
   REQUIRE(memory.read(counter_at, &counter, 4));
   CHECK(counter == int32_t(threads));
@@ -591,12 +578,7 @@ TEST_CASE("executor: threads of one warp that spin for each other make progress"
   for (uint32_t t = 0; t < threads; ++t) CHECK(order[t] == int32_t(t));  // each thread once
 
   const uint64_t turn_at = memory.allocate(2 * 4), out_at = memory.allocate(2 * 2 * rounds * 4);
-  LaunchParams ping_pong;
-  ping_pong.kernel = "ping_pong";
-  ping_pong.grid = {1, 1, 1};
-  ping_pong.block = {threads, 1, 1};
-  put(ping_pong.arguments, 0, turn_at);
-  put(ping_pong.arguments, 8, out_at);
+  LaunchParams ping_pong = one_cta("ping_pong", threads, {turn_at, out_at});
   put(ping_pong.arguments, 16, rounds);
   executor.launch(ping_pong);
   std::vector<int32_t> out(2 * 2 * rounds);
@@ -608,12 +590,7 @@ TEST_CASE("executor: threads of one warp that spin for each other make progress"
   const uint64_t seen_at = memory.allocate(threads * 4);
   REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
   REQUIRE(memory.write(counter_at, std::vector<int32_t>{0}.data(), 4));
-  LaunchParams barrier = lock;
-  barrier.kernel = "lock_then_barrier";
-  barrier.arguments.clear();
-  for (const uint64_t pointer : {lock_at, counter_at, seen_at})
-    put(barrier.arguments, barrier.arguments.size(), pointer);
-  executor.launch(barrier);
+  executor.launch(one_cta("lock_then_barrier", threads, {lock_at, counter_at, seen_at}));
   std::vector<int32_t> seen(threads);
   REQUIRE(memory.read(seen_at, seen.data(), threads * 4));
   CHECK(seen == std::vector<int32_t>(threads, int32_t(threads)));
@@ -627,13 +604,7 @@ TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield le
   constexpr uint32_t threads = 64;
   const uint64_t lock_at = memory.allocate(4), counter_at = memory.allocate(4);
   const uint64_t out_at = memory.allocate(3 * threads * 4);
-  LaunchParams launch;
-  launch.kernel = "lock_then_warp_sync";
-  launch.grid = {1, 1, 1};
-  launch.block = {threads, 1, 1};
-  for (const uint64_t pointer : {lock_at, counter_at, out_at})
-    put(launch.arguments, launch.arguments.size(), pointer);
-  executor.launch(launch);
+  executor.launch(one_cta("lock_then_warp_sync", threads, {lock_at, counter_at, out_at}));
   std::vector<int32_t> out(3 * threads);
   REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
   for (uint32_t t = 0; t < threads; ++t) {
@@ -653,23 +624,16 @@ TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield le
     for (int32_t i = 0; i < trips[lane]; ++i) expected += i ^ int32_t(lane);
   const uint64_t trips_at = memory.allocate(32 * 4), total_at = memory.allocate(4);
   REQUIRE(memory.write(trips_at, trips.data(), 32 * 4));
-  LaunchParams loop;
-  loop.kernel = "long_loop_then_shuffle";
-  loop.grid = {1, 1, 1};
-  loop.block = {32, 1, 1};
-  put(loop.arguments, 0, trips_at);
-  put(loop.arguments, 8, total_at);
-  executor.launch(loop);
+  executor.launch(one_cta("long_loop_then_shuffle", 32, {trips_at, total_at}));
   int32_t total = 0;
   REQUIRE(memory.read(total_at, &total, 4));
   CHECK(total == int32_t(expected));
 
   // A barrier inside a called function waiting for lanes outside the call: refused, not wrong.
-  LaunchParams in_function = launch;
-  in_function.kernel = "barrier_in_function";
   REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
-  CHECK_THROWS_WITH(executor.launch(in_function),
-                    Catch::Contains("pc 2 in '_Z17synchronised_readPVi'") &&
-                        Catch::Contains("independent thread scheduling across calls is not "
-                                        "modelled"));
+  CHECK_THROWS_WITH(
+      executor.launch(one_cta("barrier_in_function", threads, {lock_at, counter_at, out_at})),
+      Catch::Contains("pc 2 in '_Z17synchronised_readPVi'") &&
+          Catch::Contains("independent thread scheduling across calls is not "
+                          "modelled"));
 }
