@@ -216,6 +216,36 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: warp-aggregated atomics by __match_any_sync count every key on the timed GPU") {
+  // tests/data/ptx/warp_match.cu: the threads of a warp holding one key elect a leader that adds
+  // the group's size with one atomicAdd.
+  const std::string dir = scratch_dir("warp_match");
+  constexpr unsigned n = 1000, bin_count = 16;
+  const nlohmann::json random_keys = {{"seed", 5}, {"min", 0}, {"max", bin_count - 1}};
+  const CliResult r = run_fixture(
+      dir, "warp_match.ptx", "aggregated_histogram", 4, 256,
+      {{"keys", {{"type", "s32"}, {"count", n}, {"init", {{"random", random_keys}}}}},
+       {"bins", {{"type", "s32"}, {"count", bin_count}}},
+       {"atomics", {{"type", "s32"}, {"count", 1}}}},
+      {{{"buffer", "keys"}}, {{"buffer", "bins"}}, {{"buffer", "atomics"}}, {{"s32", n}}},
+      {"keys", "bins", "atomics"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<int32_t> keys = read_dump<int32_t>(dir, "keys", n);
+  std::vector<int32_t> expected_bins(bin_count);
+  int32_t expected_atomics = 0;
+  for (unsigned warp = 0; warp * 32 < n; ++warp) {
+    std::vector<bool> seen(bin_count);
+    for (unsigned t = warp * 32; t < std::min(n, warp * 32 + 32); ++t) {
+      ++expected_bins[size_t(keys[t])];
+      if (!seen[size_t(keys[t])]) seen[size_t(keys[t])] = true, ++expected_atomics;
+    }
+  }
+  CHECK(read_dump<int32_t>(dir, "bins", bin_count) == expected_bins);
+  CHECK(read_dump<int32_t>(dir, "atomics", 1)[0] == expected_atomics);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

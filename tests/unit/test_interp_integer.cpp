@@ -173,6 +173,27 @@ TEST_CASE("interp: bit operations", "[interp]") {
   }
 }
 
+TEST_CASE("interp: fns finds the n-th set bit up or down from its base", "[interp]") {
+  Harness h;
+  const Instruction fns = op3(Opcode::fns, DataType::b32, 3);  // d, mask, base, offset
+  const uint64_t minus_one = 0xffffffff, minus_two = 0xfffffffe;
+  // The PTX ISA's examples.
+  CHECK(h.eval(fns, 0xaaaaaaaa, 3, 1) == 3);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 3, minus_one) == 3);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 2, 1) == 3);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 2, minus_one) == 1);
+  // Offset 0 asks only whether the base bit is set.
+  CHECK(h.eval(fns, 0xaaaaaaaa, 3, 0) == 3);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 2, 0) == 0xffffffff);
+  // Further bits, and none left in either direction.
+  CHECK(h.eval(fns, 0xaaaaaaaa, 0, 16) == 31);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 0, 17) == 0xffffffff);
+  CHECK(h.eval(fns, 0xaaaaaaaa, 31, minus_two) == 29);
+  CHECK(h.eval(fns, 0x00000100, 7, minus_one) == 0xffffffff);
+  CHECK(h.eval(fns, 0, 0, 1) == 0xffffffff);
+  CHECK(h.eval(fns, 0xffffffff, 40, 1) == 0xffffffff);  // base past 31: nothing
+}
+
 TEST_CASE("interp: shf funnel shifts left and right, wrap and clamp", "[interp]") {
   Harness h;
   Instruction shf = op3(Opcode::shf, DataType::b32, 3);  // d, a (low word), b (high word), c

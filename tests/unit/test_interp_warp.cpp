@@ -107,6 +107,61 @@ TEST_CASE("interp: vote.sync and activemask over the executing lanes", "[interp]
   CHECK(partial.warp().valid_lanes() == 0xfffff);
 }
 
+TEST_CASE("interp: match.sync any and all over the member lanes of each half", "[interp]") {
+  Harness h;
+  for (uint32_t lane = 0; lane < 32; ++lane) h.set(1, lane, lane % 3);  // keys 0, 1, 2, 0, ...
+  Instruction any = make(Opcode::match, DataType::b32, {r(0), r(1), imm(0xffffffff)});
+  any.mod.vote = VoteMode::any;
+  h.run(any);
+  CHECK(h.get(0, 0) == 0x49249249);  // lanes 0, 3, 6, ...
+  CHECK(h.get(0, 4) == 0x92492492);
+  CHECK(h.get(0, 5) == 0x24924924);
+  Instruction all = make(Opcode::match, DataType::b32, {r(0), r(1), imm(0x00000009)});
+  all.mod.vote = VoteMode::all;
+  all.dest_pred = 5;
+  h.run(all);  // lanes 0 and 3 both hold key 0
+  CHECK(h.get(0, 0) == 0x9);
+  CHECK(h.get(5, 3) == 1);
+  all.operands[2] = imm(0xff);  // lanes 0-7 hold keys 0, 1 and 2
+  h.run(all);
+  CHECK(h.get(0, 2) == 0);
+  CHECK(h.get(5, 2) == 0);
+
+  // 64-bit keys that agree in their low words only are different keys.
+  Harness wide(64);
+  for (uint32_t lane = 0; lane < 64; ++lane) wide.set(1, lane, (uint64_t{lane & 1} << 32) | 7);
+  Instruction any64 = make(Opcode::match, DataType::b64, {r(0), r(1), imm(0xffffffff)});
+  any64.mod.vote = VoteMode::any;
+  wide.run(any64);
+  CHECK(wide.get(0, 0) == 0x55555555);
+  CHECK(wide.get(0, 33) == 0xaaaaaaaa);  // each 32-lane half matches on its own
+  Instruction all64 = any64;
+  all64.mod.vote = VoteMode::all;
+  all64.dest_pred = 5;
+  for (uint32_t lane = 0; lane < 64; ++lane) wide.set(1, lane, lane == 40 ? 99 : 5);
+  wide.run(all64);
+  CHECK(wide.get(0, 0) == 0xffffffff);
+  CHECK(wide.get(5, 31) == 1);
+  CHECK(wide.get(0, 33) == 0);
+  CHECK(wide.get(5, 33) == 0);
+
+  // Lanes whose guard fails take no part.
+  Harness guarded(8);
+  for (uint32_t lane = 0; lane < 8; ++lane) {
+    guarded.set(1, lane, lane < 4 ? 1 : 2);
+    guarded.set(2, lane, lane % 2 == 0);
+  }
+  Instruction even = all;
+  even.operands[2] = imm(0xffffffff);
+  even.guard_reg = 2;
+  guarded.run(even);
+  CHECK(guarded.get(0, 0) == 0);  // lanes 0, 2 hold 1; lanes 4, 6 hold 2
+  any.guard_reg = 2;
+  guarded.run(any);
+  CHECK(guarded.get(0, 2) == 0x5);
+  CHECK(guarded.get(0, 6) == 0x50);
+}
+
 TEST_CASE("interp: bar.warp.sync passes without waiting, bar.sync waits", "[interp]") {
   Harness h(8);
   Instruction syncwarp = make(Opcode::bar, DataType::none, {imm(0xffffffff)});

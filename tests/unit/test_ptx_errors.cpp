@@ -69,6 +69,19 @@ TEST_CASE("ptx errors: testp, redux.sync and prmt modes", "[ptx]") {
         std::string::npos);
   CHECK(error_of("redux.sync.add.b32 %r1, %r2, -1;")
             .find("redux.sync.add takes .u32 or .s32, got .b32") != std::string::npos);
+  CHECK(error_of("match.any.b32 %r1, %r2, -1;").find("match without .sync is not supported") !=
+        std::string::npos);
+  CHECK(error_of("match.sync.b32 %r1, %r2, -1;").find("match.sync needs a mode (.any, .all)") !=
+        std::string::npos);
+  CHECK(error_of("match.any.sync.u32 %r1, %r2, -1;").find("match.sync takes .b32 or .b64") !=
+        std::string::npos);
+  CHECK(error_of("match.any.sync.b32 %r1|%p1, %r2, -1;").find("operand 1 cannot be 'd|p'") !=
+        std::string::npos);
+  CHECK(
+      error_of("match.all.sync.b64 %rd1, %rd2, -1;").find("operand 1 '%rd1' is a .b64 register") !=
+      std::string::npos);
+  CHECK(error_of("fns.b64 %rd1, %rd2, 0, 1;").find("fns takes .b32, got .b64") !=
+        std::string::npos);
   CHECK(error_of("prmt.b32.f4e.b4e %r1, %r2, %r3, 1;").find("unknown modifier '.b4e' of prmt") !=
         std::string::npos);
   CHECK(error_of("prmt.b32.fwd %r1, %r2, %r3, 1;").find("unknown modifier '.fwd' of prmt") !=

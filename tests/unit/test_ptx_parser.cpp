@@ -28,7 +28,7 @@ TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
   for (const char* name :
        {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx",
         "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx", "coherence.ptx",
-        "packed_integer.ptx", "warp_locks.ptx", "narrow_args.ptx"}) {
+        "packed_integer.ptx", "warp_locks.ptx", "narrow_args.ptx", "warp_match.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);
@@ -657,6 +657,16 @@ TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as e
   CHECK(format_instruction(module, seams, in[6]) == "prmt.ecl.b32 %r4, %r1, %r2, %r3");
   CHECK(format_instruction(module, seams, in[9]) == "shf.r.clamp.b32 %r5, %r1, %r2, 7");
   CHECK(format_instruction(module, seams, in[10]) == "bar.warp.sync 4294967295");
+}
+
+TEST_CASE("ptx: match.sync and fns print as PTX writes them", "[ptx]") {
+  const Module module = load_fixture("warp_match.ptx");
+  const Function& keys = function_named(module, "match_keys");
+  CHECK(text_at_line(module, keys, 45) == "match.any.sync.b32 %r8, %r7, %r6");
+  CHECK(text_at_line(module, keys, 52) == "match.all.sync.b32 %r11|%p2, %r10, %r6");
+  CHECK(text_at_line(module, keys, 63) == "match.all.sync.b64 %r14|%p3, %rd14, %r6");
+  CHECK(text_at_line(module, function_named(module, "nth_set"), 153) ==
+        "fns.b32 %r8, %r5, %r6, %r7");
 }
 
 TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, vabsdiff, prefetchu and a 0 in mov's parts print",

@@ -637,3 +637,89 @@ TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield le
           Catch::Contains("independent thread scheduling across calls is not "
                           "modelled"));
 }
+
+TEST_CASE("executor: __match_any_sync, __match_all_sync and __fns as nvcc emits them", "[simt]") {
+  // tests/data/ptx/warp_match.cu. 40 of 64 threads take part: the second warp's member mask is
+  // its 8 active lanes, all holding one key.
+  const Module module = ohmvp::gpu::test::load_fixture("warp_match.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 64, active = 40;
+  std::vector<int32_t> keys(threads);
+  std::vector<int64_t> wide_keys(threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    keys[t] = t < 32 ? int32_t(t % 5) : 7;
+    wide_keys[t] = t < 32 ? int64_t(t & 1) << 32 | 9 : int64_t(-3);  // the low words agree
+  }
+  const uint64_t keys_at = memory.allocate(threads * 4), wide_at = memory.allocate(threads * 8);
+  const uint64_t out_at = memory.allocate(6 * threads * 4);
+  REQUIRE(memory.write(keys_at, keys.data(), threads * 4));
+  REQUIRE(memory.write(wide_at, wide_keys.data(), threads * 8));
+  LaunchParams match_keys = one_cta("match_keys", threads, {keys_at, wide_at, out_at});
+  put(match_keys.arguments, 24, active);
+  executor.launch(match_keys);
+  std::vector<uint32_t> out(6 * threads);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  for (uint32_t t = 0; t < 32; ++t) {
+    INFO("thread " << t);
+    uint32_t same_key = 0;
+    for (uint32_t u = t % 5; u < 32; u += 5) same_key |= 1u << u;
+    CHECK(out[6 * t] == same_key);
+    CHECK(out[6 * t + 1] == 0);
+    CHECK(out[6 * t + 2] == 0);
+    CHECK(out[6 * t + 3] == (t & 1 ? 0xaaaaaaaau : 0x55555555u));
+    CHECK(out[6 * t + 4] == 0);
+    CHECK(out[6 * t + 5] == 0);
+  }
+  for (uint32_t t = 32; t < active; ++t) {
+    INFO("thread " << t);
+    for (uint32_t k : {0, 1, 3, 4}) CHECK(out[6 * t + k] == 0xffu);
+    CHECK(out[6 * t + 2] == 1);
+    CHECK(out[6 * t + 5] == 1);
+  }
+
+  // Warp-aggregated atomics: one atomicAdd per distinct key in each warp.
+  constexpr uint32_t n = 100, bin_count = 6;
+  std::vector<int32_t> histogram_keys(n), expected_bins(bin_count);
+  for (uint32_t t = 0; t < n; ++t) {
+    histogram_keys[t] = int32_t((t * t) % bin_count);
+    ++expected_bins[size_t(histogram_keys[t])];
+  }
+  int32_t expected_atomics = 0;
+  for (uint32_t warp = 0; warp * 32 < n; ++warp) {
+    std::vector<bool> seen(bin_count);
+    for (uint32_t t = warp * 32; t < std::min(n, warp * 32 + 32); ++t)
+      if (!seen[size_t(histogram_keys[t])])
+        seen[size_t(histogram_keys[t])] = true, ++expected_atomics;
+  }
+  const uint64_t histogram_keys_at = memory.allocate(n * 4);
+  const uint64_t bins_at = memory.allocate(bin_count * 4), atomics_at = memory.allocate(4);
+  REQUIRE(memory.write(histogram_keys_at, histogram_keys.data(), n * 4));
+  LaunchParams histogram =
+      one_cta("aggregated_histogram", 128, {histogram_keys_at, bins_at, atomics_at});
+  put(histogram.arguments, 24, n);
+  executor.launch(histogram);
+  std::vector<int32_t> bins(bin_count);
+  REQUIRE(memory.read(bins_at, bins.data(), bin_count * 4));
+  CHECK(bins == expected_bins);
+  int32_t atomics = 0;
+  REQUIRE(memory.read(atomics_at, &atomics, 4));
+  CHECK(atomics == expected_atomics);
+
+  // __fns: the PTX ISA's four examples, offset 0, and searches that run off either end.
+  const std::vector<uint32_t> masks = {0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa,
+                                       0xaaaaaaaa, 0xaaaaaaaa, 0x00000100, 0xf0000000};
+  const std::vector<uint32_t> bases = {3, 3, 2, 2, 2, 0, 7, 31};
+  const std::vector<int32_t> offsets = {1, -1, 1, -1, 0, 17, -1, -4};
+  const std::vector<uint32_t> expected = {3, 3, 3, 1, 0xffffffff, 0xffffffff, 0xffffffff, 28};
+  const uint32_t cases = uint32_t(masks.size());
+  const uint64_t masks_at = memory.allocate(cases * 4), bases_at = memory.allocate(cases * 4);
+  const uint64_t offsets_at = memory.allocate(cases * 4), found_at = memory.allocate(cases * 4);
+  REQUIRE(memory.write(masks_at, masks.data(), cases * 4));
+  REQUIRE(memory.write(bases_at, bases.data(), cases * 4));
+  REQUIRE(memory.write(offsets_at, offsets.data(), cases * 4));
+  executor.launch(one_cta("nth_set", cases, {masks_at, bases_at, offsets_at, found_at}));
+  std::vector<uint32_t> found(cases);
+  REQUIRE(memory.read(found_at, found.data(), cases * 4));
+  CHECK(found == expected);
+}

@@ -268,6 +268,11 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "uni") return mod.vote = VoteMode::uni, true;
       if (piece == "ballot") return mod.vote = VoteMode::ballot, true;
       return false;
+    case Opcode::match:  // match.{any,all}.sync: the mode is kept as vote's all/any
+      if (piece == "sync") return true;
+      if (piece == "all") return mod.vote = VoteMode::all, true;
+      if (piece == "any") return mod.vote = VoteMode::any, true;
+      return false;
     case Opcode::tex:
       if (piece == "1d") return mod.geometry = 1, true;
       if (piece == "2d") return mod.geometry = 2, true;
@@ -280,7 +285,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
 }
 
 bool needs_sync(Opcode op) {
-  return op == Opcode::shfl || op == Opcode::vote || op == Opcode::redux;
+  return op == Opcode::shfl || op == Opcode::vote || op == Opcode::redux || op == Opcode::match;
 }
 
 // Type suffixes each opcode takes: {min, max}.
@@ -455,6 +460,12 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {{Rule::reg, pred}, src};
     case Opcode::redux:
       return {dst, src, b32};
+    case Opcode::match:  // d is a 32-bit lane mask whatever a's type
+      if (inst.mod.vote == VoteMode::all)
+        return {{Rule::reg | Rule::pipe, DataType::b32}, src, b32};
+      return {{Rule::reg, DataType::b32}, src, b32};
+    case Opcode::fns:
+      return {dst, b32, b32, {k_source, DataType::s32}};
     case Opcode::setp:
       if (inst.mod.bool_op != BoolOp::none) return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
       return {{Rule::reg | Rule::pipe, pred}, src, src};
@@ -776,13 +787,6 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "barrier") op = Opcode::bar;
   if (base == "prefetchu") op = Opcode::prefetch;  // to the uniform cache: a prefetch here
   if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
-  switch (*op) {
-    case Opcode::fns:
-    case Opcode::match:
-      fail("instruction '" + std::string(base) + "' is not supported");
-    default:
-      break;
-  }
   inst.op = *op;
   std::vector<DataType> types;
   bool saw_sync = false;
@@ -826,6 +830,12 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail("shfl.sync needs a mode (.up, .down, .bfly, .idx)");
   if (inst.op == Opcode::vote && inst.mod.vote == VoteMode::none)
     fail("vote.sync needs a mode (.all, .any, .uni, .ballot)");
+  if (inst.op == Opcode::match && inst.mod.vote == VoteMode::none)
+    fail("match.sync needs a mode (.any, .all)");
+  if (inst.op == Opcode::match && inst.type != DataType::b32 && inst.type != DataType::b64)
+    fail("match.sync takes .b32 or .b64, got ." + std::string(type_name(inst.type)));
+  if (inst.op == Opcode::fns && inst.type != DataType::b32)
+    fail("fns takes .b32, got ." + std::string(type_name(inst.type)));
   if (inst.op == Opcode::testp && inst.mod.test == TestProperty::none)
     fail("testp needs a property (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
   if (inst.op == Opcode::testp && inst.type != DataType::f32 && inst.type != DataType::f64)

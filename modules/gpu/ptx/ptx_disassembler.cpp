@@ -160,6 +160,10 @@ std::string mnemonic(const Instruction& inst) {
     case Opcode::redux:
       text += ".sync";
       break;
+    case Opcode::match:
+      add(text, vote_name(mod.vote));
+      text += ".sync";
+      break;
     case Opcode::testp:
       add(text, test_property_name(mod.test));
       break;
@@ -210,7 +214,7 @@ std::string mnemonic(const Instruction& inst) {
   if (mod.compare != CompareOp::none) add(text, compare_name(mod.compare));
   add(text, bool_op_name(mod.bool_op));
   add(text, shuffle_name(mod.shuffle));
-  add(text, vote_name(mod.vote));
+  if (inst.op != Opcode::match) add(text, vote_name(mod.vote));
   add(text, mul_mode_name(mod.mul));
   if (mod.carry_out) add(text, "cc");
   if (mod.approx) add(text, "approx");

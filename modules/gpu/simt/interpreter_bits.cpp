@@ -162,6 +162,21 @@ uint32_t funnel_shift(uint32_t a, uint32_t b, uint32_t c, bool left, bool clamp)
               : static_cast<uint32_t>(pair >> amount);
 }
 
+// fns.b32 d, mask, base, offset: the position of the |offset|-th set bit of mask counting from
+// bit base upward (offset > 0) or downward (offset < 0), base included; offset 0 asks whether
+// bit base is set. 0xffffffff when there is no such bit. A base above 31 is undefined in PTX:
+// here it finds nothing.
+uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset) {
+  constexpr uint32_t none = 0xffffffffu;
+  if (base > 31) return none;
+  if (offset == 0) return (mask >> base) & 1 ? base : none;
+  int64_t remaining = offset > 0 ? offset : -static_cast<int64_t>(offset);
+  const int step = offset > 0 ? 1 : -1;
+  for (int position = static_cast<int>(base); position >= 0 && position < 32; position += step)
+    if ((mask >> position) & 1 && --remaining == 0) return static_cast<uint32_t>(position);
+  return none;
+}
+
 }  // namespace
 
 void execute_bits(Exec& x) {
@@ -221,6 +236,14 @@ void execute_bits(Exec& x) {
     case Opcode::bfind:
       for_each_lane(x.lanes, [&](uint32_t lane) {
         write(x, lane, find_msb(read(x, 1, lane), bits, is_signed, in.mod.shift_right));
+      });
+      return;
+    case Opcode::fns:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              find_nth_set(static_cast<uint32_t>(read(x, 1, lane)),
+                           static_cast<uint32_t>(read(x, 2, lane)),
+                           static_cast<int32_t>(static_cast<uint32_t>(read(x, 3, lane)))));
       });
       return;
     case Opcode::lop3:

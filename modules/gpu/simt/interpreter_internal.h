@@ -254,6 +254,13 @@ inline unsigned half_shift(const Exec& x, uint32_t lane) {
   return x.warp.warp_size() > 32 ? (lane & 32) : 0;
 }
 
+// A warp-synchronous instruction's 32-bit member mask as lanes of the warp: the same mask for
+// both halves of a wider warp.
+inline uint64_t expand_member_mask(const Exec& x, uint64_t member) {
+  member &= 0xffffffff;
+  return x.warp.warp_size() > 32 ? member | (member << 32) : member;
+}
+
 // Where a generic address points: shared, local or global, and the address inside that space.
 struct Place {
   StateSpace space;
@@ -341,6 +348,7 @@ void execute_float(Exec& x);
 void execute_convert(Exec& x);
 void execute_compare(Exec& x);
 void execute_bits(Exec& x);
+void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
 void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
 void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store

@@ -1,0 +1,182 @@
+// The warp-collective instructions: each lane's result depends on other lanes' operands.
+
+#include <array>
+
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu::detail {
+
+namespace {
+
+// shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask (PTX ISA semantics: c holds the
+// clamp value in bits 0-4 and the segment mask in bits 8-12). Lanes beyond 32 form their own
+// 32-lane half; a source lane outside the warp reads the lane's own value with p false.
+void shuffle(Exec& x) {
+  const Instruction& in = x.instruction;
+  std::array<uint64_t, 64> source{};
+  for (uint32_t lane = 0; lane < x.warp.warp_size(); ++lane) source[lane] = read(x, 1, lane);
+  const uint32_t warp_size = x.warp.warp_size();
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint32_t half = half_shift(x, lane);
+    const int32_t self = static_cast<int32_t>(lane - half);
+    const int32_t b = static_cast<int32_t>(read(x, 2, lane) & 0x1f);
+    const uint32_t c = static_cast<uint32_t>(read(x, 3, lane));
+    const int32_t segment_mask = static_cast<int32_t>((c >> 8) & 0x1f);
+    const int32_t clamp = static_cast<int32_t>(c & 0x1f);
+    const int32_t max_lane = (self & segment_mask) | (clamp & ~segment_mask);
+    const int32_t min_lane = self & segment_mask;
+    int32_t j = self;
+    bool valid = false;
+    switch (in.mod.shuffle) {
+      case ShuffleMode::up:
+        j = self - b;
+        valid = j >= max_lane;
+        break;
+      case ShuffleMode::down:
+        j = self + b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::bfly:
+        j = self ^ b;
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::idx:
+        j = min_lane | (b & ~segment_mask);
+        valid = j <= max_lane;
+        break;
+      case ShuffleMode::none:
+        break;
+    }
+    if (j < 0 || static_cast<uint32_t>(j) + half >= warp_size) valid = false;
+    if (!valid) j = self;
+    write(x, lane, source[static_cast<uint32_t>(j) + half] & 0xffffffff);
+    if (in.dest_pred != no_register) x.warp.reg(in.dest_pred, lane) = valid ? 1 : 0;
+  });
+}
+
+// vote.sync.{all,any,uni}.pred d, a, membermask and vote.sync.ballot.b32 d, a, membermask.
+void vote(Exec& x) {
+  const Instruction& in = x.instruction;
+  uint64_t ballot = 0;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (read(x, 1, lane) & 1) ballot |= uint64_t{1} << lane;
+  });
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint32_t shift = half_shift(x, lane);
+    const uint64_t participants =
+        (x.lanes & expand_member_mask(x, read(x, 2, lane)) >> shift) & 0xffffffff;
+    const uint64_t votes = (ballot >> shift) & participants;
+    uint64_t result;
+    switch (in.mod.vote) {
+      case VoteMode::all:
+        result = votes == participants;
+        break;
+      case VoteMode::any:
+        result = votes != 0;
+        break;
+      case VoteMode::uni:
+        result = votes == 0 || votes == participants;
+        break;
+      default:
+        result = (ballot >> shift) & 0xffffffff;
+        break;
+    }
+    write(x, lane, result);
+  });
+}
+
+// redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, membermask over the executing lanes.
+void reduce(Exec& x) {
+  const Instruction& in = x.instruction;
+  const bool is_signed = is_signed_int(in.type);
+  for (uint32_t half = 0; half < x.warp.warp_size(); half += 32) {
+    const uint64_t lanes =
+        x.lanes & (x.warp.warp_size() > 32 ? (uint64_t{0xffffffff} << half) : ~uint64_t{0});
+    if (!lanes) continue;
+    bool first = true;
+    uint32_t total = 0;
+    for_each_lane(lanes, [&](uint32_t lane) {
+      const uint32_t value = static_cast<uint32_t>(read(x, 1, lane));
+      if (first) {
+        total = value;
+        first = false;
+        return;
+      }
+      switch (in.mod.atomic) {
+        case AtomicOp::add:
+          total += value;
+          break;
+        case AtomicOp::min:
+          total = is_signed ? static_cast<uint32_t>(std::min<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
+                            : std::min(total, value);
+          break;
+        case AtomicOp::max:
+          total = is_signed ? static_cast<uint32_t>(std::max<int32_t>(static_cast<int32_t>(total),
+                                                                      static_cast<int32_t>(value)))
+                            : std::max(total, value);
+          break;
+        case AtomicOp::and_:
+          total &= value;
+          break;
+        case AtomicOp::or_:
+          total |= value;
+          break;
+        case AtomicOp::xor_:
+          total ^= value;
+          break;
+        default:
+          x.fail(FaultKind::unsupported, lane, "redux operator");
+          break;
+      }
+    });
+    for_each_lane(lanes, [&](uint32_t lane) { write(x, lane, int_image(in.type, total)); });
+  }
+}
+
+// match.any.sync.type d, a, membermask: the lanes of the member mask whose a equals this lane's;
+// match.all.sync.type d|p, a, membermask: the member lanes if all their a are equal (p true),
+// else 0 (p false). "Member lanes" are the executing lanes of the mask, in the lane's half.
+void match(Exec& x) {
+  const Instruction& in = x.instruction;
+  const uint64_t value_mask = width_mask(type_bits(in.type));
+  std::array<uint64_t, 64> value{};
+  for_each_lane(x.lanes, [&](uint32_t lane) { value[lane] = read(x, 1, lane) & value_mask; });
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint32_t shift = half_shift(x, lane);
+    const uint64_t participants =
+        x.lanes & expand_member_mask(x, read(x, 2, lane)) & (uint64_t{0xffffffff} << shift);
+    uint64_t equal = 0;
+    for_each_lane(participants, [&](uint32_t other) {
+      if (value[other] == value[lane]) equal |= uint64_t{1} << other;
+    });
+    const bool all = equal == participants;
+    const uint64_t result = in.mod.vote == VoteMode::any ? equal : all ? participants : 0;
+    write(x, lane, (result >> shift) & 0xffffffff);
+    if (in.dest_pred != no_register) x.warp.reg(in.dest_pred, lane) = all ? 1 : 0;
+  });
+}
+
+}  // namespace
+
+void execute_warp_collective(Exec& x) {
+  switch (x.instruction.op) {
+    case Opcode::shfl:
+      shuffle(x);
+      return;
+    case Opcode::vote:
+      vote(x);
+      return;
+    case Opcode::redux:
+      reduce(x);
+      return;
+    case Opcode::match:
+      match(x);
+      return;
+    default:
+      x.fail(FaultKind::unsupported, 0, "warp-collective operation");
+      return;
+  }
+}
+
+}  // namespace ohmvp::gpu::detail
