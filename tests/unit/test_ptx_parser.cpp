@@ -673,7 +673,7 @@ TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, vabsdiff, prefetchu and a 0 in mov's
           "[ptx]") {
   const Module module = load_fixture("packed_integer.ptx");
   const Function& kernel = module.functions[0];
-  CHECK(text_at_line(module, kernel, 52) == "prefetch [%rd1]");
+  CHECK(text_at_line(module, kernel, 52) == "prefetchu.L1 [%rd1]");
   CHECK(text_at_line(module, kernel, 64) == "dp4a.s32.s32 %r1, %r2, %r3, %r4");
   CHECK(text_at_line(module, kernel, 77) == "dp2a.hi.u32.u32 %r13, %r2, %r3, %r16");
   CHECK(text_at_line(module, kernel, 82) == "lop3.b32 %r17, %r2, %r3, %r24, 150");

@@ -183,6 +183,8 @@ struct Modifiers {
   bool accumulate = false;  // vabsdiff2/4 .add: d = c + the sum of the elements' differences
   DataType b_type = DataType::none;  // vabsdiff2/4: b's type (the third type suffix)
   bool transpose = false;  // ldmatrix .trans (its .x1/.x2/.x4 is vector_width)
+  uint8_t prefetch_level = 0;     // prefetch .L1 (1) or .L2 (2): for the disassembly only
+  bool uniform_prefetch = false;  // prefetchu
 };
 
 struct Instruction {

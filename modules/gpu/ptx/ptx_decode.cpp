@@ -84,7 +84,11 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
         return true;
       }
       if (piece == "nc" && op == Opcode::ld) return mod.non_coherent = true;
-      if (op == Opcode::prefetch) return piece == "L1" || piece == "L2";
+      if (op == Opcode::prefetch) {
+        if (piece != "L1" && piece != "L2") return false;
+        mod.prefetch_level = static_cast<uint8_t>(piece[1] - '0');
+        return true;
+      }
       if (auto scope = scope_from_name(piece)) {
         mod.scope = *scope;
         return true;
@@ -785,7 +789,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "subc") op = Opcode::sub, inst.mod.carry_in = true;
   if (base == "madc") op = Opcode::mad, inst.mod.carry_in = true;
   if (base == "barrier") op = Opcode::bar;
-  if (base == "prefetchu") op = Opcode::prefetch;  // to the uniform cache: a prefetch here
+  if (base == "prefetchu") op = Opcode::prefetch, inst.mod.uniform_prefetch = true;
   if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
   inst.op = *op;
   std::vector<DataType> types;

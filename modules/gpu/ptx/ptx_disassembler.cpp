@@ -154,6 +154,7 @@ std::string mnemonic(const Instruction& inst) {
            ".b16";
   std::string text(opcode_name(inst.op));
   if (mod.carry_in) text += "c";
+  if (mod.uniform_prefetch) text += "u";
   switch (inst.op) {
     case Opcode::shfl:
     case Opcode::vote:
@@ -210,6 +211,7 @@ std::string mnemonic(const Instruction& inst) {
   if (mod.order == MemoryOrder::acq_rel) add(text, "acq_rel");
   if (mod.order == MemoryOrder::sc) add(text, "sc");
   if (mod.non_coherent) add(text, "nc");
+  if (mod.prefetch_level) add(text, "L" + std::to_string(mod.prefetch_level));
   if (mod.atomic != AtomicOp::none) add(text, atomic_name(mod.atomic));
   if (mod.compare != CompareOp::none) add(text, compare_name(mod.compare));
   add(text, bool_op_name(mod.bool_op));
