@@ -379,7 +379,11 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
         m_ldst.invalidate_for_fence();
         m_stats.l1_fence_invalidations.inc();
       }
-      if (traits.constant) {
+      // A generic access that completed in the step without shared-memory passes read the
+      // constant bank through its window.
+      const bool generic_constant = traits.memory && instruction.space == StateSpace::generic &&
+                                    passes == 0 && result.executed_mask != 0;
+      if (traits.constant || generic_constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();
       } else if (maybe_shared && passes != 0) {

@@ -246,6 +246,26 @@ TEST_CASE("cli: warp-aggregated atomics by __match_any_sync count every key on t
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: generic pointers to __constant__ data read the constant bank on the timed GPU") {
+  // tests/data/ptx/const_pointers.cu; the values are checked in test_simt_executor.
+  const std::string dir = scratch_dir("const_pointers");
+  const CliResult r = run_fixture(
+      dir, "const_pointers.ptx", "const_pointers", 1, 32,
+      {{"slots", {{"type", "u64"}, {"count", 32}}}, {"out", {{"type", "f32"}, {"count", 128}}}},
+      {{{"buffer", "slots"}}, {{"buffer", "out"}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<float> out = read_dump<float>(dir, "out", 128);
+  CHECK(out[4 * 2 + 1] == 2.5f);   // weights[2] through the generic pointer
+  CHECK(out[4 * 3 + 1] == -1.0f);  // offsets[3]
+  CHECK(out[4 * 5 + 3] == 1.0f);   // isspacep.const
+  // Each generic load of the window is a constant-cache access: the called function's and the
+  // kernel's two (one per parity), besides the 8 ld.param/st.param of the kernel and the call.
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  CHECK(stats["gpu.sm0"]["const_accesses"]["value"] == 8 + 3);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

@@ -36,14 +36,32 @@ TEST_CASE("interp: integer add/sub wrap, saturate and chain carries", "[interp]"
   h.eval(add_cc, 1, 2);
   CHECK_FALSE(h.warp().carry(0));
 
-  // sub.cc sets the borrow; subc subtracts it.
+  // sub.cc computes a + ~b + 1 and keeps its carry: clear after a borrow, set without one;
+  // subc adds ~b and the flag, so a borrow takes one more away.
   Instruction sub_cc = op3(Opcode::sub, DataType::u32);
   sub_cc.mod.carry_out = true;
   Instruction subc = op3(Opcode::sub, DataType::u32);
   subc.mod.carry_in = true;
   CHECK(h.eval(sub_cc, 0, 1) == 0xffffffff);
-  CHECK(h.warp().carry(0));
+  CHECK_FALSE(h.warp().carry(0));
   CHECK(h.eval(subc, 5, 1) == 3);
+  CHECK(h.eval(sub_cc, 1, 1) == 0);
+  CHECK(h.warp().carry(0));
+  CHECK(h.eval(subc, 5, 1) == 4);
+  // Read back with addc 0, 0 as CUDA's 128-bit division does: 1 when nothing was borrowed.
+  h.eval(sub_cc, 7, 3);
+  CHECK(h.eval(addc, 0, 0) == 1);
+  h.eval(sub_cc, 3, 7);
+  CHECK(h.eval(addc, 0, 0) == 0);
+  // A 64-bit subtraction with a borrow across the halves, and one in 64-bit registers.
+  CHECK(h.eval(sub_cc, 0x00000000, 0x00000001) == 0xffffffff);
+  CHECK(h.eval(subc, 0x00000005, 0x00000002) == 2);  // 0x5_00000000 - 0x2_00000001
+  Instruction sub_cc64 = op3(Opcode::sub, DataType::u64);
+  sub_cc64.mod.carry_out = true;
+  CHECK(h.eval(sub_cc64, 2, 3) == ~uint64_t{0});
+  CHECK_FALSE(h.warp().carry(0));
+  CHECK(h.eval(sub_cc64, ~uint64_t{0}, ~uint64_t{0}) == 0);
+  CHECK(h.warp().carry(0));
 }
 
 TEST_CASE("interp: mul lo/hi/wide, mad carries, mul24", "[interp]") {

@@ -107,6 +107,54 @@ TEST_CASE("interp: vote.sync and activemask over the executing lanes", "[interp]
   CHECK(partial.warp().valid_lanes() == 0xfffff);
 }
 
+TEST_CASE("interp: vote.sync and redux.sync combine only each lane's member lanes", "[interp]") {
+  // Tiles of 8 lanes, as cooperative groups' tiled_partition<8> gives them: each lane's member
+  // mask is its tile. Lanes 0, 3, 6, ... vote true.
+  Harness h;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    h.set(1, lane, lane % 3 == 0);
+    h.set(2, lane, uint64_t{0xff} << (lane & ~7u));
+    h.set(3, lane, lane + 1);
+  }
+  Instruction ballot = make(Opcode::vote, DataType::b32, {r(0), r(1), r(2)});
+  ballot.mod.vote = VoteMode::ballot;
+  h.run(ballot);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    uint64_t expected = 0;
+    for (uint32_t other = lane & ~7u; other < (lane & ~7u) + 8; ++other)
+      if (other % 3 == 0) expected |= uint64_t{1} << other;
+    INFO("lane " << lane);
+    CHECK(h.get(0, lane) == expected);
+  }
+  Instruction sum = make(Opcode::redux, DataType::s32, {r(0), r(3), r(2)});
+  sum.mod.atomic = AtomicOp::add;
+  h.run(sum);
+  CHECK(h.get(0, 0) == 36);    // 1 + ... + 8
+  CHECK(h.get(0, 13) == 100);  // 9 + ... + 16
+  CHECK(h.get(0, 31) == 228);  // 25 + ... + 32
+  Instruction largest = sum;
+  largest.mod.atomic = AtomicOp::max;
+  h.run(largest);
+  CHECK(h.get(0, 17) == 24);
+
+  // The upper half of a 64-lane warp votes among its own lanes.
+  Harness wide(64);
+  for (uint32_t lane = 0; lane < 64; ++lane) {
+    wide.set(1, lane, lane < 40);
+    wide.set(4, lane, lane >= 32);
+  }
+  Instruction all = make(Opcode::vote, DataType::pred, {r(0), r(1), imm(0xffffffff)});
+  all.mod.vote = VoteMode::all;
+  all.guard_reg = 4;
+  wide.run(all);
+  CHECK(wide.get(0, 33) == 0);
+  Instruction upper_ballot = ballot;
+  upper_ballot.operands[2] = imm(0xffffffff);
+  upper_ballot.guard_reg = 4;
+  wide.run(upper_ballot);
+  CHECK(wide.get(0, 50) == 0xff);
+}
+
 TEST_CASE("interp: match.sync any and all over the member lanes of each half", "[interp]") {
   Harness h;
   for (uint32_t lane = 0; lane < 32; ++lane) h.set(1, lane, lane % 3);  // keys 0, 1, 2, 0, ...

@@ -723,3 +723,98 @@ TEST_CASE("executor: __match_any_sync, __match_all_sync and __fns as nvcc emits 
   REQUIRE(memory.read(found_at, found.data(), cases * 4));
   CHECK(found == expected);
 }
+
+TEST_CASE("executor: cooperative groups' tiles of 8 vote and reduce among themselves", "[simt]") {
+  // tests/data/ptx/warp_tiles.cu: ballots and shuffles whose member mask is the lane's tile.
+  const Module module = ohmvp::gpu::test::load_fixture("warp_tiles.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 64;
+  std::vector<int32_t> values(threads);
+  for (uint32_t t = 0; t < threads; ++t) values[t] = t % 11 == 3 ? -int32_t(t) : int32_t(t);
+  const uint64_t values_at = memory.allocate(threads * 4),
+                 out_at = memory.allocate(3 * threads * 4);
+  REQUIRE(memory.write(values_at, values.data(), threads * 4));
+  executor.launch(one_cta("tile_votes", threads, {values_at, out_at}));
+  std::vector<uint32_t> out(3 * threads);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    const uint32_t first = t & ~7u;
+    uint32_t ballot = 0;
+    int32_t sum = 0;
+    for (uint32_t u = first; u < first + 8; ++u) {
+      if (values[u] < 0) ballot |= 1u << (u - first);
+      sum += values[u];
+    }
+    CHECK(out[3 * t] == ballot);  // a tile's ballot holds its own lanes, from bit 0
+    CHECK(out[3 * t + 1] == (ballot != 0 ? 1u : 0u));
+    CHECK(int32_t(out[3 * t + 2]) == sum);
+  }
+}
+
+TEST_CASE("executor: 128-bit division through CUDA's carry chains", "[simt]") {
+  // tests/data/ptx/wide_integer.cu: nvcc's __int128 division reads sub.cc's carry with addc.
+  const Module module = ohmvp::gpu::test::load_fixture("wide_integer.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 64;
+  std::vector<uint64_t> high(threads), low(threads), divisor(threads);
+  uint64_t state = 0x9e3779b97f4a7c15ULL;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  for (uint32_t t = 0; t < threads; ++t) {
+    high[t] = t % 4 == 0 ? 0 : next() >> (t % 64);
+    low[t] = next();
+    divisor[t] = t % 8 == 1 ? 1 : t % 8 == 2 ? ~uint64_t{0} : next() >> (t % 61);
+    if (divisor[t] == 0) divisor[t] = 3;
+  }
+  const uint64_t high_at = memory.allocate(threads * 8), low_at = memory.allocate(threads * 8);
+  const uint64_t divisor_at = memory.allocate(threads * 8),
+                 out_at = memory.allocate(4 * threads * 8);
+  REQUIRE(memory.write(high_at, high.data(), threads * 8));
+  REQUIRE(memory.write(low_at, low.data(), threads * 8));
+  REQUIRE(memory.write(divisor_at, divisor.data(), threads * 8));
+  executor.launch(one_cta("divide", threads, {high_at, low_at, divisor_at, out_at}));
+  std::vector<uint64_t> out(4 * threads);
+  REQUIRE(memory.read(out_at, out.data(), out.size() * 8));
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t << ": " << high[t] << ":" << low[t] << " / " << divisor[t]);
+    const unsigned __int128 numerator = (unsigned __int128)high[t] << 64 | low[t];
+    const unsigned __int128 quotient = numerator / divisor[t];
+    CHECK(out[4 * t] == uint64_t(quotient >> 64));
+    CHECK(out[4 * t + 1] == uint64_t(quotient));
+    CHECK(out[4 * t + 2] == uint64_t(numerator % divisor[t]));
+    CHECK(out[4 * t + 3] == uint64_t(__int128(numerator) / -__int128(divisor[t])));
+  }
+}
+
+TEST_CASE("executor: __constant__ data read through generic pointers", "[simt]") {
+  // tests/data/ptx/const_pointers.cu: cvta.const pointers stored to memory and loaded back, so
+  // the loads (in a __noinline__ function too) are generic ones that land in the const window.
+  const Module module = ohmvp::gpu::test::load_fixture("const_pointers.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 32;
+  const uint64_t slots_at = memory.allocate(threads * 8), out_at = memory.allocate(4 * threads * 4);
+  executor.launch(one_cta("const_pointers", threads, {slots_at, out_at}));
+  std::vector<float> out = read_floats(memory, out_at, 4 * threads);
+  const float weights[8] = {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f};
+  const int32_t offsets[4] = {3, -1, 4, -1};
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    if (t % 2 == 0) {
+      CHECK(out[4 * t] == weights[t % 4]);
+      CHECK(out[4 * t + 1] == weights[t % 8]);
+    } else {
+      int32_t bits = 0;  // weigh() reads offsets' bytes as a float
+      std::memcpy(&bits, &out[4 * t], 4);
+      CHECK(bits == offsets[t % 4]);
+      CHECK(out[4 * t + 1] == float(offsets[t % 4]));
+    }
+    CHECK(out[4 * t + 2] == 0.0f);  // not a global address
+    CHECK(out[4 * t + 3] == 1.0f);  // isspacep.const
+  }
+}

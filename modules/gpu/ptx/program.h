@@ -31,6 +31,10 @@ struct Function {
   bool is_visible = false;
   bool defined = false;  // has a body; false for a declaration such as `.extern .func vprintf`
 
+  // CUDA's assert() calls `.extern .func __assertfail` when its condition fails: the
+  // interpreter stops the kernel with a device fault that quotes the assertion.
+  bool is_assertion_failure() const { return !defined && name == "__assertfail"; }
+
   // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the
   // function's parameter block (kernel: the launch's argument buffer, in declaration order with
   // each parameter's alignment); return parameters likewise in their own block.

@@ -901,10 +901,6 @@ class Parser {
         fail(call.line, "unknown function '" + call.callee + "'");
       const Function& callee = m_module.functions[found->second];
       if (callee.is_kernel) fail(call.line, "cannot call kernel '" + call.callee + "'");
-      if (!callee.defined)
-        fail(call.line,
-             "call to function '" + call.callee +
-                 "' that has no body (external functions such as vprintf are not supported)");
       Instruction& inst = m_module.functions[call.function].instructions[call.instruction];
       if (inst.call_arguments.size() != callee.params.size())
         fail(call.line, "call to '" + call.callee + "' passes " +

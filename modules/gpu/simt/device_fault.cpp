@@ -29,6 +29,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "texture of another geometry";
     case FaultKind::bad_control_flow:
       return "bad control flow";
+    case FaultKind::assertion:
+      return "assertion";
   }
   return "fault";
 }
@@ -55,6 +57,25 @@ const char* space_name(StateSpace space) {
       return "tex";
   }
   return "?";
+}
+
+// A module string (a symbol's initializer up to its first NUL), or "?" for none.
+std::string module_string(const Module& module, uint32_t symbol) {
+  if (symbol >= module.symbols.size()) return "?";
+  const std::vector<uint8_t>& bytes = module.symbols[symbol].initializer;
+  std::string text;
+  for (const uint8_t byte : bytes) {
+    if (byte == 0) break;
+    text += static_cast<char>(byte);
+  }
+  return text;
+}
+
+// " `in[i] >= 0` failed (k.cu:5, in 'void k(const int *)')", as CUDA's assert prints it.
+std::string describe_assertion(const DeviceFault::AssertionSite& site, const Module& module) {
+  return " `" + module_string(module, site.expression) + "` failed (" +
+         module_string(module, site.file) + ":" + std::to_string(site.line) + ", in '" +
+         module_string(module, site.function) + "')";
 }
 
 }  // namespace
@@ -84,6 +105,7 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
                   space_name(fault.space));
     message += text;
   }
+  if (fault.kind == FaultKind::assertion) message += describe_assertion(fault.assertion, module);
   if (fault.detail && *fault.detail) message += std::string(": ") + fault.detail;
   message += " at CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
              std::to_string(cta.z) + ") thread (" + std::to_string(thread.x) + "," +

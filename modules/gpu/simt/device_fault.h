@@ -19,6 +19,7 @@ enum class FaultKind : uint8_t {
   invalid_texture,     // texture handle not bound
   texture_geometry,    // tex.1d on a 2-D texture, or tex.2d on a 1-D one
   bad_control_flow,    // pc past the end of a function, recursive call
+  assertion,           // assert() failed: a call of __assertfail
 };
 
 const char* fault_kind_name(FaultKind kind);
@@ -33,6 +34,16 @@ struct DeviceFault {
   uint64_t address = 0;
   StateSpace space = StateSpace::generic;
   const char* detail = "";  // static text
+
+  // FaultKind::assertion: what __assertfail received, its texts as module symbols (indices into
+  // Module::symbols; no_symbol where a pointer is no module string) and the source line.
+  static constexpr uint32_t no_symbol = UINT32_MAX;
+  struct AssertionSite {
+    uint32_t expression = no_symbol;
+    uint32_t file = no_symbol;
+    uint32_t function = no_symbol;
+    uint32_t line = 0;
+  } assertion;
 
   // The address of an unmapped or misaligned global (or generic) access; none for other faults.
   std::optional<uint64_t> global_address() const;

@@ -53,9 +53,13 @@ void add_sub(Exec& x) {
       const int64_t sa = sign_extend(a, bits), sb = sign_extend(b, bits);
       result = static_cast<uint64_t>(clamp_s32(subtract ? sa - sb : sa + sb));
     } else if (subtract) {
-      result = a - b - carry_in;
-      if (in.mod.carry_out)
-        x.warp.set_carry(lane, static_cast<u128>(a) < static_cast<u128>(b) + carry_in);
+      // a + ~b + 1 (sub) or a + ~b + CF (subc), and the carry out of that sum: the flag is set
+      // when nothing was borrowed. The hardware computes it so, and CUDA's own 128-bit division
+      // reads it with addc after sub.cc; chains of sub.cc and subc come out the same either way.
+      const uint64_t carry = in.mod.carry_in ? carry_in : 1;
+      const u128 sum = static_cast<u128>(a) + (~b & mask) + carry;
+      result = static_cast<uint64_t>(sum);
+      if (in.mod.carry_out) x.warp.set_carry(lane, ((sum >> bits) & 1) != 0);
     } else {
       const u128 sum = static_cast<u128>(a) + b + carry_in;
       result = static_cast<uint64_t>(sum);

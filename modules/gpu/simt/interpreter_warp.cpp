@@ -54,6 +54,14 @@ void shuffle(Exec& x) {
   });
 }
 
+// The executing lanes of `lane`'s 32-lane half that the member mask in source `mask_operand`
+// names: the lanes a warp-synchronous instruction combines for `lane`.
+uint64_t member_lanes(const Exec& x, unsigned mask_operand, uint32_t lane) {
+  const uint32_t shift = half_shift(x, lane);
+  return x.lanes & expand_member_mask(x, read(x, mask_operand, lane)) &
+         (uint64_t{0xffffffff} << shift);
+}
+
 // vote.sync.{all,any,uni}.pred d, a, membermask and vote.sync.ballot.b32 d, a, membermask.
 void vote(Exec& x) {
   const Instruction& in = x.instruction;
@@ -63,8 +71,7 @@ void vote(Exec& x) {
   });
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint32_t shift = half_shift(x, lane);
-    const uint64_t participants =
-        (x.lanes & expand_member_mask(x, read(x, 2, lane)) >> shift) & 0xffffffff;
+    const uint64_t participants = member_lanes(x, 2, lane) >> shift;
     const uint64_t votes = (ballot >> shift) & participants;
     uint64_t result;
     switch (in.mod.vote) {
@@ -78,60 +85,58 @@ void vote(Exec& x) {
         result = votes == 0 || votes == participants;
         break;
       default:
-        result = (ballot >> shift) & 0xffffffff;
+        result = votes;  // lanes outside the member mask contribute 0
         break;
     }
     write(x, lane, result);
   });
 }
 
-// redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, membermask over the executing lanes.
+// redux.sync's operator applied to a running total and the next member's value.
+uint32_t combine(AtomicOp op, bool is_signed, uint32_t total, uint32_t value) {
+  switch (op) {
+    case AtomicOp::add:
+      return total + value;
+    case AtomicOp::min:
+      return is_signed ? static_cast<uint32_t>(
+                             std::min(static_cast<int32_t>(total), static_cast<int32_t>(value)))
+                       : std::min(total, value);
+    case AtomicOp::max:
+      return is_signed ? static_cast<uint32_t>(
+                             std::max(static_cast<int32_t>(total), static_cast<int32_t>(value)))
+                       : std::max(total, value);
+    case AtomicOp::and_:
+      return total & value;
+    case AtomicOp::or_:
+      return total | value;
+    default:  // xor: the decoder admits no other operator
+      return total ^ value;
+  }
+}
+
+// redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, membermask over each lane's member
+// lanes (a tile of a cooperative-groups partition reduces on its own).
 void reduce(Exec& x) {
   const Instruction& in = x.instruction;
   const bool is_signed = is_signed_int(in.type);
-  for (uint32_t half = 0; half < x.warp.warp_size(); half += 32) {
-    const uint64_t lanes =
-        x.lanes & (x.warp.warp_size() > 32 ? (uint64_t{0xffffffff} << half) : ~uint64_t{0});
-    if (!lanes) continue;
-    bool first = true;
-    uint32_t total = 0;
-    for_each_lane(lanes, [&](uint32_t lane) {
-      const uint32_t value = static_cast<uint32_t>(read(x, 1, lane));
-      if (first) {
-        total = value;
+  std::array<uint32_t, 64> value{};
+  for_each_lane(x.lanes,
+                [&](uint32_t lane) { value[lane] = static_cast<uint32_t>(read(x, 1, lane)); });
+  uint64_t reduced = 0;  // the member set `total` belongs to: lanes mostly share one
+  uint32_t total = 0;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint64_t members = member_lanes(x, 2, lane);
+    if (members != reduced || members == 0) {
+      reduced = members;
+      total = 0;
+      bool first = true;
+      for_each_lane(members, [&](uint32_t member) {
+        total = first ? value[member] : combine(in.mod.atomic, is_signed, total, value[member]);
         first = false;
-        return;
-      }
-      switch (in.mod.atomic) {
-        case AtomicOp::add:
-          total += value;
-          break;
-        case AtomicOp::min:
-          total = is_signed ? static_cast<uint32_t>(std::min<int32_t>(static_cast<int32_t>(total),
-                                                                      static_cast<int32_t>(value)))
-                            : std::min(total, value);
-          break;
-        case AtomicOp::max:
-          total = is_signed ? static_cast<uint32_t>(std::max<int32_t>(static_cast<int32_t>(total),
-                                                                      static_cast<int32_t>(value)))
-                            : std::max(total, value);
-          break;
-        case AtomicOp::and_:
-          total &= value;
-          break;
-        case AtomicOp::or_:
-          total |= value;
-          break;
-        case AtomicOp::xor_:
-          total ^= value;
-          break;
-        default:
-          x.fail(FaultKind::unsupported, lane, "redux operator");
-          break;
-      }
-    });
-    for_each_lane(lanes, [&](uint32_t lane) { write(x, lane, int_image(in.type, total)); });
-  }
+      });
+    }
+    write(x, lane, int_image(in.type, total));
+  });
 }
 
 // match.any.sync.type d, a, membermask: the lanes of the member mask whose a equals this lane's;
@@ -144,8 +149,7 @@ void match(Exec& x) {
   for_each_lane(x.lanes, [&](uint32_t lane) { value[lane] = read(x, 1, lane) & value_mask; });
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint32_t shift = half_shift(x, lane);
-    const uint64_t participants =
-        x.lanes & expand_member_mask(x, read(x, 2, lane)) & (uint64_t{0xffffffff} << shift);
+    const uint64_t participants = member_lanes(x, 2, lane);
     uint64_t equal = 0;
     for_each_lane(participants, [&](uint32_t other) {
       if (value[other] == value[lane]) equal |= uint64_t{1} << other;

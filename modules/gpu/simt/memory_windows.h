@@ -6,12 +6,15 @@ namespace ohmvp::gpu {
 
 // Generic addresses (64-bit) select a state space by window, as on NVIDIA GPUs:
 //   [shared_window_base, + shared_window_size): the CTA's shared memory, offset = address - base
+//   [const_window_base, + const_window_size):   the constant bank (read only)
 //   [local_window_base, + local_window_size):   the thread's own .local storage
 //   anything else:                              global memory (device addresses)
-// cvta.shared / cvta.local add the window base; cvta.to.shared / cvta.to.local subtract it.
+// cvta.shared / .const / .local add the window base; cvta.to.<space> subtracts it.
 // Device allocations never overlap the windows (DeviceMemory allocates below them).
 constexpr uint64_t shared_window_base = 0x0000'7e00'0000'0000ULL;
 constexpr uint64_t shared_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
+constexpr uint64_t const_window_base = 0x0000'7e80'0000'0000ULL;
+constexpr uint64_t const_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 constexpr uint64_t local_window_base = 0x0000'7f00'0000'0000ULL;
 constexpr uint64_t local_window_size = 0x0000'0100'0000'0000ULL;  // 1 TiB
 
