@@ -266,6 +266,24 @@ TEST_CASE("cli: generic pointers to __constant__ data read the constant bank on 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that quotes it") {
+  // tests/data/ptx/assertions.cu: thread 25 is the first whose value is below -1000.
+  const std::string dir = scratch_dir("assertions");
+  const nlohmann::json in = {
+      {"type", "s32"}, {"count", 64}, {"init", {{"sequence", {{"start", -10}, {"step", -40}}}}}};
+  const CliResult r =
+      run_fixture(dir, "assertions.ptx", "checked_double", 1, 64,
+                  {{"in", in}, {"out", {{"type", "s32"}, {"count", 64}}}},
+                  {{{"buffer", "in"}}, {{"buffer", "out"}}, {{"u32", 64}}}, {"out"});
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output,
+             Contains("ohmvp: simulation error: device fault in kernel 'checked_double'") &&
+                 Contains("assertion `in[i] >= -1000` failed (assertions.cu:9") &&
+                 Contains("thread (25,0,0)"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/report.json"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

@@ -818,3 +818,48 @@ TEST_CASE("executor: __constant__ data read through generic pointers", "[simt]")
     CHECK(out[4 * t + 3] == 1.0f);  // isspacep.const
   }
 }
+
+TEST_CASE("executor: a failing assert() stops the kernel with a fault that quotes it", "[simt]") {
+  // tests/data/ptx/assertions.cu: assert() calls __assertfail, which has no body in PTX.
+  const Module module = ohmvp::gpu::test::load_fixture("assertions.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t n = 64;
+  std::vector<int32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = int32_t(i) * 10 - 300;
+  const uint64_t in_at = memory.allocate(n * 4), out_at = memory.allocate(n * 4);
+  REQUIRE(memory.write(in_at, in.data(), n * 4));
+  LaunchParams checked = one_cta("checked_double", n, {in_at, out_at});
+  put(checked.arguments, 16, n);
+  executor.launch(checked);  // every assertion holds
+  std::vector<int32_t> out(n);
+  REQUIRE(memory.read(out_at, out.data(), n * 4));
+  for (uint32_t i = 0; i < n; ++i) CHECK(out[i] == 2 * in[i]);
+
+  in[45] = -5000;
+  in[50] = -6000;
+  REQUIRE(memory.write(in_at, in.data(), n * 4));
+  CHECK_THROWS_WITH(
+      executor.launch(checked),
+      Catch::Contains("device fault in kernel 'checked_double'") &&
+          Catch::Contains("assertion `in[i] >= -1000` failed (assertions.cu:9, in 'void "
+                          "checked_double(const int *, int *, int)')") &&
+          Catch::Contains("thread (45,0,0)"));
+
+  // In a called function: the fault names the function and its assertion's own text.
+  const uint64_t table_at = memory.allocate(8 * 4), index_at = memory.allocate(32 * 4);
+  std::vector<int32_t> index(32, 3);
+  index[7] = 8;
+  REQUIRE(memory.write(index_at, index.data(), 32 * 4));
+  LaunchParams gather = one_cta("gather", 32, {table_at, index_at, out_at});
+  put(gather.arguments, 24, uint32_t{8});
+  CHECK_THROWS_WITH(executor.launch(gather),
+                    Catch::Contains("in '_Z13checked_indexii'") &&
+                        Catch::Contains("assertion `i < n && \"index within the table\"` failed "
+                                        "(assertions.cu:15, in 'int checked_index(int, int)')") &&
+                        Catch::Contains("thread (7,0,0)"));
+
+  // The module's printf kernel is refused when launched, not when the module loads.
+  CHECK_THROWS_WITH(executor.launch(one_cta("debug_dump", 32, {in_at})),
+                    Catch::Contains("kernel 'debug_dump' calls printf (vprintf)"));
+}

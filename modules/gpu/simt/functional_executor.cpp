@@ -76,7 +76,8 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
                lane,
                address,
                request.space[lane],
-               ""};
+               "",
+               {}};
   }
   return ok;
 }

@@ -321,9 +321,14 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   result.active_mask = warp.active_mask();
   auto fault = [&](FaultKind kind, const char* detail) {
     warp.set_fault(
-        {kind, function_index, pc,
-         static_cast<uint32_t>(__builtin_ctzll(result.active_mask | (uint64_t{1} << 63))), 0,
-         StateSpace::generic, detail});
+        {kind,
+         function_index,
+         pc,
+         static_cast<uint32_t>(__builtin_ctzll(result.active_mask | (uint64_t{1} << 63))),
+         0,
+         StateSpace::generic,
+         detail,
+         {}});
     result.status = StepStatus::fault;
     return result;
   };

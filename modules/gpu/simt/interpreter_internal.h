@@ -44,7 +44,7 @@ struct Exec {
   void fail(FaultKind kind, uint32_t lane, const char* detail = "", uint64_t address = 0,
             StateSpace space = StateSpace::generic) {
     if (failed()) return;
-    fault = {kind, function, pc, lane, address, space, detail};
+    fault = {kind, function, pc, lane, address, space, detail, {}};
   }
 };
 
