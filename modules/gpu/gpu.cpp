@@ -1,6 +1,7 @@
 #include "modules/gpu/gpu.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
@@ -192,6 +193,7 @@ void Gpu::start_next() {
   m_queued.pop_front();
   m_state = prepare(next.launch);
   m_state->grid_id = m_grid_id++;
+  m_state->printf_buffer = &m_printf;
   m_done = std::move(next.done);
   m_running = true;
   m_faulted = false;
@@ -248,6 +250,7 @@ void Gpu::finish(uint64_t cycle) {
   m_result.faulted = m_faulted;
   m_result.fault = m_fault_message;
   m_result.fault_address = m_fault_address;
+  std::tie(m_result.printed, m_result.printf_dropped) = m_printf.take();
   m_result.start_cycle = m_start_cycle;
   m_result.end_cycle = cycle + 1;
   m_result.warp_instructions = m_totals->warp_instructions.value() - m_warp_instructions_before;

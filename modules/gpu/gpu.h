@@ -117,6 +117,13 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   uint64_t m_warp_instructions_before = 0;
   uint64_t m_thread_instructions_before = 0;
   LaunchResult m_result;
+  // printf of the running launch: arguments and strings are read through the L2s, as a host
+  // copy reads, after the warp's own stores completed (a call waits for them).
+  PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
+    if (m_state && m_state->launch.mapped && !m_state->launch.mapped(address, bytes)) return false;
+    read(address, data, bytes);
+    return true;
+  }};
   sc_core::sc_event m_done_event;
 
   std::unique_ptr<Totals> m_totals;

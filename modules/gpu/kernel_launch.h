@@ -45,6 +45,8 @@ struct LaunchResult {
   uint64_t end_cycle = 0;  // the core cycle the last CTA (and its last store) completed
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  std::string printed;          // the text of the launch's printf calls, in the order they ran
+  uint64_t printf_dropped = 0;  // printf calls the full buffer dropped (PrintfBuffer::capacity)
 
   uint64_t cycles() const { return end_cycle - start_cycle; }
 };

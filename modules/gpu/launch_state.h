@@ -28,6 +28,7 @@ struct LaunchState {
   std::vector<std::vector<IssueTraits>> traits;
   // The register-file rows a starting warp zeroes (registers_to_zero).
   std::vector<uint32_t> zeroed_registers;
+  PrintfBuffer* printf_buffer = nullptr;  // the Gpu's, for the launch's printf calls
 
   const Instruction& instruction(uint32_t function, uint32_t pc) const {
     return layout->module().functions[function].instructions[pc];

@@ -311,6 +311,11 @@ void Runtime::reap_finished_launches() {
   while (!m_pending.empty() && m_pending.front()->done) {
     const Pending& oldest = *m_pending.front();
     if (oldest.local_region) m_allocator.free(oldest.local_region);
+    *m_printf_output << oldest.result.printed << std::flush;
+    if (oldest.result.printf_dropped != 0)
+      std::cerr << "ohmvp: " << oldest.result.printf_dropped
+                << " printf calls of a kernel were dropped: the device printf buffer ("
+                << gpu::PrintfBuffer::capacity / 1024 << " KiB) was full\n";
     if (oldest.result.faulted && m_fault.empty()) {
       m_fault = oldest.result.fault;
       m_fault_address = oldest.result.fault_address;

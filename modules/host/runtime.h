@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,9 @@ class Runtime : public sc_core::sc_module {
   // Waits for every queued launch. A device fault raises DeviceFaultError (a SimulationError)
   // with its message and, for an unmapped or misaligned global access, its address.
   void synchronize();
+  // Where the text of the kernels' printf calls goes when they are reaped (at a synchronising
+  // call, as CUDA prints it): stdout unless set; a note of dropped printfs goes to stderr.
+  void set_printf_output(std::ostream& out) { m_printf_output = &out; }
 
   // The kernel's parameters as (offset, bytes) in its parameter block, and the block's size.
   struct ParamSlot {
@@ -127,6 +131,7 @@ class Runtime : public sc_core::sc_module {
   // Launches not yet reaped, oldest first; a finished one is reaped (its .local storage freed,
   // its fault kept for synchronize) when the host next launches or synchronizes.
   std::deque<std::unique_ptr<Pending>> m_pending;
+  std::ostream* m_printf_output = &std::cout;
   std::string m_fault;  // the first device fault since the last synchronize
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;

@@ -284,6 +284,30 @@ TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that q
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: printf in a kernel on the timed GPU prints on stdout when the kernel is done") {
+  // tests/data/ptx/device_printf.cu (the text of every conversion is checked in
+  // test_simt_executor): the arguments are read from the threads' .local storage through the
+  // L2s once the warp's stores are complete.
+  const std::string dir = scratch_dir("device_printf");
+  write_text(dir + "/name.bin", std::string("timed\0", 6));
+  const CliResult r = run_fixture(
+      dir, "device_printf.ptx", "print_values", 1, 40,
+      {{"name", {{"type", "u8"}, {"count", 6}, {"init", {{"file", dir + "/name.bin"}}}}},
+       {"values", {{"type", "s32"}, {"count", 3}, {"init", {{"sequence", {{"start", 10}}}}}}}},
+      {{{"buffer", "name"}}, {{"buffer", "values"}}, {{"s32", 3}}}, {"values"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("t=0 value=   10 hex=0xa unsigned=10 char=a long=10000000070 "
+                                "float=2.500 short=10000\n") &&
+                           Contains("t=39 value=   10 hex=0xa") &&
+                           Contains("lane  7 reports +5.50e+00\n") &&
+                           Contains("[timed] [left  |   tru] 100%\n"));
+  // Thread 0's lines come in the order it printed them, before the summary.
+  CHECK(r.output.find("t=0 value") < r.output.find("[timed]"));
+  CHECK(r.output.find("[timed]") < r.output.find("OhmVP"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

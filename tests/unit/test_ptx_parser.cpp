@@ -29,7 +29,8 @@ TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
        {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx",
         "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx", "coherence.ptx",
         "packed_integer.ptx", "warp_locks.ptx", "narrow_args.ptx", "warp_match.ptx",
-        "warp_tiles.ptx", "wide_integer.ptx", "const_pointers.ptx", "assertions.ptx"}) {
+        "warp_tiles.ptx", "wide_integer.ptx", "const_pointers.ptx", "assertions.ptx",
+        "device_printf.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);

@@ -859,7 +859,41 @@ TEST_CASE("executor: a failing assert() stops the kernel with a fault that quote
                                         "(assertions.cu:15, in 'int checked_index(int, int)')") &&
                         Catch::Contains("thread (7,0,0)"));
 
-  // The module's printf kernel is refused when launched, not when the module loads.
-  CHECK_THROWS_WITH(executor.launch(one_cta("debug_dump", 32, {in_at})),
-                    Catch::Contains("kernel 'debug_dump' calls printf (vprintf)"));
+  // The module's printf kernel beside them runs too.
+  executor.launch(one_cta("debug_dump", 2, {in_at}));
+  CHECK(executor.printf_buffer().text() == "value -300\nvalue -290\n");
+}
+
+TEST_CASE("executor: printf writes each lane's text, in lane order, to the printf buffer",
+          "[simt]") {
+  // tests/data/ptx/device_printf.cu; the expected text is the host's printf of the same formats.
+  const Module module = ohmvp::gpu::test::load_fixture("device_printf.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const std::vector<int32_t> values = {7, -3, 1000, 0, -65536};
+  const char name[] = "warp zero";
+  const uint64_t name_at = memory.allocate(sizeof name), values_at = memory.allocate(5 * 4);
+  REQUIRE(memory.write(name_at, name, sizeof name));
+  REQUIRE(memory.write(values_at, values.data(), 5 * 4));
+  constexpr uint32_t threads = 12;
+  LaunchParams launch = one_cta("print_values", threads, {name_at, values_at});
+  put(launch.arguments, 16, uint32_t{5});
+  executor.launch(launch);
+
+  std::string expected;
+  char line[256];
+  for (uint32_t t = 0; t < threads; ++t) {
+    const int32_t value = values[t % 5];
+    std::snprintf(line, sizeof line,
+                  "t=%d value=%5d hex=%#x unsigned=%u char=%c long=%lld float=%.3f short=%hd\n",
+                  int(t), value, value, unsigned(value), int('a' + t % 26),
+                  (long long)value * 1000000007LL, double(value / 4.0f), short(value * 1000));
+    expected += line;
+  }
+  for (uint32_t t = 1; t < 8; t += 2) {
+    std::snprintf(line, sizeof line, "lane %2d reports %+.2e\n", int(t), values[t % 5] * 0.5);
+    expected += line;
+  }
+  expected += "[warp zero] [left  |   tru] 100%\n";
+  CHECK(executor.printf_buffer().text() == expected);
 }

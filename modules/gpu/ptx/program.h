@@ -31,9 +31,12 @@ struct Function {
   bool is_visible = false;
   bool defined = false;  // has a body; false for a declaration such as `.extern .func vprintf`
 
-  // CUDA's assert() calls `.extern .func __assertfail` when its condition fails: the
-  // interpreter stops the kernel with a device fault that quotes the assertion.
+  // The CUDA runtime's device functions, declared without a body, that the interpreter
+  // executes: assert() calls __assertfail when its condition fails (a device fault that quotes
+  // the assertion), printf calls vprintf (the text goes to the launch's printf host).
   bool is_assertion_failure() const { return !defined && name == "__assertfail"; }
+  bool is_printf() const { return !defined && name == "vprintf"; }
+  bool is_runtime_call() const { return is_assertion_failure() || is_printf(); }
 
   // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the
   // function's parameter block (kernel: the launch's argument buffer, in declaration order with

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "modules/gpu/simt/device_printf.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/kernel_layout.h"
 #include "modules/gpu/simt/texture.h"
@@ -33,6 +34,7 @@ struct ExecutionContext {
   uint64_t local_stride = 0;
 
   const TextureTable* textures = nullptr;
+  PrintfBuffer* printf_buffer = nullptr;  // where printf's text goes; null: printf faults
   // Which lanes hold which elements of a wmma fragment: the GPU's architecture.
   FragmentMapping fragment_mapping = FragmentMapping::volta;
 

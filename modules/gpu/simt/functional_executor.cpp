@@ -110,6 +110,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.const_bytes = m_const_bank.size();
   context.global_segment_base = m_global_base;
   context.textures = &m_textures;
+  context.printf_buffer = &m_printf;
   context.fragment_mapping = m_mapping;
   context.grid = params.grid;
   context.block = params.block;

@@ -53,6 +53,8 @@ class FunctionalExecutor {
   // The device address of a module-scope .global variable; throws ConfigError if there is none.
   uint64_t global_address(const std::string& name) const;
   TextureTable& textures() { return m_textures; }
+  // What the launches' printf calls printed, in order.
+  PrintfBuffer& printf_buffer() { return m_printf; }
 
   // Throws ConfigError for a bad launch (unknown kernel, empty grid, short argument block) and
   // SimulationError for a device fault, naming kernel, PC, CTA and thread.
@@ -70,6 +72,9 @@ class FunctionalExecutor {
   uint64_t m_global_base = 0;
   std::vector<uint8_t> m_const_bank;
   TextureTable m_textures;
+  PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
+    return m_memory.read(address, data, bytes);
+  }};
   uint32_t m_grid_id = 0;
 };
 

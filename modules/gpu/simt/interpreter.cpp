@@ -210,44 +210,14 @@ void copy_parameters(Exec& x, const std::vector<uint32_t>& from, const std::vect
   }
 }
 
-// The module string symbol a global pointer points to the start of, or no_symbol.
-uint32_t string_symbol(const Exec& x, uint64_t pointer) {
-  const std::vector<Symbol>& symbols = x.context.layout->module().symbols;
-  for (uint32_t s = 0; s < symbols.size(); ++s)
-    if (symbols[s].space == StateSpace::global && symbols[s].function < 0 &&
-        !symbols[s].initializer.empty() && symbol_address(x, s) == pointer)
-      return s;
-  return DeviceFault::no_symbol;
-}
-
-// __assertfail(expression, file, line, function, char size): the first executing lane's
-// arguments, from its call-site parameters, become an assertion fault.
-void fail_assertion(Exec& x) {
-  const Instruction& in = x.instruction;
-  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.lanes));
-  const auto argument = [&](size_t index) -> uint64_t {
-    if (index >= in.call_arguments.size()) return 0;
-    const uint32_t symbol = in.call_arguments[index];
-    const uint64_t offset = x.context.layout->param_offset(symbol);
-    const uint64_t size = std::min<uint64_t>(x.context.layout->module().symbols[symbol].size, 8);
-    if (offset + size > x.warp.param_arena_bytes()) return 0;
-    uint64_t value = 0;
-    std::memcpy(&value, x.warp.param_arena(lane) + offset, size);
-    return value;
-  };
-  x.fail(FaultKind::assertion, lane);
-  x.fault.assertion = {string_symbol(x, argument(0)), string_symbol(x, argument(1)),
-                       string_symbol(x, argument(3)), static_cast<uint32_t>(argument(2))};
-}
-
 void call(Exec& x) {
   const Instruction& in = x.instruction;
   uint32_t callee = no_target;
   for (uint32_t i = 0; i < in.operand_count; ++i)
     if (in.operands[i].kind == Operand::Kind::function) callee = in.operands[i].target;
   const Module& module = x.context.layout->module();
-  if (callee < module.functions.size() && module.functions[callee].is_assertion_failure()) {
-    fail_assertion(x);
+  if (callee < module.functions.size() && module.functions[callee].is_runtime_call()) {
+    execute_runtime_call(x, module.functions[callee]);
     return;
   }
   if (callee >= module.functions.size() || !x.context.layout->reachable(callee)) {

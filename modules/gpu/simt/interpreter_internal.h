@@ -352,6 +352,8 @@ void execute_convert(Exec& x);
 void execute_compare(Exec& x);
 void execute_bits(Exec& x);
 void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
+// A call of a runtime function (Function::is_runtime_call): __assertfail or vprintf.
+void execute_runtime_call(Exec& x, const Function& callee);
 void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
 void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store

@@ -4,20 +4,6 @@
 
 namespace ohmvp::gpu {
 
-namespace {
-
-// Why a launch of `kernel` that reaches a call of `callee`, a function without a body, fails.
-std::string without_body(const std::string& kernel, const Function& callee) {
-  if (callee.name == "vprintf")
-    return "kernel '" + kernel +
-           "' calls printf (vprintf), which is not supported: remove the printf, or keep it out "
-           "of the kernels you launch";
-  return "kernel '" + kernel + "' calls '" + callee.name +
-         "', which has no body (external functions are not supported)";
-}
-
-}  // namespace
-
 KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
     : m_module(&module) {
   m_kernel = static_cast<uint32_t>(&module.kernel(kernel_name) - module.functions.data());
@@ -85,10 +71,12 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
                           ": call to an unknown function");
       const Function& callee = m_module->functions[operand.target];
-      if (callee.is_assertion_failure()) continue;  // the interpreter's; no body to lay out
+      if (callee.is_runtime_call()) continue;  // the interpreter's; no body to lay out
       if (callee.instructions.empty())
-        throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) + ": " +
-                          without_body(m_module->functions[m_kernel].name, callee));
+        throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
+                          ": kernel '" + m_module->functions[m_kernel].name + "' calls '" +
+                          callee.name +
+                          "', which has no body (external functions are not supported)");
       visit(operand.target, state);
     }
   }

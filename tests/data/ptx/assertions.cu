@@ -1,4 +1,4 @@
-// assert() in device code, and printf in a kernel that is not launched.
+// assert() in device code, and printf in another kernel of the module.
 #include <cassert>
 #include <cstdio>
 
@@ -22,7 +22,7 @@ extern "C" __global__ void gather(const int* table, const int* index, int* out, 
   out[i] = table[checked_index(index[i], n)];
 }
 
-// debug_dump: printf, which the model does not support; the other kernels still run.
+// debug_dump: printf of each thread's value.
 extern "C" __global__ void debug_dump(const int* values) {
   printf("value %d\n", values[threadIdx.x]);
 }

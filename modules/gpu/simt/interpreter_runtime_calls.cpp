@@ -1,0 +1,123 @@
+// The CUDA runtime's device functions that PTX declares without a body: __assertfail (assert)
+// and vprintf (printf). The interpreter executes them in place of a call.
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/gpu/simt/device_printf.h"
+#include "modules/gpu/simt/interpreter_internal.h"
+
+namespace ohmvp::gpu::detail {
+
+namespace {
+
+// The module string symbol a global pointer points to the start of, or no_symbol.
+uint32_t string_symbol(const Exec& x, uint64_t pointer) {
+  const std::vector<Symbol>& symbols = x.context.layout->module().symbols;
+  for (uint32_t s = 0; s < symbols.size(); ++s)
+    if (symbols[s].space == StateSpace::global && symbols[s].function < 0 &&
+        !symbols[s].initializer.empty() && symbol_address(x, s) == pointer)
+      return s;
+  return DeviceFault::no_symbol;
+}
+
+// A call-site parameter of the call being executed, in `lane`'s parameter arena: the value the
+// callee would receive as its parameter `index` (at most 8 bytes; 0 if there is none).
+uint64_t call_argument(Exec& x, uint32_t lane, size_t index) {
+  const Instruction& in = x.instruction;
+  if (index >= in.call_arguments.size()) return 0;
+  const uint32_t symbol = in.call_arguments[index];
+  const uint64_t offset = x.context.layout->param_offset(symbol);
+  const uint64_t size = std::min<uint64_t>(x.context.layout->module().symbols[symbol].size, 8);
+  if (offset + size > x.warp.param_arena_bytes()) return 0;
+  uint64_t value = 0;
+  std::memcpy(&value, x.warp.param_arena(lane) + offset, size);
+  return value;
+}
+
+// __assertfail(expression, file, line, function, char size): the first executing lane's
+// arguments become an assertion fault.
+void fail_assertion(Exec& x) {
+  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.lanes));
+  const auto text = [&](size_t index) { return string_symbol(x, call_argument(x, lane, index)); };
+  const uint32_t line = static_cast<uint32_t>(call_argument(x, lane, 2));
+  x.fail(FaultKind::assertion, lane);
+  x.fault.assertion = {text(0), text(1), text(3), line};
+}
+
+// Reads `bytes` at a generic address as `lane` sees it: shared and const storage directly,
+// .local and global memory through the printf buffer. False when out of bounds.
+bool read_generic(Exec& x, uint32_t lane, uint64_t address, void* data, uint64_t bytes) {
+  const Place place = resolve_generic(address);
+  switch (place.space) {
+    case StateSpace::shared:
+    case StateSpace::const_: {
+      const uint8_t* pointer = immediate_pointer(x, place.space, place.address, 1, lane);
+      const uint64_t size =
+          place.space == StateSpace::shared ? x.context.shared_bytes : x.context.const_bytes;
+      if (!pointer || place.address + bytes > size) return false;
+      std::memcpy(data, pointer, bytes);
+      return true;
+    }
+    case StateSpace::local: {
+      if (place.address + bytes > x.context.layout->local_bytes_per_thread()) return false;
+      const uint64_t thread =
+          uint64_t{x.context.cta_linear} * x.context.block.count() + x.warp.thread_linear(lane);
+      return x.context.printf_buffer->read(
+          x.context.local_region_base + thread * x.context.local_stride + place.address, data,
+          bytes);
+    }
+    default:
+      return x.context.printf_buffer->read(place.address, data, bytes);
+  }
+}
+
+// A NUL-terminated string at a generic address: a module string as it is, anything else read
+// from memory (at most 4 KiB).
+std::string read_string(Exec& x, uint32_t lane, uint64_t address) {
+  const uint32_t symbol = string_symbol(x, address);
+  if (symbol != DeviceFault::no_symbol) {
+    const std::vector<uint8_t>& bytes = x.context.layout->module().symbols[symbol].initializer;
+    return std::string(bytes.begin(), std::find(bytes.begin(), bytes.end(), uint8_t{0}));
+  }
+  std::string text;
+  for (char c = 0; text.size() < 4096; text += c)
+    if (!read_generic(x, lane, address + text.size(), &c, 1) || c == 0) break;
+  return text;
+}
+
+// vprintf(format, arguments): each executing lane's text, in lane order, goes to the printf
+// host; the call returns the number of arguments its format took (CUDA's printf result).
+void device_printf(Exec& x) {
+  if (!x.context.printf_buffer) {
+    x.fail(FaultKind::unsupported, 0, "printf with no host to print to");
+    return;
+  }
+  const Instruction& in = x.instruction;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const std::string format = read_string(x, lane, call_argument(x, lane, 0));
+    const uint64_t block = call_argument(x, lane, 1);
+    PrintfArguments arguments([&](uint64_t offset, void* data, uint64_t bytes) {
+      return block != 0 && read_generic(x, lane, block + offset, data, bytes);
+    });
+    x.context.printf_buffer->print(format_device_printf(
+        format, arguments, [&](uint64_t pointer) { return read_string(x, lane, pointer); }));
+    if (in.call_returns.empty()) return;
+    const uint64_t offset = x.context.layout->param_offset(in.call_returns[0]);
+    const int32_t taken = static_cast<int32_t>(arguments.taken());
+    if (offset + 4 <= x.warp.param_arena_bytes())
+      std::memcpy(x.warp.param_arena(lane) + offset, &taken, 4);
+  });
+  x.warp.set_pc(x.pc + 1);
+}
+
+}  // namespace
+
+void execute_runtime_call(Exec& x, const Function& callee) {
+  if (callee.is_assertion_failure())
+    fail_assertion(x);
+  else
+    device_printf(x);
+}
+
+}  // namespace ohmvp::gpu::detail
