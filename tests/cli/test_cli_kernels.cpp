@@ -308,6 +308,31 @@ TEST_CASE("cli: printf in a kernel on the timed GPU prints on stdout when the ke
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: function pointers and virtual calls run on the timed GPU") {
+  // tests/data/ptx/function_pointers.cu; each warp's lanes call three functions through one
+  // indirect call, in turn.
+  const std::string dir = scratch_dir("function_pointers");
+  constexpr unsigned threads = 64;
+  const CliResult r = run_fixture(dir, "function_pointers.ptx", "dispatch", 1, threads,
+                                  {{"in",
+                                    {{"type", "f32"},
+                                     {"count", threads},
+                                     {"init", {{"sequence", {{"start", -2.0}, {"step", 0.5}}}}}}},
+                                   {"out", {{"type", "f32"}, {"count", 3 * threads}}}},
+                                  {{{"buffer", "in"}}, {{"buffer", "out"}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<float> out = read_dump<float>(dir, "out", 3 * threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    const float x = -2.0f + 0.5f * float(t);
+    INFO("thread " << t);
+    CHECK(out[3 * t] == (t % 3 == 0 ? x * x : t % 3 == 1 ? -x : 0.5f * x));
+    CHECK(out[3 * t + 1] == (t % 2 == 0 ? x * x : 3.0f * x * x));
+    CHECK(out[3 * t + 2] == x * x);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

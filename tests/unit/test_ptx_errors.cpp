@@ -110,10 +110,32 @@ TEST_CASE("ptx errors: lop3, dp4a, dp2a, isspacep and 0 in a vector", "[ptx]") {
   says("isspacep.global %p1, %rs1;", "operand 2 '%rs1' is a .b16 register, expected a .b32");
   says("mov.b32 %r1, {1, %rs1};", "vector elements must be registers or 0, found '1'");
   says("st.global.v2.u32 [p], {0, %r1};", "a vector element may be 0 only in mov's parts");
-  CHECK(module_error(".func (.param .b32 r) f()\n{\nret;\n}\n.visible .entry k()\n{\n"
-                     ".reg .b64 %rd1;\nmov.u64 %rd1, f;\n}\n")
-            .find("'f' is a function: its address (a function pointer, for an indirect call) is "
-                  "not supported") != std::string::npos);
+}
+
+TEST_CASE("ptx errors: function addresses and indirect calls", "[ptx]") {
+  const std::string function = ".func (.param .b32 r) f(.param .b32 a)\n{\nret;\n}\n";
+  const auto kernel_error = [&](const std::string& body) {
+    return module_error(function + ".visible .entry k()\n{\n.reg .b64 %rd<2>; .reg .b32 %r<2>;\n" +
+                        ".param .b32 p; .param .b32 q;\n" + body + "\n}\n");
+  };
+  CHECK_THAT(kernel_error("mov.u64 %rd1, f;"), Catch::Matches("no error"));
+  CHECK_THAT(kernel_error("mov.u32 %r1, f;"),
+             Catch::Contains("operand 2 of mov cannot be a function"));
+  CHECK_THAT(kernel_error("proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+                          "call (q), %r1, (p), proto;"),
+             Catch::Contains("an indirect call takes a 64-bit register holding a function's "
+                             "address, '%r1' is .b32"));
+  CHECK_THAT(kernel_error("call (q), %rd1, (p);"),
+             Catch::Contains("an indirect call ends in its .callprototype label, found ';'"));
+  CHECK_THAT(kernel_error("proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+                          "call (q), f, (p), proto;"),
+             Catch::Contains("a call prototype belongs to an indirect call"));
+  CHECK_THAT(module_error(".global .u32 x;\n.global .u64 pointers[1] = {x};\n"),
+             Catch::Contains("address initialisers of variables ('x') are not supported; "
+                             "function addresses are"));
+  CHECK_THAT(module_error(function + ".global .u32 narrow[1] = {f};\n"),
+             Catch::Contains("function address 'f' in an initialiser of 4-byte elements; it "
+                             "takes 8 bytes"));
 }
 
 TEST_CASE("ptx errors: operands", "[ptx]") {

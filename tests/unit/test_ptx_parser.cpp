@@ -25,12 +25,26 @@ std::string text_at_line(const Module& module, const Function& function, uint32_
 }  // namespace
 
 TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
-  for (const char* name :
-       {"basics.ptx", "atomics.ptx", "textures.ptx", "textures_lineinfo.ptx", "stack.ptx",
-        "large.ptx", "features.ptx", "intrinsics.ptx", "barrier_reduction.ptx", "coherence.ptx",
-        "packed_integer.ptx", "warp_locks.ptx", "narrow_args.ptx", "warp_match.ptx",
-        "warp_tiles.ptx", "wide_integer.ptx", "const_pointers.ptx", "assertions.ptx",
-        "device_printf.ptx"}) {
+  for (const char* name : {"basics.ptx",
+                           "atomics.ptx",
+                           "textures.ptx",
+                           "textures_lineinfo.ptx",
+                           "stack.ptx",
+                           "large.ptx",
+                           "features.ptx",
+                           "intrinsics.ptx",
+                           "barrier_reduction.ptx",
+                           "coherence.ptx",
+                           "packed_integer.ptx",
+                           "warp_locks.ptx",
+                           "narrow_args.ptx",
+                           "warp_match.ptx",
+                           "warp_tiles.ptx",
+                           "wide_integer.ptx",
+                           "const_pointers.ptx",
+                           "assertions.ptx",
+                           "device_printf.ptx",
+                           "function_pointers.ptx"}) {
     INFO(name);
     const Module module = load_fixture(name);
     CHECK(module.version_major == 9);
@@ -669,6 +683,25 @@ TEST_CASE("ptx: match.sync and fns print as PTX writes them", "[ptx]") {
   CHECK(text_at_line(module, keys, 63) == "match.all.sync.b64 %r14|%p3, %rd14, %r6");
   CHECK(text_at_line(module, function_named(module, "nth_set"), 153) ==
         "fns.b32 %r8, %r5, %r6, %r7");
+}
+
+TEST_CASE("ptx: function addresses and indirect calls load and print", "[ptx]") {
+  const Module module = load_fixture("function_pointers.ptx");
+  const Function& kernel = function_named(module, "dispatch");
+  uint32_t square = 0;
+  while (module.functions[square].name != "_Z6squaref") ++square;
+  const Instruction& call = at_line(kernel, 159);
+  CHECK(call.op == Opcode::call);
+  CHECK(call.operands[0].kind == Operand::Kind::reg);
+  CHECK(text_at_line(module, kernel, 159) == "call (retval0), %rd19, (param0)");
+  CHECK(text_at_line(module, kernel, 215) == "mov.u64 %rd32, _Z6squaref");
+  CHECK(at_line(kernel, 215).operands[1].target == square);
+  // The table's initialiser holds the functions' addresses; the module lists them as taken.
+  const Symbol& table = module.symbols[symbol_named(module, "table")];
+  uint64_t first = 0;
+  std::memcpy(&first, table.initializer.data(), 8);
+  CHECK(first == function_address(square));
+  CHECK(std::count(module.address_taken.begin(), module.address_taken.end(), square) == 1);
 }
 
 TEST_CASE("ptx: dp4a, dp2a, lop3, isspacep, vabsdiff, prefetchu and a 0 in mov's parts print",

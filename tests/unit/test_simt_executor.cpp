@@ -58,6 +58,22 @@ std::vector<float> read_floats(DeviceMemory& memory, uint64_t address, size_t co
   return values;
 }
 
+// A new allocation holding `values`; its device address.
+template <class T>
+uint64_t upload(DeviceMemory& memory, const std::vector<T>& values) {
+  const uint64_t address = memory.allocate(values.size() * sizeof(T));
+  REQUIRE(memory.write(address, values.data(), values.size() * sizeof(T)));
+  return address;
+}
+
+// `count` values of T at a device address.
+template <class T>
+std::vector<T> download(DeviceMemory& memory, uint64_t address, size_t count) {
+  std::vector<T> values(count);
+  REQUIRE(memory.read(address, values.data(), count * sizeof(T)));
+  return values;
+}
+
 }  // namespace
 
 TEST_CASE("executor: vector add over a partial last CTA", "[simt]") {
@@ -651,15 +667,12 @@ TEST_CASE("executor: __match_any_sync, __match_all_sync and __fns as nvcc emits 
     keys[t] = t < 32 ? int32_t(t % 5) : 7;
     wide_keys[t] = t < 32 ? int64_t(t & 1) << 32 | 9 : int64_t(-3);  // the low words agree
   }
-  const uint64_t keys_at = memory.allocate(threads * 4), wide_at = memory.allocate(threads * 8);
+  const uint64_t keys_at = upload(memory, keys), wide_at = upload(memory, wide_keys);
   const uint64_t out_at = memory.allocate(6 * threads * 4);
-  REQUIRE(memory.write(keys_at, keys.data(), threads * 4));
-  REQUIRE(memory.write(wide_at, wide_keys.data(), threads * 8));
   LaunchParams match_keys = one_cta("match_keys", threads, {keys_at, wide_at, out_at});
   put(match_keys.arguments, 24, active);
   executor.launch(match_keys);
-  std::vector<uint32_t> out(6 * threads);
-  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  const std::vector<uint32_t> out = download<uint32_t>(memory, out_at, 6 * threads);
   for (uint32_t t = 0; t < 32; ++t) {
     INFO("thread " << t);
     uint32_t same_key = 0;
@@ -692,19 +705,14 @@ TEST_CASE("executor: __match_any_sync, __match_all_sync and __fns as nvcc emits 
       if (!seen[size_t(histogram_keys[t])])
         seen[size_t(histogram_keys[t])] = true, ++expected_atomics;
   }
-  const uint64_t histogram_keys_at = memory.allocate(n * 4);
+  const uint64_t histogram_keys_at = upload(memory, histogram_keys);
   const uint64_t bins_at = memory.allocate(bin_count * 4), atomics_at = memory.allocate(4);
-  REQUIRE(memory.write(histogram_keys_at, histogram_keys.data(), n * 4));
   LaunchParams histogram =
       one_cta("aggregated_histogram", 128, {histogram_keys_at, bins_at, atomics_at});
   put(histogram.arguments, 24, n);
   executor.launch(histogram);
-  std::vector<int32_t> bins(bin_count);
-  REQUIRE(memory.read(bins_at, bins.data(), bin_count * 4));
-  CHECK(bins == expected_bins);
-  int32_t atomics = 0;
-  REQUIRE(memory.read(atomics_at, &atomics, 4));
-  CHECK(atomics == expected_atomics);
+  CHECK(download<int32_t>(memory, bins_at, bin_count) == expected_bins);
+  CHECK(download<int32_t>(memory, atomics_at, 1)[0] == expected_atomics);
 
   // __fns: the PTX ISA's four examples, offset 0, and searches that run off either end.
   const std::vector<uint32_t> masks = {0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa,
@@ -713,15 +721,11 @@ TEST_CASE("executor: __match_any_sync, __match_all_sync and __fns as nvcc emits 
   const std::vector<int32_t> offsets = {1, -1, 1, -1, 0, 17, -1, -4};
   const std::vector<uint32_t> expected = {3, 3, 3, 1, 0xffffffff, 0xffffffff, 0xffffffff, 28};
   const uint32_t cases = uint32_t(masks.size());
-  const uint64_t masks_at = memory.allocate(cases * 4), bases_at = memory.allocate(cases * 4);
-  const uint64_t offsets_at = memory.allocate(cases * 4), found_at = memory.allocate(cases * 4);
-  REQUIRE(memory.write(masks_at, masks.data(), cases * 4));
-  REQUIRE(memory.write(bases_at, bases.data(), cases * 4));
-  REQUIRE(memory.write(offsets_at, offsets.data(), cases * 4));
-  executor.launch(one_cta("nth_set", cases, {masks_at, bases_at, offsets_at, found_at}));
-  std::vector<uint32_t> found(cases);
-  REQUIRE(memory.read(found_at, found.data(), cases * 4));
-  CHECK(found == expected);
+  const uint64_t found_at = memory.allocate(cases * 4);
+  executor.launch(
+      one_cta("nth_set", cases,
+              {upload(memory, masks), upload(memory, bases), upload(memory, offsets), found_at}));
+  CHECK(download<uint32_t>(memory, found_at, cases) == expected);
 }
 
 TEST_CASE("executor: cooperative groups' tiles of 8 vote and reduce among themselves", "[simt]") {
@@ -732,12 +736,9 @@ TEST_CASE("executor: cooperative groups' tiles of 8 vote and reduce among themse
   constexpr uint32_t threads = 64;
   std::vector<int32_t> values(threads);
   for (uint32_t t = 0; t < threads; ++t) values[t] = t % 11 == 3 ? -int32_t(t) : int32_t(t);
-  const uint64_t values_at = memory.allocate(threads * 4),
-                 out_at = memory.allocate(3 * threads * 4);
-  REQUIRE(memory.write(values_at, values.data(), threads * 4));
-  executor.launch(one_cta("tile_votes", threads, {values_at, out_at}));
-  std::vector<uint32_t> out(3 * threads);
-  REQUIRE(memory.read(out_at, out.data(), out.size() * 4));
+  const uint64_t out_at = memory.allocate(3 * threads * 4);
+  executor.launch(one_cta("tile_votes", threads, {upload(memory, values), out_at}));
+  const std::vector<uint32_t> out = download<uint32_t>(memory, out_at, 3 * threads);
   for (uint32_t t = 0; t < threads; ++t) {
     INFO("thread " << t);
     const uint32_t first = t & ~7u;
@@ -771,15 +772,11 @@ TEST_CASE("executor: 128-bit division through CUDA's carry chains", "[simt]") {
     divisor[t] = t % 8 == 1 ? 1 : t % 8 == 2 ? ~uint64_t{0} : next() >> (t % 61);
     if (divisor[t] == 0) divisor[t] = 3;
   }
-  const uint64_t high_at = memory.allocate(threads * 8), low_at = memory.allocate(threads * 8);
-  const uint64_t divisor_at = memory.allocate(threads * 8),
-                 out_at = memory.allocate(4 * threads * 8);
-  REQUIRE(memory.write(high_at, high.data(), threads * 8));
-  REQUIRE(memory.write(low_at, low.data(), threads * 8));
-  REQUIRE(memory.write(divisor_at, divisor.data(), threads * 8));
-  executor.launch(one_cta("divide", threads, {high_at, low_at, divisor_at, out_at}));
-  std::vector<uint64_t> out(4 * threads);
-  REQUIRE(memory.read(out_at, out.data(), out.size() * 8));
+  const uint64_t out_at = memory.allocate(4 * threads * 8);
+  executor.launch(
+      one_cta("divide", threads,
+              {upload(memory, high), upload(memory, low), upload(memory, divisor), out_at}));
+  const std::vector<uint64_t> out = download<uint64_t>(memory, out_at, 4 * threads);
   for (uint32_t t = 0; t < threads; ++t) {
     INFO("thread " << t << ": " << high[t] << ":" << low[t] << " / " << divisor[t]);
     const unsigned __int128 numerator = (unsigned __int128)high[t] << 64 | low[t];
@@ -827,13 +824,11 @@ TEST_CASE("executor: a failing assert() stops the kernel with a fault that quote
   constexpr uint32_t n = 64;
   std::vector<int32_t> in(n);
   for (uint32_t i = 0; i < n; ++i) in[i] = int32_t(i) * 10 - 300;
-  const uint64_t in_at = memory.allocate(n * 4), out_at = memory.allocate(n * 4);
-  REQUIRE(memory.write(in_at, in.data(), n * 4));
+  const uint64_t in_at = upload(memory, in), out_at = memory.allocate(n * 4);
   LaunchParams checked = one_cta("checked_double", n, {in_at, out_at});
   put(checked.arguments, 16, n);
   executor.launch(checked);  // every assertion holds
-  std::vector<int32_t> out(n);
-  REQUIRE(memory.read(out_at, out.data(), n * 4));
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, n);
   for (uint32_t i = 0; i < n; ++i) CHECK(out[i] == 2 * in[i]);
 
   in[45] = -5000;
@@ -847,10 +842,9 @@ TEST_CASE("executor: a failing assert() stops the kernel with a fault that quote
           Catch::Contains("thread (45,0,0)"));
 
   // In a called function: the fault names the function and its assertion's own text.
-  const uint64_t table_at = memory.allocate(8 * 4), index_at = memory.allocate(32 * 4);
   std::vector<int32_t> index(32, 3);
   index[7] = 8;
-  REQUIRE(memory.write(index_at, index.data(), 32 * 4));
+  const uint64_t table_at = memory.allocate(8 * 4), index_at = upload(memory, index);
   LaunchParams gather = one_cta("gather", 32, {table_at, index_at, out_at});
   put(gather.arguments, 24, uint32_t{8});
   CHECK_THROWS_WITH(executor.launch(gather),
@@ -871,10 +865,8 @@ TEST_CASE("executor: printf writes each lane's text, in lane order, to the print
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, 32);
   const std::vector<int32_t> values = {7, -3, 1000, 0, -65536};
-  const char name[] = "warp zero";
-  const uint64_t name_at = memory.allocate(sizeof name), values_at = memory.allocate(5 * 4);
-  REQUIRE(memory.write(name_at, name, sizeof name));
-  REQUIRE(memory.write(values_at, values.data(), 5 * 4));
+  const std::vector<char> name = {'w', 'a', 'r', 'p', ' ', 'z', 'e', 'r', 'o', 0};
+  const uint64_t name_at = upload(memory, name), values_at = upload(memory, values);
   constexpr uint32_t threads = 12;
   LaunchParams launch = one_cta("print_values", threads, {name_at, values_at});
   put(launch.arguments, 16, uint32_t{5});
@@ -896,4 +888,37 @@ TEST_CASE("executor: printf writes each lane's text, in lane order, to the print
   }
   expected += "[warp zero] [left  |   tru] 100%\n";
   CHECK(executor.printf_buffer().text() == expected);
+}
+
+TEST_CASE("executor: calls through function pointers and virtual functions", "[simt]") {
+  // tests/data/ptx/function_pointers.cu: the lanes of a warp call different functions through
+  // one indirect call; each set of lanes calls its own in turn.
+  const Module module = ohmvp::gpu::test::load_fixture("function_pointers.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 40;
+  std::vector<float> in(threads);
+  for (uint32_t t = 0; t < threads; ++t) in[t] = 0.25f * float(t) - 3.0f;
+  const uint64_t in_at = upload(memory, in), out_at = memory.allocate(3 * threads * 4);
+  executor.launch(one_cta("dispatch", threads, {in_at, out_at}));
+  const std::vector<float> out = read_floats(memory, out_at, 3 * threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    const float x = in[t];
+    CHECK(out[3 * t] == (t % 3 == 0 ? x * x : t % 3 == 1 ? -x : 0.5f * x));
+    CHECK(out[3 * t + 1] == (t % 2 == 0 ? x * x : 3.0f * x * x));
+    CHECK(out[3 * t + 2] == x * x);
+  }
+
+  // An address from the host: a function's, then one that is no function's.
+  uint32_t square = 0;
+  while (module.functions[square].name != "_Z6squaref") ++square;
+  LaunchParams through = one_cta("call_through", 32, {function_address(square), out_at});
+  executor.launch(through);
+  const std::vector<float> squares = read_floats(memory, out_at, 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(squares[t] == float(t * t));
+  LaunchParams wild = one_cta("call_through", 32, {in_at, out_at});
+  CHECK_THROWS_WITH(executor.launch(wild),
+                    Catch::Contains("indirect call to an address that is no function's") &&
+                        Catch::Contains("thread (0,0,0)"));
 }

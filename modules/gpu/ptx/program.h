@@ -66,6 +66,13 @@ struct Function {
   uint32_t source_line = 0;
 };
 
+// A function's address (a function pointer, for an indirect call): function_address_base plus
+// its index in Module::functions. No device data lies there (memory_windows.h).
+constexpr uint64_t function_address_base = 0x0000'7d00'0000'0000ULL;
+constexpr uint64_t function_address(uint32_t function) {
+  return function_address_base + function;
+}
+
 struct Module {
   std::string file;  // path as given to the loader, for messages
   uint32_t version_major = 0, version_minor = 0;
@@ -74,6 +81,9 @@ struct Module {
 
   std::vector<Symbol> symbols;
   std::vector<Function> functions;
+  // Functions whose address the module takes (mov, initialisers): what an indirect call may
+  // reach. In the order first taken, each once.
+  std::vector<uint32_t> address_taken;
 
   // Module-scope .global variables: offsets inside a segment of `global_bytes` that the loader
   // places in device memory. Likewise .const in a constant bank of `const_bytes`.

@@ -340,6 +340,7 @@ struct Rule {
     negatable = 128,
     pipe = 256,
     sink = 512,
+    function = 1024,  // a function's address (a function pointer)
   };
   uint16_t kinds;
   DataType type;
@@ -377,9 +378,13 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
   const Rule u32{k_source, DataType::u32};
   const Rule b32{k_source, DataType::b32};
   switch (inst.op) {
-    case Opcode::mov:
-      return {{Rule::reg | Rule::vector, t},
-              {k_source | Rule::special | Rule::symbol | Rule::vector, t}};
+    case Opcode::mov: {
+      const uint16_t address = type_bytes(t) == 8 ? Rule::function : 0;
+      return {
+          {Rule::reg | Rule::vector, t},
+          {static_cast<uint16_t>(k_source | Rule::special | Rule::symbol | Rule::vector | address),
+           t}};
+    }
     case Opcode::ld:
     case Opcode::ldu:
       return {{static_cast<uint16_t>(inst.mod.vector_width > 1 ? Rule::vector : Rule::reg), t},
@@ -572,6 +577,8 @@ uint16_t rule_bit(Operand::Kind kind) {
       return Rule::label;
     case Operand::Kind::sink:
       return Rule::sink;
+    case Operand::Kind::function:
+      return Rule::function;
     default:
       return 0;
   }

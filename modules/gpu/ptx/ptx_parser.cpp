@@ -6,6 +6,7 @@
 #include <functional>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/control_flow.h"
@@ -315,8 +316,19 @@ class Parser {
     std::vector<uint8_t>& bytes = decl.initializer;
     const size_t element = type_bytes(element_type);
     auto add_value = [&]() {
-      if (peek().kind == Token::Kind::word) {
-        fail(decl.line, "address initialisers ('" + peek().text + "') are not supported");
+      if (peek().kind == Token::Kind::word) {  // a function's address: a function pointer
+        const auto found = m_functions_by_name.find(peek().text);
+        if (found == m_functions_by_name.end())
+          fail(decl.line, "address initialisers of variables ('" + peek().text +
+                              "') are not supported; function addresses are");
+        if (element != 8)
+          fail(decl.line, "function address '" + peek().text + "' in an initialiser of " +
+                              std::to_string(element) + "-byte elements; it takes 8 bytes");
+        next();
+        const uint64_t address = take_address(found->second);
+        for (size_t b = 0; b < element; ++b)
+          bytes.push_back(static_cast<uint8_t>(address >> (8 * b)));
+        return;
       }
       const bool negative = accept('-');
       const Token& literal = peek();
@@ -489,6 +501,7 @@ class Parser {
   void parse_body(uint32_t index) {
     m_function = index;
     m_labels.clear();
+    m_prototypes.clear();
     m_pending_labels.clear();
     m_scopes.clear();
     m_scopes.emplace_back();
@@ -511,6 +524,9 @@ class Parser {
         m_scopes.pop_back();
       } else if (token.kind == Token::Kind::word && token.text[0] == '.') {
         parse_body_directive();
+      } else if (token.kind == Token::Kind::word && peek(1).is(':') &&
+                 peek(2).is_word(".callprototype")) {
+        parse_call_prototype();
       } else if (token.kind == Token::Kind::word && peek(1).is(':')) {
         const uint32_t target = static_cast<uint32_t>(function.instructions.size());
         if (!m_labels.emplace(token.text, target).second)
@@ -679,10 +695,14 @@ class Parser {
       next();
       return;
     }
-    if (m_functions_by_name.count(token.text))
-      fail_here("'" + token.text +
-                "' is a function: its address (a function pointer, for an "
-                "indirect call) is not supported");
+    if (const auto found = m_functions_by_name.find(token.text);
+        found != m_functions_by_name.end()) {  // its address, for an indirect call
+      next();
+      operand.kind = Operand::Kind::function;
+      operand.target = found->second;
+      take_address(found->second);
+      return;
+    }
     fail_here("unknown symbol '" + token.text + "'");
   }
 
@@ -882,16 +902,57 @@ class Parser {
     const Token& callee = peek();
     if (callee.kind != Token::Kind::word)
       fail(line, "expected a function name, found " + describe(callee));
-    if (find_register(callee.text))
-      fail(line, "indirect calls through a register are not supported");
+    if (const auto reg = find_register(callee.text)) {  // indirect: call (r), %rd, (a), proto;
+      next();
+      const DataType type = m_module.functions[m_function].register_types[*reg];
+      if (type_bytes(type) != 8 || type == DataType::pred || is_float(type))
+        fail(line, "an indirect call takes a 64-bit register holding a function's address, '" +
+                       callee.text + "' is ." + std::string(type_name(type)));
+      bool separated = accept(',');
+      if (separated && peek().is('(')) {
+        inst.call_arguments = parse_call_list(line);
+        separated = accept(',');
+      }
+      const Token& prototype = peek();
+      if (!separated || prototype.kind != Token::Kind::word || !m_prototypes.count(prototype.text))
+        fail(line,
+             "an indirect call ends in its .callprototype label, found " + describe(prototype));
+      next();
+      inst.operand_count = 1;
+      inst.operands[0].kind = Operand::Kind::reg;
+      inst.operands[0].reg = *reg;
+      return;
+    }
     const std::string name = next().text;
     if (accept(',')) inst.call_arguments = parse_call_list(line);
-    if (accept(',')) fail(line, "call prototypes (indirect calls) are not supported");
+    if (accept(',')) fail(line, "a call prototype belongs to an indirect call, through a register");
     inst.operand_count = 1;
     inst.operands[0].kind = Operand::Kind::function;
     m_pending_calls.push_back(
         {m_function, static_cast<uint32_t>(m_module.functions[m_function].instructions.size()),
          name, line});
+  }
+
+  // `name: .callprototype (.param .b32 _) _ (.param .b32 _);` names the signature of an indirect
+  // call. The call's own argument lists say what it passes, so only the name is kept.
+  void parse_call_prototype() {
+    const Token& name = next();
+    next();  // ':'
+    next();  // .callprototype
+    while (!peek().is(';')) {
+      if (peek().kind == Token::Kind::end)
+        fail(name.line, ".callprototype '" + name.text + "' has no closing ';'");
+      next();
+    }
+    next();
+    m_prototypes.insert(name.text);
+  }
+
+  // Records that the module takes `function`'s address; returns the address.
+  uint64_t take_address(uint32_t function) {
+    std::vector<uint32_t>& taken = m_module.address_taken;
+    if (std::find(taken.begin(), taken.end(), function) == taken.end()) taken.push_back(function);
+    return function_address(function);
   }
 
   void resolve_calls() {
@@ -926,6 +987,7 @@ class Parser {
   uint32_t m_function = 0;
   std::vector<Scope> m_scopes;
   std::unordered_map<std::string, uint32_t> m_labels;
+  std::unordered_set<std::string> m_prototypes;  // .callprototype labels of the function
   std::vector<PendingLabel> m_pending_labels;
 };
 

@@ -15,7 +15,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, uint64_t alignment) {
     throw ConfigError("device allocation alignment " + std::to_string(alignment) +
                       " is not a power of two");
   const uint64_t address = align_up(m_next, alignment);
-  if (address + bytes + guard_bytes >= shared_window_base)
+  if (address + bytes + guard_bytes >= function_address_base)  // data stays below it
     throw ConfigError("device memory exhausted allocating " + std::to_string(bytes) + " bytes");
   m_allocations.emplace(address, std::vector<uint8_t>(bytes, 0));
   m_next = address + bytes + guard_bytes;

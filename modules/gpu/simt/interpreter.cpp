@@ -210,11 +210,45 @@ void copy_parameters(Exec& x, const std::vector<uint32_t>& from, const std::vect
   }
 }
 
+// The function an indirect call's lanes call: the first executing lane's target, when every
+// executing lane holds it. Lanes holding other targets wait at the call, which they make again
+// once these have returned (the SIMT stack splits them as a branch to the call itself would);
+// then no_target. A target that is no function's address is a fault.
+uint32_t indirect_callee(Exec& x) {
+  const uint32_t reg = x.instruction.operands[0].reg;
+  const uint64_t address = x.warp.reg(reg, static_cast<uint32_t>(__builtin_ctzll(x.lanes)));
+  uint64_t same = 0;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.warp.reg(reg, lane) == address) same |= uint64_t{1} << lane;
+  });
+  if (same != x.lanes) {
+    if (x.lanes != x.active) {
+      x.fail(FaultKind::unsupported, 0, "indirect call to several functions under a guard");
+      return no_target;
+    }
+    x.warp.branch(same, x.pc, x.pc, x.pc + 1);
+    return no_target;
+  }
+  const Module& module = x.context.layout->module();
+  const uint64_t index = address - function_address_base;
+  if (address < function_address_base || index >= module.functions.size() ||
+      !x.context.layout->reachable(static_cast<uint32_t>(index))) {
+    x.fail(FaultKind::bad_control_flow, static_cast<uint32_t>(__builtin_ctzll(x.lanes)),
+           "indirect call to an address that is no function's", address);
+    return no_target;
+  }
+  return static_cast<uint32_t>(index);
+}
+
 void call(Exec& x) {
   const Instruction& in = x.instruction;
   uint32_t callee = no_target;
   for (uint32_t i = 0; i < in.operand_count; ++i)
     if (in.operands[i].kind == Operand::Kind::function) callee = in.operands[i].target;
+  if (in.operands[0].kind == Operand::Kind::reg) {
+    callee = indirect_callee(x);
+    if (callee == no_target) return;  // a fault, or the lanes split
+  }
   const Module& module = x.context.layout->module();
   if (callee < module.functions.size() && module.functions[callee].is_runtime_call()) {
     execute_runtime_call(x, module.functions[callee]);

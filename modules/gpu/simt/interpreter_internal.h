@@ -157,6 +157,8 @@ inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
       return special_value(x, operand, lane);
     case Operand::Kind::symbol:
       return symbol_address(x, operand.symbol) + static_cast<uint64_t>(operand.offset);
+    case Operand::Kind::function:
+      return function_address(operand.target);
     default:
       return 0;
   }

@@ -64,6 +64,12 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
   m_slots[f].reachable = true;
   for (const Instruction& instruction : function.instructions) {
     if (instruction.op != Opcode::call) continue;
+    if (instruction.operands[0].kind == Operand::Kind::reg) {  // indirect: any address taken
+      for (const uint32_t target : m_module->address_taken)
+        if (m_module->functions[target].defined && !m_module->functions[target].is_kernel)
+          visit(target, state);
+      continue;
+    }
     for (uint32_t i = 0; i < instruction.operand_count; ++i) {
       const Operand& operand = instruction.operands[i];
       if (operand.kind != Operand::Kind::function) continue;

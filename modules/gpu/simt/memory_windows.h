@@ -10,7 +10,8 @@ namespace ohmvp::gpu {
 //   [local_window_base, + local_window_size):   the thread's own .local storage
 //   anything else:                              global memory (device addresses)
 // cvta.shared / .const / .local add the window base; cvta.to.<space> subtracts it.
-// Device allocations never overlap the windows (DeviceMemory allocates below them).
+// Device allocations never overlap the windows, nor the function addresses below them
+// (function_address_base in ptx/program.h): DeviceMemory allocates below both.
 constexpr uint64_t shared_window_base = 0x0000'7e00'0000'0000ULL;
 constexpr uint64_t shared_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 constexpr uint64_t const_window_base = 0x0000'7e80'0000'0000ULL;
