@@ -26,6 +26,7 @@ struct Runtime::Pending {
   gpu::LaunchResult result;
   uint64_t local_region = 0;  // 0 when the kernel uses no .local storage
   uint64_t start_ps = 0;
+  std::string kernel;
 };
 
 namespace {
@@ -297,6 +298,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
 
   Pending* state = pending.get();
   state->start_ps = now_ps();
+  state->kernel = kernel;
   m_pending.push_back(std::move(pending));
   m_launches.inc();
   m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
@@ -313,9 +315,9 @@ void Runtime::reap_finished_launches() {
     if (oldest.local_region) m_allocator.free(oldest.local_region);
     *m_printf_output << oldest.result.printed << std::flush;
     if (oldest.result.printf_dropped != 0)
-      std::cerr << "ohmvp: " << oldest.result.printf_dropped
-                << " printf calls of a kernel were dropped: the device printf buffer ("
-                << gpu::PrintfBuffer::capacity / 1024 << " KiB) was full\n";
+      std::cerr << "ohmvp: " << oldest.result.printf_dropped << " printf calls of kernel '"
+                << oldest.kernel << "' were dropped: the device printf buffer ("
+                << gpu::PrintfBuffer::capacity / 1024 << " KiB per launch) was full\n";
     if (oldest.result.faulted && m_fault.empty()) {
       m_fault = oldest.result.fault;
       m_fault_address = oldest.result.fault_address;

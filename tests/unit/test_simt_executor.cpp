@@ -888,6 +888,36 @@ TEST_CASE("executor: printf writes each lane's text, in lane order, to the print
   }
   expected += "[warp zero] [left  |   tru] 100%\n";
   CHECK(executor.printf_buffer().text() == expected);
+
+  // A string from memory prints whole, however long; one at an unmapped address is a fault.
+  executor.printf_buffer().take();
+  std::vector<char> long_text(5000, 'x');
+  long_text.push_back(0);
+  executor.launch(one_cta("print_string", 1, {upload(memory, long_text)}));
+  CHECK(executor.printf_buffer().text() == std::string(5000, 'x') + "|\n");
+  CHECK_THROWS_WITH(
+      executor.launch(one_cta("print_string", 1, {0x1000})),
+      Catch::Contains("unmapped device address 0x1000 (generic): a string of printf"));
+}
+
+TEST_CASE("executor: what an indirect call might reach but never calls does not stop a launch",
+          "[simt]") {
+  // tests/data/ptx/pointer_reach.cu: every vtable holds a deleting destructor that calls free,
+  // and the function table holds a recursive function.
+  const Module module = ohmvp::gpu::test::load_fixture("pointer_reach.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(32 * 4);
+  LaunchParams reach = one_cta("reach", 32, {out_at});
+  put(reach.arguments, 8, uint32_t{0});  // functions[0]: twice
+  executor.launch(reach);
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == (t % 2 == 0 ? 1 : 2) + 2 * int32_t(t));
+  put(reach.arguments, 8, uint32_t{1});  // functions[1]: fibonacci, which recurses
+  CHECK_THROWS_WITH(executor.launch(reach), Catch::Contains("recursive call"));
+  // A kernel that calls malloc itself is refused at its launch.
+  CHECK_THROWS_WITH(executor.launch(one_cta("destroy", 1, {})),
+                    Catch::Contains("kernel 'destroy' calls 'malloc', which has no body"));
 }
 
 TEST_CASE("executor: calls through function pointers and virtual functions", "[simt]") {

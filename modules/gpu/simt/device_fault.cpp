@@ -99,7 +99,8 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
   std::string message =
       "device fault in kernel '" + kernel + "' (" + where + "): " + fault_kind_name(fault.kind);
   if (fault.kind == FaultKind::misaligned_address || fault.kind == FaultKind::out_of_window ||
-      fault.kind == FaultKind::unmapped_address) {
+      fault.kind == FaultKind::unmapped_address ||
+      (fault.kind == FaultKind::bad_control_flow && fault.address != 0)) {
     char text[64];
     std::snprintf(text, sizeof text, " 0x%llx (%s)", static_cast<unsigned long long>(fault.address),
                   space_name(fault.space));

@@ -61,18 +61,24 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
     // takes its value from the next (int) argument.
     std::string spec = "%";
     while (i < n && is_flag(format[i])) spec += format[i++];
-    const auto width_or_precision = [&] {
+    // A negative '*' width means '-' and its magnitude (the host's printf takes "%-3d"); a
+    // negative '*' precision means none.
+    const auto width_or_precision = [&](bool precision) {
       if (i < n && format[i] == '*') {
         ++i;
-        spec += std::to_string(int32_t(uint32_t(arguments.next(4).value_or(0))));
+        const int32_t value = int32_t(uint32_t(arguments.next(4).value_or(0)));
+        if (precision && value < 0)
+          spec.pop_back();  // the '.'
+        else
+          spec += std::to_string(value);
         return;
       }
       while (i < n && is_digit(format[i])) spec += format[i++];
     };
-    width_or_precision();
+    width_or_precision(false);
     if (i < n && format[i] == '.') {
       spec += format[i++];
-      width_or_precision();
+      width_or_precision(true);
     }
     std::string length;
     while (i < n && is_length(format[i])) length += format[i++];

@@ -24,8 +24,8 @@ uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
       return component(context.cta);
     case SpecialRegister::nctaid:
       return component(context.grid);
-    case SpecialRegister::laneid:
-      return lane;
+    case SpecialRegister::laneid:  // in a 64-lane warp, the lane's place in its 32-lane half
+      return lane_in_half;
     case SpecialRegister::warpid:
       return x.warp.warp_id();
     case SpecialRegister::nwarpid:
@@ -252,6 +252,12 @@ void call(Exec& x) {
   const Module& module = x.context.layout->module();
   if (callee < module.functions.size() && module.functions[callee].is_runtime_call()) {
     execute_runtime_call(x, module.functions[callee]);
+    return;
+  }
+  if (callee < module.functions.size() && module.functions[callee].instructions.empty()) {
+    x.fail(FaultKind::unsupported, 0,
+           "call of a function without a body (external functions such as malloc and free are "
+           "not supported)");
     return;
   }
   if (callee >= module.functions.size() || !x.context.layout->reachable(callee)) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "modules/gpu/simt/device_printf.h"
 #include "modules/gpu/simt/interpreter_internal.h"
@@ -73,42 +74,57 @@ bool read_generic(Exec& x, uint32_t lane, uint64_t address, void* data, uint64_t
 }
 
 // A NUL-terminated string at a generic address: a module string as it is, anything else read
-// from memory (at most 4 KiB).
-std::string read_string(Exec& x, uint32_t lane, uint64_t address) {
+// from memory, up to the printf buffer's capacity (more could not be printed). None when its
+// first byte cannot be read.
+std::optional<std::string> read_string(Exec& x, uint32_t lane, uint64_t address) {
   const uint32_t symbol = string_symbol(x, address);
   if (symbol != DeviceFault::no_symbol) {
     const std::vector<uint8_t>& bytes = x.context.layout->module().symbols[symbol].initializer;
     return std::string(bytes.begin(), std::find(bytes.begin(), bytes.end(), uint8_t{0}));
   }
   std::string text;
-  for (char c = 0; text.size() < 4096; text += c)
-    if (!read_generic(x, lane, address + text.size(), &c, 1) || c == 0) break;
+  for (char c = 0; text.size() < PrintfBuffer::capacity; text += c) {
+    if (!read_generic(x, lane, address + text.size(), &c, 1)) {
+      if (text.empty()) return std::nullopt;
+      break;
+    }
+    if (c == 0) break;
+  }
   return text;
 }
 
 // vprintf(format, arguments): each executing lane's text, in lane order, goes to the printf
-// host; the call returns the number of arguments its format took (CUDA's printf result).
+// buffer; the call returns the number of arguments its format took (CUDA's printf result). A
+// format or %s string at an address no memory holds is a fault, as its read on the device is.
 void device_printf(Exec& x) {
   if (!x.context.printf_buffer) {
     x.fail(FaultKind::unsupported, 0, "printf with no host to print to");
     return;
   }
   const Instruction& in = x.instruction;
+  const auto string_at = [&](uint32_t lane, uint64_t address) {
+    std::optional<std::string> text = read_string(x, lane, address);
+    if (!text) x.fail(FaultKind::unmapped_address, lane, "a string of printf", address);
+    return text.value_or("");
+  };
   for_each_lane(x.lanes, [&](uint32_t lane) {
-    const std::string format = read_string(x, lane, call_argument(x, lane, 0));
+    if (x.failed()) return;
+    const std::string format = string_at(lane, call_argument(x, lane, 0));
     const uint64_t block = call_argument(x, lane, 1);
     PrintfArguments arguments([&](uint64_t offset, void* data, uint64_t bytes) {
       return block != 0 && read_generic(x, lane, block + offset, data, bytes);
     });
-    x.context.printf_buffer->print(format_device_printf(
-        format, arguments, [&](uint64_t pointer) { return read_string(x, lane, pointer); }));
+    const std::string text = format_device_printf(
+        format, arguments, [&](uint64_t pointer) { return string_at(lane, pointer); });
+    if (x.failed()) return;
+    x.context.printf_buffer->print(text);
     if (in.call_returns.empty()) return;
     const uint64_t offset = x.context.layout->param_offset(in.call_returns[0]);
     const int32_t taken = static_cast<int32_t>(arguments.taken());
     if (offset + 4 <= x.warp.param_arena_bytes())
       std::memcpy(x.warp.param_arena(lane) + offset, &taken, 4);
   });
-  x.warp.set_pc(x.pc + 1);
+  if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
 
 }  // namespace

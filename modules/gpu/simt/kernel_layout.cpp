@@ -12,7 +12,7 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
   m_param_offsets.assign(module.symbols.size(), 0);
 
   std::vector<uint8_t> state(module.functions.size(), 0);  // 0 new, 1 on the path, 2 done
-  visit(m_kernel, state);
+  visit(m_kernel, state, false);
 
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     if (!m_slots[f].reachable) continue;
@@ -54,11 +54,13 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
   m_extern_shared = align_up(m_static_shared, 16);
 }
 
-void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
+void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_pointer) {
   const Function& function = m_module->functions[f];
-  if (state[f] == 1)
+  if (state[f] == 1) {
+    if (through_pointer) return;  // a cycle the kernel may never take: faults if it does
     throw ConfigError(m_module->file + ": function '" + function.name +
                       "' is called recursively; recursion is not supported");
+  }
   if (state[f] == 2) return;
   state[f] = 1;
   m_slots[f].reachable = true;
@@ -66,8 +68,9 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
     if (instruction.op != Opcode::call) continue;
     if (instruction.operands[0].kind == Operand::Kind::reg) {  // indirect: any address taken
       for (const uint32_t target : m_module->address_taken)
-        if (m_module->functions[target].defined && !m_module->functions[target].is_kernel)
-          visit(target, state);
+        if (!m_module->functions[target].instructions.empty() &&
+            !m_module->functions[target].is_kernel)
+          visit(target, state, true);
       continue;
     }
     for (uint32_t i = 0; i < instruction.operand_count; ++i) {
@@ -78,12 +81,14 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state) {
                           ": call to an unknown function");
       const Function& callee = m_module->functions[operand.target];
       if (callee.is_runtime_call()) continue;  // the interpreter's; no body to lay out
-      if (callee.instructions.empty())
+      if (callee.instructions.empty()) {
+        if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
                           ": kernel '" + m_module->functions[m_kernel].name + "' calls '" +
                           callee.name +
                           "', which has no body (external functions are not supported)");
-      visit(operand.target, state);
+      }
+      visit(operand.target, state, through_pointer);
     }
   }
   state[f] = 2;

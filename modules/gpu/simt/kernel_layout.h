@@ -63,7 +63,11 @@ class KernelLayout {
     uint64_t params_offset = 0, returns_offset = 0, call_site_offset = 0;
     uint64_t local_base = 0;
   };
-  void visit(uint32_t function, std::vector<uint8_t>& state);
+  // Marks `function` and what it calls reachable. Below an indirect call (`through_pointer`)
+  // the paths may never be taken (a vtable holds every virtual function of a class, a table
+  // every entry): recursion and calls of functions without a body there are left to the
+  // interpreter, which faults if one happens.
+  void visit(uint32_t function, std::vector<uint8_t>& state, bool through_pointer);
 
   const Module* m_module;
   uint32_t m_kernel = 0;

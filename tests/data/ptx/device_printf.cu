@@ -17,3 +17,8 @@ extern "C" __global__ void print_values(const char* name, const int* values, int
   if (t % 2 == 1 && t < 8) report(t, value * 0.5);
   if (t == 0) printf("[%s] [%-6s|%6.3s] 100%%\n", name, "left", "truncated");
 }
+
+// print_string: the string at `text`, however long, then '|'.
+extern "C" __global__ void print_string(const char* text) {
+  printf("%s|\n", text);
+}
