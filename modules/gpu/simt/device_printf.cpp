@@ -87,6 +87,12 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
       break;
     }
     const char conversion = format[i++];
+    // The conversion's argument; "<?>" printed in its place when there is none.
+    const auto take = [&](uint64_t bytes) {
+      const std::optional<uint64_t> value = arguments.next(bytes);
+      if (!value) out += "<?>";
+      return value;
+    };
     const bool wide =
         length == "l" || length == "ll" || length == "j" || length == "z" || length == "t";
     switch (conversion) {
@@ -97,11 +103,8 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
       case 'x':
       case 'X':
       case 'c': {
-        const std::optional<uint64_t> value = arguments.next(wide && conversion != 'c' ? 8 : 4);
-        if (!value) {
-          out += "<?>";
-          break;
-        }
+        const std::optional<uint64_t> value = take(wide && conversion != 'c' ? 8 : 4);
+        if (!value) break;
         if (conversion == 'c') {
           append_formatted(out, spec + 'c', int(int32_t(uint32_t(*value))));
           break;
@@ -126,32 +129,23 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
       case 'G':
       case 'a':
       case 'A': {
-        const std::optional<uint64_t> bits = arguments.next(8);
-        if (!bits) {
-          out += "<?>";
-          break;
-        }
+        const std::optional<uint64_t> bits = take(8);
+        if (!bits) break;
         double value;
         std::memcpy(&value, &*bits, 8);
         append_formatted(out, spec + conversion, value);
         break;
       }
       case 's': {
-        const std::optional<uint64_t> pointer = arguments.next(8);
-        if (!pointer) {
-          out += "<?>";
-          break;
-        }
+        const std::optional<uint64_t> pointer = take(8);
+        if (!pointer) break;
         const std::string text = *pointer == 0 ? "(null)" : read_string(*pointer);
         append_formatted(out, spec + 's', text.c_str());
         break;
       }
       case 'p': {
-        const std::optional<uint64_t> pointer = arguments.next(8);
-        if (!pointer) {
-          out += "<?>";
-          break;
-        }
+        const std::optional<uint64_t> pointer = take(8);
+        if (!pointer) break;
         char hex[24];
         std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(*pointer));
         append_formatted(out, spec + 's', static_cast<const char*>(hex));
