@@ -23,6 +23,7 @@ struct KernelLaunch {
   // The kernel's parameter block, laid out as Function::params says.
   std::vector<uint8_t> arguments;
   const TextureTable* textures = nullptr;  // may be null when the kernel fetches no texels
+  DeviceHeap* heap = nullptr;  // malloc/free's, for a kernel that uses them (KernelLayout)
 
   uint64_t global_segment_base = 0;     // device address of the module's .global variables
   const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)

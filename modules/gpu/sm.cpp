@@ -133,6 +133,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.local_stride = k.local_stride;
   c.textures = k.textures;
   c.printf_buffer = launch.printf_buffer;
+  c.heap = k.heap;
   c.fragment_mapping = m_config.tensor.fragment_mapping;
   c.grid = k.grid;
   c.block = k.block;

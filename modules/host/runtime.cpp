@@ -279,6 +279,20 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   request.dynamic_shared_bytes = config.dynamic_shared_bytes;
   request.arguments = std::move(arguments);
   request.textures = &m_textures;
+  if (layout.uses_heap()) {  // set aside at the first launch that needs it, kept from then on
+    if (!m_heap) {
+      try {
+        m_heap = std::make_unique<gpu::DeviceHeap>(allocate(gpu::DeviceHeap::default_bytes),
+                                                   gpu::DeviceHeap::default_bytes);
+      } catch (const OutOfDeviceMemory& error) {
+        throw ConfigError(module(id).file + ": kernel '" + kernel +
+                          "' calls malloc or free, and the device heap's " +
+                          std::to_string(gpu::DeviceHeap::default_bytes >> 20) +
+                          " MiB do not fit: " + error.what());
+      }
+    }
+    request.heap = m_heap.get();
+  }
   request.global_segment_base = loaded.global_base;
   request.const_bank = loaded.const_bank.data();
   if (layout.local_bytes_per_thread() > 0) {

@@ -132,6 +132,7 @@ class Runtime : public sc_core::sc_module {
   // its fault kept for synchronize) when the host next launches or synchronizes.
   std::deque<std::unique_ptr<Pending>> m_pending;
   std::ostream* m_printf_output = &std::cout;
+  std::unique_ptr<gpu::DeviceHeap> m_heap;  // malloc/free's, once a kernel uses them
   std::string m_fault;  // the first device fault since the last synchronize
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;

@@ -333,6 +333,25 @@ TEST_CASE("cli: function pointers and virtual calls run on the timed GPU") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: malloc, free, new and delete in a kernel run on the timed GPU") {
+  // tests/data/ptx/device_heap.cu; the runtime sets the device heap aside at this launch.
+  const std::string dir = scratch_dir("device_heap");
+  constexpr unsigned threads = 64;
+  const CliResult r = run_fixture(dir, "device_heap.ptx", "heap_users", 2, threads / 2,
+                                  {{"out", {{"type", "s32"}, {"count", 3 * threads}}}},
+                                  {{{"buffer", "out"}}, {{"u64", uint64_t{1} << 30}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 3 * threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    CHECK(out[3 * t] == int32_t(t * (t + 1) / 2));
+    CHECK(out[3 * t + 1] == (t % 2 == 0 ? 3 : 4));
+    CHECK(out[3 * t + 2] == 1);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
   // tests/data/ptx/narrow_args.cu: .u8/.u16 parameters, a __half (.b8[2]) and a struct
   // {signed char, short, int}; the kernel writes each back widened.

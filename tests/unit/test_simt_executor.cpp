@@ -902,8 +902,7 @@ TEST_CASE("executor: printf writes each lane's text, in lane order, to the print
 
 TEST_CASE("executor: what an indirect call might reach but never calls does not stop a launch",
           "[simt]") {
-  // tests/data/ptx/pointer_reach.cu: every vtable holds a deleting destructor that calls free,
-  // and the function table holds a recursive function.
+  // tests/data/ptx/pointer_reach.cu: the function table holds a recursive function.
   const Module module = ohmvp::gpu::test::load_fixture("pointer_reach.ptx");
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, 32);
@@ -915,9 +914,8 @@ TEST_CASE("executor: what an indirect call might reach but never calls does not 
   for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == (t % 2 == 0 ? 1 : 2) + 2 * int32_t(t));
   put(reach.arguments, 8, uint32_t{1});  // functions[1]: fibonacci, which recurses
   CHECK_THROWS_WITH(executor.launch(reach), Catch::Contains("recursive call"));
-  // A kernel that calls malloc itself is refused at its launch.
-  CHECK_THROWS_WITH(executor.launch(one_cta("destroy", 1, {})),
-                    Catch::Contains("kernel 'destroy' calls 'malloc', which has no body"));
+  // new and delete, and the deleting destructor's free, use the device heap.
+  executor.launch(one_cta("destroy", 1, {}));
 }
 
 TEST_CASE("executor: calls through function pointers and virtual functions", "[simt]") {
@@ -951,4 +949,25 @@ TEST_CASE("executor: calls through function pointers and virtual functions", "[s
   CHECK_THROWS_WITH(executor.launch(wild),
                     Catch::Contains("indirect call to an address that is no function's") &&
                         Catch::Contains("thread (0,0,0)"));
+}
+
+TEST_CASE("executor: malloc, free, new and delete in a kernel use the device heap", "[simt]") {
+  // tests/data/ptx/device_heap.cu.
+  const Module module = ohmvp::gpu::test::load_fixture("device_heap.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 40;
+  const uint64_t out_at = memory.allocate(3 * threads * 4);
+  LaunchParams launch = one_cta("heap_users", threads, {out_at, DeviceHeap::default_bytes + 1});
+  executor.launch(launch);
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, 3 * threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    CHECK(out[3 * t] == int32_t(t * (t + 1) / 2));
+    CHECK(out[3 * t + 1] == (t % 2 == 0 ? 3 : 4));
+    CHECK(out[3 * t + 2] == 1);  // more than the heap holds: NULL
+  }
+  executor.launch(launch);  // every block was freed: the heap serves the launch again
+  CHECK_THROWS_WITH(executor.launch(one_cta("free_twice", 1, {})),
+                    Catch::Contains("free of an address malloc did not return"));
 }

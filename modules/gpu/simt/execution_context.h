@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "modules/gpu/simt/device_heap.h"
 #include "modules/gpu/simt/device_printf.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/kernel_layout.h"
@@ -35,6 +36,7 @@ struct ExecutionContext {
 
   const TextureTable* textures = nullptr;
   PrintfBuffer* printf_buffer = nullptr;  // where printf's text goes; null: printf faults
+  DeviceHeap* heap = nullptr;             // malloc/free's; null: they fault
   // Which lanes hold which elements of a wmma fragment: the GPU's architecture.
   FragmentMapping fragment_mapping = FragmentMapping::volta;
 

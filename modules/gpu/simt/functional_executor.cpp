@@ -111,6 +111,11 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.global_segment_base = m_global_base;
   context.textures = &m_textures;
   context.printf_buffer = &m_printf;
+  if (layout.uses_heap()) {
+    if (!m_heap)
+      m_heap.emplace(m_memory.allocate(DeviceHeap::default_bytes), DeviceHeap::default_bytes);
+    context.heap = &*m_heap;
+  }
   context.fragment_mapping = m_mapping;
   context.grid = params.grid;
   context.block = params.block;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,7 @@ class FunctionalExecutor {
   uint64_t m_global_base = 0;
   std::vector<uint8_t> m_const_bank;
   TextureTable m_textures;
+  std::optional<DeviceHeap> m_heap;  // set aside at the first launch that uses malloc/free
   PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
     return m_memory.read(address, data, bytes);
   }};

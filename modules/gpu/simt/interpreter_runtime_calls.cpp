@@ -93,6 +93,16 @@ std::optional<std::string> read_string(Exec& x, uint32_t lane, uint64_t address)
   return text;
 }
 
+// Writes a call's result, `bytes` of `value`, into `lane`'s return parameter (if the call has
+// one).
+void write_return(Exec& x, uint32_t lane, uint64_t value, uint64_t bytes) {
+  const Instruction& in = x.instruction;
+  if (in.call_returns.empty()) return;
+  const uint64_t offset = x.context.layout->param_offset(in.call_returns[0]);
+  if (offset + bytes <= x.warp.param_arena_bytes())
+    std::memcpy(x.warp.param_arena(lane) + offset, &value, bytes);
+}
+
 // vprintf(format, arguments): each executing lane's text, in lane order, goes to the printf
 // buffer; the call returns the number of arguments its format took (CUDA's printf result). A
 // format or %s string at an address no memory holds is a fault, as its read on the device is.
@@ -101,7 +111,6 @@ void device_printf(Exec& x) {
     x.fail(FaultKind::unsupported, 0, "printf with no host to print to");
     return;
   }
-  const Instruction& in = x.instruction;
   const auto string_at = [&](uint32_t lane, uint64_t address) {
     std::optional<std::string> text = read_string(x, lane, address);
     if (!text) x.fail(FaultKind::unmapped_address, lane, "a string of printf", address);
@@ -118,11 +127,29 @@ void device_printf(Exec& x) {
         format, arguments, [&](uint64_t pointer) { return string_at(lane, pointer); });
     if (x.failed()) return;
     x.context.printf_buffer->print(text);
-    if (in.call_returns.empty()) return;
-    const uint64_t offset = x.context.layout->param_offset(in.call_returns[0]);
-    const int32_t taken = static_cast<int32_t>(arguments.taken());
-    if (offset + 4 <= x.warp.param_arena_bytes())
-      std::memcpy(x.warp.param_arena(lane) + offset, &taken, 4);
+    write_return(x, lane, arguments.taken(), 4);
+  });
+  if (!x.failed()) x.warp.set_pc(x.pc + 1);
+}
+
+// malloc(size) and free(pointer) on the device heap, lane by lane in lane order: malloc returns
+// NULL when the heap has no block large enough, free of NULL does nothing, and free of an
+// address malloc did not return is a fault (CUDA leaves it undefined).
+void heap_call(Exec& x, const Function& callee) {
+  if (!x.context.heap) {
+    x.fail(FaultKind::unsupported, 0, "malloc or free with no device heap");
+    return;
+  }
+  const bool is_malloc = callee.name == "malloc";
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const uint64_t argument = call_argument(x, lane, 0);
+    if (is_malloc) {
+      write_return(x, lane, x.context.heap->allocate(argument).value_or(0), 8);
+    } else if (argument != 0 && !x.context.heap->release(argument)) {
+      x.fail(FaultKind::bad_control_flow, lane, "free of an address malloc did not return",
+             argument);
+    }
   });
   if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
@@ -132,8 +159,10 @@ void device_printf(Exec& x) {
 void execute_runtime_call(Exec& x, const Function& callee) {
   if (callee.is_assertion_failure())
     fail_assertion(x);
-  else
+  else if (callee.is_printf())
     device_printf(x);
+  else
+    heap_call(x, callee);
 }
 
 }  // namespace ohmvp::gpu::detail

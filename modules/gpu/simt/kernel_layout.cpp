@@ -80,6 +80,7 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
                           ": call to an unknown function");
       const Function& callee = m_module->functions[operand.target];
+      if (callee.is_heap_call()) m_uses_heap = true;
       if (callee.is_runtime_call()) continue;  // the interpreter's; no body to lay out
       if (callee.instructions.empty()) {
         if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called

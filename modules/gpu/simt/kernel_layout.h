@@ -35,6 +35,8 @@ class KernelLayout {
   uint32_t total_registers() const { return m_total_registers; }
   uint32_t register_base(uint32_t function) const { return m_slots[function].register_base; }
   bool reachable(uint32_t function) const { return m_slots[function].reachable; }
+  // Whether the kernel may call malloc or free: its launch needs the device heap.
+  bool uses_heap() const { return m_uses_heap; }
 
   uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
   uint64_t local_frame_base(uint32_t function) const { return m_slots[function].local_base; }
@@ -75,6 +77,7 @@ class KernelLayout {
   std::vector<ParamKind> m_param_kinds;
   std::vector<uint64_t> m_param_offsets;
   uint32_t m_total_registers = 0;
+  bool m_uses_heap = false;
   uint64_t m_param_arena_bytes = 0;
   uint64_t m_local_bytes = 0;
   uint64_t m_static_shared = 0;

@@ -1,5 +1,5 @@
-// What an indirect call might reach but a kernel never calls: a virtual destructor's deleting
-// variant (which calls free) in every vtable, and a recursive function in a table.
+// What an indirect call might reach but a kernel never calls: a recursive function in a table,
+// and a virtual destructor's deleting variant (which calls free) in every vtable.
 struct Base {
   __device__ virtual ~Base() {}
   __device__ virtual int value() const { return 1; }
@@ -26,7 +26,7 @@ extern "C" __global__ void reach(int* out, int which) {
   out[t] = object->value() + functions[which](t);
 }
 
-// destroy: deletes an object the kernel made with new: calls the deleting destructor (free).
+// destroy: deletes an object the kernel made with new (malloc): the deleting destructor frees it.
 extern "C" __global__ void destroy() {
   Base* object = new Derived();
   delete object;
