@@ -1,5 +1,5 @@
-// The CUDA runtime's device functions that PTX declares without a body: __assertfail (assert)
-// and vprintf (printf). The interpreter executes them in place of a call.
+// The CUDA runtime's device functions that PTX declares without a body: __assertfail (assert),
+// vprintf (printf), malloc and free. The interpreter executes them in place of a call.
 
 #include <algorithm>
 #include <cstring>
