@@ -147,7 +147,8 @@ void heap_call(Exec& x, const Function& callee) {
     if (is_malloc) {
       write_return(x, lane, x.context.heap->allocate(argument).value_or(0), 8);
     } else if (argument != 0 && !x.context.heap->release(argument)) {
-      x.fail(FaultKind::bad_control_flow, lane, "free of an address malloc did not return",
+      x.fail(FaultKind::bad_control_flow, lane,
+             "free of an address that is no allocated block (freed already, or not from malloc)",
              argument);
     }
   });
