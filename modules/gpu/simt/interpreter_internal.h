@@ -263,6 +263,18 @@ inline uint64_t expand_member_mask(const Exec& x, uint64_t member) {
   return x.warp.warp_size() > 32 ? member | (member << 32) : member;
 }
 
+// The grid-linear index of the CTA's first thread (memory_windows.h, local storage).
+inline uint64_t cta_first_thread(const Exec& x) {
+  return uint64_t{x.context.cta_linear} * x.context.block.count();
+}
+
+// The device address of `lane`'s .local byte `address`, given its CTA's cta_first_thread.
+inline uint64_t local_device_address(const Exec& x, uint64_t first_thread, uint32_t lane,
+                                     uint64_t address) {
+  return x.context.local_region_base +
+         (first_thread + x.warp.thread_linear(lane)) * x.context.local_stride + address;
+}
+
 // Where a generic address points: shared, local or global, and the address inside that space.
 struct Place {
   StateSpace space;

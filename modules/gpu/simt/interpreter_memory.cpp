@@ -209,7 +209,7 @@ void execute_memory(Exec& x, bool& pending) {
   shared.one_pass = false;
   const AddressSource address_of = address_source(x, address_operand, in.space);
   if (shared_scalar_access(x, address_of)) return;
-  const uint64_t thread_base = uint64_t{x.context.cta_linear} * x.context.block.count();
+  const uint64_t thread_base = cta_first_thread(x);
 
   for_each_lane(
       x.lanes, [&](uint32_t lane) __attribute__((always_inline)) {
@@ -237,9 +237,7 @@ void execute_memory(Exec& x, bool& pending) {
               x.fail(FaultKind::unsupported, lane, "atomic on .local");
               return;
             }
-            device_address = x.context.local_region_base +
-                             (thread_base + x.warp.thread_linear(lane)) * x.context.local_stride +
-                             place.address;
+            device_address = local_device_address(x, thread_base, lane, place.address);
           }
           request.lanes |= uint64_t{1} << lane;
           request.space[lane] = place.space;

@@ -52,22 +52,17 @@ bool read_generic(Exec& x, uint32_t lane, uint64_t address, void* data, uint64_t
   const Place place = resolve_generic(address);
   switch (place.space) {
     case StateSpace::shared:
-    case StateSpace::const_: {
-      const uint8_t* pointer = immediate_pointer(x, place.space, place.address, 1, lane);
-      const uint64_t size =
-          place.space == StateSpace::shared ? x.context.shared_bytes : x.context.const_bytes;
-      if (!pointer || place.address + bytes > size) return false;
+    case StateSpace::const_: {  // bytes: at most 8 (an argument) here
+      const uint8_t* pointer =
+          immediate_pointer(x, place.space, place.address, static_cast<uint32_t>(bytes), lane);
+      if (!pointer) return false;
       std::memcpy(data, pointer, bytes);
       return true;
     }
-    case StateSpace::local: {
+    case StateSpace::local:
       if (place.address + bytes > x.context.layout->local_bytes_per_thread()) return false;
-      const uint64_t thread =
-          uint64_t{x.context.cta_linear} * x.context.block.count() + x.warp.thread_linear(lane);
       return x.context.printf_buffer->read(
-          x.context.local_region_base + thread * x.context.local_stride + place.address, data,
-          bytes);
-    }
+          local_device_address(x, cta_first_thread(x), lane, place.address), data, bytes);
     default:
       return x.context.printf_buffer->read(place.address, data, bytes);
   }

@@ -126,7 +126,7 @@ void reduce(Exec& x) {
   uint32_t total = 0;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t members = member_lanes(x, 2, lane);
-    if (members != reduced || members == 0) {
+    if (members != reduced) {  // `reduced` starts as no lanes, whose total is 0
       reduced = members;
       total = 0;
       bool first = true;
