@@ -8,6 +8,7 @@
 #include "modules/gpu/issue_traits.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
+#include "modules/gpu/simt/module_image.h"
 
 namespace ohmvp::gpu {
 
@@ -129,6 +130,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.const_bank = k.const_bank;
   c.const_bytes = launch.layout->module().const_bytes;
   c.global_segment_base = k.global_segment_base;
+  c.const_segment_base = k.global_segment_base + const_segment_offset(launch.layout->module());
   c.local_region_base = k.local_base;
   c.local_stride = k.local_stride;
   c.textures = k.textures;
@@ -381,11 +383,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
         m_ldst.invalidate_for_fence();
         m_stats.l1_fence_invalidations.inc();
       }
-      // A generic access that completed in the step without shared-memory passes read the
-      // constant bank through its window.
-      const bool generic_constant = traits.memory && instruction.space == StateSpace::generic &&
-                                    passes == 0 && result.executed_mask != 0;
-      if (traits.constant || generic_constant) {
+      if (traits.constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();
       } else if (maybe_shared && passes != 0) {

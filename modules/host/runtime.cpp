@@ -9,6 +9,7 @@
 #include "modules/common/process_error.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/gpu/simt/kernel_layout.h"
+#include "modules/gpu/simt/module_image.h"
 
 namespace ohmvp {
 
@@ -183,32 +184,27 @@ Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
   auto loaded = std::make_unique<LoadedModule>();
   loaded->module = gpu::load_ptx_file(ptx.string());
   const gpu::Module& module = loaded->module;
-  if (module.global_bytes > 0) {
+  const uint64_t segment_bytes = gpu::module_segment_bytes(module);
+  if (segment_bytes > 0) {
     const uint64_t untouched_from = m_untouched_from;
     try {
-      loaded->global_base = allocate(module.global_bytes);
+      loaded->global_base = allocate(segment_bytes);
     } catch (const OutOfDeviceMemory& error) {
-      throw ConfigError(module.file + ": its .global variables take " +
-                        std::to_string(module.global_bytes) + " bytes: " + error.what());
+      throw ConfigError(module.file + ": its .global and .const variables take " +
+                        std::to_string(segment_bytes) + " bytes: " + error.what());
     }
     // .global variables start zero: memory never allocated before is, reused memory is zeroed.
     if (loaded->global_base < untouched_from) {
-      const std::vector<uint8_t> zeros(std::min<uint64_t>(module.global_bytes, 1 << 20), 0);
-      for (uint64_t done = 0; done < module.global_bytes; done += zeros.size())
+      const std::vector<uint8_t> zeros(std::min<uint64_t>(segment_bytes, 1 << 20), 0);
+      for (uint64_t done = 0; done < segment_bytes; done += zeros.size())
         m_gpu.write(loaded->global_base + done, zeros.data(),
-                    std::min<uint64_t>(zeros.size(), module.global_bytes - done));
+                    std::min<uint64_t>(zeros.size(), segment_bytes - done));
     }
-    for (const gpu::Symbol& symbol : module.symbols)
-      if (symbol.space == gpu::StateSpace::global && symbol.function < 0 &&
-          !symbol.initializer.empty())
-        m_gpu.write(loaded->global_base + symbol.offset, symbol.initializer.data(),
-                    symbol.initializer.size());
   }
-  loaded->const_bank.assign(module.const_bytes, 0);
-  for (const gpu::Symbol& symbol : module.symbols)
-    if (symbol.space == gpu::StateSpace::const_)
-      std::copy(symbol.initializer.begin(), symbol.initializer.end(),
-                loaded->const_bank.begin() + static_cast<std::ptrdiff_t>(symbol.offset));
+  loaded->const_bank = gpu::place_module(
+      module, loaded->global_base, [this](uint64_t address, const uint8_t* bytes, uint64_t size) {
+        m_gpu.write(address, bytes, size);
+      });
   m_modules.push_back(std::move(loaded));
   return static_cast<ModuleId>(m_modules.size() - 1);
 }

@@ -130,12 +130,28 @@ TEST_CASE("ptx errors: function addresses and indirect calls", "[ptx]") {
   CHECK_THAT(kernel_error("proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
                           "call (q), f, (p), proto;"),
              Catch::Contains("a call prototype belongs to an indirect call"));
-  CHECK_THAT(module_error(".global .u32 x;\n.global .u64 pointers[1] = {x};\n"),
-             Catch::Contains("address initialisers of variables ('x') are not supported; "
-                             "function addresses are"));
+  CHECK_THAT(module_error(".global .u64 pointers[1] = {x};\n"),
+             Catch::Contains("unknown function or variable 'x' in the initialiser of 'pointers'"));
   CHECK_THAT(module_error(function + ".global .u32 narrow[1] = {f};\n"),
-             Catch::Contains("function address 'f' in an initialiser of 4-byte elements; it "
-                             "takes 8 bytes"));
+             Catch::Contains("an address in an initialiser of 4-byte elements; addresses take 8 "
+                             "bytes"));
+}
+
+TEST_CASE("ptx errors: variables' addresses an initialiser cannot hold", "[ptx]") {
+  CHECK_THAT(
+      module_error(".global .align 8 .u64 p = generic(nowhere);\n"),
+      Catch::Contains("snippet.ptx:4: unknown variable 'nowhere' in the initialiser of 'p'"));
+  CHECK_THAT(module_error(".shared .align 4 .b8 s[8];\n.global .align 8 .u64 p = generic(s);\n"),
+             Catch::Contains("snippet.ptx:5: the initialiser of 'p' takes the address of 's', a "
+                             ".shared variable; only .global and .const variables have addresses "
+                             "before a launch"));
+  CHECK_THAT(module_error(".global .align 4 .b8 a[8];\n.global .align 4 .u32 p = generic(a);\n"),
+             Catch::Contains("snippet.ptx:5: an address in an initialiser of 4-byte elements"));
+  CHECK_THAT(
+      module_error(".global .align 4 .b8 a[8];\n.global .u8 p[2] = {0xF0(generic(a)), 0};\n"),
+      Catch::Contains("address mask 0xF0 is not 0xFF shifted by whole bytes"));
+  CHECK_THAT(module_error(".global .align 4 .b8 a[8];\n.global .u64 p = generic(a)+;\n"),
+             Catch::Contains("snippet.ptx:5: expected an offset"));
 }
 
 TEST_CASE("ptx errors: operands", "[ptx]") {

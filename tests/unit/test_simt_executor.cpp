@@ -8,18 +8,14 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/simt/functional_executor.h"
+#include "tests/unit/executor_test_util.h"
 #include "tests/unit/ptx_builder.h"
 #include "tests/unit/ptx_test_util.h"
 
 using namespace ptxb;
+using namespace ohmvp::gpu::test;
 
 namespace {
-
-template <class T>
-void put(std::vector<uint8_t>& bytes, size_t offset, T value) {
-  if (bytes.size() < offset + sizeof(T)) bytes.resize(offset + sizeof(T));
-  std::memcpy(bytes.data() + offset, &value, sizeof(T));
-}
 
 Instruction& with_space(Instruction& in, StateSpace space) {
   in.space = space;
@@ -41,36 +37,9 @@ void element_address(FunctionBuilder& f, uint32_t dst, uint32_t pointer, uint32_
   f.emit(Opcode::add, DataType::s64, {r(dst), r(pointer), r(dst)});
 }
 
-// A launch of `kernel` as one CTA of `threads`, the pointers its arguments in order.
-LaunchParams one_cta(const std::string& kernel, uint32_t threads,
-                     std::initializer_list<uint64_t> pointers) {
-  LaunchParams launch;
-  launch.kernel = kernel;
-  launch.grid = {1, 1, 1};
-  launch.block = {threads, 1, 1};
-  for (const uint64_t pointer : pointers) put(launch.arguments, launch.arguments.size(), pointer);
-  return launch;
-}
-
 std::vector<float> read_floats(DeviceMemory& memory, uint64_t address, size_t count) {
   std::vector<float> values(count);
   REQUIRE(memory.read(address, values.data(), count * 4));
-  return values;
-}
-
-// A new allocation holding `values`; its device address.
-template <class T>
-uint64_t upload(DeviceMemory& memory, const std::vector<T>& values) {
-  const uint64_t address = memory.allocate(values.size() * sizeof(T));
-  REQUIRE(memory.write(address, values.data(), values.size() * sizeof(T)));
-  return address;
-}
-
-// `count` values of T at a device address.
-template <class T>
-std::vector<T> download(DeviceMemory& memory, uint64_t address, size_t count) {
-  std::vector<T> values(count);
-  REQUIRE(memory.read(address, values.data(), count * sizeof(T)));
   return values;
 }
 
@@ -790,7 +759,8 @@ TEST_CASE("executor: 128-bit division through CUDA's carry chains", "[simt]") {
 
 TEST_CASE("executor: __constant__ data read through generic pointers", "[simt]") {
   // tests/data/ptx/const_pointers.cu: cvta.const pointers stored to memory and loaded back, so
-  // the loads (in a __noinline__ function too) are generic ones that land in the const window.
+  // the loads (in a __noinline__ function too) are generic ones that read the constant bank's
+  // copy in device memory.
   const Module module = ohmvp::gpu::test::load_fixture("const_pointers.ptx");
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, 32);
@@ -811,7 +781,7 @@ TEST_CASE("executor: __constant__ data read through generic pointers", "[simt]")
       CHECK(bits == offsets[t % 4]);
       CHECK(out[4 * t + 1] == float(offsets[t % 4]));
     }
-    CHECK(out[4 * t + 2] == 0.0f);  // not a global address
+    CHECK(out[4 * t + 2] == 1.0f);  // the bank's copy lies in global memory
     CHECK(out[4 * t + 3] == 1.0f);  // isspacep.const
   }
 }

@@ -9,6 +9,20 @@
 
 namespace ohmvp::gpu {
 
+// An element of an initialiser that holds a variable's address (`generic(x)+8`, or some of its
+// bytes: `0xFF00(generic(x))`), which the loader fills in once it has placed the module's
+// segments: bytes [offset, offset + width) of the initialiser get (address + addend) >> shift.
+// The address is the symbol's generic address, or with `generic` false its address in its own
+// state space (the same for .global).
+struct AddressInitializer {
+  uint64_t offset = 0;
+  uint32_t width = 8;
+  uint32_t symbol = 0;  // a module-scope .global or .const variable
+  bool generic = false;
+  int64_t addend = 0;
+  uint32_t shift = 0;
+};
+
 // A named piece of storage in a PTX module: a module-scope .global/.const/.shared variable, a
 // function's .local or .shared variable, a kernel or function parameter, or a call-site .param.
 // `offset` is its place inside the block that holds its space (see Function and Module); the
@@ -22,6 +36,7 @@ struct Symbol {
   bool is_extern = false;  // .extern .shared: starts after the static shared bytes
   uint64_t offset = 0;
   std::vector<uint8_t> initializer;  // the first bytes, little-endian; the rest is zero
+  std::vector<AddressInitializer> addresses;  // where initializer holds variables' addresses
   int32_t function = -1;             // owning function, -1 at module scope
 };
 

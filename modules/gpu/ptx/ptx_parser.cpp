@@ -253,6 +253,8 @@ class Parser {
     bool unsized = false;
     bool has_pointer_attributes = false;
     std::vector<uint8_t> initializer;
+    size_t initializer_element = 0;
+    std::vector<AddressInitializer> addresses;
     uint32_t line = 0;
   };
 
@@ -315,25 +317,29 @@ class Parser {
   void parse_initializer(Declaration& decl, DataType element_type) {
     std::vector<uint8_t>& bytes = decl.initializer;
     const size_t element = type_bytes(element_type);
+    decl.initializer_element = element;
     auto add_value = [&]() {
-      if (peek().kind == Token::Kind::word) {  // a function's address: a function pointer
-        const auto found = m_functions_by_name.find(peek().text);
-        if (found == m_functions_by_name.end())
-          fail(decl.line, "address initialisers of variables ('" + peek().text +
-                              "') are not supported; function addresses are");
+      if (peek().kind == Token::Kind::word) {  // an address: 8 bytes
         if (element != 8)
-          fail(decl.line, "function address '" + peek().text + "' in an initialiser of " +
-                              std::to_string(element) + "-byte elements; it takes 8 bytes");
-        next();
-        const uint64_t address = take_address(found->second);
-        for (size_t b = 0; b < element; ++b)
-          bytes.push_back(static_cast<uint8_t>(address >> (8 * b)));
+          fail(decl.line, "an address in an initialiser of " + std::to_string(element) +
+                              "-byte elements; addresses take 8 bytes");
+        add_address(decl, 0);
         return;
       }
       const bool negative = accept('-');
       const Token& literal = peek();
       if (literal.kind != Token::Kind::number)
         fail(decl.line, "expected a number in the initialiser, found " + describe(literal));
+      if (!negative && peek(1).is('(')) {  // mask(address): some bytes of an address
+        const std::string mask = literal.text;
+        const std::optional<uint32_t> shift = byte_mask_shift(mask);
+        if (!shift) fail(decl.line, "address mask " + mask + " is not 0xFF shifted by whole bytes");
+        next();
+        expect('(');
+        add_address(decl, *shift);
+        expect(')');
+        return;
+      }
       const ImmediateResult value = immediate_bits(literal.text, negative, element_type);
       if (!value.error.empty()) fail(decl.line, value.error);
       next();
@@ -366,6 +372,69 @@ class Parser {
     // The bytes given; the rest of the variable is zero (not stored: it may be large).
   }
 
+  // The shift of a byte mask 0xFF << 8k (0XFF, 0xFF00, ...), as in `0xFF00(generic(x)+8)`.
+  static std::optional<uint32_t> byte_mask_shift(const std::string& text) {
+    if (text.size() < 4 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
+      return std::nullopt;
+    const std::string digits = text.substr(2);
+    if (digits.size() > 16 || (digits.size() % 2) != 0) return std::nullopt;
+    if (digits.substr(0, 2) != "FF" && digits.substr(0, 2) != "ff") return std::nullopt;
+    if (digits.find_first_not_of('0', 2) != std::string::npos) return std::nullopt;
+    return static_cast<uint32_t>(4 * (digits.size() - 2));
+  }
+
+  // `function`, `variable`, `generic(variable)`, each with an optional `+ n` / `- n`: the
+  // address's bytes from bit `shift` on fill the next element of the initialiser. A function's
+  // address is known now; a variable's once the loader has placed the module's segments.
+  void add_address(Declaration& decl, uint32_t shift) {
+    const size_t element = decl.initializer_element;
+    const uint32_t line = decl.line;
+    bool generic = false;
+    std::string name;
+    if (peek().is_word("generic") && peek(1).is('(')) {
+      next();
+      expect('(');
+      generic = true;
+      name = expect_word("a variable");
+      expect(')');
+    } else {
+      name = expect_word("an address");
+    }
+    int64_t addend = 0;
+    if (peek().is('+') || peek().is('-')) {
+      const bool minus = next().is('-');
+      const uint64_t magnitude = expect_unsigned("an offset");
+      addend = minus ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+    }
+    uint64_t known = 0;
+    if (const auto function = m_functions_by_name.find(name);
+        function != m_functions_by_name.end() && !generic) {
+      known = take_address(function->second) + static_cast<uint64_t>(addend);
+    } else {
+      const auto variable = m_module_symbols.find(name);
+      if (variable == m_module_symbols.end())
+        fail(line, "unknown " + std::string(generic ? "variable" : "function or variable") + " '" +
+                       name + "' in the initialiser of '" + decl.name + "'");
+      const StateSpace space = m_module.symbols[variable->second].space;
+      if (space != StateSpace::global && space != StateSpace::const_)
+        fail(line, "the initialiser of '" + decl.name + "' takes the address of '" + name +
+                       "', a ." + std::string(space_name(space)) +
+                       " variable; only .global and .const "
+                       "variables have addresses before a launch");
+      AddressInitializer address;
+      address.offset = decl.initializer.size();
+      address.width = static_cast<uint32_t>(element);
+      address.symbol = variable->second;
+      address.generic = generic;
+      address.addend = addend;
+      address.shift = shift;
+      decl.addresses.push_back(address);
+    }
+    for (size_t b = 0; b < element; ++b)
+      decl.initializer.push_back(shift + 8 * b < 64 ? static_cast<uint8_t>(known >> (shift + 8 * b))
+                                                    : 0);
+  }
+
   uint32_t add_symbol(const Declaration& decl, StateSpace space, int32_t function, bool is_extern) {
     Symbol symbol;
     symbol.name = decl.name;
@@ -375,6 +444,7 @@ class Parser {
     symbol.size = decl.size;
     symbol.is_extern = is_extern;
     symbol.initializer = decl.initializer;
+    symbol.addresses = decl.addresses;
     symbol.function = function;
     m_module.symbols.push_back(std::move(symbol));
     return static_cast<uint32_t>(m_module.symbols.size() - 1);

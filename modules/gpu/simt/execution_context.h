@@ -30,6 +30,7 @@ struct ExecutionContext {
   const uint8_t* const_bank = nullptr;
   size_t const_bytes = 0;
   uint64_t global_segment_base = 0;  // device address of the module's .global variables
+  uint64_t const_segment_base = 0;   // device address of the constant bank's copy
 
   uint64_t local_region_base = 0;  // see memory_windows.h
   uint64_t local_stride = 0;

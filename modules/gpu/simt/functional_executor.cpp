@@ -4,34 +4,23 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/simt/module_image.h"
 
 namespace ohmvp::gpu {
 
 FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memory,
                                        uint32_t warp_size, FragmentMapping mapping)
-    : m_module(module),
-      m_memory(memory),
-      m_warp_size(warp_size),
-      m_mapping(mapping),
-      m_const_bank(module.const_bytes, 0) {
+    : m_module(module), m_memory(memory), m_warp_size(warp_size), m_mapping(mapping) {
   if (warp_size < 4 || warp_size > 64)
     throw ConfigError("warp size " + std::to_string(warp_size) + " is outside 4..64");
-  if (module.global_bytes > 0) m_global_base = m_memory.allocate(module.global_bytes);
-  for (const Symbol& symbol : module.symbols) {
-    if (symbol.initializer.empty() || symbol.function >= 0) continue;
-    if (symbol.space == StateSpace::global &&
-        !m_memory.write(m_global_base + symbol.offset, symbol.initializer.data(),
-                        symbol.initializer.size()))
-      throw ConfigError(module.file + ": initialiser of '" + symbol.name +
-                        "' outside the global segment");
-    if (symbol.space == StateSpace::const_) {
-      if (symbol.offset + symbol.initializer.size() > m_const_bank.size())
-        throw ConfigError(module.file + ": initialiser of '" + symbol.name +
-                          "' outside the constant bank");
-      std::copy(symbol.initializer.begin(), symbol.initializer.end(),
-                m_const_bank.begin() + symbol.offset);
-    }
-  }
+  const uint64_t segment_bytes = module_segment_bytes(module);
+  if (segment_bytes > 0) m_global_base = m_memory.allocate(segment_bytes);
+  m_const_bank = place_module(
+      module, m_global_base, [&](uint64_t address, const uint8_t* bytes, uint64_t size) {
+        if (!m_memory.write(address, bytes, size))
+          throw ConfigError(module.file + ": the module's " + std::to_string(segment_bytes) +
+                            " bytes of variables do not fit");
+      });
 }
 
 uint64_t FunctionalExecutor::global_address(const std::string& name) const {
@@ -109,6 +98,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.const_bank = m_const_bank.data();
   context.const_bytes = m_const_bank.size();
   context.global_segment_base = m_global_base;
+  context.const_segment_base = m_global_base + const_segment_offset(m_module);
   context.textures = &m_textures;
   context.printf_buffer = &m_printf;
   if (layout.uses_heap()) {

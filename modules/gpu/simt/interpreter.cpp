@@ -168,7 +168,7 @@ void convert_address(Exec& x) {
   uint64_t window = 0;
   if (in.space == StateSpace::shared) window = shared_window_base;
   if (in.space == StateSpace::local) window = local_window_base;
-  if (in.space == StateSpace::const_) window = const_window_base;
+  if (in.space == StateSpace::const_) window = x.context.const_segment_base;
   if (in.space == StateSpace::param) {  // a parameter's address as a generic pointer
     x.fail(FaultKind::unsupported, 0, "cvta of the .param space");
     return;
@@ -182,11 +182,17 @@ void convert_address(Exec& x) {
 }
 
 // isspacep: whether a generic address falls in the space's window. Generic addresses have
-// shared, const and local windows, the rest is global; param has none (cvta refuses it).
+// shared and local windows, the rest is global, the constant bank's copy among it; param has
+// none (cvta refuses it).
 void test_space(Exec& x) {
   const Instruction& in = x.instruction;
+  const uint64_t const_base = x.context.const_segment_base;
   for_each_lane(x.lanes, [&](uint32_t lane) {
-    write(x, lane, resolve_generic(read(x, 1, lane)).space == in.space ? 1 : 0);
+    const uint64_t address = read(x, 1, lane);
+    const bool in_space = in.space == StateSpace::const_
+                              ? address - const_base < x.context.const_bytes
+                              : resolve_generic(address).space == in.space;
+    write(x, lane, in_space ? 1 : 0);
   });
 }
 

@@ -308,7 +308,7 @@ inline AddressSource address_source(const Exec& x, const Operand& operand, State
       const StateSpace own = symbol_space(x, operand);
       if (own == StateSpace::shared) source.constant += shared_window_base;
       if (own == StateSpace::local) source.constant += local_window_base;
-      if (own == StateSpace::const_) source.constant += const_window_base;
+      if (own == StateSpace::const_) source.constant += x.context.const_segment_base;
     }
   } else if (operand.reg != no_register) {
     source.row = x.warp.row(operand.reg);
@@ -327,8 +327,6 @@ inline Place resolve_generic(uint64_t address) {
     return {StateSpace::shared, address - shared_window_base};
   if (address - local_window_base < local_window_size)
     return {StateSpace::local, address - local_window_base};
-  if (address - const_window_base < const_window_size)
-    return {StateSpace::const_, address - const_window_base};
   return {StateSpace::global, address};
 }
 

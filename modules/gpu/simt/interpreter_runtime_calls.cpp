@@ -46,13 +46,13 @@ void fail_assertion(Exec& x) {
   x.fault.assertion = {text(0), text(1), text(3), line};
 }
 
-// Reads `bytes` at a generic address as `lane` sees it: shared and const storage directly,
-// .local and global memory through the printf buffer. False when out of bounds.
+// Reads `bytes` at a generic address as `lane` sees it: shared storage directly, .local and
+// global memory (the constant bank's copy too) through the printf buffer. False when out of
+// bounds.
 bool read_generic(Exec& x, uint32_t lane, uint64_t address, void* data, uint64_t bytes) {
   const Place place = resolve_generic(address);
   switch (place.space) {
-    case StateSpace::shared:
-    case StateSpace::const_: {  // bytes: at most 8 (an argument) here
+    case StateSpace::shared: {  // bytes: at most 8 (an argument) here
       const uint8_t* pointer =
           immediate_pointer(x, place.space, place.address, static_cast<uint32_t>(bytes), lane);
       if (!pointer) return false;

@@ -6,16 +6,21 @@ namespace ohmvp::gpu {
 
 // Generic addresses (64-bit) select a state space by window, as on NVIDIA GPUs:
 //   [shared_window_base, + shared_window_size): the CTA's shared memory, offset = address - base
-//   [const_window_base, + const_window_size):   the constant bank (read only)
 //   [local_window_base, + local_window_size):   the thread's own .local storage
 //   anything else:                              global memory (device addresses)
-// cvta.shared / .const / .local add the window base; cvta.to.<space> subtracts it.
+// cvta.shared / .local add the window base; cvta.to.<space> subtracts it.
 // Device allocations never overlap the windows, nor the function addresses below them
 // (function_address_base in ptx/program.h): DeviceMemory allocates below both.
+//
+// The constant bank has no window of its own: as on NVIDIA GPUs, where constant memory is
+// device memory that ld.const reads through the constant cache, a copy of the bank lies in
+// device memory after the module's .global variables (module_image.h), and a .const address
+// there is a global one. cvta.const adds that copy's base (ExecutionContext::const_segment_base),
+// cvta.to.const subtracts it, and a generic load of __constant__ data reads the copy through the
+// caches like any global load. nvcc relies on this: it reads a pointer kept in __constant__
+// memory with ld.global.
 constexpr uint64_t shared_window_base = 0x0000'7e00'0000'0000ULL;
 constexpr uint64_t shared_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
-constexpr uint64_t const_window_base = 0x0000'7e80'0000'0000ULL;
-constexpr uint64_t const_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 constexpr uint64_t local_window_base = 0x0000'7f00'0000'0000ULL;
 constexpr uint64_t local_window_size = 0x0000'0100'0000'0000ULL;  // 1 TiB
 
