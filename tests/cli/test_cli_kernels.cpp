@@ -281,6 +281,26 @@ TEST_CASE("cli: variables initialised with addresses on the timed GPU") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: recursive device functions on the timed GPU") {
+  // tests/data/ptx/recursion.cu; every value is checked in test_simt_recursion. Values 0..22:
+  // the subtree sums below nodes 0 and 10.
+  const std::string dir = scratch_dir("recursion");
+  const nlohmann::json values = {
+      {"type", "s32"}, {"count", 23}, {"init", {{"sequence", {{"start", 0}, {"step", 1}}}}}};
+  const CliResult r =
+      run_fixture(dir, "recursion.ptx", "recursion", 1, 40,
+                  {{"values", values}, {"out", {{"type", "s32"}, {"count", 160}}}},
+                  {{{"buffer", "values"}}, {{"u32", 23}}, {{"buffer", "out"}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 160);
+  CHECK(out[4 * 15] == 610);     // fib(15)
+  CHECK(out[4 * 4 + 1] == 340);  // chain(null, 4, 4)
+  CHECK(out[4 * 0 + 3] == 253);  // 0 + 1 + ... + 22
+  CHECK(out[4 * 10 + 3] == 10 + 21 + 22);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that quotes it") {
   // tests/data/ptx/assertions.cu: thread 25 is the first whose value is below -1000.
   const std::string dir = scratch_dir("assertions");

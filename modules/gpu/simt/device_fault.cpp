@@ -31,6 +31,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "bad control flow";
     case FaultKind::assertion:
       return "assertion";
+    case FaultKind::stack_overflow:
+      return "call stack overflow";
   }
   return "fault";
 }

@@ -18,8 +18,9 @@ enum class FaultKind : uint8_t {
   unsupported,         // an instruction/type combination the interpreter does not execute
   invalid_texture,     // texture handle not bound
   texture_geometry,    // tex.1d on a 2-D texture, or tex.2d on a 1-D one
-  bad_control_flow,    // pc past the end of a function, recursive call
+  bad_control_flow,    // pc past the end of a function, a call to no function
   assertion,           // assert() failed: a call of __assertfail
+  stack_overflow,      // recursion beyond the thread's call stack
 };
 
 const char* fault_kind_name(FaultKind kind);

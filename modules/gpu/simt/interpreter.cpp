@@ -73,7 +73,7 @@ uint64_t symbol_address(const Exec& x, uint32_t index) {
       return layout.module().shared_offset(layout.kernel_index(), index);
     case StateSpace::local:
       return symbol.function >= 0
-                 ? layout.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
+                 ? x.warp.local_frame_base(static_cast<uint32_t>(symbol.function)) + symbol.offset
                  : symbol.offset;
     case StateSpace::param:
       return layout.param_kind(index) == ParamKind::kernel_argument
@@ -274,9 +274,15 @@ void call(Exec& x) {
     x.fail(FaultKind::unsupported, 0, "call under a divergent guard");
     return;
   }
+  // Entered first: a recursive call keeps the outer activation's parameters before they are
+  // overwritten.
+  if (!x.warp.call(callee, x.pc)) {
+    x.fail(FaultKind::stack_overflow, static_cast<uint32_t>(__builtin_ctzll(x.lanes)),
+           "recursion deeper than each thread's call stack holds (1 KiB, CUDA's default stack "
+           "size)");
+    return;
+  }
   copy_parameters(x, in.call_arguments, module.functions[callee].params);
-  if (x.failed()) return;
-  if (!x.warp.call(callee, x.pc)) x.fail(FaultKind::bad_control_flow, 0, "recursive call");
 }
 
 void return_from_function(Exec& x) {

@@ -56,10 +56,9 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
 
 void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_pointer) {
   const Function& function = m_module->functions[f];
-  if (state[f] == 1) {
-    if (through_pointer) return;  // a cycle the kernel may never take: faults if it does
-    throw ConfigError(m_module->file + ": function '" + function.name +
-                      "' is called recursively; recursion is not supported");
+  if (state[f] == 1) {  // a cycle: recursion
+    m_recursive = true;
+    return;
   }
   if (state[f] == 2) return;
   state[f] = 1;

@@ -8,6 +8,10 @@
 
 namespace ohmvp::gpu {
 
+constexpr uint64_t align_up(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
 // Where a parameter symbol's bytes live (see KernelLayout::param_address).
 enum class ParamKind : uint8_t {
   not_param,
@@ -18,14 +22,16 @@ enum class ParamKind : uint8_t {
 };
 
 // Everything the interpreter needs about one kernel of a module that does not change per
-// warp, computed once per launch. Calls are non-recursive, so each function reachable from the
-// kernel is on a warp's call chain at most once and gets fixed slots: its registers in the warp's
-// register file, its parameter/return/call-site blocks in each lane's parameter arena, and its
-// .local frame in each thread's local region.
+// warp, computed once per launch. Each function reachable from the kernel gets fixed slots: its
+// registers in the warp's register file, its parameter/return/call-site blocks in each lane's
+// parameter arena, and its .local frame in each thread's local region. A function called again
+// while it is on the call chain (recursion) runs in the same slots: the warp keeps what the
+// outer activation had there and gives the new one a .local frame on the thread's call stack
+// (WarpState::call).
 class KernelLayout {
  public:
-  // Throws ConfigError for a kernel name the module lacks, a recursive call graph or a call to
-  // a function without a body.
+  // Throws ConfigError for a kernel name the module lacks or a call to a function without a
+  // body.
   KernelLayout(const Module& module, const std::string& kernel_name);
 
   const Module& module() const { return *m_module; }
@@ -40,8 +46,29 @@ class KernelLayout {
 
   uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
   uint64_t local_frame_base(uint32_t function) const { return m_slots[function].local_base; }
-  // Bytes of .local storage one thread may use at most (every reachable function's frame).
-  uint64_t local_bytes_per_thread() const { return m_local_bytes; }
+  // Bytes of .local storage one thread may use at most: every reachable function's frame, and
+  // the call stack when the kernel may recurse.
+  uint64_t local_bytes_per_thread() const {
+    return m_local_bytes + (m_recursive ? call_stack_bytes : 0);
+  }
+
+  // Whether a function the kernel reaches may call itself, directly or through others.
+  bool recursive() const { return m_recursive; }
+  // Each thread's call stack, after the frames: a recursive activation's .local frame and
+  // call_overhead_bytes for its return address and frame link (a modelling choice). The size is
+  // CUDA's default cudaLimitStackSize.
+  static constexpr uint64_t call_stack_bytes = 1024;
+  static constexpr uint64_t call_overhead_bytes = 16;
+  uint64_t call_stack_base() const { return m_local_bytes; }
+  // Bytes of a recursive activation on the call stack.
+  uint64_t activation_bytes(uint32_t function) const {
+    return align_up(m_module->functions[function].local_bytes, 16) + call_overhead_bytes;
+  }
+  // A function's parameter and return blocks, [params offset, end), in each lane's arena: what a
+  // recursive activation overwrites of the outer one's.
+  uint64_t function_blocks_end(uint32_t function) const {
+    return m_slots[function].call_site_offset;
+  }
 
   uint64_t static_shared_bytes() const { return m_static_shared; }
   // `.extern .shared` arrays start here (static shared bytes rounded up to 16).
@@ -67,8 +94,8 @@ class KernelLayout {
   };
   // Marks `function` and what it calls reachable. Below an indirect call (`through_pointer`)
   // the paths may never be taken (a vtable holds every virtual function of a class, a table
-  // every entry): recursion and calls of functions without a body there are left to the
-  // interpreter, which faults if one happens.
+  // every entry): calls of functions without a body there are left to the interpreter, which
+  // faults if one happens.
   void visit(uint32_t function, std::vector<uint8_t>& state, bool through_pointer);
 
   const Module* m_module;
@@ -78,14 +105,11 @@ class KernelLayout {
   std::vector<uint64_t> m_param_offsets;
   uint32_t m_total_registers = 0;
   bool m_uses_heap = false;
+  bool m_recursive = false;
   uint64_t m_param_arena_bytes = 0;
   uint64_t m_local_bytes = 0;
   uint64_t m_static_shared = 0;
   uint64_t m_extern_shared = 0;
 };
-
-constexpr uint64_t align_up(uint64_t value, uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 }  // namespace ohmvp::gpu

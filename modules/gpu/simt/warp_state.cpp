@@ -44,6 +44,12 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   }
   m_param_arena.assign(m_param_arena_bytes * m_warp_size, 0);
   m_frames.clear();
+  m_local_bases.resize(m_layout->module().functions.size());
+  for (uint32_t f = 0; f < m_local_bases.size(); ++f)
+    m_local_bases[f] = m_layout->local_frame_base(f);
+  m_call_stack_top = m_layout->call_stack_base();
+  m_saved_registers.clear();
+  m_saved_blocks.clear();
   m_jumps_depth = 0;
   m_jumps_mask = 0;
   m_jumps_target = 0;
@@ -56,17 +62,61 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_fault = DeviceFault{};
 }
 
-bool WarpState::call(uint32_t callee, uint32_t call_pc) {
-  if (callee == m_function) return false;
+bool WarpState::on_call_chain(uint32_t function) const {
+  if (function == m_function) return true;
   for (const CallFrame& frame : m_frames)
-    if (frame.caller == callee) return false;
+    if (frame.caller == function) return true;
+  return false;
+}
+
+bool WarpState::call(uint32_t callee, uint32_t call_pc) {
+  CallFrame frame{m_function, call_pc, 0};
+  if (on_call_chain(callee)) {
+    const uint64_t bytes = m_layout->activation_bytes(callee);
+    if (m_call_stack_top + bytes > m_layout->local_bytes_per_thread()) return false;
+    frame.recursive = true;
+    frame.outer_local_base = m_local_bases[callee];
+    m_local_bases[callee] = m_call_stack_top;
+    m_call_stack_top += bytes;
+    save_activation(callee);
+  }
   const uint64_t lanes = m_stack.mask();
   m_stack.set_pc(call_pc + 1);
-  m_frames.push_back({m_function, call_pc, static_cast<uint32_t>(m_stack.depth())});
+  frame.stack_base = static_cast<uint32_t>(m_stack.depth());
+  m_frames.push_back(frame);
   m_stack.push({0, no_target, lanes});
   m_function = callee;
   m_register_base = m_layout->register_base(callee);
   return true;
+}
+
+// Every lane's, as lanes parked elsewhere in the outer activation keep their values there too.
+// The call-site block is not saved: it carries this call's arguments in and its results out.
+void WarpState::save_activation(uint32_t function) {
+  const auto rows = m_registers.begin() + uint64_t{m_layout->register_base(function)} * m_warp_size;
+  m_saved_registers.insert(
+      m_saved_registers.end(), rows,
+      rows + uint64_t{m_layout->module().functions[function].register_count} * m_warp_size);
+  const uint64_t from = m_layout->function_params_offset(function);
+  const uint64_t to = m_layout->function_blocks_end(function);
+  for (uint32_t lane = 0; lane < m_warp_size; ++lane)
+    m_saved_blocks.insert(m_saved_blocks.end(), param_arena(lane) + from, param_arena(lane) + to);
+}
+
+void WarpState::restore_activation(uint32_t function) {
+  const uint64_t words =
+      uint64_t{m_layout->module().functions[function].register_count} * m_warp_size;
+  const auto saved_rows = m_saved_registers.end() - static_cast<std::ptrdiff_t>(words);
+  std::copy(saved_rows, m_saved_registers.end(),
+            m_registers.begin() + uint64_t{m_layout->register_base(function)} * m_warp_size);
+  m_saved_registers.erase(saved_rows, m_saved_registers.end());
+  const uint64_t from = m_layout->function_params_offset(function);
+  const uint64_t bytes = m_layout->function_blocks_end(function) - from;
+  auto saved = m_saved_blocks.end() - static_cast<std::ptrdiff_t>(bytes * m_warp_size);
+  const auto first = saved;
+  for (uint32_t lane = 0; lane < m_warp_size; ++lane, saved += static_cast<std::ptrdiff_t>(bytes))
+    std::copy(saved, saved + static_cast<std::ptrdiff_t>(bytes), param_arena(lane) + from);
+  m_saved_blocks.erase(first, m_saved_blocks.end());
 }
 
 void WarpState::return_lanes(uint64_t lanes) {
@@ -119,7 +169,13 @@ void WarpState::pop_finished() {
     if (m_paths_split && !m_stack.empty() && m_stack.mask() == (m_valid & ~m_exited))
       m_paths_split = false;
     if (m_frames.empty() || m_stack.depth() > floor) return;
-    m_function = m_frames.back().caller;
+    const CallFrame& frame = m_frames.back();
+    if (frame.recursive) {
+      restore_activation(m_function);
+      m_call_stack_top = m_local_bases[m_function];
+      m_local_bases[m_function] = frame.outer_local_base;
+    }
+    m_function = frame.caller;
     m_register_base = m_layout->register_base(m_function);
     m_frames.pop_back();
   }

@@ -12,11 +12,16 @@
 
 namespace ohmvp::gpu {
 
-// A call in progress: where the caller continues and how deep its SIMT entries reach.
+// A call in progress: where the caller continues and how deep its SIMT entries reach. A
+// recursive one (the callee already on the call chain) also keeps what the callee's outer
+// activation had in the slots they share: its registers and parameter/return blocks (saved on
+// the warp's save stack) and its .local frame's place.
 struct CallFrame {
   uint32_t caller = 0;      // function index
   uint32_t call_pc = 0;     // the call instruction in the caller
   uint32_t stack_base = 0;  // SIMT depth below the callee's entries
+  bool recursive = false;
+  uint64_t outer_local_base = 0;  // recursive: the outer activation's .local frame
 };
 
 // The architectural state of one warp: lanes, registers, carry flags, SIMT stack, call frames,
@@ -86,9 +91,15 @@ class WarpState {
     m_stack.branch(taken, target, fall_through, reconvergence_pc);
     return loops_back && loop_back(target);
   }
-  // Enters `callee` with the active lanes; the caller resumes after `call_pc`. False (nothing
-  // changed) if the callee is already on the call chain (recursion).
+  // Enters `callee` with the active lanes; the caller resumes after `call_pc`. If the callee is
+  // already on the call chain (recursion), its outer activation's registers and parameter and
+  // return blocks are saved, to come back when this call's frame is popped, and the new one's
+  // .local frame goes on each thread's call stack. False (nothing changed) when the call stack
+  // has no room for it.
   bool call(uint32_t callee, uint32_t call_pc);
+  // Where `function`'s .local frame lies in each thread's local storage in its current
+  // activation.
+  uint64_t local_frame_base(uint32_t function) const { return m_local_bases[function]; }
   // `lanes` return from the current .func: they leave its entries and wait at the caller.
   void return_lanes(uint64_t lanes);
   // `lanes` exit the kernel.
@@ -141,6 +152,9 @@ class WarpState {
 
  private:
   void pop_finished();
+  bool on_call_chain(uint32_t function) const;
+  void save_activation(uint32_t function);
+  void restore_activation(uint32_t function);
   bool loop_back(uint32_t target);
 
   const KernelLayout* m_layout;
@@ -165,6 +179,12 @@ class WarpState {
   bool m_paths_split = false;
   size_t m_synchronising_yields = 0;  // yields at synchronising instructions in a row
   std::vector<CallFrame> m_frames;
+  // Recursion: each function's current .local frame, the top of the threads' call stack, and
+  // the outer activations' registers and parameter/return blocks, innermost last.
+  std::vector<uint64_t> m_local_bases;
+  uint64_t m_call_stack_top = 0;
+  std::vector<uint64_t> m_saved_registers;
+  std::vector<uint8_t> m_saved_blocks;
   MemoryRequest m_request;
   SharedAccess m_shared_access;
   bool m_memory_pending = false;

@@ -1,0 +1,93 @@
+#include <cstdint>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/simt/functional_executor.h"
+#include "tests/unit/executor_test_util.h"
+#include "tests/unit/ptx_test_util.h"
+
+using namespace ohmvp::gpu;
+using namespace ohmvp::gpu::test;
+
+namespace {
+
+// Host versions of tests/data/ptx/recursion.cu's functions.
+int fib(int n) {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+int chain(const int* outer, int depth, int seed) {
+  int mine[4];
+  for (int i = 0; i < 4; ++i) mine[i] = seed * 4 + i + (outer ? outer[(i + 1) & 3] : 0);
+  const int below = depth > 0 ? chain(mine, depth - 1, seed + 1) : 0;
+  return below + mine[seed & 3];
+}
+int deep(int depth) {
+  return depth == 0 ? 1 : (deep(depth - 1) * 3 + depth) % 1000;
+}
+int tree_sum(const std::vector<int32_t>& values, int node) {
+  if (node >= int(values.size())) return 0;
+  return values[node] + tree_sum(values, 2 * node + 1) + tree_sum(values, 2 * node + 2);
+}
+
+}  // namespace
+
+TEST_CASE("recursion: the kernel layout gives a recursive kernel a call stack", "[simt]") {
+  const Module module = load_fixture("recursion.ptx");
+  const KernelLayout layout(module, "recursion");
+  CHECK(layout.recursive());
+  const uint64_t frames = layout.call_stack_base();
+  CHECK(frames == 16);  // chain's int[4]
+  CHECK(layout.local_bytes_per_thread() == frames + KernelLayout::call_stack_bytes);
+  const uint32_t chain_index =
+      uint32_t(&function_named(module, "_Z5chainPKiii") - module.functions.data());
+  CHECK(layout.activation_bytes(chain_index) == 16 + 16);
+
+  const Module plain = load_fixture("const_pointers.ptx");
+  CHECK_FALSE(KernelLayout(plain, "const_pointers").recursive());
+}
+
+TEST_CASE("recursion: recursive functions, a .local frame per activation, mutual recursion",
+          "[simt]") {
+  const Module module = load_fixture("recursion.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  std::vector<int32_t> values(23);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = int32_t(i * 7 % 11) - 3;
+  constexpr uint32_t threads = 64;
+  const uint64_t values_at = upload(memory, values), out_at = memory.allocate(4 * threads * 4);
+  LaunchParams launch = one_cta("recursion", threads, {values_at});
+  put(launch.arguments, 8, int32_t(values.size()));
+  put(launch.arguments, 16, out_at);
+  executor.launch(launch);
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, 4 * threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    CHECK(out[4 * t] == fib(int(t % 16)));
+    CHECK(out[4 * t + 1] == chain(nullptr, int(t % 5), int(t)));
+    CHECK(out[4 * t + 2] == int32_t(t % 2 == 0) + 2 * int32_t((t % 20 + 7) % 2));
+    CHECK(out[4 * t + 3] == tree_sum(values, int(t % values.size())));
+  }
+}
+
+TEST_CASE("recursion: the call stack holds 64 activations of a frameless function", "[simt]") {
+  // deep(d) is d + 1 activations: the first in the function's own slots, each further one
+  // call_overhead_bytes on the 1 KiB call stack.
+  const Module module = load_fixture("recursion.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(4 * 4);
+  LaunchParams launch = one_cta("recursion_depth", 4, {});
+  put(launch.arguments, 0, int32_t{61});  // thread t: deep(61 + t)
+  put(launch.arguments, 8, out_at);
+  executor.launch(launch);
+  CHECK(download<int32_t>(memory, out_at, 4) ==
+        std::vector<int32_t>{deep(61), deep(62), deep(63), deep(64)});
+  put(launch.arguments, 0, int32_t{62});
+  CHECK_THROWS_WITH(executor.launch(launch),
+                    Catch::Contains("device fault in kernel 'recursion_depth'") &&
+                        Catch::Contains("in '_Z4deepi'): call stack overflow: recursion deeper "
+                                        "than each thread's call stack holds (1 KiB") &&
+                        Catch::Contains("thread (3,0,0)"));
+}
