@@ -41,6 +41,7 @@ class SimulatedExecutor : public WorkloadExecutor {
   // anything.
   SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::ComputeCapability gpu)
       : m_runtime(runtime), m_workload(workload) {
+    runtime.set_limits(workload.limits);
     m_module = runtime.load_module(workload.ptx);
     check_workload_architecture(workload, runtime.module(m_module), gpu);
     for (const BufferSpec& buffer : workload.buffers) {

@@ -148,7 +148,8 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   if (launch.module == nullptr) throw ConfigError("launch: no module");
   auto state = std::make_unique<LaunchState>();
   state->launch = launch;
-  state->layout = std::make_unique<KernelLayout>(*launch.module, launch.kernel);
+  state->layout =
+      std::make_unique<KernelLayout>(*launch.module, launch.kernel, launch.call_stack_bytes);
   const Function& kernel = state->layout->kernel();
   check_architecture(*state->layout, m_config.compute_capability);
   const std::string where = "launch of kernel '" + launch.kernel + "'";
@@ -194,6 +195,7 @@ void Gpu::start_next() {
   m_state = prepare(next.launch);
   m_state->grid_id = m_grid_id++;
   m_state->printf_buffer = &m_printf;
+  m_printf.set_capacity(next.launch.printf_fifo_bytes);
   m_done = std::move(next.done);
   m_running = true;
   m_faulted = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/device_limits.h"
 #include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/texture.h"
 
@@ -24,6 +25,9 @@ struct KernelLaunch {
   std::vector<uint8_t> arguments;
   const TextureTable* textures = nullptr;  // may be null when the kernel fetches no texels
   DeviceHeap* heap = nullptr;  // malloc/free's, for a kernel that uses them (KernelLayout)
+  // The stack and printf limits the program set (the heap's is the heap's size).
+  uint64_t call_stack_bytes = DeviceLimits{}.stack_bytes;
+  uint64_t printf_fifo_bytes = DeviceLimits{}.printf_fifo_bytes;
 
   uint64_t global_segment_base = 0;     // device address of the module's .global variables
   const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)
@@ -47,7 +51,7 @@ struct LaunchResult {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   std::string printed;          // the text of the launch's printf calls, in the order they ran
-  uint64_t printf_dropped = 0;  // printf calls the full buffer dropped (PrintfBuffer::capacity)
+  uint64_t printf_dropped = 0;  // printf calls the full buffer dropped (printf_fifo_bytes)
 
   uint64_t cycles() const { return end_cycle - start_cycle; }
 };

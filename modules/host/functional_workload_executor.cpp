@@ -30,6 +30,7 @@ FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& worklo
                                                        const gpu::Module& module,
                                                        uint32_t warp_size)
     : m_workload(workload), m_module(&module), m_executor(module, m_memory, warp_size) {
+  m_executor.set_limits(workload.limits);
   for (const BufferSpec& spec : workload.buffers) {
     DeviceBuffer buffer;
     buffer.bytes = spec.size_bytes();

@@ -67,6 +67,7 @@ class WorkloadParser {
     if (!launches) root.fail("launches", "expected an array of steps");
     m_workload.steps = parse_steps(root, "launches", *launches);
     parse_outputs(root);
+    parse_limits(root);
     root.finish();
     return std::move(m_workload);
   }
@@ -83,6 +84,18 @@ class WorkloadParser {
 
   [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
     throw ConfigError(m_document.origin_of(path) + ": " + path + ": " + problem);
+  }
+
+  void parse_limits(const ConfigReader& root) {
+    if (!root.has("limits")) return;
+    const ConfigReader limits = root.child("limits");
+    gpu::DeviceLimits& set = m_workload.limits;
+    using L = gpu::DeviceLimits;
+    limits.get("stack_bytes", set.stack_bytes, L::min_stack_bytes, L::max_stack_bytes);
+    limits.get("malloc_heap_bytes", set.malloc_heap_bytes, L::min_heap_bytes, L::max_heap_bytes);
+    limits.get("printf_fifo_bytes", set.printf_fifo_bytes, L::min_printf_bytes,
+               L::max_printf_bytes);
+    limits.finish();
   }
 
   void parse_generators(const ConfigReader& root) {

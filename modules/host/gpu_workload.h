@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "modules/gpu/simt/device_limits.h"
 #include "modules/host/csr_generator.h"
 #include "modules/host/gpu_element_type.h"
 
@@ -102,6 +103,7 @@ struct GpuWorkload {
   std::map<std::string, GeneratedCsr> generated;  // generator name -> its output
   std::vector<WorkloadStep> steps;
   std::vector<std::string> outputs;
+  gpu::DeviceLimits limits;  // what the program sets with cudaDeviceSetLimit before its launches
 
   const BufferSpec* find_buffer(const std::string& name) const;
 };

@@ -28,6 +28,7 @@ struct Runtime::Pending {
   uint64_t local_region = 0;  // 0 when the kernel uses no .local storage
   uint64_t start_ps = 0;
   std::string kernel;
+  uint64_t printf_fifo_bytes = 0;
 };
 
 namespace {
@@ -209,6 +210,11 @@ Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
   return static_cast<ModuleId>(m_modules.size() - 1);
 }
 
+void Runtime::set_limits(const gpu::DeviceLimits& limits) {
+  gpu::check_limits(limits, m_heap ? std::optional<uint64_t>(m_heap->bytes()) : std::nullopt);
+  m_limits = limits;
+}
+
 const gpu::Module& Runtime::module(ModuleId id) const {
   if (id >= m_modules.size()) throw std::invalid_argument("no module " + std::to_string(id));
   return m_modules[id]->module;
@@ -264,7 +270,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     reap_finished_launches();
   }
   const LoadedModule& loaded = *m_modules[id];
-  const gpu::KernelLayout layout(loaded.module, kernel);
+  const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
 
   auto pending = std::make_unique<Pending>();
   gpu::KernelLaunch request;
@@ -275,16 +281,18 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   request.dynamic_shared_bytes = config.dynamic_shared_bytes;
   request.arguments = std::move(arguments);
   request.textures = &m_textures;
+  request.call_stack_bytes = m_limits.stack_bytes;
+  request.printf_fifo_bytes = m_limits.printf_fifo_bytes;
   if (layout.uses_heap()) {  // set aside at the first launch that needs it, kept from then on
     if (!m_heap) {
       try {
-        m_heap = std::make_unique<gpu::DeviceHeap>(allocate(gpu::DeviceHeap::default_bytes),
-                                                   gpu::DeviceHeap::default_bytes);
+        m_heap = std::make_unique<gpu::DeviceHeap>(allocate(m_limits.malloc_heap_bytes),
+                                                   m_limits.malloc_heap_bytes);
       } catch (const OutOfDeviceMemory& error) {
         throw ConfigError(module(id).file + ": kernel '" + kernel +
                           "' calls malloc or free, and the device heap's " +
-                          std::to_string(gpu::DeviceHeap::default_bytes >> 20) +
-                          " MiB do not fit: " + error.what());
+                          std::to_string(m_limits.malloc_heap_bytes) +
+                          " bytes do not fit: " + error.what());
       }
     }
     request.heap = m_heap.get();
@@ -309,6 +317,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   Pending* state = pending.get();
   state->start_ps = now_ps();
   state->kernel = kernel;
+  state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
   m_pending.push_back(std::move(pending));
   m_launches.inc();
   m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
@@ -327,7 +336,7 @@ void Runtime::reap_finished_launches() {
     if (oldest.result.printf_dropped != 0)
       std::cerr << "ohmvp: " << oldest.result.printf_dropped << " printf calls of kernel '"
                 << oldest.kernel << "' were dropped: the device printf buffer ("
-                << gpu::PrintfBuffer::capacity / 1024 << " KiB per launch) was full\n";
+                << oldest.printf_fifo_bytes << " bytes per launch) was full\n";
     if (oldest.result.faulted && m_fault.empty()) {
       m_fault = oldest.result.fault;
       m_fault_address = oldest.result.fault_address;

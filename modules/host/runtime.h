@@ -51,6 +51,12 @@ class Runtime : public sc_core::sc_module {
           uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats);
   ~Runtime() override;
 
+  // cudaDeviceSetLimit, for the launches from now on: the call stack, the device heap (its size
+  // only before the first launch of a kernel that calls malloc or free) and the printf FIFO.
+  // ConfigError for a value out of range or a late heap size (check_limits).
+  void set_limits(const gpu::DeviceLimits& limits);
+  const gpu::DeviceLimits& limits() const { return m_limits; }
+
   // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits; std::invalid_argument for a bad
   // free.
   uint64_t malloc(uint64_t bytes);
@@ -132,6 +138,7 @@ class Runtime : public sc_core::sc_module {
   // its fault kept for synchronize) when the host next launches or synchronizes.
   std::deque<std::unique_ptr<Pending>> m_pending;
   std::ostream* m_printf_output = &std::cout;
+  gpu::DeviceLimits m_limits;
   std::unique_ptr<gpu::DeviceHeap> m_heap;  // malloc/free's, once a kernel uses them
   std::string m_fault;  // the first device fault since the last synchronize
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted

@@ -35,17 +35,19 @@ std::string vecadd_ending_in(const std::string& dir, const std::string& ending, 
 // DIR/d and the report in DIR.
 CliResult run_fixture(const std::string& dir, const std::string& ptx, const std::string& kernel,
                       unsigned grid, unsigned block, const nlohmann::json& buffers,
-                      const nlohmann::json& args, const std::vector<std::string>& outputs) {
-  const nlohmann::json workload = {{"type", "kernel"},
-                                   {"ptx", shipped("tests/data/ptx/" + ptx)},
-                                   {"buffers", buffers},
-                                   {"launches",
-                                    {{{"kernel", kernel},
-                                      {"grid", {grid, 1, 1}},
-                                      {"block", {block, 1, 1}},
-                                      {"shared_bytes", 0},
-                                      {"args", args}}}},
-                                   {"outputs", outputs}};
+                      const nlohmann::json& args, const std::vector<std::string>& outputs,
+                      const nlohmann::json& limits = nlohmann::json::object()) {
+  nlohmann::json workload = {{"type", "kernel"},
+                             {"ptx", shipped("tests/data/ptx/" + ptx)},
+                             {"buffers", buffers},
+                             {"launches",
+                              {{{"kernel", kernel},
+                                {"grid", {grid, 1, 1}},
+                                {"block", {block, 1, 1}},
+                                {"shared_bytes", 0},
+                                {"args", args}}}},
+                             {"outputs", outputs}};
+  if (!limits.empty()) workload["limits"] = limits;
   write_text(dir + "/w.json", workload.dump());
   return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
 }
@@ -301,6 +303,25 @@ TEST_CASE("cli: recursive device functions on the timed GPU") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a workload's stack limit sets how deep a kernel may recurse") {
+  // tests/data/ptx/recursion.cu: thread 3 of recursion_depth(197) runs deep(200), 200 recursive
+  // activations of 16 bytes each (test_simt_recursion).
+  const std::string dir = scratch_dir("recursion_depth");
+  const auto run = [&](const nlohmann::json& limits) {
+    return run_fixture(dir, "recursion.ptx", "recursion_depth", 1, 4,
+                       {{"out", {{"type", "s32"}, {"count", 4}}}},
+                       {{{"s32", 197}}, {{"buffer", "out"}}}, {"out"}, limits);
+  };
+  const CliResult small = run(nlohmann::json::object());
+  CHECK(small.exit_code == 1);
+  CHECK_THAT(small.output, Contains("call stack overflow") && Contains("thread (0,0,0)"));
+  const CliResult large = run({{"stack_bytes", 3200}});
+  INFO(large.output);
+  REQUIRE(large.exit_code == 0);
+  CHECK(read_dump<int32_t>(dir, "out", 4)[3] != 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that quotes it") {
   // tests/data/ptx/assertions.cu: thread 25 is the first whose value is below -1000.
   const std::string dir = scratch_dir("assertions");
@@ -340,6 +361,24 @@ TEST_CASE("cli: printf in a kernel on the timed GPU prints on stdout when the ke
   // Thread 0's lines come in the order it printed them, before the summary.
   CHECK(r.output.find("t=0 value") < r.output.find("[timed]"));
   CHECK(r.output.find("[timed]") < r.output.find("OhmVP"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a workload's printf FIFO limit drops what does not fit, and says so") {
+  const std::string dir = scratch_dir("printf_fifo");
+  write_text(dir + "/name.bin", std::string("timed\0", 6));
+  const CliResult r = run_fixture(
+      dir, "device_printf.ptx", "print_values", 1, 40,
+      {{"name", {{"type", "u8"}, {"count", 6}, {"init", {{"file", dir + "/name.bin"}}}}},
+       {"values", {{"type", "s32"}, {"count", 3}, {"init", {{"sequence", {{"start", 10}}}}}}}},
+      {{{"buffer", "name"}}, {{"buffer", "values"}}, {{"s32", 3}}}, {"values"},
+      {{"printf_fifo_bytes", 200}});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("t=0 value=   10") &&
+                           Contains("printf calls of kernel 'print_values' were dropped: the "
+                                    "device printf buffer (200 bytes per launch) was full"));
+  CHECK_THAT(r.output, !Contains("t=39 value"));
   std::filesystem::remove_all(dir);
 }
 

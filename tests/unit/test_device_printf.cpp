@@ -97,7 +97,8 @@ TEST_CASE("device printf: the buffer keeps at most its capacity and counts what 
           "[printf]") {
   PrintfBuffer buffer([](uint64_t, void*, uint64_t) { return false; });
   const std::string line(1000, 'x');
-  const uint64_t fitting = PrintfBuffer::capacity / line.size();
+  CHECK(buffer.capacity() == uint64_t{1} << 20);  // CUDA's default printf FIFO
+  const uint64_t fitting = buffer.capacity() / line.size();
   for (uint64_t i = 0; i < fitting + 3; ++i) buffer.print(line);
   CHECK(buffer.text().size() == fitting * line.size());
   CHECK(buffer.dropped() == 3);
@@ -108,4 +109,8 @@ TEST_CASE("device printf: the buffer keeps at most its capacity and counts what 
   CHECK(buffer.dropped() == 0);
   uint8_t byte = 0;
   CHECK_FALSE(buffer.read(0, &byte, 1));
+  buffer.set_capacity(2500);  // cudaLimitPrintfFifoSize
+  for (int i = 0; i < 4; ++i) buffer.print(line);
+  CHECK(buffer.text().size() == 2000);
+  CHECK(buffer.dropped() == 2);
 }

@@ -109,6 +109,19 @@ TEST_CASE("the issue's example workload loads as written", "[workload]") {
   CHECK(launch.args[3].kind == KernelArg::Kind::scalar);
   CHECK(launch.args[3].bits == 1024);
   CHECK(w.outputs == std::vector<std::string>{"c"});
+  CHECK(w.limits.stack_bytes == 1024);  // CUDA's defaults unless "limits" sets them
+  CHECK(w.limits.malloc_heap_bytes == uint64_t{8} << 20);
+}
+
+TEST_CASE("a workload sets the device limits as cudaDeviceSetLimit would", "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["limits"] = {
+      {"stack_bytes", 8192}, {"malloc_heap_bytes", 1 << 16}, {"printf_fifo_bytes", 100}};
+  const GpuWorkload w = load_gpu_workload(folder.write("limits.json", json.dump()));
+  CHECK(w.limits.stack_bytes == 8192);
+  CHECK(w.limits.malloc_heap_bytes == 1 << 16);
+  CHECK(w.limits.printf_fifo_bytes == 100);
 }
 
 TEST_CASE("relative paths resolve against the workload file's folder", "[workload]") {
@@ -145,6 +158,18 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
       {[](nlohmann::json& w) { w["outptus"] = w["outputs"]; },
        {"unknown key 'outptus'", "did you mean 'outputs'"}},
       {[](nlohmann::json& w) { w["type"] = "traffic"; }, {"type: unknown value 'traffic'"}},
+      {[](nlohmann::json& w) {
+         w["limits"] = {{"stak_bytes", 4096}};
+       },
+       {"unknown key 'stak_bytes' at limits", "did you mean 'stack_bytes'"}},
+      {[](nlohmann::json& w) {
+         w["limits"] = {{"stack_bytes", 8}};
+       },
+       {"limits.stack_bytes", "8", "16", "524288"}},
+      {[](nlohmann::json& w) {
+         w["limits"] = {{"printf_fifo_bytes", -1}};
+       },
+       {"limits.printf_fifo_bytes"}},
       {[](nlohmann::json& w) { w["buffers"]["a"]["type"] = "f31"; },
        {"buffers.a.type", "did you mean 'f32'"}},
       {[](nlohmann::json& w) { w["buffers"]["a"].erase("count"); }, {"buffers.a.count: required"}},

@@ -933,7 +933,8 @@ TEST_CASE("executor: malloc, free, new and delete in a kernel use the device hea
   FunctionalExecutor executor(module, memory, 32);
   constexpr uint32_t threads = 40;
   const uint64_t out_at = memory.allocate(3 * threads * 4);
-  LaunchParams launch = one_cta("heap_users", threads, {out_at, DeviceHeap::default_bytes + 1});
+  LaunchParams launch =
+      one_cta("heap_users", threads, {out_at, DeviceLimits{}.malloc_heap_bytes + 1});
   executor.launch(launch);
   const std::vector<int32_t> out = download<int32_t>(memory, out_at, 3 * threads);
   for (uint32_t t = 0; t < threads; ++t) {

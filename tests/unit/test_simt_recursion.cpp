@@ -39,7 +39,8 @@ TEST_CASE("recursion: the kernel layout gives a recursive kernel a call stack", 
   CHECK(layout.recursive());
   const uint64_t frames = layout.call_stack_base();
   CHECK(frames == 16);  // chain's int[4]
-  CHECK(layout.local_bytes_per_thread() == frames + KernelLayout::call_stack_bytes);
+  CHECK(layout.local_bytes_per_thread() == frames + 1024);  // CUDA's default stack size
+  CHECK(KernelLayout(module, "recursion", 4096).local_bytes_per_thread() == frames + 4096);
   const uint32_t chain_index =
       uint32_t(&function_named(module, "_Z5chainPKiii") - module.functions.data());
   CHECK(layout.activation_bytes(chain_index) == 16 + 16);
@@ -88,6 +89,41 @@ TEST_CASE("recursion: the call stack holds 64 activations of a frameless functio
   CHECK_THROWS_WITH(executor.launch(launch),
                     Catch::Contains("device fault in kernel 'recursion_depth'") &&
                         Catch::Contains("in '_Z4deepi'): call stack overflow: recursion deeper "
-                                        "than each thread's call stack holds (1 KiB") &&
+                                        "than the thread's call stack holds") &&
                         Catch::Contains("thread (3,0,0)"));
+}
+
+TEST_CASE("recursion: a larger stack limit lets the recursion go deeper", "[simt]") {
+  const Module module = load_fixture("recursion.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  DeviceLimits limits;
+  limits.stack_bytes = 16 * 200;  // cudaDeviceSetLimit(cudaLimitStackSize, 3200)
+  executor.set_limits(limits);
+  const uint64_t out_at = memory.allocate(4 * 4);
+  LaunchParams launch = one_cta("recursion_depth", 4, {});
+  put(launch.arguments, 0, int32_t{197});  // deep(200): 200 activations on the stack
+  put(launch.arguments, 8, out_at);
+  executor.launch(launch);
+  CHECK(download<int32_t>(memory, out_at, 4)[3] == deep(200));
+  put(launch.arguments, 0, int32_t{198});
+  CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("call stack overflow"));
+}
+
+TEST_CASE("recursion: device limits out of range, and a heap size after the heap is in place",
+          "[simt]") {
+  DeviceLimits limits;
+  limits.stack_bytes = 8;
+  CHECK_THROWS_WITH(check_limits(limits, std::nullopt),
+                    "device limit stack_bytes = 8 is outside 16 to 524288");
+  limits = DeviceLimits{};
+  limits.printf_fifo_bytes = 0;
+  CHECK_THROWS_WITH(check_limits(limits, std::nullopt),
+                    Catch::Contains("device limit printf_fifo_bytes = 0 is outside 1 to"));
+  limits = DeviceLimits{};
+  CHECK_NOTHROW(check_limits(limits, limits.malloc_heap_bytes));  // unchanged: fine
+  limits.malloc_heap_bytes = 4096;
+  CHECK_THROWS_WITH(check_limits(limits, uint64_t{8} << 20),
+                    Catch::Contains("device limit malloc_heap_bytes = 4096: the device heap "
+                                    "(8388608 bytes) is in place since the first launch"));
 }

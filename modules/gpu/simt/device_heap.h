@@ -12,7 +12,6 @@ namespace ohmvp::gpu {
 // with the free blocks beside it. The allocator's bookkeeping is the host's, not device memory.
 class DeviceHeap {
  public:
-  static constexpr uint64_t default_bytes = uint64_t{8} << 20;
   static constexpr uint64_t alignment = 16;
 
   DeviceHeap(uint64_t base, uint64_t bytes);

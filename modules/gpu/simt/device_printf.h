@@ -11,25 +11,27 @@
 #include <string_view>
 #include <utility>
 
+#include "modules/gpu/simt/device_limits.h"
+
 namespace ohmvp::gpu {
 
 // The host side of device printf: reads the device memory that the arguments and %s strings
 // live in (through `read`), and keeps the text until the host takes it. Like CUDA's printf FIFO
-// (cudaLimitPrintfFifoSize, 1 MiB by default) it holds a bounded amount: a printf whose text
-// would overflow `capacity` bytes is dropped and counted (a modelling choice: CUDA's FIFO holds
-// formats and arguments, not text).
+// (cudaLimitPrintfFifoSize, DeviceLimits::printf_fifo_bytes) it holds a bounded amount: a
+// printf whose text would overflow `capacity()` bytes is dropped and counted (a modelling
+// choice: CUDA's FIFO holds formats and arguments, not text).
 class PrintfBuffer {
  public:
   using Reader = std::function<bool(uint64_t address, void* data, uint64_t bytes)>;
-  static constexpr uint64_t capacity = uint64_t{1} << 20;
-
   explicit PrintfBuffer(Reader read) : m_read(std::move(read)) {}
+  uint64_t capacity() const { return m_capacity; }
+  void set_capacity(uint64_t bytes) { m_capacity = bytes; }
   // Reads `bytes` at a device address; false when no allocation holds them.
   bool read(uint64_t address, void* data, uint64_t bytes) const {
     return m_read(address, data, bytes);
   }
   void print(std::string_view text) {
-    if (m_text.size() + text.size() > capacity)
+    if (m_text.size() + text.size() > m_capacity)
       ++m_dropped;
     else
       m_text += text;
@@ -43,6 +45,7 @@ class PrintfBuffer {
 
  private:
   Reader m_read;
+  uint64_t m_capacity = DeviceLimits{}.printf_fifo_bytes;
   std::string m_text;
   uint64_t m_dropped = 0;
 };

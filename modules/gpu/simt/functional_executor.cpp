@@ -23,6 +23,12 @@ FunctionalExecutor::FunctionalExecutor(const Module& module, DeviceMemory& memor
       });
 }
 
+void FunctionalExecutor::set_limits(const DeviceLimits& limits) {
+  check_limits(limits, m_heap ? std::optional<uint64_t>(m_heap->bytes()) : std::nullopt);
+  m_limits = limits;
+  m_printf.set_capacity(limits.printf_fifo_bytes);
+}
+
 uint64_t FunctionalExecutor::global_address(const std::string& name) const {
   for (const Symbol& symbol : m_module.symbols)
     if (symbol.name == name && symbol.space == StateSpace::global && symbol.function < 0)
@@ -72,7 +78,7 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
 }
 
 LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
-  const KernelLayout layout(m_module, params.kernel);
+  const KernelLayout layout(m_module, params.kernel, m_limits.stack_bytes);
   const Function& kernel = layout.kernel();
   if (params.grid.count() == 0 || params.block.count() == 0)
     throw ConfigError("launch of '" + params.kernel + "': grid and block must not be empty");
@@ -103,7 +109,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.printf_buffer = &m_printf;
   if (layout.uses_heap()) {
     if (!m_heap)
-      m_heap.emplace(m_memory.allocate(DeviceHeap::default_bytes), DeviceHeap::default_bytes);
+      m_heap.emplace(m_memory.allocate(m_limits.malloc_heap_bytes), m_limits.malloc_heap_bytes);
     context.heap = &*m_heap;
   }
   context.fragment_mapping = m_mapping;

@@ -56,6 +56,9 @@ class FunctionalExecutor {
   TextureTable& textures() { return m_textures; }
   // What the launches' printf calls printed, in order.
   PrintfBuffer& printf_buffer() { return m_printf; }
+  // As cudaDeviceSetLimit: for the launches from now on. The heap's size only before the first
+  // launch that uses the heap (ConfigError after).
+  void set_limits(const DeviceLimits& limits);
 
   // Throws ConfigError for a bad launch (unknown kernel, empty grid, short argument block) and
   // SimulationError for a device fault, naming kernel, PC, CTA and thread.
@@ -73,6 +76,7 @@ class FunctionalExecutor {
   uint64_t m_global_base = 0;
   std::vector<uint8_t> m_const_bank;
   TextureTable m_textures;
+  DeviceLimits m_limits;
   std::optional<DeviceHeap> m_heap;  // set aside at the first launch that uses malloc/free
   PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
     return m_memory.read(address, data, bytes);

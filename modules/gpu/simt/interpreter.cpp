@@ -278,8 +278,8 @@ void call(Exec& x) {
   // overwritten.
   if (!x.warp.call(callee, x.pc)) {
     x.fail(FaultKind::stack_overflow, static_cast<uint32_t>(__builtin_ctzll(x.lanes)),
-           "recursion deeper than each thread's call stack holds (1 KiB, CUDA's default stack "
-           "size)");
+           "recursion deeper than the thread's call stack holds (its size is the stack limit, "
+           "1 KiB unless the program sets it)");
     return;
   }
   copy_parameters(x, in.call_arguments, module.functions[callee].params);

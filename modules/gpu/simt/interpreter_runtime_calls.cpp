@@ -78,7 +78,7 @@ std::optional<std::string> read_string(Exec& x, uint32_t lane, uint64_t address)
     return std::string(bytes.begin(), std::find(bytes.begin(), bytes.end(), uint8_t{0}));
   }
   std::string text;
-  for (char c = 0; text.size() < PrintfBuffer::capacity; text += c) {
+  for (char c = 0; text.size() < x.context.printf_buffer->capacity(); text += c) {
     if (!read_generic(x, lane, address + text.size(), &c, 1)) {
       if (text.empty()) return std::nullopt;
       break;

@@ -4,8 +4,9 @@
 
 namespace ohmvp::gpu {
 
-KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name)
-    : m_module(&module) {
+KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name,
+                           uint64_t call_stack_bytes)
+    : m_module(&module), m_call_stack_bytes(call_stack_bytes) {
   m_kernel = static_cast<uint32_t>(&module.kernel(kernel_name) - module.functions.data());
   m_slots.resize(module.functions.size());
   m_param_kinds.assign(module.symbols.size(), ParamKind::not_param);

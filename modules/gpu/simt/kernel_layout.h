@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/device_limits.h"
 
 namespace ohmvp::gpu {
 
@@ -31,8 +32,9 @@ enum class ParamKind : uint8_t {
 class KernelLayout {
  public:
   // Throws ConfigError for a kernel name the module lacks or a call to a function without a
-  // body.
-  KernelLayout(const Module& module, const std::string& kernel_name);
+  // body. `call_stack_bytes`: each thread's call stack, for a kernel that may recurse.
+  KernelLayout(const Module& module, const std::string& kernel_name,
+               uint64_t call_stack_bytes = DeviceLimits{}.stack_bytes);
 
   const Module& module() const { return *m_module; }
   uint32_t kernel_index() const { return m_kernel; }
@@ -49,15 +51,14 @@ class KernelLayout {
   // Bytes of .local storage one thread may use at most: every reachable function's frame, and
   // the call stack when the kernel may recurse.
   uint64_t local_bytes_per_thread() const {
-    return m_local_bytes + (m_recursive ? call_stack_bytes : 0);
+    return m_local_bytes + (m_recursive ? m_call_stack_bytes : 0);
   }
 
   // Whether a function the kernel reaches may call itself, directly or through others.
   bool recursive() const { return m_recursive; }
   // Each thread's call stack, after the frames: a recursive activation's .local frame and
-  // call_overhead_bytes for its return address and frame link (a modelling choice). The size is
-  // CUDA's default cudaLimitStackSize.
-  static constexpr uint64_t call_stack_bytes = 1024;
+  // call_overhead_bytes for its return address and frame link (a modelling choice).
+  uint64_t call_stack_bytes() const { return m_call_stack_bytes; }
   static constexpr uint64_t call_overhead_bytes = 16;
   uint64_t call_stack_base() const { return m_local_bytes; }
   // Bytes of a recursive activation on the call stack.
@@ -106,6 +107,7 @@ class KernelLayout {
   uint32_t m_total_registers = 0;
   bool m_uses_heap = false;
   bool m_recursive = false;
+  uint64_t m_call_stack_bytes = 0;
   uint64_t m_param_arena_bytes = 0;
   uint64_t m_local_bytes = 0;
   uint64_t m_static_shared = 0;
