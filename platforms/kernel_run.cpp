@@ -45,8 +45,12 @@ class SimulatedExecutor : public WorkloadExecutor {
     m_module = runtime.load_module(workload.ptx);
     check_workload_architecture(workload, runtime.module(m_module), gpu);
     for (const BufferSpec& buffer : workload.buffers) {
-      const uint64_t address = runtime.malloc(buffer.size_bytes());
+      if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
+      const uint64_t address = buffer.symbol.empty()
+                                   ? runtime.malloc(buffer.size_bytes())
+                                   : runtime.symbol_address(m_module, buffer.symbol);
       m_addresses[buffer.name] = address;
+      if (buffer.init.kind == BufferInit::Kind::variable) continue;
       const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
       runtime.copy_to_device(address, bytes.data(), bytes.size());
     }

@@ -37,9 +37,16 @@ FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& worklo
     buffer.element_bytes = element_size(spec.type);
     if (buffer.bytes == 0)
       throw ConfigError(workload.file.string() + ": buffers." + spec.name + ": count is 0");
-    buffer.address = m_memory.allocate(buffer.bytes);
-    const std::vector<uint8_t> bytes = initial_bytes(workload, spec);
-    m_memory.write(buffer.address, bytes.data(), bytes.size());
+    if (spec.symbol.empty()) {
+      buffer.address = m_memory.allocate(buffer.bytes);
+    } else {
+      check_symbol_buffer(workload, spec, module);
+      buffer.address = m_executor.symbol_address(spec.symbol);
+    }
+    if (spec.init.kind != BufferInit::Kind::variable) {
+      const std::vector<uint8_t> bytes = initial_bytes(workload, spec);
+      m_memory.write(buffer.address, bytes.data(), bytes.size());
+    }
     m_buffers[spec.name] = buffer;
   }
 }

@@ -73,6 +73,7 @@ std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec
   const BufferInit& init = buffer.init;
   switch (init.kind) {
     case BufferInit::Kind::zero:
+    case BufferInit::Kind::variable:  // not written: the executors keep the variable's bytes
       break;
     case BufferInit::Kind::value:
       for (uint64_t i = 0; i < buffer.count; ++i) put(bytes, i, size, init.value_bits);

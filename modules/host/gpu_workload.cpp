@@ -10,6 +10,7 @@
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "modules/gpu/simt/module_image.h"
 
 namespace ohmvp {
 
@@ -243,6 +244,14 @@ class WorkloadParser {
       const bool has_count = b.has("count");
       b.get("count", spec.count, uint64_t{1}, uint64_t{1} << 34);
       parse_init(b, spec);
+      if (b.has("symbol")) {
+        b.get("symbol", spec.symbol);
+        if (spec.symbol.empty())
+          b.fail("symbol",
+                 "expected the name of a module-scope __device__ or __constant__ "
+                 "variable");
+        if (!b.has("init")) spec.init.kind = BufferInit::Kind::variable;
+      }
       if (spec.init.kind == BufferInit::Kind::generator) {
         // The count comes from the generator (generate(), below); a count given must match it.
         if (spec.init.output == "row_offsets") {
@@ -733,6 +742,19 @@ const BufferSpec* GpuWorkload::find_buffer(const std::string& name) const {
   for (const BufferSpec& buffer : buffers)
     if (buffer.name == name) return &buffer;
   return nullptr;
+}
+
+void check_symbol_buffer(const GpuWorkload& workload, const BufferSpec& buffer,
+                         const gpu::Module& module) {
+  const std::string where = workload.file.string() + ": buffers." + buffer.name + ".symbol: ";
+  const gpu::Symbol* variable = gpu::find_variable(module, buffer.symbol);
+  if (!variable)
+    throw ConfigError(where + module.file + " has no module-scope .global or .const variable '" +
+                      buffer.symbol + "'");
+  if (buffer.size_bytes() > variable->size)
+    throw ConfigError(where + "the buffer's " + std::to_string(buffer.size_bytes()) +
+                      " bytes do not fit in '" + buffer.symbol + "' (" +
+                      std::to_string(variable->size) + " bytes)");
 }
 
 std::string launch_context(const GpuWorkload& workload, const std::string& kernel) {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/device_limits.h"
 #include "modules/host/csr_generator.h"
 #include "modules/host/gpu_element_type.h"
@@ -20,7 +21,8 @@ namespace ohmvp {
 // initialise them, the host-side steps (kernel launches, loops, copies, fills) and the outputs.
 
 struct BufferInit {
-  enum class Kind { zero, value, random, sequence, file, generator };
+  // variable: a buffer bound to a module variable keeps the variable's own initial value.
+  enum class Kind { zero, value, random, sequence, file, generator, variable };
   Kind kind = Kind::zero;
   uint64_t value_bits = 0;  // value: the element's bit pattern
   // random: integers draw uniformly from [min, max] (as int64 for signed, uint64 for unsigned
@@ -39,6 +41,9 @@ struct BufferSpec {
   ElementType type = ElementType::u8;
   uint64_t count = 0;
   BufferInit init;
+  // A module-scope __device__ or __constant__ variable the buffer is (its bytes from the first),
+  // as cudaMemcpyToSymbol / cudaGetSymbolAddress reach it; empty for an allocation of its own.
+  std::string symbol;
   uint64_t size_bytes() const { return count * element_size(type); }
 };
 
@@ -111,6 +116,11 @@ struct GpuWorkload {
 // True for a kernel workload ("ptx" key, or "type": "kernel"); the memory-traffic workloads of
 // platforms/workload.cpp say "type": "traffic" or "trace".
 bool is_kernel_workload(const nlohmann::json& root);
+
+// Throws ConfigError "<file>: buffers.<name>.symbol: ..." when `buffer` is bound to a variable
+// the module lacks or is larger than the variable.
+void check_symbol_buffer(const GpuWorkload& workload, const BufferSpec& buffer,
+                         const gpu::Module& module);
 
 // "<workload file>: launch of '<kernel>': ", the start of an error in one of its launches.
 std::string launch_context(const GpuWorkload& workload, const std::string& kernel);

@@ -223,10 +223,11 @@ const gpu::Module& Runtime::module(ModuleId id) const {
 uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
   module(id);  // checks the id
   const LoadedModule& loaded = *m_modules[id];
-  for (const gpu::Symbol& symbol : loaded.module.symbols)
-    if (symbol.name == name && symbol.space == gpu::StateSpace::global && symbol.function < 0)
-      return loaded.global_base + symbol.offset;
-  throw std::invalid_argument(loaded.module.file + ": no .global variable '" + name + "'");
+  const gpu::Symbol* variable = gpu::find_variable(loaded.module, name);
+  if (!variable)
+    throw std::invalid_argument(loaded.module.file + ": no .global or .const variable '" + name +
+                                "'");
+  return gpu::variable_address(loaded.module, *variable, loaded.global_base);
 }
 
 uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
@@ -269,8 +270,13 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
     reap_finished_launches();
   }
-  const LoadedModule& loaded = *m_modules[id];
+  LoadedModule& loaded = *m_modules[id];
   const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
+  // Constant memory is device memory: the bank takes what the host wrote to its copy (every
+  // host write waits for the queued launches, so none of them reads the bank while it changes).
+  if (!loaded.const_bank.empty())
+    m_gpu.read(loaded.global_base + gpu::const_segment_offset(loaded.module),
+               loaded.const_bank.data(), loaded.const_bank.size());
 
   auto pending = std::make_unique<Pending>();
   gpu::KernelLaunch request;

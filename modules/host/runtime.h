@@ -73,7 +73,9 @@ class Runtime : public sc_core::sc_module {
   // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
   ModuleId load_module(const std::filesystem::path& ptx);
   const gpu::Module& module(ModuleId id) const;
-  // cudaGetSymbolAddress: the device address of a module-scope .global variable;
+  // cudaGetSymbolAddress: the device address of a module-scope .global or .const variable (a
+  // .const one's copy in device memory: what the host writes there, with any copy, is what the
+  // launches after read from the constant bank, as cudaMemcpyToSymbol does);
   // std::invalid_argument when the module has none of that name.
   uint64_t symbol_address(ModuleId id, const std::string& name) const;
 

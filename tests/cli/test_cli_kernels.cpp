@@ -322,6 +322,26 @@ TEST_CASE("cli: a workload's stack limit sets how deep a kernel may recurse") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: buffers bound to module variables on the timed GPU") {
+  // tests/data/ptx/symbols.cu: the host sets the __constant__ filter (the constant bank the
+  // launch reads through ld.const) and the __device__ offsets, and reads the counter back.
+  const std::string dir = scratch_dir("symbols");
+  const CliResult r = run_fixture(
+      dir, "symbols.ptx", "convolve", 2, 32,
+      {{"in", {{"type", "f32"}, {"count", 64}, {"init", {{"sequence", {{"start", 0}}}}}}},
+       {"out", {{"type", "f32"}, {"count", 64}}},
+       {"filter", {{"type", "f32"}, {"count", 5}, {"symbol", "filter"}, {"init", {{"value", 2}}}}},
+       {"offsets",
+        {{"type", "s32"}, {"count", 4}, {"symbol", "offsets"}, {"init", {{"value", 7}}}}},
+       {"calls", {{"type", "u32"}, {"count", 1}, {"symbol", "calls"}}}},
+      {{{"buffer", "in"}}, {{"buffer", "out"}}, {{"s32", 64}}}, {"out", "calls"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_dump<float>(dir, "out", 64)[10] == 2 * (8 + 9 + 10 + 11 + 12) + 7);
+  CHECK(read_dump<uint32_t>(dir, "calls", 1)[0] == 64);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that quotes it") {
   // tests/data/ptx/assertions.cu: thread 25 is the first whose value is below -1000.
   const std::string dir = scratch_dir("assertions");

@@ -29,11 +29,12 @@ void FunctionalExecutor::set_limits(const DeviceLimits& limits) {
   m_printf.set_capacity(limits.printf_fifo_bytes);
 }
 
-uint64_t FunctionalExecutor::global_address(const std::string& name) const {
-  for (const Symbol& symbol : m_module.symbols)
-    if (symbol.name == name && symbol.space == StateSpace::global && symbol.function < 0)
-      return m_global_base + symbol.offset;
-  throw ConfigError(m_module.file + ": no module-scope .global variable '" + name + "'");
+uint64_t FunctionalExecutor::symbol_address(const std::string& name) const {
+  const Symbol* variable = find_variable(m_module, name);
+  if (!variable)
+    throw ConfigError(m_module.file + ": no module-scope .global or .const variable '" + name +
+                      "'");
+  return variable_address(m_module, *variable, m_global_base);
 }
 
 bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
@@ -101,6 +102,11 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.shared = shared.data();
   context.shared_bytes = shared.size();
   context.dynamic_shared_bytes = params.dynamic_shared_bytes;
+  // Constant memory is device memory: what the host wrote to the bank's copy since the last
+  // launch is what this one reads.
+  if (!m_const_bank.empty())
+    m_memory.read(m_global_base + const_segment_offset(m_module), m_const_bank.data(),
+                  m_const_bank.size());
   context.const_bank = m_const_bank.data();
   context.const_bytes = m_const_bank.size();
   context.global_segment_base = m_global_base;

@@ -51,8 +51,10 @@ class FunctionalExecutor {
                      FragmentMapping mapping = FragmentMapping::volta);
 
   uint64_t global_segment_base() const { return m_global_base; }
-  // The device address of a module-scope .global variable; throws ConfigError if there is none.
-  uint64_t global_address(const std::string& name) const;
+  // The device address of a module-scope .global or .const variable (cudaGetSymbolAddress);
+  // throws ConfigError if there is none. Writing a .const one there changes the constant bank
+  // for the launches after.
+  uint64_t symbol_address(const std::string& name) const;
   TextureTable& textures() { return m_textures; }
   // What the launches' printf calls printed, in order.
   PrintfBuffer& printf_buffer() { return m_printf; }

@@ -33,6 +33,19 @@ std::vector<uint8_t> initial_bytes(const Module& module, const Symbol& symbol,
   return bytes;
 }
 
+const Symbol* find_variable(const Module& module, const std::string& name) {
+  for (const Symbol& symbol : module.symbols)
+    if (symbol.name == name && symbol.function < 0 &&
+        (symbol.space == StateSpace::global || symbol.space == StateSpace::const_))
+      return &symbol;
+  return nullptr;
+}
+
+uint64_t variable_address(const Module& module, const Symbol& variable, uint64_t segment_base) {
+  return segment_base + variable.offset +
+         (variable.space == StateSpace::const_ ? const_segment_offset(module) : 0);
+}
+
 std::vector<uint8_t> place_module(const Module& module, uint64_t segment_base,
                                   const SegmentWriter& write) {
   std::vector<uint8_t> bank(module.const_bytes, 0);

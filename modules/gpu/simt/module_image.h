@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "modules/gpu/ptx/program.h"
@@ -20,6 +21,11 @@ uint64_t module_segment_bytes(const Module& module);
 // in (Symbol::addresses).
 std::vector<uint8_t> initial_bytes(const Module& module, const Symbol& symbol,
                                    uint64_t segment_base);
+
+// The module-scope .global or .const variable called `name` (a .const one's copy in the segment
+// is what its device address is), or null.
+const Symbol* find_variable(const Module& module, const std::string& name);
+uint64_t variable_address(const Module& module, const Symbol& variable, uint64_t segment_base);
 
 // Writes what the module's segment starts with (initialised .global variables, the constant
 // bank's copy) through `write`, the segment placed at `segment_base` and zero elsewhere; returns
