@@ -75,6 +75,15 @@ TEST_CASE("interp: shared atomics execute at once and return the old value", "[i
   h.run(cas);
   std::memcpy(&sum, h.shared().data() + 32, 4);
   CHECK(sum == 7);
+  // 16-bit atomicCAS (sm_70 on): only the two bytes change; one lane of four finds 0x0007.
+  Instruction cas16 = make(Opcode::atom, DataType::b16, {r(0), at(1, 32), imm(7), imm(0xbeef)});
+  cas16.space = StateSpace::shared;
+  cas16.mod.atomic = AtomicOp::cas;
+  h.run(cas16);
+  std::memcpy(&sum, h.shared().data() + 32, 4);
+  CHECK(sum == 0xbeef);
+  CHECK(h.get(0, 0) == 7);
+  CHECK(h.get(0, 1) == 0xbeef);
 }
 
 TEST_CASE("interp: global accesses produce a descriptor completed by the caller", "[interp]") {

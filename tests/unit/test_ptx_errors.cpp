@@ -137,7 +137,8 @@ TEST_CASE("ptx errors: function addresses and indirect calls", "[ptx]") {
                              "bytes"));
 }
 
-TEST_CASE("ptx errors: variables' addresses an initialiser cannot hold", "[ptx]") {
+TEST_CASE("ptx errors: addresses an initialiser cannot hold, unknown variable attributes",
+          "[ptx]") {
   CHECK_THAT(
       module_error(".global .align 8 .u64 p = generic(nowhere);\n"),
       Catch::Contains("snippet.ptx:4: unknown variable 'nowhere' in the initialiser of 'p'"));
@@ -152,6 +153,9 @@ TEST_CASE("ptx errors: variables' addresses an initialiser cannot hold", "[ptx]"
       Catch::Contains("address mask 0xF0 is not 0xFF shifted by whole bytes"));
   CHECK_THAT(module_error(".global .align 4 .b8 a[8];\n.global .u64 p = generic(a)+;\n"),
              Catch::Contains("snippet.ptx:5: expected an offset"));
+  CHECK_THAT(module_error(".global .attribute(.unified) .u32 v;\n"),
+             Catch::Contains("snippet.ptx:4: unknown variable attribute '.unified' (.managed is "
+                             "known)"));
 }
 
 TEST_CASE("ptx errors: operands", "[ptx]") {

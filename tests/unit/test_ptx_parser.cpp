@@ -99,6 +99,12 @@ TEST_CASE("ptx: module-scope .const and .global variables with initialisers", "[
   const Symbol& str = strings.symbols[symbol_named(strings, "$str")];
   CHECK(str.initializer == std::vector<uint8_t>{'x', '=', '%', 'd', '\n'});
   CHECK(str.size == 6);
+
+  // A __managed__ variable (nvcc: `.attribute(.managed)`) is an ordinary .global one here.
+  const Module managed = parse_snippet(".global .attribute(.managed) .align 4 .u32 mv = 123;\n");
+  const Symbol& mv = managed.symbols[symbol_named(managed, "mv")];
+  CHECK(mv.space == StateSpace::global);
+  CHECK(mv.initializer == std::vector<uint8_t>{123, 0, 0, 0});
 }
 
 TEST_CASE("ptx: parameters, structs by value, return values and call sites", "[ptx]") {

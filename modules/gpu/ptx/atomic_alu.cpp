@@ -108,6 +108,8 @@ bool atomic_supported(AtomicOp op, DataType type) {
              op == AtomicOp::exch || op == AtomicOp::cas;
     case DataType::s64:
       return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
+    case DataType::b16:  // 16-bit atomicCAS (sm_70 on)
+      return op == AtomicOp::cas;
     case DataType::b32:
     case DataType::b64:
       return is_bitwise(op) || op == AtomicOp::exch || op == AtomicOp::cas;
@@ -127,6 +129,8 @@ uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t 
   if (!atomic_supported(op, type))
     throw std::invalid_argument("atomic operation not defined for this type");
   switch (type) {
+    case DataType::b16:
+      return integer_result<uint16_t>(op, old_value, b, c);
     case DataType::u32:
     case DataType::b32:
       return integer_result<uint32_t>(op, old_value, b, c);

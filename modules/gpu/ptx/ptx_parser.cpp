@@ -281,6 +281,14 @@ class Parser {
       } else if (auto type = type_from_name(std::string_view(word).substr(1));
                  type && decl.type == DataType::none) {
         decl.type = *type;
+      } else if (word == ".attribute" && space == StateSpace::global) {
+        // `.attribute(.managed)`: a __managed__ variable. Device memory is the host's to read
+        // and write here anyway (a workload's "symbol" buffers), so it is an ordinary one.
+        expect('(');
+        const std::string attribute = expect_word("a variable attribute");
+        if (attribute != ".managed")
+          fail(decl.line, "unknown variable attribute '" + attribute + "' (.managed is known)");
+        expect(')');
       } else if (word == ".texref" || word == ".samplerref" || word == ".surfref") {
         fail(decl.line, "texture references (" + word + ") are not supported; use texture objects");
       } else {

@@ -182,16 +182,17 @@ void convert_address(Exec& x) {
 }
 
 // isspacep: whether a generic address falls in the space's window. Generic addresses have
-// shared and local windows, the rest is global, the constant bank's copy among it; param has
+// shared and local windows, the constant bank's copy is const, the rest is global; param has
 // none (cvta refuses it).
 void test_space(Exec& x) {
   const Instruction& in = x.instruction;
   const uint64_t const_base = x.context.const_segment_base;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t address = read(x, 1, lane);
-    const bool in_space = in.space == StateSpace::const_
-                              ? address - const_base < x.context.const_bytes
-                              : resolve_generic(address).space == in.space;
+    const bool constant = address - const_base < x.context.const_bytes;
+    const bool in_space = in.space == StateSpace::const_ ? constant
+                          : constant                     ? false
+                                     : resolve_generic(address).space == in.space;
     write(x, lane, in_space ? 1 : 0);
   });
 }
