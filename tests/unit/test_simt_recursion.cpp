@@ -127,3 +127,58 @@ TEST_CASE("recursion: device limits out of range, and a heap size after the heap
                     Catch::Contains("device limit malloc_heap_bytes = 4096: the device heap "
                                     "(8388608 bytes) is in place since the first launch"));
 }
+
+TEST_CASE("recursion: alloca takes call stack storage until its function returns", "[simt]") {
+  // tests/data/ptx/stack_alloca.cu.
+  const Module module = load_fixture("stack_alloca.ptx");
+  CHECK(KernelLayout(module, "stack_alloca").uses_alloca());
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  constexpr uint32_t threads = 40;
+  const uint64_t out_at = memory.allocate(2 * threads * 4);
+  executor.launch(one_cta("stack_alloca", threads, {out_at}));
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, 2 * threads);
+  for (uint32_t t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    const int32_t n = int32_t(t % 20 + 1);
+    int32_t squares = 0;
+    for (int32_t i = 0; i < n; ++i) squares += (i * 7 % n) * (i * 7 % n);
+    CHECK(out[2 * t] == squares);
+    int32_t nested = 0;  // each level's own element, which the level below does not touch
+    for (int32_t depth = 0; depth <= int32_t(t % 6); ++depth) nested += depth * 10 + depth % 8;
+    CHECK(out[2 * t + 1] == nested);
+  }
+}
+
+TEST_CASE("recursion: alloca beyond the call stack, stacksave and stackrestore", "[simt]") {
+  const Module module = parse_snippet(
+      ".visible .entry k(.param .u64 out, .param .u32 bytes)\n{\n"
+      ".reg .b64 %rd<8>; .reg .b32 %r<2>;\n"
+      "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [bytes];\ncvt.u64.u32 %rd2, %r1;\n"
+      "stacksave.u64 %rd3;\n"
+      "alloca.u64 %rd4, %rd2, 64;\n"
+      "alloca.u64 %rd5, 8;\n"
+      "stackrestore.u64 %rd3;\n"
+      "alloca.u64 %rd6, 8;\n"
+      "cvta.to.global.u64 %rd1, %rd1;\n"
+      "st.global.v2.u64 [%rd1], {%rd3, %rd4};\nst.global.v2.u64 [%rd1+16], {%rd5, %rd6};\n"
+      "ret;\n}\n");
+  const KernelLayout layout(module, "k");
+  REQUIRE(layout.has_call_stack());
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(32);
+  LaunchParams launch = one_cta("k", 1, {out_at});
+  put(launch.arguments, 8, uint32_t{100});
+  executor.launch(launch);
+  const std::vector<uint64_t> out = download<uint64_t>(memory, out_at, 4);
+  const uint64_t base = layout.call_stack_base();
+  CHECK(out[0] == base);                         // stacksave: the empty stack's top
+  CHECK(out[1] == (base + 63) / 64 * 64);        // aligned to 64
+  CHECK(out[2] == (base + 63) / 64 * 64 + 104);  // 100 bytes, then 8-aligned
+  CHECK(out[3] == base);                         // after stackrestore
+  put(launch.arguments, 8, uint32_t{1024});      // with the 8 after it: past the 1 KiB
+  CHECK_THROWS_WITH(executor.launch(launch),
+                    Catch::Contains("call stack overflow: alloca asks for more than the thread's "
+                                    "call stack has left"));
+}

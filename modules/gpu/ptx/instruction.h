@@ -45,6 +45,8 @@ enum class Opcode : uint8_t {
   lop3, dp4a, dp2a, isspacep,
   // SIMD video: per-byte and per-halfword absolute differences (__vabsdiff*, __vsad*, __vabs*)
   vabsdiff4, vabsdiff2,
+  // the thread's stack: alloca (dynamic .local storage), stacksave / stackrestore
+  alloca_, stacksave, stackrestore,
 };
 // clang-format on
 

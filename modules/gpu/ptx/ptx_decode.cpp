@@ -523,7 +523,13 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       if (inst.mod.vote == VoteMode::ballot) return {{Rule::reg, DataType::b32}, psrc, b32};
       return {{Rule::reg, pred}, psrc, b32};
     case Opcode::activemask:
+    case Opcode::stacksave:
       return {dst};
+    case Opcode::stackrestore:
+      return {src};
+    case Opcode::alloca_:  // alloca.type d, size[, alignment]
+      if (given == 3) return {dst, src, {Rule::imm, DataType::u32}};
+      return {dst, src};
     case Opcode::tex:
       return {{Rule::vector, t},
               {Rule::reg | Rule::symbol, DataType::b64},
@@ -882,6 +888,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   }
   if (inst.op == Opcode::dp2a && inst.mod.mul == MulMode::none)
     fail("dp2a needs .lo or .hi (the bytes of b it takes)");
+  if ((inst.op == Opcode::alloca_ || inst.op == Opcode::stacksave ||
+       inst.op == Opcode::stackrestore) &&
+      inst.type != DataType::u32 && inst.type != DataType::u64)
+    fail(std::string(base) + " takes .u32 or .u64, got ." + std::string(type_name(inst.type)));
   if (inst.op == Opcode::isspacep && inst.space == StateSpace::generic)
     fail("isspacep needs a state space (.global, .shared, .local, .const, .param)");
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)

@@ -42,7 +42,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 78> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 81> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -121,6 +121,9 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 78> k_opcodes{{
     {O::isspacep, "isspacep"},
     {O::vabsdiff4, "vabsdiff4"},
     {O::vabsdiff2, "vabsdiff2"},
+    {O::alloca_, "alloca"},
+    {O::stacksave, "stacksave"},
+    {O::stackrestore, "stackrestore"},
 }};
 
 using C = CompareOp;

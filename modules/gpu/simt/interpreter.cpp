@@ -286,6 +286,34 @@ void call(Exec& x) {
   copy_parameters(x, in.call_arguments, module.functions[callee].params);
 }
 
+// alloca: every lane gets the same offset of its own local storage, as large as the largest
+// size an executing lane asks for; the result is a .local address (nvcc converts it with
+// cvta.local). The alignment is 8 unless given.
+void allocate_on_stack(Exec& x) {
+  const Instruction& in = x.instruction;
+  const uint64_t alignment = in.operand_count > 2 ? in.operands[2].imm : 8;
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    x.fail(FaultKind::unsupported, 0, "alloca's alignment is not a power of two");
+    return;
+  }
+  uint64_t bytes = 0;
+  for_each_lane(x.lanes, [&](uint32_t lane) { bytes = std::max(bytes, read(x, 1, lane)); });
+  const std::optional<uint64_t> base = x.warp.allocate_stack(bytes, alignment);
+  if (!base) {
+    x.fail(FaultKind::stack_overflow, static_cast<uint32_t>(__builtin_ctzll(x.lanes)),
+           "alloca asks for more than the thread's call stack has left (its size is the stack "
+           "limit, 1 KiB unless the program sets it)");
+    return;
+  }
+  for_each_lane(x.lanes, [&](uint32_t lane) { write(x, lane, *base); });
+}
+
+void restore_stack(Exec& x) {
+  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.lanes));
+  if (!x.warp.restore_stack(read(x, 0, lane)))
+    x.fail(FaultKind::bad_control_flow, lane, "stackrestore to no place on the call stack");
+}
+
 void return_from_function(Exec& x) {
   const Module& module = x.context.layout->module();
   const CallFrame& frame = x.warp.current_frame();
@@ -507,6 +535,15 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::redux:
     case Opcode::match:
       execute_warp_collective(x);
+      break;
+    case Opcode::alloca_:
+      allocate_on_stack(x);
+      break;
+    case Opcode::stacksave:
+      for_each_lane(lanes, [&](uint32_t lane) { write(x, lane, x.warp.stack_top()); });
+      break;
+    case Opcode::stackrestore:
+      restore_stack(x);
       break;
     case Opcode::activemask:
       for_each_lane(lanes, [&](uint32_t lane) {

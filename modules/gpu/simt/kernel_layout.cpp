@@ -65,6 +65,8 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
   state[f] = 1;
   m_slots[f].reachable = true;
   for (const Instruction& instruction : function.instructions) {
+    if (instruction.op == Opcode::alloca_ || instruction.op == Opcode::stacksave)
+      m_uses_alloca = true;
     if (instruction.op != Opcode::call) continue;
     if (instruction.operands[0].kind == Operand::Kind::reg) {  // indirect: any address taken
       for (const uint32_t target : m_module->address_taken)

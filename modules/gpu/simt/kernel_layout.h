@@ -49,15 +49,19 @@ class KernelLayout {
   uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
   uint64_t local_frame_base(uint32_t function) const { return m_slots[function].local_base; }
   // Bytes of .local storage one thread may use at most: every reachable function's frame, and
-  // the call stack when the kernel may recurse.
+  // the call stack when the kernel needs one.
   uint64_t local_bytes_per_thread() const {
-    return m_local_bytes + (m_recursive ? m_call_stack_bytes : 0);
+    return m_local_bytes + (has_call_stack() ? m_call_stack_bytes : 0);
   }
 
   // Whether a function the kernel reaches may call itself, directly or through others.
   bool recursive() const { return m_recursive; }
+  // Whether a function the kernel reaches allocates on the stack (alloca, stacksave).
+  bool uses_alloca() const { return m_uses_alloca; }
+  bool has_call_stack() const { return m_recursive || m_uses_alloca; }
   // Each thread's call stack, after the frames: a recursive activation's .local frame and
-  // call_overhead_bytes for its return address and frame link (a modelling choice).
+  // call_overhead_bytes for its return address and frame link (a modelling choice), and what
+  // alloca takes, until the function that took it returns.
   uint64_t call_stack_bytes() const { return m_call_stack_bytes; }
   static constexpr uint64_t call_overhead_bytes = 16;
   uint64_t call_stack_base() const { return m_local_bytes; }
@@ -107,6 +111,7 @@ class KernelLayout {
   uint32_t m_total_registers = 0;
   bool m_uses_heap = false;
   bool m_recursive = false;
+  bool m_uses_alloca = false;
   uint64_t m_call_stack_bytes = 0;
   uint64_t m_param_arena_bytes = 0;
   uint64_t m_local_bytes = 0;

@@ -62,6 +62,20 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_fault = DeviceFault{};
 }
 
+std::optional<uint64_t> WarpState::allocate_stack(uint64_t bytes, uint64_t alignment) {
+  const uint64_t base = align_up(m_call_stack_top, alignment);
+  const uint64_t end = m_layout->local_bytes_per_thread();
+  if (base > end || end - base < bytes) return std::nullopt;
+  m_call_stack_top = base + bytes;
+  return base;
+}
+
+bool WarpState::restore_stack(uint64_t top) {
+  if (top < m_layout->call_stack_base() || top > m_layout->local_bytes_per_thread()) return false;
+  m_call_stack_top = top;
+  return true;
+}
+
 bool WarpState::on_call_chain(uint32_t function) const {
   if (function == m_function) return true;
   for (const CallFrame& frame : m_frames)
@@ -70,7 +84,7 @@ bool WarpState::on_call_chain(uint32_t function) const {
 }
 
 bool WarpState::call(uint32_t callee, uint32_t call_pc) {
-  CallFrame frame{m_function, call_pc, 0};
+  CallFrame frame{m_function, call_pc, 0, m_call_stack_top};
   if (on_call_chain(callee)) {
     const uint64_t bytes = m_layout->activation_bytes(callee);
     if (m_call_stack_top + bytes > m_layout->local_bytes_per_thread()) return false;
@@ -172,9 +186,9 @@ void WarpState::pop_finished() {
     const CallFrame& frame = m_frames.back();
     if (frame.recursive) {
       restore_activation(m_function);
-      m_call_stack_top = m_local_bases[m_function];
       m_local_bases[m_function] = frame.outer_local_base;
     }
+    m_call_stack_top = frame.call_stack_top;
     m_function = frame.caller;
     m_register_base = m_layout->register_base(m_function);
     m_frames.pop_back();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "modules/gpu/simt/device_fault.h"
@@ -12,7 +13,8 @@
 
 namespace ohmvp::gpu {
 
-// A call in progress: where the caller continues and how deep its SIMT entries reach. A
+// A call in progress: where the caller continues, how deep its SIMT entries reach and where
+// the threads' call stack stood (what the callee takes of it, it gives back on return). A
 // recursive one (the callee already on the call chain) also keeps what the callee's outer
 // activation had in the slots they share: its registers and parameter/return blocks (saved on
 // the warp's save stack) and its .local frame's place.
@@ -20,6 +22,7 @@ struct CallFrame {
   uint32_t caller = 0;      // function index
   uint32_t call_pc = 0;     // the call instruction in the caller
   uint32_t stack_base = 0;  // SIMT depth below the callee's entries
+  uint64_t call_stack_top = 0;
   bool recursive = false;
   uint64_t outer_local_base = 0;  // recursive: the outer activation's .local frame
 };
@@ -100,6 +103,13 @@ class WarpState {
   // Where `function`'s .local frame lies in each thread's local storage in its current
   // activation.
   uint64_t local_frame_base(uint32_t function) const { return m_local_bases[function]; }
+
+  // The threads' call stack (every lane's at the same offset of its own local storage): alloca
+  // takes `bytes` at `alignment` from its top (none when it has no room), stacksave reads the
+  // top, stackrestore sets it (false, nothing changed, for a value outside the stack).
+  std::optional<uint64_t> allocate_stack(uint64_t bytes, uint64_t alignment);
+  uint64_t stack_top() const { return m_call_stack_top; }
+  bool restore_stack(uint64_t top);
   // `lanes` return from the current .func: they leave its entries and wait at the caller.
   void return_lanes(uint64_t lanes);
   // `lanes` exit the kernel.
