@@ -182,3 +182,27 @@ TEST_CASE("recursion: alloca beyond the call stack, stacksave and stackrestore",
                     Catch::Contains("call stack overflow: alloca asks for more than the thread's "
                                     "call stack has left"));
 }
+
+TEST_CASE("recursion: a recursive frame after an odd alloca is 16-byte aligned", "[simt]") {
+  // f(n) stores its n with st.local.v4 into its own frame and returns n + f(n - 1).
+  const Module module = parse_snippet(
+      ".func (.param .b32 r) f(.param .b32 n)\n{\n"
+      ".local .align 16 .b8 d[16];\n.reg .b32 %r<4>; .reg .b64 %rd<2>; .reg .pred %p<2>;\n"
+      "ld.param.u32 %r1, [n];\nmov.u64 %rd1, d;\n"
+      "st.local.v4.u32 [%rd1], {%r1, %r1, %r1, %r1};\n"
+      "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra DONE;\nsub.u32 %r2, %r1, 1;\n"
+      "{ .param .b32 a; st.param.b32 [a], %r2; .param .b32 b; call.uni (b), f, (a); "
+      "ld.param.b32 %r3, [b]; }\n"
+      "ld.local.u32 %r2, [%rd1+4];\nadd.u32 %r1, %r2, %r3;\n"
+      "DONE:\nst.param.b32 [r], %r1;\nret;\n}\n"
+      ".visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<4>; .reg .b32 %r<2>;\n"
+      "ld.param.u64 %rd1, [out];\nalloca.u64 %rd2, 3;\n"
+      "{ .param .b32 a; st.param.b32 [a], 3; .param .b32 b; call.uni (b), f, (a); "
+      "ld.param.b32 %r1, [b]; }\n"
+      "cvta.to.global.u64 %rd1, %rd1;\nst.global.u32 [%rd1], %r1;\nret;\n}\n");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(4);
+  executor.launch(one_cta("k", 1, {out_at}));
+  CHECK(download<int32_t>(memory, out_at, 1)[0] == 3 + 2 + 1 + 0);
+}

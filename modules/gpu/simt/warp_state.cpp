@@ -86,12 +86,12 @@ bool WarpState::on_call_chain(uint32_t function) const {
 bool WarpState::call(uint32_t callee, uint32_t call_pc) {
   CallFrame frame{m_function, call_pc, 0, m_call_stack_top};
   if (on_call_chain(callee)) {
-    const uint64_t bytes = m_layout->activation_bytes(callee);
-    if (m_call_stack_top + bytes > m_layout->local_bytes_per_thread()) return false;
+    // 16-aligned as the frames are (an alloca before may have left the top anywhere).
+    const std::optional<uint64_t> base = allocate_stack(m_layout->activation_bytes(callee), 16);
+    if (!base) return false;
     frame.recursive = true;
     frame.outer_local_base = m_local_bases[callee];
-    m_local_bases[callee] = m_call_stack_top;
-    m_call_stack_top += bytes;
+    m_local_bases[callee] = *base;
     save_activation(callee);
   }
   const uint64_t lanes = m_stack.mask();
