@@ -130,7 +130,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.const_bank = k.const_bank;
   c.const_bytes = launch.layout->module().const_bytes;
   c.global_segment_base = k.global_segment_base;
-  c.const_segment_base = k.global_segment_base + const_segment_offset(launch.layout->module());
+  c.const_segment_base = const_segment_base(launch.layout->module(), k.global_segment_base);
   c.local_region_base = k.local_base;
   c.local_stride = k.local_stride;
   c.textures = k.textures;

@@ -275,8 +275,8 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   // Constant memory is device memory: the bank takes what the host wrote to its copy (every
   // host write waits for the queued launches, so none of them reads the bank while it changes).
   if (!loaded.const_bank.empty())
-    m_gpu.read(loaded.global_base + gpu::const_segment_offset(loaded.module),
-               loaded.const_bank.data(), loaded.const_bank.size());
+    m_gpu.read(gpu::const_segment_base(loaded.module, loaded.global_base), loaded.const_bank.data(),
+               loaded.const_bank.size());
 
   auto pending = std::make_unique<Pending>();
   gpu::KernelLaunch request;

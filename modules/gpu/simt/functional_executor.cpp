@@ -104,13 +104,12 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   context.dynamic_shared_bytes = params.dynamic_shared_bytes;
   // Constant memory is device memory: what the host wrote to the bank's copy since the last
   // launch is what this one reads.
-  if (!m_const_bank.empty())
-    m_memory.read(m_global_base + const_segment_offset(m_module), m_const_bank.data(),
-                  m_const_bank.size());
+  const uint64_t const_base = const_segment_base(m_module, m_global_base);
+  if (!m_const_bank.empty()) m_memory.read(const_base, m_const_bank.data(), m_const_bank.size());
   context.const_bank = m_const_bank.data();
   context.const_bytes = m_const_bank.size();
   context.global_segment_base = m_global_base;
-  context.const_segment_base = m_global_base + const_segment_offset(m_module);
+  context.const_segment_base = const_base;
   context.textures = &m_textures;
   context.printf_buffer = &m_printf;
   if (layout.uses_heap()) {

@@ -190,9 +190,9 @@ void test_space(Exec& x) {
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t address = read(x, 1, lane);
     const bool constant = address - const_base < x.context.const_bytes;
-    const bool in_space = in.space == StateSpace::const_ ? constant
-                          : constant                     ? false
-                                     : resolve_generic(address).space == in.space;
+    const bool in_space = in.space == StateSpace::const_
+                              ? constant
+                              : !constant && resolve_generic(address).space == in.space;
     write(x, lane, in_space ? 1 : 0);
   });
 }

@@ -24,7 +24,7 @@ std::vector<uint8_t> initial_bytes(const Module& module, const Symbol& symbol,
     if (target.space == StateSpace::global)
       value += segment_base;
     else if (address.generic)
-      value += segment_base + const_segment_offset(module);
+      value += const_segment_base(module, segment_base);
     for (uint32_t b = 0; b < address.width; ++b) {
       const uint32_t bit = address.shift + 8 * b;
       bytes[address.offset + b] = bit < 64 ? static_cast<uint8_t>(value >> bit) : 0;
@@ -42,8 +42,9 @@ const Symbol* find_variable(const Module& module, const std::string& name) {
 }
 
 uint64_t variable_address(const Module& module, const Symbol& variable, uint64_t segment_base) {
-  return segment_base + variable.offset +
-         (variable.space == StateSpace::const_ ? const_segment_offset(module) : 0);
+  return variable.offset + (variable.space == StateSpace::const_
+                                ? const_segment_base(module, segment_base)
+                                : segment_base);
 }
 
 std::vector<uint8_t> place_module(const Module& module, uint64_t segment_base,
@@ -57,7 +58,7 @@ std::vector<uint8_t> place_module(const Module& module, uint64_t segment_base,
     else if (symbol.space == StateSpace::const_)
       std::copy(bytes.begin(), bytes.end(), bank.begin() + static_cast<ptrdiff_t>(symbol.offset));
   }
-  if (!bank.empty()) write(segment_base + const_segment_offset(module), bank.data(), bank.size());
+  if (!bank.empty()) write(const_segment_base(module, segment_base), bank.data(), bank.size());
   return bank;
 }
 

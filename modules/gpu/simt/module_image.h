@@ -14,6 +14,10 @@ namespace ohmvp::gpu {
 // bank. ld.const reads the bank itself (the constant cache); generic and global addresses of
 // __constant__ data lie in the copy (memory_windows.h).
 uint64_t const_segment_offset(const Module& module);
+// Where the constant bank's copy lies for a segment placed at `segment_base`.
+inline uint64_t const_segment_base(const Module& module, uint64_t segment_base) {
+  return segment_base + const_segment_offset(module);
+}
 uint64_t module_segment_bytes(const Module& module);
 
 // The bytes a module-scope .global or .const variable starts with once the loader has placed
