@@ -1,6 +1,6 @@
 // The ohmvp command line: run a platform on a workload, print a resolved config, list what
-// ships, compare reports. Exit codes: 0 success, 1 simulation error, 2 bad usage or bad input,
-// 128 + N a run ended by signal N (130 Ctrl-C, 143 SIGTERM).
+// ships, list a PTX module's kernels, compare reports. Exit codes: 0 success, 1 simulation error, 2
+// bad usage or bad input, 128 + N a run ended by signal N (130 Ctrl-C, 143 SIGTERM).
 #include <unistd.h>
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -11,9 +11,11 @@
 #include <systemc>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
 #include "platforms/interruption.h"
+#include "platforms/kernel_listing.h"
 #include "platforms/platform_config.h"
 #include "platforms/report.h"
 #include "platforms/report_comparison.h"
@@ -36,6 +38,7 @@ const char* const usage_text =
     "  run      run a platform on a workload; writes OUT/report.json\n"
     "  config   print a platform's configuration as JSON (extends merged, --set applied)\n"
     "  list     list the platforms and workloads that ship\n"
+    "  kernels  list a PTX file's kernels: the names a workload gives them, their parameters\n"
     "  compare  compare run reports side by side, as ratios to the first\n"
     "\n"
     "Options:\n"
@@ -186,6 +189,33 @@ int command_list(const std::vector<std::string>& args) {
   return 0;
 }
 
+int command_kernels(const std::vector<std::string>& args) {
+  po::options_description options(
+      "Usage: ohmvp kernels FILE.ptx\n\n"
+      "Lists each kernel of the PTX module: the shortest name that picks it in a workload's\n"
+      "\"kernel\", its C++ signature, its parameters (PTX type, offset and size in the argument\n"
+      "block), its static shared and per-thread local bytes and the compute capability it\n"
+      "needs.\n\nOptions");
+  options.add_options()("help,h", "show this help");
+  po::options_description hidden;
+  hidden.add_options()("ptx", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("ptx", -1);
+  const po::variables_map vm = parse("kernels", all, args, positional);
+  if (vm.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  const std::vector<std::string> files =
+      vm.count("ptx") ? vm["ptx"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (files.size() != 1)
+    throw UsageError("ohmvp kernels: expected one PTX file (see 'ohmvp kernels --help')");
+  ohmvp::print_kernels(std::cout, ohmvp::gpu::load_ptx_file(files.front()));
+  return 0;
+}
+
 int command_compare(const std::vector<std::string>& args) {
   po::options_description options(
       "Usage: ohmvp compare [options] REPORT REPORT...\n\n"
@@ -257,9 +287,10 @@ int dispatch(int argc, char* argv[]) {
   if (command == "run") return command_run(args);
   if (command == "config") return command_config(args);
   if (command == "list") return command_list(args);
+  if (command == "kernels") return command_kernels(args);
   if (command == "compare") return command_compare(args);
   throw UsageError("ohmvp: unknown command '" + command +
-                   "'; expected run, config, list or compare");
+                   "'; expected run, config, list, kernels or compare");
 }
 
 }  // namespace

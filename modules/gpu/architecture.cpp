@@ -1,5 +1,6 @@
 #include "modules/gpu/architecture.h"
 
+#include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_disassembler.h"
 
@@ -86,8 +87,8 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
   if (need.capability <= gpu) return;
   const Module& module = layout.module();
   const std::string& kernel = layout.kernel().name;
-  std::string where = "kernel '" + kernel + "'";
-  if (need.function->name != kernel) where += " (in '" + need.function->name + "')";
+  std::string where = "kernel '" + demangle(kernel) + "'";
+  if (need.function->name != kernel) where += " (in '" + demangle(need.function->name) + "')";
   throw ConfigError(module.file + ":" + std::to_string(need.instruction->source_line) + ": " +
                     where + " uses " + required_feature(*need.instruction) + " ('" +
                     format_instruction(module, *need.function, *need.instruction) +

@@ -840,3 +840,28 @@ TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming wha
   CHECK(turing.exit_code == 0);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: a C++ kernel launched by a short name; its fault named as C++ writes it") {
+  // tests/data/ptx/kernel_names.cu: blas::scale<2> scales every second float.
+  const std::string dir = scratch_dir("kernel_names");
+  const nlohmann::json data = {
+      {"type", "f32"}, {"count", 4}, {"init", {{"sequence", {{"start", 1}, {"step", 1}}}}}};
+  const CliResult r = run_fixture(dir, "kernel_names.ptx", "scale<2>", 1, 2, {{"data", data}},
+                                  {{{"buffer", "data"}}, {{"f32", 0.5}}}, {"data"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_dump<float>(dir, "data", 4) == std::vector<float>{0.5f, 2, 1.5f, 4});
+
+  const CliResult fault =
+      run_fixture(dir, "kernel_names.ptx", "reach", 1, 1, {{"data", data}},
+                  {{{"buffer", "data"}}, {{"s32", 2}}, {{"s32", 1 << 24}}}, {"data"});
+  INFO(fault.output);
+  CHECK(fault.exit_code == 1);
+  CHECK_THAT(fault.output, Contains("device fault in kernel 'reach(int*, int, int)'") &&
+                               Contains("in 'strided_sum(int const*, int, int)'"));
+  const CliResult ambiguous = run_fixture(dir, "kernel_names.ptx", "fill", 1, 1, {{"data", data}},
+                                          {{{"buffer", "data"}}, {{"f32", 1}}}, {"data"});
+  CHECK(ambiguous.exit_code == 2);
+  CHECK_THAT(ambiguous.output, Contains("kernel name 'fill' fits 2 kernels"));
+  std::filesystem::remove_all(dir);
+}

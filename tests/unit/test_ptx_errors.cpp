@@ -341,6 +341,9 @@ TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {
     load_ptx_file("/nonexistent/dir/kernel.ptx");
     FAIL("loaded");
   } catch (const ohmvp::ConfigError& error) {
-    CHECK(std::string(error.what()) == "cannot read PTX file '/nonexistent/dir/kernel.ptx'");
+    CHECK(std::string(error.what()) ==
+          "cannot read PTX file '/nonexistent/dir/kernel.ptx': No such file or directory");
   }
+  CHECK_THROWS_WITH(load_ptx_file(OHMVP_SOURCE_DIR),
+                    "cannot read PTX file '" OHMVP_SOURCE_DIR "': a folder, not a file");
 }

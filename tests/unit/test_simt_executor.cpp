@@ -618,7 +618,7 @@ TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield le
   REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
   CHECK_THROWS_WITH(
       executor.launch(one_cta("barrier_in_function", threads, {lock_at, counter_at, out_at})),
-      Catch::Contains("pc 2 in '_Z17synchronised_readPVi'") &&
+      Catch::Contains("pc 2 in 'synchronised_read(int volatile*)'") &&
           Catch::Contains("independent thread scheduling across calls is not "
                           "modelled"));
 }
@@ -818,7 +818,7 @@ TEST_CASE("executor: a failing assert() stops the kernel with a fault that quote
   LaunchParams gather = one_cta("gather", 32, {table_at, index_at, out_at});
   put(gather.arguments, 24, uint32_t{8});
   CHECK_THROWS_WITH(executor.launch(gather),
-                    Catch::Contains("in '_Z13checked_indexii'") &&
+                    Catch::Contains("in 'checked_index(int, int)'") &&
                         Catch::Contains("assertion `i < n && \"index within the table\"` failed "
                                         "(assertions.cu:15, in 'int checked_index(int, int)')") &&
                         Catch::Contains("thread (7,0,0)"));

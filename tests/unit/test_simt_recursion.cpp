@@ -88,7 +88,7 @@ TEST_CASE("recursion: the call stack holds 64 activations of a frameless functio
   put(launch.arguments, 0, int32_t{62});
   CHECK_THROWS_WITH(executor.launch(launch),
                     Catch::Contains("device fault in kernel 'recursion_depth'") &&
-                        Catch::Contains("in '_Z4deepi'): call stack overflow: recursion deeper "
+                        Catch::Contains("in 'deep(int)'): call stack overflow: recursion deeper "
                                         "than the thread's call stack holds") &&
                         Catch::Contains("thread (3,0,0)"));
 }

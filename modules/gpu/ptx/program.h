@@ -124,9 +124,16 @@ struct Module {
       if (function.name == name) return &function;
     return nullptr;
   }
-  // The kernel (.entry) called `name`. ConfigError naming the module's file when there is none,
-  // with the closest kernel name, or the kernels there are.
+  // The kernel (.entry) called `name`: its mangled name, or any of kernel_name_forms when that
+  // fits only this kernel (spaces aside). ConfigError naming the module's file when it fits
+  // several, listing them, or none, with the closest kernel name, or the kernels there are.
   const Function& kernel(const std::string& name) const;
 };
+
+// The names a kernel answers to, shortest first: for a C++ kernel, its name without template
+// arguments and namespaces ("scale"), with namespaces ("blas::scale"), with template arguments
+// ("scale<2>", "blas::scale<2>"), its signature ("void blas::scale<2>(float*, float)") and its
+// mangled name; for an extern "C" kernel, its name alone.
+std::vector<std::string> kernel_name_forms(const std::string& mangled);
 
 }  // namespace ohmvp::gpu

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include <unordered_set>
 
 #include "modules/common/errors.h"
+#include "modules/common/json_file.h"
 #include "modules/gpu/ptx/control_flow.h"
 #include "modules/gpu/ptx/operand_type_rules.h"
 #include "modules/gpu/ptx/ptx_decode.h"
@@ -1083,11 +1086,16 @@ Module parse_ptx(std::string_view text, const std::string& file_name) {
 }
 
 Module load_ptx_file(const std::string& path) {
+  // A folder reads as empty and a FIFO may never end: only regular files.
+  const auto fail = [&path](const std::string& why) {
+    throw ConfigError("cannot read PTX file '" + path + "': " + why);
+  };
+  if (const auto why = why_not_regular(path)) fail(*why);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("cannot read PTX file '" + path + "'");
+  if (!in) fail(std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw ConfigError("cannot read PTX file '" + path + "'");
+  if (in.bad()) fail("read error");
   return parse_ptx(text.str(), path);
 }
 

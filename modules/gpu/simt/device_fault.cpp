@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "modules/common/demangle.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/execution_context.h"
 
@@ -90,16 +91,18 @@ std::optional<uint64_t> DeviceFault::global_address() const {
 
 std::string describe_fault(const DeviceFault& fault, const Module& module,
                            const std::string& kernel, const Dim3& cta, const Dim3& thread) {
+  // `kernel` is the name the launch gave, which may be a shorter form of the mangled one.
+  const Function& launched = module.kernel(kernel);
   std::string where;
   if (fault.function < module.functions.size()) {
     const Function& function = module.functions[fault.function];
     uint32_t line = 0;
     if (fault.pc < function.instructions.size()) line = function.instructions[fault.pc].source_line;
     where = module.file + ":" + std::to_string(line) + ", pc " + std::to_string(fault.pc);
-    if (function.name != kernel) where += " in '" + function.name + "'";
+    if (&function != &launched) where += " in '" + demangle(function.name) + "'";
   }
-  std::string message =
-      "device fault in kernel '" + kernel + "' (" + where + "): " + fault_kind_name(fault.kind);
+  std::string message = "device fault in kernel '" + demangle(launched.name) + "' (" + where +
+                        "): " + fault_kind_name(fault.kind);
   if (fault.kind == FaultKind::misaligned_address || fault.kind == FaultKind::out_of_window ||
       fault.kind == FaultKind::unmapped_address ||
       (fault.kind == FaultKind::bad_control_flow && fault.address != 0)) {

@@ -1,5 +1,6 @@
 #include "modules/gpu/simt/kernel_layout.h"
 
+#include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 
 namespace ohmvp::gpu {
@@ -87,8 +88,8 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
       if (callee.instructions.empty()) {
         if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
-                          ": kernel '" + m_module->functions[m_kernel].name + "' calls '" +
-                          callee.name +
+                          ": kernel '" + demangle(m_module->functions[m_kernel].name) +
+                          "' calls '" + demangle(callee.name) +
                           "', which has no body (external functions are not supported)");
       }
       visit(operand.target, state, through_pointer);
