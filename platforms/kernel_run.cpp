@@ -66,7 +66,7 @@ class SimulatedExecutor : public WorkloadExecutor {
         throw ConfigError("kernel '" + launch.kernel + "' takes " +
                           std::to_string(packed.parameter_count()) +
                           " arguments; the launch gives " + std::to_string(args.size()));
-      for (const ResolvedArg& arg : args) add(packed, launch.kernel, arg);
+      for (const ResolvedArg& arg : args) add(packed, arg);
       Runtime::LaunchConfig config;
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
       config.block = {launch.block[0], launch.block[1], launch.block[2]};
@@ -124,7 +124,7 @@ class SimulatedExecutor : public WorkloadExecutor {
     return *found;
   }
 
-  void add(KernelArguments& packed, const std::string& kernel, const ResolvedArg& arg) {
+  void add(KernelArguments& packed, const ResolvedArg& arg) {
     switch (arg.kind) {
       case KernelArg::Kind::buffer:
         packed.add(m_addresses.at(arg.buffer));
@@ -133,18 +133,21 @@ class SimulatedExecutor : public WorkloadExecutor {
         packed.add_number(&arg.bits, element_size(arg.scalar_type), is_float_type(arg.scalar_type),
                           element_type_name(arg.scalar_type));
         break;
-      case KernelArg::Kind::structure:
-        packed.add_bytes(arg.bytes.data(), arg.bytes.size());
+      case KernelArg::Kind::structure: {
+        const std::vector<uint8_t> bytes =
+            arg.struct_bytes([this](const std::string& name) { return m_addresses.at(name); });
+        packed.add_bytes(bytes.data(), bytes.size());
         break;
+      }
       case KernelArg::Kind::texture:
-        packed.add(texture(kernel, arg));
+        packed.add(texture(arg));
         break;
     }
   }
 
-  uint64_t texture(const std::string& kernel, const ResolvedArg& arg) {
+  uint64_t texture(const ResolvedArg& arg) {
     return m_runtime.create_texture(
-        workload_texture(m_workload, kernel, arg.texture, m_addresses.at(arg.buffer)));
+        workload_texture(m_workload, arg.texture, m_addresses.at(arg.buffer)));
   }
 
   Runtime& m_runtime;

@@ -7,6 +7,7 @@
 #include "modules/common/sim_time.h"
 #include "modules/gpu/occupancy.h"
 #include "modules/gpu/register_zeroing.h"
+#include "modules/gpu/simt/launch_bounds.h"
 
 namespace ohmvp::gpu {
 
@@ -156,6 +157,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   if (launch.grid.count() == 0 || launch.block.count() == 0) {
     throw ConfigError(where + ": grid and block must have at least one thread");
   }
+  check_launch_bounds(kernel, launch.block, where);
   if (launch.arguments.size() < kernel.param_bytes) {
     throw ConfigError(where + ": " + std::to_string(launch.arguments.size()) +
                       " argument bytes, the kernel takes " + std::to_string(kernel.param_bytes));

@@ -61,8 +61,12 @@ const FunctionalWorkloadExecutor::DeviceBuffer& FunctionalWorkloadExecutor::find
 
 uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
                                                   const ResolvedArg& arg) {
-  gpu::TextureBinding binding =
-      workload_texture(m_workload, launch.kernel, arg.texture, find(arg.texture.buffer).address);
+  gpu::TextureBinding binding;
+  try {
+    binding = workload_texture(m_workload, arg.texture, find(arg.texture.buffer).address);
+  } catch (const ConfigError& error) {
+    throw ConfigError(launch_context(m_workload, launch.kernel) + error.what());
+  }
   binding.handle = m_next_texture_handle++;
   m_executor.textures().bind(binding);
   return binding.handle;
@@ -97,7 +101,7 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
         std::memcpy(bytes.data(), &arg.bits, bytes.size());  // little-endian: the low bytes
         break;
       case KernelArg::Kind::structure:
-        bytes = arg.bytes;
+        bytes = arg.struct_bytes([&](const std::string& name) { return find(name).address; });
         break;
     }
     if (bytes.size() != param.size)

@@ -606,7 +606,7 @@ class WorkloadParser {
   KernelArg parse_arg(const nlohmann::json& node, const std::string& path) {
     const char* expected =
         "expected one of {\"buffer\": name}, {TYPE: value} (TYPE one of u8 u16 u32 u64 s8 s16 "
-        "s32 s64 f16 f32 f64), {\"texture\": {...}}, {\"struct\": [scalars]}";
+        "s32 s64 f16 f32 f64), {\"texture\": {...}}, {\"struct\": [fields]}";
     if (!node.is_object() || node.size() != 1) fail(path, expected);
     const ConfigReader r = reader(node, path);
     const std::string key = node.begin().key();
@@ -624,12 +624,14 @@ class WorkloadParser {
       r.raw("struct");
       const std::string fields_path = path + ".struct";
       if (!fields.is_array() || fields.empty())
-        fail(fields_path, "expected a non-empty array of scalar fields, e.g. [{\"s32\": 64}]");
+        fail(fields_path,
+             "expected a non-empty array of fields, e.g. [{\"buffer\": \"x\"}, {\"s32\": 64}]");
       for (size_t i = 0; i < fields.size(); ++i) {
         KernelArg field = parse_arg(fields[i], element_path(fields_path, i));
-        if (field.kind != KernelArg::Kind::scalar)
+        if (field.kind != KernelArg::Kind::scalar && field.kind != KernelArg::Kind::buffer)
           fail(element_path(fields_path, i),
-               "a struct field must be a scalar (u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64)");
+               "a struct field must be a buffer (a device pointer) or a scalar (u8 u16 u32 u64 "
+               "s8 s16 s32 s64 f16 f32 f64)");
         arg.fields.push_back(std::move(field));
       }
     } else {
@@ -699,11 +701,13 @@ class WorkloadParser {
                 {"mirror", TextureAddress::mirror},
                 {"border", TextureAddress::border}});
     r.get("normalized", t.normalized);
+    r.get("channels", t.channels, 1u, 4u);
+    if (t.channels == 3) r.fail("channels", "3-channel textures do not exist; expected 1, 2 or 4");
     r.finish();
-    if (t.width * t.height > buffer.count)
-      r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) +
-                          " texels exceed buffer '" + t.buffer + "' (" +
-                          std::to_string(buffer.count) + " elements)");
+    if (t.width * t.height * t.channels > buffer.count)
+      r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) + " texels of " +
+                          std::to_string(t.channels) + " elements exceed buffer '" + t.buffer +
+                          "' (" + std::to_string(buffer.count) + " elements)");
     return t;
   }
 

@@ -52,6 +52,7 @@ enum class TextureAddress { clamp, wrap, mirror, border };
 
 struct TextureBinding {
   std::string buffer;
+  uint32_t channels = 1;    // elements a texel: 1, 2 or 4 (float, float2, float4)
   uint32_t dimensions = 1;  // 1 or 2
   uint64_t width = 0;
   uint64_t height = 1;
@@ -71,8 +72,9 @@ struct KernelArg {
   Source source = Source::literal;
   uint64_t bits = 0;  // literal scalar
   TextureBinding texture;
-  // structure: a struct passed by value, its scalar fields laid out in order, each aligned to its
-  // own size, the whole aligned to its largest field (the C layout nvcc uses).
+  // structure: a struct passed by value, its fields (scalars, and buffers as 8-byte device
+  // pointers) laid out in order, each aligned to its own size, the whole aligned to its largest
+  // field (the C layout nvcc uses).
   std::vector<KernelArg> fields;
 };
 

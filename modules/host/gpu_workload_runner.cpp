@@ -79,10 +79,12 @@ class StepRunner {
     if (arg.kind == KernelArg::Kind::structure) {
       size_t alignment = 1;
       for (const KernelArg& field : arg.fields) {
-        const size_t size = element_size(field.scalar_type);
+        const bool pointer = field.kind == KernelArg::Kind::buffer;
+        const size_t size = pointer ? 8 : element_size(field.scalar_type);
         alignment = std::max(alignment, size);
         r.bytes.resize((r.bytes.size() + size - 1) / size * size, 0);
-        const uint64_t bits = scalar_value(field);
+        if (pointer) r.pointers.push_back({r.bytes.size(), field.buffer});
+        const uint64_t bits = pointer ? 0 : scalar_value(field);
         for (size_t b = 0; b < size; ++b) r.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
       }
       r.bytes.resize((r.bytes.size() + alignment - 1) / alignment * alignment, 0);

@@ -19,6 +19,24 @@ struct ResolvedArg {
   uint64_t bits = 0;  // scalar
   TextureBinding texture;
   std::vector<uint8_t> bytes;  // structure: its bytes, little-endian, padded per the C layout
+  // structure: the fields that hold a buffer's device address, which only the executor knows.
+  struct PointerField {
+    size_t offset = 0;
+    std::string buffer;
+  };
+  std::vector<PointerField> pointers;
+
+  // A structure's bytes with each pointer field set to address_of(buffer name).
+  template <class AddressOf>
+  std::vector<uint8_t> struct_bytes(AddressOf address_of) const {
+    std::vector<uint8_t> filled = bytes;
+    for (const PointerField& field : pointers) {
+      const uint64_t address = address_of(field.buffer);
+      for (size_t b = 0; b < 8; ++b)
+        filled[field.offset + b] = static_cast<uint8_t>(address >> (8 * b));
+    }
+    return filled;
+  }
 };
 
 // What runs a workload's steps: the simulated GPU, or a C++ reference.

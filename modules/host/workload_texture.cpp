@@ -31,10 +31,9 @@ gpu::DataType texel_type(ElementType type) {
 
 }  // namespace
 
-gpu::TextureBinding workload_texture(const GpuWorkload& workload, const std::string& kernel,
-                                     const TextureBinding& texture, uint64_t base) {
-  const std::string where =
-      launch_context(workload, kernel) + "texture over '" + texture.buffer + "': ";
+gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureBinding& texture,
+                                     uint64_t base) {
+  const std::string where = "texture over '" + texture.buffer + "': ";
   if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
       texture.normalized)
     throw ConfigError(where +
@@ -49,7 +48,7 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const std::str
   gpu::TextureBinding binding;
   binding.base = base;
   binding.element = element;
-  binding.channels = 1;
+  binding.channels = texture.channels;
   binding.dimensions = texture.dimensions;
   binding.width = static_cast<uint32_t>(texture.width);
   binding.height = static_cast<uint32_t>(texture.dimensions == 2 ? texture.height : 1);

@@ -11,8 +11,8 @@ namespace ohmvp {
 // The GPU's binding for a workload's texture argument over its buffer at device address `base`
 // (handle left 0 for the executor to give). The GPU samples point-filtered, clamp-addressed,
 // unnormalised textures; other bindings, texel types the GPU has no format for and sizes beyond
-// 32 bits are a ConfigError naming the workload and the launch of `kernel`.
-gpu::TextureBinding workload_texture(const GpuWorkload& workload, const std::string& kernel,
-                                     const TextureBinding& texture, uint64_t base);
+// 32 bits are a ConfigError naming the texture's buffer (the caller adds the launch).
+gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureBinding& texture,
+                                     uint64_t base);
 
 }  // namespace ohmvp

@@ -865,3 +865,51 @@ TEST_CASE("cli: a C++ kernel launched by a short name; its fault named as C++ wr
   CHECK_THAT(ambiguous.output, Contains("kernel name 'fill' fits 2 kernels"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-element texels") {
+  // tests/data/ptx/parameter_blocks.cu
+  const std::string dir = scratch_dir("parameter_blocks");
+  const nlohmann::json sequence = {{"sequence", {{"start", 1}, {"step", 1}}}};
+  const nlohmann::json x = {{"type", "f32"}, {"count", 8}, {"init", sequence}};
+  const CliResult scaled = run_fixture(
+      dir, "parameter_blocks.ptx", "scale_arrays", 1, 8,
+      {{"x", x}, {"y", {{"type", "f32"}, {"count", 8}}}},
+      {{{"struct", {{{"buffer", "x"}}, {{"buffer", "y"}}, {{"s32", 6}}, {{"f32", 2.5}}}}}}, {"y"});
+  INFO(scaled.output);
+  REQUIRE(scaled.exit_code == 0);
+  CHECK(read_dump<float>(dir, "y", 8) == std::vector<float>{2.5f, 5, 7.5f, 10, 12.5f, 15, 0, 0});
+
+  const nlohmann::json texels = {{"type", "f32"}, {"count", 16}, {"init", sequence}};
+  const nlohmann::json texture = {{"buffer", "texels"}, {"width", 4}, {"channels", 4}};
+  const CliResult float4 =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_float4", 1, 4,
+                  {{"texels", texels}, {"out", {{"type", "f32"}, {"count", 16}}}},
+                  {{{"texture", texture}}, {{"buffer", "out"}}, {{"s32", 4}}}, {"out"});
+  INFO(float4.output);
+  REQUIRE(float4.exit_code == 0);
+  std::vector<float> expected(16);
+  for (size_t i = 0; i < 16; ++i) expected[i] = static_cast<float>(i + 1);
+  CHECK(read_dump<float>(dir, "out", 16) == expected);
+
+  nlohmann::json ints = texels;
+  ints["type"] = "s32";
+  const nlohmann::json pairs = {{"buffer", "texels"}, {"width", 8}, {"channels", 2}};
+  const CliResult int2 =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_int2", 1, 8,
+                  {{"texels", ints}, {"out", {{"type", "s32"}, {"count", 16}}}},
+                  {{{"texture", pairs}}, {{"buffer", "out"}}, {{"s32", 8}}}, {"out"});
+  INFO(int2.output);
+  REQUIRE(int2.exit_code == 0);
+  CHECK(read_dump<int32_t>(dir, "out", 16)[15] == 16);
+
+  nlohmann::json too_wide = pairs;
+  too_wide["width"] = 9;
+  const CliResult refused =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_int2", 1, 8,
+                  {{"texels", ints}, {"out", {{"type", "s32"}, {"count", 16}}}},
+                  {{{"texture", too_wide}}, {{"buffer", "out"}}, {{"s32", 8}}}, {"out"});
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output, Contains("9 x 1 texels of 2 elements exceed buffer 'texels' (16 "
+                                      "elements)"));
+  std::filesystem::remove_all(dir);
+}

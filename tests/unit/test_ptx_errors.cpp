@@ -186,8 +186,8 @@ TEST_CASE("ptx errors: operands", "[ptx]") {
   CHECK(error_of("ld.global.v2.u32 {%r1, %r2, %r3}, [p];").find("vector operand has 3 elements") !=
         std::string::npos);
   CHECK(error_of("mov.u32 %r1, %tid;").find("%tid needs .x, .y or .z") != std::string::npos);
-  CHECK(error_of("mov.u32 %r1, %envreg3;") ==
-        "snippet.ptx:8: undeclared register '%envreg3' in 'mov.u32 %r1, %envreg3;'");
+  CHECK(error_of("mov.u32 %r1, %envreg32;") ==
+        "snippet.ptx:8: undeclared register '%envreg32' in 'mov.u32 %r1, %envreg32;'");
 }
 
 // Each case here was also put to ptxas (CUDA 13, sm_75), which agrees, except that it takes a
@@ -334,6 +334,15 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   CHECK_THROWS_WITH(KernelLayout(external, "k"),
                     "external.ptx:8: kernel 'k' calls 'helper', which has no body (external "
                     "functions are not supported)");
+  // <<<>>> in device code (-rdc) calls the device runtime: told as such.
+  const Module device_launch = parse_ptx(
+      snippet_text(".extern .func (.param .b64 buffer) __cudaCDP2GetParameterBufferV2\n();\n"
+                   ".visible .entry parent()\n{\n.param .b64 buffer;\n"
+                   "call.uni (buffer), __cudaCDP2GetParameterBufferV2, ();\nret;\n}\n"),
+      "parent.ptx");
+  CHECK_THROWS_WITH(KernelLayout(device_launch, "parent"),
+                    "parent.ptx:9: kernel 'parent' calls '__cudaCDP2GetParameterBufferV2', which "
+                    "launches a kernel from the device (dynamic parallelism is not supported)");
 }
 
 TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {

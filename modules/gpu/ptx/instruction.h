@@ -47,6 +47,9 @@ enum class Opcode : uint8_t {
   vabsdiff4, vabsdiff2,
   // the thread's stack: alloca (dynamic .local storage), stacksave / stackrestore
   alloca_, stacksave, stackrestore,
+  // a bit mask of a position and width (cuda::bitmask, CUB's radix sort); sign or zero extension
+  // of a value's low N bits
+  bmsk, szext,
 };
 // clang-format on
 
@@ -107,9 +110,30 @@ enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8 
 enum class MatrixLayout : uint8_t { none, row, col };
 
 enum class SpecialRegister : uint8_t {
-  tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
-  clock, clock64, globaltimer, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
-  dynamic_smem_size, total_smem_size,
+  tid,
+  ntid,
+  ctaid,
+  nctaid,
+  laneid,
+  warpid,
+  nwarpid,
+  smid,
+  nsmid,
+  gridid,
+  clock,
+  clock64,
+  globaltimer,
+  lanemask_eq,
+  lanemask_lt,
+  lanemask_le,
+  lanemask_gt,
+  lanemask_ge,
+  dynamic_smem_size,
+  total_smem_size,
+  globaltimer_lo,
+  globaltimer_hi,
+  clock_hi,
+  envreg,  // %envreg0..31: `component` is the number
 };
 
 constexpr uint32_t no_register = UINT32_MAX;
@@ -162,7 +186,7 @@ struct Modifiers {
   bool carry_in = false;   // addc / subc / madc
   bool uniform = false;    // .uni
   bool to_generic = true;  // cvta: true for cvta.<space>, false for cvta.to.<space>
-  bool clamp = false;      // shr/bfe-style .clamp, shf.clamp
+  bool clamp = false;      // shf, bmsk, szext: .clamp (else .wrap)
   bool shift_right = false;  // .shiftamt of bfind
   bool full = false;        // div.full.f32 (approximate, 2 ulp)
   bool non_coherent = false;  // ld.global.nc

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,8 +77,10 @@ struct Function {
 
   std::vector<Instruction> instructions;
 
-  // .maxntid / .reqntid (0 when absent), .minnctapersm.
+  // Threads a block may have at most (.maxntid or .reqntid; 0 when absent), the block shape
+  // .reqntid demands (0s when absent), .minnctapersm.
   uint32_t max_threads = 0;
+  std::array<uint32_t, 3> required_block{0, 0, 0};
   uint32_t min_ctas_per_sm = 0;
 
   uint32_t source_line = 0;
@@ -107,16 +110,23 @@ struct Module {
   uint64_t global_bytes = 0;
   uint64_t const_bytes = 0;
   // Static .shared bytes of each kernel (its own variables and the module-scope ones it uses),
-  // indexed like `functions`; extern shared starts after them, aligned to 16.
+  // indexed like `functions`; extern shared starts after them, aligned to 16 or to the largest
+  // alignment an `.extern .shared` declaration asks (code relies on it: nvcc folds `addr % 128`
+  // of an __align__(128) array to 0).
   std::vector<uint64_t> static_shared_bytes;
+  uint32_t extern_shared_align = 16;
 
+  // Where a CTA running `kernel` has its extern (dynamic) shared memory.
+  uint64_t extern_shared_offset(uint32_t kernel) const {
+    return (static_shared_bytes[kernel] + extern_shared_align - 1) / extern_shared_align *
+           extern_shared_align;
+  }
   // Offset of a .shared symbol inside the shared memory of a CTA running `kernel`: static
-  // variables at their offset, extern (dynamic) ones after the kernel's static bytes, aligned
-  // to 16.
+  // variables at their offset, extern ones at extern_shared_offset.
   uint64_t shared_offset(uint32_t kernel, uint32_t symbol) const {
     const Symbol& s = symbols[symbol];
     if (!s.is_extern) return s.offset;
-    return (static_shared_bytes[kernel] + 15) / 16 * 16 + s.offset;
+    return extern_shared_offset(kernel) + s.offset;
   }
 
   const Function* find_function(const std::string& name) const {

@@ -167,6 +167,9 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
     case Opcode::shf:
       if (piece == "l") return mod.shift_left = true;
       if (piece == "r") return !(mod.shift_left = false);
+      [[fallthrough]];
+    case Opcode::bmsk:
+    case Opcode::szext:
       if (piece == "clamp") return mod.clamp = true;
       return piece == "wrap";
     case Opcode::bfind:
@@ -475,6 +478,10 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {{Rule::reg, DataType::b32}, src, b32};
     case Opcode::fns:
       return {dst, b32, b32, {k_source, DataType::s32}};
+    case Opcode::bmsk:
+      return {dst, b32, b32};
+    case Opcode::szext:
+      return {dst, src, u32};
     case Opcode::setp:
       if (inst.mod.bool_op != BoolOp::none) return {{Rule::reg | Rule::pipe, pred}, src, src, psrc};
       return {{Rule::reg | Rule::pipe, pred}, src, src};
@@ -853,6 +860,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail("match.sync takes .b32 or .b64, got ." + std::string(type_name(inst.type)));
   if (inst.op == Opcode::fns && inst.type != DataType::b32)
     fail("fns takes .b32, got ." + std::string(type_name(inst.type)));
+  if (inst.op == Opcode::bmsk && inst.type != DataType::b32)
+    fail("bmsk takes .b32, got ." + std::string(type_name(inst.type)));
+  if (inst.op == Opcode::szext && inst.type != DataType::u32 && inst.type != DataType::s32)
+    fail("szext takes .u32 or .s32, got ." + std::string(type_name(inst.type)));
   if (inst.op == Opcode::testp && inst.mod.test == TestProperty::none)
     fail("testp needs a property (.finite, .infinite, .number, .notanumber, .normal, .subnormal)");
   if (inst.op == Opcode::testp && inst.type != DataType::f32 && inst.type != DataType::f64)

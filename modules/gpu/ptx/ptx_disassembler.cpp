@@ -53,6 +53,8 @@ DataType display_type(const Instruction& inst, uint32_t index) {
       return index >= 2 ? DataType::u32 : inst.type;
     case Opcode::bfi:
       return index >= 3 ? DataType::u32 : inst.type;
+    case Opcode::szext:
+      return index == 2 ? DataType::u32 : inst.type;
     case Opcode::selp:
       return index == 3 ? DataType::pred : inst.type;
     case Opcode::shfl:
@@ -78,6 +80,7 @@ std::string operand_text(const Module& module, const Function& function, const I
       break;
     case Operand::Kind::special:
       text += std::string(special_register_name(operand.special));
+      if (operand.special == SpecialRegister::envreg) text += std::to_string(operand.component);
       if (special_register_has_components(operand.special))
         text += std::string(".") + static_cast<char>('x' + operand.component);
       break;
@@ -187,6 +190,10 @@ std::string mnemonic(const Instruction& inst) {
       break;
     case Opcode::shf:
       text += mod.shift_left ? ".l" : ".r";
+      text += mod.clamp ? ".clamp" : ".wrap";
+      break;
+    case Opcode::bmsk:
+    case Opcode::szext:
       text += mod.clamp ? ".clamp" : ".wrap";
       break;
     case Opcode::tex:

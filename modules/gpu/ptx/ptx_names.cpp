@@ -42,7 +42,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 81> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 83> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -89,6 +89,8 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 81> k_opcodes{{
     {O::prmt, "prmt"},
     {O::bfind, "bfind"},
     {O::fns, "fns"},
+    {O::bmsk, "bmsk"},
+    {O::szext, "szext"},
     {O::setp, "setp"},
     {O::set, "set"},
     {O::selp, "selp"},
@@ -175,7 +177,7 @@ constexpr std::array<std::pair<AtomicOp, std::string_view>, 10> k_atomics{{
 }};
 
 using SR = SpecialRegister;
-constexpr std::array<std::pair<SpecialRegister, std::string_view>, 20> k_specials{{
+constexpr std::array<std::pair<SpecialRegister, std::string_view>, 24> k_specials{{
     {SR::tid, "%tid"},
     {SR::ntid, "%ntid"},
     {SR::ctaid, "%ctaid"},
@@ -196,6 +198,10 @@ constexpr std::array<std::pair<SpecialRegister, std::string_view>, 20> k_special
     {SR::lanemask_ge, "%lanemask_ge"},
     {SR::dynamic_smem_size, "%dynamic_smem_size"},
     {SR::total_smem_size, "%total_smem_size"},
+    {SR::globaltimer_lo, "%globaltimer_lo"},
+    {SR::globaltimer_hi, "%globaltimer_hi"},
+    {SR::clock_hi, "%clock_hi"},
+    {SR::envreg, "%envreg"},
 }};
 
 constexpr std::array<std::pair<PermuteMode, std::string_view>, 6> k_permute_modes{{
@@ -341,7 +347,23 @@ std::string_view special_register_name(SpecialRegister reg) {
   return name_of(k_specials, reg);
 }
 std::optional<SpecialRegister> special_register_from_name(std::string_view name) {
+  if (name == "%envreg") return std::nullopt;  // only with its number
   return value_of(k_specials, name);
+}
+
+std::optional<uint8_t> environment_register_number(std::string_view name) {
+  constexpr std::string_view prefix = "%envreg";
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  const std::string_view digits = name.substr(prefix.size());
+  if (digits.empty() || digits.size() > 2 || (digits.size() == 2 && digits[0] == '0'))
+    return std::nullopt;
+  unsigned number = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (number >= 32) return std::nullopt;
+  return static_cast<uint8_t>(number);
 }
 
 bool special_register_has_components(SpecialRegister reg) {

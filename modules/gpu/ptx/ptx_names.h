@@ -44,6 +44,8 @@ std::optional<TestProperty> test_property_from_name(std::string_view name);
 // "%tid", "%clock64", ... (with the percent sign).
 std::string_view special_register_name(SpecialRegister reg);
 std::optional<SpecialRegister> special_register_from_name(std::string_view name);
+// N of "%envregN" (0 to 31), none for any other name.
+std::optional<uint8_t> environment_register_number(std::string_view name);
 // Whether the register has .x/.y/.z components.
 bool special_register_has_components(SpecialRegister reg);
 

@@ -457,6 +457,8 @@ class Parser {
     symbol.initializer = decl.initializer;
     symbol.addresses = decl.addresses;
     symbol.function = function;
+    if (is_extern && space == StateSpace::shared)
+      m_module.extern_shared_align = std::max(m_module.extern_shared_align, decl.align);
     m_module.symbols.push_back(std::move(symbol));
     return static_cast<uint32_t>(m_module.symbols.size() - 1);
   }
@@ -558,9 +560,16 @@ class Parser {
     while (peek().kind == Token::Kind::word && peek().text[0] == '.') {
       const Token& directive = next();
       if (directive.text == ".maxntid" || directive.text == ".reqntid") {
-        uint64_t threads = expect_unsigned("a thread count");
-        while (accept(',')) threads *= expect_unsigned("a thread count");
-        function.max_threads = static_cast<uint32_t>(threads);
+        std::array<uint32_t, 3> block{1, 1, 1};
+        for (size_t i = 0; i < 3; ++i) {
+          if (i > 0 && !accept(',')) break;
+          const uint64_t count = expect_unsigned("a thread count");
+          if (count == 0 || count > 1024)
+            fail(directive.line, directive.text + " takes thread counts from 1 to 1024");
+          block[i] = static_cast<uint32_t>(count);
+        }
+        function.max_threads = block[0] * block[1] * block[2];
+        if (directive.text == ".reqntid") function.required_block = block;
       } else if (directive.text == ".minnctapersm") {
         function.min_ctas_per_sm = static_cast<uint32_t>(expect_unsigned("a CTA count"));
       } else if (directive.text == ".maxnreg" || directive.text == ".maxnctapersm") {
@@ -742,6 +751,13 @@ class Parser {
       operand.kind = Operand::Kind::reg;
       operand.reg = *reg;
       if (accept('|')) raw.pipe_predicate = expect_register("a predicate register");
+      return;
+    }
+    if (const auto number = environment_register_number(token.text)) {
+      next();
+      operand.kind = Operand::Kind::special;
+      operand.special = SpecialRegister::envreg;
+      operand.component = *number;
       return;
     }
     if (token.text[0] == '%') {

@@ -49,6 +49,11 @@ struct ExecutionContext {
   uint64_t clock = 0;
   uint64_t globaltimer_ns = 0;
 
+  // A cooperative launch's grid workspace (cooperative groups' {size, barrier} words that
+  // this_grid().sync() counts arrivals in), read through %envreg1 (high word) and %envreg2 (low
+  // word) as the CUDA driver passes it; 0 for any other launch, so is_valid() is false there.
+  uint64_t grid_workspace = 0;
+
   // The shared-memory banks, for the bank check that ld/st.shared of one register per lane make
   // on the addresses they compute (see SharedAccess::one_pass): log2 of the bank width and
   // banks - 1, or bank_width_shift 0 when the SM's geometry leaves the check to its own model

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/simt/launch_bounds.h"
 #include "modules/gpu/simt/module_image.h"
 
 namespace ohmvp::gpu {
@@ -85,6 +86,7 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
     throw ConfigError("launch of '" + params.kernel + "': grid and block must not be empty");
   if (params.block.count() > 1024)
     throw ConfigError("launch of '" + params.kernel + "': more than 1024 threads per block");
+  check_launch_bounds(kernel, params.block, "launch of '" + params.kernel + "'");
   if (params.arguments.size() < kernel.param_bytes)
     throw ConfigError(
         "launch of '" + params.kernel + "': " + std::to_string(params.arguments.size()) +

@@ -8,6 +8,17 @@
 namespace ohmvp::gpu {
 namespace detail {
 
+namespace {
+
+// %envreg0..31: the driver's words to the kernel; only the grid workspace's are modelled.
+uint64_t environment_register(const ExecutionContext& context, uint8_t number) {
+  if (number == 1) return context.grid_workspace >> 32;
+  if (number == 2) return context.grid_workspace & 0xffffffff;
+  return 0;
+}
+
+}  // namespace
+
 uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
   const ExecutionContext& context = x.context;
   auto component = [&](const Dim3& d) -> uint64_t {
@@ -56,6 +67,14 @@ uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
       return context.dynamic_shared_bytes;
     case SpecialRegister::total_smem_size:
       return context.shared_bytes;
+    case SpecialRegister::globaltimer_lo:
+      return context.globaltimer_ns & 0xffffffff;
+    case SpecialRegister::globaltimer_hi:
+      return context.globaltimer_ns >> 32;
+    case SpecialRegister::clock_hi:
+      return context.clock >> 32;
+    case SpecialRegister::envreg:
+      return environment_register(context, operand.component);
   }
   return 0;
 }
@@ -516,6 +535,8 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::prmt:
     case Opcode::bfind:
     case Opcode::fns:
+    case Opcode::bmsk:
+    case Opcode::szext:
     case Opcode::shf:
     case Opcode::lop3:
     case Opcode::dp4a:

@@ -177,6 +177,27 @@ uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset) {
   return none;
 }
 
+// bmsk.{clamp,wrap}.b32 d, a, b: b bits set from bit a upward (bits past 31 dropped). .wrap takes
+// a and b modulo 32; .clamp makes the mask empty for a >= 32 and runs it to bit 31 for b >= 32.
+uint32_t bit_mask(uint32_t a, uint32_t b, bool clamp) {
+  if (clamp && a >= 32) return 0;
+  const uint32_t position = a & 31, width = b & 31;
+  const uint32_t from_position = ~0u << position;
+  if ((clamp && b >= 32) || position + width >= 32) return from_position;
+  return from_position & ~(~0u << (position + width));
+}
+
+// szext.{clamp,wrap}.{u32,s32} d, a, b: the low b bits of a, zero- or sign-extended. .wrap takes
+// b modulo 32; .clamp keeps a whole for b >= 32. No bits (b = 0 after the mode) give 0.
+uint32_t extend_low_bits(uint32_t a, uint32_t b, bool clamp, bool is_signed) {
+  if (clamp && b >= 32) return a;
+  const uint32_t width = b & 31;
+  if (width == 0) return 0;
+  const uint32_t high = ~0u << width;
+  const bool negative = is_signed && ((a >> (width - 1)) & 1);
+  return negative ? a | high : a & ~high;
+}
+
 }  // namespace
 
 void execute_bits(Exec& x) {
@@ -231,6 +252,20 @@ void execute_bits(Exec& x) {
               funnel_shift(
                   static_cast<uint32_t>(read(x, 1, lane)), static_cast<uint32_t>(read(x, 2, lane)),
                   static_cast<uint32_t>(read(x, 3, lane)), in.mod.shift_left, in.mod.clamp));
+      });
+      return;
+    case Opcode::bmsk:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              bit_mask(static_cast<uint32_t>(read(x, 1, lane)),
+                       static_cast<uint32_t>(read(x, 2, lane)), in.mod.clamp));
+      });
+      return;
+    case Opcode::szext:
+      for_each_lane(x.lanes, [&](uint32_t lane) {
+        write(x, lane,
+              extend_low_bits(static_cast<uint32_t>(read(x, 1, lane)),
+                              static_cast<uint32_t>(read(x, 2, lane)), in.mod.clamp, is_signed));
       });
       return;
     case Opcode::bfind:

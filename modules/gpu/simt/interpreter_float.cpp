@@ -42,6 +42,17 @@ uint16_t narrow_half(double value, DataType type, RoundingMode mode, bool ftz, b
 // Runs `op` on each active lane's 1..3 floating-point sources, with the instruction's rounding
 // mode, .ftz and .sat. f16/bf16 operands compute in binary64 and round once to 16 bits: exact for
 // add, sub, mul; div and sqrt round correctly because binary64 has more than twice the bits.
+// div.approx.f32 is a * (1/b) with the reciprocal flushed to zero for 2^126 < |b| < 2^128 (PTX
+// ISA): the quotient there is a signed zero, or NaN for an infinite a. Elsewhere it is within
+// 2 ulp of a / b, which this model computes exactly.
+template <class T>
+T approximate_quotient(T a, T b) {
+  const T magnitude = std::fabs(b);
+  if (magnitude > std::ldexp(T{1}, 126) && magnitude < std::ldexp(T{1}, 128))
+    return a * std::copysign(T{0}, b);
+  return a / b;
+}
+
 template <class Op>
 void elementwise(Exec& x, unsigned arity, Op op) {
   const Instruction& in = x.instruction;
@@ -195,6 +206,10 @@ void execute_float(Exec& x) {
       elementwise(x, 3, [](auto a, auto b, auto c) { return std::fma(a, b, c); });
       return;
     case Opcode::div:
+      if (in.mod.approx && in.type == DataType::f32) {
+        elementwise(x, 2, [](auto a, auto b, auto) { return approximate_quotient(a, b); });
+        return;
+      }
       elementwise(x, 2, [](auto a, auto b, auto) { return a / b; });
       return;
     case Opcode::rcp:

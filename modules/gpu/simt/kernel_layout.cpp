@@ -5,6 +5,21 @@
 
 namespace ohmvp::gpu {
 
+namespace {
+
+// Why a function without a body cannot be called: the device runtime's kernel launch
+// (dynamic parallelism: <<<>>> in device code, built with -rdc) or any other external function.
+std::string why_no_body(const std::string& callee) {
+  const bool device_launch = callee.rfind("__cudaCDP", 0) == 0 ||
+                             callee.rfind("cudaGetParameterBuffer", 0) == 0 ||
+                             callee.rfind("cudaLaunchDevice", 0) == 0;
+  if (device_launch)
+    return "which launches a kernel from the device (dynamic parallelism is not supported)";
+  return "which has no body (external functions are not supported)";
+}
+
+}  // namespace
+
 KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name,
                            uint64_t call_stack_bytes)
     : m_module(&module), m_call_stack_bytes(call_stack_bytes) {
@@ -51,9 +66,10 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name,
       m_param_offsets[s] = m_slots[symbol.function].call_site_offset + symbol.offset;
     }
   }
-  if (m_kernel < module.static_shared_bytes.size())
+  if (m_kernel < module.static_shared_bytes.size()) {
     m_static_shared = module.static_shared_bytes[m_kernel];
-  m_extern_shared = align_up(m_static_shared, 16);
+    m_extern_shared = module.extern_shared_offset(m_kernel);
+  }
 }
 
 void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_pointer) {
@@ -89,8 +105,7 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
         if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
                           ": kernel '" + demangle(m_module->functions[m_kernel].name) +
-                          "' calls '" + demangle(callee.name) +
-                          "', which has no body (external functions are not supported)");
+                          "' calls '" + demangle(callee.name) + "', " + why_no_body(callee.name));
       }
       visit(operand.target, state, through_pointer);
     }

@@ -76,7 +76,7 @@ class KernelLayout {
   }
 
   uint64_t static_shared_bytes() const { return m_static_shared; }
-  // `.extern .shared` arrays start here (static shared bytes rounded up to 16).
+  // `.extern .shared` arrays start here (Module::extern_shared_offset).
   uint64_t extern_shared_offset() const { return m_extern_shared; }
 
   ParamKind param_kind(uint32_t symbol) const { return m_param_kinds[symbol]; }

@@ -1,0 +1,24 @@
+// Arguments real code passes: a struct by value holding device pointers (a struct of arrays, a
+// parameter block), and textures of two- and four-element texels.
+
+struct Arrays {
+  const float* x;
+  float* y;
+  int count;
+  float scale;
+};
+
+extern "C" __global__ void scale_arrays(Arrays arrays) {
+  const int i = threadIdx.x;
+  if (i < arrays.count) arrays.y[i] = arrays.scale * arrays.x[i];
+}
+
+extern "C" __global__ void fetch_float4(cudaTextureObject_t texture, float4* out, int count) {
+  const int i = threadIdx.x;
+  if (i < count) out[i] = tex1Dfetch<float4>(texture, i);
+}
+
+extern "C" __global__ void fetch_int2(cudaTextureObject_t texture, int2* out, int count) {
+  const int i = threadIdx.x;
+  if (i < count) out[i] = tex1Dfetch<int2>(texture, i);
+}
