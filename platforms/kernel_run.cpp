@@ -71,6 +71,7 @@ class SimulatedExecutor : public WorkloadExecutor {
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
       config.block = {launch.block[0], launch.block[1], launch.block[2]};
       config.dynamic_shared_bytes = launch.shared_bytes;
+      config.cooperative = launch.cooperative;
       m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
     } catch (const std::invalid_argument& error) {
       throw in_launch(error);

@@ -177,6 +177,12 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   resources.shared_bytes = state->shared_bytes_per_cta;
   state->occupancy = compute_occupancy(resources, m_config.sm, m_config.warp_size, launch.kernel);
   state->cta_count = launch.grid.count();
+  const uint64_t resident = uint64_t{state->occupancy.ctas_per_sm} * m_config.sm_count;
+  if (launch.grid_workspace != 0 && state->cta_count > resident)
+    throw ConfigError(where + ": a cooperative launch of " + std::to_string(state->cta_count) +
+                      " blocks needs them all resident at once; " + std::to_string(resident) +
+                      " fit on this GPU (" + std::to_string(state->occupancy.ctas_per_sm) +
+                      " per SM on " + std::to_string(m_config.sm_count) + " SMs)");
   state->registers.resize(launch.module->functions.size());
   state->traits.resize(launch.module->functions.size());
   for (size_t f = 0; f < launch.module->functions.size(); ++f) {

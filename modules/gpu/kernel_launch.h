@@ -29,6 +29,10 @@ struct KernelLaunch {
   uint64_t call_stack_bytes = DeviceLimits{}.stack_bytes;
   uint64_t printf_fifo_bytes = DeviceLimits{}.printf_fifo_bytes;
 
+  // A cooperative launch's grid workspace (ExecutionContext::grid_workspace): its blocks must all
+  // fit on the GPU at once. 0 for any other launch.
+  uint64_t grid_workspace = 0;
+
   uint64_t global_segment_base = 0;     // device address of the module's .global variables
   const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)
   // Device address of the local region: thread t of the grid (CTA-linear * threads per CTA +

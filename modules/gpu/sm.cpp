@@ -144,6 +144,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.sm_id = m_id;
   c.sm_count = m_config.sm_count;
   c.grid_id = launch.grid_id;
+  c.grid_workspace = k.grid_workspace;
   const uint32_t banks = m_config.shared_memory.banks;
   const uint32_t bank_width = m_config.shared_memory.bank_width_bytes;
   if ((banks & (banks - 1)) == 0 && (bank_width & (bank_width - 1)) == 0 &&
@@ -574,6 +575,10 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
     } else {
       Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
+      if (op.request.acquires) {
+        m_ldst.invalidate_for_fence();
+        m_stats.l1_fence_invalidations.inc();
+      }
       if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
             scheduler_slot(op.warp));

@@ -60,8 +60,10 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
       l1_bypasses(stats.counter(group, "l1_bypasses", "accesses",
                                 "line loads sent to L2 past the L1: .cg, .cv, volatile, or "
                                 "relaxed/acquire at GPU or system scope")),
-      l1_fence_invalidations(stats.counter(group, "l1_fence_invalidations", "fences",
-                                           "fences at GPU or system scope that emptied the L1")),
+      l1_fence_invalidations(
+          stats.counter(group, "l1_fence_invalidations", "fences",
+                        "fences and acquiring loads and atomics at GPU or system "
+                        "scope that emptied the L1")),
       stores(stats.counter(group, "stores", "requests", "line stores sent to L2")),
       atomics(stats.counter(group, "atomics", "requests", "line atomics sent to L2")),
       shared_accesses(

@@ -44,7 +44,7 @@ struct SmStats {
   Counter& l1_added_fetches;  // misses that sent one more fetch on their line's MSHR entry
   Counter& l1_stall_cycles;   // cycles the LD/ST unit could not take its next line access
   Counter& l1_bypasses;       // line loads sent to L2 past the L1 (.cg/.cv, volatile, ...)
-  Counter& l1_fence_invalidations;  // fences at GPU or system scope that emptied the L1
+  Counter& l1_fence_invalidations;  // fences, acquiring ld/atom at GPU or system scope: L1 emptied
   Counter& stores;            // line writes sent to L2
   Counter& atomics;           // line atomics sent to L2
   Counter& shared_accesses;

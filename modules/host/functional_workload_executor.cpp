@@ -126,6 +126,7 @@ void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
   params.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
   params.block = {launch.block[0], launch.block[1], launch.block[2]};
   params.dynamic_shared_bytes = launch.shared_bytes;
+  params.cooperative = launch.cooperative;
   params.arguments = pack_arguments(launch, *kernel, args);
   const gpu::LaunchStatistics stats = m_executor.launch(params);
   m_totals.warp_size = stats.warp_size;

@@ -594,6 +594,7 @@ class WorkloadParser {
     if (launch.grid[1] > 65535 || launch.grid[2] > 65535)
       r.fail("grid", "y and z are at most 65535");
     r.get("shared_bytes", launch.shared_bytes, 0u, 1u << 20);
+    r.get("cooperative", launch.cooperative);
     const nlohmann::json* args = r.raw("args");
     const std::string path = r.path() + ".args";
     if (!args) fail(path, "required: the kernel's arguments in order (may be [])");

@@ -83,6 +83,9 @@ struct KernelLaunch {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t shared_bytes = 0;  // dynamic shared memory
+  // cudaLaunchCooperativeKernel: every block resident at once, with a grid workspace so that
+  // cooperative groups' this_grid().sync() works.
+  bool cooperative = false;
   std::vector<KernelArg> args;
 };
 

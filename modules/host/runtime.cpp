@@ -303,6 +303,14 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     }
     request.heap = m_heap.get();
   }
+  if (config.cooperative) {
+    if (m_grid_workspace == 0) {  // zeroed, as the driver gives it; sync() leaves it as it was
+      m_grid_workspace = allocate(grid_workspace_bytes);
+      const uint8_t zeros[grid_workspace_bytes] = {};
+      m_gpu.write(m_grid_workspace, zeros, grid_workspace_bytes);
+    }
+    request.grid_workspace = m_grid_workspace;
+  }
   request.global_segment_base = loaded.global_base;
   request.const_bank = loaded.const_bank.data();
   if (layout.local_bytes_per_thread() > 0) {

@@ -38,10 +38,15 @@ class Runtime : public sc_core::sc_module {
   // measured to stop the host after about 1000 (Stack Overflow question 53970187, "CUDA stream
   // is blocked when launching many kernels (>1000)").
   static constexpr size_t max_queued_launches = 1024;
+  // Cooperative groups' grid workspace: {size, barrier}, two 32-bit words (driver_abi.h).
+  static constexpr size_t grid_workspace_bytes = 8;
 
   struct LaunchConfig {
     gpu::Dim3 grid, block;
     uint32_t dynamic_shared_bytes = 0;
+    // cudaLaunchCooperativeKernel: all blocks resident at once (refused when they do not fit),
+    // with the grid workspace cooperative groups' this_grid().sync() counts arrivals in.
+    bool cooperative = false;
   };
 
   // `device_bytes` of memory behind the GPU, at device addresses from gpu.device_base() on;
@@ -142,6 +147,7 @@ class Runtime : public sc_core::sc_module {
   std::ostream* m_printf_output = &std::cout;
   gpu::DeviceLimits m_limits;
   std::unique_ptr<gpu::DeviceHeap> m_heap;  // malloc/free's, once a kernel uses them
+  uint64_t m_grid_workspace = 0;            // cooperative launches', set aside at the first one
   std::string m_fault;  // the first device fault since the last synchronize
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;

@@ -913,3 +913,55 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
                                       "elements)"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch cannot") {
+  // tests/data/ptx/grid_sync.cu: cooperative groups' this_grid().sync() between phases.
+  const std::string dir = scratch_dir("grid_sync");
+  const int count = 1000;
+  const auto workload = [&](const std::string& kernel, unsigned grid, bool cooperative,
+                            const nlohmann::json& args) {
+    nlohmann::json launch = {
+        {"kernel", kernel}, {"grid", {grid, 1, 1}}, {"block", {128, 1, 1}}, {"args", args}};
+    if (cooperative) launch["cooperative"] = true;
+    const nlohmann::json buffers = {
+        {"values", {{"type", "s32"}, {"count", count}}},
+        {"out", {{"type", "s32"}, {"count", count}, {"init", {{"value", -1}}}}}};
+    write_text(dir + "/w.json", nlohmann::json({{"type", "kernel"},
+                                                {"ptx", shipped("tests/data/ptx/grid_sync.ptx")},
+                                                {"buffers", buffers},
+                                                {"launches", {launch}},
+                                                {"outputs", {"out"}}})
+                                    .dump());
+    return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+  };
+  const nlohmann::json rotate_args = {
+      {{"buffer", "values"}}, {{"buffer", "out"}}, {{"s32", count}}};
+  const CliResult synced = workload("rotate_twice", 8, true, rotate_args);
+  INFO(synced.output);
+  REQUIRE(synced.exit_code == 0);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", count);
+  for (int i = 0; i < count; ++i) {
+    INFO("i = " << i);
+    REQUIRE(out[i] == ((i + 1) % count + 129) % count * 3 + 1);
+  }
+
+  const CliResult valid = workload("grid_valid", 4, true, {{{"buffer", "out"}}});
+  REQUIRE(valid.exit_code == 0);
+  CHECK(read_dump<int32_t>(dir, "out", count)[0] == 1);
+  CHECK(read_dump<int32_t>(dir, "out", count)[511] == 1);
+  const CliResult plain_valid = workload("grid_valid", 4, false, {{{"buffer", "out"}}});
+  REQUIRE(plain_valid.exit_code == 0);
+  CHECK(read_dump<int32_t>(dir, "out", count)[0] == 0);
+  CHECK(read_dump<int32_t>(dir, "out", count)[511] == 0);
+
+  // Without a grid workspace, sync() traps, as on the hardware.
+  const CliResult plain = workload("rotate_twice", 8, false, rotate_args);
+  CHECK(plain.exit_code == 1);
+  CHECK_THAT(plain.output, Contains("device fault in kernel 'rotate_twice'") && Contains("trap"));
+  // A grid that cannot be resident at once is refused before it runs.
+  const CliResult too_large = workload("rotate_twice", 100000, true, rotate_args);
+  CHECK(too_large.exit_code == 2);
+  CHECK_THAT(too_large.output, Contains("a cooperative launch of 100000 blocks needs them all "
+                                        "resident at once;"));
+  std::filesystem::remove_all(dir);
+}

@@ -169,3 +169,20 @@ TEST_CASE("sm_70 bits: the disassembler and parser know the new instructions and
                                   "bmsk.clamp.b64 %r0, %r1, %r2;\nret;\n}\n"),
                     Catch::Contains("bmsk takes .b32"));
 }
+
+TEST_CASE(
+    "sm_70 bits: a plain launch has no grid workspace; the functional executor refuses a "
+    "cooperative one",
+    "[simt]") {
+  // tests/data/ptx/grid_sync.cu; the timed GPU runs it cooperatively (cli_tests).
+  const Module module = load_fixture("grid_sync.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = upload(memory, std::vector<int32_t>(64, -1));
+  executor.launch(one_cta("grid_valid", 64, {out_at}));
+  CHECK(download<int32_t>(memory, out_at, 64) == std::vector<int32_t>(64, 0));
+  LaunchParams cooperative = one_cta("grid_valid", 64, {out_at});
+  cooperative.cooperative = true;
+  CHECK_THROWS_WITH(executor.launch(cooperative),
+                    Catch::Contains("a cooperative launch needs its blocks resident together"));
+}

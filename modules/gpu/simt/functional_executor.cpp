@@ -87,6 +87,10 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
   if (params.block.count() > 1024)
     throw ConfigError("launch of '" + params.kernel + "': more than 1024 threads per block");
   check_launch_bounds(kernel, params.block, "launch of '" + params.kernel + "'");
+  if (params.cooperative)
+    throw ConfigError("launch of '" + params.kernel +
+                      "': a cooperative launch needs its blocks resident together; the "
+                      "functional executor runs one CTA at a time (the timed GPU runs them)");
   if (params.arguments.size() < kernel.param_bytes)
     throw ConfigError(
         "launch of '" + params.kernel + "': " + std::to_string(params.arguments.size()) +

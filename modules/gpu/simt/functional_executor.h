@@ -18,6 +18,7 @@ struct LaunchParams {
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> arguments;  // the kernel's parameter block (offsets as in Function::params)
+  bool cooperative = false;        // refused: this executor runs one CTA at a time
 };
 
 struct LaunchStatistics {

@@ -176,6 +176,12 @@ bool reads_past_l1(const Modifiers& mod) {
   return ordered && (mod.scope == MemoryScope::gpu || mod.scope == MemoryScope::sys);
 }
 
+bool acquires_beyond_cta(const Modifiers& mod) {
+  const bool acquire = mod.order == MemoryOrder::acquire || mod.order == MemoryOrder::acq_rel ||
+                       mod.order == MemoryOrder::sc;
+  return acquire && (mod.scope == MemoryScope::gpu || mod.scope == MemoryScope::sys);
+}
+
 }  // namespace
 
 void execute_memory(Exec& x, bool& pending) {
@@ -292,6 +298,7 @@ void execute_memory(Exec& x, bool& pending) {
   request.vector_width = static_cast<uint8_t>(vector_width);
   request.atomic_op = in.mod.atomic;
   request.l2_only = is_load && reads_past_l1(in.mod);
+  request.acquires = (is_load || in.op == Opcode::atom) && acquires_beyond_cta(in.mod);
   request.destination = has_destination ? destination : Operand{};
   request.run_count = 1;
   request.fragment = false;

@@ -32,6 +32,10 @@ struct MemoryRequest {
   // A load the SM's L1 may not serve: .cg/.cv, or ordered (volatile, or relaxed/acquire at GPU
   // or system scope), which must see what other SMs wrote; it reads the L2 and leaves the L1 be.
   bool l2_only = false;
+  // An ld or atom with acquire semantics (.acquire, .acq_rel, .sc) at GPU or system scope: once
+  // it completes the SM's L1 drops what it holds, as after fence.acq_rel.gpu, so the plain loads
+  // after it see what other SMs released (cooperative groups' grid sync, flag handoffs).
+  bool acquires = false;
   std::array<StateSpace, 64> space{};
   std::array<uint64_t, 64> address{};
   std::array<uint64_t, 64> operand_b{};
