@@ -965,3 +965,22 @@ TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch
                                         "resident at once;"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("cli: a __grid_constant__ parameter read through a generic pointer") {
+  // tests/data/ptx/grid_constant.cu: cvta.param gives the parameter's generic address, which a
+  // function loads from.
+  const std::string dir = scratch_dir("grid_constant");
+  nlohmann::json fields = nlohmann::json::array();
+  for (int k = 0; k < 16; ++k) fields.push_back({{"f32", 0.5 * k}});
+  fields.push_back({{"s32", 20}});
+  const CliResult r = run_fixture(
+      dir, "grid_constant.ptx", "grid_constant", 1, 32,
+      {{"out", {{"type", "f32"}, {"count", 32}}}, {"global", {{"type", "f32"}, {"count", 1}}}},
+      {{{"struct", fields}}, {{"buffer", "out"}}, {{"buffer", "global"}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<float> out = read_dump<float>(dir, "out", 32);
+  for (int i = 0; i < 20; ++i) CHECK(out[i] == 0.5f * (i % 16) + 100.0f);
+  CHECK(out[20] == 0.0f);
+  std::filesystem::remove_all(dir);
+}

@@ -186,3 +186,34 @@ TEST_CASE(
   CHECK_THROWS_WITH(executor.launch(cooperative),
                     Catch::Contains("a cooperative launch needs its blocks resident together"));
 }
+
+TEST_CASE("sm_70 bits: cvta.param gives a kernel parameter a generic, read-only address",
+          "[simt]") {
+  const Module module = load_fixture("grid_constant.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(4 * 4), global_at = memory.allocate(4);
+  LaunchParams launch;
+  launch.kernel = "grid_constant";
+  launch.grid = {1, 1, 1};
+  launch.block = {4, 1, 1};
+  for (int k = 0; k < 16; ++k) put(launch.arguments, 4 * k, 1.0f + k);
+  put(launch.arguments, 64, int32_t{3});
+  put(launch.arguments, 72, out_at);
+  put(launch.arguments, 80, global_at);
+  executor.launch(launch);
+  CHECK(download<float>(memory, out_at, 4) == std::vector<float>{101, 102, 103, 0});
+
+  // The window holds the argument block only, and nothing may be written there.
+  const Module probe = parse_snippet(
+      ".visible .entry k(.param .u32 n, .param .u64 out)\n{\n.reg .b64 %rd<4>;\n.reg .b32 %r<2>;\n"
+      ".reg .pred %p;\nmov.u64 %rd1, n;\ncvta.param.u64 %rd2, %rd1;\nld.u32 %r1, [%rd2];\n"
+      "isspacep.param %p, %rd2;\nselp.u32 %r1, %r1, 0, %p;\nld.param.u64 %rd3, [out];\n"
+      "st.global.u32 [%rd3], %r1;\nst.u32 [%rd2], %r1;\nret;\n}\n");
+  FunctionalExecutor writer(probe, memory, 32);
+  LaunchParams store = one_cta("k", 1, {});
+  put(store.arguments, 0, int32_t{77});
+  put(store.arguments, 8, out_at);
+  CHECK_THROWS_WITH(writer.launch(store), Catch::Contains("store to read-only storage"));
+  CHECK(download<int32_t>(memory, out_at, 1) == std::vector<int32_t>{77});
+}

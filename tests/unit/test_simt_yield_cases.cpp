@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "modules/gpu/simt/functional_executor.h"
+#include "tests/unit/executor_test_util.h"
 #include "tests/unit/ptx_test_util.h"
 
 using namespace ohmvp::gpu;
@@ -199,4 +200,21 @@ DONE2:
   const std::vector<uint32_t> out = run(long_loop_then(second_loop), "k", 32, 150, &stats);
   CHECK(stats.path_yields == 0);
   CHECK(out[0] == 300);
+}
+
+TEST_CASE("yield cases: shuffles in both arms after the arms ran apart are refused", "[simt]") {
+  // tests/data/ptx/divergent_sync.cu: a short loop keeps one path (the shuffle reads the other
+  // arm's lanes as the SIMT stack left them, not modelled); a loop past the yield limit splits
+  // the paths, each parks at its own shuffle, and the exchange is refused.
+  const Module module = test::load_fixture("divergent_sync.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = test::upload(memory, std::vector<int32_t>(33, 0));
+  LaunchParams launch = test::one_cta("shuffle_after_split", 32, {out_at});
+  test::put(launch.arguments, 8, int32_t{2});
+  CHECK_NOTHROW(executor.launch(launch));
+  test::put(launch.arguments, 8, int32_t{3000});
+  CHECK_THROWS_WITH(executor.launch(launch),
+                    Catch::Contains("member lanes wait at another synchronising instruction after "
+                                    "paths ran apart"));
 }

@@ -911,7 +911,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail("tex.3d is not supported (the model samples 1-D and 2-D textures)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
   if (inst.op == Opcode::cvta && inst.space == StateSpace::generic)
-    fail("cvta needs a state space (.global, .shared, .local, .const)");
+    fail("cvta needs a state space (.global, .shared, .local, .const, .param)");
   if ((inst.op == Opcode::mul || inst.op == Opcode::mad) && !is_float(inst.type) &&
       inst.mod.mul == MulMode::none)
     fail(std::string(base) + "." + std::string(type_name(inst.type)) + " needs .lo, .hi or .wide");

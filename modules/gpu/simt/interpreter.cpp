@@ -188,12 +188,14 @@ void convert_address(Exec& x) {
   if (in.space == StateSpace::shared) window = shared_window_base;
   if (in.space == StateSpace::local) window = local_window_base;
   if (in.space == StateSpace::const_) window = x.context.const_segment_base;
-  if (in.space == StateSpace::param) {  // a parameter's address as a generic pointer
-    x.fail(FaultKind::unsupported, 0, "cvta of the .param space");
-    return;
-  }
+  if (in.space == StateSpace::param) window = param_window_base;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint64_t value = read(x, 1, lane);
+    if (in.space == StateSpace::param && in.mod.to_generic && (value & param_arena_tag)) {
+      // Only a kernel's parameters have generic addresses (PTX ISA, cvta).
+      x.fail(FaultKind::unsupported, lane, "cvta.param of a .func parameter's address");
+      return;
+    }
     uint64_t result = in.mod.to_generic ? value + window : value - window;
     if (in.type == DataType::u32 || in.type == DataType::b32) result &= 0xffffffff;
     write(x, lane, result);
@@ -435,6 +437,13 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
           result.yielded = true;
           warp.reconverge();
           return result;
+        case WarpState::Convergence::apart:
+          // A barrier runs without the parked paths; an exchange would read their registers.
+          if (in.op == Opcode::bar) break;
+          return fault(FaultKind::unsupported,
+                       "a warp-synchronous instruction's member lanes wait at another "
+                       "synchronising instruction after paths ran apart; exchanging values "
+                       "between such paths is not modelled");
         case WarpState::Convergence::outside_function:
           return fault(FaultKind::unsupported,
                        "a barrier or warp-synchronous instruction in a called function waits "

@@ -327,6 +327,8 @@ inline Place resolve_generic(uint64_t address) {
     return {StateSpace::shared, address - shared_window_base};
   if (address - local_window_base < local_window_size)
     return {StateSpace::local, address - local_window_base};
+  if (address - param_window_base < param_window_size)
+    return {StateSpace::param, address - param_window_base};
   return {StateSpace::global, address};
 }
 

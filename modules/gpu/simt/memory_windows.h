@@ -7,8 +7,10 @@ namespace ohmvp::gpu {
 // Generic addresses (64-bit) select a state space by window, as on NVIDIA GPUs:
 //   [shared_window_base, + shared_window_size): the CTA's shared memory, offset = address - base
 //   [local_window_base, + local_window_size):   the thread's own .local storage
+//   [param_window_base, + param_window_size):   the kernel's parameters (argument block), read
+//                                               only: a __grid_constant__ parameter's address
 //   anything else:                              global memory (device addresses)
-// cvta.shared / .local add the window base; cvta.to.<space> subtracts it.
+// cvta.shared / .local / .param add the window base; cvta.to.<space> subtracts it.
 // Device allocations never overlap the windows, nor the function addresses below them
 // (function_address_base in ptx/program.h): DeviceMemory allocates below both.
 //
@@ -23,6 +25,9 @@ constexpr uint64_t shared_window_base = 0x0000'7e00'0000'0000ULL;
 constexpr uint64_t shared_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 constexpr uint64_t local_window_base = 0x0000'7f00'0000'0000ULL;
 constexpr uint64_t local_window_size = 0x0000'0100'0000'0000ULL;  // 1 TiB
+// Above the function addresses (function_address_base), below the shared window.
+constexpr uint64_t param_window_base = 0x0000'7d80'0000'0000ULL;
+constexpr uint64_t param_window_size = 0x0000'0001'0000'0000ULL;  // 4 GiB
 
 // A .local address (0-based inside a thread's local storage) goes to device memory at
 //   local_region_base + global_thread_index * local_stride + local address

@@ -173,7 +173,7 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
   if (++m_synchronising_yields <= m_stack.depth() && m_stack.yield(floor))
     return Convergence::yielded;
   m_synchronising_yields = 0;  // every path waits at one: none can join the others
-  return Convergence::ready;
+  return Convergence::apart;
 }
 
 void WarpState::pop_finished() {

@@ -154,10 +154,11 @@ class WarpState {
   // join the top one (SimtStack::gather): `gathered`, step again. Members still elsewhere: the
   // path yields to them and comes back to the instruction later (`yielded`). Once every path
   // has yielded at such an instruction in turn (paths parked at different barriers or
-  // warp-synchronous instructions, which may not join), the path runs the instruction without
-  // the others (`ready`). Members outside the current function's paths (the warp is in a call
+  // warp-synchronous instructions, which may not join: `apart`), the path runs the instruction
+  // without the others, or the interpreter refuses it where it would read their registers.
+  // Members outside the current function's paths (the warp is in a call
   // the others did not make): `outside_function`.
-  enum class Convergence : uint8_t { ready, gathered, yielded, outside_function };
+  enum class Convergence : uint8_t { ready, gathered, yielded, apart, outside_function };
   Convergence converge(uint64_t members);
 
  private:
