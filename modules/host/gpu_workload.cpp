@@ -694,6 +694,11 @@ class WorkloadParser {
       t.dimensions = 2;
       r.get("height", t.height, uint64_t{1}, uint64_t{65536});
     }
+    if (r.has("depth")) {
+      if (!r.has("height")) r.fail("depth", "a 3-D texture needs a height too");
+      t.dimensions = 3;
+      r.get("depth", t.depth, uint64_t{1}, uint64_t{16384});
+    }
     r.get_enum("filter", t.filter,
                {{"point", TextureFilter::point}, {"linear", TextureFilter::linear}});
     r.get_enum("address", t.address,
@@ -705,10 +710,11 @@ class WorkloadParser {
     r.get("channels", t.channels, 1u, 4u);
     if (t.channels == 3) r.fail("channels", "3-channel textures do not exist; expected 1, 2 or 4");
     r.finish();
-    if (t.width * t.height * t.channels > buffer.count)
-      r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) + " texels of " +
-                          std::to_string(t.channels) + " elements exceed buffer '" + t.buffer +
-                          "' (" + std::to_string(buffer.count) + " elements)");
+    if (t.width * t.height * t.depth * t.channels > buffer.count)
+      r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) +
+                          (t.dimensions == 3 ? " x " + std::to_string(t.depth) : "") +
+                          " texels of " + std::to_string(t.channels) + " elements exceed buffer '" +
+                          t.buffer + "' (" + std::to_string(buffer.count) + " elements)");
     return t;
   }
 

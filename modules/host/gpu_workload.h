@@ -53,9 +53,10 @@ enum class TextureAddress { clamp, wrap, mirror, border };
 struct TextureBinding {
   std::string buffer;
   uint32_t channels = 1;    // elements a texel: 1, 2 or 4 (float, float2, float4)
-  uint32_t dimensions = 1;  // 1 or 2
+  uint32_t dimensions = 1;  // 1, 2 (height given) or 3 (height and depth given)
   uint64_t width = 0;
   uint64_t height = 1;
+  uint64_t depth = 1;
   TextureFilter filter = TextureFilter::point;
   TextureAddress address = TextureAddress::clamp;
   bool normalized = false;  // coordinates in [0, 1) rather than texels

@@ -39,8 +39,8 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
     throw ConfigError(where +
                       "the GPU samples point-filtered, clamp-addressed, unnormalised textures "
                       "only (filter \"point\", address \"clamp\", normalized false)");
-  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX)
-    throw ConfigError(where + "width and height must fit in 32 bits");
+  if (texture.width > UINT32_MAX || texture.height > UINT32_MAX || texture.depth > UINT32_MAX)
+    throw ConfigError(where + "width, height and depth must fit in 32 bits");
   const BufferSpec* spec = workload.find_buffer(texture.buffer);
   const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
   if (element == gpu::DataType::none)
@@ -51,7 +51,8 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
   binding.channels = texture.channels;
   binding.dimensions = texture.dimensions;
   binding.width = static_cast<uint32_t>(texture.width);
-  binding.height = static_cast<uint32_t>(texture.dimensions == 2 ? texture.height : 1);
+  binding.height = static_cast<uint32_t>(texture.dimensions >= 2 ? texture.height : 1);
+  binding.depth = static_cast<uint32_t>(texture.dimensions == 3 ? texture.depth : 1);
   return binding;
 }
 

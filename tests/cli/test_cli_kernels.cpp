@@ -911,6 +911,25 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
   CHECK(refused.exit_code == 2);
   CHECK_THAT(refused.output, Contains("9 x 1 texels of 2 elements exceed buffer 'texels' (16 "
                                       "elements)"));
+
+  // A 3-D texture of 4 x 5 x 6 texels holding 0, 1, 2, ...: texel (x, y, z) is z * 20 + y * 4 + x.
+  const nlohmann::json volume_texels = {
+      {"type", "f32"}, {"count", 120}, {"init", {{"sequence", {{"start", 0}, {"step", 1}}}}}};
+  nlohmann::json volume = {{"buffer", "texels"}, {"width", 4}, {"height", 5}, {"depth", 6}};
+  const nlohmann::json volume_buffers = {{"texels", volume_texels},
+                                         {"out", {{"type", "f32"}, {"count", 4}}}};
+  const CliResult fetched =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_volume", 1, 4, volume_buffers,
+                  {{{"texture", volume}}, {{"buffer", "out"}}, {{"s32", 4}}}, {"out"});
+  INFO(fetched.output);
+  REQUIRE(fetched.exit_code == 0);
+  CHECK(read_dump<float>(dir, "out", 4) == std::vector<float>{44, 69, 94, 119});
+  volume.erase("depth");
+  const CliResult flat =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_volume", 1, 4, volume_buffers,
+                  {{{"texture", volume}}, {{"buffer", "out"}}, {{"s32", 4}}}, {"out"});
+  CHECK(flat.exit_code == 1);
+  CHECK_THAT(flat.output, Contains("tex.3d fetches from a 2-D texture"));
   std::filesystem::remove_all(dir);
 }
 

@@ -191,7 +191,7 @@ TEST_CASE("ptx errors: operands", "[ptx]") {
 }
 
 // Each case here was also put to ptxas (CUDA 13, sm_75), which agrees, except that it takes a
-// predicate register inside a vector and tex.3d, which the model refuses.
+// predicate register inside a vector, which the model refuses.
 TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]") {
   auto accepted = [](const std::string& body) { return error_of(body) == "no error"; };
   CHECK(error_of("add.f32 %f1, %rd1, %f2;") ==
@@ -247,11 +247,11 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
         std::string::npos);
   CHECK(error_of("ld.global.v2.b32 {%r1, %p1}, [p];").find("holds predicate register '%p1'") !=
         std::string::npos);
-  // Textures: 1-D and 2-D only.
+  // Textures: 1-D, 2-D and 3-D, as many coordinates as dimensions.
   CHECK(accepted("tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2}];"));
-  CHECK(error_of("tex.3d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2, %r3, %r3}];") ==
-        "snippet.ptx:8: tex.3d is not supported (the model samples 1-D and 2-D textures) in "
-        "'tex.3d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2, %r3, %r3}];'");
+  CHECK(accepted("tex.3d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2, %r3, %r3}];"));
+  CHECK(error_of("tex.3d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2}];")
+            .find("tex.3d needs 3 coordinates") != std::string::npos);
   // An address's register holds an integer or bits.
   CHECK(error_of("ld.global.f32 %f1, [%f2];") ==
         "snippet.ptx:8: operand 2 '%f2' is a .f32 register; an address needs an integer or "

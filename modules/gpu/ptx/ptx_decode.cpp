@@ -907,8 +907,6 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail("isspacep needs a state space (.global, .shared, .local, .const, .param)");
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)
     fail("tex needs a geometry (.1d, .2d, .3d)");
-  if (inst.op == Opcode::tex && inst.mod.geometry == 3)
-    fail("tex.3d is not supported (the model samples 1-D and 2-D textures)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
   if (inst.op == Opcode::cvta && inst.space == StateSpace::generic)
     fail("cvta needs a state space (.global, .shared, .local, .const, .param)");

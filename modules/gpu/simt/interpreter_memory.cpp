@@ -305,11 +305,12 @@ void execute_memory(Exec& x, bool& pending) {
   pending = true;
 }
 
-// tex.1d (integer coordinate: tex1Dfetch on linear memory, 0 outside the width) and tex.2d
-// (float coordinates, unnormalised): point sampling, coordinates clamped to the texture's edges.
+// tex.1d (integer coordinate: tex1Dfetch on linear memory, 0 outside the width), tex.2d and
+// tex.3d (float coordinates, unnormalised): point sampling, coordinates clamped to the texture's
+// edges.
 void execute_texture(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
-  if (!x.context.textures || (in.mod.geometry != 1 && in.mod.geometry != 2)) {
+  if (!x.context.textures || in.mod.geometry < 1 || in.mod.geometry > 3) {
     x.fail(FaultKind::unsupported, 0, "texture geometry");
     return;
   }
@@ -318,7 +319,7 @@ void execute_texture(Exec& x, bool& pending) {
   const TextureBinding* first = nullptr;
   const Operand& coordinates = in.operands[2];
   const bool float_coordinates =
-      in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry == 2);
+      in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry >= 2);
   auto coordinate_bits = [&](uint32_t index, uint32_t lane) -> uint64_t {
     if (coordinates.kind == Operand::Kind::vector)
       return index < coordinates.vector_count && coordinates.vector_regs[index] != no_register
@@ -347,15 +348,18 @@ void execute_texture(Exec& x, bool& pending) {
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
     const TextureBinding* binding = x.context.textures->find(read(x, 1, lane));
-    if (!binding || binding->width == 0 || binding->height == 0) {
+    if (!binding || binding->width == 0 || binding->height == 0 || binding->depth == 0) {
       x.fail(FaultKind::invalid_texture, lane);
       return;
     }
     if (in.mod.geometry != binding->dimensions) {
       // CUDA leaves a fetch of another geometry undefined (tex1Dfetch reads linear memory only).
-      x.fail(FaultKind::texture_geometry, lane,
-             in.mod.geometry == 1 ? "tex.1d fetches from a 2-D texture"
-                                  : "tex.2d fetches from a 1-D texture");
+      static const char* const mismatch[3][3] = {
+          {"", "tex.1d fetches from a 2-D texture", "tex.1d fetches from a 3-D texture"},
+          {"tex.2d fetches from a 1-D texture", "", "tex.2d fetches from a 3-D texture"},
+          {"tex.3d fetches from a 1-D texture", "tex.3d fetches from a 2-D texture", ""}};
+      const uint32_t bound = std::clamp<uint32_t>(binding->dimensions, 1, 3);
+      x.fail(FaultKind::texture_geometry, lane, mismatch[in.mod.geometry - 1][bound - 1]);
       return;
     }
     if (!first) first = binding;
@@ -373,10 +377,12 @@ void execute_texture(Exec& x, bool& pending) {
       return;
     }
     const uint64_t u = coordinate(0, lane, binding->width);
-    const uint64_t v = in.mod.geometry == 2 ? coordinate(1, lane, binding->height) : 0;
+    const uint64_t v = in.mod.geometry >= 2 ? coordinate(1, lane, binding->height) : 0;
+    const uint64_t w = in.mod.geometry == 3 ? coordinate(2, lane, binding->depth) : 0;
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
-    request.address[lane] = binding->base + v * binding->row_pitch() + u * binding->texel_bytes();
+    request.address[lane] = binding->base + w * binding->slice_pitch() + v * binding->row_pitch() +
+                            u * binding->texel_bytes();
   });
   if (x.failed() || request.lanes == 0) return;
   if (first->texel_bytes() > MemoryRequest::max_lane_bytes) {

@@ -8,7 +8,8 @@
 namespace ohmvp::gpu {
 
 // A buffer bound as a texture. Texels are `channels` elements of `element` type, contiguous; row
-// y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes).
+// y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes),
+// and slice z of a 3-D one at base + z * height * pitch.
 struct TextureBinding {
   uint64_t handle = 0;               // the value a kernel receives as its texture object
   uint64_t base = 0;                 // device address
@@ -17,10 +18,12 @@ struct TextureBinding {
   uint32_t width = 0;
   uint32_t height = 1;
   uint64_t pitch = 0;
-  uint32_t dimensions = 1;  // 1: fetched by tex.1d; 2: by tex.2d (the other is a device fault)
+  uint32_t dimensions = 1;  // fetched by tex.1d, tex.2d or tex.3d (another is a device fault)
+  uint32_t depth = 1;
 
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }
+  uint64_t slice_pitch() const { return uint64_t{height} * row_pitch(); }
 };
 
 // Lookup by handle; a handful of bindings per launch, so a linear search.

@@ -1,5 +1,5 @@
 // Arguments real code passes: a struct by value holding device pointers (a struct of arrays, a
-// parameter block), and textures of two- and four-element texels.
+// parameter block), textures of two- and four-element texels, and a 3-D texture.
 
 struct Arrays {
   const float* x;
@@ -21,4 +21,10 @@ extern "C" __global__ void fetch_float4(cudaTextureObject_t texture, float4* out
 extern "C" __global__ void fetch_int2(cudaTextureObject_t texture, int2* out, int count) {
   const int i = threadIdx.x;
   if (i < count) out[i] = tex1Dfetch<int2>(texture, i);
+}
+
+// out[i] = the texel at (i, i + 1, i + 2) of a 3-D texture, coordinates at texel centres.
+extern "C" __global__ void fetch_volume(cudaTextureObject_t texture, float* out, int count) {
+  const int i = threadIdx.x;
+  if (i < count) out[i] = tex3D<float>(texture, i + 0.5f, i + 1.5f, i + 2.5f);
 }
