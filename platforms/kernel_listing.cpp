@@ -55,8 +55,13 @@ void print_resources(std::ostream& out, const gpu::Module& module, const gpu::Fu
     out << "  shared      " << layout.static_shared_bytes() << " bytes static\n";
     out << "  local       " << layout.local_bytes_per_thread() << " bytes per thread"
         << (layout.has_call_stack() ? " (with the call stack)" : "") << "\n";
-    if (kernel.max_threads != 0)
-      out << "  block       at most " << kernel.max_threads << " threads\n";
+    const std::array<uint32_t, 3>& required = kernel.required_block;
+    if (required[0] != 0) {
+      out << "  block       (" << required[0] << "," << required[1] << "," << required[2]
+          << ") only (.reqntid)\n";
+    } else if (kernel.max_threads != 0) {
+      out << "  block       at most " << kernel.max_threads << " threads (__launch_bounds__)\n";
+    }
     if (layout.uses_heap()) out << "  heap        calls malloc or free\n";
     const gpu::KernelNeed need = gpu::kernel_need(layout);
     out << "  needs       compute capability " << gpu::capability_name(need.capability);

@@ -31,6 +31,12 @@ TEST_CASE("cli: kernels names the feature that needs a later GPU, and a kernel t
                               Contains("  shared      2048 bytes static\n") &&
                               Contains("compute capability 7.2 (sm_72) for integer wmma"));
 
+  const CliResult bounded = run_ohmvp("kernels " + shipped("tests/data/ptx/sm70_bits.ptx"));
+  REQUIRE(bounded.exit_code == 0);
+  CHECK_THAT(bounded.output,
+             Contains("\n\"bounded\"\n") &&
+                 Contains("  block       at most 64 threads (__launch_bounds__)\n"));
+
   const std::string dir = scratch_dir("kernel_listing");
   write_text(dir + "/external.ptx",
              ".version 9.0\n.target sm_75\n.address_size 64\n.extern .func helper();\n"
