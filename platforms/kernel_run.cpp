@@ -58,7 +58,11 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
     const auto in_launch = [&](const std::exception& error) {
-      return ConfigError(launch_context(m_workload, launch.kernel) + error.what());
+      // The GPU names the launch too; the workload's context says it once.
+      std::string what = error.what();
+      const std::string gpu_context = "launch of kernel '" + launch.kernel + "': ";
+      if (what.rfind(gpu_context, 0) == 0) what.erase(0, gpu_context.size());
+      return ConfigError(launch_context(m_workload, launch.kernel) + what);
     };
     try {
       KernelArguments packed(m_runtime, m_module, launch.kernel);
@@ -128,7 +132,7 @@ class SimulatedExecutor : public WorkloadExecutor {
   void add(KernelArguments& packed, const ResolvedArg& arg) {
     switch (arg.kind) {
       case KernelArg::Kind::buffer:
-        packed.add(m_addresses.at(arg.buffer));
+        packed.add(m_addresses.at(arg.buffer) + arg.byte_offset);
         break;
       case KernelArg::Kind::scalar:
         packed.add_number(&arg.bits, element_size(arg.scalar_type), is_float_type(arg.scalar_type),

@@ -53,6 +53,19 @@ uint32_t effective_registers_per_thread(uint32_t ptx_registers, uint32_t threads
   return static_cast<uint32_t>(std::min<uint64_t>(registers, fitting));
 }
 
+uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t threads,
+                                      const SmLimits& limits, uint32_t warp_size) {
+  uint32_t registers = ptx_registers_per_thread(kernel);
+  if (kernel.max_registers != 0) registers = std::min(registers, kernel.max_registers);
+  if (kernel.min_ctas_per_sm != 0) {
+    const uint64_t bound = kernel.max_threads != 0 ? kernel.max_threads : threads;
+    const uint64_t together = std::min<uint64_t>(bound * kernel.min_ctas_per_sm, UINT32_MAX);
+    registers = effective_registers_per_thread(registers, static_cast<uint32_t>(together), limits,
+                                               warp_size);
+  }
+  return registers;
+}
+
 Occupancy compute_occupancy(const CtaResources& cta, const SmLimits& limits, uint32_t warp_size,
                             const std::string& kernel) {
   const std::string prefix = kernel + ": a CTA of " + std::to_string(cta.threads) + " threads";

@@ -14,6 +14,12 @@ namespace ohmvp::gpu {
 // kernel; see docs/gpu_sm.md. Not capped: effective_registers_per_thread() applies the limits.
 uint32_t ptx_registers_per_thread(const Function& function);
 
+// What ptxas holds a kernel's registers to: at most .maxnreg, and few enough that .minnctapersm
+// CTAs of its __launch_bounds__ threads (`threads` when it states none) fit on an SM. The
+// declared count when the kernel asks neither.
+uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t threads,
+                                      const SmLimits& limits, uint32_t warp_size);
+
 // What one CTA of a launch needs from an SM.
 struct CtaResources {
   uint32_t threads = 0;

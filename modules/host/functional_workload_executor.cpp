@@ -91,7 +91,7 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
     };
     switch (arg.kind) {
       case KernelArg::Kind::buffer:
-        put_u64(find(arg.buffer).address);
+        put_u64(find(arg.buffer).address + arg.byte_offset);
         break;
       case KernelArg::Kind::texture:
         put_u64(bind_texture(launch, arg));

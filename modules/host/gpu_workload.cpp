@@ -606,16 +606,20 @@ class WorkloadParser {
 
   KernelArg parse_arg(const nlohmann::json& node, const std::string& path) {
     const char* expected =
-        "expected one of {\"buffer\": name}, {TYPE: value} (TYPE one of u8 u16 u32 u64 s8 s16 "
+        "expected one of {\"buffer\": name} (with \"offset\": elements), {TYPE: value} (TYPE one "
+        "of u8 u16 u32 u64 s8 s16 "
         "s32 s64 f16 f32 f64), {\"texture\": {...}}, {\"struct\": [fields]}";
-    if (!node.is_object() || node.size() != 1) fail(path, expected);
+    const bool offset_pointer =
+        node.is_object() && node.size() == 2 && node.contains("buffer") && node.contains("offset");
+    if (!node.is_object() || (node.size() != 1 && !offset_pointer)) fail(path, expected);
     const ConfigReader r = reader(node, path);
-    const std::string key = node.begin().key();
+    const std::string key = offset_pointer ? "buffer" : node.begin().key();
     KernelArg arg;
     if (key == "buffer") {
       arg.kind = KernelArg::Kind::buffer;
       r.get("buffer", arg.buffer);
-      buffer_named(path + ".buffer", arg.buffer);
+      const BufferSpec& buffer = buffer_named(path + ".buffer", arg.buffer);
+      r.get("offset", arg.offset, uint64_t{0}, buffer.count);
     } else if (key == "texture") {
       arg.kind = KernelArg::Kind::texture;
       arg.texture = parse_texture(r.child("texture"));
@@ -624,9 +628,8 @@ class WorkloadParser {
       const nlohmann::json& fields = node.begin().value();
       r.raw("struct");
       const std::string fields_path = path + ".struct";
-      if (!fields.is_array() || fields.empty())
-        fail(fields_path,
-             "expected a non-empty array of fields, e.g. [{\"buffer\": \"x\"}, {\"s32\": 64}]");
+      if (!fields.is_array())
+        fail(fields_path, "expected an array of fields, e.g. [{\"buffer\": \"x\"}, {\"s32\": 64}]");
       for (size_t i = 0; i < fields.size(); ++i) {
         KernelArg field = parse_arg(fields[i], element_path(fields_path, i));
         if (field.kind != KernelArg::Kind::scalar && field.kind != KernelArg::Kind::buffer)

@@ -69,6 +69,7 @@ struct KernelArg {
   enum class Source { literal, count_of, loop_index };
   Kind kind = Kind::scalar;
   std::string buffer;  // buffer: its name; count_of / loop_index: the buffer or loop named
+  uint64_t offset = 0;  // buffer: elements past the buffer's start (d_ptr + offset)
   ElementType scalar_type = ElementType::u32;
   Source source = Source::literal;
   uint64_t bits = 0;  // literal scalar

@@ -68,12 +68,19 @@ class StepRunner {
     return element_bits_from_integer(arg.scalar_type, static_cast<int64_t>(value));
   }
 
+  uint64_t byte_offset(const KernelArg& pointer) const {
+    return pointer.offset * element_size(m_workload.find_buffer(pointer.buffer)->type);
+  }
+
   ResolvedArg resolve(const KernelArg& arg) {
     ResolvedArg r;
     r.kind = arg.kind;
     r.scalar_type = arg.scalar_type;
     r.texture = arg.texture;
-    if (arg.kind == KernelArg::Kind::buffer) r.buffer = arg.buffer;
+    if (arg.kind == KernelArg::Kind::buffer) {
+      r.buffer = arg.buffer;
+      r.byte_offset = byte_offset(arg);
+    }
     if (arg.kind == KernelArg::Kind::texture) r.buffer = arg.texture.buffer;
     if (arg.kind == KernelArg::Kind::scalar) r.bits = scalar_value(arg);
     if (arg.kind == KernelArg::Kind::structure) {
@@ -83,11 +90,12 @@ class StepRunner {
         const size_t size = pointer ? 8 : element_size(field.scalar_type);
         alignment = std::max(alignment, size);
         r.bytes.resize((r.bytes.size() + size - 1) / size * size, 0);
-        if (pointer) r.pointers.push_back({r.bytes.size(), field.buffer});
+        if (pointer) r.pointers.push_back({r.bytes.size(), field.buffer, byte_offset(field)});
         const uint64_t bits = pointer ? 0 : scalar_value(field);
         for (size_t b = 0; b < size; ++b) r.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
       }
       r.bytes.resize((r.bytes.size() + alignment - 1) / alignment * alignment, 0);
+      if (r.bytes.empty()) r.bytes.push_back(0);  // an empty struct (a functor) is 1 byte in C++
     }
     return r;
   }

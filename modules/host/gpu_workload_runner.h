@@ -15,6 +15,7 @@ namespace ohmvp {
 struct ResolvedArg {
   KernelArg::Kind kind = KernelArg::Kind::scalar;
   std::string buffer;  // buffer and texture arguments
+  uint64_t byte_offset = 0;  // buffer: bytes past the buffer's start
   ElementType scalar_type = ElementType::u32;
   uint64_t bits = 0;  // scalar
   TextureBinding texture;
@@ -23,6 +24,7 @@ struct ResolvedArg {
   struct PointerField {
     size_t offset = 0;
     std::string buffer;
+    uint64_t byte_offset = 0;  // past the buffer's start
   };
   std::vector<PointerField> pointers;
 
@@ -31,7 +33,7 @@ struct ResolvedArg {
   std::vector<uint8_t> struct_bytes(AddressOf address_of) const {
     std::vector<uint8_t> filled = bytes;
     for (const PointerField& field : pointers) {
-      const uint64_t address = address_of(field.buffer);
+      const uint64_t address = address_of(field.buffer) + field.byte_offset;
       for (size_t b = 0; b < 8; ++b)
         filled[field.offset + b] = static_cast<uint8_t>(address >> (8 * b));
     }

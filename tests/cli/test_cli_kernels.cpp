@@ -878,6 +878,30 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
   INFO(scaled.output);
   REQUIRE(scaled.exit_code == 0);
   CHECK(read_dump<float>(dir, "y", 8) == std::vector<float>{2.5f, 5, 7.5f, 10, 12.5f, 15, 0, 0});
+  // Pointers past a buffer's start (d_x + 2, d_y + 4), in a struct and as an argument.
+  const nlohmann::json offset_x = {{"buffer", "x"}, {"offset", 2}};
+  const CliResult shifted = run_fixture(
+      dir, "parameter_blocks.ptx", "scale_arrays", 1, 8,
+      {{"x", x}, {"y", {{"type", "f32"}, {"count", 8}}}},
+      {{{"struct", {offset_x, {{"buffer", "y"}, {"offset", 4}}, {{"s32", 3}}, {{"f32", 2}}}}}},
+      {"y"});
+  INFO(shifted.output);
+  REQUIRE(shifted.exit_code == 0);
+  CHECK(read_dump<float>(dir, "y", 8) == std::vector<float>{0, 0, 0, 0, 6, 8, 10, 0});
+  const CliResult negated =
+      run_fixture(dir, "parameter_blocks.ptx", "transform<Negate>", 1, 4,
+                  {{"x", x}, {"y", {{"type", "f32"}, {"count", 8}}}},
+                  {offset_x, {{"buffer", "y"}}, {{"struct", nlohmann::json::array()}}}, {"y"});
+  INFO(negated.output);
+  REQUIRE(negated.exit_code == 0);
+  CHECK(read_dump<float>(dir, "y", 8) == std::vector<float>{-3, -4, -5, -6, 0, 0, 0, 0});
+  const CliResult beyond = run_fixture(
+      dir, "parameter_blocks.ptx", "transform<Negate>", 1, 4,
+      {{"x", x}, {"y", {{"type", "f32"}, {"count", 8}}}},
+      {{{"buffer", "x"}, {"offset", 9}}, {{"buffer", "y"}}, {{"struct", nlohmann::json::array()}}},
+      {"y"});
+  CHECK(beyond.exit_code == 2);
+  CHECK_THAT(beyond.output, Contains("launches[0].args[0].offset") && Contains("9"));
 
   const nlohmann::json texels = {{"type", "f32"}, {"count", 16}, {"init", sequence}};
   const nlohmann::json texture = {{"buffer", "texels"}, {"width", 4}, {"channels", 4}};
@@ -976,7 +1000,10 @@ TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch
   // Without a grid workspace, sync() traps, as on the hardware.
   const CliResult plain = workload("rotate_twice", 8, false, rotate_args);
   CHECK(plain.exit_code == 1);
-  CHECK_THAT(plain.output, Contains("device fault in kernel 'rotate_twice'") && Contains("trap"));
+  CHECK_THAT(plain.output, Contains("device fault in kernel 'rotate_twice'") &&
+                               Contains("trap (the code reads cooperative groups' grid "
+                                        "workspace: this_grid().sync() traps unless the launch "
+                                        "is cooperative"));
   // A grid that cannot be resident at once is refused before it runs.
   const CliResult too_large = workload("rotate_twice", 100000, true, rotate_args);
   CHECK(too_large.exit_code == 2);

@@ -54,6 +54,14 @@ TEST_CASE("kernel names: a kernel is found by its mangled name, signature or a s
                                  "void blas::scale<2>(float*, float)",
                                  "_ZN4blas5scaleILi2EEEvPff"});
   CHECK(kernel_name_forms("vecadd") == std::vector<std::string>{"vecadd"});
+  // As people write them: const before the type, literals without suffixes, a return type or
+  // none.
+  const std::string shift = "_Z5shiftILj3EEvPKiPi";  // void shift<3u>(int const*, int*)
+  CHECK(module.kernel("void shift<3>(const int *, int *)").name == shift);
+  CHECK(module.kernel("shift<3u>(int const*, int*)").name == shift);
+  CHECK(module.kernel("shift<3>").name == shift);
+  CHECK(module.kernel("void reach(int*, int, int)").name == "_Z5reachPiii");
+  CHECK(module.kernel("blas::scale<2>(float*, float)").name == "_ZN4blas5scaleILi2EEEvPff");
 }
 
 TEST_CASE("kernel names: a short form that fits several kernels or none is refused", "[ptx]") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
 #include "modules/common/closest_match.h"
 #include "modules/common/demangle.h"
@@ -19,11 +20,22 @@ std::vector<std::string> kernel_name_forms(const std::string& mangled) {
 
 namespace {
 
-std::string without_spaces(std::string text) {
-  text.erase(std::remove_if(text.begin(), text.end(),
+// A C++ name as the demangler spells it, without spaces, so that the ways people write one name
+// compare equal: `const T` as `T const`, integer literals without suffixes (`3u`, `-5ll`), and no
+// return type (kernels return void).
+std::string canonical_name(const std::string& text) {
+  static const std::regex east_const(
+      R"(\bconst\s+((?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_][\w:]*(?:<[^<>]*>)?))");
+  static const std::regex literal_suffix(R"((\b-?\d+)(?:ull|llu|ul|lu|ll|u|l)\b)",
+                                         std::regex::icase);
+  static const std::regex return_type(R"(^\s*void\s+)");
+  std::string name = std::regex_replace(text, return_type, "");
+  name = std::regex_replace(name, east_const, "$1 const");
+  name = std::regex_replace(name, literal_suffix, "$1");
+  name.erase(std::remove_if(name.begin(), name.end(),
                             [](unsigned char c) { return std::isspace(c) != 0; }),
-             text.end());
-  return text;
+             name.end());
+  return name;
 }
 
 // "'_Z3addPfi' (add(float*, int))", or "'add'" for a kernel that is not mangled.
@@ -39,12 +51,12 @@ const Function& Module::kernel(const std::string& name) const {
   const Function* found = find_function(name);
   if (found != nullptr && found->is_kernel) return *found;
 
-  const std::string wanted = without_spaces(name);
+  const std::string wanted = canonical_name(name);
   std::vector<const Function*> matches;
   for (const Function& function : functions) {
     if (!function.is_kernel) continue;
     for (const std::string& form : kernel_name_forms(function.name)) {
-      if (without_spaces(form) != wanted) continue;
+      if (canonical_name(form) != wanted) continue;
       matches.push_back(&function);
       break;
     }

@@ -82,6 +82,7 @@ struct Function {
   uint32_t max_threads = 0;
   std::array<uint32_t, 3> required_block{0, 0, 0};
   uint32_t min_ctas_per_sm = 0;
+  uint32_t max_registers = 0;  // .maxnreg (__maxnreg__), 0 when absent
 
   uint32_t source_line = 0;
 };

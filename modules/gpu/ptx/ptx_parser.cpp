@@ -572,7 +572,9 @@ class Parser {
         if (directive.text == ".reqntid") function.required_block = block;
       } else if (directive.text == ".minnctapersm") {
         function.min_ctas_per_sm = static_cast<uint32_t>(expect_unsigned("a CTA count"));
-      } else if (directive.text == ".maxnreg" || directive.text == ".maxnctapersm") {
+      } else if (directive.text == ".maxnreg") {
+        function.max_registers = static_cast<uint32_t>(expect_unsigned("a register count"));
+      } else if (directive.text == ".maxnctapersm") {
         expect_unsigned("a count");  // register allocation hints: no effect on the model
       } else if (directive.text == ".pragma") {
         --m_pos;

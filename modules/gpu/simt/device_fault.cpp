@@ -81,6 +81,19 @@ std::string describe_assertion(const DeviceFault::AssertionSite& site, const Mod
          module_string(module, site.function) + "')";
 }
 
+// Whether `function` reads %envreg1 or %envreg2, where cooperative groups finds the grid
+// workspace; its grid_group::sync() traps when there is none.
+bool reads_grid_workspace(const Function& function) {
+  for (const Instruction& instruction : function.instructions)
+    for (uint8_t i = 0; i < instruction.operand_count; ++i) {
+      const Operand& operand = instruction.operands[i];
+      if (operand.kind == Operand::Kind::special && operand.special == SpecialRegister::envreg &&
+          (operand.component == 1 || operand.component == 2))
+        return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 std::optional<uint64_t> DeviceFault::global_address() const {
@@ -112,6 +125,11 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
     message += text;
   }
   if (fault.kind == FaultKind::assertion) message += describe_assertion(fault.assertion, module);
+  if (fault.kind == FaultKind::trap && fault.function < module.functions.size() &&
+      reads_grid_workspace(module.functions[fault.function]))
+    message +=
+        " (the code reads cooperative groups' grid workspace: this_grid().sync() traps unless "
+        "the launch is cooperative, \"cooperative\": true)";
   if (fault.detail && *fault.detail) message += std::string(": ") + fault.detail;
   message += " at CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
              std::to_string(cta.z) + ") thread (" + std::to_string(thread.x) + "," +

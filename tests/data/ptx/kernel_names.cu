@@ -30,3 +30,11 @@ __device__ __noinline__ int strided_sum(const int* data, int count, int stride) 
 __global__ void reach(int* data, int count, int stride) {
   data[0] = strided_sum(data, count, stride);
 }
+
+// Spelt by the demangler as "void shift<3u>(int const*, int*)".
+template <unsigned Amount>
+__global__ void shift(const int* in, int* out) {
+  out[threadIdx.x] = in[threadIdx.x] << Amount;
+}
+
+template __global__ void shift<3>(const int*, int*);
