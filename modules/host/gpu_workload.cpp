@@ -711,6 +711,12 @@ class WorkloadParser {
                 {"border", TextureAddress::border}});
     r.get("normalized", t.normalized);
     r.get("channels", t.channels, 1u, 4u);
+    r.get_enum("read_mode", t.normalized_read, {{"element", false}, {"normalized_float", true}});
+    const bool narrow_integer = buffer.type == ElementType::u8 || buffer.type == ElementType::s8 ||
+                                buffer.type == ElementType::u16 || buffer.type == ElementType::s16;
+    if (t.normalized_read && !narrow_integer)
+      r.fail("read_mode", "normalized_float reads 8- and 16-bit integer texels; buffer '" +
+                              t.buffer + "' holds " + element_type_name(buffer.type));
     if (t.channels == 3) r.fail("channels", "3-channel textures do not exist; expected 1, 2 or 4");
     r.finish();
     if (t.width * t.height * t.depth * t.channels > buffer.count)

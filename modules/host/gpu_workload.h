@@ -53,6 +53,7 @@ enum class TextureAddress { clamp, wrap, mirror, border };
 struct TextureBinding {
   std::string buffer;
   uint32_t channels = 1;    // elements a texel: 1, 2 or 4 (float, float2, float4)
+  bool normalized_read = false;  // "read_mode": "normalized_float" (cudaReadModeNormalizedFloat)
   uint32_t dimensions = 1;  // 1, 2 (height given) or 3 (height and depth given)
   uint64_t width = 0;
   uint64_t height = 1;

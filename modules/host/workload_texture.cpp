@@ -49,6 +49,7 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
   binding.base = base;
   binding.element = element;
   binding.channels = texture.channels;
+  binding.normalized_read = texture.normalized_read;
   binding.dimensions = texture.dimensions;
   binding.width = static_cast<uint32_t>(texture.width);
   binding.height = static_cast<uint32_t>(texture.dimensions >= 2 ? texture.height : 1);

@@ -926,6 +926,26 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
   REQUIRE(int2.exit_code == 0);
   CHECK(read_dump<int32_t>(dir, "out", 16)[15] == 16);
 
+  // uchar4 texels 0, 51, 102, 153 under cudaReadModeNormalizedFloat: 0, 0.2, 0.4, 0.6.
+  const nlohmann::json bytes = {
+      {"type", "u8"}, {"count", 4}, {"init", {{"sequence", {{"start", 0}, {"step", 51}}}}}};
+  nlohmann::json normalized = {
+      {"buffer", "texels"}, {"width", 1}, {"channels", 4}, {"read_mode", "normalized_float"}};
+  const CliResult unit_range =
+      run_fixture(dir, "parameter_blocks.ptx", "fetch_normalized", 1, 1,
+                  {{"texels", bytes}, {"out", {{"type", "f32"}, {"count", 4}}}},
+                  {{{"texture", normalized}}, {{"buffer", "out"}}, {{"s32", 1}}}, {"out"});
+  INFO(unit_range.output);
+  REQUIRE(unit_range.exit_code == 0);
+  CHECK(read_dump<float>(dir, "out", 4) == std::vector<float>{0, 0.2f, 0.4f, 0.6f});
+  normalized["buffer"] = "floats";
+  const CliResult float_texels = run_fixture(
+      dir, "parameter_blocks.ptx", "fetch_normalized", 1, 1,
+      {{"floats", {{"type", "f32"}, {"count", 4}}}, {"out", {{"type", "f32"}, {"count", 4}}}},
+      {{{"texture", normalized}}, {{"buffer", "out"}}, {{"s32", 1}}}, {"out"});
+  CHECK(float_texels.exit_code == 2);
+  CHECK_THAT(float_texels.output, Contains("normalized_float reads 8- and 16-bit integer texels"));
+
   nlohmann::json too_wide = pairs;
   too_wide["width"] = 9;
   const CliResult refused =

@@ -363,7 +363,8 @@ void execute_texture(Exec& x, bool& pending) {
       return;
     }
     if (!first) first = binding;
-    if (binding->element != first->element || binding->channels != first->channels) {
+    if (binding->element != first->element || binding->channels != first->channels ||
+        binding->normalized_read != first->normalized_read) {
       x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
       return;
     }
@@ -399,6 +400,7 @@ void execute_texture(Exec& x, bool& pending) {
   request.destination = in.operands[0];
   request.texture_element = first->element;
   request.texture_channels = first->channels;
+  request.texture_normalized = first->normalized_read;
   request.run_count = 1;
   request.fragment = false;
   pending = true;
@@ -412,9 +414,16 @@ using namespace detail;
 
 namespace {
 
-double texel_channel(const uint8_t* bytes, DataType element) {
+double texel_channel(const uint8_t* bytes, DataType element, bool normalized) {
   const uint32_t size = static_cast<uint32_t>(type_bytes(element));
   const uint64_t raw = load_bytes(bytes, size);
+  if (normalized && (is_signed_int(element) || is_unsigned_int(element))) {  // 8, 16 bits
+    const double top =
+        static_cast<double>((uint64_t{1} << (size * 8 - (is_signed_int(element) ? 1 : 0))) - 1);
+    const double value = is_signed_int(element) ? static_cast<double>(sign_extend(raw, size * 8))
+                                                : static_cast<double>(raw);
+    return std::max(value / top, -1.0);
+  }
   switch (element) {
     case DataType::f32:
       return as_f32(raw);
@@ -452,7 +461,8 @@ void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request)
       });
       break;
     case MemoryKind::texture: {
-      // Element values convert to the destination type (no normalisation); missing channels read 0.
+      // Element values convert to the destination type (normalised first under
+      // cudaReadModeNormalizedFloat); missing channels read 0.
       const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
       for_each_lane(request.lanes, [&](uint32_t lane) {
         const Operand& destination = request.destination;
@@ -463,10 +473,11 @@ void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request)
           else if (destination.kind == Operand::Kind::reg && channel == 0)
             reg = destination.reg;
           if (reg == no_register) continue;
-          const double value = channel < request.texture_channels
-                                   ? texel_channel(request.data[lane].data() + channel * element,
-                                                   request.texture_element)
-                                   : 0.0;
+          const double value =
+              channel < request.texture_channels
+                  ? texel_channel(request.data[lane].data() + channel * element,
+                                  request.texture_element, request.texture_normalized)
+                  : 0.0;
           warp.reg(reg, lane) =
               request.type == DataType::f32
                   ? f32_bits(static_cast<float>(value))

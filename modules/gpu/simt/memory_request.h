@@ -54,6 +54,7 @@ struct MemoryRequest {
   Operand destination{};
   DataType texture_element = DataType::none;  // tex: the bound buffer's element type
   uint32_t texture_channels = 0;
+  bool texture_normalized = false;  // TextureBinding::normalized_read
 };
 
 // The shared-memory addresses (inside the CTA's shared memory) of the lanes of a warp's last

@@ -20,6 +20,9 @@ struct TextureBinding {
   uint64_t pitch = 0;
   uint32_t dimensions = 1;  // fetched by tex.1d, tex.2d or tex.3d (another is a device fault)
   uint32_t depth = 1;
+  // cudaReadModeNormalizedFloat: 8- and 16-bit integer texels read as floats in [0, 1]
+  // (unsigned) or [-1, 1] (signed); otherwise (cudaReadModeElementType) as their values.
+  bool normalized_read = false;
 
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }

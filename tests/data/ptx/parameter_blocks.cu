@@ -40,3 +40,9 @@ __global__ void transform(const float* in, float* out, Op op) {
 }
 
 template __global__ void transform<Negate>(const float*, float*, Negate);
+
+// uchar4 texels read as float4: cudaReadModeNormalizedFloat gives each byte / 255.
+extern "C" __global__ void fetch_normalized(cudaTextureObject_t texture, float4* out, int count) {
+  const int i = threadIdx.x;
+  if (i < count) out[i] = tex1Dfetch<float4>(texture, i);
+}
