@@ -89,6 +89,28 @@ po::variables_map parse(const std::string& command, const po::options_descriptio
   return vm;
 }
 
+// A command whose arguments are `options` and then any number of names or paths: the options'
+// values, and those arguments in order.
+struct ParsedCommand {
+  po::variables_map options;
+  std::vector<std::string> arguments;
+};
+ParsedCommand parse_with_arguments(const std::string& command,
+                                   const po::options_description& options,
+                                   const std::vector<std::string>& args) {
+  constexpr const char* argument = "argument";
+  po::options_description hidden;
+  hidden.add_options()(argument, po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add(argument, -1);
+  ParsedCommand parsed{parse(command, all, args, positional), {}};
+  if (parsed.options.count(argument))
+    parsed.arguments = parsed.options[argument].as<std::vector<std::string>>();
+  return parsed;
+}
+
 // Digits only: boost would take "-1" as 2^64-1.
 uint64_t parse_seed(const std::string& text) {
   uint64_t seed = 0;
@@ -197,19 +219,12 @@ int command_kernels(const std::vector<std::string>& args) {
       "block), its static shared and per-thread local bytes and the compute capability it\n"
       "needs.\n\nOptions");
   options.add_options()("help,h", "show this help");
-  po::options_description hidden;
-  hidden.add_options()("ptx", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("ptx", -1);
-  const po::variables_map vm = parse("kernels", all, args, positional);
-  if (vm.count("help")) {
+  const ParsedCommand parsed = parse_with_arguments("kernels", options, args);
+  if (parsed.options.count("help")) {
     std::cout << options << "\n";
     return 0;
   }
-  const std::vector<std::string> files =
-      vm.count("ptx") ? vm["ptx"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const std::vector<std::string>& files = parsed.arguments;
   if (files.size() != 1)
     throw UsageError("ohmvp kernels: expected one PTX file (see 'ohmvp kernels --help')");
   ohmvp::print_kernels(std::cout, ohmvp::gpu::load_ptx_file(files.front()));
@@ -227,19 +242,13 @@ int command_compare(const std::vector<std::string>& args) {
                         "repeatable; default: every summary figure")(
       "json", po::value<std::string>(), "also write the comparison as JSON to this file")(
       "help,h", "show this help");
-  po::options_description hidden;
-  hidden.add_options()("report", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("report", -1);
-  const po::variables_map vm = parse("compare", all, args, positional);
+  const ParsedCommand parsed = parse_with_arguments("compare", options, args);
+  const po::variables_map& vm = parsed.options;
   if (vm.count("help")) {
     std::cout << options << "\n";
     return 0;
   }
-  const std::vector<std::string> files =
-      vm.count("report") ? vm["report"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const std::vector<std::string>& files = parsed.arguments;
   if (files.size() < 2)
     throw UsageError(
         "ohmvp compare: expected at least two reports, the first the baseline (see "
