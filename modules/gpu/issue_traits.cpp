@@ -14,9 +14,8 @@ IssueTraits issue_traits(const Instruction& instruction) {
   traits.constant = traits.memory && (instruction.space == StateSpace::param ||
                                       instruction.space == StateSpace::const_);
   traits.bank_bytes = uint8_t(bank_access_bytes(instruction));
-  traits.invalidates_l1 =
-      (instruction.op == Opcode::membar || instruction.op == Opcode::fence) &&
-      (instruction.mod.scope == MemoryScope::gpu || instruction.mod.scope == MemoryScope::sys);
+  traits.invalidates_l1 = (instruction.op == Opcode::membar || instruction.op == Opcode::fence) &&
+                          reaches_other_sms(instruction.mod.scope);
   return traits;
 }
 

@@ -380,10 +380,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   switch (result.status) {
     case StepStatus::executed: {
       uint64_t done = unit_ready;
-      if (traits.invalidates_l1) {  // the warp's own accesses are complete (drains_memory)
-        m_ldst.invalidate_for_fence();
-        m_stats.l1_fence_invalidations.inc();
-      }
+      if (traits.invalidates_l1) empty_l1_for_ordering();  // own accesses done (drains_memory)
       if (traits.constant) {
         done = cycle + std::max(1u, m_config.constant_cache_latency);
         m_stats.const_accesses.inc();
@@ -541,6 +538,11 @@ void Sm::issue_fragment_parts(uint32_t w, MemoryOp& whole, uint64_t cycle) {
   }
 }
 
+void Sm::empty_l1_for_ordering() {
+  m_ldst.invalidate_for_fence();
+  m_stats.l1_fence_invalidations.inc();
+}
+
 void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
   if (op.whole != nullptr) {  // one run of a wmma.load/store
     MemoryOp& whole = *op.whole;
@@ -575,10 +577,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
     } else {
       Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
-      if (op.request.acquires) {
-        m_ldst.invalidate_for_fence();
-        m_stats.l1_fence_invalidations.inc();
-      }
+      if (op.request.acquires) empty_l1_for_ordering();
       if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
             scheduler_slot(op.warp));

@@ -150,6 +150,9 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void finish_warp(uint32_t warp, uint64_t cycle);
   void maybe_finish_cta(uint32_t cta_index);
   void memory_done(MemoryOp& op, uint64_t cycle);
+  // A fence, or an acquiring ld/atom, at GPU or system scope: the L1 drops what other SMs may
+  // have written since (LdstUnit::invalidate_for_fence), counted as l1_fence_invalidations.
+  void empty_l1_for_ordering();
   void raise_fault(const Warp& warp, const DeviceFault& fault);
   void schedule_release(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
   void queue_send(LdstUnit::Outbound& outbound);

@@ -606,9 +606,9 @@ class WorkloadParser {
 
   KernelArg parse_arg(const nlohmann::json& node, const std::string& path) {
     const char* expected =
-        "expected one of {\"buffer\": name} (with \"offset\": elements), {TYPE: value} (TYPE one "
-        "of u8 u16 u32 u64 s8 s16 "
-        "s32 s64 f16 f32 f64), {\"texture\": {...}}, {\"struct\": [fields]}";
+        "expected one of {\"buffer\": name} (with \"offset\": elements), {TYPE: value} (TYPE "
+        "one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64), {\"texture\": {...}}, "
+        "{\"struct\": [fields]}";
     const bool offset_pointer =
         node.is_object() && node.size() == 2 && node.contains("buffer") && node.contains("offset");
     if (!node.is_object() || (node.size() != 1 && !offset_pointer)) fail(path, expected);

@@ -97,8 +97,12 @@ enum class BarrierMode : uint8_t { none, sync, arrive, reduce, warp };
 enum class BarrierReduction : uint8_t { none, popc, and_, or_ };
 
 // Scope of atom/red/fence/membar and of ld/st .relaxed/.acquire/.release (membar.cta/.gl/.sys map
-// to cta/gpu/sys). The functional model is sequentially consistent; these are kept for display.
+// to cta/gpu/sys). The functional model is sequentially consistent; the timing model's L1 heeds
+// the scopes that reach other SMs.
 enum class MemoryScope : uint8_t { none, cta, gpu, sys, cluster };
+constexpr bool reaches_other_sms(MemoryScope scope) {
+  return scope == MemoryScope::gpu || scope == MemoryScope::sys;
+}
 
 // Memory-ordering qualifier of ld/st/atom/red/fence.
 enum class MemoryOrder : uint8_t { none, weak, volatile_, relaxed, acquire, release, acq_rel, sc };
@@ -109,32 +113,14 @@ enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8 
 // Memory layout of a matrix fragment: .row (row-major) or .col (column-major).
 enum class MatrixLayout : uint8_t { none, row, col };
 
+// %envreg0..31 is `envreg` with the number in Operand::component.
+// clang-format off
 enum class SpecialRegister : uint8_t {
-  tid,
-  ntid,
-  ctaid,
-  nctaid,
-  laneid,
-  warpid,
-  nwarpid,
-  smid,
-  nsmid,
-  gridid,
-  clock,
-  clock64,
-  globaltimer,
-  lanemask_eq,
-  lanemask_lt,
-  lanemask_le,
-  lanemask_gt,
-  lanemask_ge,
-  dynamic_smem_size,
-  total_smem_size,
-  globaltimer_lo,
-  globaltimer_hi,
-  clock_hi,
-  envreg,  // %envreg0..31: `component` is the number
+  tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
+  clock, clock64, globaltimer, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
+  dynamic_smem_size, total_smem_size, globaltimer_lo, globaltimer_hi, clock_hi, envreg,
 };
+// clang-format on
 
 constexpr uint32_t no_register = UINT32_MAX;
 constexpr uint32_t no_target = UINT32_MAX;

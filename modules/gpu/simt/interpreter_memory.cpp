@@ -173,13 +173,13 @@ bool shared_scalar_access(Exec& x, const AddressSource& address) {
 bool reads_past_l1(const Modifiers& mod) {
   if (mod.l2_only || mod.order == MemoryOrder::volatile_) return true;
   const bool ordered = mod.order == MemoryOrder::relaxed || mod.order == MemoryOrder::acquire;
-  return ordered && (mod.scope == MemoryScope::gpu || mod.scope == MemoryScope::sys);
+  return ordered && reaches_other_sms(mod.scope);
 }
 
 bool acquires_beyond_cta(const Modifiers& mod) {
   const bool acquire = mod.order == MemoryOrder::acquire || mod.order == MemoryOrder::acq_rel ||
                        mod.order == MemoryOrder::sc;
-  return acquire && (mod.scope == MemoryScope::gpu || mod.scope == MemoryScope::sys);
+  return acquire && reaches_other_sms(mod.scope);
 }
 
 }  // namespace
