@@ -141,7 +141,11 @@ class SimulatedExecutor : public WorkloadExecutor {
       case KernelArg::Kind::structure: {
         const std::vector<uint8_t> bytes =
             arg.struct_bytes([this](const std::string& name) { return m_addresses.at(name); });
-        packed.add_bytes(bytes.data(), bytes.size());
+        try {
+          packed.add_bytes(bytes.data(), bytes.size());
+        } catch (const std::invalid_argument& error) {
+          throw std::invalid_argument(error.what() + std::string(struct_layout_hint()));
+        }
         break;
       }
       case KernelArg::Kind::texture:

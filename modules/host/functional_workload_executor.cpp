@@ -107,7 +107,8 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
     if (bytes.size() != param.size)
       throw ConfigError(where + "argument " + std::to_string(i) + " is " + kind_name(arg.kind) +
                         " of " + std::to_string(bytes.size()) + " bytes, parameter '" + param.name +
-                        "' takes " + std::to_string(param.size));
+                        "' takes " + std::to_string(param.size) +
+                        (arg.kind == KernelArg::Kind::structure ? struct_layout_hint() : ""));
     std::memcpy(block.data() + param.offset, bytes.data(), bytes.size());
   }
   return block;

@@ -609,11 +609,17 @@ class WorkloadParser {
         "expected one of {\"buffer\": name} (with \"offset\": elements), {TYPE: value} (TYPE "
         "one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64), {\"texture\": {...}}, "
         "{\"struct\": [fields]}";
-    const bool offset_pointer =
-        node.is_object() && node.size() == 2 && node.contains("buffer") && node.contains("offset");
-    if (!node.is_object() || (node.size() != 1 && !offset_pointer)) fail(path, expected);
+    const auto pair_of = [&node](const char* first, const char* second) {
+      return node.is_object() && node.size() == 2 && node.contains(first) && node.contains(second);
+    };
+    const bool offset_pointer = pair_of("buffer", "offset");
+    const bool aligned_struct = pair_of("struct", "align");
+    if (!node.is_object() || (node.size() != 1 && !offset_pointer && !aligned_struct))
+      fail(path, expected);
     const ConfigReader r = reader(node, path);
-    const std::string key = offset_pointer ? "buffer" : node.begin().key();
+    const std::string key = offset_pointer   ? "buffer"
+                            : aligned_struct ? "struct"
+                                             : node.begin().key();
     KernelArg arg;
     if (key == "buffer") {
       arg.kind = KernelArg::Kind::buffer;
@@ -625,19 +631,22 @@ class WorkloadParser {
       arg.texture = parse_texture(r.child("texture"));
     } else if (key == "struct") {
       arg.kind = KernelArg::Kind::structure;
-      const nlohmann::json& fields = node.begin().value();
-      r.raw("struct");
+      const nlohmann::json& fields = *r.raw("struct");
       const std::string fields_path = path + ".struct";
       if (!fields.is_array())
         fail(fields_path, "expected an array of fields, e.g. [{\"buffer\": \"x\"}, {\"s32\": 64}]");
       for (size_t i = 0; i < fields.size(); ++i) {
         KernelArg field = parse_arg(fields[i], element_path(fields_path, i));
-        if (field.kind != KernelArg::Kind::scalar && field.kind != KernelArg::Kind::buffer)
+        if (field.kind == KernelArg::Kind::texture)
           fail(element_path(fields_path, i),
-               "a struct field must be a buffer (a device pointer) or a scalar (u8 u16 u32 u64 "
-               "s8 s16 s32 s64 f16 f32 f64)");
+               "a struct field must be a buffer (a device pointer), a scalar (u8 u16 u32 u64 s8 "
+               "s16 s32 s64 f16 f32 f64) or a struct");
         arg.fields.push_back(std::move(field));
       }
+      r.get("align", arg.align, uint32_t{1}, KernelArg::max_struct_align);
+      if ((arg.align & (arg.align - 1)) != 0)
+        r.fail("align",
+               "expected a power of two (the N of __align__(N)), got " + std::to_string(arg.align));
     } else {
       bool known = false;
       std::vector<std::string> keys = {"buffer", "texture", "struct"};

@@ -75,10 +75,13 @@ struct KernelArg {
   Source source = Source::literal;
   uint64_t bits = 0;  // literal scalar
   TextureBinding texture;
-  // structure: a struct passed by value, its fields (scalars, and buffers as 8-byte device
-  // pointers) laid out in order, each aligned to its own size, the whole aligned to its largest
-  // field (the C layout nvcc uses).
+  // structure: a struct passed by value, its fields (scalars, buffers as 8-byte device pointers,
+  // nested structs) laid out in order, each at a multiple of its alignment, the whole padded to
+  // its largest alignment or to `align` if larger (the C layout nvcc uses; __align__(N)).
   std::vector<KernelArg> fields;
+  uint32_t align = 1;
+  // The largest "align": a kernel's parameters share 4 KiB of parameter space on sm_70.
+  static constexpr uint32_t max_struct_align = 4096;
 };
 
 struct KernelLaunch {

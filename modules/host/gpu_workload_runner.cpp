@@ -72,6 +72,40 @@ class StepRunner {
     return pointer.offset * element_size(m_workload.find_buffer(pointer.buffer)->type);
   }
 
+  // The C layout nvcc uses: each field at a multiple of its alignment, the whole padded to its
+  // largest alignment (or to __align__(N)); an empty struct (a functor) is one byte. Returns the
+  // struct's alignment.
+  size_t lay_out_struct(const KernelArg& arg, ResolvedArg& r) {
+    const auto pad_to = [&r](size_t alignment) {
+      r.bytes.resize((r.bytes.size() + alignment - 1) / alignment * alignment, 0);
+    };
+    size_t alignment = arg.align;
+    for (const KernelArg& field : arg.fields) {
+      if (field.kind == KernelArg::Kind::structure) {
+        ResolvedArg inner;
+        const size_t inner_alignment = lay_out_struct(field, inner);
+        pad_to(inner_alignment);
+        for (ResolvedArg::PointerField pointer : inner.pointers) {
+          pointer.offset += r.bytes.size();
+          r.pointers.push_back(pointer);
+        }
+        r.bytes.insert(r.bytes.end(), inner.bytes.begin(), inner.bytes.end());
+        alignment = std::max(alignment, inner_alignment);
+        continue;
+      }
+      const bool pointer = field.kind == KernelArg::Kind::buffer;
+      const size_t size = pointer ? 8 : element_size(field.scalar_type);
+      alignment = std::max(alignment, size);
+      pad_to(size);
+      if (pointer) r.pointers.push_back({r.bytes.size(), field.buffer, byte_offset(field)});
+      const uint64_t bits = pointer ? 0 : scalar_value(field);
+      for (size_t b = 0; b < size; ++b) r.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+    }
+    if (r.bytes.empty()) r.bytes.push_back(0);
+    pad_to(alignment);
+    return alignment;
+  }
+
   ResolvedArg resolve(const KernelArg& arg) {
     ResolvedArg r;
     r.kind = arg.kind;
@@ -83,20 +117,7 @@ class StepRunner {
     }
     if (arg.kind == KernelArg::Kind::texture) r.buffer = arg.texture.buffer;
     if (arg.kind == KernelArg::Kind::scalar) r.bits = scalar_value(arg);
-    if (arg.kind == KernelArg::Kind::structure) {
-      size_t alignment = 1;
-      for (const KernelArg& field : arg.fields) {
-        const bool pointer = field.kind == KernelArg::Kind::buffer;
-        const size_t size = pointer ? 8 : element_size(field.scalar_type);
-        alignment = std::max(alignment, size);
-        r.bytes.resize((r.bytes.size() + size - 1) / size * size, 0);
-        if (pointer) r.pointers.push_back({r.bytes.size(), field.buffer, byte_offset(field)});
-        const uint64_t bits = pointer ? 0 : scalar_value(field);
-        for (size_t b = 0; b < size; ++b) r.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
-      }
-      r.bytes.resize((r.bytes.size() + alignment - 1) / alignment * alignment, 0);
-      if (r.bytes.empty()) r.bytes.push_back(0);  // an empty struct (a functor) is 1 byte in C++
-    }
+    if (arg.kind == KernelArg::Kind::structure) lay_out_struct(arg, r);
     return r;
   }
 

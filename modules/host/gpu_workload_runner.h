@@ -41,6 +41,12 @@ struct ResolvedArg {
   }
 };
 
+// Said after a struct argument's size differs from its parameter's.
+inline const char* struct_layout_hint() {
+  return " (fields are laid out as C lays them out: give padding the C compiler adds for "
+         "__align__(N) as \"align\": N, and nested structs as {\"struct\": [...]} fields)";
+}
+
 // What runs a workload's steps: the simulated GPU, or a C++ reference.
 class WorkloadExecutor {
  public:

@@ -977,6 +977,34 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a parameter block of nested structs with an __align__(16) member") {
+  // tests/data/ptx/parameter_blocks.cu, run_job: out[i] = scale * in[i] + shift + tag over
+  // [begin, end).
+  const std::string dir = scratch_dir("nested_structs");
+  const nlohmann::json buffers = {
+      {"x", {{"type", "f32"}, {"count", 8}, {"init", {{"sequence", {{"start", 0}, {"step", 1}}}}}}},
+      {"y", {{"type", "f32"}, {"count", 8}}}};
+  const nlohmann::json range = {{"struct", {{{"s32", 2}}, {{"s32", 6}}}}};
+  nlohmann::json affine = {{"struct", {{{"f32", 2}}, {{"f32", 0.5}}}}, {"align", 16}};
+  const auto job = [&](const nlohmann::json& affine_field) {
+    return nlohmann::json{
+        {{"struct", {{{"buffer", "x"}}, range, affine_field, {{"buffer", "y"}}, {{"s8", -1}}}}}};
+  };
+  const CliResult r =
+      run_fixture(dir, "parameter_blocks.ptx", "run_job", 1, 8, buffers, job(affine), {"y"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_dump<float>(dir, "y", 8) == std::vector<float>{0, 0, 3.5f, 5.5f, 7.5f, 9.5f, 0, 0});
+  // Without "align" the struct is 40 bytes, not the parameter's 48: refused, with the way out.
+  affine.erase("align");
+  const CliResult unaligned =
+      run_fixture(dir, "parameter_blocks.ptx", "run_job", 1, 8, buffers, job(affine), {"y"});
+  CHECK(unaligned.exit_code == 2);
+  CHECK_THAT(unaligned.output, Contains("is 48 bytes; got a value of 40 bytes") &&
+                                   Contains("__align__(N) as \"align\": N"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch cannot") {
   // tests/data/ptx/grid_sync.cu: cooperative groups' this_grid().sync() between phases.
   const std::string dir = scratch_dir("grid_sync");

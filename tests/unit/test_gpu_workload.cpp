@@ -321,6 +321,23 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
          w["buffers"]["a"]["init"] = {{"sequence", {{"start", 0}, {"step", 100}}}};
        },
        {"buffers.a.init.sequence.start: the sequence reaches", "beyond the range of f16"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][0] = {{"struct", {{{"u32", 1}}}}, {"align", 12}};
+       },
+       {"launches[0].args[0].align: expected a power of two (the N of __align__(N)), got 12"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][0] = {{"struct", {{{"u32", 1}}}}, {"align", 8192}};
+       },
+       {"launches[0].args[0].align"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][0] = {
+             {"struct", {{{"struct", {{{"texture", {{"buffer", "a"}, {"width", 4}}}}}}}}}};
+       },
+       {"launches[0].args[0].struct[0].struct[0]: a struct field must be a buffer"}},
+      {[](nlohmann::json& w) {
+         w["launches"][0]["args"][0] = {{"struct", nlohmann::json::array()}, {"alignment", 4}};
+       },
+       {"launches[0].args[0]: expected one of"}},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     nlohmann::json json = example_workload();
@@ -616,6 +633,31 @@ TEST_CASE("control steps: nested repeats, loop indices, until-zero loops, copy, 
   CHECK(two == 2.0);
   CHECK(executor.last_struct[16] == 0xFF);
   CHECK(executor.last_struct[19] == 0xFF);
+}
+
+TEST_CASE("struct arguments nest and take __align__(N) as C lays them out", "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  // struct Job { u8 tag; struct { u16 a; u64 b; } inner; struct __align__(16) { f32 s; } f;
+  //              struct {} empty; }: tag at 0, inner at 8 (a at 8, b at 16), f at 32, empty at
+  //              48, the whole padded to 64.
+  json["launches"] = nlohmann::json::parse(R"([
+    {"kernel": "s", "grid": [1], "block": [1], "args": [{"struct": [
+      {"u8": 7},
+      {"struct": [{"u16": 513}, {"u64": 9}]},
+      {"struct": [{"f32": 1.5}], "align": 16},
+      {"struct": []}]}]}])");
+  RecordingExecutor executor(1);
+  run_workload_steps(load_gpu_workload(folder.write("nested.json", json.dump())), executor);
+  const std::vector<uint8_t>& bytes = executor.last_struct;
+  REQUIRE(bytes.size() == 64);
+  CHECK(bytes[0] == 7);
+  CHECK(element<uint16_t>(bytes, 4) == 513);
+  CHECK(element<uint64_t>(bytes, 2) == 9);
+  CHECK(element<float>(bytes, 8) == 1.5f);
+  size_t nonzero = 0;
+  for (uint8_t byte : bytes) nonzero += byte != 0;
+  CHECK(nonzero == 6);  // 7, the two bytes of 513, 9 and the two of 1.5f: padding is zero
 }
 
 TEST_CASE("a repeat_until_zero loop that never ends is a clear error", "[workload]") {

@@ -46,3 +46,28 @@ extern "C" __global__ void fetch_normalized(cudaTextureObject_t texture, float4*
   const int i = threadIdx.x;
   if (i < count) out[i] = tex1Dfetch<float4>(texture, i);
 }
+
+// A parameter block with nested structs and an __align__(16) member: in at 0, range at 8,
+// affine at 16 (padded to 16 bytes), out at 32, tag at 40, the whole padded to 48 bytes.
+struct Range {
+  int begin;
+  int end;
+};
+
+struct __align__(16) Affine {
+  float scale;
+  float shift;
+};
+
+struct Job {
+  const float* in;
+  Range range;
+  Affine affine;
+  float* out;
+  signed char tag;
+};
+
+extern "C" __global__ void run_job(Job job) {
+  const int i = job.range.begin + threadIdx.x;
+  if (i < job.range.end) job.out[i] = job.affine.scale * job.in[i] + job.affine.shift + job.tag;
+}
