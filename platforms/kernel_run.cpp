@@ -24,6 +24,7 @@
 #include "platforms/run_monitor.h"
 #include "platforms/run_outputs.h"
 #include "platforms/time_limit.h"
+#include "platforms/vcd_limit.h"
 
 namespace ohmvp {
 
@@ -269,10 +270,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
           const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host();
           return RunMonitor::Progress{kernels, 0, progress, busy, "kernels"};
         },
-        [&] {
-          if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
-        },
-        options.progress, monitor_period(), stall_periods,
+        outputs.vcd(), options.progress, monitor_period(), stall_periods,
         sc_core::sc_time::from_value(time_limit_ps));
 
     std::unique_ptr<SimulatedExecutor> executor;
@@ -299,6 +297,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                 << " (no instruction issued, no CTA ended, no DRAM command): a deadlock";
         throw SimulationError(message.str());
       }
+      if (monitor.over_vcd_limit()) {
+        std::ostringstream message;
+        message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
+                << sc_core::sc_time_stamp() << " simulated: " << running
+                << "; a kernel that never ends, or a run that needs a larger --vcd-limit";
+        throw SimulationError(message.str());
+      }
       if (monitor.over_time_limit()) {
         throw SimulationError("simulated time reached the time limit of " +
                               time_limit_text(time_limit_ps) + " (--time-limit): " + running +
@@ -315,7 +320,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     }
     monitor.clear_line();
     end_if_interrupted();
-    if (outputs.vcd()) outputs.vcd()->close(sc_core::sc_time_stamp().value());
+    if (outputs.vcd()) {
+      outputs.vcd()->close(sc_core::sc_time_stamp().value());
+      // Full after the monitor's last look: the waveform stops short of the run's end.
+      if (outputs.vcd()->full())
+        throw SimulationError(vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) +
+                              " near the end of the run; a run that needs a larger --vcd-limit");
+    }
     outputs.finish();
 
     const RunSummary summary = summarise(platform);

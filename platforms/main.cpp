@@ -21,6 +21,7 @@
 #include "platforms/report_comparison.h"
 #include "platforms/run.h"
 #include "platforms/time_limit.h"
+#include "platforms/vcd_limit.h"
 
 namespace po = boost::program_options;
 
@@ -135,6 +136,9 @@ int command_run(const std::vector<std::string>& args) {
                         "the platform's default workload")(
       "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
+      "vcd-limit", po::value<std::string>(),
+      "end the run (exit 1) when its VCD reaches this size, e.g. 500MB or 4GiB; none for no "
+      "limit; default 2GiB")(
       "dump", po::value<std::string>(),
       "kernel workloads: write each output buffer to DIR/<name>.bin plus DIR/index.json")(
       "verify",
@@ -159,6 +163,18 @@ int command_run(const std::vector<std::string>& args) {
   };
   if (vm.count("vcd")) run.vcd = path_of("vcd");
   if (vm.count("dump")) run.dump = path_of("dump");
+  if (vm.count("vcd-limit")) {
+    if (!run.vcd)
+      throw UsageError(
+          "ohmvp run: --vcd-limit bounds the VCD file; give --vcd FILE too (see "
+          "'ohmvp run --help')");
+    try {
+      run.vcd_limit_bytes = ohmvp::parse_vcd_limit_bytes(vm["vcd-limit"].as<std::string>());
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("ohmvp run: --vcd-limit ") + error.what() +
+                       " (see 'ohmvp run --help')");
+    }
+  }
   run.verify = vm.count("verify") > 0;
   if (vm.count("time-limit")) {
     try {

@@ -20,6 +20,7 @@
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 #include "platforms/run_outputs.h"
+#include "platforms/vcd_limit.h"
 #include "platforms/workload.h"
 
 namespace ohmvp {
@@ -125,11 +126,7 @@ void run_platform(const RunOptions& options) {
           return RunMonitor::Progress{initiator.completed(), initiator.total(),
                                       initiator.completed() + memory.column_commands(), busy};
         },
-        [&] {
-          // Every module records changes at the current time or later.
-          if (outputs.vcd()) outputs.vcd()->set_horizon(sc_core::sc_time_stamp().value());
-        },
-        options.progress, monitor_period(), stall_periods);
+        outputs.vcd(), options.progress, monitor_period(), stall_periods);
 
     try {
       sc_core::sc_start();
@@ -141,7 +138,14 @@ void run_platform(const RunOptions& options) {
     end_if_interrupted();
     const uint64_t end_ps = sc_core::sc_time_stamp().value();
     if (outputs.vcd()) outputs.vcd()->close(end_ps);
-    outputs.finish();
+    // Checked before the VCD goes into place, so that an earlier report goes (RunOutputs).
+    if (outputs.vcd() && outputs.vcd()->full()) {
+      std::ostringstream message;
+      message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
+              << sc_core::sc_time_stamp() << " simulated: " << initiator.completed() << " of "
+              << initiator.total() << " requests done; a run that needs a larger --vcd-limit";
+      throw SimulationError(message.str());
+    }
     if (monitor.stalled()) {
       std::ostringstream message;
       message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
@@ -150,6 +154,7 @@ void run_platform(const RunOptions& options) {
               << monitor_period() * double(stall_periods);
       throw SimulationError(message.str());
     }
+    outputs.finish();
 
     RunSummary summary = summarise(initiator, stats);
     if (config.memory.is_hetero()) summary.hetero = summarise_hetero(memory, stats);

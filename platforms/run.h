@@ -21,6 +21,9 @@ struct RunOptions {
   // Kernel workloads: simulated time at which the run ends (exit 1); 0 for none, nullopt for
   // k_default_time_limit_ps (time_limit.h).
   std::optional<uint64_t> time_limit_ps;
+  // With --vcd: the VCD size at which the run ends (exit 1); 0 for none, nullopt for
+  // k_default_vcd_limit_bytes (vcd_limit.h).
+  std::optional<uint64_t> vcd_limit_bytes;
   uint64_t seed = 1;
   bool progress = false;  // progress line on stderr
   bool print_summary = true;

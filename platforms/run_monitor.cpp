@@ -7,11 +7,11 @@
 namespace ohmvp {
 
 RunMonitor::RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
-                       std::function<void()> on_tick, bool show, sc_core::sc_time period,
-                       unsigned stall_periods, sc_core::sc_time time_limit)
+                       VcdWriter* vcd, bool show, sc_core::sc_time period, unsigned stall_periods,
+                       sc_core::sc_time time_limit)
     : sc_module(name),
       m_progress(std::move(progress)),
-      m_on_tick(std::move(on_tick)),
+      m_vcd(vcd),
       m_show(show),
       m_period(period),
       m_stall_periods(stall_periods),
@@ -33,7 +33,14 @@ void RunMonitor::watch() {
       return;
     }
     wait(m_period);
-    if (m_on_tick) m_on_tick();
+    if (m_vcd) {
+      m_vcd->set_horizon(sc_core::sc_time_stamp().value());
+      if (m_vcd->full()) {
+        m_over_vcd_limit = true;
+        sc_core::sc_stop();
+        return;
+      }
+    }
     if (interruption() != 0) {  // Ctrl-C: the run's caller says so (end_if_interrupted)
       sc_core::sc_stop();
       return;

@@ -4,12 +4,15 @@
 #include <functional>
 #include <systemc>
 
+#include "modules/common/vcd_writer.h"
+
 namespace ohmvp {
 
-// Watches a run from inside simulated time, every `period`: calls `on_tick` (which lets the
-// VCD writer flush what can no longer change), prints a progress line on a terminal (throttled
-// to a few per wall-clock second), stops a run whose work no longer advances (a deadlock
-// would otherwise run forever, since refresh never stops), stops a run at its time limit (a
+// Watches a run from inside simulated time, every `period`: moves the VCD writer's horizon to
+// the current time (every module records changes at the current time or later, so what is
+// older can be written), prints a progress line on a terminal (throttled to a few per
+// wall-clock second), stops a run whose work no longer advances (a deadlock would otherwise run
+// forever, since refresh never stops), stops a run at its time limit or once its VCD is full (a
 // kernel that never ends) and stops a run a signal interrupted (interruption.h).
 class RunMonitor : public sc_core::sc_module {
  public:
@@ -21,14 +24,16 @@ class RunMonitor : public sc_core::sc_module {
     const char* unit = "requests";
   };
 
-  // `time_limit`: the simulated time at which the run stops; SC_ZERO_TIME for none.
-  RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress,
-             std::function<void()> on_tick, bool show, sc_core::sc_time period,
-             unsigned stall_periods, sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME);
+  // `vcd`: the run's VCD writer, null for none. `time_limit`: the simulated time at which the
+  // run stops; SC_ZERO_TIME for none.
+  RunMonitor(sc_core::sc_module_name name, std::function<Progress()> progress, VcdWriter* vcd,
+             bool show, sc_core::sc_time period, unsigned stall_periods,
+             sc_core::sc_time time_limit = sc_core::SC_ZERO_TIME);
   SC_HAS_PROCESS(RunMonitor);
 
   bool stalled() const { return m_stalled; }
   bool over_time_limit() const { return m_over_time_limit; }
+  bool over_vcd_limit() const { return m_over_vcd_limit; }
   void clear_line() const;
 
  private:
@@ -36,13 +41,14 @@ class RunMonitor : public sc_core::sc_module {
   void print(const Progress& p) const;
 
   std::function<Progress()> m_progress;
-  std::function<void()> m_on_tick;
+  VcdWriter* m_vcd;
   bool m_show;
   sc_core::sc_time m_period;
   unsigned m_stall_periods;
   sc_core::sc_time m_time_limit;
   bool m_stalled = false;
   bool m_over_time_limit = false;
+  bool m_over_vcd_limit = false;
   mutable bool m_printed = false;
   std::chrono::steady_clock::time_point m_last_print;
 };

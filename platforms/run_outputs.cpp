@@ -5,6 +5,7 @@
 
 #include "platforms/interruption.h"
 #include "platforms/report.h"
+#include "platforms/vcd_limit.h"
 
 namespace ohmvp {
 
@@ -67,6 +68,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
                           ? *options.vcd
                           : std::filesystem::path(options.vcd->string() + ".tmp");
       m_vcd = std::make_unique<VcdWriter>(*m_vcd_written);
+      m_vcd->set_size_limit(options.vcd_limit_bytes.value_or(k_default_vcd_limit_bytes));
       if (*m_vcd_written != *m_vcd_file) note_unfinished_file(m_vcd_written->string());
     }
   });

@@ -60,7 +60,7 @@ VcdWriter::VcdWriter(const std::filesystem::path& file) : m_path(file) {
 
 VcdWriter::~VcdWriter() {
   if (m_state != State::closed) {
-    uint64_t end = m_time_written;
+    uint64_t end = full() ? m_full_before : m_time_written;  // close() ends a full one before
     for (const Change& change : m_buffer) end = std::max(end, change.time);
     try {
       close(end);
@@ -109,8 +109,11 @@ void VcdWriter::close(uint64_t end_time_ps) {
                            " ps, before the written time " + std::to_string(m_time_written));
   }
   if (m_state == State::defining) write_header();
-  write_through(end_time_ps);
+  if (m_state == State::recording) write_through(end_time_ps);
   m_buffer.clear();
+  // A full file ends just before the step it could not hold: it is exact up to there.
+  if (full() && m_full_before <= end_time_ps)
+    end_time_ps = m_full_before > m_time_written ? m_full_before - 1 : m_time_written;
   write_time(end_time_ps);
   m_state = State::closed;
 
@@ -125,6 +128,12 @@ void VcdWriter::close(uint64_t end_time_ps) {
   if (failed) {
     throw ConfigError("cannot write VCD file " + m_path.string() + ": " + std::strerror(error));
   }
+}
+
+void VcdWriter::set_size_limit(uint64_t bytes) {
+  if (m_state != State::defining)
+    throw std::logic_error("VCD size limit set after recording began");
+  m_size_limit = bytes;
 }
 
 void VcdWriter::begin_recording() {
@@ -165,14 +174,27 @@ void VcdWriter::write_through(uint64_t last) {
     for (; step_end != end && step_end->time == time; ++step_end) {
       m_last_in_step[step_end->id] = static_cast<std::size_t>(step_end - m_buffer.begin());
     }
+    const std::size_t step_start = m_output.size();
+    const uint64_t time_before = m_time_written;
     for (auto it = step; it != step_end; ++it) {
       const std::size_t position = static_cast<std::size_t>(it - m_buffer.begin());
-      Signal& signal = m_signals[it->id];
+      const Signal& signal = m_signals[it->id];
       if (m_last_in_step[it->id] != position || signal.current == it->value) continue;
       write_time(time);
       write_value(signal, it->value);
-      signal.current = it->value;
     }
+    if (m_size_limit != 0 && m_bytes_drained + m_output.size() > m_size_limit) {
+      m_output.resize(step_start);
+      m_time_written = time_before;
+      m_full_before = time;
+      m_state = State::full;
+      m_buffer.clear();
+      return;
+    }
+    for (auto it = step; it != step_end; ++it)
+      if (m_last_in_step[it->id] == static_cast<std::size_t>(it - m_buffer.begin()))
+        m_signals[it->id].current = it->value;
+    if (m_output.size() >= output_block) drain_output();
     step = step_end;
   }
   m_buffer.erase(m_buffer.begin(), end);
@@ -215,6 +237,7 @@ void VcdWriter::write_header() {
   write_text(header);
   for (const Signal& signal : m_signals) write_value(signal, 0);
   write_text("$end\n", 5);
+  drain_output();
 
   m_time_written = 0;
   m_last_in_step.assign(m_signals.size(), 0);
@@ -246,13 +269,15 @@ void VcdWriter::write_value(const Signal& signal, uint64_t value) {
   write_text(line, static_cast<std::size_t>(out - line));
 }
 
+// Drained a whole time step at a time (write_through), so that a step that would pass the size
+// limit can be taken back.
 void VcdWriter::write_text(const char* text, std::size_t size) {
   m_output.append(text, size);
-  if (m_output.size() >= output_block) drain_output();
 }
 
 void VcdWriter::drain_output() {
   if (!m_output.empty()) std::fwrite(m_output.data(), 1, m_output.size(), m_file);
+  m_bytes_drained += m_output.size();
   m_output.clear();
 }
 

@@ -17,6 +17,10 @@ namespace ohmvp {
 // set_horizon(): no change will come earlier than the horizon, so everything before it may be
 // written. Without a horizon nothing is written before close().
 //
+// A size limit (set_size_limit) bounds the file: the time step that would take it past the limit
+// is not written, nor is any later change, and close() ends the file just before that step, so
+// the file stays well formed and exact up to where it ends.
+//
 // Usage errors (signals added after recording began, a change before the horizon, a value wider
 // than its signal) throw std::logic_error.
 class VcdWriter {
@@ -27,14 +31,18 @@ class VcdWriter {
   explicit VcdWriter(const std::filesystem::path& file);
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
-  // Closes at the latest recorded time if close() was not called; errors are swallowed.
+  // Closes at the latest recorded time (a full file: as late as it is exact) if close() was not
+  // called; errors are swallowed.
   ~VcdWriter();
 
   // scope is a dotted module path ("platform.mc0.bank3"); width is 1 to 64 bits.
   SignalId add_signal(const std::string& scope, const std::string& name, unsigned width);
 
   void change(SignalId id, uint64_t value, uint64_t time_ps) {
-    if (m_state != State::recording) begin_recording();
+    if (m_state != State::recording) {
+      if (m_state == State::full) return;
+      begin_recording();
+    }
     if (id >= m_signals.size() || time_ps < m_horizon || (value & ~m_signals[id].mask) != 0) {
       reject_change(id, value, time_ps);
     }
@@ -46,12 +54,20 @@ class VcdWriter {
   void set_horizon(uint64_t time_ps);
 
   // Writes every buffered change up to end_time_ps, then "#end_time_ps". Changes recorded after
-  // end_time_ps (beyond the end of the simulation) are dropped. Throws ConfigError when the
-  // file cannot be written. Later calls do nothing.
+  // end_time_ps (beyond the end of the simulation) are dropped. A full file ends before the step
+  // it could not hold instead, when that comes first. Throws ConfigError when the file cannot be
+  // written. Later calls do nothing.
   void close(uint64_t end_time_ps);
 
+  // The file grows to at most `bytes` (0: no limit) and its closing time line; its header and
+  // initial values, which it needs, are written whatever the limit. Set before the first change.
+  void set_size_limit(uint64_t bytes);
+  // A time step did not fit under the size limit: changes from then on are dropped.
+  bool full() const { return m_full_before != no_time; }
+  uint64_t size_limit() const { return m_size_limit; }
+
  private:
-  enum class State { defining, recording, closed };
+  enum class State { defining, recording, full, closed };
   struct Signal {
     std::string scope;
     std::string name;
@@ -66,6 +82,7 @@ class VcdWriter {
     SignalId id;
   };
   static constexpr std::size_t flush_threshold = std::size_t{1} << 16;
+  static constexpr uint64_t no_time = ~uint64_t{0};
 
   void begin_recording();
   [[noreturn]] void reject_change(SignalId id, uint64_t value, uint64_t time_ps) const;
@@ -87,6 +104,9 @@ class VcdWriter {
   std::size_t m_flush_at = flush_threshold;
   uint64_t m_horizon = 0;
   uint64_t m_time_written = 0;              // the last "#time" line
+  uint64_t m_size_limit = 0;                // 0: none
+  uint64_t m_bytes_drained = 0;             // written to m_file so far
+  uint64_t m_full_before = no_time;         // the first time step that did not fit
   std::vector<std::size_t> m_last_in_step;  // per signal, scratch for write_through()
   std::string m_output;                     // written to m_file in large blocks
 };

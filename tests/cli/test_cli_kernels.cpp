@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -602,6 +603,49 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
   const CliResult traffic = run_ohmvp("run -q -p ddr4_2400 -w random_mix --time-limit 1ms");
   CHECK(traffic.exit_code == 2);
   CHECK_THAT(traffic.output, Contains("workload random_mix is memory traffic"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: a kernel that never ends stops when its VCD reaches --vcd-limit, well formed") {
+  const std::string dir = scratch_dir("kernel_vcd_limit");
+  const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);
+  REQUIRE(run_ohmvp("run -q --out " + dir + "/out").exit_code == 0);
+  const CliResult r = run_ohmvp("run -q --workload " + workload + " --out " + dir + "/out --vcd " +
+                                dir + "/t.vcd --vcd-limit 200KiB");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+  CHECK_THAT(r.output, Contains("the VCD " + dir +
+                                "/t.vcd reached its size limit of 200 KiB "
+                                "(--vcd-limit) at ") &&
+                           Contains(" simulated: kernel 'vecadd' is running; a kernel that never "
+                                    "ends, or a run that needs a larger --vcd-limit"));
+  REQUIRE(std::filesystem::exists(dir + "/t.vcd"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
+  const auto size = std::filesystem::file_size(dir + "/t.vcd");
+  CHECK(size > 100 * 1024);
+  CHECK(size <= 200 * 1024 + 24);  // and the closing time line
+  if (std::system("command -v vcd2fst >/dev/null 2>&1") == 0)
+    CHECK(std::system(("vcd2fst " + dir + "/t.vcd " + dir + "/t.fst >/dev/null 2>&1").c_str()) ==
+          0);
+  // Memory traffic is bounded the same way.
+  const CliResult traffic = run_ohmvp("run -q -p ddr4_2400 -w random_mix --out " + dir +
+                                      "/out2 --vcd " + dir + "/r.vcd --vcd-limit 100kB");
+  CHECK(traffic.exit_code == 1);
+  CHECK_THAT(traffic.output, Contains("reached its size limit of 100 kB (--vcd-limit) at ") &&
+                                 Contains(" requests done; a run that needs a larger --vcd-limit"));
+  CHECK(std::filesystem::file_size(dir + "/r.vcd") <= 100'000 + 24);
+  for (const char* bad : {"5", "0MB", "2 gb"}) {
+    INFO(bad);
+    const CliResult refused = run_ohmvp("run -q --workload " + workload + " --vcd " + dir +
+                                        "/x.vcd --vcd-limit '" + bad + "'");
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.output, Contains(std::string("--vcd-limit '") + bad + "'"));
+  }
+  const CliResult without_vcd = run_ohmvp("run -q --workload " + workload + " --vcd-limit 1MB");
+  CHECK(without_vcd.exit_code == 2);
+  CHECK_THAT(without_vcd.output, Contains("--vcd-limit bounds the VCD file; give --vcd FILE too"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/x.vcd"));
   std::filesystem::remove_all(dir);
 }
 

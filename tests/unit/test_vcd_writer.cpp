@@ -220,6 +220,56 @@ TEST_CASE("vcd: the destructor closes at the latest recorded time") {
   CHECK(text.substr(text.find("#10")) == "#10\n1!\n#70\n0!\n");
 }
 
+TEST_CASE("vcd: a size limit ends the file before the step that would pass it") {
+  TempPath file("limited.vcd");
+  const std::string header =
+      "$version OhmVP $end\n$timescale 1ps $end\n$scope module top $end\n"
+      "$var wire 8 ! count $end\n$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\nb0 !\n"
+      "$end\n";
+  {
+    VcdWriter writer(file.path());
+    const auto count = writer.add_signal("top", "count", 8);
+    // Room for the header and two steps of "#N0\nbN !\n" (9 and 10 bytes).
+    writer.set_size_limit(header.size() + 9 + 10);
+    for (uint64_t i = 1; i <= 5; ++i) writer.change(count, i, i * 10);
+    writer.close(100);
+    CHECK(writer.full());
+  }
+  // Exact up to the step at 30 ps that did not fit: it ends at 29 ps.
+  CHECK(read_file(file.path()) == header + "#10\nb1 !\n#20\nb10 !\n#29\n");
+  check_vcd2fst_accepts(file.path());
+}
+
+TEST_CASE("vcd: a file found full while recording drops the changes that follow") {
+  TempPath file("full.vcd");
+  VcdWriter writer(file.path());
+  const auto count = writer.add_signal("top", "count", 16);
+  writer.set_size_limit(4096);
+  uint64_t i = 0;
+  for (; !writer.full(); ++i) {  // the buffer is flushed every 65,536 changes or so
+    writer.set_horizon(i * 10);
+    writer.change(count, i & 0xffff, i * 10);
+  }
+  CHECK(std::filesystem::file_size(file.path()) <= 4096);
+  writer.change(count, 1, i * 10);  // dropped, whatever the time
+  writer.close(i * 10);
+  CHECK(std::filesystem::file_size(file.path()) <= 4096 + 24);
+  check_vcd2fst_accepts(file.path());
+}
+
+TEST_CASE("vcd: without a size limit, or under it, nothing is dropped") {
+  TempPath file("unlimited.vcd");
+  VcdWriter writer(file.path());
+  const auto busy = writer.add_signal("top", "busy", 1);
+  writer.set_size_limit(1000);
+  writer.change(busy, 1, 10);
+  writer.close(20);
+  CHECK_FALSE(writer.full());
+  CHECK(read_file(file.path()).substr(read_file(file.path()).find("$end\n#10")) ==
+        "$end\n#10\n1!\n#20\n");
+  CHECK_THROWS_AS(writer.set_size_limit(10), std::logic_error);
+}
+
 TEST_CASE("vcd: an unwritable file is a configuration error") {
   TempPath dir("missing_dir");
   CHECK_THROWS_AS(VcdWriter(dir.path() / "trace.vcd"), ohmvp::ConfigError);
