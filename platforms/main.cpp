@@ -146,9 +146,11 @@ int command_run(const std::vector<std::string>& args) {
       "mismatch fails the run (exit 1) once report.json is written")(
       "time-limit", po::value<std::string>(),
       "kernel workloads: end the run (exit 1) when its simulated time reaches this, e.g. 5ms; "
-      "none for no limit; default 1s")("seed", po::value<std::string>()->default_value("1"),
-                                       "seed of every random choice of the run (0 to 2^64-1)")(
-      "quiet,q", "no progress line on stderr")("help,h", "show this help");
+      "none for no limit; default 1s")(
+      "seed", po::value<std::string>()->default_value("1"),
+      "memory traffic: seed of the generator's addresses and read/write choices (unless the "
+      "workload sets its own) and of the written data (0 to 2^64-1); a kernel run does not depend "
+      "on it")("quiet,q", "no progress line on stderr")("help,h", "show this help");
   const po::variables_map vm = parse("run", options, args);
   if (vm.count("help")) {
     std::cout << options << "\n";

@@ -65,7 +65,9 @@ std::vector<T> read_dump(const std::string& dir, const std::string& name, size_t
 
 }  // namespace
 
-TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and repeats exactly") {
+TEST_CASE(
+    "cli: a kernel run reports the GPU figures, dumps its outputs, and repeats exactly, whatever "
+    "--seed") {
   const std::string dir = scratch_dir("kernel_run");
   const std::string args = "run -q --workload vecadd --vcd " + dir + "/t.vcd --out ";
   const CliResult first = run_ohmvp(args + dir + "/a --dump " + dir + "/dump");
@@ -77,6 +79,12 @@ TEST_CASE("cli: a kernel run reports the GPU figures, dumps its outputs, and rep
   REQUIRE(second.exit_code == 0);
   // Neither the VCD nor the dump changes what is simulated.
   CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+  // Nor does --seed: a kernel run takes its seeds from the workload and the config.
+  REQUIRE(run_ohmvp("run -q --workload vecadd --seed 7 --out " + dir + "/c").exit_code == 0);
+  auto reseeded = nlohmann::json::parse(read_text(dir + "/c/report.json"));
+  CHECK(reseeded["seed"] == 7);
+  reseeded["seed"] = 1;
+  CHECK(reseeded == nlohmann::json::parse(read_text(dir + "/b/report.json")));
 
   const auto report = nlohmann::json::parse(read_text(dir + "/a/report.json"));
   for (const char* key :
