@@ -27,9 +27,10 @@ bool is_run_report(const nlohmann::json& root) {
   return root.is_object() && root.contains("schema_version") && root.contains("summary");
 }
 
-void refuse_run_report(const nlohmann::json& root, const std::string& file) {
+// `named`: "<file>:", or "<file>: extends <other>," when the keys came from another file.
+void refuse_run_report(const nlohmann::json& root, const std::string& named) {
   if (is_run_report(root))
-    throw ConfigError(file + ": a run report (report.json), not a workload or platform; its " +
+    throw ConfigError(named + " a run report (report.json), not a workload or platform; its " +
                       "config.platform and config.workload hold the run's, which can be saved as " +
                       "files of their own");
 }
@@ -57,17 +58,24 @@ nlohmann::json load_workload_json(const std::filesystem::path& file) {
                       "it in a trace workload, {\"type\": \"trace\", \"trace\": {\"file\": \"" +
                       name + "\"}}");
   }
-  refuse_run_report(root, file.string());
+  refuse_run_report(root, file.string() + ":");
   if (const char* key = platform_key(root); key && !workload_key(root))
     throw ConfigError(file.string() + ": a platform file (it has '" + key +
                       "'), not a workload; give it with --platform");
   return root;
 }
 
-void check_not_workload(const nlohmann::json& root, const std::string& file) {
-  refuse_run_report(root, file);
+void check_not_workload(const ConfigDocument& document) {
+  const nlohmann::json& root = document.json();
+  const std::string file = document.file().string();
+  // The keys may come from a file the platform extends: that file is the one named.
+  const auto named = [&](const char* key) {
+    const std::string origin = document.origin_of(key);
+    return origin == file ? file + ":" : file + ": extends " + origin + ",";
+  };
+  refuse_run_report(root, named("schema_version"));
   if (const char* key = workload_key(root); key && !platform_key(root))
-    throw ConfigError(file + ": a workload file (it has '" + key +
+    throw ConfigError(named(key) + " a workload file (it has '" + key +
                       "'), not a platform; give it with --workload");
 }
 

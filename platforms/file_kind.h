@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "modules/common/config_document.h"
 #include "modules/common/errors.h"
 
 namespace ohmvp {
@@ -15,8 +16,9 @@ namespace ohmvp {
 // file, or not JSON and not named .json (a trace, most likely).
 nlohmann::json load_workload_json(const std::filesystem::path& file);
 
-// ConfigError when the platform document `root`, read from `file`, is a workload's.
-void check_not_workload(const nlohmann::json& root, const std::string& file);
+// ConfigError when the platform `document` is a workload's, naming the file that made it one (the
+// platform file, or a workload file it extends).
+void check_not_workload(const ConfigDocument& document);
 
 // A regular file not named .json: when it does not parse, a trace or a PTX module most likely.
 bool is_other_than_json(const std::filesystem::path& file);

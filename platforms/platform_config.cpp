@@ -66,17 +66,43 @@ std::string MemorySystemConfig::capacity_text() const {
          " (" + keys + ")";
 }
 
+static const char* mode_name(MemoryMode mode) {
+  switch (mode) {
+    case MemoryMode::dram:
+      return "dram";
+    case MemoryMode::planar:
+      return "planar";
+    case MemoryMode::two_level:
+      return "two_level";
+    case MemoryMode::paged:
+      return "paged";
+  }
+  return "?";
+}
+
+// A section that only a mode other than memory.mode's takes; the message names memory.mode and
+// where it was set, since memory.hetero.mode (which only repeats it) is easily taken for it.
+[[noreturn]] static void fail_for_mode(const ConfigReader& reader, const MemorySystemConfig& m,
+                                       const char* key, const std::string& modes) {
+  const std::string mode_path = reader.path() + ".mode";
+  std::string problem =
+      "only when " + mode_path + " is " + modes +
+      (reader.raw("mode") ? ", not \"" : "; " + mode_path + " is not set and defaults to \"") +
+      mode_name(m.mode) + "\"";
+  const nlohmann::json* section_mode = reader.child("hetero").raw("mode");
+  if (section_mode && *section_mode != mode_name(m.mode))
+    problem += "; " + reader.path() + ".hetero.mode does not set the mode, " + mode_path + " does";
+  if (!reader.raw("mode")) reader.fail(key, problem);
+  reader.fail_against(key, mode_path, problem);
+}
+
 static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   if (!m.is_hetero()) {
-    for (const char* key : {"hetero", "xpoint"}) {
-      if (reader.has(key)) {
-        reader.fail(key, "only with \"mode\": \"planar\", \"two_level\" or \"paged\"");
-      }
-    }
+    for (const char* key : {"hetero", "xpoint"})
+      if (reader.has(key)) fail_for_mode(reader, m, key, "\"planar\", \"two_level\" or \"paged\"");
   }
-  if (!m.is_paged() && reader.has("host_memory")) {
-    reader.fail("host_memory", "only with \"mode\": \"paged\"");
-  }
+  if (!m.is_paged() && reader.has("host_memory"))
+    fail_for_mode(reader, m, "host_memory", "\"paged\"");
   if (!m.is_hetero()) return;
   const HeteroMode mode = m.mode == MemoryMode::planar      ? HeteroMode::planar
                           : m.mode == MemoryMode::two_level ? HeteroMode::two_level
@@ -91,8 +117,9 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   // Before the section's own keys, which are checked against its mode.
   if (const nlohmann::json* given = hetero.raw("mode");
       given != nullptr && *given != to_string(mode)) {
-    hetero.fail("mode",
-                "expected the memory mode (\"" + std::string(to_string(mode)) + "\") or nothing");
+    hetero.fail_against("mode", reader.path() + ".mode",
+                        "expected " + reader.path() + ".mode's value (\"" +
+                            std::string(to_string(mode)) + "\") or nothing, got " + given->dump());
   }
   parse(hetero, m.hetero);
   m.hetero.burst_ns = burst_ns;

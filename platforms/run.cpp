@@ -69,7 +69,7 @@ ConfigDocument load_platform_document(const std::string& platform,
       resolve_platform(platform.empty() ? default_platform : platform);
   ConfigDocument document =
       load_platform_json(file, [&] { return ConfigDocument::load(file, {configs_dir()}); });
-  check_not_workload(document.json(), file.string());
+  check_not_workload(document);
   for (const std::string& assignment : overrides) document.apply_override(assignment);
   return document;
 }

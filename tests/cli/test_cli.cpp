@@ -173,6 +173,13 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(
         run_ohmvp("run --workload " + shipped("testbenches/kernels/vecadd.ptx")),
         "to run a PTX module, name it in a kernel workload, {\"ptx\": \"vecadd.ptx\"");
+    // A workload extended by a platform file: the workload is the file named.
+    write_text(dir + "/ext_wl.json",
+               R"({"extends": ")" + shipped("testbenches/workloads/vecadd.json") + R"("})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/ext_wl.json"),
+                        dir + "/ext_wl.json: extends " +
+                            shipped("testbenches/workloads/vecadd.json") +
+                            ", a workload file (it has 'ptx'), not a platform");
     write_text(dir + "/platform.json", R"({"extends": "platforms/ddr4_2400"})");
     require_usage_error(run_ohmvp("run --workload " + dir + "/platform.json"),
                         dir +
@@ -180,6 +187,16 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                             "workload; give it with --platform");
   }
   SECTION("a check between two keys names where each was set") {
+    require_usage_error(run_ohmvp("config -p hetero_two_level --set memory.mode=planar"),
+                        "memory.hetero.mode: expected memory.mode's value (\"planar\") or "
+                        "nothing, got \"two_level\" (memory.mode is set in --set)");
+    // The hetero section's own mode key is not memory.mode: the message says which it means.
+    write_text(dir + "/fragments.json",
+               R"({"extends": ["platforms/gpu_small", "memory/hetero_planar"]})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/fragments.json"),
+                        "memory.hetero: only when memory.mode is \"planar\", \"two_level\" or "
+                        "\"paged\"; memory.mode is not set and defaults to \"dram\"; "
+                        "memory.hetero.mode does not set the mode, memory.mode does");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "configs/gpu/small.json: gpu.l2.size_bytes: 786432 bytes do not divide "
                         "into 10 slices");

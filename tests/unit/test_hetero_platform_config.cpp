@@ -101,12 +101,20 @@ TEST_CASE("hetero platforms: bad memory modes and sections are errors naming the
                       [](json& j) {
                         j["memory"]["xpoint"] = {{"capacity_kib", 1024}};
                       }),
-             Contains("memory.xpoint") && Contains("only with"));
+             Contains("memory.xpoint") &&
+                 Contains("only when memory.mode is \"planar\", \"two_level\" or \"paged\"; "
+                          "memory.mode is not set and defaults to \"dram\""));
   CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["mode"] = "dram"; }),
-             Contains("memory.hetero") && Contains("only with"));
+             Contains("memory.hetero: only when memory.mode is") &&
+                 Contains("memory.hetero.mode does not set the mode, memory.mode does"));
+  // The section's own mode key is easily taken for memory.mode: the message says which it means.
+  CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"].erase("mode"); }),
+             Contains("memory.mode is not set and defaults to \"dram\"; memory.hetero.mode does "
+                      "not set the mode, memory.mode does"));
   CHECK_THAT(
       error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["mode"] = "two_level"; }),
-      Contains("memory.hetero.mode") && Contains("planar"));
+      Contains("memory.hetero.mode: expected memory.mode's value (\"planar\") or nothing, got "
+               "\"two_level\""));
   CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["burst_ns"] = 3.3; }),
              Contains("memory.hetero.burst_ns") && Contains("from the channel"));
   CHECK_THAT(error_of("hetero_planar", [](json& j) { j["memory"]["hetero"]["page_byte"] = 4096; }),
