@@ -206,7 +206,8 @@ int command_config(const std::vector<std::string>& args) {
   }
   const std::string platform = vm.count("platform") ? vm["platform"].as<std::string>() : "";
   const ohmvp::ConfigDocument document = ohmvp::load_platform_document(platform, overrides_of(vm));
-  ohmvp::parse_platform(document);  // the same validation as a run
+  // The same validation as a run, and the workload it would run by default must exist.
+  ohmvp::resolve_default_workload(document, ohmvp::parse_platform(document));
   std::cout << document.json().dump(2) << "\n";
   return 0;
 }

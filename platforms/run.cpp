@@ -74,6 +74,18 @@ ConfigDocument load_platform_document(const std::string& platform,
   return document;
 }
 
+std::filesystem::path resolve_default_workload(const ConfigDocument& document,
+                                               const PlatformConfig& config) {
+  try {
+    const std::filesystem::path file = resolve_workload(config.default_workload);
+    load_workload_json(file);  // a platform file or a trace is told so
+    return file;
+  } catch (const ConfigError& error) {
+    throw ConfigError(document.origin_of("platform.default_workload") +
+                      ": platform.default_workload: " + error.what());
+  }
+}
+
 void run_platform(const RunOptions& options) {
   // Everything that can be wrong with the input is found before any file is written.
   const ConfigDocument document = load_platform_document(options.platform, options.overrides);
@@ -83,14 +95,9 @@ void run_platform(const RunOptions& options) {
       std::cerr << "ohmvp: warning: " << warning << "\n";
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
-  std::filesystem::path workload_file;
-  try {
-    workload_file = resolve_workload(workload_name);
-  } catch (const ConfigError& error) {
-    if (!options.workload.empty()) throw;
-    throw ConfigError(document.origin_of("platform.default_workload") +
-                      ": platform.default_workload: " + error.what());
-  }
+  const std::filesystem::path workload_file = options.workload.empty()
+                                                  ? resolve_default_workload(document, config)
+                                                  : resolve_workload(workload_name);
   if (is_kernel_workload(load_workload_json(workload_file))) {
     run_kernel_workload(options, document, config, workload_file);
     return;

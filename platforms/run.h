@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "modules/common/config_document.h"
+#include "platforms/platform_config.h"
 
 namespace ohmvp {
 
@@ -32,6 +33,11 @@ struct RunOptions {
 // The platform document with its extends resolved and the overrides applied.
 ConfigDocument load_platform_document(const std::string& platform,
                                       const std::vector<std::string>& overrides);
+
+// The platform's default workload (platform.default_workload) as a file; ConfigError naming that
+// key when it names no workload, or a file that is not one.
+std::filesystem::path resolve_default_workload(const ConfigDocument& document,
+                                               const PlatformConfig& config);
 
 // Elaborates the platform, runs the workload to completion and writes out_dir/report.json
 // (and the VCD when asked). Throws ConfigError for bad input before anything is written, and

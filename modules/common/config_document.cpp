@@ -213,14 +213,28 @@ bool is_json_number(const std::string& text) {
   return i == text.size();
 }
 
-// The value text as JSON if it is JSON, else as a plain string. A string leaf always takes the
-// text as is, so "--set name=1234" keeps the name a string. Text that opens an object or an array
-// is meant as JSON: when it does not parse, the parser says where. JSON too deep, with a number
-// beyond a double's range or a key twice is an error naming the assignment.
+// The value text as JSON if it is JSON, else as a plain string. A string leaf takes the text as
+// is, so "--set name=1234" keeps the name a string, or a JSON string ("\"[draft] x\""). Text that
+// opens an object or an array is meant as JSON, on any leaf: when it does not parse, the parser
+// says where. JSON too deep, with a number beyond a double's range or a key twice is an error
+// naming the assignment.
 nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing,
                                     const std::string& assignment, const std::string& path) {
-  if (existing.is_string()) return text;
   const bool opens_json = !text.empty() && (text.front() == '{' || text.front() == '[');
+  if (existing.is_string() && opens_json) {
+    try {
+      return parse_json_text(text, "--set " + assignment, path);
+    } catch (const ConfigError& error) {
+      throw ConfigError(std::string(error.what()) + "; " + path +
+                        " is a string: one that begins with '" + text.front() +
+                        "' is given as a JSON string, --set '" + path + "=" +
+                        excerpt(nlohmann::json(text).dump()) + "'");
+    }
+  }
+  if (existing.is_string()) {
+    const bool json_string = text.front() == '"' && nlohmann::json::accept(text);
+    return json_string ? nlohmann::json::parse(text) : nlohmann::json(text);
+  }
   // A JSON number beyond a double (1e400) is not accepted; the parser says what is wrong.
   if (!opens_json && !is_json_number(text) && !nlohmann::json::accept(text)) return text;
   return parse_json_text(text, "--set " + assignment, path);

@@ -254,15 +254,34 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     // Text that opens an object or array is JSON: a typo in it is not taken as a string.
     require_usage_error(run_ohmvp("config --set 'memory.controller={\"read_queue\": [1,'"),
                         "--set memory.controller={\"read_queue\": [1,:1:19: malformed JSON");
-    const CliResult description = run_ohmvp("config --set 'platform.description=[draft] x'");
+    // On a string leaf too; such text is given there as a JSON string.
+    require_usage_error(run_ohmvp("config --set 'platform.name=[1'"),
+                        "--set platform.name=[1:1:3: malformed JSON: syntax error while parsing "
+                        "array - unexpected end of input; expected ']'; platform.name is a string: "
+                        "one that begins with '[' is given as a JSON string, --set "
+                        "'platform.name=\"[1\"'");
+    require_usage_error(run_ohmvp("config --set 'platform.description={\"a\":'"),
+                        "--set platform.description={\"a\"::1:6: malformed JSON");
+    require_usage_error(run_ohmvp("config --set 'platform.name=[1]'"),
+                        "--set platform.name=[1]: expected string, got array");
+    const CliResult description = run_ohmvp("config --set 'platform.description=\"[draft] x\"'");
     CHECK(description.exit_code == 0);
     CHECK_THAT(description.output, Contains("\"description\": \"[draft] x\""));
+    const CliResult plain = run_ohmvp("config --set 'platform.description=draft \"x\"'");
+    CHECK_THAT(plain.output, Contains("\"description\": \"draft \\\"x\\\"\""));
     write_text(dir + "/default.json",
                R"({"extends": "platforms/gpu_small", "platform": {"default_workload": "vecad"}})");
-    require_usage_error(run_ohmvp("run --platform " + dir + "/default.json"),
-                        dir +
-                            "/default.json: platform.default_workload: unknown workload "
-                            "'vecad'; did you mean 'vecadd'?");
+    for (const char* command : {"run", "config"})
+      require_usage_error(run_ohmvp(std::string(command) + " --platform " + dir + "/default.json"),
+                          dir +
+                              "/default.json: platform.default_workload: unknown workload "
+                              "'vecad'; did you mean 'vecadd'?");
+    write_text(dir + "/default_platform.json",
+               R"({"extends": "platforms/gpu_small", "platform": {"default_workload": ")" + dir +
+                   R"(/default.json"}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/default_platform.json"),
+                        "/default_platform.json: platform.default_workload: " + dir +
+                            "/default.json: a platform file (it has 'extends'), not a workload");
   }
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),

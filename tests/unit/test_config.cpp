@@ -250,6 +250,9 @@ TEST_CASE("config: --set overrides") {
     CHECK(doc.json()["memory"]["dram"]["name"] == "1234");
     doc.apply_override("memory.dram.name=a=b");
     CHECK(doc.json()["memory"]["dram"]["name"] == "a=b");
+    // Or a JSON string, the way to give it text that opens an array or object.
+    doc.apply_override("memory.dram.name=\"[x] y\"");
+    CHECK(doc.json()["memory"]["dram"]["name"] == "[x] y");
   }
 
   SECTION("unknown key with did-you-mean") {
@@ -286,6 +289,14 @@ TEST_CASE("config: --set overrides") {
     CHECK_THROWS_WITH(doc.apply_override("list={}"), Catch::Contains("expected array, got object"));
     CHECK_THROWS_WITH(doc.apply_override("tags=[1]"),
                       Catch::Contains("expected object, got array"));
+    // Text that opens an array or object is JSON on a string leaf too.
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.name=[1"),
+                      Catch::Contains("--set memory.dram.name=[1:1:3: malformed JSON") &&
+                          Catch::Contains("memory.dram.name is a string: one that begins with '[' "
+                                          "is given as a JSON string, --set "
+                                          "'memory.dram.name=\"[1\"'"));
+    CHECK_THROWS_WITH(doc.apply_override("memory.dram.name={\"a\": 1}"),
+                      Catch::Contains("expected string, got object"));
     CHECK_THROWS_WITH(doc.apply_override("memory.dram.timing.banks=1.5"),
                       "--set memory.dram.timing.banks=1.5: expected integer, got number");
     CHECK(doc.json()["memory"]["dram"]["timing"]["banks"] == 8);
