@@ -56,6 +56,8 @@ Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
   const ConfigDocument document(w.json, file.string());
   const ConfigReader root(document.json(), "", &document);
   root.get("name", w.name);
+  if (w.name.empty())
+    root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
   std::string description;
   root.get("description", description);
   WorkloadType type = WorkloadType::traffic;

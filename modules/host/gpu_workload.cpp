@@ -52,6 +52,8 @@ class WorkloadParser {
   GpuWorkload parse() {
     const ConfigReader root(m_document.json(), "", &m_document);
     root.get("name", m_workload.name);
+    if (m_workload.name.empty())
+      root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
     root.get("description", m_workload.description);
     std::string type = "kernel";
     root.get_enum("type", type, {{"kernel", std::string("kernel")}});

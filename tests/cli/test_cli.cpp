@@ -242,6 +242,13 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/binary.json"),
                         "binary.trace:1: bad operation '\\x7fELF\\x00\\x01'");
   }
+  SECTION("an empty workload name") {
+    write_text(dir + "/unnamed.json", R"({"name": "", "traffic": {"requests": 10}})");
+    require_usage_error(run_ohmvp("run --platform ddr4_2400 --workload " + dir + "/unnamed.json"),
+                        dir +
+                            "/unnamed.json: name: is empty; expected the workload's name (or "
+                            "leave it out: the file's)");
+  }
   SECTION("a key twice, a default workload that does not ship") {
     write_text(dir + "/twice.json",
                R"({"extends": "platforms/gpu_small", "memory": {"channels": 6, "channels": 4}})");

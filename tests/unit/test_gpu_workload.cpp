@@ -288,6 +288,8 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
          w["launches"].push_back({{"fill", {{"bufer", "c"}, {"value", 0}}}});
        },
        {"unknown key 'bufer' at launches[1].fill; did you mean 'buffer'?"}},
+      {[](nlohmann::json& w) { w["name"] = ""; },
+       {"name: is empty; expected the workload's name (or leave it out: the file's)"}},
       {[](nlohmann::json& w) {
          w["launches"].push_back({{"fill", {{"value", 0}}}});
        },
