@@ -1,6 +1,7 @@
 #include "modules/common/closest_match.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ohmvp {
 
@@ -25,21 +26,40 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return d[a.size() * width + b.size()];
 }
 
-// Among equally close candidates the one of the same length wins (a transposed word over a
-// word with a letter missing).
+namespace {
+
+// `word` reads as a short form of `candidate` ("cnt" of "count", "bufs" of "buffers"): the same
+// first letter, its letters in order among the candidate's, and at least half as long.
+bool is_abbreviation(const std::string& word, const std::string& candidate) {
+  if (word.size() < 2 || word.size() >= candidate.size() || word.size() * 2 < candidate.size() ||
+      word.front() != candidate.front())
+    return false;
+  size_t found = 0;
+  for (const char c : candidate)
+    if (found < word.size() && word[found] == c) ++found;
+  return found == word.size();
+}
+
+}  // namespace
+
+// An abbreviation counts one edit closer than its distance, and is suggested even beyond the
+// limit; among equally close candidates an abbreviation, then the one of the same length wins (a
+// transposed word over a word with a letter missing).
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
   const size_t limit = std::max<size_t>(2, word.size() / 3);
   std::string best;
-  size_t best_distance = limit + 1;
-  size_t best_length_gap = 0;
+  std::tuple<size_t, bool, size_t> best_rank{limit + 1, true, 0};
   for (const std::string& candidate : candidates) {
     const size_t distance = edit_distance(word, candidate);
+    const bool abbreviation = is_abbreviation(word, candidate);
+    if (distance > limit && !abbreviation) continue;
     const size_t length_gap = candidate.size() > word.size() ? candidate.size() - word.size()
                                                              : word.size() - candidate.size();
-    if (distance < best_distance || (distance == best_distance && length_gap < best_length_gap)) {
+    const std::tuple<size_t, bool, size_t> rank{distance - (abbreviation ? 1 : 0), !abbreviation,
+                                                length_gap};
+    if (best.empty() || rank < best_rank) {
       best = candidate;
-      best_distance = distance;
-      best_length_gap = length_gap;
+      best_rank = rank;
     }
   }
   return best;

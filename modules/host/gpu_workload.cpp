@@ -51,6 +51,9 @@ class WorkloadParser {
 
   GpuWorkload parse() {
     const ConfigReader root(m_document.json(), "", &m_document);
+    // A misspelt key is named before a required one is missed ("outptus" is not "no outputs").
+    root.finish({"name", "description", "type", "ptx", "generators", "buffers", "launches",
+                 "outputs", "limits"});
     root.get("name", m_workload.name);
     if (m_workload.name.empty())
       root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
@@ -240,6 +243,7 @@ class WorkloadParser {
                                  "beginning with '.'");
       BufferSpec spec;
       spec.name = it.key();
+      b.finish({"type", "count", "init", "symbol"});  // "cnt" is not "no count"
       if (!b.has("type"))
         b.fail("type", "required: one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64");
       b.get_enum("type", spec.type, element_type_names());

@@ -28,6 +28,14 @@ TEST_CASE("config: closest_match suggests only near words") {
   CHECK(ohmvp::closest_match("tRP_ns", keys) == "tRP_ns");
   CHECK(ohmvp::closest_match("refresh_interval", keys).empty());
   CHECK(ohmvp::closest_match("x", {}).empty());
+  // A short form of a key is near it, nearer than a key as many edits away.
+  const std::vector<std::string> buffer_keys{"type", "init", "count", "symbol"};
+  CHECK(ohmvp::closest_match("cnt", buffer_keys) == "count");
+  CHECK(ohmvp::closest_match("sym", buffer_keys) == "symbol");
+  CHECK(ohmvp::closest_match("int", buffer_keys) == "init");
+  CHECK(ohmvp::closest_match("bufs", {"buffers", "outputs"}) == "buffers");
+  CHECK(ohmvp::closest_match("b", {"buffers"}).empty());
+  CHECK(ohmvp::closest_match("cnt", {"concurrent"}).empty());  // too short a form
   CHECK(ohmvp::edit_distance("kitten", "sitting") == 3);
 }
 

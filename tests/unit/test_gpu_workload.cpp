@@ -157,6 +157,16 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        {"buffers: buffer name '../x': expected"}},
       {[](nlohmann::json& w) { w["outptus"] = w["outputs"]; },
        {"unknown key 'outptus'", "did you mean 'outputs'"}},
+      {[](nlohmann::json& w) {
+         w["outptus"] = w["outputs"];
+         w.erase("outputs");
+       },
+       {"unknown key 'outptus' at top level; did you mean 'outputs'?"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["cnt"] = w["buffers"]["a"]["count"];
+         w["buffers"]["a"].erase("count");
+       },
+       {"unknown key 'cnt' at buffers.a; did you mean 'count'?"}},
       {[](nlohmann::json& w) { w["type"] = "traffic"; }, {"type: unknown value 'traffic'"}},
       {[](nlohmann::json& w) {
          w["limits"] = {{"stak_bytes", 4096}};
