@@ -39,7 +39,9 @@ static std::vector<std::string> json_stems(const fs::path& dir) {
   std::vector<std::string> names;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(dir, error)) {
-    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    std::error_code unknown;  // a folder named x.json is none
+    if (entry.path().extension() == ".json" && entry.is_regular_file(unknown))
+      names.push_back(entry.path().stem().string());
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -66,8 +68,13 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   const fs::path candidate = dir / (name_or_file + ".json");
   if (fs::is_regular_file(candidate)) return candidate;
   std::string message = std::string("unknown ") + what + " '" + name_or_file + "'";
+  // A name is looked up among the shipped files only: a file of that name here is a path.
+  const fs::path here = fs::path(".") / (name_or_file + ".json");
   const std::string close = closest_match(name_or_file, shipped);
-  if (!close.empty()) message += "; did you mean '" + close + "'?";
+  if (fs::is_regular_file(here))
+    message += "; did you mean " + here.string() + ", the file here?";
+  else if (!close.empty())
+    message += "; did you mean '" + close + "'?";
   message += " (expected one of: ";
   for (size_t i = 0; i < shipped.size(); ++i) message += (i ? ", " : "") + shipped[i];
   message += "; or a path to a .json file)";

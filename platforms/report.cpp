@@ -1,5 +1,8 @@
 #include "platforms/report.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -74,6 +77,18 @@ std::filesystem::path create_folder(const std::filesystem::path& folder) {
   if (error)
     throw ConfigError("cannot create output folder " + folder.string() + ": " + error.message());
   return top_created;
+}
+
+void check_folder_writable(const std::filesystem::path& folder) {
+  // Permissions alone do not tell (a read-only mount; root): a file is made and removed.
+  const std::filesystem::path probe = folder / (".ohmvp-write-check-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0)
+    throw ConfigError("cannot write in output folder " + folder.string() + ": " +
+                      std::strerror(errno));
+  ::close(fd);
+  std::error_code ignored;
+  std::filesystem::remove(probe, ignored);
 }
 
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {

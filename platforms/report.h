@@ -70,6 +70,10 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
 // folder it created (empty when the folder was there).
 std::filesystem::path create_folder(const std::filesystem::path& folder);
 
+// ConfigError naming the folder when no file can be made in it (read-only), so that a run finds
+// out before it simulates rather than after; leaves nothing behind.
+void check_folder_writable(const std::filesystem::path& folder);
+
 // Whether the two paths name one file (the same path once resolved, or the same inode).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 

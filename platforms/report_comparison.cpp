@@ -243,9 +243,12 @@ std::string format_value(double value, bool integral) {
     return text;
   }
   std::snprintf(text, sizeof text, "%.6g", value);
-  // 295.99967 shows as 296.000, not as the whole number 296.
-  if (value != std::round(value) && std::strpbrk(text, ".e") == nullptr)
+  // 295.99967 shows as 296.000, not as the whole number 296; 141619.4, whose six digits leave
+  // no room for a decimal ("141619."), as 141619.4.
+  if (value != std::round(value) && std::strpbrk(text, ".e") == nullptr) {
     std::snprintf(text, sizeof text, "%#.6g", value);
+    if (text[std::strlen(text) - 1] == '.') std::snprintf(text, sizeof text, "%.1f", value);
+  }
   return text;
 }
 

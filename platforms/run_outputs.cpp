@@ -50,7 +50,8 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
   guard([&] {
     // The VCD's folder is made like the others, so that --vcd runs/a/w.vcd needs no mkdir.
     std::optional<std::filesystem::path> vcd_folder;
-    if (options.vcd && options.vcd->has_parent_path()) vcd_folder = options.vcd->parent_path();
+    if (options.vcd && !is_device_or_fifo(*options.vcd))
+      vcd_folder = options.vcd->has_parent_path() ? options.vcd->parent_path() : ".";
     const std::pair<const char*, std::optional<std::filesystem::path>> folders[] = {
         {"--out", options.out_dir}, {"--dump", options.dump}, {"--vcd", vcd_folder}};
     for (const auto& [option, folder] : folders) {
@@ -58,6 +59,8 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
       try {
         const std::filesystem::path created = create_folder(*folder);
         if (!created.empty()) m_created_folders.push_back(created);
+        // Found now, not once the run is over.
+        check_folder_writable(*folder);
       } catch (const ConfigError& error) {
         throw ConfigError(std::string(option) + ": " + error.what());
       }

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -37,6 +39,57 @@ TEST_CASE("cli: list names the shipped platforms and workloads") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("gpu_small  (default)") && Contains("ddr4_2400") &&
                            Contains("stream_read") && Contains("random_mix") && Contains("vecadd"));
+}
+
+TEST_CASE("cli: list names regular files only; a name with a file of it here is hinted") {
+  const std::string dir = scratch_dir("list_files");
+  std::filesystem::create_directories(dir + "/configs/platforms/sub.json");
+  std::filesystem::create_directories(dir + "/testbenches/workloads");
+  write_text(dir + "/configs/platforms/mine.json", "{}");
+  const CliResult r = run_shell("OHMVP_HOME=" + dir + " " + OHMVP_EXECUTABLE + " list 2>&1");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("  mine\n"));
+  CHECK_THAT(r.output, !Contains("sub"));
+
+  write_text(dir + "/mygpu.json", R"({"extends": "platforms/gpu_small"})");
+  const CliResult here =
+      run_shell("cd " + dir + " && " + OHMVP_EXECUTABLE + " config -p mygpu 2>&1");
+  CHECK(here.exit_code == 2);
+  CHECK_THAT(here.output,
+             Contains("ohmvp: unknown platform 'mygpu'; did you mean ./mygpu.json, the file here? "
+                      "(expected one of: "));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: an output folder no file can be made in is refused before the run") {
+  const std::string dir = scratch_dir("unwritable_out");
+  // /proc/self is a folder where no file can be made, whoever runs the test.
+  if (std::filesystem::is_directory("/proc/self")) {
+    for (const char* option : {"--out", "--dump", "--vcd"}) {
+      const std::string target = std::string(option) == "--vcd" ? "/proc/self/t.vcd" : "/proc/self";
+      const std::string out = std::string(option) == "--out" ? "" : " --out " + dir + "/made/out";
+      const CliResult r = run_ohmvp("run -q " + std::string(option) + " " + target + out);
+      INFO(r.output);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.output, Contains(std::string("ohmvp: ") + option +
+                                    ": cannot write in output folder /proc/self: "));
+      CHECK_THAT(r.output, !Contains("OhmVP"));  // no summary: nothing was simulated
+      CHECK_FALSE(std::filesystem::exists(dir + "/made"));
+    }
+  }
+  // A read-only folder (root writes in it all the same).
+  std::filesystem::create_directories(dir + "/ro");
+  std::filesystem::permissions(
+      dir + "/ro", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  const CliResult r = run_ohmvp("run -q --out " + dir + "/ro");
+  if (::geteuid() != 0) {
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output,
+               Contains("--out: cannot write in output folder " + dir + "/ro: Permission denied"));
+  }
+  std::filesystem::permissions(dir + "/ro", std::filesystem::perms::owner_all);
+  CHECK(std::filesystem::is_empty(dir + "/ro") == (r.exit_code != 0));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: config prints the resolved platform with overrides") {

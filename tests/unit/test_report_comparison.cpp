@@ -100,6 +100,13 @@ TEST_CASE("report comparison: summary figures side by side, as ratios to the fir
       loaded(dir, "g", report_of("oracle_planar", {{"avg_latency_ns", 148.0}}))};
   CHECK_THAT(printed(ohmvp::compare_reports(near_whole, {})),
              Contains("296.000") && Contains(" 148 (0.500x)"));
+  // Six digits that leave no room for a decimal get one, not a bare point.
+  const std::vector<LoadedReport> six_digits{
+      loaded(dir, "h", report_of("hetero_planar", {{"avg_latency_ns", 141619.4}})),
+      loaded(dir, "i", report_of("oracle_planar", {{"avg_latency_ns", 100661.03}}))};
+  const std::string six_digits_printed = printed(ohmvp::compare_reports(six_digits, {}));
+  CHECK_THAT(six_digits_printed, Contains("141619.4") && Contains("100661.0 (0.711x)"));
+  CHECK(six_digits_printed.find(". ") == std::string::npos);
 }
 
 TEST_CASE("report comparison: statistics by group and name, a histogram by its field") {
