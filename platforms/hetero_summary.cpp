@@ -68,9 +68,11 @@ RunSummary::Hetero summarise_hetero(const MemorySystem& memory, const StatsRegis
     wear_mean_sum += scalar(stats, xpoint->name(), "wear_mean");
     utilisation_sum += scalar(stats, xpoint->name(), "media_utilisation");
   }
-  const double xpoints = static_cast<double>(memory.xpoints().size());
-  h.xpoint_wear_max_over_mean = ratio(wear_max, ratio(wear_mean_sum, xpoints));
-  h.xpoint_media_utilisation = ratio(utilisation_sum, xpoints);
+  if (!memory.xpoints().empty()) {
+    const double xpoints = static_cast<double>(memory.xpoints().size());
+    h.xpoint_wear_max_over_mean = ratio(wear_max, ratio(wear_mean_sum, xpoints));
+    h.xpoint_media_utilisation = ratio(utilisation_sum, xpoints);
+  }
   return h;
 }
 

@@ -47,8 +47,11 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["migration_bytes"] = s.hetero->migration_bytes;
     summary["migration_channel_share"] = s.hetero->migration_channel_share;
     summary["dram_cache_hit_rate"] = s.hetero->dram_cache_hit_rate;
-    summary["xpoint_wear_max_over_mean"] = s.hetero->xpoint_wear_max_over_mean;
-    summary["xpoint_media_utilisation"] = s.hetero->xpoint_media_utilisation;
+    // A figure the platform does not have is absent, not 0.
+    if (s.hetero->xpoint_wear_max_over_mean)
+      summary["xpoint_wear_max_over_mean"] = *s.hetero->xpoint_wear_max_over_mean;
+    if (s.hetero->xpoint_media_utilisation)
+      summary["xpoint_media_utilisation"] = *s.hetero->xpoint_media_utilisation;
   }
   if (s.optical) {
     nlohmann::json& summary = report["summary"];
@@ -143,9 +146,11 @@ void print_summary(std::ostream& out, const std::string& platform, const std::st
   if (s.hetero)
     out << "  migrations        " << s.hetero->migrations << " (" << s.hetero->migration_bytes
         << " bytes, " << s.hetero->migration_channel_share << " of channel time)\n"
-        << "  DRAM hit rate     " << s.hetero->dram_cache_hit_rate << "\n"
-        << "  XPoint wear       " << s.hetero->xpoint_wear_max_over_mean << " max / mean\n"
-        << "  XPoint media busy " << s.hetero->xpoint_media_utilisation << " of its time\n";
+        << "  DRAM hit rate     " << s.hetero->dram_cache_hit_rate << "\n";
+  if (s.hetero && s.hetero->xpoint_wear_max_over_mean)
+    out << "  XPoint wear       " << *s.hetero->xpoint_wear_max_over_mean << " max / mean\n";
+  if (s.hetero && s.hetero->xpoint_media_utilisation)
+    out << "  XPoint media busy " << *s.hetero->xpoint_media_utilisation << " of its time\n";
   if (s.optical)
     out << "  laser             " << s.optical->laser_power_mw << " mW per wavelength, "
         << s.optical->mrr_count << " MRRs\n"

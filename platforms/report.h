@@ -45,8 +45,10 @@ struct RunSummary {
     double migration_channel_share = 0;  // migration / all data-bus time of the managers
     // Two-level: DRAM-cache hits / lookups; planar: requests served by DRAM / all requests.
     double dram_cache_hit_rate = 0;
-    double xpoint_wear_max_over_mean = 0;  // most written media line / mean writes per line
-    double xpoint_media_utilisation = 0;   // partition time busy / (partitions x time), mean
+    // With XPoint (not paged, whose far memory is the host's): most written media line / mean
+    // writes per line, and partition time busy / (partitions x time), mean over the channels.
+    std::optional<double> xpoint_wear_max_over_mean;
+    std::optional<double> xpoint_media_utilisation;
   };
   std::optional<Hetero> hetero;
 

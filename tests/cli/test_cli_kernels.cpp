@@ -708,6 +708,19 @@ TEST_CASE("cli: page faults over a slow host link are a wait, not a stall") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a paged platform, without XPoint, reports no XPoint figures rather than 0") {
+  const std::string dir = scratch_dir("paged_figures");
+  const CliResult r = run_ohmvp("run -q -p origin_planar --out " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto summary = nlohmann::json::parse(read_text(dir + "/report.json"))["summary"];
+  CHECK(summary.contains("migrations"));
+  CHECK_FALSE(summary.contains("xpoint_wear_max_over_mean"));
+  CHECK_FALSE(summary.contains("xpoint_media_utilisation"));
+  CHECK_THAT(r.output, Contains("DRAM hit rate") && !Contains("XPoint"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a run that runs out of host memory says so, exit 1") {
   const std::string dir = scratch_dir("host_memory");
   auto workload = shipped_kernel_workload("vecadd");
