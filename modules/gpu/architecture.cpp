@@ -30,11 +30,55 @@ bool is_bf16(DataType type) {
   return type == DataType::bf16 || type == DataType::bf16x2;
 }
 
+bool is_half(DataType type) {
+  return type == DataType::f16 || type == DataType::f16x2 || is_bf16(type);
+}
+
 // cvt to or from bf16, and cvt.rn.f16x2.f32 (two floats packed): PTX ISA 7.0, sm_80.
 bool is_ampere_cvt(const Instruction& instruction) {
   return instruction.op == Opcode::cvt &&
          (is_bf16(instruction.type) || is_bf16(instruction.source_type) ||
           instruction.type == DataType::f16x2);
+}
+
+// Arithmetic on bf16 (fma, min, max, neg, abs: sm_80; add, sub, mul, set, atom: later still).
+bool is_bf16_arithmetic(const Instruction& instruction) {
+  return instruction.op != Opcode::cvt && instruction.op != Opcode::ld &&
+         instruction.op != Opcode::st && instruction.op != Opcode::mov && is_bf16(instruction.type);
+}
+
+struct FeatureRule {
+  bool (*applies)(const Instruction&);
+  ComputeCapability capability;
+  const char* feature;  // as the PTX ISA names it
+};
+
+// Features beyond sm_70, newest first (the first that applies names what an instruction needs),
+// from the PTX ISA's "Target ISA notes" of each instruction.
+constexpr FeatureRule k_rules[] = {
+    {[](const Instruction& i) { return i.op == Opcode::redux; }, ComputeCapability::sm_80,
+     "redux.sync"},
+    {is_ampere_cvt, ComputeCapability::sm_80, "cvt to or from bf16, or to f16x2"},
+    {[](const Instruction& i) {
+       return (i.op == Opcode::min || i.op == Opcode::max) && is_half(i.type);
+     },
+     ComputeCapability::sm_80, "min/max on f16, f16x2, bf16 or bf16x2"},
+    {is_bf16_arithmetic, ComputeCapability::sm_80, "bf16 arithmetic"},
+    {[](const Instruction& i) { return i.op == Opcode::mma; }, ComputeCapability::sm_75,
+     "mma.sync"},
+    {[](const Instruction& i) { return i.op == Opcode::ldmatrix; }, ComputeCapability::sm_75,
+     "ldmatrix"},
+    {[](const Instruction& i) { return i.op == Opcode::tanh; }, ComputeCapability::sm_75,
+     "tanh.approx"},
+    {[](const Instruction& i) { return i.op == Opcode::ex2 && is_half(i.type); },
+     ComputeCapability::sm_75, "ex2.approx on f16 or f16x2"},
+    {is_integer_wmma, ComputeCapability::sm_72, "integer wmma (.s8/.u8/.s32)"},
+};
+
+const FeatureRule* rule_for(const Instruction& instruction) {
+  for (const FeatureRule& rule : k_rules)
+    if (rule.applies(instruction)) return &rule;
+  return nullptr;
 }
 
 }  // namespace
@@ -50,21 +94,13 @@ std::string capability_name(ComputeCapability capability) {
 }
 
 ComputeCapability required_capability(const Instruction& instruction) {
-  if (instruction.op == Opcode::redux || is_ampere_cvt(instruction))
-    return ComputeCapability::sm_80;
-  if (instruction.op == Opcode::mma || instruction.op == Opcode::ldmatrix)
-    return ComputeCapability::sm_75;
-  if (is_integer_wmma(instruction)) return ComputeCapability::sm_72;
-  return ComputeCapability::sm_70;
+  const FeatureRule* rule = rule_for(instruction);
+  return rule ? rule->capability : ComputeCapability::sm_70;
 }
 
 const char* required_feature(const Instruction& instruction) {
-  if (instruction.op == Opcode::redux) return "redux.sync";
-  if (is_ampere_cvt(instruction)) return "cvt to or from bf16, or to f16x2";
-  if (instruction.op == Opcode::mma) return "mma.sync";
-  if (instruction.op == Opcode::ldmatrix) return "ldmatrix";
-  if (is_integer_wmma(instruction)) return "integer wmma (.s8/.u8/.s32)";
-  return "";
+  const FeatureRule* rule = rule_for(instruction);
+  return rule ? rule->feature : "";
 }
 
 KernelNeed kernel_need(const KernelLayout& layout) {

@@ -88,6 +88,13 @@ TEST_CASE("interp: ftz, sat, NaN and signed zero", "[interp]") {
   CHECK(f32(h, sat, 0.75f, 0.5f) == 1.0f);
   CHECK(f32(h, sat, -0.75f, 0.5f) == 0.0f);
   CHECK(h.eval(sat, bits_of(NAN), 0) == 0);
+  // .sat clamps to [+0.0, 1.0]: a -0.0 result becomes +0.0 (libdevice's __saturatef), in every
+  // float type.
+  Instruction mul_sat = fop(Opcode::mul, DataType::f32, 2);
+  mul_sat.mod.sat = true;
+  CHECK(h.eval(mul_sat, bits_of(-1.0f), bits_of(0.0f)) == 0);
+  mul_sat.type = DataType::f16x2;
+  CHECK(h.eval(mul_sat, 0xbc00bc00, 0) == 0);
   CHECK(h.eval(fop(Opcode::add, DataType::f32, 2), bits_of(INFINITY), bits_of(-INFINITY)) ==
         0x7fffffff);
   // min/max: NaN loses to a number, -0 < +0.
@@ -114,6 +121,54 @@ TEST_CASE("interp: approximate functions use host libm", "[interp]") {
   CHECK(f32(h, fop(Opcode::tanh, DataType::f32, 1), 1.0f) == std::tanh(1.0f));
   CHECK(f32(h, fop(Opcode::cos, DataType::f32, 1), 0.0f) == 1.0f);
   CHECK(f32(h, fop(Opcode::sqrt, DataType::f32, 1), 2.25f) == 1.5f);
+}
+
+TEST_CASE("interp: rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 use the upper 32 bits only",
+          "[interp]") {
+  Harness h;
+  Instruction rcp = fop(Opcode::rcp, DataType::f64, 1);
+  rcp.mod.approx = rcp.mod.ftz = true;
+  Instruction rsqrt = fop(Opcode::rsqrt, DataType::f64, 1);
+  rsqrt.mod.approx = rsqrt.mod.ftz = true;
+  CHECK(h.eval(rcp, bits_of(3.0)) == 0x3fd5555500000000);
+  CHECK(h.eval(rcp, bits_of(1.0 + std::ldexp(1.0, -40))) == bits_of(1.0));  // low word unread
+  CHECK(h.eval(rcp, bits_of(std::ldexp(1.0, 1023))) == 0);  // a subnormal result flushes
+  CHECK(h.eval(rcp, bits_of(-std::ldexp(1.0, -1030))) == bits_of(-HUGE_VAL));  // input flushed
+  CHECK(h.eval(rcp, bits_of(static_cast<double>(NAN))) == 0x7fffffff00000000);
+  CHECK(h.eval(rsqrt, bits_of(4.0)) == bits_of(0.5));
+  CHECK(h.eval(rsqrt, bits_of(std::ldexp(1.0, -1030))) == bits_of(HUGE_VAL));
+  // Without .ftz (rcp.approx.f64 is not in the ISA; rcp.rn.f64 is) the result is full width.
+  CHECK(h.eval(fop(Opcode::rcp, DataType::f64, 1, RoundingMode::rn), bits_of(3.0)) ==
+        bits_of(1.0 / 3.0));
+}
+
+TEST_CASE("interp: set and setp on f16x2 compare each half", "[interp]") {
+  Harness h;
+  // a = {low +0.0, high -2.0}, b = 0: less than is false low, true high.
+  const uint64_t a = 0xc0000000;
+  Instruction setp = op3(Opcode::setp, DataType::f16x2);
+  setp.mod.compare = CompareOp::lt;
+  setp.dest_pred = 4;
+  CHECK(h.eval(setp, a, 0) == 0);
+  CHECK(h.get(4) == 1);
+  Instruction set = op3(Opcode::set, DataType::f16x2, 3);
+  set.source_type = DataType::f16x2;
+  set.mod.compare = CompareOp::lt;
+  CHECK(h.eval(set, a, 0) == 0x3c000000);
+  set.type = DataType::u32;
+  CHECK(h.eval(set, a, 0) == 0xffff0000);
+  set.mod.compare = CompareOp::ge;
+  CHECK(h.eval(set, a, 0) == 0x0000ffff);
+  set.mod.compare = CompareOp::nan;  // __hisnan2
+  CHECK(h.eval(set, 0x7e003c00, 0) == 0xffff0000);
+  // With a predicate c: each half's result combined with it.
+  set.mod.compare = CompareOp::lt;
+  set.mod.bool_op = BoolOp::or_;
+  CHECK(h.eval(set, a, 0, 1) == 0xffffffff);
+  set.type = DataType::bf16x2;
+  set.source_type = DataType::bf16x2;
+  set.mod.bool_op = BoolOp::none;
+  CHECK(h.eval(set, 0xc0000000, 0) == 0x3f800000);
 }
 
 TEST_CASE("interp: f16, f16x2 and bf16 arithmetic round once", "[interp]") {

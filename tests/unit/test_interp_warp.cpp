@@ -247,6 +247,7 @@ TEST_CASE("interp: special registers", "[interp]") {
   CHECK(value(SpecialRegister::lanemask_eq, 4) == 0x10);
   CHECK(value(SpecialRegister::lanemask_gt, 4) == 0xffffffe0);
   CHECK(value(SpecialRegister::lanemask_ge, 31) == 0x80000000);
+  CHECK(value(SpecialRegister::warp_sz, 3) == 32);
 
   // A 64-lane warp is two 32-lane halves: %laneid agrees with the masks of its half.
   Harness wide(64);
@@ -255,6 +256,11 @@ TEST_CASE("interp: special registers", "[interp]") {
   CHECK(wide.get(0, 41) == 9);
   wide.run(make(Opcode::mov, DataType::u32, {r(0), special(SpecialRegister::lanemask_lt)}));
   CHECK(wide.get(0, 41) == 0x1ff);
+  wide.run(make(Opcode::mov, DataType::u32, {r(0), special(SpecialRegister::warp_sz)}));
+  CHECK(wide.get(0, 41) == 32);
+  Harness narrow(16);
+  narrow.run(make(Opcode::mov, DataType::u32, {r(0), special(SpecialRegister::warp_sz)}));
+  CHECK(narrow.get(0, 5) == 16);
 }
 
 TEST_CASE("interp: mov packs and unpacks vectors", "[interp]") {

@@ -52,6 +52,16 @@ TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and te
         std::string::npos);
   CHECK(error_of("mul.u32 %r1, %r2, %r3;").find("mul.u32 needs .lo, .hi or .wide") !=
         std::string::npos);
+  // PTX that exists but that the model does not run is refused as unsupported, not unknown.
+  CHECK(error_of("vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;") ==
+        "snippet.ptx:8: 'vadd4' (a SIMD video instruction) is not supported; docs/gpu_ptx.md "
+        "lists the instructions this model runs in 'vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;'");
+  CHECK(error_of("cp.async.ca.shared.global [p], [p], 16;")
+            .find("'cp' (an asynchronous copy or memory barrier object (sm_80 and later)) is not "
+                  "supported") != std::string::npos);
+  CHECK(error_of("min.NaN.f32 %f1, %f2, %f3;")
+            .find("modifier '.NaN' of min (PTX ISA 7.0, sm_80) is not supported") !=
+        std::string::npos);
 }
 
 TEST_CASE("ptx errors: testp, redux.sync and prmt modes", "[ptx]") {

@@ -628,7 +628,8 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   CHECK(inst(84).unit == UnitClass::branch);
 }
 
-TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as executed", "[ptx]") {
+TEST_CASE("ptx: testp, redux.sync, prmt modes, shf, bar.warp.sync and WARP_SZ decode as executed",
+          "[ptx]") {
   const Module module = parse_snippet(R"(
 .visible .entry seams(.param .u64 p)
 {
@@ -646,12 +647,15 @@ TEST_CASE("ptx: testp, redux.sync, prmt modes, shf and bar.warp.sync decode as e
   shf.l.wrap.b32 %r5, %r1, %r2, %r3;
   shf.r.clamp.b32 %r5, %r1, %r2, 7;
   bar.warp.sync -1;
+  mov.u32 %r6, WARP_SZ;
   ret;
 }
 )");
   const Function& seams = function_named(module, "seams");
   const std::vector<Instruction>& in = seams.instructions;
-  REQUIRE(in.size() == 12);
+  REQUIRE(in.size() == 13);
+  CHECK(in[11].operands[1].kind == Operand::Kind::special);  // PTX's predefined constant
+  CHECK(in[11].operands[1].special == SpecialRegister::warp_sz);
   CHECK(in[0].op == Opcode::testp);
   CHECK(in[0].mod.test == TestProperty::notanumber);
   CHECK(in[0].type == DataType::f32);

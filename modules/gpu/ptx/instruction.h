@@ -118,7 +118,7 @@ enum class MatrixLayout : uint8_t { none, row, col };
 enum class SpecialRegister : uint8_t {
   tid, ntid, ctaid, nctaid, laneid, warpid, nwarpid, smid, nsmid, gridid,
   clock, clock64, globaltimer, lanemask_eq, lanemask_lt, lanemask_le, lanemask_gt, lanemask_ge,
-  dynamic_smem_size, total_smem_size, globaltimer_lo, globaltimer_hi, clock_hi, envreg,
+  dynamic_smem_size, total_smem_size, globaltimer_lo, globaltimer_hi, clock_hi, envreg, warp_sz,
 };
 // clang-format on
 

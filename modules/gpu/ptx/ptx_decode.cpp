@@ -5,6 +5,7 @@
 #include "modules/gpu/ptx/ptx_immediate.h"
 #include "modules/gpu/ptx/ptx_matrix.h"
 #include "modules/gpu/ptx/ptx_names.h"
+#include "modules/gpu/ptx/unsupported_ptx.h"
 
 namespace ohmvp::gpu {
 namespace {
@@ -810,7 +811,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "madc") op = Opcode::mad, inst.mod.carry_in = true;
   if (base == "barrier") op = Opcode::bar;
   if (base == "prefetchu") op = Opcode::prefetch, inst.mod.uniform_prefetch = true;
-  if (!op || *op == Opcode::call) fail("unknown instruction '" + std::string(base) + "'");
+  if (!op || *op == Opcode::call) {
+    if (const auto refusal = unsupported_instruction(base)) fail(*refusal);
+    fail("unknown instruction '" + std::string(base) + "'");
+  }
   inst.op = *op;
   std::vector<DataType> types;
   bool saw_sync = false;
@@ -822,8 +826,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
       continue;
     }
     if (piece == "sync") saw_sync = true;
-    if (!apply_modifier(base, piece, inst))
+    if (!apply_modifier(base, piece, inst)) {
+      if (const auto refusal = unsupported_modifier(base, piece)) fail(*refusal);
       fail("unknown modifier '." + std::string(piece) + "' of " + std::string(base));
+    }
   }
   if (needs_sync(inst.op) && !saw_sync)
     fail(std::string(base) + " without .sync is not supported (use " + std::string(base) +

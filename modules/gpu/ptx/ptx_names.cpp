@@ -177,7 +177,7 @@ constexpr std::array<std::pair<AtomicOp, std::string_view>, 10> k_atomics{{
 }};
 
 using SR = SpecialRegister;
-constexpr std::array<std::pair<SpecialRegister, std::string_view>, 24> k_specials{{
+constexpr std::array<std::pair<SpecialRegister, std::string_view>, 25> k_specials{{
     {SR::tid, "%tid"},
     {SR::ntid, "%ntid"},
     {SR::ctaid, "%ctaid"},
@@ -201,6 +201,7 @@ constexpr std::array<std::pair<SpecialRegister, std::string_view>, 24> k_special
     {SR::globaltimer_lo, "%globaltimer_lo"},
     {SR::globaltimer_hi, "%globaltimer_hi"},
     {SR::clock_hi, "%clock_hi"},
+    {SR::warp_sz, "WARP_SZ"},  // a predefined constant, not a % register
     {SR::envreg, "%envreg"},
 }};
 

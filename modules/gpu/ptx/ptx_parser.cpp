@@ -782,6 +782,12 @@ class Parser {
       }
       fail_here("undeclared register '" + token.text + "'");
     }
+    if (token.text == "WARP_SZ") {  // PTX's predefined warp-size constant (cuda_fp16.h's shuffles)
+      operand.kind = Operand::Kind::special;
+      operand.special = SpecialRegister::warp_sz;
+      next();
+      return;
+    }
     if (const auto symbol = find_symbol(token.text)) {
       next();
       operand.kind = Operand::Kind::symbol;

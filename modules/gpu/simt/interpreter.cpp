@@ -75,6 +75,8 @@ uint64_t special_value(const Exec& x, const Operand& operand, uint32_t lane) {
       return context.clock >> 32;
     case SpecialRegister::envreg:
       return environment_register(context, operand.component);
+    case SpecialRegister::warp_sz:  // the lanes a warp instruction sees: a 64-lane warp's half
+      return std::min<uint32_t>(x.warp.warp_size(), 32);
   }
   return 0;
 }

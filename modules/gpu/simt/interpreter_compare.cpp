@@ -175,6 +175,34 @@ bool integer_setp(Exec& x, DataType compare_type, bool has_c) {
   return true;
 }
 
+// set/setp on packed halves compare the low halves and the high halves apart: setp writes the
+// low result to p and the high one to q; set writes each half of d (1.0 for a packed float
+// destination, 0xffff for an integer one).
+void packed_half_compare(Exec& x, DataType packed) {
+  const Instruction& in = x.instruction;
+  const DataType half = packed == DataType::f16x2 ? DataType::f16 : DataType::bf16;
+  const bool has_c = in.mod.bool_op != BoolOp::none;
+  const auto half_result = [&](uint64_t a, uint64_t b, unsigned shift, bool c) {
+    const double ha = float_value((a >> shift) & 0xffff, half, in.mod.ftz);
+    const double hb = float_value((b >> shift) & 0xffff, half, in.mod.ftz);
+    return combine(in.mod.bool_op, compare_float(in.mod.compare, ha, hb), c);
+  };
+  const uint64_t true_half = in.type == DataType::f16x2    ? 0x3c00
+                             : in.type == DataType::bf16x2 ? 0x3f80
+                                                           : 0xffff;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const uint64_t a = read(x, 1, lane), b = read(x, 2, lane);
+    const bool c = has_c ? (read(x, 3, lane) & 1) : false;
+    const bool low = half_result(a, b, 0, c), high = half_result(a, b, 16, c);
+    if (in.op == Opcode::setp) {
+      write(x, lane, low ? 1 : 0);
+      if (in.dest_pred != no_register) x.warp.reg(in.dest_pred, lane) = high ? 1 : 0;
+    } else {
+      write(x, lane, (low ? true_half : 0) | (high ? true_half << 16 : 0));
+    }
+  });
+}
+
 }  // namespace
 
 void execute_compare(Exec& x) {
@@ -186,6 +214,8 @@ void execute_compare(Exec& x) {
       const DataType compared =
           in.op == Opcode::set || in.source_type != DataType::none ? in.source_type : in.type;
       const DataType compare_type = compared == DataType::none ? in.type : compared;
+      if (compare_type == DataType::f16x2 || compare_type == DataType::bf16x2)
+        return packed_half_compare(x, compare_type);
       const bool floating = is_float(compare_type);
       const bool has_c = in.mod.bool_op != BoolOp::none;
       if (in.op == Opcode::setp && !floating && integer_setp(x, compare_type, has_c)) return;

@@ -106,7 +106,7 @@ uint64_t narrow_to(double value, DataType destination, RoundingMode mode, bool f
 
 double saturate(double value) {
   if (std::isnan(value)) return 0.0;
-  return value < 0.0 ? 0.0 : value > 1.0 ? 1.0 : value;
+  return value <= 0.0 ? 0.0 : value > 1.0 ? 1.0 : value;  // -0.0 too gives +0.0
 }
 
 }  // namespace

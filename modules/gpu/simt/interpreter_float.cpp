@@ -18,7 +18,7 @@ T flush(T value, bool ftz) {
 template <class T>
 T saturate(T value) {
   if (std::isnan(value)) return T{0};
-  return value < T{0} ? T{0} : value > T{1} ? T{1} : value;
+  return value <= T{0} ? T{0} : value > T{1} ? T{1} : value;  // -0.0 too gives +0.0
 }
 
 bool is_bfloat(DataType type) {
@@ -113,6 +113,22 @@ void elementwise(Exec& x, unsigned arity, Op op) {
       x.fail(FaultKind::unsupported, 0, "floating-point type");
       return;
   }
+}
+
+// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 read only the upper 32 bits of a and write only the
+// upper 32 bits of d (the lower are zero); subnormal inputs and results flush to sign-preserving
+// zero; a NaN gives 0x7fffffff00000000 (PTX ISA). The model computes the truncated input's
+// result exactly and truncates it.
+void upper_word_approximation(Exec& x, bool square_root) {
+  constexpr uint64_t upper_word = 0xffffffff00000000ULL;
+  const auto flush64 = [](double value) {
+    return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0, value) : value;
+  };
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    const double a = flush64(as_f64(read(x, 1, lane) & upper_word));
+    const double result = flush64(square_root ? 1.0 / std::sqrt(a) : 1.0 / a);
+    write(x, lane, std::isnan(result) ? 0x7fffffff00000000ULL : f64_bits(result) & upper_word);
+  });
 }
 
 template <class T>
@@ -213,12 +229,15 @@ void execute_float(Exec& x) {
       elementwise(x, 2, [](auto a, auto b, auto) { return a / b; });
       return;
     case Opcode::rcp:
+      if (in.mod.approx && in.mod.ftz && in.type == DataType::f64)
+        return upper_word_approximation(x, false);
       elementwise(x, 1, [](auto a, auto, auto) { return decltype(a){1} / a; });
       return;
     case Opcode::sqrt:
       elementwise(x, 1, [](auto a, auto, auto) { return std::sqrt(a); });
       return;
     case Opcode::rsqrt:
+      if (in.mod.ftz && in.type == DataType::f64) return upper_word_approximation(x, true);
       elementwise(x, 1, [](auto a, auto, auto) { return decltype(a){1} / std::sqrt(a); });
       return;
     case Opcode::ex2:

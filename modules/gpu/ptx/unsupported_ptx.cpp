@@ -1,0 +1,70 @@
+#include "modules/gpu/ptx/unsupported_ptx.h"
+
+#include <vector>
+
+namespace ohmvp::gpu {
+namespace {
+
+constexpr std::string_view k_see = "; docs/gpu_ptx.md lists the instructions this model runs";
+
+struct Family {
+  std::string_view what;
+  std::vector<std::string_view> names;
+};
+
+const std::vector<Family> k_families{
+    {"a SIMD video instruction",
+     {"vadd",  "vsub",  "vabsdiff", "vmin",   "vmax",   "vshl",  "vshr",
+      "vmad",  "vset",  "vadd2",    "vsub2",  "vavrg2", "vmin2", "vmax2",
+      "vset2", "vadd4", "vsub4",    "vavrg4", "vmin4",  "vmax4", "vset4"}},
+    {"a surface instruction", {"suld", "sust", "sured", "suq"}},
+    {"a texture query or gather", {"txq", "tld4"}},
+    {"a performance-monitor instruction", {"pmevent"}},
+    {"a texture/sampler/surface type test", {"istypep"}},
+    {"an indexed branch", {"brx"}},
+    {"an asynchronous copy or memory barrier object (sm_80 and later)",
+     {"cp", "mbarrier", "griddepcontrol", "elect", "mapa", "getctarank", "setmaxnreg", "wgmma",
+      "stmatrix", "movmatrix", "multimem", "tensormap", "createpolicy", "applypriority", "discard",
+      "clusterlaunchcontrol", "tcgen05"}},
+};
+
+struct NewerModifier {
+  std::vector<std::string_view> instructions;
+  std::string_view modifier;
+  std::string_view since;
+};
+
+const std::vector<NewerModifier> k_newer_modifiers{
+    {{"min", "max"}, "NaN", "PTX ISA 7.0, sm_80"},
+    {{"min", "max"}, "xorsign", "PTX ISA 7.2, sm_86"},
+    {{"fma", "cvt"}, "relu", "PTX ISA 7.0, sm_80"},
+    {{"fma"}, "oob", "PTX ISA 8.1, sm_90"},
+    {{"cvt"}, "satfinite", "PTX ISA 8.1, sm_89"},
+};
+
+bool contains(const std::vector<std::string_view>& names, std::string_view name) {
+  for (std::string_view candidate : names)
+    if (candidate == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> unsupported_instruction(std::string_view name) {
+  for (const Family& family : k_families)
+    if (contains(family.names, name))
+      return "'" + std::string(name) + "' (" + std::string(family.what) + ") is not supported" +
+             std::string(k_see);
+  return std::nullopt;
+}
+
+std::optional<std::string> unsupported_modifier(std::string_view instruction,
+                                                std::string_view modifier) {
+  for (const NewerModifier& newer : k_newer_modifiers)
+    if (newer.modifier == modifier && contains(newer.instructions, instruction))
+      return "modifier '." + std::string(modifier) + "' of " + std::string(instruction) + " (" +
+             std::string(newer.since) + ") is not supported" + std::string(k_see);
+  return std::nullopt;
+}
+
+}  // namespace ohmvp::gpu
