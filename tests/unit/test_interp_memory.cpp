@@ -181,6 +181,16 @@ TEST_CASE("interp: faults for misaligned and out-of-window addresses", "[interp]
   CHECK(h.warp().fault().kind == FaultKind::misaligned_address);
   CHECK(h.warp().fault().address == 2);
   h.warp().set_fault({});
+  // A generic address is named in the space it falls in: 2 in shared, not the window's address.
+  h.set_all(1, shared_window_base + 2);
+  Instruction generic_atom = make(Opcode::atom, DataType::u32, {r(0), at(1), r(2)});
+  generic_atom.space = StateSpace::generic;
+  generic_atom.mod.atomic = AtomicOp::add;
+  REQUIRE(h.run(generic_atom).status == StepStatus::fault);
+  CHECK(h.warp().fault().kind == FaultKind::misaligned_address);
+  CHECK(h.warp().fault().address == 2);
+  CHECK(h.warp().fault().space == StateSpace::shared);
+  h.warp().set_fault({});
   h.set_all(1, 256);  // shared is 256 bytes
   result = h.run(load(StateSpace::shared, DataType::u32, r(0), at(1)));
   REQUIRE(result.status == StepStatus::fault);

@@ -579,6 +579,14 @@ TEST_CASE("executor: threads of one warp that spin for each other make progress"
   std::vector<int32_t> seen(threads);
   REQUIRE(memory.read(seen_at, seen.data(), threads * 4));
   CHECK(seen == std::vector<int32_t>(threads, int32_t(threads)));
+
+  // A lock with backoff: the loop inside the spin loop does not keep the spinning path from
+  // yielding to the lock's holder.
+  REQUIRE(memory.write(lock_at, std::vector<int32_t>{0}.data(), 4));
+  REQUIRE(memory.write(counter_at, std::vector<int32_t>{0}.data(), 4));
+  executor.launch(one_cta("lock_with_backoff", threads, {lock_at, counter_at}));
+  REQUIRE(memory.read(counter_at, &counter, 4));
+  CHECK(counter == int32_t(threads));
 }
 
 TEST_CASE("executor: warp-synchronous instructions wait for the lanes a yield left elsewhere",

@@ -223,7 +223,8 @@ void execute_memory(Exec& x, bool& pending) {
         const uint64_t raw = lane_address(x, address_of, lane);
         Place place = in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
         if ((place.address & (bytes - 1)) != 0) {  // bytes is a power of two
-          x.fail(FaultKind::misaligned_address, lane, "", raw, in.space);
+          // Named in the space a generic address falls in (0x2 in shared, not the window's).
+          x.fail(FaultKind::misaligned_address, lane, "", place.address, place.space);
           return;
         }
         if (place.space == StateSpace::shared) {

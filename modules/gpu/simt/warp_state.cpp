@@ -52,7 +52,6 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_saved_blocks.clear();
   m_jumps_depth = 0;
   m_jumps_mask = 0;
-  m_jumps_target = 0;
   m_jumps = 0;
   m_paths_split = false;
   m_synchronising_yields = 0;
@@ -142,13 +141,11 @@ void WarpState::exit_lanes(uint64_t lanes) {
   m_stack.remove_lanes(lanes);
 }
 
-bool WarpState::loop_back(uint32_t target) {
+bool WarpState::loop_back() {
   const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
-  if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask ||
-      target != m_jumps_target) {
+  if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask) {
     m_jumps_depth = m_stack.depth();
     m_jumps_mask = m_stack.mask();
-    m_jumps_target = target;
     m_jumps = 0;
   }
   if (m_stack.depth() <= floor + 1 || ++m_jumps < yield_after_jumps) return false;

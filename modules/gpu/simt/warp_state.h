@@ -92,7 +92,7 @@ class WarpState {
   bool branch(uint64_t taken, uint32_t target, uint32_t fall_through, uint32_t reconvergence_pc) {
     const bool loops_back = taken == m_stack.mask() && target < fall_through;
     m_stack.branch(taken, target, fall_through, reconvergence_pc);
-    return loops_back && loop_back(target);
+    return loops_back && loop_back();
   }
   // Enters `callee` with the active lanes; the caller resumes after `call_pc`. If the callee is
   // already on the call chain (recursion), its outer activation's registers and parameter and
@@ -131,14 +131,14 @@ class WarpState {
   const CallFrame& current_frame() const { return m_frames.back(); }
 
   // Independent thread scheduling (sm_70 on): a path whose lanes all jump backward this many
-  // times in a row to the same target, same lanes at the same stack depth (another backward
-  // jump, or another set of lanes jumping, starts the count again), while other lanes wait,
-  // yields to the waiting lanes (SimtStack::yield). A lane spinning on a lock that a lane of its
-  // own warp holds thereby lets the holder run. A modelling choice (the hardware's yield points
-  // are not documented): loops whose lanes leave at different trip counts reconverge at their
-  // exit as under the stack alone, as the compiler's convergence barriers make them on the
-  // hardware, unless one set of lanes loops 256 times on its own; a contended lock changes hands
-  // after 256 turns of the spin loop.
+  // times in a row, same lanes at the same stack depth (another set of lanes jumping starts the
+  // count again), while other lanes wait, yields to the waiting lanes (SimtStack::yield). Jumps
+  // to any target count, so that a spin loop with a loop inside it (a lock's backoff) yields too. A
+  // lane spinning on a lock that a lane of its own warp holds thereby lets the holder run. A
+  // modelling choice (the hardware's yield points are not documented): loops whose lanes leave at
+  // different trip counts reconverge at their exit as under the stack alone, as the compiler's
+  // convergence barriers make them on the hardware, unless one set of lanes loops 256 times on its
+  // own; a contended lock changes hands after 256 turns of the spin loop.
   static constexpr uint32_t yield_after_jumps = 256;
 
   // Whether a yield has separated paths that have not all met again since (at a synchronising
@@ -166,7 +166,7 @@ class WarpState {
   bool on_call_chain(uint32_t function) const;
   void save_activation(uint32_t function);
   void restore_activation(uint32_t function);
-  bool loop_back(uint32_t target);
+  bool loop_back();
 
   const KernelLayout* m_layout;
   uint32_t m_warp_size;
@@ -183,9 +183,8 @@ class WarpState {
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;
-  size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth, lanes and target
+  size_t m_jumps_depth = 0;  // the path that loop_back counts for: its depth and lanes
   uint64_t m_jumps_mask = 0;
-  uint32_t m_jumps_target = 0;
   uint32_t m_jumps = 0;
   bool m_paths_split = false;
   size_t m_synchronising_yields = 0;  // yields at synchronising instructions in a row

@@ -92,3 +92,16 @@ extern "C" __global__ void sleep_between_timer_reads(unsigned long long* out, un
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(after));
   out[threadIdx.x] = after - before;
 }
+
+// lock_with_backoff: the lock of lock_after_loop with exponential backoff between tries (a loop
+// inside the spin loop), as real locks wait; counter[0] ends at the number of threads.
+extern "C" __global__ void lock_with_backoff(int* lock, int* counter) {
+  int backoff = 1;
+  while (atomicCAS(lock, 0, 1) != 0) {
+    for (int i = 0; i < backoff; ++i) __nanosleep(10);
+    backoff = min(backoff * 2, 64);
+  }
+  *(volatile int*)counter = *(volatile int*)counter + 1;
+  __threadfence();
+  atomicExch(lock, 0);
+}
