@@ -1,5 +1,7 @@
 // Which compute capability a kernel needs, through the functions it calls, and the refusal.
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
 
 #include "modules/common/errors.h"
 #include "modules/gpu/architecture.h"
@@ -120,51 +122,31 @@ TEST_CASE("architecture: redux.sync and the bf16 and f16x2 conversions need 8.0"
 
 TEST_CASE("architecture: tanh and half ex2 need 7.5; half min/max and bf16 arithmetic 8.0",
           "[tensor]") {
-  const Module module = parse_ptx(R"(.version 7.0
-.target sm_80
-.address_size 64
-.visible .entry tangent()
-{
-  .reg .f32 %f<3>;
-  tanh.approx.f32 %f1, %f2;
-  exit;
-}
-.visible .entry half_exp()
-{
-  .reg .b32 %r<3>;
-  ex2.approx.f16x2 %r1, %r2;
-  exit;
-}
-.visible .entry float_exp()
-{
-  .reg .f32 %f<3>;
-  ex2.approx.f32 %f1, %f2;
-  exit;
-}
-.visible .entry half_max()
-{
-  .reg .b32 %r<4>;
-  max.f16x2 %r1, %r2, %r3;
-  exit;
-}
-.visible .entry bf16_fma()
-{
-  .reg .b16 %h<5>;
-  fma.rn.bf16 %h1, %h2, %h3, %h4;
-  exit;
-}
-)",
-                                  "newer.ptx");
-  const auto need = [&](const char* kernel) {
-    return kernel_need(KernelLayout(module, kernel)).capability;
+  struct Case {
+    const char* kernel;
+    const char* instruction;
+    ComputeCapability needs;
   };
-  CHECK(need("tangent") == ComputeCapability::sm_75);
-  CHECK(need("half_exp") == ComputeCapability::sm_75);
-  CHECK(need("float_exp") == ComputeCapability::sm_70);
-  CHECK(need("half_max") == ComputeCapability::sm_80);
-  CHECK(need("bf16_fma") == ComputeCapability::sm_80);
+  const std::vector<Case> cases = {
+      {"tangent", "tanh.approx.f32 %f1, %f2;", ComputeCapability::sm_75},
+      {"half_exp", "ex2.approx.f16x2 %r1, %r2;", ComputeCapability::sm_75},
+      {"float_exp", "ex2.approx.f32 %f1, %f2;", ComputeCapability::sm_70},
+      {"half_max", "max.f16x2 %r1, %r2, %r3;", ComputeCapability::sm_80},
+      {"bf16_fma", "fma.rn.bf16 %h1, %h2, %h3, %h4;", ComputeCapability::sm_80},
+  };
+  // One kernel per line from line 4 on: the kernel of case i is on line 4 + i.
+  std::string text = ".version 7.0\n.target sm_80\n.address_size 64\n";
+  for (const Case& c : cases)
+    text += std::string(".visible .entry ") + c.kernel +
+            "() { .reg .f32 %f<3>; .reg .b32 %r<4>; .reg .b16 %h<5>; " + c.instruction +
+            " exit; }\n";
+  const Module module = parse_ptx(text, "newer.ptx");
+  for (const Case& c : cases) {
+    INFO(c.kernel);
+    CHECK(kernel_need(KernelLayout(module, c.kernel)).capability == c.needs);
+  }
   CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "tangent"), ComputeCapability::sm_70),
-                    Contains("newer.ptx:7: kernel 'tangent' uses tanh.approx ('tanh.approx.f32"));
+                    Contains("newer.ptx:4: kernel 'tangent' uses tanh.approx ('tanh.approx.f32"));
   CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "half_max"), ComputeCapability::sm_75),
                     Contains("uses min/max on f16, f16x2, bf16 or bf16x2"));
 }
