@@ -493,7 +493,11 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
     const BankMachine::Choice& choice = choose(*bank, writes);
     // This bank cannot beat the best so far (equal times may still win the tie-break).
     if (choice.bank_ready > best_earliest) continue;
-    const uint64_t earliest = std::max(choice.bank_ready, shared[choice.shared_index]);
+    // A preset of an open row sends nothing: only its bank (the row being ready) holds it.
+    const bool commandless =
+        choice.bank_ready != UINT64_MAX && choice.request->preset && is_column(choice.command);
+    const uint64_t earliest =
+        commandless ? choice.bank_ready : std::max(choice.bank_ready, shared[choice.shared_index]);
     if (earliest < best_earliest ||
         (earliest == best_earliest && choice.tie_break < best_tie_break)) {
       best_bank = bank;
@@ -550,8 +554,9 @@ void MemoryController::schedule_commands(uint64_t now) {
       if (refresh_wake != UINT64_MAX) wake_at(ps(refresh_wake));
       return;
     }
-    uint64_t when = std::max(m_plan.earliest, m_next_command_cycle);
-    if (is_column(m_plan.command) && !m_plan.request->preset) {
+    const bool commandless = is_commandless(m_plan);
+    uint64_t when = commandless ? m_plan.earliest : std::max(m_plan.earliest, m_next_command_cycle);
+    if (is_column(m_plan.command) && !commandless) {
       const DataBus* bus = bus_of(*m_plan.request);
       // From now at the earliest: a plan that could have issued before this wake-up (a request
       // arriving later woke the controller) finds its burst's slot from the cycle it issues in.
@@ -562,8 +567,7 @@ void MemoryController::schedule_commands(uint64_t now) {
       return;
     }
     m_plan_valid = false;
-    issue(m_plan, now);
-    m_next_command_cycle = now + 1;
+    if (issue(m_plan, now)) m_next_command_cycle = now + 1;
     update_write_mode();
   }
 }
@@ -580,7 +584,16 @@ uint64_t MemoryController::first_free_data_slot(const DataBus& bus, DdrCommand c
   }
 }
 
-void MemoryController::issue(const Candidate& c, uint64_t now) {
+bool MemoryController::is_commandless(const Candidate& c) {
+  return c.request != nullptr && c.request->preset && is_column(c.command);
+}
+
+bool MemoryController::issue(const Candidate& c, uint64_t now) {
+  if (is_commandless(c)) {
+    // The row is open already: the preset needs no command, and takes no command-bus cycle.
+    retire_preset(c, ps(now));
+    return false;
+  }
   m_checker.record(c.command, c.address, now);
   m_stats->commands[static_cast<unsigned>(c.command)]->inc();
   const uint64_t now_time = ps(now);
@@ -598,16 +611,11 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
     }
     send_command(c.command, c.address, nullptr);
     if (c.command == DdrCommand::REF) finish_refresh_of_rank(c.address.rank, now);
-    return;
+    return true;
   }
 
   BankMachine& bank = m_banks[c.bank];
   ControllerRequest& r = *c.request;
-  if (r.preset && is_column(c.command)) {
-    // The row is open already: the preset needs no command.
-    retire_preset(c, now_time);
-    return;
-  }
   bank.apply(c.command, c.address.row);
   if ((c.command == DdrCommand::PRE || c.command == DdrCommand::ACT) && !bank.pinned()) {
     bank.keep_choice(r.is_write);
@@ -621,6 +629,7 @@ void MemoryController::issue(const Candidate& c, uint64_t now) {
   send_command(c.command, c.address, &r);
   if (is_column(c.command)) retire(c, now);
   if (r.preset && c.command == DdrCommand::ACT) retire_preset(c, ps(now + m_timing.RCD));
+  return true;
 }
 
 void MemoryController::send_command(DdrCommand command, const DramAddress& address,

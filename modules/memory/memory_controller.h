@@ -102,7 +102,9 @@ class MemoryController : public sc_core::sc_module,
   // The first cycle >= `cycle` at which column command `command` finds its burst's slot on the
   // shared data bus free.
   uint64_t first_free_data_slot(const DataBus& bus, DdrCommand command, uint64_t cycle) const;
-  void issue(const Candidate& c, uint64_t now);
+  // Sends c's command; false when it needs none (a bank preset of a row already open).
+  bool issue(const Candidate& c, uint64_t now);
+  static bool is_commandless(const Candidate& c);
   void send_command(DdrCommand command, const DramAddress& address, ControllerRequest* request);
   void retire(const Candidate& c, uint64_t now);
   // Takes the candidate's request out of its bank's queue.
