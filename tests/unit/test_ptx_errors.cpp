@@ -52,16 +52,76 @@ TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and te
         std::string::npos);
   CHECK(error_of("mul.u32 %r1, %r2, %r3;").find("mul.u32 needs .lo, .hi or .wide") !=
         std::string::npos);
-  // PTX that exists but that the model does not run is refused as unsupported, not unknown.
-  CHECK(error_of("vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;") ==
-        "snippet.ptx:8: 'vadd4' (a SIMD video instruction) is not supported; docs/gpu_ptx.md "
-        "lists the instructions this model runs in 'vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;'");
-  CHECK(error_of("cp.async.ca.shared.global [p], [p], 16;")
-            .find("'cp' (an asynchronous copy or memory barrier object (sm_80 and later)) is not "
-                  "supported") != std::string::npos);
-  CHECK(error_of("min.NaN.f32 %f1, %f2, %f3;")
-            .find("modifier '.NaN' of min (PTX ISA 7.0, sm_80) is not supported") !=
+}
+
+namespace {
+
+// The module loads; the message of the refusal to lay out (and so run) kernel `k` of it.
+std::string kernel_refusal(const std::string& body) {
+  const Module module =
+      parse_ptx(snippet_text(".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n"
+                             ".reg .b32 %r<4>; .reg .f32 %f<4>;\n" +
+                             body + "\n}\n"),
+                "snippet.ptx");
+  try {
+    KernelLayout layout(module, "k");
+  } catch (const ohmvp::ConfigError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach it", "[ptx]") {
+  CHECK(kernel_refusal("vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;") ==
+        "snippet.ptx:8: kernel 'k' cannot run 'vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;': "
+        "'vadd4' (a SIMD video instruction) is not supported; docs/gpu_ptx.md lists the "
+        "instructions this model runs");
+  CHECK_THAT(kernel_refusal("cp.async.ca.shared.global [p], [p], 16;"),
+             Catch::Contains("'cp' (an asynchronous copy or memory barrier object (sm_80 and "
+                             "later)) is not supported"));
+  CHECK_THAT(kernel_refusal("@%p1 min.NaN.f32 %f1, %f2, %f3;"),
+             Catch::Contains("cannot run '@%p1 min.NaN.f32 %f1, %f2, %f3;': modifier '.NaN' of "
+                             "min (PTX ISA 7.0, sm_80) is not supported"));
+  // Operands of any shape: surfaces take a bracketed handle and coordinate vector.
+  CHECK_THAT(kernel_refusal("suld.b.1d.b32.trap {%r1}, [p, {%r2}];"),
+             Catch::Contains("'suld' (a surface instruction) is not supported"));
+  // Unknown PTX still fails the load.
+  CHECK(error_of("vadd9.u32 %r1, %r2, %r3;").find("unknown instruction 'vadd9'") !=
         std::string::npos);
+}
+
+TEST_CASE("ptx errors: a module's other kernels run beside one it cannot", "[ptx]") {
+  const Module module = parse_ptx(snippet_text(R"(.func video(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+vadd4.u32.u32.u32.add %r2, %r1, %r1, %r1;
+ret;
+}
+.visible .entry calls_video()
+{
+.reg .b32 %r<2>;
+mov.u32 %r1, 0;
+{
+.param .b32 p;
+st.param.b32 [p], %r1;
+call.uni video, (p);
+}
+ret;
+}
+.visible .entry plain()
+{
+ret;
+}
+)"),
+                                  "snippet.ptx");
+  CHECK_NOTHROW(KernelLayout(module, "plain"));
+  CHECK_THROWS_WITH(KernelLayout(module, "calls_video"),
+                    "snippet.ptx:8: kernel 'calls_video' cannot run 'vadd4.u32.u32.u32.add "
+                    "%r2, %r1, %r1, %r1;' in 'video': 'vadd4' (a SIMD video instruction) is "
+                    "not supported; docs/gpu_ptx.md lists the instructions this model runs");
 }
 
 TEST_CASE("ptx errors: testp, redux.sync and prmt modes", "[ptx]") {

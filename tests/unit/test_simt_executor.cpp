@@ -901,6 +901,67 @@ TEST_CASE("executor: what an indirect call might reach but never calls does not 
   executor.launch(one_cta("destroy", 1, {}));
 }
 
+TEST_CASE("executor: PTX the model does not run, reached through a pointer, faults if called",
+          "[simt]") {
+  // `pick` calls `video` (a SIMD video instruction the model does not run) or `twice` through a
+  // pointer: the kernel lays out, runs while it calls `twice`, and faults once it calls `video`.
+  const Module module = parse_snippet(R"(.func (.param .b32 out) video(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+vadd4.u32.u32.u32.sat %r2, %r1, %r1, %r1;
+st.param.b32 [out], %r2;
+ret;
+}
+.func (.param .b32 out) twice(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+add.s32 %r2, %r1, %r1;
+st.param.b32 [out], %r2;
+ret;
+}
+.visible .entry pick(.param .u32 which, .param .u64 result)
+{
+.reg .pred %p<2>;
+.reg .b32 %r<4>;
+.reg .b64 %rd<4>;
+ld.param.u32 %r1, [which];
+ld.param.u64 %rd1, [result];
+mov.u64 %rd2, twice;
+setp.ne.u32 %p1, %r1, 0;
+@%p1 mov.u64 %rd2, video;
+mov.u32 %r2, %tid.x;
+{
+.param .b32 param0;
+st.param.b32 [param0], %r2;
+.param .b32 retval0;
+prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+call (retval0), %rd2, (param0), prototype_0;
+ld.param.b32 %r3, [retval0];
+}
+mul.wide.u32 %rd3, %r2, 4;
+add.s64 %rd3, %rd1, %rd3;
+st.global.u32 [%rd3], %r3;
+ret;
+}
+)");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(32 * 4);
+  LaunchParams doubled = one_cta("pick", 32, {});
+  put(doubled.arguments, 0, uint32_t{0});
+  put(doubled.arguments, 8, out_at);
+  executor.launch(doubled);
+  const std::vector<int32_t> out = download<int32_t>(memory, out_at, 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(out[t] == 2 * int32_t(t));
+  LaunchParams video = doubled;
+  put(video.arguments, 0, uint32_t{1});
+  CHECK_THROWS_WITH(executor.launch(video),
+                    Catch::Contains("'vadd4' (a SIMD video instruction) is not supported") &&
+                        Catch::Contains("thread (0,0,0)"));
+}
+
 TEST_CASE("executor: calls through function pointers and virtual functions", "[simt]") {
   // tests/data/ptx/function_pointers.cu: the lanes of a warp call different functions through
   // one indirect call; each set of lanes calls its own in turn.

@@ -50,6 +50,9 @@ enum class Opcode : uint8_t {
   // a bit mask of a position and width (cuda::bitmask, CUB's radix sort); sign or zero extension
   // of a value's low N bits
   bmsk, szext,
+  // PTX the model does not run (unsupported_ptx.h), kept in its place so that only the kernels
+  // that reach it are refused (Function::unsupported holds what it was)
+  unsupported,
 };
 // clang-format on
 

@@ -47,6 +47,15 @@ std::string quoted_kernel(const std::string& mangled) {
 
 }  // namespace
 
+const UnsupportedInstruction& Function::unsupported_at(uint32_t pc) const {
+  const auto found = std::lower_bound(
+      unsupported.begin(), unsupported.end(), pc,
+      [](const UnsupportedInstruction& entry, uint32_t at) { return entry.pc < at; });
+  if (found == unsupported.end() || found->pc != pc)
+    throw std::logic_error("no unsupported instruction at pc " + std::to_string(pc));
+  return *found;
+}
+
 const Function& Module::kernel(const std::string& name) const {
   const Function* found = find_function(name);
   if (found != nullptr && found->is_kernel) return *found;

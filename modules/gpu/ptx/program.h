@@ -41,6 +41,14 @@ struct Symbol {
   int32_t function = -1;             // owning function, -1 at module scope
 };
 
+// An instruction the PTX ISA has but the model does not run, at instruction index `pc` of its
+// function (Opcode::unsupported there): its source text and why it is refused.
+struct UnsupportedInstruction {
+  uint32_t pc = 0;
+  std::string text;
+  std::string reason;
+};
+
 struct Function {
   std::string name;
   bool is_kernel = false;  // .entry
@@ -76,6 +84,10 @@ struct Function {
   std::vector<std::string> register_names;
 
   std::vector<Instruction> instructions;
+  std::vector<UnsupportedInstruction> unsupported;  // in pc order
+
+  // What the Opcode::unsupported instruction at `pc` was.
+  const UnsupportedInstruction& unsupported_at(uint32_t pc) const;
 
   // Threads a block may have at most (.maxntid or .reqntid; 0 when absent), the block shape
   // .reqntid demands (0s when absent), .minnctapersm.

@@ -812,7 +812,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (base == "barrier") op = Opcode::bar;
   if (base == "prefetchu") op = Opcode::prefetch, inst.mod.uniform_prefetch = true;
   if (!op || *op == Opcode::call) {
-    if (const auto refusal = unsupported_instruction(base)) fail(*refusal);
+    if (const auto refusal = unsupported_instruction(base)) throw DecodeError{*refusal, true};
     fail("unknown instruction '" + std::string(base) + "'");
   }
   inst.op = *op;
@@ -827,7 +827,7 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     }
     if (piece == "sync") saw_sync = true;
     if (!apply_modifier(base, piece, inst)) {
-      if (const auto refusal = unsupported_modifier(base, piece)) fail(*refusal);
+      if (const auto refusal = unsupported_modifier(base, piece)) throw DecodeError{*refusal, true};
       fail("unknown modifier '." + std::string(piece) + "' of " + std::string(base));
     }
   }

@@ -20,9 +20,12 @@ struct RawOperand {
   uint8_t zero_elements = 0;  // a vector's elements written as the literal 0 (bit k: element k)
 };
 
-// A problem in one instruction; the parser adds file, line and source text.
+// A problem in one instruction; the parser adds file, line and source text. `unsupported`: PTX
+// the ISA has but the model does not run (unsupported_ptx.h), which the parser keeps as
+// Opcode::unsupported for the kernels that reach it to be refused.
 struct DecodeError {
   std::string message;
+  bool unsupported = false;
 };
 
 // The decoding tables: splits `opcode_word` (e.g. "ld.global.nc.v4.f32") into the opcode and its

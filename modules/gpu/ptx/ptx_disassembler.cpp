@@ -246,6 +246,9 @@ std::string mnemonic(const Instruction& inst) {
 
 std::string format_instruction(const Module& module, const Function& function,
                                const Instruction& inst) {
+  if (inst.op == Opcode::unsupported)
+    return function.unsupported_at(static_cast<uint32_t>(&inst - function.instructions.data()))
+        .text;
   std::string text;
   if (inst.guard_reg != no_register)
     text += std::string("@") + (inst.guard_negated ? "!" : "") +

@@ -255,6 +255,8 @@ std::string_view opcode_name(Opcode op) {
       return "wmma.store.d";
     case O::wmma_mma:
       return "wmma.mma";
+    case O::unsupported:
+      return "(unsupported)";
     default:
       return name_of(k_opcodes, op);
   }

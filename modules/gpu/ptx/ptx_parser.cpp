@@ -19,6 +19,7 @@
 #include "modules/gpu/ptx/ptx_layout.h"
 #include "modules/gpu/ptx/ptx_lexer.h"
 #include "modules/gpu/ptx/ptx_names.h"
+#include "modules/gpu/ptx/unsupported_ptx.h"
 
 namespace ohmvp::gpu {
 namespace {
@@ -954,7 +955,10 @@ class Parser {
              "guard '" + function.register_names[inst.guard_reg] + "' is not a predicate register");
     }
     const std::string word = expect_word("an instruction");
-    if (word == "call" || word.rfind("call.", 0) == 0) {
+    if (const auto refusal = unsupported_instruction(word.substr(0, word.find('.')))) {
+      while (!peek().is(';') && peek().kind != Token::Kind::end) next();
+      keep_unsupported(inst, *refusal);
+    } else if (word == "call" || word.rfind("call.", 0) == 0) {
       parse_call(inst, word);
     } else {
       const bool branch = word == "bra" || word.rfind("bra.", 0) == 0;
@@ -965,7 +969,9 @@ class Parser {
       try {
         decode_instruction(word, operands, function, inst);
       } catch (const DecodeError& error) {
-        fail(line, error.message);
+        if (!error.unsupported) fail(line, error.message);
+        keep_unsupported(inst, error.message);
+        operands.clear();
       }
       for (uint32_t i = 0; i < operands.size(); ++i)
         if (operands[i].operand.kind == Operand::Kind::label)
@@ -974,6 +980,26 @@ class Parser {
     }
     expect(';');
     function.instructions.push_back(std::move(inst));
+  }
+
+  // Keeps PTX the model does not run in its place, for the kernels that reach it to be refused
+  // (KernelLayout) while the module's other kernels run.
+  void keep_unsupported(Instruction& inst, const std::string& reason) {
+    Function& function = m_module.functions[m_function];
+    Instruction kept;
+    kept.op = Opcode::unsupported;
+    kept.source_line = inst.source_line;
+    kept.guard_reg = inst.guard_reg;
+    kept.guard_negated = inst.guard_negated;
+    inst = kept;
+    const std::string_view text = m_lines[inst.source_line - 1];
+    const size_t first = text.find_first_not_of(" \t");
+    const size_t last = text.find_last_not_of(" \t\r");
+    function.unsupported.push_back({static_cast<uint32_t>(function.instructions.size()),
+                                    first == std::string_view::npos
+                                        ? std::string()
+                                        : excerpt(text.substr(first, last - first + 1), 200),
+                                    reason});
   }
 
   std::vector<uint32_t> parse_call_list(uint32_t line) {

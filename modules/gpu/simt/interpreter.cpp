@@ -643,6 +643,11 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::brkpt:
       if (lanes) x.fail(FaultKind::breakpoint, static_cast<uint32_t>(__builtin_ctzll(lanes)));
       break;
+    case Opcode::unsupported:  // reached through a function pointer (KernelLayout)
+      if (lanes)
+        x.fail(FaultKind::unsupported, static_cast<uint32_t>(__builtin_ctzll(lanes)),
+               function.unsupported_at(pc).reason.c_str());
+      break;
     default:
       x.fail(FaultKind::unsupported, 0, "instruction not executed by the interpreter");
       break;

@@ -72,6 +72,16 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name,
   }
 }
 
+void KernelLayout::refuse_unsupported(const Function& function, uint32_t pc) const {
+  const UnsupportedInstruction& unsupported = function.unsupported_at(pc);
+  const uint32_t line = function.instructions[pc].source_line;
+  const std::string kernel = demangle(m_module->functions[m_kernel].name);
+  std::string where = "kernel '" + kernel + "' cannot run '" + unsupported.text + "'";
+  if (!function.is_kernel) where += " in '" + demangle(function.name) + "'";
+  throw ConfigError(m_module->file + ":" + std::to_string(line) + ": " + where + ": " +
+                    unsupported.reason);
+}
+
 void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_pointer) {
   const Function& function = m_module->functions[f];
   if (state[f] == 1) {  // a cycle: recursion
@@ -81,9 +91,12 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
   if (state[f] == 2) return;
   state[f] = 1;
   m_slots[f].reachable = true;
-  for (const Instruction& instruction : function.instructions) {
+  for (uint32_t pc = 0; pc < function.instructions.size(); ++pc) {
+    const Instruction& instruction = function.instructions[pc];
     if (instruction.op == Opcode::alloca_ || instruction.op == Opcode::stacksave)
       m_uses_alloca = true;
+    // Reached only through a function pointer, it faults if it runs (as a missing body does).
+    if (instruction.op == Opcode::unsupported && !through_pointer) refuse_unsupported(function, pc);
     if (instruction.op != Opcode::call) continue;
     if (instruction.operands[0].kind == Operand::Kind::reg) {  // indirect: any address taken
       for (const uint32_t target : m_module->address_taken)

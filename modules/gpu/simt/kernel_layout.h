@@ -102,6 +102,8 @@ class KernelLayout {
   // every entry): calls of functions without a body there are left to the interpreter, which
   // faults if one happens.
   void visit(uint32_t function, std::vector<uint8_t>& state, bool through_pointer);
+  // Throws ConfigError naming the kernel, the instruction and why the model does not run it.
+  [[noreturn]] void refuse_unsupported(const Function& function, uint32_t pc) const;
 
   const Module* m_module;
   uint32_t m_kernel = 0;
