@@ -227,6 +227,42 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: __syncwarp and shuffles in both arms of an if/else meet on the timed GPU") {
+  // tests/data/ptx/divergent_sync.cu: each arm waits at its own warp-synchronous instruction for
+  // the other, over two warps of an SM.
+  const std::string dir = scratch_dir("divergent_sync");
+  constexpr unsigned threads = 64;
+  const CliResult tile =
+      run_fixture(dir, "divergent_sync.ptx", "tile_swap_in_both_arms", 1, threads,
+                  {{"out", {{"type", "s32"}, {"count", threads}}}}, {{{"buffer", "out"}}}, {"out"});
+  INFO(tile.output);
+  REQUIRE(tile.exit_code == 0);
+  const std::vector<int32_t> swapped = read_dump<int32_t>(dir, "out", threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    const int32_t lane = int32_t(t % 32);
+    CHECK(swapped[t] == (lane < 16 ? (lane + 16) * 100 : (lane - 16) * 10));
+  }
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  CHECK(stats["gpu.sm0"]["path_yields"]["value"] == 2);  // once in each warp
+
+  const CliResult exchange =
+      run_fixture(dir, "divergent_sync.ptx", "exchange_in_both_arms", 1, threads,
+                  {{"out", {{"type", "s32"}, {"count", threads}}},
+                   {"ballots", {{"type", "u32"}, {"count", threads}}}},
+                  {{{"buffer", "out"}}, {{"buffer", "ballots"}}}, {"out", "ballots"});
+  INFO(exchange.output);
+  REQUIRE(exchange.exit_code == 0);
+  const std::vector<int32_t> shuffled = read_dump<int32_t>(dir, "out", threads);
+  const std::vector<uint32_t> ballots = read_dump<uint32_t>(dir, "ballots", threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    const int32_t source = int32_t((t + 1) % 32);
+    CHECK(shuffled[t] == (source % 3 == 0 ? source + 1000 : -source));
+    // lanes 0, 3, 6 (the first arm, lane < 8) and 25, 26, 28, 29, 31 (the other, lane >= 24)
+    CHECK(ballots[t] == 0xb6000049u);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: warp-aggregated atomics by __match_any_sync count every key on the timed GPU") {
   // tests/data/ptx/warp_match.cu: the threads of a warp holding one key elect a leader that adds
   // the group's size with one atomicAdd.

@@ -206,9 +206,10 @@ DONE2:
   }
 }
 
-TEST_CASE("yield cases: shuffles in both arms after the arms ran apart are refused", "[simt]") {
-  // tests/data/ptx/divergent_sync.cu: a short loop keeps one path (the shuffle reads the other
-  // arm's lanes as the SIMT stack left them, not modelled); a loop past the yield limit splits
+TEST_CASE("yield cases: shuffles in both arms meet; after the arms ran apart they are refused",
+          "[simt]") {
+  // tests/data/ptx/divergent_sync.cu: a short loop keeps the SIMT stack's order, and the arms'
+  // shuffles meet (each lane reads the other arm's operand); a loop past the yield limit splits
   // the paths, each parks at its own shuffle, and the exchange is refused.
   const Module module = test::load_fixture("divergent_sync.ptx");
   DeviceMemory memory;
@@ -216,9 +217,57 @@ TEST_CASE("yield cases: shuffles in both arms after the arms ran apart are refus
   const uint64_t out_at = test::upload(memory, std::vector<int32_t>(33, 0));
   LaunchParams launch = test::one_cta("shuffle_after_split", 32, {out_at});
   test::put(launch.arguments, 8, int32_t{2});
-  CHECK_NOTHROW(executor.launch(launch));
+  executor.launch(launch);
+  const std::vector<int32_t> out = test::download<int32_t>(memory, out_at, 32);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    // The first arm: lane -> lane * 9 after two spins over out[32] = 0.
+    if (lane < 16)
+      CHECK(out[lane] == (lane + 16) * 2);
+    else
+      CHECK(out[lane] == (lane - 16) * 9);
+  }
   test::put(launch.arguments, 8, int32_t{3000});
   CHECK_THROWS_WITH(executor.launch(launch),
                     Catch::Contains("member lanes wait at another synchronising instruction after "
                                     "paths ran apart"));
+}
+
+TEST_CASE("yield cases: __syncwarp and shuffles and ballots in both arms of an if/else meet",
+          "[simt]") {
+  // tests/data/ptx/divergent_sync.cu, without a yield: the arm that reaches its warp-synchronous
+  // instruction first waits while the other arm runs to its own; then they go on together.
+  const Module module = test::load_fixture("divergent_sync.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory, 32);
+  const uint64_t out_at = memory.allocate(32 * 4), ballots_at = memory.allocate(32 * 4);
+
+  const LaunchStatistics swapped =
+      executor.launch(test::one_cta("tile_swap_in_both_arms", 32, {out_at}));
+  const std::vector<int32_t> tile = test::download<int32_t>(memory, out_at, 32);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    CHECK(tile[lane] == (lane < 16 ? (lane + 16) * 100 : (lane - 16) * 10));
+  }
+  CHECK(swapped.path_yields == 1);  // the first arm gives way to the second once
+
+  executor.launch(test::one_cta("exchange_in_both_arms", 32, {out_at, ballots_at}));
+  const std::vector<int32_t> shuffled = test::download<int32_t>(memory, out_at, 32);
+  const std::vector<uint32_t> ballots = test::download<uint32_t>(memory, ballots_at, 32);
+  // Each lane's own operand: lane + 1000 in the first arm (lane % 3 == 0), -lane in the other;
+  // its ballot predicate: lane < 8, or lane >= 24.
+  uint32_t expected_ballot = 0;
+  for (int32_t lane = 0; lane < 32; ++lane)
+    if (lane % 3 == 0 ? lane < 8 : lane >= 24) expected_ballot |= 1u << lane;
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    const int32_t source = (lane + 1) % 32;
+    CHECK(shuffled[lane] == (source % 3 == 0 ? source + 1000 : -source));
+    CHECK(ballots[lane] == expected_ballot);
+  }
+
+  CHECK_THROWS_WITH(
+      executor.launch(test::one_cta("different_instructions_in_the_arms", 32, {out_at})),
+      Catch::Contains("the arms of a divergent branch meet at different warp-synchronous "
+                      "instructions"));
 }

@@ -346,18 +346,15 @@ void return_from_function(Exec& x) {
   x.warp.return_lanes(x.lanes);
 }
 
-// The lanes an instruction waits for under independent thread scheduling: every lane for a CTA
-// barrier (not bar.arrive) and a tensor-core instruction, the member mask of a warp-synchronous
-// instruction; none otherwise.
-std::optional<uint64_t> synchronised_lanes(const Exec& x) {
-  const Instruction& in = x.instruction;
-  if (is_tensor_core_op(in.op)) return ~uint64_t{0};  // .sync.aligned: the whole warp
+// Where bar.warp.sync, shfl.sync, vote.sync, redux.sync and match.sync hold their member mask;
+// nothing for other instructions. These are what sm_70 lets the threads of one warp reach at
+// different instructions and still meet (unlike the .aligned CTA barriers and tensor-core
+// instructions, which the warp must reach together).
+std::optional<unsigned> member_mask_operand(const Instruction& in) {
   unsigned mask_operand = 0;
   switch (in.op) {
     case Opcode::bar:
-      if (in.mod.barrier == BarrierMode::arrive) return std::nullopt;
-      if (in.mod.barrier != BarrierMode::warp) return ~uint64_t{0};
-      mask_operand = 0;
+      if (in.mod.barrier != BarrierMode::warp) return std::nullopt;
       break;
     case Opcode::shfl:
       mask_operand = 4;
@@ -371,9 +368,36 @@ std::optional<uint64_t> synchronised_lanes(const Exec& x) {
       return std::nullopt;
   }
   if (in.operand_count <= mask_operand) return std::nullopt;  // a form without .sync
+  return mask_operand;
+}
+
+bool is_warp_synchronous(const Instruction& in) {
+  return member_mask_operand(in).has_value();
+}
+
+// The lanes an instruction waits for under independent thread scheduling: every lane for a CTA
+// barrier (not bar.arrive) and a tensor-core instruction, the member mask of a warp-synchronous
+// instruction; none otherwise.
+std::optional<uint64_t> synchronised_lanes(const Exec& x) {
+  const Instruction& in = x.instruction;
+  if (is_tensor_core_op(in.op)) return ~uint64_t{0};  // .sync.aligned: the whole warp
+  if (in.op == Opcode::bar && in.mod.barrier != BarrierMode::warp)
+    return in.mod.barrier == BarrierMode::arrive ? std::nullopt
+                                                 : std::optional<uint64_t>(~uint64_t{0});
+  const std::optional<unsigned> mask_operand = member_mask_operand(in);
+  if (!mask_operand) return std::nullopt;
   if (x.active == 0) return ~uint64_t{0};
   const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.active));
-  return expand_member_mask(x, read(x, mask_operand, lane));
+  return expand_member_mask(x, read(x, *mask_operand, lane));
+}
+
+// Without a yield: the member lanes of a warp-synchronous instruction that live but do not run
+// on the executing path, or nothing when there are none.
+std::optional<uint64_t> waits_for_other_arms(const Exec& x) {
+  if (!is_warp_synchronous(x.instruction)) return std::nullopt;
+  const std::optional<uint64_t> members = synchronised_lanes(x);
+  if (!members || (*members & x.warp.live_lanes() & ~x.active) == 0) return std::nullopt;
+  return members;
 }
 
 }  // namespace
@@ -412,19 +436,32 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     return fault(FaultKind::bad_control_flow, "ran past the end of the function");
 
   const Instruction& in = function.instructions[pc];
-  uint64_t lanes = result.active_mask;
-  if (in.guard_reg != no_register) {
-    uint64_t guarded = 0;
-    for_each_lane(lanes, [&](uint32_t lane) {
-      if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
-        guarded |= uint64_t{1} << lane;
-    });
-    lanes = guarded;
-  }
+  const uint64_t lanes = guarded_lanes(warp, in, result.active_mask);
   result.executed_mask = lanes;
   Exec x{warp, context, in, function_index, pc, result.active_mask, lanes};
   prepare_operands(x);
-  if (warp.paths_split()) {
+  if (!warp.paths_split()) {
+    if (const std::optional<uint64_t> members = waits_for_other_arms(x)) {
+      auto parked_at = [&](uint32_t sibling_pc) {
+        return is_warp_synchronous(function.instructions[sibling_pc]);
+      };
+      switch (warp.wait_for_siblings(*members, parked_at)) {
+        case WarpState::SiblingWait::alone:
+          break;
+        case WarpState::SiblingWait::run_siblings:
+          result.executed_mask = 0;  // the path stays at the instruction
+          result.yielded = true;
+          return result;
+        case WarpState::SiblingWait::met:
+          if (!meet_across_arms(x, *members))
+            return fault(FaultKind::unsupported,
+                         "the arms of a divergent branch meet at different warp-synchronous "
+                         "instructions (PTX requires the same instruction and qualifiers)");
+          warp.pass_siblings(*members);
+          break;
+      }
+    }
+  } else {
     const std::optional<uint64_t> members = synchronised_lanes(x);
     if (!members) {
       warp.note_unsynchronised_step();

@@ -35,6 +35,9 @@ struct Exec {
   uint32_t pc;
   uint64_t active;
   uint64_t lanes;
+  // Lanes of other paths that take part in a warp-synchronous exchange from their own
+  // instructions (meet_across_arms): the sources hold their operands too; they write nothing.
+  uint64_t partners = 0;
   DeviceFault fault{};
   // What read(x, index, lane) and write(x, lane, value) use; see prepare_operands().
   std::array<LaneSource, 6> sources{};
@@ -366,6 +369,24 @@ void execute_convert(Exec& x);
 void execute_compare(Exec& x);
 void execute_bits(Exec& x);
 void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
+
+// The arms of a divergent branch whose lanes in `members` wait at their own bar.warp.sync or
+// shfl/vote/redux/match.sync (WarpState::SiblingWait::met) meet the executing path there, as the
+// threads do on sm_70. An exchange runs as one instruction: each parked arm's instruction runs
+// for its lanes, and `x` is set up to run for the executing lanes, every lane's operands taken
+// from its own instruction. False when an arm waits at a different instruction or qualifiers.
+bool meet_across_arms(Exec& x, uint64_t members);
+
+// The lanes of `active` whose guard predicate (if `in` has one) holds.
+inline uint64_t guarded_lanes(const WarpState& warp, const Instruction& in, uint64_t active) {
+  if (in.guard_reg == no_register) return active;
+  uint64_t guarded = 0;
+  for_each_lane(active, [&](uint32_t lane) {
+    if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
+      guarded |= uint64_t{1} << lane;
+  });
+  return guarded;
+}
 // A call of a runtime function (Function::is_runtime_call): __assertfail or vprintf.
 void execute_runtime_call(Exec& x, const Function& callee);
 void execute_memory(Exec& x, bool& pending);

@@ -58,7 +58,7 @@ void shuffle(Exec& x) {
 // names: the lanes a warp-synchronous instruction combines for `lane`.
 uint64_t member_lanes(const Exec& x, unsigned mask_operand, uint32_t lane) {
   const uint32_t shift = half_shift(x, lane);
-  return x.lanes & expand_member_mask(x, read(x, mask_operand, lane)) &
+  return (x.lanes | x.partners) & expand_member_mask(x, read(x, mask_operand, lane)) &
          (uint64_t{0xffffffff} << shift);
 }
 
@@ -66,7 +66,7 @@ uint64_t member_lanes(const Exec& x, unsigned mask_operand, uint32_t lane) {
 void vote(Exec& x) {
   const Instruction& in = x.instruction;
   uint64_t ballot = 0;
-  for_each_lane(x.lanes, [&](uint32_t lane) {
+  for_each_lane(x.lanes | x.partners, [&](uint32_t lane) {
     if (read(x, 1, lane) & 1) ballot |= uint64_t{1} << lane;
   });
   for_each_lane(x.lanes, [&](uint32_t lane) {
@@ -120,7 +120,7 @@ void reduce(Exec& x) {
   const Instruction& in = x.instruction;
   const bool is_signed = is_signed_int(in.type);
   std::array<uint32_t, 64> value{};
-  for_each_lane(x.lanes,
+  for_each_lane(x.lanes | x.partners,
                 [&](uint32_t lane) { value[lane] = static_cast<uint32_t>(read(x, 1, lane)); });
   uint64_t reduced = 0;  // the member set `total` belongs to: lanes mostly share one
   uint32_t total = 0;
@@ -146,7 +146,8 @@ void match(Exec& x) {
   const Instruction& in = x.instruction;
   const uint64_t value_mask = width_mask(type_bits(in.type));
   std::array<uint64_t, 64> value{};
-  for_each_lane(x.lanes, [&](uint32_t lane) { value[lane] = read(x, 1, lane) & value_mask; });
+  for_each_lane(x.lanes | x.partners,
+                [&](uint32_t lane) { value[lane] = read(x, 1, lane) & value_mask; });
   for_each_lane(x.lanes, [&](uint32_t lane) {
     const uint32_t shift = half_shift(x, lane);
     const uint64_t participants = member_lanes(x, 2, lane);
@@ -161,7 +162,74 @@ void match(Exec& x) {
   });
 }
 
+// The same instruction and qualifiers, as PTX requires of the threads a warp-synchronous
+// instruction brings together.
+bool same_exchange(const Instruction& a, const Instruction& b) {
+  return a.op == b.op && a.type == b.type && a.operand_count == b.operand_count &&
+         a.mod.barrier == b.mod.barrier && a.mod.shuffle == b.mod.shuffle &&
+         a.mod.vote == b.mod.vote && a.mod.atomic == b.mod.atomic &&
+         (a.dest_pred == no_register) == (b.dest_pred == no_register);
+}
+
 }  // namespace
+
+bool meet_across_arms(Exec& x, uint64_t members) {
+  WarpState& warp = x.warp;
+  const Instruction& in = x.instruction;
+  const Function& function = x.context.layout->module().functions[x.function];
+  const size_t first = warp.first_sibling();
+  const size_t top = warp.stack().depth() - 1;
+  for (size_t i = first; i < top; ++i) {
+    const SimtEntry& arm = warp.stack().at(i);
+    if ((arm.mask & members) != 0 && !same_exchange(function.instructions[arm.pc], in))
+      return false;
+  }
+  if (in.op == Opcode::bar) return true;  // bar.warp.sync: the arms only wait for each other
+  auto arm_exec = [&](const SimtEntry& arm) {
+    const Instruction& parked = function.instructions[arm.pc];
+    Exec arm_x{warp,
+               x.context,
+               parked,
+               x.function,
+               arm.pc,
+               arm.mask,
+               guarded_lanes(warp, parked, arm.mask)};
+    prepare_operands(arm_x);
+    return arm_x;
+  };
+  // Every lane's sources as its own instruction reads them; lanes outside the exchange as the
+  // executing instruction reads them (what a member mask naming them would get on its own).
+  for (unsigned k = 1; k < in.operand_count; ++k) {
+    uint64_t* row = warp.exchange_row(k);
+    for (uint32_t lane = 0; lane < warp.warp_size(); ++lane) row[lane] = read(x, k, lane);
+  }
+  uint64_t taking_part = x.lanes;
+  for (size_t i = first; i < top; ++i) {
+    const SimtEntry& arm = warp.stack().at(i);
+    if ((arm.mask & members) == 0) continue;
+    const Exec arm_x = arm_exec(arm);
+    for (unsigned k = 1; k < in.operand_count; ++k) {
+      uint64_t* row = warp.exchange_row(k);
+      for_each_lane(arm_x.lanes, [&](uint32_t lane) { row[lane] = read(arm_x, k, lane); });
+    }
+    taking_part |= arm_x.lanes;
+  }
+  auto use_merged_sources = [&](Exec& each) {
+    for (unsigned k = 1; k < in.operand_count; ++k)
+      each.sources[k] = {warp.exchange_row(k), 0, nullptr};
+    each.partners = taking_part & ~each.lanes;
+  };
+  for (size_t i = first; i < top; ++i) {
+    const SimtEntry& arm = warp.stack().at(i);
+    if ((arm.mask & members) == 0) continue;
+    Exec arm_x = arm_exec(arm);
+    use_merged_sources(arm_x);
+    execute_warp_collective(arm_x);
+    if (arm_x.failed() && !x.failed()) x.fault = arm_x.fault;
+  }
+  use_merged_sources(x);
+  return true;
+}
 
 void execute_warp_collective(Exec& x) {
   switch (x.instruction.op) {

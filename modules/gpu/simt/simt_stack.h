@@ -70,6 +70,18 @@ class SimtStack {
   // reached the same point run on together.
   void gather(size_t floor_depth = 0);
 
+  // Where the top entry's pending siblings begin: the entries just below it (at or above
+  // `floor_depth`) with its reconvergence pc that have not reached it, the other arms of its
+  // if/else or switch, run after it. depth() - 1 when it has none.
+  size_t first_sibling(size_t floor_depth) const;
+
+  // The top entry moves down to `index`, the entries from there up one place: the next of its
+  // siblings runs first.
+  void sink_top(size_t index);
+
+  // Entry `index` continues at the next instruction.
+  void skip_instruction(size_t index) { ++m_entries[index].pc; }
+
   // The lanes held by entries at or above `floor_depth`.
   uint64_t lanes_from(size_t floor_depth) const {
     uint64_t lanes = 0;

@@ -1,5 +1,7 @@
 #include "modules/gpu/simt/warp_state.h"
 
+#include <array>
+
 #include <algorithm>
 
 namespace ohmvp::gpu {
@@ -9,6 +11,7 @@ WarpState::WarpState(const KernelLayout& layout, uint32_t warp_size)
       m_warp_size(warp_size),
       m_threads(warp_size),
       m_thread_rows(3 * size_t{warp_size}),
+      m_exchange_rows(std::tuple_size_v<decltype(Instruction::operands)> * size_t{warp_size}),
       m_param_arena_bytes(layout.param_arena_bytes()) {
   m_frames.reserve(8);
 }
@@ -171,6 +174,11 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
     return Convergence::yielded;
   m_synchronising_yields = 0;  // every path waits at one: none can join the others
   return Convergence::apart;
+}
+
+void WarpState::pass_siblings(uint64_t members) {
+  for (size_t i = first_sibling(); i + 1 < m_stack.depth(); ++i)
+    if ((m_stack.at(i).mask & members) != 0) m_stack.skip_instruction(i);
 }
 
 void WarpState::pop_finished() {

@@ -46,6 +46,7 @@ class WarpState {
   uint32_t warp_id() const { return m_warp_id; }
   uint64_t valid_lanes() const { return m_valid; }
   uint64_t exited_lanes() const { return m_exited; }
+  uint64_t live_lanes() const { return m_valid & ~m_exited; }
   bool finished() const { return m_stack.empty(); }
   uint64_t active_mask() const { return m_stack.empty() ? 0 : m_stack.mask(); }
   uint32_t pc() const { return m_stack.pc(); }
@@ -161,6 +162,40 @@ class WarpState {
   enum class Convergence : uint8_t { ready, gathered, yielded, apart, outside_function };
   Convergence converge(uint64_t members);
 
+  // The same without a yield, where the SIMT stack runs an if/else's (or switch's) arms one
+  // after another (docs/gpu_simt.md): an instruction that synchronises `members` with lanes of
+  // the executing path's pending siblings (SimtStack::first_sibling) waits for them, as each
+  // thread does on sm_70. `run_siblings`: one of them holding members has not reached a
+  // synchronising instruction yet, so the path goes below its siblings (SimtStack::sink_top)
+  // and the next runs first. `met`: every sibling holding members waits at an instruction
+  // `parked_at` accepts; `alone`: none holds members (they wait at the join or have exited),
+  // and the path runs the instruction with its own lanes.
+  enum class SiblingWait : uint8_t { alone, run_siblings, met };
+  template <class ParkedAt>
+  SiblingWait wait_for_siblings(uint64_t members, ParkedAt parked_at) {
+    const size_t first = first_sibling();
+    bool waiting = false;
+    for (size_t i = first; i + 1 < m_stack.depth(); ++i) {
+      const SimtEntry& sibling = m_stack.at(i);
+      if ((sibling.mask & members) == 0) continue;
+      waiting = true;
+      if (!parked_at(sibling.pc)) {
+        m_stack.sink_top(first);
+        return SiblingWait::run_siblings;
+      }
+    }
+    return waiting ? SiblingWait::met : SiblingWait::alone;
+  }
+  // The stack index of the executing path's first pending sibling (depth() - 1: none).
+  size_t first_sibling() const {
+    return m_stack.first_sibling(m_frames.empty() ? 0 : m_frames.back().stack_base);
+  }
+  // After `met`: the siblings holding `members` go on past the instruction they waited at.
+  void pass_siblings(uint64_t members);
+  // Scratch rows (one per operand, a value per lane) for an exchange that meets across arms:
+  // each lane's operands as its own instruction reads them.
+  uint64_t* exchange_row(unsigned operand) { return &m_exchange_rows[operand * m_warp_size]; }
+
  private:
   void pop_finished();
   bool on_call_chain(uint32_t function) const;
@@ -180,6 +215,7 @@ class WarpState {
   std::vector<uint64_t> m_registers;
   std::vector<Dim3> m_threads;
   std::vector<uint64_t> m_thread_rows;  // m_threads' x, y and z, each a row of lanes
+  std::vector<uint64_t> m_exchange_rows;
   std::vector<uint8_t> m_param_arena;
   uint64_t m_param_arena_bytes = 0;
   SimtStack m_stack;

@@ -13,3 +13,51 @@ extern "C" __global__ void shuffle_after_split(int* out, int spins) {
   }
   out[threadIdx.x] = value;
 }
+
+// Without a yield: each arm of an if/else writes its half of a warp's shared tile, waits at its
+// own __syncwarp() and reads the other half. On sm_70 the two __syncwarp() calls meet, so each
+// lane reads what the other arm wrote.
+extern "C" __global__ void tile_swap_in_both_arms(int* out) {
+  __shared__ int tile[32];
+  const int lane = threadIdx.x % 32;
+  int value;
+  if (lane < 16) {
+    tile[lane] = lane * 10;
+    __syncwarp();
+    value = tile[lane + 16];
+  } else {
+    tile[lane] = lane * 100;
+    __syncwarp();
+    value = tile[lane - 16];
+  }
+  out[threadIdx.x] = value;
+}
+
+// Without a yield: a shuffle and a ballot in each arm, each arm giving its own operands.
+extern "C" __global__ void exchange_in_both_arms(int* out, unsigned* ballots) {
+  const int lane = threadIdx.x % 32;
+  int value;
+  unsigned ballot;
+  if (lane % 3 == 0) {
+    value = __shfl_sync(0xffffffffu, lane + 1000, (lane + 1) % 32);
+    ballot = __ballot_sync(0xffffffffu, lane < 8);
+  } else {
+    value = __shfl_sync(0xffffffffu, -lane, (lane + 1) % 32);
+    ballot = __ballot_sync(0xffffffffu, lane >= 24);
+  }
+  out[threadIdx.x] = value;
+  ballots[threadIdx.x] = ballot;
+}
+
+// Without a yield: one arm shuffles, the other waits at __syncwarp(): PTX leaves this undefined,
+// and the model refuses it.
+extern "C" __global__ void different_instructions_in_the_arms(int* out) {
+  const int lane = threadIdx.x % 32;
+  int value = lane;
+  if (lane < 16) {
+    value = __shfl_sync(0xffffffffu, value, lane + 16);
+  } else {
+    __syncwarp();
+  }
+  out[threadIdx.x] = value;
+}
