@@ -391,6 +391,10 @@ std::optional<uint64_t> synchronised_lanes(const Exec& x) {
   return expand_member_mask(x, read(x, *mask_operand, lane));
 }
 
+constexpr const char* k_different_meeting_points =
+    "a warp-synchronous instruction's member lanes wait at a different synchronising "
+    "instruction (PTX requires the same instruction and qualifiers of the threads that meet)";
+
 // Without a yield: the member lanes of a warp-synchronous instruction that live but do not run
 // on the executing path, or nothing when there are none.
 std::optional<uint64_t> waits_for_other_arms(const Exec& x) {
@@ -453,11 +457,9 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
           result.yielded = true;
           return result;
         case WarpState::SiblingWait::met:
-          if (!meet_across_arms(x, *members))
-            return fault(FaultKind::unsupported,
-                         "the arms of a divergent branch meet at different warp-synchronous "
-                         "instructions (PTX requires the same instruction and qualifiers)");
-          warp.pass_siblings(*members);
+          if (!meet_parked_paths(x, *members))
+            return fault(FaultKind::unsupported, k_different_meeting_points);
+          warp.pass_parked_paths(*members);
           break;
       }
     }
@@ -477,12 +479,12 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
           warp.reconverge();
           return result;
         case WarpState::Convergence::apart:
-          // A barrier runs without the parked paths; an exchange would read their registers.
+          // A barrier runs without the parked paths; an exchange meets them where they wait.
           if (in.op == Opcode::bar) break;
-          return fault(FaultKind::unsupported,
-                       "a warp-synchronous instruction's member lanes wait at another "
-                       "synchronising instruction after paths ran apart; exchanging values "
-                       "between such paths is not modelled");
+          if (!is_warp_synchronous(in) || !meet_parked_paths(x, *members))
+            return fault(FaultKind::unsupported, k_different_meeting_points);
+          warp.pass_parked_paths(*members);
+          break;
         case WarpState::Convergence::outside_function:
           return fault(FaultKind::unsupported,
                        "a barrier or warp-synchronous instruction in a called function waits "

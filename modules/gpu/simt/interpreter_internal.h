@@ -36,7 +36,7 @@ struct Exec {
   uint64_t active;
   uint64_t lanes;
   // Lanes of other paths that take part in a warp-synchronous exchange from their own
-  // instructions (meet_across_arms): the sources hold their operands too; they write nothing.
+  // instructions (meet_parked_paths): the sources hold their operands too; they write nothing.
   uint64_t partners = 0;
   DeviceFault fault{};
   // What read(x, index, lane) and write(x, lane, value) use; see prepare_operands().
@@ -370,12 +370,14 @@ void execute_compare(Exec& x);
 void execute_bits(Exec& x);
 void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
 
-// The arms of a divergent branch whose lanes in `members` wait at their own bar.warp.sync or
-// shfl/vote/redux/match.sync (WarpState::SiblingWait::met) meet the executing path there, as the
-// threads do on sm_70. An exchange runs as one instruction: each parked arm's instruction runs
-// for its lanes, and `x` is set up to run for the executing lanes, every lane's operands taken
-// from its own instruction. False when an arm waits at a different instruction or qualifiers.
-bool meet_across_arms(Exec& x, uint64_t members);
+// The other paths whose lanes in `members` wait at their own bar.warp.sync or shfl/vote/redux/
+// match.sync (WarpState::for_each_parked_path: the arms of a divergent branch, or paths a yield
+// separated) meet the executing one there, as the threads do on sm_70. An exchange runs as one
+// instruction: each parked path's instruction runs for its lanes, and `x` is set up to run for
+// the executing lanes, every lane's operands taken from its own instruction. False when a path
+// waits at a different instruction or qualifiers. The caller then moves the parked paths on
+// (WarpState::pass_parked_paths).
+bool meet_parked_paths(Exec& x, uint64_t members);
 
 // The lanes of `active` whose guard predicate (if `in` has one) holds.
 inline uint64_t guarded_lanes(const WarpState& warp, const Instruction& in, uint64_t active) {

@@ -173,29 +173,21 @@ bool same_exchange(const Instruction& a, const Instruction& b) {
 
 }  // namespace
 
-bool meet_across_arms(Exec& x, uint64_t members) {
+bool meet_parked_paths(Exec& x, uint64_t members) {
   WarpState& warp = x.warp;
   const Instruction& in = x.instruction;
   const Function& function = x.context.layout->module().functions[x.function];
-  const size_t first = warp.first_sibling();
-  const size_t top = warp.stack().depth() - 1;
-  for (size_t i = first; i < top; ++i) {
-    const SimtEntry& arm = warp.stack().at(i);
-    if ((arm.mask & members) != 0 && !same_exchange(function.instructions[arm.pc], in))
-      return false;
-  }
-  if (in.op == Opcode::bar) return true;  // bar.warp.sync: the arms only wait for each other
-  auto arm_exec = [&](const SimtEntry& arm) {
-    const Instruction& parked = function.instructions[arm.pc];
-    Exec arm_x{warp,
-               x.context,
-               parked,
-               x.function,
-               arm.pc,
-               arm.mask,
-               guarded_lanes(warp, parked, arm.mask)};
-    prepare_operands(arm_x);
-    return arm_x;
+  bool same = true;
+  warp.for_each_parked_path(members, [&](size_t, uint64_t, uint32_t pc) {
+    same = same && same_exchange(function.instructions[pc], in);
+  });
+  if (!same) return false;
+  if (in.op == Opcode::bar) return true;  // bar.warp.sync: the paths only wait for each other
+  auto path_exec = [&](uint64_t lanes, uint32_t pc) {
+    const Instruction& parked = function.instructions[pc];
+    Exec path_x{warp, x.context, parked, x.function, pc, lanes, guarded_lanes(warp, parked, lanes)};
+    prepare_operands(path_x);
+    return path_x;
   };
   // Every lane's sources as its own instruction reads them; lanes outside the exchange as the
   // executing instruction reads them (what a member mask naming them would get on its own).
@@ -204,29 +196,25 @@ bool meet_across_arms(Exec& x, uint64_t members) {
     for (uint32_t lane = 0; lane < warp.warp_size(); ++lane) row[lane] = read(x, k, lane);
   }
   uint64_t taking_part = x.lanes;
-  for (size_t i = first; i < top; ++i) {
-    const SimtEntry& arm = warp.stack().at(i);
-    if ((arm.mask & members) == 0) continue;
-    const Exec arm_x = arm_exec(arm);
+  warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
+    const Exec path_x = path_exec(lanes, pc);
     for (unsigned k = 1; k < in.operand_count; ++k) {
       uint64_t* row = warp.exchange_row(k);
-      for_each_lane(arm_x.lanes, [&](uint32_t lane) { row[lane] = read(arm_x, k, lane); });
+      for_each_lane(path_x.lanes, [&](uint32_t lane) { row[lane] = read(path_x, k, lane); });
     }
-    taking_part |= arm_x.lanes;
-  }
+    taking_part |= path_x.lanes;
+  });
   auto use_merged_sources = [&](Exec& each) {
     for (unsigned k = 1; k < in.operand_count; ++k)
       each.sources[k] = {warp.exchange_row(k), 0, nullptr};
     each.partners = taking_part & ~each.lanes;
   };
-  for (size_t i = first; i < top; ++i) {
-    const SimtEntry& arm = warp.stack().at(i);
-    if ((arm.mask & members) == 0) continue;
-    Exec arm_x = arm_exec(arm);
-    use_merged_sources(arm_x);
-    execute_warp_collective(arm_x);
-    if (arm_x.failed() && !x.failed()) x.fault = arm_x.fault;
-  }
+  warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
+    Exec path_x = path_exec(lanes, pc);
+    use_merged_sources(path_x);
+    execute_warp_collective(path_x);
+    if (path_x.failed() && !x.failed()) x.fault = path_x.fault;
+  });
   use_merged_sources(x);
   return true;
 }

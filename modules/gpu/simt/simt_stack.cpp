@@ -109,6 +109,19 @@ void SimtStack::sink_top(size_t index) {
               m_entries.end());
 }
 
+void SimtStack::step_past(size_t index, uint64_t lanes) {
+  SimtEntry& entry = m_entries[index];
+  if (entry.mask == lanes) {
+    ++entry.pc;
+    return;
+  }
+  SimtEntry moved = entry;
+  moved.pc += 1;
+  moved.mask = lanes;
+  entry.mask &= ~lanes;
+  m_entries.insert(m_entries.end() - 1, moved);
+}
+
 void SimtStack::drop_empty_below_top(size_t floor_depth) {
   const auto top = m_entries.end() - 1;
   m_entries.erase(std::remove_if(m_entries.begin() + static_cast<std::ptrdiff_t>(floor_depth), top,

@@ -79,8 +79,13 @@ class SimtStack {
   // siblings runs first.
   void sink_top(size_t index);
 
-  // Entry `index` continues at the next instruction.
-  void skip_instruction(size_t index) { ++m_entries[index].pc; }
+  // `lanes` of entry `index` (whose place it is: no entry above holds them) go on at the next
+  // instruction: the entry itself when they are all its lanes, else a new entry just below the
+  // top with the same reconvergence pc (as yield moves lanes). Leaves entries it empties for
+  // drop_empty_below_top.
+  void step_past(size_t index, uint64_t lanes);
+  // Removes the empty entries between `floor_depth` and the top.
+  void drop_empty_below_top(size_t floor_depth);
 
   // The lanes held by entries at or above `floor_depth`.
   uint64_t lanes_from(size_t floor_depth) const {
@@ -93,7 +98,6 @@ class SimtStack {
   // Lanes whose place is an entry below the top that has reached its reconvergence pc wait in
   // the entry below it (at that same pc), as reconverge would leave them: they leave it.
   void settle(size_t floor_depth);
-  void drop_empty_below_top(size_t floor_depth);
 
   std::vector<SimtEntry> m_entries;
 };

@@ -176,9 +176,15 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
   return Convergence::apart;
 }
 
-void WarpState::pass_siblings(uint64_t members) {
-  for (size_t i = first_sibling(); i + 1 < m_stack.depth(); ++i)
-    if ((m_stack.at(i).mask & members) != 0) m_stack.skip_instruction(i);
+void WarpState::pass_parked_paths(uint64_t members) {
+  std::array<std::pair<size_t, uint64_t>, 64> parked;
+  size_t count = 0;
+  for_each_parked_path(members, [&](size_t entry, uint64_t lanes, uint32_t) {
+    parked[count++] = {entry, lanes};
+  });
+  // Deepest first: step_past inserts below the top, above every entry visited.
+  for (size_t i = count; i-- > 0;) m_stack.step_past(parked[i].first, parked[i].second);
+  m_stack.drop_empty_below_top(m_frames.empty() ? 0 : m_frames.back().stack_base);
 }
 
 void WarpState::pop_finished() {

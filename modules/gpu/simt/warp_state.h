@@ -186,17 +186,34 @@ class WarpState {
     }
     return waiting ? SiblingWait::met : SiblingWait::alone;
   }
-  // The stack index of the executing path's first pending sibling (depth() - 1: none).
-  size_t first_sibling() const {
-    return m_stack.first_sibling(m_frames.empty() ? 0 : m_frames.back().stack_base);
+  // The paths other than the executing one that hold lanes of `members`: visit(entry, lanes,
+  // pc) for each, `lanes` those whose place the stack entry is (the topmost entry holding
+  // them). Without a yield, the executing path's pending siblings; after one (converge gave
+  // `apart`), every path of the current function.
+  template <class Visit>
+  void for_each_parked_path(uint64_t members, Visit visit) const {
+    const size_t floor =
+        m_paths_split ? (m_frames.empty() ? 0 : m_frames.back().stack_base) : first_sibling();
+    uint64_t above = m_stack.mask();
+    for (size_t i = m_stack.depth() - 1; i-- > floor;) {
+      const SimtEntry& entry = m_stack.at(i);
+      const uint64_t lanes = entry.mask & ~above;
+      above |= entry.mask;
+      if ((lanes & members) != 0) visit(i, lanes, entry.pc);
+    }
   }
-  // After `met`: the siblings holding `members` go on past the instruction they waited at.
-  void pass_siblings(uint64_t members);
+  // After those paths met the executing one at their own instructions: they go on past them
+  // (SimtStack::step_past).
+  void pass_parked_paths(uint64_t members);
   // Scratch rows (one per operand, a value per lane) for an exchange that meets across arms:
   // each lane's operands as its own instruction reads them.
   uint64_t* exchange_row(unsigned operand) { return &m_exchange_rows[operand * m_warp_size]; }
 
  private:
+  // The stack index of the executing path's first pending sibling (depth() - 1: none).
+  size_t first_sibling() const {
+    return m_stack.first_sibling(m_frames.empty() ? 0 : m_frames.back().stack_base);
+  }
   void pop_finished();
   bool on_call_chain(uint32_t function) const;
   void save_activation(uint32_t function);

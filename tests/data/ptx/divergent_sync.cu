@@ -1,7 +1,6 @@
-// Shuffles in both arms of an if/else after the arms ran apart: the first arm loops long
-// enough that the model's independent thread scheduling yields to the second, which reaches its
-// own shuffle. On sm_70 the two shuffles meet; the model does not join paths parked at
-// different instructions and refuses the exchange rather than read the other arm's registers.
+// Shuffles in both arms of an if/else: with few spins the first arm waits at its shuffle for the
+// second; with many it loops long enough that the model's independent thread scheduling yields
+// to the second, which reaches its own shuffle. Either way the two shuffles meet, as on sm_70.
 extern "C" __global__ void shuffle_after_split(int* out, int spins) {
   const int lane = threadIdx.x % 32;
   int value = lane;
