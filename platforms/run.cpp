@@ -76,13 +76,21 @@ ConfigDocument load_platform_document(const std::string& platform,
 
 std::filesystem::path resolve_default_workload(const ConfigDocument& document,
                                                const PlatformConfig& config) {
+  const std::string origin = document.origin_of("platform.default_workload");
   try {
-    const std::filesystem::path file = resolve_workload(config.default_workload);
+    // A relative path is read from the folder of the platform file that names it, as "extends"
+    // is, then from the working folder (a value given with --set is read from there).
+    std::string name = config.default_workload;
+    const std::filesystem::path given(name);
+    const std::filesystem::path beside = std::filesystem::path(origin).parent_path() / given;
+    if (given.is_relative() && (given.has_parent_path() || given.extension() == ".json") &&
+        origin != "--set" && std::filesystem::is_regular_file(beside))
+      name = beside.string();
+    const std::filesystem::path file = resolve_workload(name);
     load_workload_json(file);  // a platform file or a trace is told so
     return file;
   } catch (const ConfigError& error) {
-    throw ConfigError(document.origin_of("platform.default_workload") +
-                      ": platform.default_workload: " + error.what());
+    throw ConfigError(origin + ": platform.default_workload: " + error.what());
   }
 }
 

@@ -342,6 +342,17 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("config --platform " + dir + "/default_platform.json"),
                         "/default_platform.json: platform.default_workload: " + dir +
                             "/default.json: a platform file (it has 'extends'), not a workload");
+    // A relative path is read beside the platform file that names it.
+    std::filesystem::create_directories(dir + "/beside");
+    std::filesystem::copy_file(shipped("testbenches/workloads/stream_read.json"),
+                               dir + "/beside/mine.json",
+                               std::filesystem::copy_options::overwrite_existing);
+    write_text(
+        dir + "/beside/platform.json",
+        R"({"extends": "platforms/ddr4_2400", "platform": {"default_workload": "mine.json"}})");
+    const CliResult beside = run_ohmvp("config --platform " + dir + "/beside/platform.json");
+    INFO(beside.output);
+    CHECK(beside.exit_code == 0);
   }
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
