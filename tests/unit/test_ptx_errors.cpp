@@ -231,6 +231,10 @@ TEST_CASE("ptx errors: addresses an initialiser cannot hold, unknown variable at
 TEST_CASE("ptx errors: operands", "[ptx]") {
   CHECK(error_of("mov.u32 %r9, 1;") ==
         "snippet.ptx:8: undeclared register '%r9' in 'mov.u32 %r9, 1;'");
+  // A file cut short after a register's prefix.
+  CHECK(module_error(".visible .entry k()\n{\n.reg .b32 %r<4>;\nmov.u32 %r1, %r") ==
+        "snippet.ptx:7: the file ends inside this instruction, at '%r' (is it cut short?) in "
+        "'mov.u32 %r1, %r'");
   CHECK(error_of("bra.uni NOWHERE;") ==
         "snippet.ptx:8: unknown label 'NOWHERE' in 'bra.uni NOWHERE;'");
   CHECK(error_of("ld.global.u32 %r1, [missing];") ==

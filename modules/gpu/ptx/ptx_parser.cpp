@@ -735,9 +735,17 @@ class Parser {
     if (token.kind != Token::Kind::word)
       fail_here(std::string("expected ") + what + ", found " + describe(token));
     const auto reg = find_register(token.text);
-    if (!reg) fail_here("undeclared register '" + token.text + "'");
+    if (!reg) fail_undeclared_register(token);
     next();
     return *reg;
+  }
+
+  // A register name the file ends on may be cut short: say so rather than call it undeclared.
+  [[noreturn]] void fail_undeclared_register(const Token& token) const {
+    if (peek(1).kind == Token::Kind::end)
+      fail_here("the file ends inside this instruction, at '" + token.text +
+                "' (is it cut short?)");
+    fail_here("undeclared register '" + token.text + "'");
   }
 
   // Register, special register, symbol or (for branches) label.
@@ -781,7 +789,7 @@ class Parser {
         next();
         return;
       }
-      fail_here("undeclared register '" + token.text + "'");
+      fail_undeclared_register(token);
     }
     if (token.text == "WARP_SZ") {  // PTX's predefined warp-size constant (cuda_fp16.h's shuffles)
       operand.kind = Operand::Kind::special;
