@@ -38,7 +38,7 @@ class TensorCoreTiming {
   }
 
  private:
-  static constexpr size_t k_shapes = 5;  // MatrixShape values
+  static constexpr size_t k_shapes = 6;  // MatrixShape values
   std::array<std::array<HmmaSchedule, k_shapes>, k_tensor_modes> m_schedules{};
 };
 

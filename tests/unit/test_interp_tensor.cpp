@@ -324,6 +324,66 @@ TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][inter
   }
 }
 
+TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layout",
+          "[tensor][interp]") {
+  // Per lane: a0..a3 (one .b32), b0..b3 (one .b32), c0, c1. PTX ISA: groupID = lane / 4,
+  // t = lane % 4; a_i at (groupID, 4t + i), b_i at (4t + i, groupID), c_i at (groupID, 2t + i).
+  const auto a_at = [](uint32_t row, uint32_t k) {
+    return int32_t((row * 16 + k) * 7 % 256) - 128;
+  };
+  const auto b_at = [](uint32_t k, uint32_t col) { return int32_t((k * 8 + col) * 13 % 256); };
+  const auto c_at = [](uint32_t row, uint32_t col) {
+    return row == 1 && col == 2 ? int32_t(0x7fffff00) : int32_t(row * 100) - int32_t(col * 37);
+  };
+  for (const bool saturate : {false, true}) {
+    INFO((saturate ? ".satfinite" : "wrapping"));
+    const std::string ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "  .reg .b32 %r<20>;\n  .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 16;\n"
+        "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+        "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+        "  mma.sync.aligned.m8n8k16.row.col" +
+        std::string(saturate ? ".satfinite" : "") +
+        ".s32.s8.u8.s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
+        "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
+    const Module module = parse_ptx(ptx, "mma_s8.ptx");
+    DeviceMemory memory;
+    FunctionalExecutor executor(module, memory);
+    std::vector<uint8_t> in(32 * 16), out(32 * 16);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t group = lane / 4, t = lane % 4;
+      uint8_t* at = in.data() + lane * 16;
+      for (uint32_t i = 0; i < 4; ++i) {
+        at[i] = uint8_t(a_at(group, 4 * t + i));
+        at[4 + i] = uint8_t(b_at(4 * t + i, group));
+      }
+      for (uint32_t i = 0; i < 2; ++i) {
+        const int32_t c = c_at(group, 2 * t + i);
+        std::memcpy(at + 8 + 4 * i, &c, 4);
+      }
+    }
+    const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
+    memory.write(pin, in.data(), in.size());
+    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
+    memory.read(pout, out.data(), out.size());
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t i = 0; i < 2; ++i) {
+        const uint32_t row = lane / 4, col = 2 * (lane % 4) + i;
+        int64_t sum = c_at(row, col);
+        for (uint32_t k = 0; k < 16; ++k) sum += int64_t{a_at(row, k)} * b_at(k, col);
+        if (row == 1 && col == 2) CHECK(sum > INT32_MAX);  // (1, 2) overflows
+        if (saturate) sum = std::min<int64_t>(sum, INT32_MAX);
+        int32_t d;
+        std::memcpy(&d, out.data() + lane * 16 + 4 * i, 4);
+        INFO("lane " << lane << " d" << i);
+        CHECK(d == int32_t(uint32_t(sum)));
+      }
+  }
+}
+
 TEST_CASE("wmma.load from shared memory", "[tensor][interp]") {
   const std::string ptx = R"(.version 7.0
 .target sm_75

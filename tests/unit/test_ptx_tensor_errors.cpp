@@ -57,8 +57,18 @@ TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[p
             .find(".satfinite needs integer A and B") != std::string::npos);
   CHECK(error_of("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 " + f8 +
                  ", {%r1, %r2}, {%r3, %r4}, " + f8 + ";")
-            .find("mma.sync shape .m8n8k4 is not supported (mma.sync takes .m16n8k8)") !=
-        std::string::npos);
+            .find("mma.sync shape .m8n8k4 is not supported (mma.sync takes .m16n8k8 (f16) or "
+                  ".m8n8k16 (s8/u8))") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m8n8k16.row.col.f32.f16.f16.f32 " + f8 + ", {%r1}, {%r2}, " +
+                 f8 + ";")
+            .find("mma.sync.m8n8k16.f32.f16.f16.f32 is not supported (s8/u8 A and B with s32 C "
+                  "and D)") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m16n8k8.row.col.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r5}, "
+                 "{%r6}, {%r7, %r8, %r9, %r10};")
+            .find("is not supported (f16 A and B with f16/f32 C and D)") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m8n8k16.row.col.s32.s8.u8.s32 {%r1, %r2}, {%r3}, {%r4}, "
+                 "{%r5, %r6, %r7};")
+            .find("the C fragment has 2 registers, got 3") != std::string::npos);
   CHECK(error_of("mma.sync.aligned.m16n8k8.col.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, "
                  "{%r1, %r2}, {%r3}, {%f5, %f6, %f7, %f8};")
             .find("needs .row.col") != std::string::npos);

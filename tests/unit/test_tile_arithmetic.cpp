@@ -55,12 +55,12 @@ TEST_CASE("tile multiply: mixed precision, FP16 and integer modes", "[tensor]") 
   for (uint32_t k = 0; k < 8; ++k)
     for (uint32_t j = 0; j < 8; ++j) b[k * 8 + j] = h(float(int(k * 3 + j) % 7 - 3));
   for (uint32_t i = 0; i < 16 * 8; ++i) c[i] = bits(float(i)), c16[i] = h(float(i % 32));
-  const auto d =
-      multiply_accumulate_tile(g, {DataType::f16, DataType::f32, DataType::f32}, a, b, c);
-  const auto d16 =
-      multiply_accumulate_tile(g, {DataType::f16, DataType::f16, DataType::f16}, a, b, c16);
-  const auto mixed16 =
-      multiply_accumulate_tile(g, {DataType::f16, DataType::f32, DataType::f16}, a, b, c);
+  const auto d = multiply_accumulate_tile(
+      g, {DataType::f16, DataType::f16, DataType::f32, DataType::f32}, a, b, c);
+  const auto d16 = multiply_accumulate_tile(
+      g, {DataType::f16, DataType::f16, DataType::f16, DataType::f16}, a, b, c16);
+  const auto mixed16 = multiply_accumulate_tile(
+      g, {DataType::f16, DataType::f16, DataType::f32, DataType::f16}, a, b, c);
   for (uint32_t i = 0; i < 16; ++i)
     for (uint32_t j = 0; j < 8; ++j) {
       float sum = 0;
@@ -73,14 +73,18 @@ TEST_CASE("tile multiply: mixed precision, FP16 and integer modes", "[tensor]") 
   // s8 wraps in s32 unless satfinite; u8 is unsigned.
   const MatrixGeometry small{16, 16, 16};
   std::vector<uint32_t> ia(256, 0x80), ib(256, 0x80), ic(256, 0x7fffffff);
-  const auto wrapped =
-      multiply_accumulate_tile(small, {DataType::s8, DataType::s32, DataType::s32}, ia, ib, ic);
+  const auto wrapped = multiply_accumulate_tile(
+      small, {DataType::s8, DataType::s8, DataType::s32, DataType::s32}, ia, ib, ic);
   CHECK(wrapped[0] == uint32_t(int64_t(0x7fffffff) + 16 * 128 * 128 - (int64_t(1) << 32)));
   const auto clamped = multiply_accumulate_tile(
-      small, {DataType::s8, DataType::s32, DataType::s32, true}, ia, ib, ic);
+      small, {DataType::s8, DataType::s8, DataType::s32, DataType::s32, true}, ia, ib, ic);
   CHECK(clamped[0] == 0x7fffffffu);
   std::vector<uint32_t> zero(256, 0);
-  const auto unsigned_d =
-      multiply_accumulate_tile(small, {DataType::u8, DataType::s32, DataType::s32}, ia, ib, zero);
+  const auto unsigned_d = multiply_accumulate_tile(
+      small, {DataType::u8, DataType::u8, DataType::s32, DataType::s32}, ia, ib, zero);
   CHECK(unsigned_d[5] == 16u * 128u * 128u);
+  // s8 A with u8 B (mma.sync.m8n8k16): 0x80 is -128 in A and 128 in B.
+  const auto mixed = multiply_accumulate_tile(
+      small, {DataType::s8, DataType::u8, DataType::s32, DataType::s32}, ia, ib, zero);
+  CHECK(mixed[7] == uint32_t(-16 * 128 * 128));
 }

@@ -110,8 +110,9 @@ constexpr bool reaches_other_sms(MemoryScope scope) {
 // Memory-ordering qualifier of ld/st/atom/red/fence.
 enum class MemoryOrder : uint8_t { none, weak, volatile_, relaxed, acquire, release, acq_rel, sc };
 
-// Tile shape of wmma.* (m16n16k16, m32n8k16, m8n32k16) and mma.sync (m16n8k8).
-enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8 };
+// Tile shape of wmma.* (m16n16k16, m32n8k16, m8n32k16) and mma.sync (m16n8k8 f16, m8n8k16
+// s8/u8).
+enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8, m8n8k16 };
 
 // Memory layout of a matrix fragment: .row (row-major) or .col (column-major).
 enum class MatrixLayout : uint8_t { none, row, col };
@@ -196,7 +197,8 @@ struct Modifiers {
   DataType accumulator_type = DataType::none;
   bool satfinite = false;  // integer wmma.mma: clamp D to the s32 range instead of wrapping
   bool accumulate = false;  // vabsdiff2/4 .add: d = c + the sum of the elements' differences
-  DataType b_type = DataType::none;  // vabsdiff2/4: b's type (the third type suffix)
+  DataType b_type =
+      DataType::none;      // vabsdiff2/4, integer mma.sync: b's type (the third type suffix)
   bool transpose = false;  // ldmatrix .trans (its .x1/.x2/.x4 is vector_width)
   uint8_t prefetch_level = 0;     // prefetch .L1 (1) or .L2 (2): for the disassembly only
   bool uniform_prefetch = false;  // prefetchu

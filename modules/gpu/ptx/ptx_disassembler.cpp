@@ -136,15 +136,16 @@ std::string matrix_mnemonic(const Instruction& inst) {
   add(text, layout_name(mod.layout_a));
   add(text, layout_name(mod.layout_b));
   if (inst.op != Opcode::mma) add(text, shape_name(mod.shape));
+  if (inst.op == Opcode::mma && mod.satfinite) add(text, "satfinite");  // before mma's types
   add(text, space_name(inst.space));
   add(text, type_name(inst.type));
   const bool multiply = inst.op == Opcode::mma || inst.op == Opcode::wmma_mma;
   if (multiply && (inst.op == Opcode::mma || inst.source_type != DataType::f16)) {
     add(text, type_name(inst.source_type));
-    add(text, type_name(inst.source_type));
+    add(text, type_name(mod.b_type == DataType::none ? inst.source_type : mod.b_type));
   }
   if (multiply) add(text, type_name(mod.accumulator_type));
-  if (mod.satfinite) add(text, "satfinite");
+  if (inst.op != Opcode::mma && mod.satfinite) add(text, "satfinite");
   return text;
 }
 

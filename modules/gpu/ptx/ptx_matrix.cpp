@@ -13,8 +13,8 @@ namespace {
 }
 
 std::optional<MatrixShape> shape_from_name(std::string_view name) {
-  for (MatrixShape shape :
-       {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16, MatrixShape::m16n8k8})
+  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16,
+                            MatrixShape::m16n8k8, MatrixShape::m8n8k16})
     if (shape_name(shape) == name) return shape;
   return std::nullopt;
 }
@@ -44,7 +44,7 @@ struct Qualifiers {
 };
 
 constexpr const char* k_wmma_shapes = "wmma takes .m16n16k16, .m32n8k16 or .m8n32k16";
-constexpr const char* k_mma_shapes = "mma.sync takes .m16n8k8";
+constexpr const char* k_mma_shapes = "mma.sync takes .m16n8k8 (f16) or .m8n8k16 (s8/u8)";
 
 Qualifiers read_qualifiers(const std::vector<std::string_view>& pieces, size_t first,
                            const std::string& name, const char* accepted) {
@@ -156,21 +156,23 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   if (q.space != StateSpace::generic) fail(name + " takes no state space");
   if (q.layouts.size() != 2) fail(name + " needs two layouts (A's and B's: .row or .col)");
   const bool is_mma = inst.op == Opcode::mma;
-  if (is_mma && q.shape != MatrixShape::m16n8k8)
+  if (is_mma && !is_mma_shape(q.shape))
     fail(name + " shape ." + std::string(shape_name(q.shape)) + " is not supported (" +
          k_mma_shapes + ")");
   if (!is_mma && !is_wmma_shape(q.shape))
     fail(name + " shape ." + std::string(shape_name(q.shape)) + " is not supported (" +
          k_wmma_shapes + ")");
   if (is_mma && (q.layouts[0] != MatrixLayout::row || q.layouts[1] != MatrixLayout::col))
-    fail(name + ".m16n8k8 needs .row.col");
-  DataType d, a, c;
+    fail(name + "." + std::string(shape_name(q.shape)) + " needs .row.col");
+  DataType d, a, b, c;
   if (q.types.size() == 2 && !is_mma) {  // wmma.mma .dtype.ctype, f16 A and B
-    d = q.types[0], a = DataType::f16, c = q.types[1];
+    d = q.types[0], a = b = DataType::f16, c = q.types[1];
   } else if (q.types.size() == 4) {  // .dtype.atype.btype.ctype
-    d = q.types[0], a = q.types[1], c = q.types[3];
-    if (q.types[2] != a)
-      fail(name + ": A" + type_text(a) + " with B" + type_text(q.types[2]) + " is not supported");
+    d = q.types[0], a = q.types[1], b = q.types[2], c = q.types[3];
+    // mma.sync's integer shape takes s8 and u8 in either order; wmma the same type twice.
+    const bool mixed_integers = is_mma && is_integer_element(a) && is_integer_element(b);
+    if (b != a && !mixed_integers)
+      fail(name + ": A" + type_text(a) + " with B" + type_text(b) + " is not supported");
   } else {
     fail(name + " needs " +
          (is_mma ? "4 types (.dtype.atype.btype.ctype)"
@@ -178,14 +180,19 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   }
   const bool floating = (d == DataType::f16 || d == DataType::f32) &&
                         (c == DataType::f16 || c == DataType::f32) && a == DataType::f16;
-  const bool integer = !is_mma && d == DataType::s32 && c == DataType::s32 && is_integer_element(a);
-  if (!floating && !integer)
-    fail(name + type_text(d) + type_text(a) + type_text(a) + type_text(c) +
-         " is not supported (f16 A and B with f16/f32 C and D" +
-         (is_mma ? "" : ", or s8/u8 A and B with s32 C and D") + ")");
+  const bool integer = d == DataType::s32 && c == DataType::s32 && is_integer_element(a);
+  const bool integer_shape = q.shape == MatrixShape::m8n8k16;
+  if (is_mma ? !(integer_shape ? integer : floating) : !(floating || integer))
+    fail(name + (is_mma ? "." + std::string(shape_name(q.shape)) : std::string()) + type_text(d) +
+         type_text(a) + type_text(b) + type_text(c) + " is not supported (" +
+         (!is_mma         ? "f16 A and B with f16/f32 C and D, or s8/u8 A and B with s32 C and D"
+          : integer_shape ? "s8/u8 A and B with s32 C and D"
+                          : "f16 A and B with f16/f32 C and D") +
+         ")");
   if (q.satfinite && !integer) fail(name + ": .satfinite needs integer A and B");
   inst.type = d;
   inst.source_type = a;
+  inst.mod.b_type = b;
   inst.mod.accumulator_type = c;
   inst.mod.shape = q.shape;
   inst.mod.layout_a = q.layouts[0];
@@ -195,7 +202,7 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
     fail("expected 4 operands for " + name + ", got " + std::to_string(ops.size()));
   check_fragment(ops[0], 0, fragment_registers(q.shape, MatrixRole::c, d), register_types, "D");
   check_fragment(ops[1], 1, fragment_registers(q.shape, MatrixRole::a, a), register_types, "A");
-  check_fragment(ops[2], 2, fragment_registers(q.shape, MatrixRole::b, a), register_types, "B");
+  check_fragment(ops[2], 2, fragment_registers(q.shape, MatrixRole::b, b), register_types, "B");
   check_fragment(ops[3], 3, fragment_registers(q.shape, MatrixRole::c, c), register_types, "C");
   copy_operands(inst, ops);
 }
@@ -248,6 +255,10 @@ void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<Ra
 
 }  // namespace
 
+bool is_mma_shape(MatrixShape shape) {
+  return shape == MatrixShape::m16n8k8 || shape == MatrixShape::m8n8k16;
+}
+
 MatrixGeometry matrix_geometry(MatrixShape shape) {
   switch (shape) {
     case MatrixShape::m16n16k16:
@@ -258,6 +269,8 @@ MatrixGeometry matrix_geometry(MatrixShape shape) {
       return {8, 32, 16};
     case MatrixShape::m16n8k8:
       return {16, 8, 8};
+    case MatrixShape::m8n8k16:
+      return {8, 8, 16};
     case MatrixShape::none:
       break;
   }
@@ -274,6 +287,8 @@ std::string_view shape_name(MatrixShape shape) {
       return "m8n32k16";
     case MatrixShape::m16n8k8:
       return "m16n8k8";
+    case MatrixShape::m8n8k16:
+      return "m8n8k16";
     case MatrixShape::none:
       break;
   }

@@ -21,6 +21,8 @@ struct MatrixGeometry {
 enum class MatrixRole : uint8_t { a, b, c };
 
 MatrixGeometry matrix_geometry(MatrixShape shape);
+// mma.sync's shapes (m16n8k8, m8n8k16), whose fragments are laid out as the PTX ISA says.
+bool is_mma_shape(MatrixShape shape);
 std::string_view shape_name(MatrixShape shape);
 std::string_view layout_name(MatrixLayout layout);
 

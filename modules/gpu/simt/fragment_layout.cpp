@@ -61,7 +61,7 @@ MatrixPosition linear_operand(const FragmentSpec& spec, uint32_t lane, uint32_t 
 }
 
 bool block_mapped(const FragmentSpec& spec) {
-  return spec.mapping == FragmentMapping::turing || spec.shape == MatrixShape::m16n8k8;
+  return spec.mapping == FragmentMapping::turing || is_mma_shape(spec.shape);
 }
 
 }  // namespace

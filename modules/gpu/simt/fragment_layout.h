@@ -19,7 +19,7 @@ namespace ohmvp::gpu {
 //    each block, 4 bytes of k (A, B) or two elements (C, D) at l % 4. An f16 A or B fragment
 //    holds fewer elements than its 16 halves; the rest repeat them (element i is element i %
 //    distinct_elements()).
-// mma.sync.m16n8k8 uses the PTX ISA's mapping, the turing one, whichever is chosen.
+// mma.sync (m16n8k8, m8n8k16) uses the PTX ISA's mapping, the turing one, whichever is chosen.
 enum class FragmentMapping : uint8_t { volta, turing };
 
 struct FragmentSpec {

@@ -188,10 +188,11 @@ void execute_matrix_multiply(Exec& x) {
   const MatrixShape shape = in.mod.shape;
   const FragmentMapping mapping = x.context.fragment_mapping;
   const FragmentSpec a{shape, MatrixRole::a, in.source_type, in.mod.layout_a, mapping};
-  const FragmentSpec b{shape, MatrixRole::b, in.source_type, in.mod.layout_b, mapping};
+  const DataType b_type = in.mod.b_type == DataType::none ? in.source_type : in.mod.b_type;
+  const FragmentSpec b{shape, MatrixRole::b, b_type, in.mod.layout_b, mapping};
   const FragmentSpec c{shape, MatrixRole::c, in.mod.accumulator_type, MatrixLayout::row, mapping};
   const FragmentSpec d{shape, MatrixRole::c, in.type, MatrixLayout::row, mapping};
-  const TileTypes types{in.source_type, in.mod.accumulator_type, in.type, in.mod.satfinite};
+  const TileTypes types{in.source_type, b_type, in.mod.accumulator_type, in.type, in.mod.satfinite};
   const std::vector<uint32_t> result = multiply_accumulate_tile(
       matrix_geometry(shape), types, gather_matrix(x, a, in.operands[1]),
       gather_matrix(x, b, in.operands[2]), gather_matrix(x, c, in.operands[3]));

@@ -41,8 +41,7 @@ std::vector<uint32_t> integer_tile(const MatrixGeometry& g, const TileTypes& typ
     for (uint32_t j = 0; j < g.n; ++j) {
       int64_t sum = static_cast<int32_t>(c[i * g.n + j]);
       for (uint32_t k = 0; k < g.k; ++k)
-        sum +=
-            integer_element(types.ab, a[i * g.k + k]) * integer_element(types.ab, b[k * g.n + j]);
+        sum += integer_element(types.a, a[i * g.k + k]) * integer_element(types.b, b[k * g.n + j]);
       if (types.satfinite)
         sum = std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(),
                                   std::numeric_limits<int32_t>::max());
@@ -65,7 +64,7 @@ std::vector<uint32_t> multiply_accumulate_tile(const MatrixGeometry& g, const Ti
                                                const std::vector<uint32_t>& a,
                                                const std::vector<uint32_t>& b,
                                                const std::vector<uint32_t>& c) {
-  if (types.ab != DataType::f16) return integer_tile(g, types, a, b, c);
+  if (types.a != DataType::f16) return integer_tile(g, types, a, b, c);
   const bool wide = types.c == DataType::f32 || types.d == DataType::f32;
   std::vector<uint32_t> d(size_t{g.m} * g.n);
   uint16_t a4[4], b4[4];

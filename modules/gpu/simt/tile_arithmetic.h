@@ -15,7 +15,8 @@ namespace ohmvp::gpu {
 // D's type at the end. s8/u8 products are summed exactly in s32, wrapping unless `satfinite`.
 // Matrices hold raw element bits: A m x k and B k x n row-major, C and D m x n row-major.
 struct TileTypes {
-  DataType ab = DataType::f16;  // A's and B's element type: f16, s8 or u8
+  DataType a = DataType::f16;   // A's element type: f16, s8 or u8
+  DataType b = DataType::f16;   // B's: the same, but for s8 with u8 (mma.sync.m8n8k16)
   DataType c = DataType::f32;   // f16, f32 or s32
   DataType d = DataType::f32;
   bool satfinite = false;
