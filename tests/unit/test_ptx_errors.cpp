@@ -118,6 +118,39 @@ ret;
 )"),
                                   "snippet.ptx");
   CHECK_NOTHROW(KernelLayout(module, "plain"));
+  // Called through a pointer first (which alone would only fault if it ran), then directly.
+  const Module both = parse_ptx(snippet_text(R"(.func (.param .b32 r) video(.param .b32 x)
+{
+.reg .b32 %r<3>;
+ld.param.b32 %r1, [x];
+vadd4.u32.u32.u32.sat %r2, %r1, %r1, %r1;
+st.param.b32 [r], %r2;
+ret;
+}
+.visible .entry k()
+{
+.reg .b32 %r<2>;
+.reg .b64 %rd<2>;
+mov.u32 %r1, 0;
+mov.u64 %rd1, video;
+{
+.param .b32 p;
+st.param.b32 [p], %r1;
+.param .b32 q;
+prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);
+call (q), %rd1, (p), prototype_0;
+}
+{
+.param .b32 p;
+st.param.b32 [p], %r1;
+.param .b32 q;
+call (q), video, (p);
+}
+ret;
+}
+)"),
+                                "snippet.ptx");
+  CHECK_THROWS_WITH(KernelLayout(both, "k"), Catch::Contains("kernel 'k' cannot run 'vadd4"));
   CHECK_THROWS_WITH(KernelLayout(module, "calls_video"),
                     "snippet.ptx:8: kernel 'calls_video' cannot run 'vadd4.u32.u32.u32.add "
                     "%r2, %r1, %r1, %r1;' in 'video': 'vadd4' (a SIMD video instruction) is "

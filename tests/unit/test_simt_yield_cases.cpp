@@ -268,6 +268,23 @@ TEST_CASE("yield cases: __syncwarp and shuffles and ballots in both arms of an i
     CHECK(ballots[lane] == expected_ballot);
   }
 
+  // An if / else if / else: the first arm waits while the others split and reach theirs.
+  executor.launch(test::one_cta("shuffle_in_three_arms", 32, {out_at}));
+  const std::vector<int32_t> three = test::download<int32_t>(memory, out_at, 32);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    const int32_t source = (lane + 8) % 32;
+    CHECK(three[lane] == source + (source < 8 ? 100 : source < 24 ? 200 : 300));
+  }
+  // An arm whose first __syncwarp names its own lanes only does not wait there for the other:
+  // it runs on to the __syncwarp() the other arm waits at.
+  executor.launch(test::one_cta("own_half_then_warp", 32, {out_at}));
+  const std::vector<int32_t> halves = test::download<int32_t>(memory, out_at, 32);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    CHECK(halves[lane] == (lane < 16 ? lane + 116 : 0));
+  }
+
   CHECK_THROWS_WITH(
       executor.launch(test::one_cta("different_instructions_in_the_arms", 32, {out_at})),
       Catch::Contains("member lanes wait at a different synchronising instruction"));

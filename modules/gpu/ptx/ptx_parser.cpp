@@ -665,6 +665,10 @@ class Parser {
     } else if (token.text == ".loc") {
       next();
       skip_rest_of_line(line);
+    } else if (token.text == ".branchtargets") {
+      // The label list of a brx.idx, which is kept only to refuse the kernels that reach it.
+      while (!peek().is(';') && peek().kind != Token::Kind::end) next();
+      expect(';');
     } else {
       fail(line, "unknown directive '" + token.text + "' in a function body");
     }
@@ -952,6 +956,7 @@ class Parser {
 
   void parse_instruction() {
     Function& function = m_module.functions[m_function];
+    const size_t first_token = m_pos;
     Instruction inst;
     const uint32_t line = peek().line;
     inst.source_line = line;
@@ -965,7 +970,7 @@ class Parser {
     const std::string word = expect_word("an instruction");
     if (const auto refusal = unsupported_instruction(word.substr(0, word.find('.')))) {
       while (!peek().is(';') && peek().kind != Token::Kind::end) next();
-      keep_unsupported(inst, *refusal);
+      keep_unsupported(inst, *refusal, first_token);
     } else if (word == "call" || word.rfind("call.", 0) == 0) {
       parse_call(inst, word);
     } else {
@@ -978,7 +983,7 @@ class Parser {
         decode_instruction(word, operands, function, inst);
       } catch (const DecodeError& error) {
         if (!error.unsupported) fail(line, error.message);
-        keep_unsupported(inst, error.message);
+        keep_unsupported(inst, error.message, first_token);
         operands.clear();
       }
       for (uint32_t i = 0; i < operands.size(); ++i)
@@ -991,8 +996,9 @@ class Parser {
   }
 
   // Keeps PTX the model does not run in its place, for the kernels that reach it to be refused
-  // (KernelLayout) while the module's other kernels run.
-  void keep_unsupported(Instruction& inst, const std::string& reason) {
+  // (KernelLayout) while the module's other kernels run. Its text is that of its tokens from
+  // `first_token` on.
+  void keep_unsupported(Instruction& inst, const std::string& reason, size_t first_token) {
     Function& function = m_module.functions[m_function];
     Instruction kept;
     kept.op = Opcode::unsupported;
@@ -1000,14 +1006,23 @@ class Parser {
     kept.guard_reg = inst.guard_reg;
     kept.guard_negated = inst.guard_negated;
     inst = kept;
-    const std::string_view text = m_lines[inst.source_line - 1];
-    const size_t first = text.find_first_not_of(" \t");
-    const size_t last = text.find_last_not_of(" \t\r");
     function.unsupported.push_back({static_cast<uint32_t>(function.instructions.size()),
-                                    first == std::string_view::npos
-                                        ? std::string()
-                                        : excerpt(text.substr(first, last - first + 1), 200),
-                                    reason});
+                                    excerpt(statement_text(first_token), 200), reason});
+  }
+
+  // The statement of tokens [first, current) and its ';', spaced as PTX is written.
+  std::string statement_text(size_t first) const {
+    const auto punct = [&](size_t i, std::string_view set) {
+      return m_tokens[i].kind == Token::Kind::punct && set.find(m_tokens[i].text[0]) != set.npos;
+    };
+    std::string text;
+    for (size_t i = first; i < m_pos; ++i) {
+      const bool tight = i == first || punct(i, ",;)]}|") || punct(i - 1, "([{@!|+-") ||
+                         (punct(i, "+-") && !punct(i - 1, ",({["));
+      if (!tight) text += ' ';
+      text += m_tokens[i].text;
+    }
+    return text + ";";
   }
 
   std::vector<uint32_t> parse_call_list(uint32_t line) {

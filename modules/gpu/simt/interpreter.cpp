@@ -386,8 +386,9 @@ std::optional<uint64_t> synchronised_lanes(const Exec& x) {
                                                  : std::optional<uint64_t>(~uint64_t{0});
   const std::optional<unsigned> mask_operand = member_mask_operand(in);
   if (!mask_operand) return std::nullopt;
-  if (x.active == 0) return ~uint64_t{0};
-  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(x.active));
+  const uint64_t from = x.lanes != 0 ? x.lanes : x.active;  // an executing lane's mask
+  if (from == 0) return ~uint64_t{0};
+  const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(from));
   return expand_member_mask(x, read(x, *mask_operand, lane));
 }
 
@@ -395,10 +396,14 @@ constexpr const char* k_different_meeting_points =
     "a warp-synchronous instruction's member lanes wait at a different synchronising "
     "instruction (PTX requires the same instruction and qualifiers of the threads that meet)";
 
+constexpr const char* k_tensor_core_apart =
+    "a tensor-core instruction waits for lanes of its warp parked at another synchronising "
+    "instruction after paths ran apart (.aligned: the warp must reach it together)";
+
 // Without a yield: the member lanes of a warp-synchronous instruction that live but do not run
 // on the executing path, or nothing when there are none.
 std::optional<uint64_t> waits_for_other_arms(const Exec& x) {
-  if (!is_warp_synchronous(x.instruction)) return std::nullopt;
+  if (x.lanes == 0 || !is_warp_synchronous(x.instruction)) return std::nullopt;
   const std::optional<uint64_t> members = synchronised_lanes(x);
   if (!members || (*members & x.warp.live_lanes() & ~x.active) == 0) return std::nullopt;
   return members;
@@ -446,10 +451,19 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   prepare_operands(x);
   if (!warp.paths_split()) {
     if (const std::optional<uint64_t> members = waits_for_other_arms(x)) {
-      auto parked_at = [&](uint32_t sibling_pc) {
-        return is_warp_synchronous(function.instructions[sibling_pc]);
+      auto waits_at = [&](uint64_t sibling_lanes, uint32_t sibling_pc) {
+        const Instruction& other = function.instructions[sibling_pc];
+        Exec sibling{warp,
+                     context,
+                     other,
+                     function_index,
+                     sibling_pc,
+                     sibling_lanes,
+                     guarded_lanes(warp, other, sibling_lanes)};
+        prepare_operands(sibling);
+        return waits_for_other_arms(sibling).has_value();
       };
-      switch (warp.wait_for_siblings(*members, parked_at)) {
+      switch (warp.wait_for_siblings(*members, waits_at)) {
         case WarpState::SiblingWait::alone:
           break;
         case WarpState::SiblingWait::run_siblings:
@@ -460,6 +474,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
           if (!meet_parked_paths(x, *members))
             return fault(FaultKind::unsupported, k_different_meeting_points);
           warp.pass_parked_paths(*members);
+          result.executed_mask |= x.partners;  // the parked paths ran theirs with it
           break;
       }
     }
@@ -482,8 +497,11 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
           // A barrier runs without the parked paths; an exchange meets them where they wait.
           if (in.op == Opcode::bar) break;
           if (!is_warp_synchronous(in) || !meet_parked_paths(x, *members))
-            return fault(FaultKind::unsupported, k_different_meeting_points);
+            return fault(FaultKind::unsupported, is_tensor_core_op(in.op)
+                                                     ? k_tensor_core_apart
+                                                     : k_different_meeting_points);
           warp.pass_parked_paths(*members);
+          result.executed_mask |= x.partners;
           break;
         case WarpState::Convergence::outside_function:
           return fault(FaultKind::unsupported,

@@ -375,7 +375,8 @@ void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
 // separated) meet the executing one there, as the threads do on sm_70. An exchange runs as one
 // instruction: each parked path's instruction runs for its lanes, and `x` is set up to run for
 // the executing lanes, every lane's operands taken from its own instruction. False when a path
-// waits at a different instruction or qualifiers. The caller then moves the parked paths on
+// waits at a different instruction or qualifiers. `x.partners` are then the parked paths' lanes
+// that ran their instructions, and the caller moves those paths on
 // (WarpState::pass_parked_paths).
 bool meet_parked_paths(Exec& x, uint64_t members);
 

@@ -178,10 +178,14 @@ bool meet_parked_paths(Exec& x, uint64_t members) {
   const Instruction& in = x.instruction;
   const Function& function = x.context.layout->module().functions[x.function];
   bool same = true;
-  warp.for_each_parked_path(members, [&](size_t, uint64_t, uint32_t pc) {
-    same = same && same_exchange(function.instructions[pc], in);
+  uint64_t taking_part = x.lanes;
+  warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
+    const Instruction& parked = function.instructions[pc];
+    same = same && same_exchange(parked, in);
+    taking_part |= guarded_lanes(warp, parked, lanes);
   });
   if (!same) return false;
+  x.partners = taking_part & ~x.lanes;
   if (in.op == Opcode::bar) return true;  // bar.warp.sync: the paths only wait for each other
   auto path_exec = [&](uint64_t lanes, uint32_t pc) {
     const Instruction& parked = function.instructions[pc];
@@ -195,14 +199,12 @@ bool meet_parked_paths(Exec& x, uint64_t members) {
     uint64_t* row = warp.exchange_row(k);
     for (uint32_t lane = 0; lane < warp.warp_size(); ++lane) row[lane] = read(x, k, lane);
   }
-  uint64_t taking_part = x.lanes;
   warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
     const Exec path_x = path_exec(lanes, pc);
     for (unsigned k = 1; k < in.operand_count; ++k) {
       uint64_t* row = warp.exchange_row(k);
       for_each_lane(path_x.lanes, [&](uint32_t lane) { row[lane] = read(path_x, k, lane); });
     }
-    taking_part |= path_x.lanes;
   });
   auto use_merged_sources = [&](Exec& each) {
     for (unsigned k = 1; k < in.operand_count; ++k)

@@ -28,7 +28,8 @@ KernelLayout::KernelLayout(const Module& module, const std::string& kernel_name,
   m_param_kinds.assign(module.symbols.size(), ParamKind::not_param);
   m_param_offsets.assign(module.symbols.size(), 0);
 
-  std::vector<uint8_t> state(module.functions.size(), 0);  // 0 new, 1 on the path, 2 done
+  // 0 new, 1 on the path, 2 done as reached through a pointer only, 3 done.
+  std::vector<uint8_t> state(module.functions.size(), 0);
   visit(m_kernel, state, false);
 
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
@@ -88,7 +89,8 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
     m_recursive = true;
     return;
   }
-  if (state[f] == 2) return;
+  // One reached through a pointer before is checked again when it is called directly.
+  if (state[f] == 3 || (state[f] == 2 && through_pointer)) return;
   state[f] = 1;
   m_slots[f].reachable = true;
   for (uint32_t pc = 0; pc < function.instructions.size(); ++pc) {
@@ -123,7 +125,7 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
       visit(operand.target, state, through_pointer);
     }
   }
-  state[f] = 2;
+  state[f] = through_pointer ? 2 : 3;
 }
 
 }  // namespace ohmvp::gpu

@@ -98,15 +98,13 @@ void SimtStack::gather(size_t floor_depth) {
 size_t SimtStack::first_sibling(size_t floor_depth) const {
   const uint32_t join = m_entries.back().reconvergence_pc;
   size_t first = m_entries.size() - 1;
-  while (first > floor_depth && m_entries[first - 1].reconvergence_pc == join &&
-         m_entries[first - 1].pc != join)
-    --first;
+  while (first > floor_depth && m_entries[first - 1].reconvergence_pc == join) --first;
   return first;
 }
 
-void SimtStack::sink_top(size_t index) {
-  std::rotate(m_entries.begin() + static_cast<std::ptrdiff_t>(index), m_entries.end() - 1,
-              m_entries.end());
+void SimtStack::raise(size_t index) {
+  std::rotate(m_entries.begin() + static_cast<std::ptrdiff_t>(index),
+              m_entries.begin() + static_cast<std::ptrdiff_t>(index) + 1, m_entries.end());
 }
 
 void SimtStack::step_past(size_t index, uint64_t lanes) {

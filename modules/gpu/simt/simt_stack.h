@@ -70,14 +70,15 @@ class SimtStack {
   // reached the same point run on together.
   void gather(size_t floor_depth = 0);
 
-  // Where the top entry's pending siblings begin: the entries just below it (at or above
-  // `floor_depth`) with its reconvergence pc that have not reached it, the other arms of its
-  // if/else or switch, run after it. depth() - 1 when it has none.
+  // Where the top entry's siblings begin: the run of entries just below it (at or above
+  // `floor_depth`) with its reconvergence pc: the other arms of its if/else or switch, run after
+  // it, and entries whose lanes an inner branch with the same join split among those above
+  // (their pc is the join). depth() - 1 when it has none.
   size_t first_sibling(size_t floor_depth) const;
 
-  // The top entry moves down to `index`, the entries from there up one place: the next of its
-  // siblings runs first.
-  void sink_top(size_t index);
+  // Entry `index`, which holds no lanes an entry above it holds, moves to the top: that path
+  // runs first. The lanes above keep their places, so the stack still reconverges as before.
+  void raise(size_t index);
 
   // `lanes` of entry `index` (whose place it is: no entry above holds them) go on at the next
   // instruction: the entry itself when they are all its lanes, else a new entry just below the

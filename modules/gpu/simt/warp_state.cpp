@@ -182,8 +182,8 @@ void WarpState::pass_parked_paths(uint64_t members) {
   for_each_parked_path(members, [&](size_t entry, uint64_t lanes, uint32_t) {
     parked[count++] = {entry, lanes};
   });
-  // Deepest first: step_past inserts below the top, above every entry visited.
-  for (size_t i = count; i-- > 0;) m_stack.step_past(parked[i].first, parked[i].second);
+  // step_past inserts below the top, above every entry visited, so their indices hold.
+  for (size_t i = 0; i < count; ++i) m_stack.step_past(parked[i].first, parked[i].second);
   m_stack.drop_empty_below_top(m_frames.empty() ? 0 : m_frames.back().stack_base);
 }
 

@@ -164,34 +164,35 @@ class WarpState {
 
   // The same without a yield, where the SIMT stack runs an if/else's (or switch's) arms one
   // after another (docs/gpu_simt.md): an instruction that synchronises `members` with lanes of
-  // the executing path's pending siblings (SimtStack::first_sibling) waits for them, as each
-  // thread does on sm_70. `run_siblings`: one of them holding members has not reached a
-  // synchronising instruction yet, so the path goes below its siblings (SimtStack::sink_top)
-  // and the next runs first. `met`: every sibling holding members waits at an instruction
-  // `parked_at` accepts; `alone`: none holds members (they wait at the join or have exited),
-  // and the path runs the instruction with its own lanes.
+  // the executing path's siblings (for_each_other_path) waits for them, as each thread does on
+  // sm_70. `run_siblings`: a sibling holding members does not wait where it is (`waits_at`
+  // false: it is still on its way, or its instruction does not wait for other paths), so it
+  // goes to the top of the stack (SimtStack::raise) and runs first. `met`: every sibling
+  // holding members waits at a warp-synchronous instruction; `alone`: none holds members (they
+  // wait at the join or have exited), and the path runs the instruction with its own lanes.
   enum class SiblingWait : uint8_t { alone, run_siblings, met };
-  template <class ParkedAt>
-  SiblingWait wait_for_siblings(uint64_t members, ParkedAt parked_at) {
-    const size_t first = first_sibling();
+  template <class WaitsAt>
+  SiblingWait wait_for_siblings(uint64_t members, WaitsAt waits_at) {
     bool waiting = false;
-    for (size_t i = first; i + 1 < m_stack.depth(); ++i) {
-      const SimtEntry& sibling = m_stack.at(i);
-      if ((sibling.mask & members) == 0) continue;
+    size_t runnable = m_stack.depth();
+    for_each_parked_path(members, [&](size_t entry, uint64_t lanes, uint32_t pc) {
       waiting = true;
-      if (!parked_at(sibling.pc)) {
-        m_stack.sink_top(first);
-        return SiblingWait::run_siblings;
-      }
+      if (runnable == m_stack.depth() && !waits_at(lanes, pc)) runnable = entry;
+    });
+    if (runnable != m_stack.depth()) {
+      m_stack.raise(runnable);
+      return SiblingWait::run_siblings;
     }
     return waiting ? SiblingWait::met : SiblingWait::alone;
   }
-  // The paths other than the executing one that hold lanes of `members`: visit(entry, lanes,
-  // pc) for each, `lanes` those whose place the stack entry is (the topmost entry holding
-  // them). Without a yield, the executing path's pending siblings; after one (converge gave
-  // `apart`), every path of the current function.
+  // The paths of the current function other than the executing one: visit(entry, lanes, pc)
+  // for each stack entry that is the place of some lanes (the topmost entry holding them),
+  // `lanes` those. Without a yield, the executing path's siblings: the entries below it heading
+  // for its join (an if/else's other arms, a switch's other cases), less lanes already there.
+  // After one (converge gave `apart`), every path.
   template <class Visit>
-  void for_each_parked_path(uint64_t members, Visit visit) const {
+  void for_each_other_path(Visit visit) const {
+    const uint32_t join = m_stack.top().reconvergence_pc;
     const size_t floor =
         m_paths_split ? (m_frames.empty() ? 0 : m_frames.back().stack_base) : first_sibling();
     uint64_t above = m_stack.mask();
@@ -199,8 +200,15 @@ class WarpState {
       const SimtEntry& entry = m_stack.at(i);
       const uint64_t lanes = entry.mask & ~above;
       above |= entry.mask;
-      if ((lanes & members) != 0) visit(i, lanes, entry.pc);
+      if (lanes != 0 && (m_paths_split || entry.pc != join)) visit(i, lanes, entry.pc);
     }
+  }
+  // Those of them that hold lanes of `members`.
+  template <class Visit>
+  void for_each_parked_path(uint64_t members, Visit visit) const {
+    for_each_other_path([&](size_t entry, uint64_t lanes, uint32_t pc) {
+      if ((lanes & members) != 0) visit(entry, lanes, pc);
+    });
   }
   // After those paths met the executing one at their own instructions: they go on past them
   // (SimtStack::step_past).
@@ -210,7 +218,8 @@ class WarpState {
   uint64_t* exchange_row(unsigned operand) { return &m_exchange_rows[operand * m_warp_size]; }
 
  private:
-  // The stack index of the executing path's first pending sibling (depth() - 1: none).
+  // The stack index of the deepest entry heading for the executing path's join (depth() - 1:
+  // none).
   size_t first_sibling() const {
     return m_stack.first_sibling(m_frames.empty() ? 0 : m_frames.back().stack_base);
   }

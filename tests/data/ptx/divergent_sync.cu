@@ -60,3 +60,36 @@ extern "C" __global__ void different_instructions_in_the_arms(int* out) {
   }
   out[threadIdx.x] = value;
 }
+
+// Without a yield: the three arms of an if / else if / else each shuffle their own value; every
+// lane reads lane + 8's.
+extern "C" __global__ void shuffle_in_three_arms(int* out) {
+  const int lane = threadIdx.x % 32;
+  const int source = (lane + 8) % 32;
+  int value;
+  if (lane < 8) {
+    value = __shfl_sync(0xffffffffu, lane + 100, source);
+  } else if (lane < 24) {
+    value = __shfl_sync(0xffffffffu, lane + 200, source);
+  } else {
+    value = __shfl_sync(0xffffffffu, lane + 300, source);
+  }
+  out[threadIdx.x] = value;
+}
+
+// Without a yield: the second arm first waits for its own half (a __syncwarp over its lanes
+// only), then writes its half of the tile and meets the first arm's __syncwarp() over the warp.
+extern "C" __global__ void own_half_then_warp(int* out) {
+  __shared__ int tile[32];
+  const int lane = threadIdx.x % 32;
+  int value = 0;
+  if (lane < 16) {
+    __syncwarp();
+    value = tile[lane + 16];
+  } else {
+    __syncwarp(0xffff0000u);
+    tile[lane] = lane + 100;
+    __syncwarp();
+  }
+  out[threadIdx.x] = value;
+}
