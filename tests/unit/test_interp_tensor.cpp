@@ -127,6 +127,21 @@ std::vector<uint8_t> pointers(std::initializer_list<uint64_t> list) {
   return bytes;
 }
 
+// Runs kernel k(pin, pout) of `ptx` on one warp of the functional executor with `in` at pin;
+// returns the `out_bytes` at pout.
+std::vector<uint8_t> run_one_warp(const std::string& ptx, const std::vector<uint8_t>& in,
+                                  size_t out_bytes) {
+  const Module module = parse_ptx(ptx, "mma.ptx");
+  DeviceMemory memory;
+  FunctionalExecutor executor(module, memory);
+  const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out_bytes);
+  memory.write(pin, in.data(), in.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
+  std::vector<uint8_t> out(out_bytes);
+  memory.read(pout, out.data(), out.size());
+  return out;
+}
+
 void run_case(const Case& c, FragmentMapping mapping) {
   const MatrixGeometry g = matrix_geometry(c.shape);
   const Module module = parse_ptx(kernel_ptx(c), "tile.ptx");
@@ -282,12 +297,9 @@ TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][inter
     else
       ptx += "  st.global.u32 [%rd5], %r10;\n  st.global.u32 [%rd5+4], %r11;\n";
     ptx += "  exit;\n}\n";
-    const Module module = parse_ptx(ptx, "mma.ptx");
-    DeviceMemory memory;
-    FunctionalExecutor executor(module, memory);
     // Per lane: a0a1, a2a3, b0b1 (f16 pairs), then C. PTX ISA: groupID = lane / 4, t = lane % 4;
     // a_i at (groupID + 8 (i >= 2), 2t + i % 2); b_i at (2t + i, groupID); c_i like a_i.
-    std::vector<uint8_t> in(32 * 32), out(32 * 32);
+    std::vector<uint8_t> in(32 * 32);
     for (uint32_t lane = 0; lane < 32; ++lane) {
       const uint32_t group = lane / 4, t = lane % 4;
       uint8_t* at = in.data() + lane * 32;
@@ -309,10 +321,7 @@ TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][inter
         }
       }
     }
-    const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
-    memory.write(pin, in.data(), in.size());
-    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
-    memory.read(pout, out.data(), out.size());
+    const std::vector<uint8_t> out = run_one_warp(ptx, in, 32 * 32);
     for (uint32_t lane = 0; lane < 32; ++lane)
       for (uint32_t i = 0; i < 4; ++i) {
         const uint32_t row = lane / 4 + i / 2 * 8, col = 2 * (lane % 4) + i % 2;
@@ -349,10 +358,7 @@ TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layo
         std::string(saturate ? ".satfinite" : "") +
         ".s32.s8.u8.s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
         "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
-    const Module module = parse_ptx(ptx, "mma_s8.ptx");
-    DeviceMemory memory;
-    FunctionalExecutor executor(module, memory);
-    std::vector<uint8_t> in(32 * 16), out(32 * 16);
+    std::vector<uint8_t> in(32 * 16);
     for (uint32_t lane = 0; lane < 32; ++lane) {
       const uint32_t group = lane / 4, t = lane % 4;
       uint8_t* at = in.data() + lane * 16;
@@ -365,10 +371,7 @@ TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layo
         std::memcpy(at + 8 + 4 * i, &c, 4);
       }
     }
-    const uint64_t pin = memory.allocate(in.size()), pout = memory.allocate(out.size());
-    memory.write(pin, in.data(), in.size());
-    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pin, pout})});
-    memory.read(pout, out.data(), out.size());
+    const std::vector<uint8_t> out = run_one_warp(ptx, in, 32 * 16);
     for (uint32_t lane = 0; lane < 32; ++lane)
       for (uint32_t i = 0; i < 2; ++i) {
         const uint32_t row = lane / 4, col = 2 * (lane % 4) + i;
