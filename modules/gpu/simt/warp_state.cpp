@@ -1,8 +1,7 @@
 #include "modules/gpu/simt/warp_state.h"
 
-#include <array>
-
 #include <algorithm>
+#include <array>
 
 namespace ohmvp::gpu {
 
