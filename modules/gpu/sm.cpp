@@ -391,7 +391,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
         m_stats.shared_accesses.inc();
         m_stats.shared_passes.inc(passes);
       }
-      if (registers.destination_count != 0) {
+      // A path that stayed at its instruction to let another run (a yield) wrote nothing.
+      const bool stayed = result.yielded && result.executed_mask == 0;
+      if (registers.destination_count != 0 && !stayed) {
         m_scoreboards[w].reserve(registers);
         schedule_release(w, registers, done);
       }
