@@ -64,6 +64,19 @@ TEST_CASE("kernel names: a kernel is found by its mangled name, signature or a s
   CHECK(module.kernel("blas::scale<2>(float*, float)").name == "_ZN4blas5scaleILi2EEEvPff");
 }
 
+TEST_CASE("kernel names: char template arguments as character literals", "[ptx]") {
+  // void tags<'x'>(int*) and void tags<'\n'>(int*), which the demangler spells (char)120 and
+  // (char)10.
+  const Module module = parse_snippet(
+      ".visible .entry _Z4tagsILc120EEvPi(.param .u64 p)\n{\nret;\n}\n"
+      ".visible .entry _Z4tagsILc10EEvPi(.param .u64 p)\n{\nret;\n}\n");
+  CHECK(module.kernel("tags<'x'>").name == "_Z4tagsILc120EEvPi");
+  CHECK(module.kernel("void tags<'x'>(int *)").name == "_Z4tagsILc120EEvPi");
+  CHECK(module.kernel("tags<(char)120>").name == "_Z4tagsILc120EEvPi");
+  CHECK(module.kernel("tags<'\\n'>").name == "_Z4tagsILc10EEvPi");
+  CHECK_THROWS_AS(module.kernel("tags<'y'>"), ohmvp::ConfigError);
+}
+
 TEST_CASE("kernel names: a short form that fits several kernels or none is refused", "[ptx]") {
   const Module module = load_fixture("kernel_names.ptx");
   CHECK_THROWS_AS(module.kernel("fill"), ohmvp::ConfigError);

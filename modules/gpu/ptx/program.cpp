@@ -20,16 +20,65 @@ std::vector<std::string> kernel_name_forms(const std::string& mangled) {
 
 namespace {
 
+// The value of the simple escape sequence \c, or -1.
+int escape_value(char c) {
+  switch (c) {
+    case 'n':
+      return '\n';
+    case 't':
+      return '\t';
+    case 'r':
+      return '\r';
+    case '0':
+      return 0;
+    case 'a':
+      return '\a';
+    case 'b':
+      return '\b';
+    case 'f':
+      return '\f';
+    case 'v':
+      return '\v';
+    case '\\':
+    case '\'':
+    case '"':
+    case '?':
+      return c;
+    default:
+      return -1;
+  }
+}
+
+// Character literals as the demangler spells a char template argument: 'x' as (char)120, '\n'
+// and the other simple escapes likewise.
+std::string char_literals_as_casts(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool plain =
+        i + 2 < text.size() && text[i] == '\'' && text[i + 1] != '\\' && text[i + 2] == '\'';
+    const bool escaped = i + 3 < text.size() && text[i] == '\'' && text[i + 1] == '\\' &&
+                         text[i + 3] == '\'' && escape_value(text[i + 2]) >= 0;
+    if (!plain && !escaped) {
+      out += text[i];
+      continue;
+    }
+    const int value = plain ? static_cast<signed char>(text[i + 1]) : escape_value(text[i + 2]);
+    out += "(char)" + std::to_string(value);
+    i += plain ? 2 : 3;
+  }
+  return out;
+}
+
 // A C++ name as the demangler spells it, without spaces, so that the ways people write one name
-// compare equal: `const T` as `T const`, integer literals without suffixes (`3u`, `-5ll`), and no
-// return type (kernels return void).
+// compare equal: `const T` as `T const`, integer literals without suffixes (`3u`, `-5ll`),
+// character literals as casts ('x' as (char)120), and no return type (kernels return void).
 std::string canonical_name(const std::string& text) {
   static const std::regex east_const(
       R"(\bconst\s+((?:(?:unsigned|signed|long|short)\s+)*[A-Za-z_][\w:]*(?:<[^<>]*>)?))");
   static const std::regex literal_suffix(R"((\b-?\d+)(?:ull|llu|ul|lu|ll|u|l)\b)",
                                          std::regex::icase);
   static const std::regex return_type(R"(^\s*void\s+)");
-  std::string name = std::regex_replace(text, return_type, "");
+  std::string name = std::regex_replace(char_literals_as_casts(text), return_type, "");
   name = std::regex_replace(name, east_const, "$1 const");
   name = std::regex_replace(name, literal_suffix, "$1");
   name.erase(std::remove_if(name.begin(), name.end(),
