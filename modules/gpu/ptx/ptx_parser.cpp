@@ -667,7 +667,7 @@ class Parser {
       skip_rest_of_line(line);
     } else if (token.text == ".branchtargets") {
       // The label list of a brx.idx, which is kept only to refuse the kernels that reach it.
-      while (!peek().is(';') && peek().kind != Token::Kind::end) next();
+      skip_to_semicolon();
       expect(';');
     } else {
       fail(line, "unknown directive '" + token.text + "' in a function body");
@@ -969,7 +969,7 @@ class Parser {
     }
     const std::string word = expect_word("an instruction");
     if (const auto refusal = unsupported_instruction(word.substr(0, word.find('.')))) {
-      while (!peek().is(';') && peek().kind != Token::Kind::end) next();
+      skip_to_semicolon();
       keep_unsupported(inst, *refusal, first_token);
     } else if (word == "call" || word.rfind("call.", 0) == 0) {
       parse_call(inst, word);
@@ -993,6 +993,11 @@ class Parser {
     }
     expect(';');
     function.instructions.push_back(std::move(inst));
+  }
+
+  // Moves to the statement's ';' (or the end of the file) without reading what is before it.
+  void skip_to_semicolon() {
+    while (!peek().is(';') && peek().kind != Token::Kind::end) next();
   }
 
   // Keeps PTX the model does not run in its place, for the kernels that reach it to be refused

@@ -144,6 +144,13 @@ void prepare_operands(Exec& x) {
   if (in.operands[0].kind == Operand::Kind::reg) x.destination = x.warp.row(in.operands[0].reg);
 }
 
+Exec path_exec(const Exec& x, uint64_t lanes, uint32_t pc) {
+  const Instruction& in = x.context.layout->module().functions[x.function].instructions[pc];
+  Exec path{x.warp, x.context, in, x.function, pc, lanes, guarded_lanes(x.warp, in, lanes)};
+  prepare_operands(path);
+  return path;
+}
+
 namespace {
 
 void move(Exec& x) {
@@ -452,16 +459,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
   if (!warp.paths_split()) {
     if (const std::optional<uint64_t> members = waits_for_other_arms(x)) {
       auto waits_at = [&](uint64_t sibling_lanes, uint32_t sibling_pc) {
-        const Instruction& other = function.instructions[sibling_pc];
-        Exec sibling{warp,
-                     context,
-                     other,
-                     function_index,
-                     sibling_pc,
-                     sibling_lanes,
-                     guarded_lanes(warp, other, sibling_lanes)};
-        prepare_operands(sibling);
-        return waits_for_other_arms(sibling).has_value();
+        return waits_for_other_arms(path_exec(x, sibling_lanes, sibling_pc)).has_value();
       };
       switch (warp.wait_for_siblings(*members, waits_at)) {
         case WarpState::SiblingWait::alone:

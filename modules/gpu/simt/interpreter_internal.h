@@ -167,9 +167,24 @@ inline uint64_t read(const Exec& x, const Operand& operand, uint32_t lane) {
   }
 }
 
+// The lanes of `active` whose guard predicate (if `in` has one) holds.
+inline uint64_t guarded_lanes(const WarpState& warp, const Instruction& in, uint64_t active) {
+  if (in.guard_reg == no_register) return active;
+  uint64_t guarded = 0;
+  for_each_lane(active, [&](uint32_t lane) {
+    if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
+      guarded |= uint64_t{1} << lane;
+  });
+  return guarded;
+}
+
 // Fills x.sources and x.destination from the instruction's operands (the register window must
 // not change while they are used: call and ret read no sources through them).
 void prepare_operands(Exec& x);
+
+// The instruction at `pc` of x's function as the path of `lanes` runs it there (its guard
+// applied, its operands prepared): another path of x's warp, parked at its own instruction.
+Exec path_exec(const Exec& x, uint64_t lanes, uint32_t pc);
 
 // Whether sources 1..count are all registers or constants (none read per lane) and the
 // destination is a register: what the per-lane loops with local copies of the sources need.
@@ -380,16 +395,6 @@ void execute_warp_collective(Exec& x);  // shfl, vote, redux, match
 // (WarpState::pass_parked_paths).
 bool meet_parked_paths(Exec& x, uint64_t members);
 
-// The lanes of `active` whose guard predicate (if `in` has one) holds.
-inline uint64_t guarded_lanes(const WarpState& warp, const Instruction& in, uint64_t active) {
-  if (in.guard_reg == no_register) return active;
-  uint64_t guarded = 0;
-  for_each_lane(active, [&](uint32_t lane) {
-    if (((warp.reg(in.guard_reg, lane) & 1) != 0) != in.guard_negated)
-      guarded |= uint64_t{1} << lane;
-  });
-  return guarded;
-}
 // A call of a runtime function (Function::is_runtime_call): __assertfail or vprintf.
 void execute_runtime_call(Exec& x, const Function& callee);
 void execute_memory(Exec& x, bool& pending);

@@ -187,12 +187,6 @@ bool meet_parked_paths(Exec& x, uint64_t members) {
   if (!same) return false;
   x.partners = taking_part & ~x.lanes;
   if (in.op == Opcode::bar) return true;  // bar.warp.sync: the paths only wait for each other
-  auto path_exec = [&](uint64_t lanes, uint32_t pc) {
-    const Instruction& parked = function.instructions[pc];
-    Exec path_x{warp, x.context, parked, x.function, pc, lanes, guarded_lanes(warp, parked, lanes)};
-    prepare_operands(path_x);
-    return path_x;
-  };
   // Every lane's sources as its own instruction reads them; lanes outside the exchange as the
   // executing instruction reads them (what a member mask naming them would get on its own).
   for (unsigned k = 1; k < in.operand_count; ++k) {
@@ -200,7 +194,7 @@ bool meet_parked_paths(Exec& x, uint64_t members) {
     for (uint32_t lane = 0; lane < warp.warp_size(); ++lane) row[lane] = read(x, k, lane);
   }
   warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
-    const Exec path_x = path_exec(lanes, pc);
+    const Exec path_x = path_exec(x, lanes, pc);
     for (unsigned k = 1; k < in.operand_count; ++k) {
       uint64_t* row = warp.exchange_row(k);
       for_each_lane(path_x.lanes, [&](uint32_t lane) { row[lane] = read(path_x, k, lane); });
@@ -212,7 +206,7 @@ bool meet_parked_paths(Exec& x, uint64_t members) {
     each.partners = taking_part & ~each.lanes;
   };
   warp.for_each_parked_path(members, [&](size_t, uint64_t lanes, uint32_t pc) {
-    Exec path_x = path_exec(lanes, pc);
+    Exec path_x = path_exec(x, lanes, pc);
     use_merged_sources(path_x);
     execute_warp_collective(path_x);
     if (path_x.failed() && !x.failed()) x.fault = path_x.fault;

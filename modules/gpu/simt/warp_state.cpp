@@ -135,7 +135,7 @@ void WarpState::restore_activation(uint32_t function) {
 }
 
 void WarpState::return_lanes(uint64_t lanes) {
-  m_stack.remove_lanes(lanes, m_frames.empty() ? 0 : m_frames.back().stack_base);
+  m_stack.remove_lanes(lanes, frame_floor());
 }
 
 void WarpState::exit_lanes(uint64_t lanes) {
@@ -144,7 +144,7 @@ void WarpState::exit_lanes(uint64_t lanes) {
 }
 
 bool WarpState::loop_back() {
-  const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+  const size_t floor = frame_floor();
   if (m_stack.depth() != m_jumps_depth || m_stack.mask() != m_jumps_mask) {
     m_jumps_depth = m_stack.depth();
     m_jumps_mask = m_stack.mask();
@@ -164,7 +164,7 @@ WarpState::Convergence WarpState::converge(uint64_t members) {
     m_synchronising_yields = 0;
     return Convergence::ready;
   }
-  const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+  const size_t floor = frame_floor();
   if ((members & live & ~m_stack.lanes_from(floor)) != 0) return Convergence::outside_function;
   const uint64_t before = m_stack.mask();
   m_stack.gather(floor);
@@ -183,12 +183,12 @@ void WarpState::pass_parked_paths(uint64_t members) {
   });
   // step_past inserts below the top, above every entry visited, so their indices hold.
   for (size_t i = 0; i < count; ++i) m_stack.step_past(parked[i].first, parked[i].second);
-  m_stack.drop_empty_below_top(m_frames.empty() ? 0 : m_frames.back().stack_base);
+  m_stack.drop_empty_below_top(frame_floor());
 }
 
 void WarpState::pop_finished() {
   for (;;) {
-    const size_t floor = m_frames.empty() ? 0 : m_frames.back().stack_base;
+    const size_t floor = frame_floor();
     m_stack.reconverge(floor);
     if (m_paths_split && !m_stack.empty() && m_stack.mask() == (m_valid & ~m_exited))
       m_paths_split = false;

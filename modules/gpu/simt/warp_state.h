@@ -193,8 +193,7 @@ class WarpState {
   template <class Visit>
   void for_each_other_path(Visit visit) const {
     const uint32_t join = m_stack.top().reconvergence_pc;
-    const size_t floor =
-        m_paths_split ? (m_frames.empty() ? 0 : m_frames.back().stack_base) : first_sibling();
+    const size_t floor = m_paths_split ? frame_floor() : first_sibling();
     uint64_t above = m_stack.mask();
     for (size_t i = m_stack.depth() - 1; i-- > floor;) {
       const SimtEntry& entry = m_stack.at(i);
@@ -220,9 +219,9 @@ class WarpState {
  private:
   // The stack index of the deepest entry heading for the executing path's join (depth() - 1:
   // none).
-  size_t first_sibling() const {
-    return m_stack.first_sibling(m_frames.empty() ? 0 : m_frames.back().stack_base);
-  }
+  size_t first_sibling() const { return m_stack.first_sibling(frame_floor()); }
+  // The stack depth below the current function's entries (0 outside any call).
+  size_t frame_floor() const { return m_frames.empty() ? 0 : m_frames.back().stack_base; }
   void pop_finished();
   bool on_call_chain(uint32_t function) const;
   void save_activation(uint32_t function);
