@@ -60,8 +60,9 @@ TensorCoreTiming::TensorCoreTiming(const TensorCoreConfig& config) {
   for (size_t m = 0; m < k_tensor_modes; ++m)
     for (size_t shape = 1; shape < k_shapes; ++shape) {
       const MatrixGeometry g = matrix_geometry(static_cast<MatrixShape>(shape));
+      const uint64_t multiply_adds = uint64_t{g.m} * g.n * g.k * tiles_per_warp(MatrixShape(shape));
       m_schedules[m][shape] =
-          hmma_schedule(config, mode_config(config, TensorMode(m)), uint64_t{g.m} * g.n * g.k);
+          hmma_schedule(config, mode_config(config, TensorMode(m)), multiply_adds);
     }
 }
 

@@ -23,11 +23,12 @@ struct HmmaSchedule {
   std::vector<uint32_t> step_end;    // cycle after issue at which step i ends (cumulative)
   uint32_t latency = 0;              // issue to D written: the last step's end
   uint32_t initiation_interval = 0;  // cycles the sub-core's tensor cores are busy with it
-  uint64_t multiply_adds = 0;        // m x n x k
+  uint64_t multiply_adds = 0;        // m x n x k x tiles_per_warp
 };
 
-// The set/step model of docs/gpu_tensor.md. A tile of fewer than 4096 multiply-adds (mma.sync
-// m16n8k8: 1024) takes that fraction of the sets, at least one.
+// The set/step model of docs/gpu_tensor.md. A warp instruction of fewer than 4096 multiply-adds
+// (mma.sync m16n8k8, or m8n8k4's four quad-pair tiles: 1024) takes that fraction of the sets, at
+// least one.
 class TensorCoreTiming {
  public:
   explicit TensorCoreTiming(const TensorCoreConfig& config);
@@ -38,7 +39,7 @@ class TensorCoreTiming {
   }
 
  private:
-  static constexpr size_t k_shapes = 6;  // MatrixShape values
+  static constexpr size_t k_shapes = 7;  // MatrixShape values
   std::array<std::array<HmmaSchedule, k_shapes>, k_tensor_modes> m_schedules{};
 };
 

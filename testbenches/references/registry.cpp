@@ -29,6 +29,7 @@ std::vector<Reference> make_all_references() {
       {"wmma_gemm_s8", tensor_kernels(), {}},
       {"wmma_peak", tensor_kernels(), {}},
       {"wmma_peak_titanv", tensor_kernels(), {}},
+      {"volta_mma_gemm", tensor_kernels(), {}},
   };
   for (const char* pattern : {"uniform", "parity", "loop", "nested", "early_return"})
     all.push_back({std::string("divergence_") + pattern, divergence_kernels(), {}});

@@ -1,5 +1,5 @@
-// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads) and
-// wmma_peak.cu (wmma_peak, wmma_peak_titanv). The
+// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads),
+// wmma_peak.cu (wmma_peak, wmma_peak_titanv) and volta_mma_gemm.cu (volta_mma_gemm). The
 // tensor cores' arithmetic (docs/gpu_tensor.md): along the inner dimension in steps of four, each
 // step the accumulator plus four exact f16 products summed in binary64 and rounded once to f32.
 #include "modules/host/half_float.h"
@@ -37,7 +37,7 @@ float tensor_dot(float start, int32_t inner, A a, B b) {
 }
 
 // Calls `element(row, col)` for every element of the 16x16 tiles the launch's warps compute,
-// one warp per tile, tiles in row-major order (wmma_gemm_global, wmma_gemm_s8).
+// one warp per tile, tiles in row-major order (wmma_gemm_global, wmma_gemm_s8, volta_mma_gemm).
 template <class F>
 void for_each_warp_tile(const KernelCall& call, const GemmShape& s, F element) {
   const uint64_t warps = uint64_t(call.grid()[0]) * call.block()[0] / 32;
@@ -98,6 +98,20 @@ std::map<std::string, KernelFunction> tensor_kernels() {
              const uint64_t warps = call.threads_per_block() * call.grid()[0] / 32;
              for (uint64_t w = 0; w < warps * 2; ++w)
                for (uint32_t e = 0; e < 256; ++e) out.set(w * 256 + e, tile[e]);
+           }},
+          {"volta_mma_gemm",
+           [](const KernelCall& call) {
+             call.expect_args(5);
+             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+             auto c = call.buffer<float>(2), d = call.buffer<float>(3);
+             const GemmShape s = gemm_shape(call, 4);
+             for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
+               d.set(uint64_t(i) * s.cols + j,
+                     tensor_dot(
+                         c[uint64_t(i) * s.cols + j], s.inner,
+                         [&](int32_t k) { return a[uint64_t(i) * s.inner + k]; },
+                         [&](int32_t k) { return b[uint64_t(k) * s.cols + j]; }));
+             });
            }},
           {"wmma_gemm_global", [](const KernelCall& call) {
              call.expect_args(5);

@@ -26,7 +26,8 @@ inline gpu::GpuConfig one_sm_preset(const std::string& name) {
   return config;
 }
 
-enum class TensorOp { wmma_f32, wmma_f16, wmma_s8, mma_f32 };
+// mma_f32: mma.sync.m16n8k8 (sm_75); volta_mma_f32 / _f16: mma.sync.m8n8k4 (sm_70).
+enum class TensorOp { wmma_f32, wmma_f16, wmma_s8, mma_f32, volta_mma_f32, volta_mma_f16 };
 
 inline std::string registers(const char* prefix, int first, int count) {
   std::string text = "{";
@@ -44,21 +45,20 @@ inline std::string registers(const char* prefix, int first, int count) {
 inline std::string latency_ptx(TensorOp op, int chain, bool independent = false) {
   const bool integer = op == TensorOp::wmma_s8;
   const bool mma = op == TensorOp::mma_f32;
-  const bool f16 = op == TensorOp::wmma_f16;
-  std::string a = integer ? registers("r", 1, 2)
-                  : mma   ? registers("r", 1, 2)
-                          : registers("r", 1, 8);
-  std::string b = integer ? registers("r", 11, 2)
-                  : mma   ? registers("r", 11, 1)
-                          : registers("r", 11, 8);
-  const int c_count = mma ? 4 : f16 ? 4 : 8;
+  const bool volta_mma = op == TensorOp::volta_mma_f32 || op == TensorOp::volta_mma_f16;
+  const bool f16 = op == TensorOp::wmma_f16 || op == TensorOp::volta_mma_f16;
+  std::string a = integer || mma || volta_mma ? registers("r", 1, 2) : registers("r", 1, 8);
+  std::string b = integer || volta_mma ? registers("r", 11, 2)
+                  : mma                ? registers("r", 11, 1)
+                                       : registers("r", 11, 8);
+  const int c_count = mma || f16 ? 4 : 8;
   const char* c_prefix = integer || f16 ? "r" : "f";
   std::string ptx =
       ".version 7.0\n.target sm_75\n.address_size 64\n"
       ".visible .entry lat(.param .u64 in, .param .u64 out)\n{\n"
       "  .reg .b32 %r<60>;\n  .reg .f32 %f<60>;\n  .reg .b64 %rd<4>;\n"
       "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n";
-  if (mma) {
+  if (mma || volta_mma) {
     ptx +=
         "  ld.global.u32 %r1, [%rd1];\n  ld.global.u32 %r2, [%rd1+4];\n"
         "  ld.global.u32 %r11, [%rd1+8];\n";
@@ -74,10 +74,13 @@ inline std::string latency_ptx(TensorOp op, int chain, bool independent = false)
   ptx += "  fma.rn.f32 %f50, %r1, %r2, %r11;\n  mov.u32 %r51, %clock;\n";
   const std::string c = registers(c_prefix, 21, c_count);
   const std::string c2 = registers(c_prefix, 21 + c_count, c_count);
-  const std::string name = mma       ? "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"
-                           : integer ? "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"
-                           : f16     ? "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16"
-                                     : "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32";
+  const std::string name =
+      op == TensorOp::mma_f32         ? "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"
+      : op == TensorOp::volta_mma_f32 ? "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
+      : op == TensorOp::volta_mma_f16 ? "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16"
+      : integer                       ? "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"
+      : f16                           ? "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16"
+                                      : "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32";
   for (int i = 0; i < chain; ++i) {
     const std::string& d = independent && i % 2 == 1 ? c2 : c;
     ptx += "  " + name + " " + d + ", " + a + ", " + b + ", " + d + ";\n";

@@ -48,7 +48,22 @@ TEST_CASE("titanv: the tensor cores take the next wmma.mma 32 cycles later", "[t
   CHECK(busy > 0);
 }
 
-TEST_CASE("titanv: Volta (sm_70) refuses integer wmma and mma.sync at launch", "[tensor]") {
+TEST_CASE("titanv: mma.sync.m8n8k4 is one set of the wmma.mma schedule", "[tensor]") {
+  // Its four quad-pair tiles are 1024 multiply-adds, a quarter of wmma's 16x16x16: one set of
+  // four HMMA steps (mixed precision: ending at 10, 12, 14, 18, then the drain of 6) or two
+  // (FP16: 12, 21, then the drain of 4).
+  const uint64_t before = hmma_count();
+  CHECK(measure(TensorOp::volta_mma_f32, 1) == 24 + 2);
+  CHECK(measure(TensorOp::volta_mma_f32, 3) == 3 * 24 + 2);
+  CHECK(hmma_count() - before == 4 * 4);
+  CHECK(measure(TensorOp::volta_mma_f16, 2) == 2 * 25 + 2);
+  CHECK(hmma_count() - before == 4 * 4 + 2 * 2);
+  // The sub-core's two tensor cores do 128 multiply-adds a cycle: the next one 8 cycles later.
+  CHECK(measure(TensorOp::volta_mma_f32, 2, true) == 8 + 2);
+}
+
+TEST_CASE("titanv: Volta (sm_70) refuses integer wmma and the sm_75 mma.sync shapes at launch",
+          "[tensor]") {
   CHECK_THROWS_AS(measure(TensorOp::wmma_s8, 1), ConfigError);
   CHECK_THROWS_WITH(measure(TensorOp::wmma_s8, 1),
                     Catch::Contains("kernel 'lat' uses integer wmma") &&

@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 TEST_CASE("every shipped kernel workload runs functionally and matches its reference",
           "[coverify]") {
   const std::vector<fs::path> files = kernel_workload_files(test::workloads_dir());
-  // The 21 that ship (docs/workloads.md): none goes missing unnoticed.
-  CHECK(files.size() == 21);
+  // The 22 that ship (docs/workloads.md): none goes missing unnoticed.
+  CHECK(files.size() == 22);
   for (const fs::path& file : files) {
     INFO(file.filename().string());
     const GpuWorkload workload = load_gpu_workload(file);
@@ -163,6 +163,7 @@ TEST_CASE("SIMD efficiency experiment: tensor-core workloads are tied to 32-lane
   CHECK(runs_at_any_warp_size(test::workloads_dir() / "divergence_loop.json"));
   CHECK_FALSE(runs_at_any_warp_size(test::workloads_dir() / "wmma_gemm.json"));
   CHECK_FALSE(runs_at_any_warp_size(test::workloads_dir() / "wmma_peak.json"));
+  CHECK_FALSE(runs_at_any_warp_size(test::workloads_dir() / "volta_mma_gemm.json"));
 }
 
 // The instructions the parser and the interpreter were written apart for, from PTX text through

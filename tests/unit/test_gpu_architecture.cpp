@@ -47,6 +47,13 @@ const char* const k_ptx = R"(.version 7.0
   mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};
   exit;
 }
+.visible .entry volta_multiply()
+{
+  .reg .b32 %r<5>;
+  .reg .f32 %f<9>;
+  mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r1, %r2}, {%r3, %r4}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
+  exit;
+}
 )";
 
 }  // namespace
@@ -70,8 +77,13 @@ TEST_CASE("architecture: a kernel needs what it and the functions it calls use",
       Contains("arch.ptx:8: kernel 'via_call' (in 'rows') uses ldmatrix ('ldmatrix") &&
           Contains("needs compute capability 7.5 (sm_75, Turing) or later; this "
                    "GPU is 7.0 (sm_70, Volta) (gpu.compute_capability)"));
-  CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "multiply"), ComputeCapability::sm_70),
-                    Contains("arch.ptx:30: kernel 'multiply' uses mma.sync ('mma.sync"));
+  CHECK_THROWS_WITH(
+      check_architecture(KernelLayout(module, "multiply"), ComputeCapability::sm_70),
+      Contains("arch.ptx:30: kernel 'multiply' uses mma.sync .m16n8k8 or .m8n8k16 ('mma.sync"));
+  // Volta's own mma.sync shape.
+  CHECK(kernel_need(KernelLayout(module, "volta_multiply")).instruction == nullptr);
+  CHECK_NOTHROW(
+      check_architecture(KernelLayout(module, "volta_multiply"), ComputeCapability::sm_70));
 }
 
 TEST_CASE("architecture: redux.sync and the bf16 and f16x2 conversions need 8.0", "[tensor]") {

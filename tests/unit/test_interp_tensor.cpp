@@ -333,6 +333,85 @@ TEST_CASE("mma.sync.m16n8k8 uses the PTX ISA's fragment layout", "[tensor][inter
   }
 }
 
+TEST_CASE("mma.sync.m8n8k4: four quad pairs multiply their own tiles in every layout",
+          "[tensor][interp]") {
+  // PTX ISA, lane l of quad pair q = l % 16 / 4, r = l % 4 + 4 (l >= 16): row-major A a_i at
+  // (r, i), column-major at (i + 4 (l >= 16), l % 4); column-major B b_i at (i, r), row-major at
+  // (l % 4, i + 4 (l >= 16)); f16 C c_i at (r, i); f32 C c_i at (l % 2 + (i & 2) + 4 (l >= 16),
+  // (i & 4) + (l & 2) + (i & 1)). Quad pair q's tile is rows 8q.. of a_value and c_value, k 4q..
+  // of b_value.
+  const auto a_position = [](MatrixLayout l, uint32_t lane, uint32_t i) {
+    const uint32_t upper = lane >= 16 ? 4 : 0;
+    return l == MatrixLayout::row ? std::pair{lane % 4 + upper, i} : std::pair{i + upper, lane % 4};
+  };
+  const auto b_position = [](MatrixLayout l, uint32_t lane, uint32_t i) {
+    const uint32_t upper = lane >= 16 ? 4 : 0;
+    return l == MatrixLayout::col ? std::pair{i, lane % 4 + upper} : std::pair{lane % 4, i + upper};
+  };
+  const auto c_position = [](DataType t, uint32_t lane, uint32_t i) {
+    const uint32_t upper = lane >= 16 ? 4 : 0;
+    if (t == DataType::f16) return std::pair{lane % 4 + upper, i};
+    return std::pair{lane % 2 + (i & 2) + upper, (i & 4) + (lane & 2) + (i & 1)};
+  };
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  for (MatrixLayout la : {row, col})
+    for (MatrixLayout lb : {row, col})
+      for (DataType dt : {DataType::f32, DataType::f16})
+        for (DataType ct : {DataType::f32, DataType::f16}) {
+          const std::string d = dt == DataType::f32 ? fragment("f", 13, 8) : fragment("r", 16, 4);
+          const std::string c = ct == DataType::f32 ? fragment("f", 5, 8) : fragment("r", 12, 4);
+          std::string ptx =
+              ".version 7.0\n.target sm_70\n.address_size 64\n"
+              ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+              "  .reg .b32 %r<20>;\n  .reg .f32 %f<24>;\n  .reg .b64 %rd<6>;\n"
+              "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+              "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 48;\n"
+              "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+              "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n";
+          if (ct == DataType::f32)
+            ptx +=
+                "  ld.global.v4.f32 {%f5, %f6, %f7, %f8}, [%rd4+16];\n"
+                "  ld.global.v4.f32 {%f9, %f10, %f11, %f12}, [%rd4+32];\n";
+          else
+            ptx += "  ld.global.v4.u32 {%r12, %r13, %r14, %r15}, [%rd4+16];\n";
+          ptx += "  mma.sync.aligned.m8n8k4." + layout(la) + "." + layout(lb) + "." + name(dt) +
+                 ".f16.f16." + name(ct) + " " + d + ", {%r2, %r3}, {%r4, %r5}, " + c + ";\n";
+          if (dt == DataType::f32)
+            ptx +=
+                "  st.global.v4.f32 [%rd5], {%f13, %f14, %f15, %f16};\n"
+                "  st.global.v4.f32 [%rd5+16], {%f17, %f18, %f19, %f20};\n";
+          else
+            ptx += "  st.global.v4.u32 [%rd5], {%r16, %r17, %r18, %r19};\n";
+          ptx += "  exit;\n}\n";
+          INFO(ptx);
+          std::vector<uint8_t> in(32 * 48);
+          for (uint32_t lane = 0; lane < 32; ++lane) {
+            const uint32_t q = lane % 16 / 4;
+            for (uint32_t i = 0; i < 4; ++i) {
+              const auto [ar, ak] = a_position(la, lane, i);
+              put_element(in, lane * 48 + i * 2, DataType::f16, a_value(8 * q + ar, ak));
+              const auto [bk, bn] = b_position(lb, lane, i);
+              put_element(in, lane * 48 + 8 + i * 2, DataType::f16, b_value(4 * q + bk, bn));
+            }
+            for (uint32_t i = 0; i < 8; ++i) {
+              const auto [cr, cn] = c_position(ct, lane, i);
+              put_element(in, lane * 48 + 16 + i * type_bytes(ct), ct, c_value(8 * q + cr, cn));
+            }
+          }
+          const std::vector<uint8_t> out = run_one_warp(ptx, in, 32 * 48);
+          for (uint32_t lane = 0; lane < 32; ++lane) {
+            const uint32_t q = lane % 16 / 4;
+            for (uint32_t i = 0; i < 8; ++i) {
+              const auto [r, n] = c_position(dt, lane, i);
+              int32_t sum = c_value(8 * q + r, n);
+              for (uint32_t k = 0; k < 4; ++k) sum += a_value(8 * q + r, k) * b_value(4 * q + k, n);
+              INFO("lane " << lane << " d" << i);
+              CHECK(get_element(out, lane * 48 + i * type_bytes(dt), dt) == double(sum));
+            }
+          }
+        }
+}
+
 TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layout",
           "[tensor][interp]") {
   // Per lane: a0..a3 (one .b32), b0..b3 (one .b32), c0, c1. PTX ISA: groupID = lane / 4,

@@ -55,10 +55,19 @@ TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[p
   CHECK(error_of("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32.satfinite " + f8 + ", " + a8 +
                  ", " + a8 + ", " + f8 + ";")
             .find(".satfinite needs integer A and B") != std::string::npos);
-  CHECK(error_of("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 " + f8 +
-                 ", {%r1, %r2}, {%r3, %r4}, " + f8 + ";")
-            .find("mma.sync shape .m8n8k4 is not supported (mma.sync takes .m16n8k8 (f16) or "
-                  ".m8n8k16 (s8/u8))") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, "
+                 "{%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};")
+            .find("mma.sync shape .m16n8k16 is not supported (mma.sync takes .m8n8k4 or .m16n8k8 "
+                  "(f16), or .m8n8k16 (s8/u8))") != std::string::npos);
+  // Volta's m8n8k4 in f64 (sm_80) is not modelled; f16 takes any layouts, and its fragments'
+  // sizes are the quad pairs' (A and B two registers, an f16 C four).
+  CHECK(error_of("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%rd1, %rd2}, {%rd3}, {%rd1}, "
+                 "{%rd2, %rd3};")
+            .find("mma.sync.m8n8k4.f64.f64.f64.f64 is not supported (f16 A and B with f16/f32 C "
+                  "and D)") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%r1, %r2}, {%r3, %r4}, "
+                 "{%r5, %r6}, {%r7, %r8, %r9, %r10};")
+            .find("the D fragment has 4 registers, got 2") != std::string::npos);
   CHECK(error_of("mma.sync.aligned.m8n8k16.row.col.f32.f16.f16.f32 " + f8 + ", {%r1}, {%r2}, " +
                  f8 + ";")
             .find("mma.sync.m8n8k16.f32.f16.f16.f32 is not supported (s8/u8 A and B with s32 C "

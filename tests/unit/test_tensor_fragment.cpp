@@ -296,3 +296,51 @@ TEST_CASE("Turing fragment runs load each element once, in 32-bit or narrower ac
         }
   for (const auto& [element, n] : loads({s, MatrixRole::a, DataType::f16, row})) CHECK(n == 2);
 }
+
+TEST_CASE("mma.sync.m8n8k4: each quad pair holds its own tile once in the PTX ISA's layout",
+          "[tensor]") {
+  const MatrixShape s = MatrixShape::m8n8k4;
+  const MatrixLayout row = MatrixLayout::row, col = MatrixLayout::col;
+  CHECK(tiles_per_warp(s) == 4);
+  CHECK(fragment_registers(s, MatrixRole::a, DataType::f16) == 2);
+  CHECK(fragment_registers(s, MatrixRole::b, DataType::f16) == 2);
+  CHECK(fragment_registers(s, MatrixRole::c, DataType::f16) == 4);
+  CHECK(fragment_registers(s, MatrixRole::c, DataType::f32) == 8);
+  // Quad pair q is lanes 4q..4q+3 and 4q+16..4q+19.
+  for (uint32_t lane = 0; lane < 32; ++lane) CHECK(tile_of_lane(s, lane) == lane % 16 / 4);
+  CHECK(tile_of_lane(MatrixShape::m16n8k8, 21) == 0);
+  const std::pair<MatrixRole, DataType> fragments[] = {{MatrixRole::a, DataType::f16},
+                                                       {MatrixRole::b, DataType::f16},
+                                                       {MatrixRole::c, DataType::f16},
+                                                       {MatrixRole::c, DataType::f32}};
+  for (const auto& [role, type] : fragments)
+    for (MatrixLayout layout : {row, col})
+      for (FragmentMapping mapping : {FragmentMapping::volta, FragmentMapping::turing}) {
+        const FragmentSpec spec{s, role, type, layout, mapping};
+        CHECK(spec.distinct_elements() == spec.elements());
+        for (uint32_t tile = 0; tile < 4; ++tile) {
+          std::set<std::pair<uint32_t, uint32_t>> held;
+          for (uint32_t lane = 0; lane < 32; ++lane)
+            if (tile_of_lane(s, lane) == tile)
+              for (uint32_t i = 0; i < spec.elements(); ++i) {
+                const MatrixPosition p = fragment_position(spec, lane, i);
+                CHECK(p.row < matrix_rows(s, role));
+                CHECK(p.col < matrix_cols(s, role));
+                held.insert({p.row, p.col});
+              }
+          INFO("role " << int(role) << " type " << int(type) << " tile " << tile);
+          CHECK(held.size() == matrix_rows(s, role) * matrix_cols(s, role));
+        }
+      }
+  // Lane 22 is thread 2 of quad pair 1's upper half (row 6 of a row-major A, ...).
+  CHECK(fragment_position({s, MatrixRole::a, DataType::f16, row}, 22, 3) == MatrixPosition{6, 3});
+  CHECK(fragment_position({s, MatrixRole::a, DataType::f16, col}, 22, 1) == MatrixPosition{5, 2});
+  CHECK(fragment_position({s, MatrixRole::b, DataType::f16, col}, 22, 3) == MatrixPosition{3, 6});
+  CHECK(fragment_position({s, MatrixRole::b, DataType::f16, row}, 22, 1) == MatrixPosition{2, 5});
+  CHECK(fragment_position({s, MatrixRole::c, DataType::f16, row}, 22, 7) == MatrixPosition{6, 7});
+  // 32-bit accumulators: row (lane & 1) + (i & 2) + 4 (lane >= 16), column (i & 4) + (lane & 2)
+  // + (i & 1).
+  CHECK(fragment_position({s, MatrixRole::c, DataType::f32, row}, 22, 7) == MatrixPosition{6, 7});
+  CHECK(fragment_position({s, MatrixRole::c, DataType::f32, row}, 5, 2) == MatrixPosition{3, 0});
+  CHECK(fragment_position({s, MatrixRole::c, DataType::f32, row}, 2, 5) == MatrixPosition{0, 7});
+}

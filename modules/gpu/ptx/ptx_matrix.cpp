@@ -14,7 +14,7 @@ namespace {
 
 std::optional<MatrixShape> shape_from_name(std::string_view name) {
   for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16,
-                            MatrixShape::m16n8k8, MatrixShape::m8n8k16})
+                            MatrixShape::m16n8k8, MatrixShape::m8n8k16, MatrixShape::m8n8k4})
     if (shape_name(shape) == name) return shape;
   return std::nullopt;
 }
@@ -44,7 +44,8 @@ struct Qualifiers {
 };
 
 constexpr const char* k_wmma_shapes = "wmma takes .m16n16k16, .m32n8k16 or .m8n32k16";
-constexpr const char* k_mma_shapes = "mma.sync takes .m16n8k8 (f16) or .m8n8k16 (s8/u8)";
+constexpr const char* k_mma_shapes =
+    "mma.sync takes .m8n8k4 or .m16n8k8 (f16), or .m8n8k16 (s8/u8)";
 
 Qualifiers read_qualifiers(const std::vector<std::string_view>& pieces, size_t first,
                            const std::string& name, const char* accepted) {
@@ -162,7 +163,9 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   if (!is_mma && !is_wmma_shape(q.shape))
     fail(name + " shape ." + std::string(shape_name(q.shape)) + " is not supported (" +
          k_wmma_shapes + ")");
-  if (is_mma && (q.layouts[0] != MatrixLayout::row || q.layouts[1] != MatrixLayout::col))
+  // m8n8k4 takes either layout for A and for B; the sm_75 shapes only row-major A, column-major B.
+  if (is_mma && q.shape != MatrixShape::m8n8k4 &&
+      (q.layouts[0] != MatrixLayout::row || q.layouts[1] != MatrixLayout::col))
     fail(name + "." + std::string(shape_name(q.shape)) + " needs .row.col");
   DataType d, a, b, c;
   if (q.types.size() == 2 && !is_mma) {  // wmma.mma .dtype.ctype, f16 A and B
@@ -256,7 +259,12 @@ void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<Ra
 }  // namespace
 
 bool is_mma_shape(MatrixShape shape) {
-  return shape == MatrixShape::m16n8k8 || shape == MatrixShape::m8n8k16;
+  return shape == MatrixShape::m16n8k8 || shape == MatrixShape::m8n8k16 ||
+         shape == MatrixShape::m8n8k4;
+}
+
+uint32_t tiles_per_warp(MatrixShape shape) {
+  return shape == MatrixShape::m8n8k4 ? 4 : 1;
 }
 
 MatrixGeometry matrix_geometry(MatrixShape shape) {
@@ -271,6 +279,8 @@ MatrixGeometry matrix_geometry(MatrixShape shape) {
       return {16, 8, 8};
     case MatrixShape::m8n8k16:
       return {8, 8, 16};
+    case MatrixShape::m8n8k4:
+      return {8, 8, 4};
     case MatrixShape::none:
       break;
   }
@@ -289,6 +299,8 @@ std::string_view shape_name(MatrixShape shape) {
       return "m16n8k8";
     case MatrixShape::m8n8k16:
       return "m8n8k16";
+    case MatrixShape::m8n8k4:
+      return "m8n8k4";
     case MatrixShape::none:
       break;
   }
@@ -311,7 +323,7 @@ uint32_t matrix_cols(MatrixShape shape, MatrixRole role) {
 
 uint32_t fragment_elements(MatrixShape shape, MatrixRole role, DataType element) {
   if (role != MatrixRole::c && element == DataType::f16 && is_wmma_shape(shape)) return 16;
-  return matrix_rows(shape, role) * matrix_cols(shape, role) / 32;
+  return matrix_rows(shape, role) * matrix_cols(shape, role) * tiles_per_warp(shape) / 32;
 }
 
 uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element) {

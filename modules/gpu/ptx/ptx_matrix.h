@@ -20,8 +20,12 @@ struct MatrixGeometry {
 // A, B, or the accumulator (C of wmma.load.c / wmma.mma, and D).
 enum class MatrixRole : uint8_t { a, b, c };
 
+// One tile's m, n and k.
 MatrixGeometry matrix_geometry(MatrixShape shape);
-// mma.sync's shapes (m16n8k8, m8n8k16), whose fragments are laid out as the PTX ISA says.
+// Tiles one warp instruction multiplies: 4 for mma.sync.m8n8k4 (each quad pair, lanes 4q..4q+3
+// and 4q+16..4q+19, its own 8x8x4 tile), 1 for the other shapes.
+uint32_t tiles_per_warp(MatrixShape shape);
+// mma.sync's shapes (m16n8k8, m8n8k16, m8n8k4), whose fragments are laid out as the PTX ISA says.
 bool is_mma_shape(MatrixShape shape);
 std::string_view shape_name(MatrixShape shape);
 std::string_view layout_name(MatrixLayout layout);
@@ -32,7 +36,8 @@ uint32_t matrix_cols(MatrixShape shape, MatrixRole role);
 
 // Elements of the matrix each lane holds in its fragment. wmma's f16 A and B fragments hold 16
 // per lane whatever the shape (every element is held by more than one lane: the Volta mapping,
-// docs/gpu_tensor.md); every other fragment holds each element once (rows x cols / 32).
+// docs/gpu_tensor.md); every other fragment holds each element of its tile once (rows x cols x
+// tiles_per_warp / 32).
 uint32_t fragment_elements(MatrixShape shape, MatrixRole role, DataType element);
 // 32-bit registers of that fragment (f16 pairs and s8/u8 quadruples share one register).
 uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element);

@@ -60,8 +60,29 @@ MatrixPosition linear_operand(const FragmentSpec& spec, uint32_t lane, uint32_t 
   return {flat % k, flat / k};
 }
 
+// mma.sync.m8n8k4 (PTX ISA): lane l is thread r = l % 4 + 4 (l >= 16) of its quad pair. A row-
+// major A or column-major B fragment is the thread's row of A (column of B): its 4 k; a column-
+// major A or row-major B one is k = l % 4 of rows (columns) 4 (l >= 16) to + 3. An f16
+// accumulator is the thread's row of 8; a 32-bit one pairs like Volta's HMMA.884.
+MatrixPosition quad_pair_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  const uint32_t thread = lane % 4, upper = lane >= 16 ? 4 : 0;
+  switch (spec.role) {
+    case MatrixRole::a:
+      if (spec.layout == MatrixLayout::row) return {thread + upper, index};
+      return {upper + index, thread};
+    case MatrixRole::b:
+      if (spec.layout == MatrixLayout::col) return {index, thread + upper};
+      return {thread, upper + index};
+    case MatrixRole::c:
+      break;
+  }
+  if (spec.element == DataType::f16) return {thread + upper, index};
+  return {upper + (lane & 1) + (index & 2), (index & 4) + (lane & 2) + (index & 1)};
+}
+
 bool block_mapped(const FragmentSpec& spec) {
-  return spec.mapping == FragmentMapping::turing || is_mma_shape(spec.shape);
+  return spec.shape != MatrixShape::m8n8k4 &&
+         (spec.mapping == FragmentMapping::turing || is_mma_shape(spec.shape));
 }
 
 }  // namespace
@@ -72,6 +93,7 @@ uint32_t FragmentSpec::distinct_elements() const {
 }
 
 MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
+  if (spec.shape == MatrixShape::m8n8k4) return quad_pair_position(spec, lane, index);
   if (block_mapped(spec)) return block_position(spec, lane, index);
   if (spec.role == MatrixRole::c) return accumulator(spec, lane, index);
   if (spec.element == DataType::f16) return volta_operand(spec, lane, index);

@@ -20,6 +20,8 @@ namespace ohmvp::gpu {
 //    holds fewer elements than its 16 halves; the rest repeat them (element i is element i %
 //    distinct_elements()).
 // mma.sync (m16n8k8, m8n8k16) uses the PTX ISA's mapping, the turing one, whichever is chosen.
+// mma.sync.m8n8k4 (Volta) has its own, the PTX ISA's too: each quad pair holds its own tile, the
+// positions below are within it (tile_of_lane says whose).
 enum class FragmentMapping : uint8_t { volta, turing };
 
 struct FragmentSpec {
@@ -45,8 +47,14 @@ struct MatrixPosition {
 constexpr uint32_t k_fragment_lanes = 32;
 
 // The element of the matrix that fragment element `index` of `lane` holds (index <
-// spec.elements(), lane < 32).
+// spec.elements(), lane < 32), in the lane's tile.
 MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32_t index);
+
+// Which of the instruction's tiles_per_warp(shape) tiles `lane` holds a part of: its quad pair
+// (lanes 4q..4q+3 and 4q+16..4q+19 are quad pair q) on m8n8k4, 0 on the other shapes.
+inline uint32_t tile_of_lane(MatrixShape shape, uint32_t lane) {
+  return shape == MatrixShape::m8n8k4 ? lane / 4 % 4 : 0;
+}
 
 // Offset in elements of matrix position `p` from the matrix's first element: row-major rows
 // are `stride` elements apart, column-major columns.

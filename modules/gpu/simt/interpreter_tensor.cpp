@@ -162,14 +162,15 @@ void write_loaded_fragment(WarpState& warp, const MemoryRequest& request) {
 
 namespace {
 
-// The whole matrix a warp's fragment holds, row-major; an element several lanes hold is taken
-// from the lowest lane, one a lane holds several times from its first copy.
+// The whole matrix of tile `tile` that the warp's fragment holds, row-major; an element several
+// lanes hold is taken from the lowest lane, one a lane holds several times from its first copy.
 std::vector<uint32_t> gather_matrix(const Exec& x, const FragmentSpec& spec,
-                                    const Operand& fragment) {
+                                    const Operand& fragment, uint32_t tile) {
   const uint32_t cols = matrix_cols(spec.shape, spec.role);
   std::vector<uint32_t> matrix(size_t{matrix_rows(spec.shape, spec.role)} * cols, 0);
   std::vector<bool> seen(matrix.size(), false);
-  for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
+  for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane) {
+    if (tile_of_lane(spec.shape, lane) != tile) continue;
     for (uint32_t e = 0; e < spec.distinct_elements(); ++e) {
       const MatrixPosition p = fragment_position(spec, lane, e);
       const size_t i = size_t{p.row} * cols + p.col;
@@ -177,6 +178,7 @@ std::vector<uint32_t> gather_matrix(const Exec& x, const FragmentSpec& spec,
       seen[i] = true;
       matrix[i] = get_element(x.warp, fragment, lane, e, spec.element_bytes());
     }
+  }
   return matrix;
 }
 
@@ -193,15 +195,20 @@ void execute_matrix_multiply(Exec& x) {
   const FragmentSpec c{shape, MatrixRole::c, in.mod.accumulator_type, MatrixLayout::row, mapping};
   const FragmentSpec d{shape, MatrixRole::c, in.type, MatrixLayout::row, mapping};
   const TileTypes types{in.source_type, b_type, in.mod.accumulator_type, in.type, in.mod.satfinite};
-  const std::vector<uint32_t> result = multiply_accumulate_tile(
-      matrix_geometry(shape), types, gather_matrix(x, a, in.operands[1]),
-      gather_matrix(x, b, in.operands[2]), gather_matrix(x, c, in.operands[3]));
   const uint32_t cols = matrix_cols(shape, MatrixRole::c);
-  for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane)
+  // Every tile is read before D is written: D may share registers with A, B or C.
+  std::vector<std::vector<uint32_t>> results;
+  for (uint32_t tile = 0; tile < tiles_per_warp(shape); ++tile)
+    results.push_back(multiply_accumulate_tile(
+        matrix_geometry(shape), types, gather_matrix(x, a, in.operands[1], tile),
+        gather_matrix(x, b, in.operands[2], tile), gather_matrix(x, c, in.operands[3], tile)));
+  for (uint32_t lane = 0; lane < k_fragment_lanes; ++lane) {
+    const std::vector<uint32_t>& result = results[tile_of_lane(shape, lane)];
     for (uint32_t e = 0; e < d.elements(); ++e) {
       const MatrixPosition p = fragment_position(d, lane, e);
       set_element(x.warp, in.operands[0], lane, e, d.element_bytes(), result[p.row * cols + p.col]);
     }
+  }
 }
 
 // ldmatrix: lanes 8i..8i+7 give the row addresses of matrix i (8 rows of 8 b16 elements, 16
