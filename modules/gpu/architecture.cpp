@@ -64,6 +64,8 @@ constexpr FeatureRule k_rules[] = {
      },
      ComputeCapability::sm_80, "min/max on f16, f16x2, bf16 or bf16x2"},
     {is_bf16_arithmetic, ComputeCapability::sm_80, "bf16 arithmetic"},
+    {[](const Instruction& i) { return i.mod.shape == MatrixShape::m8n8k32; },
+     ComputeCapability::sm_75, "the 4-bit tensor-core mode (.m8n8k32 .s4/.u4)"},
     {[](const Instruction& i) { return i.op == Opcode::mma && i.mod.shape != MatrixShape::m8n8k4; },
      ComputeCapability::sm_75, "mma.sync .m16n8k8 or .m8n8k16"},
     {[](const Instruction& i) { return i.op == Opcode::ldmatrix; }, ComputeCapability::sm_75,

@@ -103,6 +103,7 @@ void parse_tensor_core(const ConfigReader& reader, TensorCoreConfig& t) {
   parse_hmma_mode(reader.child("f16"), t.f16, false);
   parse_hmma_mode(reader.child("f32"), t.f32, false);
   parse_hmma_mode(reader.child("s32"), t.s32, true);
+  parse_hmma_mode(reader.child("s4"), t.s4, true);
   reader.finish();
 }
 

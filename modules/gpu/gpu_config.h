@@ -124,6 +124,8 @@ struct TensorCoreConfig {
   HmmaModeConfig f32{4, 4, 10, 2, 2, 2, 6, 4};  // mixed precision: f32 C or D
   // s8/u8 A and B, s32 C and D; sets = 0: no integer mode (Volta).
   HmmaModeConfig s32{0, 1, 1, 1, 0, 1, 0, 1};
+  // The 4-bit mode: s4/u4 A and B (m8n8k32), s32 C and D; sets = 0: none (Volta).
+  HmmaModeConfig s4{0, 1, 1, 1, 0, 1, 0, 1};
 };
 
 struct CrossbarConfig {

@@ -455,9 +455,10 @@ uint32_t Sm::fragment_shared_passes(const WarpState& state, const Instruction& i
   for (uint64_t m = lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
     const Operand& stride = instruction.operands[2];
-    strides[lane] = instruction.operand_count < 3       ? default_stride(spec)
-                    : stride.kind == Operand::Kind::imm ? uint32_t(stride.imm)
-                                                        : uint32_t(state.reg(stride.reg, lane));
+    const uint64_t given =
+        stride.kind == Operand::Kind::imm ? stride.imm : uint32_t(state.reg(stride.reg, lane));
+    strides[lane] = instruction.operand_count < 3 ? default_stride(spec)
+                                                  : uint32_t(storage_stride(instruction, given));
   }
   uint32_t passes = 0;
   for (uint32_t r = 0; r < runs.runs; ++r) {

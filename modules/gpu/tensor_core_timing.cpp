@@ -16,14 +16,17 @@ const HmmaModeConfig& mode_config(const TensorCoreConfig& config, TensorMode mod
     case TensorMode::f32:
       return config.f32;
     case TensorMode::s32:
+      return config.s32;
+    case TensorMode::s4:
       break;
   }
-  return config.s32;
+  return config.s4;
 }
 
 }  // namespace
 
 TensorMode tensor_mode_of(const Instruction& instruction) {
+  if (is_sub_byte(instruction.source_type)) return TensorMode::s4;
   if (instruction.source_type != DataType::f16) return TensorMode::s32;
   if (instruction.type == DataType::f32 || instruction.mod.accumulator_type == DataType::f32)
     return TensorMode::f32;

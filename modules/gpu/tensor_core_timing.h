@@ -9,11 +9,11 @@
 
 namespace ohmvp::gpu {
 
-enum class TensorMode : uint8_t { f16, f32, s32 };
-constexpr size_t k_tensor_modes = 3;
+enum class TensorMode : uint8_t { f16, f32, s32, s4 };
+constexpr size_t k_tensor_modes = 4;
 
-// The precision mode of a wmma.mma / mma.sync: s32 for integer A and B, f32 when C or D is
-// f32 (mixed precision), f16 otherwise.
+// The precision mode of a wmma.mma / mma.sync: s4 for s4/u4 A and B, s32 for s8/u8 ones, f32 when
+// C or D is f32 (mixed precision), f16 otherwise.
 TensorMode tensor_mode_of(const Instruction& instruction);
 
 // When the HMMA steps of one matrix multiply end and what it costs the tensor cores.
@@ -39,7 +39,7 @@ class TensorCoreTiming {
   }
 
  private:
-  static constexpr size_t k_shapes = 7;  // MatrixShape values
+  static constexpr size_t k_shapes = 8;  // MatrixShape values
   std::array<std::array<HmmaSchedule, k_shapes>, k_tensor_modes> m_schedules{};
 };
 

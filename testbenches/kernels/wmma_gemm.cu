@@ -3,7 +3,7 @@
 // warps computes a 32x32 tile of C, staging 32x16 of A and 16x32 of B in shared memory per step
 // of 16 along the inner dimension. wmma_gemm_global: D = A * B + C with B and D column-major, C
 // row-major, one warp per 16x16 tile, fragments loaded straight from global memory. Dimensions are
-// multiples of 32 (rows, cols) and 16 (inner).
+// multiples of 32 (rows, cols) and 16 (inner; 32 for wmma_gemm_s4).
 #include <mma.h>
 
 using namespace nvcuda;
@@ -81,6 +81,29 @@ extern "C" __global__ void wmma_gemm_s8(const signed char* a, const signed char*
     wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::col_major> frag_b;
     wmma::load_matrix_sync(frag_a, a + tile_row * shape.inner + k, shape.inner);
     wmma::load_matrix_sync(frag_b, b_col + tile_col * shape.inner + k, shape.inner);
+    wmma::mma_sync(acc, frag_a, frag_b, acc);
+  }
+  wmma::store_matrix_sync(d + tile_row * shape.cols + tile_col, acc, shape.cols,
+                          wmma::mem_row_major);
+}
+
+// Turing's 4-bit mode (wmma::experimental::precision::s4): D (s32, row-major) = A (s4, row-major)
+// * B (s4, column-major), two elements to a byte (the even k in the low nibble), one warp per 8x8
+// tile from global memory; the leading dimensions count 4-bit elements.
+extern "C" __global__ void wmma_gemm_s4(const unsigned char* a, const unsigned char* b_col, int* d,
+                                        GemmShape shape) {
+  namespace precision = wmma::experimental::precision;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const int tiles_across = shape.cols / 8;
+  const int tile_row = warp / tiles_across * 8, tile_col = warp % tiles_across * 8;
+  if (tile_row >= shape.rows) return;
+  wmma::fragment<wmma::accumulator, 8, 8, 32, int> acc;
+  wmma::fill_fragment(acc, 0);
+  for (int k = 0; k < shape.inner; k += 32) {
+    wmma::fragment<wmma::matrix_a, 8, 8, 32, precision::s4, wmma::row_major> frag_a;
+    wmma::fragment<wmma::matrix_b, 8, 8, 32, precision::s4, wmma::col_major> frag_b;
+    wmma::load_matrix_sync(frag_a, a + (tile_row * shape.inner + k) / 2, shape.inner);
+    wmma::load_matrix_sync(frag_b, b_col + (tile_col * shape.inner + k) / 2, shape.inner);
     wmma::mma_sync(acc, frag_a, frag_b, acc);
   }
   wmma::store_matrix_sync(d + tile_row * shape.cols + tile_col, acc, shape.cols,

@@ -27,6 +27,7 @@ std::vector<Reference> make_all_references() {
       {"wmma_gemm", tensor_kernels(), {}},
       {"wmma_gemm_1024", tensor_kernels(), {}},
       {"wmma_gemm_s8", tensor_kernels(), {}},
+      {"wmma_gemm_s4", tensor_kernels(), {}},
       {"wmma_peak", tensor_kernels(), {}},
       {"wmma_peak_titanv", tensor_kernels(), {}},
       {"volta_mma_gemm", tensor_kernels(), {}},

@@ -1,4 +1,5 @@
-// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024 and wmma_gemm_s8 workloads),
+// References for wmma_gemm.cu (the wmma_gemm, wmma_gemm_1024, wmma_gemm_s8 and wmma_gemm_s4
+// workloads),
 // wmma_peak.cu (wmma_peak, wmma_peak_titanv) and volta_mma_gemm.cu (volta_mma_gemm). The
 // tensor cores' arithmetic (docs/gpu_tensor.md): along the inner dimension in steps of four, each
 // step the accumulator plus four exact f16 products summed in binary64 and rounded once to f32.
@@ -13,13 +14,13 @@ struct GemmShape {
   int32_t rows, inner, cols;
 };
 
-GemmShape gemm_shape(const KernelCall& call, unsigned arg) {
+GemmShape gemm_shape(const KernelCall& call, unsigned arg, int32_t inner_step = 16) {
   GemmShape s{call.field<int32_t>(arg, 0), call.field<int32_t>(arg, 4),
               call.field<int32_t>(arg, 8)};
-  if (s.rows % 32 != 0 || s.cols % 32 != 0 || s.inner % 16 != 0 || s.rows <= 0 || s.cols <= 0 ||
-      s.inner <= 0)
-    throw SimulationError(
-        "reference wmma_gemm: rows and cols must be multiples of 32, inner of 16");
+  if (s.rows % 32 != 0 || s.cols % 32 != 0 || s.inner % inner_step != 0 || s.rows <= 0 ||
+      s.cols <= 0 || s.inner <= 0)
+    throw SimulationError("reference wmma_gemm: rows and cols must be multiples of 32, inner of " +
+                          std::to_string(inner_step));
   return s;
 }
 
@@ -36,18 +37,26 @@ float tensor_dot(float start, int32_t inner, A a, B b) {
   return acc;
 }
 
-// Calls `element(row, col)` for every element of the 16x16 tiles the launch's warps compute,
-// one warp per tile, tiles in row-major order (wmma_gemm_global, wmma_gemm_s8, volta_mma_gemm).
+// Calls `element(row, col)` for every element of the `tile` x `tile` tiles the launch's warps
+// compute, one warp per tile, tiles in row-major order (wmma_gemm_global, wmma_gemm_s8,
+// volta_mma_gemm; wmma_gemm_s4's are 8x8).
 template <class F>
-void for_each_warp_tile(const KernelCall& call, const GemmShape& s, F element) {
+void for_each_warp_tile(const KernelCall& call, const GemmShape& s, F element, uint32_t tile = 16) {
   const uint64_t warps = uint64_t(call.grid()[0]) * call.block()[0] / 32;
-  const uint32_t tiles_across = uint32_t(s.cols) / 16;
+  const uint32_t tiles_across = uint32_t(s.cols) / tile;
   for (uint64_t w = 0; w < warps; ++w) {
-    const uint32_t row0 = uint32_t(w / tiles_across) * 16, col0 = uint32_t(w % tiles_across) * 16;
+    const uint32_t row0 = uint32_t(w / tiles_across) * tile;
+    const uint32_t col0 = uint32_t(w % tiles_across) * tile;
     if (int32_t(row0) >= s.rows) continue;
-    for (uint32_t i = row0; i < row0 + 16; ++i)
-      for (uint32_t j = col0; j < col0 + 16; ++j) element(i, j);
+    for (uint32_t i = row0; i < row0 + tile; ++i)
+      for (uint32_t j = col0; j < col0 + tile; ++j) element(i, j);
   }
+}
+
+// Element `index` of an array of s4 values two to a byte, the even index in the low nibble.
+int32_t s4_element(const BufferView<uint8_t>& packed, uint64_t index) {
+  const uint32_t nibble = uint32_t(packed[index / 2] >> (index % 2 * 4)) & 0xf;
+  return int32_t(nibble) - (nibble & 0x8 ? 16 : 0);
 }
 
 }  // namespace
@@ -81,6 +90,23 @@ std::map<std::string, KernelFunction> tensor_kernels() {
                  sum += int64_t(a[uint64_t(i) * s.inner + k]) * b[uint64_t(j) * s.inner + k];
                d.set(uint64_t(i) * s.cols + j, int32_t(uint32_t(sum)));
              });
+           }},
+          {"wmma_gemm_s4",
+           [](const KernelCall& call) {
+             call.expect_args(4);
+             auto a = call.buffer<uint8_t>(0), b = call.buffer<uint8_t>(1);
+             auto d = call.buffer<int32_t>(2);
+             const GemmShape s = gemm_shape(call, 3, 32);
+             for_each_warp_tile(
+                 call, s,
+                 [&](uint32_t i, uint32_t j) {
+                   int64_t sum = 0;
+                   for (int32_t k = 0; k < s.inner; ++k)
+                     sum += int64_t(s4_element(a, uint64_t(i) * s.inner + k)) *
+                            s4_element(b, uint64_t(j) * s.inner + k);
+                   d.set(uint64_t(i) * s.cols + j, int32_t(uint32_t(sum)));
+                 },
+                 8);
            }},
           {"wmma_peak",
            [](const KernelCall& call) {

@@ -26,8 +26,9 @@ inline gpu::GpuConfig one_sm_preset(const std::string& name) {
   return config;
 }
 
-// mma_f32: mma.sync.m16n8k8 (sm_75); volta_mma_f32 / _f16: mma.sync.m8n8k4 (sm_70).
-enum class TensorOp { wmma_f32, wmma_f16, wmma_s8, mma_f32, volta_mma_f32, volta_mma_f16 };
+// mma_f32: mma.sync.m16n8k8 (sm_75); volta_mma_f32 / _f16: mma.sync.m8n8k4 (sm_70); wmma_s4:
+// the 4-bit mode's wmma.mma.m8n8k32 (sm_75).
+enum class TensorOp { wmma_f32, wmma_f16, wmma_s8, wmma_s4, mma_f32, volta_mma_f32, volta_mma_f16 };
 
 inline std::string registers(const char* prefix, int first, int count) {
   std::string text = "{";
@@ -43,15 +44,18 @@ inline std::string registers(const char* prefix, int first, int count) {
 // one cycle after the wait, the first multiply one after it, the use when the last result is
 // written, the second clock read one after the use.
 inline std::string latency_ptx(TensorOp op, int chain, bool independent = false) {
-  const bool integer = op == TensorOp::wmma_s8;
+  const bool four_bit = op == TensorOp::wmma_s4;
+  const bool integer = op == TensorOp::wmma_s8 || four_bit;
   const bool mma = op == TensorOp::mma_f32;
   const bool volta_mma = op == TensorOp::volta_mma_f32 || op == TensorOp::volta_mma_f16;
   const bool f16 = op == TensorOp::wmma_f16 || op == TensorOp::volta_mma_f16;
-  std::string a = integer || mma || volta_mma ? registers("r", 1, 2) : registers("r", 1, 8);
-  std::string b = integer || volta_mma ? registers("r", 11, 2)
+  std::string a = four_bit                      ? registers("r", 1, 1)
+                  : integer || mma || volta_mma ? registers("r", 1, 2)
+                                                : registers("r", 1, 8);
+  std::string b = integer || volta_mma ? registers("r", 11, four_bit ? 1 : 2)
                   : mma                ? registers("r", 11, 1)
                                        : registers("r", 11, 8);
-  const int c_count = mma || f16 ? 4 : 8;
+  const int c_count = four_bit ? 2 : mma || f16 ? 4 : 8;
   const char* c_prefix = integer || f16 ? "r" : "f";
   std::string ptx =
       ".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -63,9 +67,10 @@ inline std::string latency_ptx(TensorOp op, int chain, bool independent = false)
         "  ld.global.u32 %r1, [%rd1];\n  ld.global.u32 %r2, [%rd1+4];\n"
         "  ld.global.u32 %r11, [%rd1+8];\n";
   } else {
-    const std::string type = integer ? "s8" : "f16";
-    ptx += "  wmma.load.a.sync.aligned.row.m16n16k16.global." + type + " " + a + ", [%rd1];\n";
-    ptx += "  wmma.load.b.sync.aligned.col.m16n16k16.global." + type + " " + b + ", [%rd1];\n";
+    const std::string type = four_bit ? "s4" : integer ? "s8" : "f16";
+    const std::string shape = four_bit ? "m8n8k32" : "m16n16k16";
+    ptx += "  wmma.load.a.sync.aligned.row." + shape + ".global." + type + " " + a + ", [%rd1];\n";
+    ptx += "  wmma.load.b.sync.aligned.col." + shape + ".global." + type + " " + b + ", [%rd1];\n";
   }
   for (int i = 0; i < 2 * c_count; ++i)
     ptx += std::string("  mov.b32 %") + c_prefix + std::to_string(21 + i) + ", 0;\n";
@@ -78,6 +83,7 @@ inline std::string latency_ptx(TensorOp op, int chain, bool independent = false)
       op == TensorOp::mma_f32         ? "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32"
       : op == TensorOp::volta_mma_f32 ? "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32"
       : op == TensorOp::volta_mma_f16 ? "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16"
+      : four_bit                      ? "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32"
       : integer                       ? "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"
       : f16                           ? "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16"
                                       : "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32";

@@ -69,6 +69,9 @@ TEST_CASE("titanv: Volta (sm_70) refuses integer wmma and the sm_75 mma.sync sha
                     Catch::Contains("kernel 'lat' uses integer wmma") &&
                         Catch::Contains("needs compute capability 7.2 (sm_72) or later") &&
                         Catch::Contains("this GPU is 7.0 (sm_70, Volta)"));
+  CHECK_THROWS_WITH(measure(TensorOp::wmma_s4, 1),
+                    Catch::Contains("uses the 4-bit tensor-core mode (.m8n8k32 .s4/.u4)") &&
+                        Catch::Contains("needs compute capability 7.5 (sm_75, Turing)"));
   CHECK_THROWS_WITH(measure(TensorOp::mma_f32, 1),
                     Catch::Contains("lat.ptx:") && Catch::Contains("uses mma.sync") &&
                         Catch::Contains("needs compute capability 7.5 (sm_75, Turing)"));

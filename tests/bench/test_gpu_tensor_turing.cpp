@@ -21,7 +21,7 @@ uint32_t measure(TensorOp op, int chain, bool independent = false) {
 
 }  // namespace
 
-TEST_CASE("turing: wmma.mma latencies of the three modes", "[tensor]") {
+TEST_CASE("turing: wmma.mma latencies of the four modes", "[tensor]") {
   const uint64_t before = the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
   CHECK(measure(TensorOp::wmma_f32, 1) == 99 + 2);
   CHECK(measure(TensorOp::wmma_f32, 3) == 3 * 99 + 2);
@@ -30,6 +30,10 @@ TEST_CASE("turing: wmma.mma latencies of the three modes", "[tensor]") {
   CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - before == 8 * 4);
   // mma.sync m16n8k8: a quarter of the multiply-adds, one of the four HMMA (FP32 accumulation).
   CHECK(measure(TensorOp::mma_f32, 2) == 2 * 51 + 2);
+  // The 4-bit mode's 8x8x32: one HMMA of 230 cycles (Raihan et al.).
+  const uint64_t four_bit_before = the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
+  CHECK(measure(TensorOp::wmma_s4, 2) == 2 * 230 + 2);
+  CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - four_bit_before == 2);
   std::cout << "turing wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
             << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << ", s8 "
             << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << " cycles\n";
@@ -39,6 +43,7 @@ TEST_CASE("turing: FP32 accumulation takes the tensor cores twice as long as FP1
   CHECK(measure(TensorOp::wmma_f32, 2, true) == 64 + 2);
   CHECK(measure(TensorOp::wmma_f16, 2, true) == 32 + 2);
   CHECK(measure(TensorOp::wmma_s8, 2, true) == 16 + 2);
+  CHECK(measure(TensorOp::wmma_s4, 2, true) == 4 + 2);
 }
 
 TEST_CASE("turing: wmma.load from shared memory reads each element once, in half the passes",

@@ -235,17 +235,21 @@ SKIP:
   }
 }
 
-TEST_CASE("the int8 tensor-core GEMM (Turing only, so not shipped) matches its reference",
-          "[coverify][tensor]") {
-  const GpuWorkload workload = load_gpu_workload(std::filesystem::path(OHMVP_SOURCE_DIR) / "tests" /
-                                                 "data" / "workloads" / "wmma_gemm_s8.json");
-  const Reference* reference = find_reference(workload.name);
-  REQUIRE(reference != nullptr);
-  const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
-  const FunctionalRun run = run_workload_functionally(workload);
-  const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
-  INFO(comparison.message);
-  CHECK(comparison.matches);
+TEST_CASE(
+    "the int8 and 4-bit tensor-core GEMMs (Turing only so not shipped) match their references",
+    "[coverify][tensor]") {
+  for (const char* name : {"wmma_gemm_s8.json", "wmma_gemm_s4.json"}) {
+    INFO(name);
+    const GpuWorkload workload = load_gpu_workload(std::filesystem::path(OHMVP_SOURCE_DIR) /
+                                                   "tests" / "data" / "workloads" / name);
+    const Reference* reference = find_reference(workload.name);
+    REQUIRE(reference != nullptr);
+    const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+    const FunctionalRun run = run_workload_functionally(workload);
+    const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
+    INFO(comparison.message);
+    CHECK(comparison.matches);
+  }
 }
 
 // Hidden (not run by ctest): the 1024^3 GEMM of docs/results.md, functionally, against its

@@ -2,6 +2,7 @@
 // on every shape, layout and precision, against sums computed here.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -458,6 +459,134 @@ TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layo
         for (uint32_t k = 0; k < 16; ++k) sum += int64_t{a_at(row, k)} * b_at(k, col);
         if (row == 1 && col == 2) CHECK(sum > INT32_MAX);  // (1, 2) overflows
         if (saturate) sum = std::min<int64_t>(sum, INT32_MAX);
+        int32_t d;
+        std::memcpy(&d, out.data() + lane * 16 + 4 * i, 4);
+        INFO("lane " << lane << " d" << i);
+        CHECK(d == int32_t(uint32_t(sum)));
+      }
+  }
+}
+
+namespace {
+
+// The 4-bit mode's elements: nibble `k` of a row (A) or column (B) packed two to a byte, the
+// even k in the low nibble.
+void put_nibble(std::vector<uint8_t>& bytes, uint64_t first_byte, uint32_t k, int32_t value) {
+  uint8_t& byte = bytes[first_byte + k / 2];
+  const uint32_t shift = k % 2 * 4;
+  byte = uint8_t((byte & ~(0xfu << shift)) | ((uint32_t(value) & 0xfu) << shift));
+}
+
+int32_t s4_a(uint32_t i, uint32_t k) {
+  return int32_t(i * 5 + k * 3) % 16 - 8;
+}
+int32_t s4_b(uint32_t k, uint32_t j, bool is_unsigned) {
+  const int32_t v = int32_t(k * 7 + j * 11) % 16;
+  return is_unsigned ? v : v - 8;
+}
+
+}  // namespace
+
+TEST_CASE("wmma 4-bit mode (m8n8k32 s4/u4): A from global and B from shared memory",
+          "[tensor][interp]") {
+  for (const char* type : {"s4", "u4"}) {
+    const bool is_unsigned = type[0] == 'u';
+    INFO(type);
+    // A 8 x 32 row-major and B 32 x 8 column-major, rows (columns) 64 elements (32 bytes) apart;
+    // B goes through a shared copy; C 8 x 8 s32 row-major, D column-major.
+    const std::string t(type);
+    const std::string ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+        "  .reg .b32 %r<20>;\n  .reg .b64 %rd<12>;\n  .shared .align 16 .b8 tile[256];\n"
+        "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n"
+        "  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n"
+        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd5, %r1, 8;\n  add.s64 %rd6, %rd2, %rd5;\n"
+        "  ld.global.u64 %rd7, [%rd6];\n  mov.u32 %r8, tile;\n  mul.lo.u32 %r9, %r1, 8;\n"
+        "  add.u32 %r10, %r8, %r9;\n  st.shared.u64 [%r10], %rd7;\n  bar.sync 0;\n"
+        "  wmma.load.a.sync.aligned.row.m8n8k32.global." +
+        t +
+        " {%r2}, [%rd1], 64;\n"
+        "  wmma.load.b.sync.aligned.col.m8n8k32.shared." +
+        t +
+        " {%r3}, [%r8], 64;\n"
+        "  wmma.load.c.sync.aligned.row.m8n8k32.global.s32 {%r4, %r5}, [%rd3], 8;\n"
+        "  wmma.mma.sync.aligned.row.col.m8n8k32.s32." +
+        t + "." + t +
+        ".s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
+        "  wmma.store.d.sync.aligned.col.m8n8k32.global.s32 [%rd4], {%r6, %r7}, 8;\n"
+        "  exit;\n}\n";
+    std::vector<uint8_t> a(256), b(256), cm(256), dm(256);
+    for (uint32_t i = 0; i < 8; ++i)
+      for (uint32_t k = 0; k < 32; ++k) {
+        put_nibble(a, i * 32, k, s4_a(i, k) & (is_unsigned ? 0x7 : 0xf));
+        put_nibble(b, i * 32, k, s4_b(k, i, is_unsigned));  // column i of B
+      }
+    for (uint32_t i = 0; i < 8; ++i)
+      for (uint32_t j = 0; j < 8; ++j)
+        put_element(cm, (i * 8 + j) * 4, DataType::s32, c_value(i, j));
+    const Module module = parse_ptx(ptx, "s4.ptx");
+    DeviceMemory memory;
+    FunctionalExecutor executor(module, memory, 32, FragmentMapping::turing);
+    const uint64_t pa = memory.allocate(a.size()), pb = memory.allocate(b.size());
+    const uint64_t pc = memory.allocate(cm.size()), pd = memory.allocate(dm.size());
+    memory.write(pa, a.data(), a.size());
+    memory.write(pb, b.data(), b.size());
+    memory.write(pc, cm.data(), cm.size());
+    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pb, pc, pd})});
+    memory.read(pd, dm.data(), dm.size());
+    for (uint32_t i = 0; i < 8; ++i)
+      for (uint32_t j = 0; j < 8; ++j) {
+        int32_t sum = c_value(i, j);
+        for (uint32_t k = 0; k < 32; ++k)
+          sum += (is_unsigned ? s4_a(i, k) & 0x7 : s4_a(i, k)) * s4_b(k, j, is_unsigned);
+        INFO("D[" << i << "][" << j << "]");
+        CHECK(get_element(dm, (j * 8 + i) * 4, DataType::s32) == double(sum));
+      }
+  }
+}
+
+TEST_CASE("mma.sync.m8n8k32 multiplies s4 and u4 fragments in the PTX ISA's layout",
+          "[tensor][interp]") {
+  // Per lane: a0..a7 (one .b32, a0 in the low nibble), b0..b7, c0, c1. PTX ISA: groupID =
+  // lane / 4, t = lane % 4; a_i at (groupID, 8t + i), b_i at (8t + i, groupID), c_i at
+  // (groupID, 2t + i). A s4 with B u4, and C at (2, 5) near the end of s32 that its sum of
+  // products (negative) moves away from.
+  const auto c_at = [](uint32_t row, uint32_t col) {
+    return row == 2 && col == 5 ? std::numeric_limits<int32_t>::min() + 8 : c_value(row, col);
+  };
+  for (const bool saturate : {false, true}) {
+    INFO((saturate ? ".satfinite" : "wrapping"));
+    const std::string ptx =
+        ".version 7.0\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+        "  .reg .b32 %r<20>;\n  .reg .b64 %rd<6>;\n"
+        "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 16;\n"
+        "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+        "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+        "  mma.sync.aligned.m8n8k32.row.col" +
+        std::string(saturate ? ".satfinite" : "") +
+        ".s32.s4.u4.s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
+        "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
+    std::vector<uint8_t> in(32 * 16);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t group = lane / 4, t = lane % 4;
+      for (uint32_t i = 0; i < 8; ++i) {
+        put_nibble(in, lane * 16, i, s4_a(group, 8 * t + i));
+        put_nibble(in, lane * 16 + 4, i, s4_b(8 * t + i, group, true));
+      }
+      for (uint32_t i = 0; i < 2; ++i)
+        put_element(in, lane * 16 + 8 + 4 * i, DataType::s32, c_at(group, 2 * t + i));
+    }
+    const std::vector<uint8_t> out = run_one_warp(ptx, in, 32 * 16);
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t i = 0; i < 2; ++i) {
+        const uint32_t row = lane / 4, col = 2 * (lane % 4) + i;
+        int64_t sum = c_at(row, col);
+        for (uint32_t k = 0; k < 32; ++k) sum += int64_t{s4_a(row, k)} * s4_b(k, col, true);
+        if (row == 2 && col == 5) CHECK(sum < INT32_MIN);  // (2, 5) overflows
+        if (saturate) sum = std::max<int64_t>(sum, INT32_MIN);
         int32_t d;
         std::memcpy(&d, out.data() + lane * 16 + 4 * i, 4);
         INFO("lane " << lane << " d" << i);

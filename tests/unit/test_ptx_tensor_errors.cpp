@@ -31,11 +31,39 @@ const std::string f8 = "{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}";
 TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[ptx][tensor]") {
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k8.global.f16 " + a8 + ", [p];") ==
         "snippet.ptx:10: wmma.load.a shape .m16n16k8 is not supported (wmma takes .m16n16k16, "
-        ".m32n8k16 or .m8n32k16) in "
+        ".m32n8k16 or .m8n32k16, or .m8n8k32 (s4/u4)) in "
         "'wmma.load.a.sync.aligned.row.m16n16k8.global.f16 " +
             a8 + ", [p];'");
-  CHECK(error_of("wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1}, [p];")
-            .find("shape .m8n8k32 is not supported") != std::string::npos);
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m8n8k128.global.b1 {%r1}, [p];")
+            .find("shape .m8n8k128 is not supported") != std::string::npos);
+  // The 4-bit mode: s4/u4 A row-major, B column-major, s32 C and D, and nowhere else.
+  CHECK(error_of("wmma.load.a.sync.aligned.col.m8n8k32.global.s4 {%r1}, [p];")
+            .find("wmma.load.a.m8n8k32 needs .row") != std::string::npos);
+  CHECK(error_of("wmma.load.b.sync.aligned.row.m8n8k32.global.u4 {%r1}, [p];")
+            .find("wmma.load.b.m8n8k32 needs .col") != std::string::npos);
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m8n8k32.global.s8 {%r1}, [p];")
+            .find("wmma.load.a.m8n8k32.s8 is not supported (.s4 or .u4)") != std::string::npos);
+  CHECK(error_of("wmma.load.c.sync.aligned.row.m8n8k32.global.f32 {%f1, %f2}, [p];")
+            .find("wmma.load.c.m8n8k32.f32 is not supported (.s32)") != std::string::npos);
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.s4 " + a8 + ", [p];")
+            .find("wmma.load.a.s4 is not supported (.f16, .s8 or .u8)") != std::string::npos);
+  CHECK(error_of("wmma.load.a.sync.aligned.row.m8n8k32.global.s4 {%r1, %r2}, [p];")
+            .find("the A fragment has 1 registers, got 2") != std::string::npos);
+  CHECK(error_of("wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.u4.s32 {%r1, %r2}, {%r3}, {%r4}, "
+                 "{%r5, %r6};")
+            .find("A.s4 with B.u4 is not supported") != std::string::npos);
+  CHECK(error_of("wmma.mma.sync.aligned.col.col.m8n8k32.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, "
+                 "{%r5, %r6};")
+            .find("wmma.mma.m8n8k32 needs .row.col") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m8n8k32.row.col.s32.s8.s8.s32 {%r1, %r2}, {%r3}, {%r4}, "
+                 "{%r5, %r6};")
+            .find("mma.sync.m8n8k32.s32.s8.s8.s32 is not supported (s4/u4 A and B with s32 C "
+                  "and D)") != std::string::npos);
+  CHECK(error_of("mma.sync.aligned.m8n8k16.row.col.s32.s4.s4.s32 {%r1, %r2}, {%r3}, {%r4}, "
+                 "{%r5, %r6};")
+            .find("(s8/u8 A and B with s32 C and D)") != std::string::npos);
+  // .s4 and .u4 are the tensor cores' only: no other instruction takes them.
+  CHECK(error_of("ld.global.s4 %r1, [p];") != "no error");
   CHECK(error_of("wmma.load.a.sync.aligned.row.m16n16k16.global.bf16 " + a8 + ", [p];")
             .find("wmma.load.a.bf16 is not supported (.f16, .s8 or .u8)") != std::string::npos);
   CHECK(error_of("wmma.load.c.sync.aligned.row.m16n16k16.global.f64 " + f8 + ", [p];")
@@ -58,7 +86,7 @@ TEST_CASE("ptx: unsupported wmma/mma shapes and types are load-time errors", "[p
   CHECK(error_of("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, "
                  "{%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};")
             .find("mma.sync shape .m16n8k16 is not supported (mma.sync takes .m8n8k4 or .m16n8k8 "
-                  "(f16), or .m8n8k16 (s8/u8))") != std::string::npos);
+                  "(f16), .m8n8k16 (s8/u8) or .m8n8k32 (s4/u4))") != std::string::npos);
   // Volta's m8n8k4 in f64 (sm_80) is not modelled; f16 takes any layouts, and its fragments'
   // sizes are the quad pairs' (A and B two registers, an f16 C four).
   CHECK(error_of("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%rd1, %rd2}, {%rd3}, {%rd1}, "

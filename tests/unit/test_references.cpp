@@ -356,7 +356,7 @@ TEST_CASE("comparison names the first differing element and honours tolerances",
 namespace {
 
 // The shipped workloads, then the ones kept out of testbenches/workloads: large/ (too long for
-// ctest) and tests/data/workloads (wmma_gemm_s8, which Volta platforms refuse).
+// ctest) and tests/data/workloads (wmma_gemm_s8 and wmma_gemm_s4, which Volta platforms refuse).
 std::filesystem::path workload_file(const std::string& name) {
   const std::filesystem::path shipped = test::workloads_dir() / (name + ".json");
   if (std::filesystem::exists(shipped)) return shipped;

@@ -344,3 +344,36 @@ TEST_CASE("mma.sync.m8n8k4: each quad pair holds its own tile once in the PTX IS
   CHECK(fragment_position({s, MatrixRole::c, DataType::f32, row}, 5, 2) == MatrixPosition{3, 0});
   CHECK(fragment_position({s, MatrixRole::c, DataType::f32, row}, 2, 5) == MatrixPosition{0, 7});
 }
+
+TEST_CASE("4-bit mode (m8n8k32): eight elements a register, moved as the bytes of m8n8k16",
+          "[tensor]") {
+  const MatrixShape s = MatrixShape::m8n8k32;
+  CHECK(fragment_registers(s, MatrixRole::a, DataType::s4) == 1);
+  CHECK(fragment_registers(s, MatrixRole::b, DataType::u4) == 1);
+  CHECK(fragment_registers(s, MatrixRole::c, DataType::s32) == 2);
+  for (FragmentMapping mapping : {FragmentMapping::volta, FragmentMapping::turing}) {
+    // PTX ISA: a_i at (lane / 4, 8 (lane % 4) + i), b_i at (8 (lane % 4) + i, lane / 4).
+    const FragmentSpec a{s, MatrixRole::a, DataType::s4, MatrixLayout::row, mapping};
+    const FragmentSpec b{s, MatrixRole::b, DataType::u4, MatrixLayout::col, mapping};
+    CHECK(a.elements() == 8);
+    CHECK(fragment_position(a, 13, 5) == MatrixPosition{3, 13});
+    CHECK(fragment_position(b, 13, 7) == MatrixPosition{15, 3});
+    // In memory: byte j of the lane's register holds elements 2j and 2j + 1, so the fragment
+    // moves as m8n8k16's u8 one: 4 bytes of a row of A (column of B) in one run.
+    const FragmentSpec bytes = storage_spec(a);
+    CHECK(bytes.shape == MatrixShape::m8n8k16);
+    CHECK(bytes.element == DataType::u8);
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      for (uint32_t j = 0; j < 4; ++j) {
+        const MatrixPosition byte = fragment_position(bytes, lane, j);
+        const MatrixPosition low = fragment_position(a, lane, 2 * j);
+        CHECK(byte.row == low.row);
+        CHECK(byte.col * 2 == low.col);
+      }
+    CHECK(fragment_runs(bytes).runs == 1);
+    CHECK(fragment_runs(bytes).run_elements == 4);
+    const FragmentSpec c{s, MatrixRole::c, DataType::s32, MatrixLayout::row, mapping};
+    CHECK(storage_spec(c).shape == MatrixShape::m8n8k16);
+    CHECK(fragment_position(storage_spec(c), 13, 1) == fragment_position(c, 13, 1));
+  }
+}

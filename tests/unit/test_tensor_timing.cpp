@@ -42,6 +42,20 @@ TEST_CASE("Turing's four HMMA per wmma.mma give the paper's latencies", "[tensor
   CHECK(timing.schedule(TensorMode::f16, MatrixShape::m32n8k16).latency == 74);
   CHECK(timing.schedule(TensorMode::s32, MatrixShape::m8n32k16).latency == 59);
   CHECK(timing.schedule(TensorMode::s32, MatrixShape::m16n16k16).initiation_interval == 16);
+  // Turing's 4-bit mode is not configured here (sets 0): no schedule.
+  CHECK_FALSE(timing.schedule(TensorMode::s4, MatrixShape::m8n8k32).supported);
+}
+
+TEST_CASE("Turing's 4-bit mode: one HMMA of the paper's 230 cycles per 8x8x32", "[tensor]") {
+  TensorCoreConfig turing;
+  turing.s4 = {1, 1, 230, 0, 0, 0, 0, 16};
+  const HmmaSchedule& s4 = TensorCoreTiming(turing).schedule(TensorMode::s4, MatrixShape::m8n8k32);
+  CHECK(s4.supported);
+  CHECK(s4.hmma == 1);
+  CHECK(s4.latency == 230);
+  CHECK(s4.multiply_adds == 8 * 8 * 32);
+  // 2048 multiply-adds at 2 tensor cores x 16 FEDP x 16 a cycle.
+  CHECK(s4.initiation_interval == 4);
 }
 
 TEST_CASE("precision mode of a matrix multiply", "[tensor]") {
@@ -55,4 +69,6 @@ TEST_CASE("precision mode of a matrix multiply", "[tensor]") {
   CHECK(tensor_mode_of(in) == TensorMode::f32);
   in.source_type = DataType::s8;
   CHECK(tensor_mode_of(in) == TensorMode::s32);
+  in.source_type = DataType::u4;
+  CHECK(tensor_mode_of(in) == TensorMode::s4);
 }

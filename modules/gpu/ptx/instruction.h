@@ -110,9 +110,19 @@ constexpr bool reaches_other_sms(MemoryScope scope) {
 // Memory-ordering qualifier of ld/st/atom/red/fence.
 enum class MemoryOrder : uint8_t { none, weak, volatile_, relaxed, acquire, release, acq_rel, sc };
 
-// Tile shape of wmma.* (m16n16k16, m32n8k16, m8n32k16) and mma.sync (m16n8k8 f16, m8n8k16
-// s8/u8, and Volta's m8n8k4 f16: four 8x8x4 tiles, one per quad pair).
-enum class MatrixShape : uint8_t { none, m16n16k16, m32n8k16, m8n32k16, m16n8k8, m8n8k16, m8n8k4 };
+// Tile shape of wmma.* (m16n16k16, m32n8k16, m8n32k16; m8n8k32 s4/u4) and mma.sync (m16n8k8
+// f16, m8n8k16 s8/u8, m8n8k32 s4/u4, and Volta's m8n8k4 f16: four 8x8x4 tiles, one per quad
+// pair).
+enum class MatrixShape : uint8_t {
+  none,
+  m16n16k16,
+  m32n8k16,
+  m8n32k16,
+  m16n8k8,
+  m8n8k16,
+  m8n8k4,
+  m8n8k32
+};
 
 // Memory layout of a matrix fragment: .row (row-major) or .col (column-major).
 enum class MatrixLayout : uint8_t { none, row, col };

@@ -13,8 +13,9 @@ namespace {
 }
 
 std::optional<MatrixShape> shape_from_name(std::string_view name) {
-  for (MatrixShape shape : {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16,
-                            MatrixShape::m16n8k8, MatrixShape::m8n8k16, MatrixShape::m8n8k4})
+  for (MatrixShape shape :
+       {MatrixShape::m16n16k16, MatrixShape::m32n8k16, MatrixShape::m8n32k16, MatrixShape::m16n8k8,
+        MatrixShape::m8n8k16, MatrixShape::m8n8k4, MatrixShape::m8n8k32})
     if (shape_name(shape) == name) return shape;
   return std::nullopt;
 }
@@ -25,11 +26,16 @@ bool looks_like_shape(std::string_view piece) {
 
 bool is_wmma_shape(MatrixShape shape) {
   return shape == MatrixShape::m16n16k16 || shape == MatrixShape::m32n8k16 ||
-         shape == MatrixShape::m8n32k16;
+         shape == MatrixShape::m8n32k16 || shape == MatrixShape::m8n8k32;
 }
 
 bool is_integer_element(DataType type) {
   return type == DataType::s8 || type == DataType::u8;
+}
+
+// The integer A and B elements a shape takes: s4/u4 on the 4-bit m8n8k32, s8/u8 elsewhere.
+bool fits_integer_shape(MatrixShape shape, DataType type) {
+  return shape == MatrixShape::m8n8k32 ? is_sub_byte(type) : is_integer_element(type);
 }
 
 // The qualifiers after the opcode words, in the order they came.
@@ -43,9 +49,10 @@ struct Qualifiers {
   std::vector<DataType> types;
 };
 
-constexpr const char* k_wmma_shapes = "wmma takes .m16n16k16, .m32n8k16 or .m8n32k16";
+constexpr const char* k_wmma_shapes =
+    "wmma takes .m16n16k16, .m32n8k16 or .m8n32k16, or .m8n8k32 (s4/u4)";
 constexpr const char* k_mma_shapes =
-    "mma.sync takes .m8n8k4 or .m16n8k8 (f16), or .m8n8k16 (s8/u8)";
+    "mma.sync takes .m8n8k4 or .m16n8k8 (f16), .m8n8k16 (s8/u8) or .m8n8k32 (s4/u4)";
 
 Qualifiers read_qualifiers(const std::vector<std::string_view>& pieces, size_t first,
                            const std::string& name, const char* accepted) {
@@ -70,6 +77,8 @@ Qualifiers read_qualifiers(const std::vector<std::string_view>& pieces, size_t f
       q.space = piece == "global" ? StateSpace::global : StateSpace::shared;
     } else if (auto type = type_from_name(piece)) {
       q.types.push_back(*type);
+    } else if (auto sub_byte = sub_byte_type_from_name(piece)) {
+      q.types.push_back(*sub_byte);
     } else {
       fail("unknown modifier '." + std::string(piece) + "' of " + name);
     }
@@ -126,12 +135,20 @@ void decode_load_store(const std::string& name, const Qualifiers& q, std::vector
   if (q.satfinite) fail(name + " does not take .satfinite");
   const MatrixRole role = role_of(inst.op);
   const DataType type = q.types[0];
-  const bool ok = role == MatrixRole::c
-                      ? type == DataType::f16 || type == DataType::f32 || type == DataType::s32
-                      : type == DataType::f16 || is_integer_element(type);
+  const bool four_bit = q.shape == MatrixShape::m8n8k32;
+  const bool ok =
+      role == MatrixRole::c
+          ? type == DataType::s32 || (!four_bit && (type == DataType::f16 || type == DataType::f32))
+          : fits_integer_shape(q.shape, type) || (!four_bit && type == DataType::f16);
   if (!ok)
-    fail(name + type_text(type) + " is not supported (" +
-         (role == MatrixRole::c ? ".f16, .f32 or .s32" : ".f16, .s8 or .u8") + ")");
+    fail(name + (four_bit ? ".m8n8k32" : "") + type_text(type) + " is not supported (" +
+         (role == MatrixRole::c ? (four_bit ? ".s32" : ".f16, .f32 or .s32")
+                                : (four_bit ? ".s4 or .u4" : ".f16, .s8 or .u8")) +
+         ")");
+  // The 4-bit mode's A is row-major and its B column-major (PTX ISA).
+  const MatrixLayout needed = role == MatrixRole::a ? MatrixLayout::row : MatrixLayout::col;
+  if (four_bit && role != MatrixRole::c && q.layouts[0] != needed)
+    fail(name + ".m8n8k32 needs ." + std::string(layout_name(needed)));
   inst.type = type;
   inst.space = q.space;
   inst.mod.shape = q.shape;
@@ -163,8 +180,9 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   if (!is_mma && !is_wmma_shape(q.shape))
     fail(name + " shape ." + std::string(shape_name(q.shape)) + " is not supported (" +
          k_wmma_shapes + ")");
-  // m8n8k4 takes either layout for A and for B; the sm_75 shapes only row-major A, column-major B.
-  if (is_mma && q.shape != MatrixShape::m8n8k4 &&
+  // m8n8k4 takes either layout for A and for B; the sm_75 shapes and the 4-bit mode only row-major
+  // A and column-major B.
+  if ((is_mma || q.shape == MatrixShape::m8n8k32) && q.shape != MatrixShape::m8n8k4 &&
       (q.layouts[0] != MatrixLayout::row || q.layouts[1] != MatrixLayout::col))
     fail(name + "." + std::string(shape_name(q.shape)) + " needs .row.col");
   DataType d, a, b, c;
@@ -172,8 +190,10 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
     d = q.types[0], a = b = DataType::f16, c = q.types[1];
   } else if (q.types.size() == 4) {  // .dtype.atype.btype.ctype
     d = q.types[0], a = q.types[1], b = q.types[2], c = q.types[3];
-    // mma.sync's integer shape takes s8 and u8 in either order; wmma the same type twice.
-    const bool mixed_integers = is_mma && is_integer_element(a) && is_integer_element(b);
+    // mma.sync's integer shapes take s8 and u8 (s4 and u4) in either order; wmma the same type
+    // twice.
+    const bool mixed_integers =
+        is_mma && fits_integer_shape(q.shape, a) && fits_integer_shape(q.shape, b);
     if (b != a && !mixed_integers)
       fail(name + ": A" + type_text(a) + " with B" + type_text(b) + " is not supported");
   } else {
@@ -183,12 +203,15 @@ void decode_multiply(const std::string& name, const Qualifiers& q, std::vector<R
   }
   const bool floating = (d == DataType::f16 || d == DataType::f32) &&
                         (c == DataType::f16 || c == DataType::f32) && a == DataType::f16;
-  const bool integer = d == DataType::s32 && c == DataType::s32 && is_integer_element(a);
-  const bool integer_shape = q.shape == MatrixShape::m8n8k16;
-  if (is_mma ? !(integer_shape ? integer : floating) : !(floating || integer))
-    fail(name + (is_mma ? "." + std::string(shape_name(q.shape)) : std::string()) + type_text(d) +
-         type_text(a) + type_text(b) + type_text(c) + " is not supported (" +
-         (!is_mma         ? "f16 A and B with f16/f32 C and D, or s8/u8 A and B with s32 C and D"
+  const bool integer = d == DataType::s32 && c == DataType::s32 && fits_integer_shape(q.shape, a);
+  const bool four_bit = q.shape == MatrixShape::m8n8k32;
+  const bool integer_shape = four_bit || (is_mma && q.shape == MatrixShape::m8n8k16);
+  if (integer_shape ? !integer : is_mma ? !floating : !(floating || integer))
+    fail(name + (is_mma || four_bit ? "." + std::string(shape_name(q.shape)) : std::string()) +
+         type_text(d) + type_text(a) + type_text(b) + type_text(c) + " is not supported (" +
+         (four_bit        ? "s4/u4 A and B with s32 C and D"
+          : !is_mma       ? "f16 A and B with f16/f32 C and D, or s8/u8 A and B with "
+                            "s32 C and D"
           : integer_shape ? "s8/u8 A and B with s32 C and D"
                           : "f16 A and B with f16/f32 C and D") +
          ")");
@@ -260,7 +283,7 @@ void decode_ldmatrix(const std::vector<std::string_view>& pieces, std::vector<Ra
 
 bool is_mma_shape(MatrixShape shape) {
   return shape == MatrixShape::m16n8k8 || shape == MatrixShape::m8n8k16 ||
-         shape == MatrixShape::m8n8k4;
+         shape == MatrixShape::m8n8k4 || shape == MatrixShape::m8n8k32;
 }
 
 uint32_t tiles_per_warp(MatrixShape shape) {
@@ -281,6 +304,8 @@ MatrixGeometry matrix_geometry(MatrixShape shape) {
       return {8, 8, 16};
     case MatrixShape::m8n8k4:
       return {8, 8, 4};
+    case MatrixShape::m8n8k32:
+      return {8, 8, 32};
     case MatrixShape::none:
       break;
   }
@@ -301,6 +326,8 @@ std::string_view shape_name(MatrixShape shape) {
       return "m8n8k16";
     case MatrixShape::m8n8k4:
       return "m8n8k4";
+    case MatrixShape::m8n8k32:
+      return "m8n8k32";
     case MatrixShape::none:
       break;
   }
@@ -327,7 +354,7 @@ uint32_t fragment_elements(MatrixShape shape, MatrixRole role, DataType element)
 }
 
 uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element) {
-  return static_cast<uint32_t>(fragment_elements(shape, role, element) * type_bytes(element) / 4);
+  return fragment_elements(shape, role, element) * type_bits(element) / 32;
 }
 
 MatrixRole role_of(Opcode op) {

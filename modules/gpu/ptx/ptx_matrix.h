@@ -25,7 +25,8 @@ MatrixGeometry matrix_geometry(MatrixShape shape);
 // Tiles one warp instruction multiplies: 4 for mma.sync.m8n8k4 (each quad pair, lanes 4q..4q+3
 // and 4q+16..4q+19, its own 8x8x4 tile), 1 for the other shapes.
 uint32_t tiles_per_warp(MatrixShape shape);
-// mma.sync's shapes (m16n8k8, m8n8k16, m8n8k4), whose fragments are laid out as the PTX ISA says.
+// mma.sync's shapes (m16n8k8, m8n8k16, m8n8k4, m8n8k32), whose fragments are laid out as the PTX
+// ISA says (wmma's m8n8k32 too).
 bool is_mma_shape(MatrixShape shape);
 std::string_view shape_name(MatrixShape shape);
 std::string_view layout_name(MatrixLayout layout);
@@ -39,7 +40,7 @@ uint32_t matrix_cols(MatrixShape shape, MatrixRole role);
 // docs/gpu_tensor.md); every other fragment holds each element of its tile once (rows x cols x
 // tiles_per_warp / 32).
 uint32_t fragment_elements(MatrixShape shape, MatrixRole role, DataType element);
-// 32-bit registers of that fragment (f16 pairs and s8/u8 quadruples share one register).
+// 32-bit registers of that fragment (f16 pairs, s8/u8 quadruples and s4/u4 octets share one).
 uint32_t fragment_registers(MatrixShape shape, MatrixRole role, DataType element);
 
 // The role a wmma.load/wmma.store opcode moves.

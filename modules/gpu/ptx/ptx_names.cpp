@@ -29,6 +29,12 @@ constexpr std::array<std::pair<DataType, std::string_view>, 20> k_types{{
     {T::s8, "s8"},       {T::s16, "s16"},   {T::s32, "s32"},       {T::s64, "s64"}, {T::f16, "f16"},
     {T::f16x2, "f16x2"}, {T::bf16, "bf16"}, {T::bf16x2, "bf16x2"}, {T::f32, "f32"}, {T::f64, "f64"},
 }};
+// Named only by the tensor-core instructions' decoder (sub_byte_type_from_name): no register,
+// variable or other instruction takes them.
+constexpr std::array<std::pair<DataType, std::string_view>, 2> k_sub_byte_types{{
+    {T::s4, "s4"},
+    {T::u4, "u4"},
+}};
 
 using S = StateSpace;
 constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
@@ -226,6 +232,7 @@ constexpr std::array<std::pair<TestProperty, std::string_view>, 6> k_test_proper
 }  // namespace
 
 std::string_view type_name(DataType type) {
+  if (is_sub_byte(type)) return name_of(k_sub_byte_types, type);
   return type == T::none ? "" : name_of(k_types, type);
 }
 std::string type_text(DataType type) {
@@ -234,6 +241,10 @@ std::string type_text(DataType type) {
 
 std::optional<DataType> type_from_name(std::string_view name) {
   return value_of(k_types, name);
+}
+
+std::optional<DataType> sub_byte_type_from_name(std::string_view name) {
+  return value_of(k_sub_byte_types, name);
 }
 
 std::string_view space_name(StateSpace space) {

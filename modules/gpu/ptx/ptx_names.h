@@ -16,6 +16,8 @@ std::string_view type_name(DataType type);
 // With its dot, as messages quote it: ".f32".
 std::string type_text(DataType type);
 std::optional<DataType> type_from_name(std::string_view name);
+// .s4 and .u4, which only the tensor-core instructions take (type_from_name does not know them).
+std::optional<DataType> sub_byte_type_from_name(std::string_view name);
 
 std::string_view space_name(StateSpace space);  // "" for generic
 std::optional<StateSpace> space_from_name(std::string_view name);

@@ -15,6 +15,7 @@ enum class DataType : uint8_t {
   u8, u16, u32, u64,
   s8, s16, s32, s64,
   f16, f16x2, bf16, bf16x2, f32, f64,
+  s4, u4,  // only as the A and B elements of the tensor cores' 4-bit mode (.m8n8k32)
 };
 // clang-format on
 
@@ -34,6 +35,9 @@ constexpr size_t type_bytes(DataType type) {
     case DataType::none: return 0;
     case DataType::pred: return 1;
     case DataType::b8: case DataType::u8: case DataType::s8: return 1;
+    case DataType::s4:
+    case DataType::u4:
+      return 1;  // two to a byte: see type_bits
     case DataType::b16: case DataType::u16: case DataType::s16: case DataType::f16:
     case DataType::bf16: return 2;
     case DataType::b32: case DataType::u32: case DataType::s32: case DataType::f32:
@@ -44,14 +48,23 @@ constexpr size_t type_bytes(DataType type) {
   return 0;
 }
 
+constexpr bool is_sub_byte(DataType type) {
+  return type == DataType::s4 || type == DataType::u4;
+}
+
+// Bits of one element: 4 for the sub-byte types, else 8 x type_bytes.
+constexpr unsigned type_bits(DataType type) {
+  return is_sub_byte(type) ? 4 : 8 * static_cast<unsigned>(type_bytes(type));
+}
+
 constexpr bool is_signed_int(DataType type) {
   return type == DataType::s8 || type == DataType::s16 || type == DataType::s32 ||
-         type == DataType::s64;
+         type == DataType::s64 || type == DataType::s4;
 }
 
 constexpr bool is_unsigned_int(DataType type) {
   return type == DataType::u8 || type == DataType::u16 || type == DataType::u32 ||
-         type == DataType::u64;
+         type == DataType::u64 || type == DataType::u4;
 }
 
 constexpr bool is_float(DataType type) {

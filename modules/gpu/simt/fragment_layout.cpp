@@ -19,8 +19,8 @@ MatrixPosition group_block(MatrixShape shape, uint32_t group) {
 MatrixPosition block_position(const FragmentSpec& spec, uint32_t lane, uint32_t index) {
   const uint32_t group = lane / 4, thread = lane % 4;
   const bool accumulator = spec.role == MatrixRole::c;
-  const uint32_t per_block = accumulator ? 2 : 4 / spec.element_bytes();
-  const uint32_t along = accumulator ? 8 : 16 / spec.element_bytes();  // block length along k or n
+  const uint32_t per_block = accumulator ? 2 : 32 / spec.element_bits();
+  const uint32_t along = accumulator ? 8 : 128 / spec.element_bits();  // block length along k or n
   const uint32_t e = index % spec.distinct_elements();
   const uint32_t block = e / per_block;
   const uint32_t offset = thread * per_block + e % per_block;
@@ -101,13 +101,21 @@ MatrixPosition fragment_position(const FragmentSpec& spec, uint32_t lane, uint32
 }
 
 FragmentSpec fragment_spec_of(const Instruction& instruction, FragmentMapping mapping) {
-  return FragmentSpec{instruction.mod.shape, role_of(instruction.op), instruction.type,
-                      instruction.mod.layout_a, mapping};
+  return storage_spec({instruction.mod.shape, role_of(instruction.op), instruction.type,
+                       instruction.mod.layout_a, mapping});
 }
 
 uint32_t default_stride(const FragmentSpec& spec) {
   return spec.layout == MatrixLayout::col ? matrix_rows(spec.shape, spec.role)
                                           : matrix_cols(spec.shape, spec.role);
+}
+
+FragmentSpec storage_spec(const FragmentSpec& spec) {
+  if (spec.shape != MatrixShape::m8n8k32) return spec;
+  FragmentSpec bytes = spec;
+  bytes.shape = MatrixShape::m8n8k16;
+  if (is_sub_byte(spec.element)) bytes.element = DataType::u8;
+  return bytes;
 }
 
 FragmentRuns fragment_runs(const FragmentSpec& spec) {

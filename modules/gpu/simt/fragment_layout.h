@@ -33,6 +33,7 @@ struct FragmentSpec {
 
   uint32_t elements() const { return fragment_elements(shape, role, element); }
   uint32_t element_bytes() const { return static_cast<uint32_t>(type_bytes(element)); }
+  uint32_t element_bits() const { return type_bits(element); }
   // Fragment elements 0 .. distinct_elements() - 1 hold different matrix elements; element i
   // holds the same one as element i % distinct_elements() (elements() unless Turing f16 A/B).
   uint32_t distinct_elements() const;
@@ -63,10 +64,22 @@ inline uint64_t element_offset(MatrixPosition p, MatrixLayout layout, uint64_t s
                                      : uint64_t{p.row} * stride + p.col;
 }
 
-// The fragment a wmma.load/wmma.store moves under `mapping`, and the stride it takes when the
-// instruction gives none (the tile's own row length for .row, column length for .col).
+// The same fragment as the bytes it moves to and from memory: the 4-bit mode's (m8n8k32) s4/u4 A
+// or B as the u8 fragment of m8n8k16, whose byte i holds elements 2i (low nibble) and 2i + 1 (its
+// row-major A and column-major B keep k's pairs in one byte), and its s32 C and D as m8n8k16's,
+// laid out alike. Any other fragment is its own.
+FragmentSpec storage_spec(const FragmentSpec& spec);
+
+// The fragment a wmma.load/wmma.store moves under `mapping`, as it moves it (storage_spec), and
+// the stride it takes when the instruction gives none (the tile's own row length for .row, column
+// length for .col), in that fragment's elements.
 FragmentSpec fragment_spec_of(const Instruction& instruction, FragmentMapping mapping);
 uint32_t default_stride(const FragmentSpec& spec);
+// A stride the instruction gives, in its own elements, in those of fragment_spec_of: halved for
+// s4/u4 (two to a byte).
+inline uint64_t storage_stride(const Instruction& instruction, uint64_t stride) {
+  return is_sub_byte(instruction.type) ? stride / 2 : stride;
+}
 
 // Byte offset of fragment element `index` of `lane` from the tile's first byte, the tile laid
 // out as spec.layout says with rows (or columns) `stride` elements apart.

@@ -53,10 +53,6 @@ struct Exec {
 
 using gpu::for_each_lane;
 
-inline unsigned type_bits(DataType type) {
-  return static_cast<unsigned>(type_bytes(type)) * 8;
-}
-
 inline uint64_t width_mask(unsigned bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }

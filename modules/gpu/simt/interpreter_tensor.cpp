@@ -18,24 +18,25 @@ bool whole_warp(Exec& x) {
   return false;
 }
 
-uint32_t element_mask(uint32_t bytes) {
-  return bytes >= 4 ? 0xffffffffu : (1u << (bytes * 8)) - 1;
+uint32_t element_mask(uint32_t width) {
+  return width >= 32 ? 0xffffffffu : (1u << width) - 1;
 }
 
-// Element `index` of a fragment of `bytes`-byte elements packed into 32-bit registers.
+// Element `index` of a fragment of `width`-bit elements packed into 32-bit registers, the first
+// in the low bits.
 uint32_t get_element(const WarpState& warp, const Operand& fragment, uint32_t lane, uint32_t index,
-                     uint32_t bytes) {
-  const uint32_t byte = index * bytes;
-  const uint64_t reg = warp.reg(fragment.vector_regs[byte / 4], lane);
-  return static_cast<uint32_t>(reg >> (byte % 4 * 8)) & element_mask(bytes);
+                     uint32_t width) {
+  const uint32_t bit = index * width;
+  const uint64_t reg = warp.reg(fragment.vector_regs[bit / 32], lane);
+  return static_cast<uint32_t>(reg >> (bit % 32)) & element_mask(width);
 }
 
 void set_element(WarpState& warp, const Operand& fragment, uint32_t lane, uint32_t index,
-                 uint32_t bytes, uint32_t bits) {
-  const uint32_t byte = index * bytes;
-  uint64_t& reg = warp.reg(fragment.vector_regs[byte / 4], lane);
-  const uint32_t shift = byte % 4 * 8;
-  const uint32_t mask = element_mask(bytes) << shift;
+                 uint32_t width, uint32_t bits) {
+  const uint32_t bit = index * width;
+  uint64_t& reg = warp.reg(fragment.vector_regs[bit / 32], lane);
+  const uint32_t shift = bit % 32;
+  const uint32_t mask = element_mask(width) << shift;
   reg = (static_cast<uint32_t>(reg) & ~mask) | ((bits << shift) & mask);
 }
 
@@ -51,8 +52,8 @@ void copy_repeats(WarpState& warp, const Operand& fragment, uint32_t lane, uint3
                   uint32_t bytes) {
   const uint32_t elements = uint32_t{fragment.vector_count} * 4 / bytes;
   for (uint32_t e = loaded; e < elements; ++e)
-    set_element(warp, fragment, lane, e, bytes,
-                get_element(warp, fragment, lane, e % loaded, bytes));
+    set_element(warp, fragment, lane, e, bytes * 8,
+                get_element(warp, fragment, lane, e % loaded, bytes * 8));
 }
 
 }  // namespace
@@ -73,8 +74,9 @@ void execute_fragment_memory(Exec& x, bool& pending) {
   request.lanes = 0;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
-    const uint64_t stride =
-        in.operand_count == 3 ? static_cast<uint32_t>(read(x, 2, lane)) : tile_stride;
+    // The instruction's stride counts its own elements (4-bit ones for s4/u4).
+    const uint64_t given = in.operand_count == 3 ? static_cast<uint32_t>(read(x, 2, lane)) : 0;
+    const uint64_t stride = in.operand_count == 3 ? storage_stride(in, given) : tile_stride;
     if (stride < tile_stride) {
       x.fail(FaultKind::unsupported, lane, "wmma stride shorter than the tile");
       return;
@@ -84,7 +86,8 @@ void execute_fragment_memory(Exec& x, bool& pending) {
         in.space == StateSpace::generic ? resolve_generic(raw) : Place{in.space, raw};
     // Rows (columns) 16 bytes apart, as the PTX ISA asks, and a tile aligned to the widest
     // access (16 bytes; the ISA's 256-bit alignment is more than the model needs).
-    if (place.address % 16 != 0 || stride * element_bytes % 16 != 0) {
+    const bool whole_rows = in.operand_count < 3 || given * type_bits(in.type) % 128 == 0;
+    if (place.address % 16 != 0 || !whole_rows) {
       x.fail(FaultKind::misaligned_address, lane,
              "wmma needs a 16-byte aligned tile and a stride of a multiple of 16 bytes", raw,
              in.space);
@@ -109,7 +112,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
       }
       if (is_store)
         for (uint32_t e = 0; e < elements; ++e) {
-          const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes);
+          const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes * 8);
           std::memcpy(request.data[lane].data() + e * element_bytes, &bits, element_bytes);
         }
       return;
@@ -127,10 +130,11 @@ void execute_fragment_memory(Exec& x, bool& pending) {
         return;
       }
       if (is_store) {
-        const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes);
+        const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes * 8);
         std::memcpy(pointer, &bits, element_bytes);
       } else {
-        set_element(x.warp, fragment, lane, e, element_bytes, read_bits(pointer, element_bytes));
+        set_element(x.warp, fragment, lane, e, element_bytes * 8,
+                    read_bits(pointer, element_bytes));
       }
     }
     if (!is_store) copy_repeats(x.warp, fragment, lane, elements, element_bytes);
@@ -140,7 +144,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
   request.function = x.function;
   request.pc = x.pc;
   request.bytes = runs.run_elements * element_bytes;
-  request.type = in.type;
+  request.type = spec.element;
   request.vector_width = 1;
   request.atomic_op = AtomicOp::none;
   request.destination = is_store ? Operand{} : fragment;
@@ -154,7 +158,7 @@ void write_loaded_fragment(WarpState& warp, const MemoryRequest& request) {
   const uint32_t elements = request.run_count * request.bytes / element_bytes;
   for_each_lane(request.lanes, [&](uint32_t lane) {
     for (uint32_t e = 0; e < elements; ++e)
-      set_element(warp, request.destination, lane, e, element_bytes,
+      set_element(warp, request.destination, lane, e, element_bytes * 8,
                   read_bits(request.data[lane].data() + e * element_bytes, element_bytes));
     copy_repeats(warp, request.destination, lane, elements, element_bytes);
   });
@@ -176,7 +180,7 @@ std::vector<uint32_t> gather_matrix(const Exec& x, const FragmentSpec& spec,
       const size_t i = size_t{p.row} * cols + p.col;
       if (seen[i]) continue;
       seen[i] = true;
-      matrix[i] = get_element(x.warp, fragment, lane, e, spec.element_bytes());
+      matrix[i] = get_element(x.warp, fragment, lane, e, spec.element_bits());
     }
   }
   return matrix;
@@ -206,7 +210,7 @@ void execute_matrix_multiply(Exec& x) {
     const std::vector<uint32_t>& result = results[tile_of_lane(shape, lane)];
     for (uint32_t e = 0; e < d.elements(); ++e) {
       const MatrixPosition p = fragment_position(d, lane, e);
-      set_element(x.warp, in.operands[0], lane, e, d.element_bytes(), result[p.row * cols + p.col]);
+      set_element(x.warp, in.operands[0], lane, e, d.element_bits(), result[p.row * cols + p.col]);
     }
   }
 }

@@ -29,8 +29,12 @@ uint32_t f32_bits(float value) {
   return bits;
 }
 
+// An s8, u8, s4 or u4 element's value from its bits.
 int64_t integer_element(DataType type, uint32_t bits) {
-  return type == DataType::s8 ? static_cast<int8_t>(bits & 0xff) : int64_t(bits & 0xff);
+  const unsigned width = type_bits(type);
+  const int64_t value = bits & ((1u << width) - 1);
+  const bool negative = is_signed_int(type) && (value >> (width - 1)) != 0;
+  return negative ? value - (int64_t{1} << width) : value;
 }
 
 std::vector<uint32_t> integer_tile(const MatrixGeometry& g, const TileTypes& types,

@@ -12,11 +12,12 @@ namespace ohmvp::gpu {
 // whose products are exact and whose sum with the accumulator is rounded once to the
 // accumulator's precision (round to nearest even). The accumulator is f32 when C or D is f32
 // (mixed precision) and f16 when both are f16 (FP16 mode); D is the accumulator converted to
-// D's type at the end. s8/u8 products are summed exactly in s32, wrapping unless `satfinite`.
+// D's type at the end. s8/u8 (s4/u4) products are summed exactly in s32, wrapping unless
+// `satfinite`.
 // Matrices hold raw element bits: A m x k and B k x n row-major, C and D m x n row-major.
 struct TileTypes {
-  DataType a = DataType::f16;   // A's element type: f16, s8 or u8
-  DataType b = DataType::f16;   // B's: the same, but for s8 with u8 (mma.sync.m8n8k16)
+  DataType a = DataType::f16;   // A's element type: f16, s8, u8, s4 or u4
+  DataType b = DataType::f16;   // B's: the same, but for s8 with u8 (s4 with u4) in mma.sync
   DataType c = DataType::f32;   // f16, f32 or s32
   DataType d = DataType::f32;
   bool satfinite = false;
