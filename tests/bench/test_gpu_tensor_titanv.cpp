@@ -60,6 +60,9 @@ TEST_CASE("titanv: mma.sync.m8n8k4 is one set of the wmma.mma schedule", "[tenso
   CHECK(hmma_count() - before == 4 * 4 + 2 * 2);
   // The sub-core's two tensor cores do 128 multiply-adds a cycle: the next one 8 cycles later.
   CHECK(measure(TensorOp::volta_mma_f32, 2, true) == 8 + 2);
+  std::cout << "titanv mma.sync.m8n8k4 latency f32 "
+            << (measure(TensorOp::volta_mma_f32, 9) - 2) / 9 << ", f16 "
+            << (measure(TensorOp::volta_mma_f16, 9) - 2) / 9 << " cycles\n";
 }
 
 TEST_CASE("titanv: Volta (sm_70) refuses integer wmma and the sm_75 mma.sync shapes at launch",

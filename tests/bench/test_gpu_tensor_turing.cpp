@@ -36,7 +36,8 @@ TEST_CASE("turing: wmma.mma latencies of the four modes", "[tensor]") {
   CHECK(the_bench().stats.find_counter("gpu.sm0", "hmma")->value() - four_bit_before == 2);
   std::cout << "turing wmma.mma f32 latency " << (measure(TensorOp::wmma_f32, 9) - 2) / 9
             << ", f16 " << (measure(TensorOp::wmma_f16, 9) - 2) / 9 << ", s8 "
-            << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << " cycles\n";
+            << (measure(TensorOp::wmma_s8, 9) - 2) / 9 << ", s4 (8x8x32) "
+            << (measure(TensorOp::wmma_s4, 3) - 2) / 3 << " cycles\n";
 }
 
 TEST_CASE("turing: FP32 accumulation takes the tensor cores twice as long as FP16", "[tensor]") {
