@@ -53,6 +53,22 @@ void for_each_warp_tile(const KernelCall& call, const GemmShape& s, F element, u
   }
 }
 
+// D = A x B + C on the launch's 16x16 warp tiles (for_each_warp_tile): A f16 row-major, C f32
+// row-major; B's element (k, j) and D's (i, j) at the indices `b_at` and `d_at` give.
+template <class BAt, class DAt>
+void gemm_plus_c(const KernelCall& call, BAt b_at, DAt d_at) {
+  call.expect_args(5);
+  auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
+  auto c = call.buffer<float>(2), d = call.buffer<float>(3);
+  const GemmShape s = gemm_shape(call, 4);
+  for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
+    d.set(d_at(s, i, j), tensor_dot(
+                             c[uint64_t(i) * s.cols + j], s.inner,
+                             [&](int32_t k) { return a[uint64_t(i) * s.inner + k]; },
+                             [&](int32_t k) { return b[b_at(s, k, j)]; }));
+  });
+}
+
 // Element `index` of an array of s4 values two to a byte, the even index in the low nibble.
 int32_t s4_element(const BufferView<uint8_t>& packed, uint64_t index) {
   const uint32_t nibble = uint32_t(packed[index / 2] >> (index % 2 * 4)) & 0xf;
@@ -125,32 +141,24 @@ std::map<std::string, KernelFunction> tensor_kernels() {
              for (uint64_t w = 0; w < warps * 2; ++w)
                for (uint32_t e = 0; e < 256; ++e) out.set(w * 256 + e, tile[e]);
            }},
-          {"volta_mma_gemm",
+          {"volta_mma_gemm",  // B and D row-major
            [](const KernelCall& call) {
-             call.expect_args(5);
-             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
-             auto c = call.buffer<float>(2), d = call.buffer<float>(3);
-             const GemmShape s = gemm_shape(call, 4);
-             for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
-               d.set(uint64_t(i) * s.cols + j,
-                     tensor_dot(
-                         c[uint64_t(i) * s.cols + j], s.inner,
-                         [&](int32_t k) { return a[uint64_t(i) * s.inner + k]; },
-                         [&](int32_t k) { return b[uint64_t(k) * s.cols + j]; }));
-             });
+             gemm_plus_c(
+                 call,
+                 [](const GemmShape& s, int32_t k, uint32_t j) { return uint64_t(k) * s.cols + j; },
+                 [](const GemmShape& s, uint32_t i, uint32_t j) {
+                   return uint64_t(i) * s.cols + j;
+                 });
            }},
-          {"wmma_gemm_global", [](const KernelCall& call) {
-             call.expect_args(5);
-             auto a = call.buffer<uint16_t>(0), b = call.buffer<uint16_t>(1);
-             auto c = call.buffer<float>(2), d = call.buffer<float>(3);
-             const GemmShape s = gemm_shape(call, 4);
-             for_each_warp_tile(call, s, [&](uint32_t i, uint32_t j) {
-               d.set(uint64_t(j) * s.rows + i,
-                     tensor_dot(
-                         c[uint64_t(i) * s.cols + j], s.inner,
-                         [&](int32_t k) { return a[uint64_t(i) * s.inner + k]; },
-                         [&](int32_t k) { return b[uint64_t(j) * s.inner + k]; }));
-             });
+          {"wmma_gemm_global", [](const KernelCall& call) {  // B and D column-major
+             gemm_plus_c(
+                 call,
+                 [](const GemmShape& s, int32_t k, uint32_t j) {
+                   return uint64_t(j) * s.inner + k;
+                 },
+                 [](const GemmShape& s, uint32_t i, uint32_t j) {
+                   return uint64_t(j) * s.rows + i;
+                 });
            }}};
 }
 

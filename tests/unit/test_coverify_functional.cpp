@@ -235,28 +235,12 @@ SKIP:
   }
 }
 
-TEST_CASE(
-    "the int8 and 4-bit tensor-core GEMMs (Turing only so not shipped) match their references",
-    "[coverify][tensor]") {
-  for (const char* name : {"wmma_gemm_s8.json", "wmma_gemm_s4.json"}) {
-    INFO(name);
-    const GpuWorkload workload = load_gpu_workload(std::filesystem::path(OHMVP_SOURCE_DIR) /
-                                                   "tests" / "data" / "workloads" / name);
-    const Reference* reference = find_reference(workload.name);
-    REQUIRE(reference != nullptr);
-    const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
-    const FunctionalRun run = run_workload_functionally(workload);
-    const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
-    INFO(comparison.message);
-    CHECK(comparison.matches);
-  }
-}
+namespace {
 
-// Hidden (not run by ctest): the 1024^3 GEMM of docs/results.md, functionally, against its
-// reference. `build/tests/unit_tests "[large]"`.
-TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tensor]") {
-  const GpuWorkload workload =
-      load_gpu_workload(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
+// Runs the workload in `file` functionally and checks its outputs against its reference.
+void check_against_reference(const std::filesystem::path& file) {
+  INFO(file.filename().string());
+  const GpuWorkload workload = load_gpu_workload(file);
   const Reference* reference = find_reference(workload.name);
   REQUIRE(reference != nullptr);
   const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
@@ -264,4 +248,19 @@ TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tenso
   const Comparison comparison = compare_outputs(*reference, workload, expected, run.outputs);
   INFO(comparison.message);
   CHECK(comparison.matches);
+}
+
+}  // namespace
+
+TEST_CASE("the int8 and 4-bit tensor-core GEMMs (Turing only so not shipped) match references",
+          "[coverify][tensor]") {
+  for (const char* name : {"wmma_gemm_s8.json", "wmma_gemm_s4.json"})
+    check_against_reference(std::filesystem::path(OHMVP_SOURCE_DIR) / "tests" / "data" /
+                            "workloads" / name);
+}
+
+// Hidden (not run by ctest): the 1024^3 GEMM of docs/results.md, functionally, against its
+// reference. `build/tests/unit_tests "[large]"`.
+TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tensor]") {
+  check_against_reference(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
 }

@@ -143,16 +143,48 @@ std::vector<uint8_t> run_one_warp(const std::string& ptx, const std::vector<uint
   return out;
 }
 
-void run_case(const Case& c, FragmentMapping mapping) {
-  const MatrixGeometry g = matrix_geometry(c.shape);
-  const Module module = parse_ptx(kernel_ptx(c), "tile.ptx");
+// Kernel `k(in, out)`: lane l loads 16 bytes at in + 16 l (one A register, one B register, two
+// C registers), runs mma.sync.aligned.<shape>.row.col{.satfinite}.s32.<types>.s32 and stores its
+// two D registers at out + 16 l.
+std::string integer_mma_ptx(const std::string& shape, bool saturate, const std::string& types) {
+  return ".version 7.0\n.target sm_75\n.address_size 64\n"
+         ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+         "  .reg .b32 %r<20>;\n  .reg .b64 %rd<6>;\n"
+         "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
+         "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 16;\n"
+         "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
+         "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
+         "  mma.sync.aligned." +
+         shape + ".row.col" + (saturate ? ".satfinite" : "") + ".s32." + types +
+         ".s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
+         "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
+}
+
+// Runs kernel `k(a, b, c, d)` of `ptx` on one warp with the bytes of A, B and C; D's bytes after.
+std::vector<uint8_t> run_abcd(const std::string& ptx, FragmentMapping mapping,
+                              const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                              const std::vector<uint8_t>& c, size_t d_bytes) {
+  const Module module = parse_ptx(ptx, "tile.ptx");
   DeviceMemory memory;
   FunctionalExecutor executor(module, memory, 32, mapping);
+  const uint64_t pa = memory.allocate(a.size()), pb = memory.allocate(b.size());
+  const uint64_t pc = memory.allocate(c.size()), pd = memory.allocate(d_bytes);
+  memory.write(pa, a.data(), a.size());
+  memory.write(pb, b.data(), b.size());
+  memory.write(pc, c.data(), c.size());
+  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pb, pc, pd})});
+  std::vector<uint8_t> d(d_bytes);
+  memory.read(pd, d.data(), d.size());
+  return d;
+}
+
+void run_case(const Case& c, FragmentMapping mapping) {
+  const MatrixGeometry g = matrix_geometry(c.shape);
   const uint32_t ab = uint32_t(type_bytes(c.ab));
   const uint32_t lda = stride_of(c.la, g.m, g.k), ldb = stride_of(c.lb, g.k, g.n);
   const uint32_t ldc = stride_of(c.lc, g.m, g.n), ldd = stride_of(c.ld, g.m, g.n);
   std::vector<uint8_t> a(size_t{lda} * 32 * ab), b(size_t{ldb} * 32 * ab);
-  std::vector<uint8_t> cm(size_t{ldc} * 32 * 4), dm(size_t{ldd} * 32 * 4);
+  std::vector<uint8_t> cm(size_t{ldc} * 32 * 4);
   for (uint32_t i = 0; i < g.m; ++i)
     for (uint32_t k = 0; k < g.k; ++k)
       put_element(a, offset(c.la, i, k, lda, ab), c.ab, a_value(i, k));
@@ -163,13 +195,7 @@ void run_case(const Case& c, FragmentMapping mapping) {
   for (uint32_t i = 0; i < g.m; ++i)
     for (uint32_t j = 0; j < g.n; ++j)
       put_element(cm, offset(c.lc, i, j, ldc, cb), c.c, c_value(i, j));
-  const uint64_t pa = memory.allocate(a.size()), pb = memory.allocate(b.size());
-  const uint64_t pc = memory.allocate(cm.size()), pd = memory.allocate(dm.size());
-  memory.write(pa, a.data(), a.size());
-  memory.write(pb, b.data(), b.size());
-  memory.write(pc, cm.data(), cm.size());
-  executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pb, pc, pd})});
-  memory.read(pd, dm.data(), dm.size());
+  const std::vector<uint8_t> dm = run_abcd(kernel_ptx(c), mapping, a, b, cm, size_t{ldd} * 32 * 4);
   for (uint32_t i = 0; i < g.m; ++i)
     for (uint32_t j = 0; j < g.n; ++j) {
       int32_t sum = c_value(i, j);
@@ -426,18 +452,7 @@ TEST_CASE("mma.sync.m8n8k16 multiplies s8 and u8 fragments in the PTX ISA's layo
   };
   for (const bool saturate : {false, true}) {
     INFO((saturate ? ".satfinite" : "wrapping"));
-    const std::string ptx =
-        ".version 7.0\n.target sm_75\n.address_size 64\n"
-        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "  .reg .b32 %r<20>;\n  .reg .b64 %rd<6>;\n"
-        "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
-        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 16;\n"
-        "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
-        "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
-        "  mma.sync.aligned.m8n8k16.row.col" +
-        std::string(saturate ? ".satfinite" : "") +
-        ".s32.s8.u8.s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
-        "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
+    const std::string ptx = integer_mma_ptx("m8n8k16", saturate, "s8.u8");
     std::vector<uint8_t> in(32 * 16);
     for (uint32_t lane = 0; lane < 32; ++lane) {
       const uint32_t group = lane / 4, t = lane % 4;
@@ -516,7 +531,7 @@ TEST_CASE("wmma 4-bit mode (m8n8k32 s4/u4): A from global and B from shared memo
         ".s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
         "  wmma.store.d.sync.aligned.col.m8n8k32.global.s32 [%rd4], {%r6, %r7}, 8;\n"
         "  exit;\n}\n";
-    std::vector<uint8_t> a(256), b(256), cm(256), dm(256);
+    std::vector<uint8_t> a(256), b(256), cm(256);
     for (uint32_t i = 0; i < 8; ++i)
       for (uint32_t k = 0; k < 32; ++k) {
         put_nibble(a, i * 32, k, s4_a(i, k) & (is_unsigned ? 0x7 : 0xf));
@@ -525,16 +540,7 @@ TEST_CASE("wmma 4-bit mode (m8n8k32 s4/u4): A from global and B from shared memo
     for (uint32_t i = 0; i < 8; ++i)
       for (uint32_t j = 0; j < 8; ++j)
         put_element(cm, (i * 8 + j) * 4, DataType::s32, c_value(i, j));
-    const Module module = parse_ptx(ptx, "s4.ptx");
-    DeviceMemory memory;
-    FunctionalExecutor executor(module, memory, 32, FragmentMapping::turing);
-    const uint64_t pa = memory.allocate(a.size()), pb = memory.allocate(b.size());
-    const uint64_t pc = memory.allocate(cm.size()), pd = memory.allocate(dm.size());
-    memory.write(pa, a.data(), a.size());
-    memory.write(pb, b.data(), b.size());
-    memory.write(pc, cm.data(), cm.size());
-    executor.launch({"k", {1, 1, 1}, {32, 1, 1}, 0, pointers({pa, pb, pc, pd})});
-    memory.read(pd, dm.data(), dm.size());
+    const std::vector<uint8_t> dm = run_abcd(ptx, FragmentMapping::turing, a, b, cm, 256);
     for (uint32_t i = 0; i < 8; ++i)
       for (uint32_t j = 0; j < 8; ++j) {
         int32_t sum = c_value(i, j);
@@ -557,18 +563,7 @@ TEST_CASE("mma.sync.m8n8k32 multiplies s4 and u4 fragments in the PTX ISA's layo
   };
   for (const bool saturate : {false, true}) {
     INFO((saturate ? ".satfinite" : "wrapping"));
-    const std::string ptx =
-        ".version 7.0\n.target sm_75\n.address_size 64\n"
-        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-        "  .reg .b32 %r<20>;\n  .reg .b64 %rd<6>;\n"
-        "  ld.param.u64 %rd1, [pin];\n  ld.param.u64 %rd2, [pout];\n"
-        "  mov.u32 %r1, %laneid;\n  mul.wide.u32 %rd3, %r1, 16;\n"
-        "  add.s64 %rd4, %rd1, %rd3;\n  add.s64 %rd5, %rd2, %rd3;\n"
-        "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];\n"
-        "  mma.sync.aligned.m8n8k32.row.col" +
-        std::string(saturate ? ".satfinite" : "") +
-        ".s32.s4.u4.s32 {%r6, %r7}, {%r2}, {%r3}, {%r4, %r5};\n"
-        "  st.global.v2.u32 [%rd5], {%r6, %r7};\n  exit;\n}\n";
+    const std::string ptx = integer_mma_ptx("m8n8k32", saturate, "s4.u4");
     std::vector<uint8_t> in(32 * 16);
     for (uint32_t lane = 0; lane < 32; ++lane) {
       const uint32_t group = lane / 4, t = lane % 4;
