@@ -98,19 +98,22 @@ inline std::string latency_ptx(TensorOp op, int chain, bool independent = false)
   return ptx;
 }
 
-// Kernel `lat(in, out)`: reads %clock, loads a row-major f16 A fragment from a shared tile whose
-// rows are `stride` elements apart, uses it, reads %clock again and stores the interval at
-// `out`: 1 + the load's latency (ldst + bank passes - 1 + shared-memory latency) + 1. The add
-// before the first clock read waits for the tile address, so the load issues right after it.
-inline std::string shared_load_ptx(int stride) {
+// Kernel `lat(in, out)`: reads %clock, loads a row-major A fragment (f16 m16n16k16, or with
+// `four_bit` s4 m8n8k32) from a shared tile whose rows are `stride` elements apart, uses it,
+// reads %clock again and stores the interval at `out`: 1 + the load's latency (ldst + bank
+// passes - 1 + shared-memory latency) + 1. The add before the first clock read waits for the
+// tile address, so the load issues right after it.
+inline std::string shared_load_ptx(int stride, bool four_bit = false) {
   return ".version 7.0\n.target sm_75\n.address_size 64\n"
          ".visible .entry lat(.param .u64 in, .param .u64 out)\n{\n"
          "  .reg .b32 %r<20>;\n  .reg .f32 %f<4>;\n  .reg .b64 %rd<4>;\n"
          "  .shared .align 32 .b8 tile[1024];\n"
          "  ld.param.u64 %rd2, [out];\n  mov.u32 %r10, tile;\n  add.s32 %r11, %r10, 0;\n"
          "  mov.u32 %r12, %clock;\n"
-         "  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 " +
-         registers("r", 1, 8) + ", [%r10], " + std::to_string(stride) +
+         "  wmma.load.a.sync.aligned.row." +
+         (four_bit ? "m8n8k32.shared.s4 " + registers("r", 1, 1)
+                   : "m16n16k16.shared.f16 " + registers("r", 1, 8)) +
+         ", [%r10], " + std::to_string(stride) +
          ";\n"
          "  add.f32 %f1, %r1, %r8;\n  mov.u32 %r13, %clock;\n  sub.s32 %r14, %r13, %r12;\n"
          "  st.global.u32 [%rd2], %r14;\n  exit;\n}\n";

@@ -57,4 +57,11 @@ TEST_CASE("turing: wmma.load from shared memory reads each element once, in half
   const uint32_t shared = the_bench().config.shared_memory.latency;
   CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 8 - 1 + shared + 2);
   CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 4 - 1 + shared + 2);
+  // The 4-bit mode's A (s4, m8n8k32): one 4-byte run per lane (row l / 4, k 8 (l % 4) to + 7).
+  // A stride of 64 elements is 32 bytes: rows r and r + 4 share banks, 2 passes; 96 elements,
+  // 48 bytes: 1 pass.
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(64, true)) ==
+        ldst + 2 - 1 + shared + 2);
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(96, true)) ==
+        ldst + 1 - 1 + shared + 2);
 }
