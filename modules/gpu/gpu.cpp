@@ -28,6 +28,12 @@ struct Gpu::Totals {
                                  "L2 requests, all slices, that found every sector they needed")),
         memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
                                        "issue to completion of a global/local/texture access")),
+        wmma_load_latency(stats.histogram("gpu", "wmma_load_latency", "cycles",
+                                          "issue of a wmma.load to its fragment written")),
+        wmma_store_latency(stats.histogram("gpu", "wmma_store_latency", "cycles",
+                                           "issue of a wmma.store to its last access done")),
+        wmma_mma_latency(stats.histogram("gpu", "wmma_mma_latency", "cycles",
+                                         "issue of a wmma.mma or mma.sync to D written")),
         hmma(stats.counter("gpu", "hmma", "instructions",
                            "HMMA steps of the tensor-core matrix multiplies, all SMs")),
         tensor_tflops(stats.scalar("gpu", "tensor_tflops", "TFLOPS",
@@ -52,6 +58,9 @@ struct Gpu::Totals {
   Scalar& l1_hit_rate;
   Scalar& l2_hit_rate;
   Histogram& memory_latency;
+  Histogram& wmma_load_latency;
+  Histogram& wmma_store_latency;
+  Histogram& wmma_mma_latency;
   Counter& hmma;
   Scalar& tensor_tflops;
   Scalar& tensor_utilization;
@@ -112,8 +121,11 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
     callbacks.fault = [this](const std::string& message, std::optional<uint64_t> address) {
       fault(message, address);
     };
-    m_sms.push_back(std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, m_config, m_loop,
-                                         stats, vcd, m_totals->memory_latency, callbacks));
+    m_sms.push_back(std::make_unique<Sm>(
+        ("sm" + std::to_string(i)).c_str(), i, m_config, m_loop, stats, vcd,
+        Sm::LatencyTotals{m_totals->memory_latency, m_totals->wmma_load_latency,
+                          m_totals->wmma_store_latency, m_totals->wmma_mma_latency},
+        callbacks));
   }
   m_crossbar =
       std::make_unique<Crossbar>("crossbar", crossbar_config(config), period, config.sm_count + 1,

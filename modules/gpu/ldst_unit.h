@@ -42,6 +42,7 @@ struct MemoryOp {
   size_t next_request = 0;  // the next line request the L1 takes
   size_t pieces_left = 0;   // line requests not yet complete
   bool error = false;       // L2 answered an error (address outside memory)
+  Opcode opcode = Opcode::ld;  // the instruction (a wmma.load/store's latency is kept apart)
   // A wmma.load/store goes as one op per run (one LD/ST of up to 16 bytes per lane, as Volta
   // expands it): each part names the whole op, which no line request belongs to and which
   // completes when its last part does.

@@ -60,7 +60,7 @@ Dim3 unflatten(uint64_t linear, const Dim3& shape) {
 }  // namespace
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, CycleLoop& loop,
-       StatsRegistry& stats, VcdWriter* vcd, Histogram& total_latency, Callbacks callbacks)
+       StatsRegistry& stats, VcdWriter* vcd, LatencyTotals totals, Callbacks callbacks)
     : sc_module(name),
       out("out"),
       m_id(id),
@@ -69,7 +69,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
       m_callbacks(std::move(callbacks)),
       m_sub_core_count(config.sub_cores_per_sm),
       m_stats(stats, this->name()),
-      m_total_latency(total_latency),
+      m_totals(totals),
       m_ldst(id, config, m_stats),
       m_banks(config.shared_memory.banks, config.shared_memory.bank_width_bytes),
       m_tensor(config.tensor) {
@@ -359,6 +359,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
     m_stats.hmma.inc(hmma.hmma);
     m_stats.tensor_busy_cycles.inc(hmma.initiation_interval);
     m_stats.tensor_multiply_adds.inc(hmma.multiply_adds);
+    m_totals.wmma_mma.sample(unit_ready - cycle);
     sub_core.trace_tensor(hmma.hmma, m_loop.time_ps(cycle), m_loop.time_ps(unit_ready));
   } else {
     unit_ready = sub_core.unit(instruction.unit).issue(cycle);
@@ -390,6 +391,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
         done = start + passes - 1 + (unit_ready - cycle) + m_config.shared_memory.latency;
         m_stats.shared_accesses.inc();
         m_stats.shared_passes.inc(passes);
+        sample_fragment_latency(instruction.op, done - cycle);
       }
       // A path that stayed at its instruction to let another run (a yield) wrote nothing.
       const bool stayed = result.yielded && result.executed_mask == 0;
@@ -400,7 +402,7 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
       break;
     }
     case StepStatus::memory_pending:
-      issue_memory(w, registers, cycle);
+      issue_memory(w, registers, instruction.op, cycle);
       break;
     case StepStatus::barrier:
       arrive_at_barrier(w, result, cycle);
@@ -473,7 +475,15 @@ uint32_t Sm::fragment_shared_passes(const WarpState& state, const Instruction& i
   return passes;
 }
 
-void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
+void Sm::sample_fragment_latency(Opcode op, uint64_t cycles) {
+  if (op == Opcode::wmma_store_d)
+    m_totals.wmma_store.sample(cycles);
+  else if (op == Opcode::wmma_load_a || op == Opcode::wmma_load_b || op == Opcode::wmma_load_c)
+    m_totals.wmma_load.sample(cycles);
+}
+
+void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode opcode,
+                      uint64_t cycle) {
   Warp& warp = m_warps[w];
   WarpState& state = *warp.state;
   MemoryRequest& request = state.memory_request();
@@ -501,6 +511,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, uint64_
   op.warp = w;
   op.registers = &registers;
   op.issue_cycle = cycle;
+  op.opcode = opcode;
   op.request = request;
   state.set_memory_pending(false);
   m_scoreboards[w].reserve(registers);
@@ -586,7 +597,8 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
             scheduler_slot(op.warp));
       }
       m_stats.memory_latency.sample(cycle - op.issue_cycle);
-      m_total_latency.sample(cycle - op.issue_cycle);
+      m_totals.memory.sample(cycle - op.issue_cycle);
+      sample_fragment_latency(op.opcode, cycle - op.issue_cycle);
     }
   }
   --warp.memory_in_flight;

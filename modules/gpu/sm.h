@@ -47,9 +47,16 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     std::function<void(const std::string& message, std::optional<uint64_t> global_address)> fault;
   };
 
-  // `total_latency`: the GPU-wide memory-latency histogram, sampled alongside the SM's own.
+  // The GPU-wide latency histograms every SM samples (the memory one alongside its own).
+  struct LatencyTotals {
+    Histogram& memory;      // issue to completion of a global/local/texture access
+    Histogram& wmma_load;   // a wmma.load: issue to the fragment written
+    Histogram& wmma_store;  // a wmma.store: issue to its last access done
+    Histogram& wmma_mma;    // a wmma.mma or mma.sync: issue to D written
+  };
+
   Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, CycleLoop& loop,
-     StatsRegistry& stats, VcdWriter* vcd, Histogram& total_latency, Callbacks callbacks);
+     StatsRegistry& stats, VcdWriter* vcd, LatencyTotals totals, Callbacks callbacks);
   SC_HAS_PROCESS(Sm);
 
   // A launch starts: size the warp slots for its kernel.
@@ -140,7 +147,10 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   bool has_hazard(Warp& warp, uint32_t w);
   void fetch_next(Warp& warp);
   void issue(uint32_t sub_core, uint32_t warp, uint64_t cycle);
-  void issue_memory(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
+  void issue_memory(uint32_t warp, const InstructionRegisters& registers, Opcode op,
+                    uint64_t cycle);
+  // A wmma.load/store that took `cycles` from issue to completion.
+  void sample_fragment_latency(Opcode op, uint64_t cycles);
   uint32_t shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes);
   uint32_t fragment_shared_passes(const WarpState& state, const Instruction& instruction,
                                   uint64_t lanes);
@@ -164,7 +174,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   Callbacks m_callbacks;
   uint32_t m_sub_core_count;
   SmStats m_stats;
-  Histogram& m_total_latency;
+  LatencyTotals m_totals;
   std::vector<std::unique_ptr<SubCore>> m_sub_cores;
   LdstUnit m_ldst;
   SharedMemoryBanks m_banks;

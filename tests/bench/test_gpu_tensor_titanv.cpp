@@ -1,6 +1,7 @@
 // Tensor-core timing on the Titan V preset: wmma.mma latencies and throughput from the HMMA
 // set/step model, measured by a kernel with %clock reads, cycle-exact.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "modules/common/errors.h"
 #include "tests/bench/tensor_bench.h"
@@ -22,6 +23,12 @@ uint32_t measure(TensorOp op, int chain, bool independent = false) {
 
 uint64_t hmma_count() {
   return the_bench().stats.find_counter("gpu.sm0", "hmma")->value();
+}
+
+// gpu.<name>'s samples and their sum so far.
+std::pair<uint64_t, uint64_t> latency_samples(const char* name) {
+  const Histogram& h = *the_bench().stats.find_histogram("gpu", name);
+  return {h.count(), uint64_t(std::llround(h.mean() * double(h.count())))};
 }
 
 }  // namespace
@@ -88,4 +95,42 @@ TEST_CASE("titanv: wmma.load from shared memory costs its bank passes", "[tensor
   const uint32_t shared = the_bench().config.shared_memory.latency;
   CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(16)) == ldst + 16 - 1 + shared + 2);
   CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 8 - 1 + shared + 2);
+}
+
+TEST_CASE("titanv: gpu.wmma_*_latency sample each instruction from issue to done", "[tensor]") {
+  using Samples = std::pair<uint64_t, uint64_t>;
+  const auto added = [](Samples before, Samples after) {
+    return Samples{after.first - before.first, after.second - before.second};
+  };
+  // One multiply: its latency, 54 cycles (wmma.mma, mixed precision) or 24 (mma.sync.m8n8k4).
+  Samples before = latency_samples("wmma_mma_latency");
+  measure(TensorOp::wmma_f32, 1);
+  CHECK(added(before, latency_samples("wmma_mma_latency")) == Samples{1, 54});
+  before = latency_samples("wmma_mma_latency");
+  measure(TensorOp::volta_mma_f32, 1);
+  CHECK(added(before, latency_samples("wmma_mma_latency")) == Samples{1, 24});
+  // One wmma.load from shared memory: ldst + bank passes - 1 + shared-memory latency (8 passes
+  // with rows 48 bytes apart; the interval around it is that + 2).
+  const uint32_t ldst = the_bench().config.unit(UnitClass::ldst).latency;
+  const uint32_t shared = the_bench().config.shared_memory.latency;
+  before = latency_samples("wmma_load_latency");
+  CHECK(bench::run_interval(the_bench(), bench::shared_load_ptx(24)) == ldst + 8 - 1 + shared + 2);
+  CHECK(added(before, latency_samples("wmma_load_latency")) == Samples{1, ldst + 8 - 1 + shared});
+  // Two wmma.load from global memory (latency_ptx loads A and B): both sampled, stores none.
+  before = latency_samples("wmma_load_latency");
+  const Samples stores = latency_samples("wmma_store_latency");
+  measure(TensorOp::wmma_f16, 1);
+  CHECK(added(before, latency_samples("wmma_load_latency")).first == 2);
+  CHECK(latency_samples("wmma_store_latency") == stores);
+  // One wmma.store to global memory: sampled once it is done, no sooner than the LD/ST unit.
+  const std::string store =
+      ".version 7.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry lat(.param .u64 in, .param .u64 out)\n{\n"
+      "  .reg .f32 %f<9>;\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [out];\n"
+      "  wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], " +
+      bench::registers("f", 1, 8) + ";\n  exit;\n}\n";
+  bench::run_interval(the_bench(), store);
+  const Samples stored = added(stores, latency_samples("wmma_store_latency"));
+  CHECK(stored.first == 1);
+  CHECK(stored.second >= ldst);
 }
