@@ -224,6 +224,7 @@ RunSummary summarise(GpuPlatform& platform) {
   if (gpu.warp_instructions != 0)
     gpu.memory_apki = 1000.0 * double(s.requests) / double(gpu.warp_instructions);
   if (s.requests != 0) gpu.memory_read_ratio = double(reads) / double(s.requests);
+  gpu.launches = platform.gpu().launch_log();
   s.gpu = gpu;
   if (hetero) s.hetero = summarise_hetero(platform.memory(), stats);
   const MemorySystemConfig& memory = platform.config().memory;

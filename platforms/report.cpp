@@ -13,6 +13,34 @@
 
 namespace ohmvp {
 
+namespace {
+
+nlohmann::json dim3_json(const gpu::Dim3& d) {
+  return {d.x, d.y, d.z};
+}
+
+nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const gpu::LaunchRecord& l : launches) {
+    const gpu::Occupancy& o = l.occupancy;
+    list.push_back({{"kernel", l.kernel},
+                    {"grid", dim3_json(l.grid)},
+                    {"block", dim3_json(l.block)},
+                    {"start_cycle", l.start_cycle},
+                    {"cycles", l.end_cycle - l.start_cycle},
+                    {"warp_instructions", l.warp_instructions},
+                    {"faulted", l.faulted},
+                    {"ctas_per_sm", o.ctas_per_sm},
+                    {"occupancy_limiter", gpu::limiter_name(o.limiter)},
+                    {"warps_per_sm", o.ctas_per_sm * o.warps_per_cta},
+                    {"registers_per_thread", o.registers_per_thread},
+                    {"shared_bytes_per_cta", o.shared_bytes_per_cta}});
+  }
+  return list;
+}
+
+}  // namespace
+
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& s, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
@@ -40,6 +68,7 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
     summary["tensor_utilization"] = s.gpu->tensor_utilization;
     summary["memory_apki"] = s.gpu->memory_apki;
     summary["memory_read_ratio"] = s.gpu->memory_read_ratio;
+    report["launches"] = launches_json(s.gpu->launches);
   }
   if (s.hetero) {
     nlohmann::json& summary = report["summary"];

@@ -5,8 +5,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "modules/common/stats.h"
+#include "modules/gpu/launch_record.h"
 
 namespace ohmvp {
 
@@ -34,6 +36,7 @@ struct RunSummary {
     // reads over reads plus writes: a workload's memory intensity as APKI tables give it.
     double memory_apki = 0;
     double memory_read_ratio = 0;
+    std::vector<gpu::LaunchRecord> launches;  // the report's "launches"
   };
   std::optional<Gpu> gpu;
 

@@ -288,6 +288,9 @@ void Gpu::finish(uint64_t cycle) {
       m_totals->thread_instructions.value() - m_thread_instructions_before;
   m_totals->cycles.inc(m_result.cycles());
   m_totals->launches.inc();
+  m_launch_log.push_back({m_state->launch.kernel, m_state->launch.grid, m_state->launch.block,
+                          m_result.start_cycle, m_result.end_cycle, m_result.warp_instructions,
+                          m_faulted, m_state->occupancy});
   const uint64_t cycles = m_totals->cycles.value();
   m_totals->ipc.set(cycles == 0 ? 0.0
                                 : double(m_totals->warp_instructions.value()) / double(cycles));

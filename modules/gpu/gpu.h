@@ -16,6 +16,7 @@
 #include "modules/gpu/gpu_config.h"
 #include "modules/gpu/kernel_launch.h"
 #include "modules/gpu/l2_slice.h"
+#include "modules/gpu/launch_record.h"
 #include "modules/gpu/launch_state.h"
 #include "modules/gpu/sm.h"
 #include "modules/interconnect/crossbar.h"
@@ -67,6 +68,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   const CycleLoop& cycle_loop() const { return m_loop; }
   const Sm& sm(uint32_t index) const { return *m_sms[index]; }
   const L2Slice& l2_slice(uint32_t index) const { return *m_slices[index]; }
+  // Every launch that finished, in order.
+  const std::vector<LaunchRecord>& launch_log() const { return m_launch_log; }
 
   uint64_t step(uint64_t cycle) override;
 
@@ -117,6 +120,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   uint64_t m_warp_instructions_before = 0;
   uint64_t m_thread_instructions_before = 0;
   LaunchResult m_result;
+  std::vector<LaunchRecord> m_launch_log;
   // printf of the running launch: arguments and strings are read through the L2s, as a host
   // copy reads, after the warp's own stores completed (a call waits for them).
   PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {

@@ -115,6 +115,40 @@ TEST_CASE(
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: the report lists each launch with its occupancy and what limited it") {
+  const std::string dir = scratch_dir("launch_records");
+  const CliResult run =
+      run_ohmvp("run -q --platform titanv --workload " +
+                shipped("testbenches/workloads/wmma_gemm.json") + " --out " + dir);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  const auto& launches = report["launches"];
+  REQUIRE(launches.size() == 2);
+  const auto& shared = launches[0];
+  CHECK(shared["kernel"] == "wmma_gemm_shared");
+  CHECK(shared["grid"] == nlohmann::json::array({2, 2, 1}));
+  CHECK(shared["block"] == nlohmann::json::array({128, 1, 1}));
+  CHECK(shared["faulted"] == false);
+  // Its PTX declares more registers than a thread may have: 255 a thread, 8192 a warp (256-
+  // register units), 32768 a CTA of 4 warps, so 2 CTAs fill the 65536 of an SM.
+  CHECK(shared["registers_per_thread"] == 255);
+  CHECK(shared["ctas_per_sm"] == 2);
+  CHECK(shared["warps_per_sm"] == 8);
+  CHECK(shared["occupancy_limiter"] == "registers");
+  CHECK(shared["shared_bytes_per_cta"] == 2048);
+  CHECK(launches[1]["kernel"] == "wmma_gemm_global");
+  CHECK(launches[1]["start_cycle"].get<uint64_t>() >=
+        shared["start_cycle"].get<uint64_t>() + shared["cycles"].get<uint64_t>());
+  // Together they are the run's kernel cycles and instructions.
+  CHECK(shared["cycles"].get<uint64_t>() + launches[1]["cycles"].get<uint64_t>() ==
+        report["summary"]["cycles"].get<uint64_t>());
+  CHECK(shared["warp_instructions"].get<uint64_t>() +
+            launches[1]["warp_instructions"].get<uint64_t>() ==
+        report["summary"]["warp_instructions"].get<uint64_t>());
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: on a planar platform the first buffers start in DRAM") {
   // Device addresses start at 64 KiB, the memory's first byte: the first 48 KiB of vecadd's
   // buffers (a and half of b) are the DRAM pages of the six channels' groups, each 64-byte line

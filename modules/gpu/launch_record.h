@@ -1,0 +1,22 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "modules/gpu/occupancy.h"
+#include "modules/gpu/simt/execution_context.h"
+
+namespace ohmvp::gpu {
+
+// What one kernel launch was and how it ran, for the report's "launches" (docs/report.md).
+struct LaunchRecord {
+  std::string kernel;  // the .entry name
+  Dim3 grid, block;
+  uint64_t start_cycle = 0;
+  uint64_t end_cycle = 0;
+  uint64_t warp_instructions = 0;
+  bool faulted = false;
+  Occupancy occupancy;  // CTAs per SM, the limit that decided it, and the resources counted
+};
+
+}  // namespace ohmvp::gpu
