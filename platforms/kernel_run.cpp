@@ -77,6 +77,7 @@ class SimulatedExecutor : public WorkloadExecutor {
       config.block = {launch.block[0], launch.block[1], launch.block[2]};
       config.dynamic_shared_bytes = launch.shared_bytes;
       config.cooperative = launch.cooperative;
+      config.registers_per_thread = launch.registers_per_thread;
       m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
     } catch (const std::invalid_argument& error) {
       throw in_launch(error);

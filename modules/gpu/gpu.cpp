@@ -186,7 +186,10 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   CtaResources resources;
   resources.threads = state->threads_per_cta;
   resources.registers_per_thread =
-      bounded_registers_per_thread(kernel, state->threads_per_cta, m_config.sm, m_config.warp_size);
+      launch.registers_per_thread != 0
+          ? launch.registers_per_thread
+          : bounded_registers_per_thread(kernel, state->threads_per_cta, m_config.sm,
+                                         m_config.warp_size);
   resources.shared_bytes = state->shared_bytes_per_cta;
   state->occupancy = compute_occupancy(resources, m_config.sm, m_config.warp_size, launch.kernel);
   state->cta_count = launch.grid.count();
@@ -194,9 +197,12 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   if (launch.grid_workspace != 0 && state->cta_count > resident) {
     std::string limit = limiter_name(state->occupancy.limiter);
     if (state->occupancy.limiter == OccupancyLimiter::registers)
-      limit += " (" + std::to_string(state->occupancy.registers_per_thread) +
-               " a thread, counted from the PTX's virtual registers; __launch_bounds__' minimum "
-               "blocks per SM or __maxnreg__ cap them as ptxas does)";
+      limit += " (" + std::to_string(state->occupancy.registers_per_thread) + " a thread, " +
+               (launch.registers_per_thread != 0
+                    ? std::string("as the launch gives them")
+                    : std::string("counted from the PTX's virtual registers; __launch_bounds__' "
+                                  "minimum blocks per SM or __maxnreg__ cap them as ptxas does")) +
+               ")";
     throw ConfigError(where + ": a cooperative launch of " + std::to_string(state->cta_count) +
                       " blocks needs them all resident at once; " + std::to_string(resident) +
                       " fit on this GPU (" + std::to_string(state->occupancy.ctas_per_sm) +

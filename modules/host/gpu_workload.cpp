@@ -601,6 +601,7 @@ class WorkloadParser {
       r.fail("grid", "y and z are at most 65535");
     r.get("shared_bytes", launch.shared_bytes, 0u, 1u << 20);
     r.get("cooperative", launch.cooperative);
+    r.get("registers_per_thread", launch.registers_per_thread, 1u, 255u);
     const nlohmann::json* args = r.raw("args");
     const std::string path = r.path() + ".args";
     if (!args) fail(path, "required: the kernel's arguments in order (may be [])");

@@ -92,6 +92,9 @@ struct KernelLaunch {
   // cudaLaunchCooperativeKernel: every block resident at once, with a grid workspace so that
   // cooperative groups' this_grid().sync() works.
   bool cooperative = false;
+  // Registers a thread gets, as ptxas reports them ("Used N registers"); 0: counted from the
+  // PTX's declared (virtual) registers (docs/gpu_sm.md).
+  uint32_t registers_per_thread = 0;
   std::vector<KernelArg> args;
 };
 

@@ -311,6 +311,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     }
     request.grid_workspace = m_grid_workspace;
   }
+  request.registers_per_thread = config.registers_per_thread;
   request.global_segment_base = loaded.global_base;
   request.const_bank = loaded.const_bank.data();
   if (layout.local_bytes_per_thread() > 0) {

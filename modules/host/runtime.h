@@ -47,6 +47,8 @@ class Runtime : public sc_core::sc_module {
     // cudaLaunchCooperativeKernel: all blocks resident at once (refused when they do not fit),
     // with the grid workspace cooperative groups' this_grid().sync() counts arrivals in.
     bool cooperative = false;
+    // Registers a thread gets (ptxas's count); 0: counted from the PTX (gpu::KernelLaunch).
+    uint32_t registers_per_thread = 0;
   };
 
   // `device_bytes` of memory behind the GPU, at device addresses from gpu.device_base() on;

@@ -146,6 +146,27 @@ TEST_CASE("cli: the report lists each launch with its occupancy and what limited
   CHECK(shared["warp_instructions"].get<uint64_t>() +
             launches[1]["warp_instructions"].get<uint64_t>() ==
         report["summary"]["warp_instructions"].get<uint64_t>());
+
+  // Given the registers ptxas allocates, 32 a thread: 4096 a CTA, so 16 CTAs fit the register
+  // file, as many as the 2048 threads allow, which limit first.
+  auto workload = shipped_kernel_workload("wmma_gemm");
+  workload["ptx"] = shipped("testbenches/kernels/wmma_gemm.ptx");
+  workload["launches"][0]["registers_per_thread"] = 32;
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult given = run_ohmvp("run -q --platform titanv --workload " + dir + "/w.json" +
+                                    " --out " + dir + "/given");
+  INFO(given.output);
+  REQUIRE(given.exit_code == 0);
+  const auto first = nlohmann::json::parse(read_text(dir + "/given/report.json"))["launches"][0];
+  CHECK(first["registers_per_thread"] == 32);
+  CHECK(first["ctas_per_sm"] == 16);
+  CHECK(first["occupancy_limiter"] == "threads");
+  workload["launches"][0]["registers_per_thread"] = 0;
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult zero = run_ohmvp("run -q --platform titanv --workload " + dir + "/w.json" +
+                                   " --out " + dir + "/zero");
+  CHECK(zero.exit_code == 2);
+  CHECK_THAT(zero.output, Contains("launches[0].registers_per_thread"));
   std::filesystem::remove_all(dir);
 }
 
