@@ -235,8 +235,8 @@ int command_kernels(const std::vector<std::string>& args) {
       "Usage: ohmvp kernels FILE.ptx\n\n"
       "Lists each kernel of the PTX module: the shortest name that picks it in a workload's\n"
       "\"kernel\", its C++ signature, its parameters (PTX type, offset and size in the argument\n"
-      "block), its static shared and per-thread local bytes and the compute capability it\n"
-      "needs.\n\nOptions");
+      "block), its static shared and per-thread local bytes, its declared PTX registers and\n"
+      "the compute capability it needs.\n\nOptions");
   options.add_options()("help,h", "show this help");
   const ParsedCommand parsed = parse_with_arguments("kernels", options, args);
   if (parsed.options.count("help")) {
