@@ -68,6 +68,7 @@ class Histogram {
     m_max = std::max(m_max, v);
   }
   uint64_t count() const { return m_count; }
+  uint64_t sum() const { return m_sum; }
   double mean() const {
     return m_count == 0 ? 0.0 : static_cast<double>(m_sum) / static_cast<double>(m_count);
   }

@@ -65,7 +65,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
   const FragmentSpec spec = fragment_spec_of(in, x.context.fragment_mapping);
   const Operand& fragment = in.operands[is_store ? 1 : 0];
   const Operand& address = in.operands[is_store ? 0 : 1];
-  const uint32_t element_bytes = spec.element_bytes();
+  const uint32_t element_bytes = spec.element_bytes(), element_bits = spec.element_bits();
   const uint32_t elements = spec.distinct_elements();
   const uint32_t tile_stride = default_stride(spec);
   const FragmentRuns runs = fragment_runs(spec);
@@ -112,7 +112,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
       }
       if (is_store)
         for (uint32_t e = 0; e < elements; ++e) {
-          const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes * 8);
+          const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bits);
           std::memcpy(request.data[lane].data() + e * element_bytes, &bits, element_bytes);
         }
       return;
@@ -130,11 +130,10 @@ void execute_fragment_memory(Exec& x, bool& pending) {
         return;
       }
       if (is_store) {
-        const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bytes * 8);
+        const uint32_t bits = get_element(x.warp, fragment, lane, e, element_bits);
         std::memcpy(pointer, &bits, element_bytes);
       } else {
-        set_element(x.warp, fragment, lane, e, element_bytes * 8,
-                    read_bits(pointer, element_bytes));
+        set_element(x.warp, fragment, lane, e, element_bits, read_bits(pointer, element_bytes));
       }
     }
     if (!is_store) copy_repeats(x.warp, fragment, lane, elements, element_bytes);
@@ -155,10 +154,11 @@ void execute_fragment_memory(Exec& x, bool& pending) {
 
 void write_loaded_fragment(WarpState& warp, const MemoryRequest& request) {
   const uint32_t element_bytes = static_cast<uint32_t>(type_bytes(request.type));
+  const uint32_t element_bits = element_bytes * 8;
   const uint32_t elements = request.run_count * request.bytes / element_bytes;
   for_each_lane(request.lanes, [&](uint32_t lane) {
     for (uint32_t e = 0; e < elements; ++e)
-      set_element(warp, request.destination, lane, e, element_bytes * 8,
+      set_element(warp, request.destination, lane, e, element_bits,
                   read_bits(request.data[lane].data() + e * element_bytes, element_bytes));
     copy_repeats(warp, request.destination, lane, elements, element_bytes);
   });

@@ -164,7 +164,7 @@ class WarpState {
 
   // The same without a yield, where the SIMT stack runs an if/else's (or switch's) arms one
   // after another (docs/gpu_simt.md): an instruction that synchronises `members` with lanes of
-  // the executing path's siblings (for_each_other_path) waits for them, as each thread does on
+  // the executing path's siblings (for_each_parked_path) waits for them, as each thread does on
   // sm_70. `run_siblings`: a sibling holding members does not wait where it is (`waits_at`
   // false: it is still on its way, or its instruction does not wait for other paths), so it
   // goes to the top of the stack (SimtStack::raise) and runs first. `met`: every sibling
@@ -185,13 +185,13 @@ class WarpState {
     }
     return waiting ? SiblingWait::met : SiblingWait::alone;
   }
-  // The paths of the current function other than the executing one: visit(entry, lanes, pc)
-  // for each stack entry that is the place of some lanes (the topmost entry holding them),
-  // `lanes` those. Without a yield, the executing path's siblings: the entries below it heading
-  // for its join (an if/else's other arms, a switch's other cases), less lanes already there.
-  // After one (converge gave `apart`), every path.
+  // The paths of the current function other than the executing one that hold lanes of
+  // `members`: visit(entry, lanes, pc) for each stack entry that is the place of some lanes (the
+  // topmost entry holding them), `lanes` those. Without a yield, the executing path's siblings:
+  // the entries below it heading for its join (an if/else's other arms, a switch's other
+  // cases), less lanes already there. After one (converge gave `apart`), every path.
   template <class Visit>
-  void for_each_other_path(Visit visit) const {
+  void for_each_parked_path(uint64_t members, Visit visit) const {
     const uint32_t join = m_stack.top().reconvergence_pc;
     const size_t floor = m_paths_split ? frame_floor() : first_sibling();
     uint64_t above = m_stack.mask();
@@ -199,15 +199,8 @@ class WarpState {
       const SimtEntry& entry = m_stack.at(i);
       const uint64_t lanes = entry.mask & ~above;
       above |= entry.mask;
-      if (lanes != 0 && (m_paths_split || entry.pc != join)) visit(i, lanes, entry.pc);
+      if ((lanes & members) != 0 && (m_paths_split || entry.pc != join)) visit(i, lanes, entry.pc);
     }
-  }
-  // Those of them that hold lanes of `members`.
-  template <class Visit>
-  void for_each_parked_path(uint64_t members, Visit visit) const {
-    for_each_other_path([&](size_t entry, uint64_t lanes, uint32_t pc) {
-      if ((lanes & members) != 0) visit(entry, lanes, pc);
-    });
   }
   // After those paths met the executing one at their own instructions: they go on past them
   // (SimtStack::step_past).
