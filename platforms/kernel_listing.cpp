@@ -7,6 +7,7 @@
 #include "modules/gpu/architecture.h"
 #include "modules/gpu/occupancy.h"
 #include "modules/gpu/ptx/ptx_names.h"
+#include "modules/gpu/register_pressure.h"
 #include "modules/gpu/simt/kernel_layout.h"
 
 namespace ohmvp {
@@ -56,8 +57,9 @@ void print_resources(std::ostream& out, const gpu::Module& module, const gpu::Fu
     out << "  shared      " << layout.static_shared_bytes() << " bytes static\n";
     out << "  local       " << layout.local_bytes_per_thread() << " bytes per thread"
         << (layout.has_call_stack() ? " (with the call stack)" : "") << "\n";
-    out << "  registers   " << gpu::ptx_registers_per_thread(kernel)
-        << " a thread declared (PTX's virtual registers: ptxas allocates fewer)";
+    out << "  registers   " << gpu::live_registers_per_thread(module, layout.kernel_index())
+        << " a thread live at once (what occupancy counts), "
+        << gpu::ptx_registers_per_thread(kernel) << " declared (PTX's virtual registers)";
     if (kernel.max_registers != 0) out << ", at most " << kernel.max_registers << " (.maxnreg)";
     out << "\n";
     const std::array<uint32_t, 3>& required = kernel.required_block;

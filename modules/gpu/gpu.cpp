@@ -6,6 +6,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
 #include "modules/gpu/occupancy.h"
+#include "modules/gpu/register_pressure.h"
 #include "modules/gpu/register_zeroing.h"
 #include "modules/gpu/simt/launch_bounds.h"
 
@@ -188,8 +189,9 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   resources.registers_per_thread =
       launch.registers_per_thread != 0
           ? launch.registers_per_thread
-          : bounded_registers_per_thread(kernel, state->threads_per_cta, m_config.sm,
-                                         m_config.warp_size);
+          : bounded_registers_per_thread(
+                kernel, live_registers_per_thread(*launch.module, state->layout->kernel_index()),
+                state->threads_per_cta, m_config.sm, m_config.warp_size);
   resources.shared_bytes = state->shared_bytes_per_cta;
   state->occupancy = compute_occupancy(resources, m_config.sm, m_config.warp_size, launch.kernel);
   state->cta_count = launch.grid.count();
@@ -200,7 +202,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
       limit += " (" + std::to_string(state->occupancy.registers_per_thread) + " a thread, " +
                (launch.registers_per_thread != 0
                     ? std::string("as the launch gives them")
-                    : std::string("counted from the PTX's virtual registers; __launch_bounds__' "
+                    : std::string("the most the PTX holds live at once; __launch_bounds__' "
                                   "minimum blocks per SM or __maxnreg__ cap them as ptxas does")) +
                ")";
     throw ConfigError(where + ": a cooperative launch of " + std::to_string(state->cta_count) +

@@ -32,8 +32,8 @@ struct KernelLaunch {
   // A cooperative launch's grid workspace (ExecutionContext::grid_workspace): its blocks must all
   // fit on the GPU at once. 0 for any other launch.
   uint64_t grid_workspace = 0;
-  // Registers a thread gets, as ptxas would allocate them; 0: counted from the PTX's declared
-  // registers, capped as ptxas caps them (bounded_registers_per_thread).
+  // Registers a thread gets, as ptxas would allocate them; 0: the most the PTX holds live at once
+  // (live_registers_per_thread), capped as ptxas caps them (bounded_registers_per_thread).
   uint32_t registers_per_thread = 0;
 
   uint64_t global_segment_base = 0;     // device address of the module's .global variables

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/register_pressure.h"
 
 namespace ohmvp::gpu {
 
@@ -12,17 +13,11 @@ uint64_t round_up(uint64_t value, uint64_t unit) {
   return (value + unit - 1) / unit * unit;
 }
 
-// 32-bit register slots: predicates live apart, 64-bit values take two.
-uint32_t register_width(DataType type) {
-  if (type == DataType::pred) return 0;
-  return type_bytes(type) > 4 ? 2 : 1;
-}
-
 }  // namespace
 
 uint32_t ptx_registers_per_thread(const Function& function) {
   uint32_t registers = 0;
-  for (DataType type : function.register_types) registers += register_width(type);
+  for (DataType type : function.register_types) registers += register_slots(type);
   return registers;
 }
 
@@ -53,9 +48,8 @@ uint32_t effective_registers_per_thread(uint32_t ptx_registers, uint32_t threads
   return static_cast<uint32_t>(std::min<uint64_t>(registers, fitting));
 }
 
-uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t threads,
+uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t registers, uint32_t threads,
                                       const SmLimits& limits, uint32_t warp_size) {
-  uint32_t registers = ptx_registers_per_thread(kernel);
   if (kernel.max_registers != 0) registers = std::min(registers, kernel.max_registers);
   if (kernel.min_ctas_per_sm != 0) {
     const uint64_t bound = kernel.max_threads != 0 ? kernel.max_threads : threads;

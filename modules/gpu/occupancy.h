@@ -8,22 +8,22 @@
 
 namespace ohmvp::gpu {
 
-// 32-bit registers per thread that a PTX function's declared registers take: b64 and f64
-// registers count 2, pred 0 (predicates live in their own file), b16/f16/b32/f32 1. PTX
-// registers are virtual (ptxas allocates the real ones), so this over-counts a compiled
-// kernel; see docs/gpu_sm.md. Not capped: effective_registers_per_thread() applies the limits.
+// 32-bit registers per thread that a PTX function's declared registers take (register_slots of
+// each). PTX registers are virtual (ptxas allocates the real ones), so this over-counts a
+// compiled kernel several times; occupancy counts live_registers_per_thread instead
+// (register_pressure.h). `ohmvp kernels` shows both.
 uint32_t ptx_registers_per_thread(const Function& function);
 
-// What ptxas holds a kernel's registers to: at most .maxnreg, and few enough that .minnctapersm
-// CTAs of its __launch_bounds__ threads (`threads` when it states none) fit on an SM. The
-// declared count when the kernel asks neither.
-uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t threads,
+// What ptxas holds a kernel's `registers` (live_registers_per_thread) to: at most .maxnreg, and
+// few enough that .minnctapersm CTAs of its __launch_bounds__ threads (`threads` when it states
+// none) fit on an SM. `registers` when the kernel asks neither.
+uint32_t bounded_registers_per_thread(const Function& kernel, uint32_t registers, uint32_t threads,
                                       const SmLimits& limits, uint32_t warp_size);
 
 // What one CTA of a launch needs from an SM.
 struct CtaResources {
   uint32_t threads = 0;
-  uint32_t registers_per_thread = 0;  // as counted by ptx_registers_per_thread
+  uint32_t registers_per_thread = 0;  // as bounded_registers_per_thread gives them
   uint64_t shared_bytes = 0;          // static + dynamic
 };
 
@@ -42,7 +42,7 @@ struct Occupancy {
 // Registers per thread after two caps: the architectural maximum per thread
 // (limits.max_registers_per_thread, where ptxas would spill) and the most that still lets one
 // CTA of `threads` threads fit in the register file (what ptxas does when it knows the block
-// size). Both are modelling choices for PTX's virtual register counts; see docs/gpu_sm.md.
+// size). Both are modelling choices for an estimated register count; see docs/gpu_sm.md.
 uint32_t effective_registers_per_thread(uint32_t ptx_registers, uint32_t threads,
                                         const SmLimits& limits, uint32_t warp_size);
 

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "modules/gpu/ptx/control_flow.h"
+#include "modules/gpu/register_set.h"
 
 namespace ohmvp::gpu {
 
@@ -22,21 +23,6 @@ bool reads_other_lanes(const Instruction& instruction) {
       return false;
   }
 }
-
-// A set of registers, one bit each.
-class RegisterSet {
- public:
-  RegisterSet(uint32_t count, bool full) : m_words((count + 63) / 64, full ? ~uint64_t{0} : 0) {}
-  bool has(uint32_t reg) const { return (m_words[reg / 64] >> (reg % 64)) & 1; }
-  void add(uint32_t reg) { m_words[reg / 64] |= uint64_t{1} << (reg % 64); }
-  void intersect(const RegisterSet& other) {
-    for (size_t i = 0; i < m_words.size(); ++i) m_words[i] &= other.m_words[i];
-  }
-  bool operator!=(const RegisterSet& other) const { return m_words != other.m_words; }
-
- private:
-  std::vector<uint64_t> m_words;
-};
 
 std::vector<uint32_t> every_row(const KernelLayout& layout) {
   std::vector<uint32_t> rows(layout.total_registers());

@@ -17,8 +17,8 @@ TEST_CASE("cli: kernels lists each kernel's name, signature, parameters and need
                                 "    1  .f32        offset 8    4 bytes   float\n"
                                 "  shared      0 bytes static\n"
                                 "  local       0 bytes per thread\n"
-                                "  registers   14 a thread declared (PTX's virtual registers: "
-                                "ptxas allocates fewer)\n"
+                                "  registers   5 a thread live at once (what occupancy counts), "
+                                "14 declared (PTX's virtual registers)\n"
                                 "  needs       compute capability 7.0 (sm_70, Volta)\n"));
   CHECK_THAT(r.output, Contains("\n\"scale<2>\"  void blas::scale<2>(float*, float)  "
                                 "(.entry _ZN4blas5scaleILi2EEEvPff)\n"));
@@ -50,14 +50,18 @@ TEST_CASE("cli: kernels names the feature that needs a later GPU, and a kernel t
                                        "/external.ptx:7: kernel 'k' calls 'helper', which has "
                                        "no body"));
 
-  // Thirty 64-bit registers are 60 of 32 bits; __maxnreg__ (.maxnreg) caps them.
+  // Thirty 64-bit registers are 60 of 32 bits, two of them live at once; __maxnreg__
+  // (.maxnreg) caps them.
   write_text(dir + "/capped.ptx",
              ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n"
-             ".maxnreg 40\n{\n.reg .b64 %rd<30>;\nret;\n}\n");
+             ".maxnreg 40\n{\n.reg .b64 %rd<30>;\nmov.u64 %rd1, 5;\n"
+             "st.global.u64 [%rd1], %rd1;\nret;\n}\n");
   const CliResult capped = run_ohmvp("kernels " + dir + "/capped.ptx");
   INFO(capped.output);
-  CHECK_THAT(capped.output, Contains("  registers   60 a thread declared (PTX's virtual registers: "
-                                     "ptxas allocates fewer), at most 40 (.maxnreg)\n"));
+  CHECK_THAT(capped.output,
+             Contains("  registers   2 a thread live at once (what occupancy counts), "
+                      "60 declared (PTX's virtual registers), at most 40 "
+                      "(.maxnreg)\n"));
 }
 
 TEST_CASE("cli: kernels refuses anything but one readable PTX file") {

@@ -156,16 +156,15 @@ TEST_CASE(
     "does",
     "[gpu]") {
   Function kernel;  // volta: 65536 registers, allocated 256 a warp
-  kernel.register_types.assign(137, DataType::b32);
-  CHECK(bounded_registers_per_thread(kernel, 256, volta, 32) == 137);
+  CHECK(bounded_registers_per_thread(kernel, 137, 256, volta, 32) == 137);
   kernel.max_registers = 32;
-  CHECK(bounded_registers_per_thread(kernel, 256, volta, 32) == 32);
+  CHECK(bounded_registers_per_thread(kernel, 137, 256, volta, 32) == 32);
   kernel.max_registers = 0;
   kernel.max_threads = 256;
   kernel.min_ctas_per_sm = 4;  // 4 x 256 threads: 64 registers each
-  CHECK(bounded_registers_per_thread(kernel, 128, volta, 32) == 64);
+  CHECK(bounded_registers_per_thread(kernel, 137, 128, volta, 32) == 64);
   CtaResources cta;
   cta.threads = 256;
-  cta.registers_per_thread = bounded_registers_per_thread(kernel, 256, volta, 32);
+  cta.registers_per_thread = bounded_registers_per_thread(kernel, 137, 256, volta, 32);
   CHECK(compute_occupancy(cta, volta, 32, "k").ctas_per_sm == 4);
 }
