@@ -282,7 +282,7 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("cli: __syncwarp and shuffles in both arms of an if/else meet on the timed GPU") {
+TEST_CASE("cli: __syncwarp and shuffles in the arms of an if/else meet on the timed GPU") {
   // tests/data/ptx/divergent_sync.cu: each arm waits at its own warp-synchronous instruction for
   // the other, over two warps of an SM.
   const std::string dir = scratch_dir("divergent_sync");
@@ -314,6 +314,19 @@ TEST_CASE("cli: __syncwarp and shuffles in both arms of an if/else meet on the t
     CHECK(shuffled[t] == (source % 3 == 0 ? source + 1000 : -source));
     // lanes 0, 3, 6 (the first arm, lane < 8) and 25, 26, 28, 29, 31 (the other, lane >= 24)
     CHECK(ballots[t] == 0xb6000049u);
+  }
+
+  // A nested if/else's arms meet the outer else arm at their shuffles: out[64 + lane] is what
+  // the first arm adds to its shuffled value (0 here: the buffer starts zeroed).
+  const CliResult nested = run_fixture(
+      dir, "divergent_sync.ptx", "shuffle_in_nested_arms", 1, threads,
+      {{"out", {{"type", "s32"}, {"count", threads + 64}}}}, {{{"buffer", "out"}}}, {"out"});
+  INFO(nested.output);
+  REQUIRE(nested.exit_code == 0);
+  const std::vector<int32_t> inner = read_dump<int32_t>(dir, "out", threads + 64);
+  for (unsigned t = 0; t < threads; ++t) {
+    const int32_t source = int32_t((t + 8) % 32);
+    CHECK(inner[t] == source + (source < 8 ? 100 : source < 16 ? 200 : 300));
   }
   std::filesystem::remove_all(dir);
 }

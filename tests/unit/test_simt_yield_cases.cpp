@@ -276,6 +276,21 @@ TEST_CASE("yield cases: __syncwarp and shuffles and ballots in both arms of an i
     const int32_t source = (lane + 8) % 32;
     CHECK(three[lane] == source + (source < 8 ? 100 : source < 24 ? 200 : 300));
   }
+  // A nested if/else inside the first arm: its inner arms' shuffles wait for the outer else
+  // arm's lanes too, and all three meet.
+  std::vector<int32_t> nested_out(64 + 16);  // out[64 + lane]: what the first arm adds
+  for (int32_t lane = 0; lane < 16; ++lane) nested_out[64 + lane] = 1000 * (lane + 1);
+  const uint64_t nested_at = test::upload(memory, nested_out);
+  const LaunchStatistics nested =
+      executor.launch(test::one_cta("shuffle_in_nested_arms", 32, {nested_at}));
+  const std::vector<int32_t> inner = test::download<int32_t>(memory, nested_at, 32);
+  for (int32_t lane = 0; lane < 32; ++lane) {
+    INFO("lane " << lane);
+    const int32_t source = (lane + 8) % 32;
+    const int32_t shuffled = source + (source < 8 ? 100 : source < 16 ? 200 : 300);
+    CHECK(inner[lane] == shuffled + (lane < 16 ? 1000 * (lane + 1) : 0));
+  }
+  CHECK(nested.path_yields == 2);  // each inner arm gives way once
   // An arm whose first __syncwarp names its own lanes only does not wait there for the other:
   // it runs on to the __syncwarp() the other arm waits at.
   executor.launch(test::one_cta("own_half_then_warp", 32, {out_at}));

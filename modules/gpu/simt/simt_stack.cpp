@@ -95,13 +95,6 @@ void SimtStack::gather(size_t floor_depth) {
   drop_empty_below_top(floor_depth);
 }
 
-size_t SimtStack::first_sibling(size_t floor_depth) const {
-  const uint32_t join = m_entries.back().reconvergence_pc;
-  size_t first = m_entries.size() - 1;
-  while (first > floor_depth && m_entries[first - 1].reconvergence_pc == join) --first;
-  return first;
-}
-
 void SimtStack::raise(size_t index) {
   std::rotate(m_entries.begin() + static_cast<std::ptrdiff_t>(index),
               m_entries.begin() + static_cast<std::ptrdiff_t>(index) + 1, m_entries.end());

@@ -70,12 +70,6 @@ class SimtStack {
   // reached the same point run on together.
   void gather(size_t floor_depth = 0);
 
-  // Where the top entry's siblings begin: the run of entries just below it (at or above
-  // `floor_depth`) with its reconvergence pc: the other arms of its if/else or switch, run after
-  // it, and entries whose lanes an inner branch with the same join split among those above
-  // (their pc is the join). depth() - 1 when it has none.
-  size_t first_sibling(size_t floor_depth) const;
-
   // Entry `index`, which holds no lanes an entry above it holds, moves to the top: that path
   // runs first. The lanes above keep their places, so the stack still reconverges as before.
   void raise(size_t index);

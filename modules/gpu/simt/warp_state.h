@@ -187,19 +187,18 @@ class WarpState {
   }
   // The paths of the current function other than the executing one that hold lanes of
   // `members`: visit(entry, lanes, pc) for each stack entry that is the place of some lanes (the
-  // topmost entry holding them), `lanes` those. Without a yield, the executing path's siblings:
-  // the entries below it heading for its join (an if/else's other arms, a switch's other
-  // cases), less lanes already there. After one (converge gave `apart`), every path.
+  // topmost entry holding them), `lanes` those. Without a yield, the paths still on their way:
+  // an if/else's other arms, a switch's other cases, and those of every branch the executing
+  // path is nested in, less lanes that wait at a join (at_join). After one (converge gave
+  // `apart`), every path.
   template <class Visit>
   void for_each_parked_path(uint64_t members, Visit visit) const {
-    const uint32_t join = m_stack.top().reconvergence_pc;
-    const size_t floor = m_paths_split ? frame_floor() : first_sibling();
     uint64_t above = m_stack.mask();
-    for (size_t i = m_stack.depth() - 1; i-- > floor;) {
+    for (size_t i = m_stack.depth() - 1; i-- > frame_floor();) {
       const SimtEntry& entry = m_stack.at(i);
       const uint64_t lanes = entry.mask & ~above;
       above |= entry.mask;
-      if ((lanes & members) != 0 && (m_paths_split || entry.pc != join)) visit(i, lanes, entry.pc);
+      if ((lanes & members) != 0 && (m_paths_split || !at_join(i))) visit(i, lanes, entry.pc);
     }
   }
   // After those paths met the executing one at their own instructions: they go on past them
@@ -210,9 +209,13 @@ class WarpState {
   uint64_t* exchange_row(unsigned operand) { return &m_exchange_rows[operand * m_warp_size]; }
 
  private:
-  // The stack index of the deepest entry heading for the executing path's join (depth() - 1:
-  // none).
-  size_t first_sibling() const { return m_stack.first_sibling(frame_floor()); }
+  // Whether the lanes whose place is stack entry `index` wait at a join: an entry above it (a
+  // branch's arms, a loop's body) reconverges where it stands.
+  bool at_join(size_t index) const {
+    for (size_t i = index + 1; i < m_stack.depth(); ++i)
+      if (m_stack.at(i).reconvergence_pc == m_stack.at(index).pc) return true;
+    return false;
+  }
   // The stack depth below the current function's entries (0 outside any call).
   size_t frame_floor() const { return m_frames.empty() ? 0 : m_frames.back().stack_base; }
   void pop_finished();

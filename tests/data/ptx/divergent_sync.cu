@@ -93,3 +93,22 @@ extern "C" __global__ void own_half_then_warp(int* out) {
   }
   out[threadIdx.x] = value;
 }
+
+// Without a yield: shuffles inside a nested if/else and in the outer else arm. Each inner arm's
+// shuffle names the outer else arm's lanes too, so all three meet; every lane reads lane + 8's.
+extern "C" __global__ void shuffle_in_nested_arms(int* out) {
+  const int lane = threadIdx.x % 32;
+  const int source = (lane + 8) % 32;
+  int value;
+  if (lane < 16) {
+    if (lane < 8) {
+      value = __shfl_sync(0xffffffffu, lane + 100, source);
+    } else {
+      value = __shfl_sync(0xffffffffu, lane + 200, source);
+    }
+    value += out[64 + lane];
+  } else {
+    value = __shfl_sync(0xffffffffu, lane + 300, source);
+  }
+  out[threadIdx.x] = value;
+}
