@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "modules/gpu/lane_mask.h"
+
 namespace ohmvp::gpu {
 
 // A set of a function's registers, one bit each, for the dataflow analyses over its code.
@@ -23,8 +25,7 @@ class RegisterSet {
   template <typename Visit>
   void for_each(Visit visit) const {
     for (size_t i = 0; i < m_words.size(); ++i)
-      for (uint64_t word = m_words[i]; word != 0; word &= word - 1)
-        visit(static_cast<uint32_t>(i * 64 + __builtin_ctzll(word)));
+      for_each_lane(m_words[i], [&](uint32_t bit) { visit(static_cast<uint32_t>(i * 64 + bit)); });
   }
 
  private:
