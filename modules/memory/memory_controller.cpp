@@ -22,6 +22,7 @@ struct MemoryController::Stats {
   Counter& row_conflicts;
   Counter& refreshes;
   Counter& backpressure;
+  Counter& intake_waits;
   Counter& presets;
   std::vector<Counter*> commands;
   Histogram& read_latency;
@@ -42,6 +43,8 @@ struct MemoryController::Stats {
         refreshes(r.counter(g, "refreshes", "commands", "all-bank refresh commands")),
         backpressure(
             r.counter(g, "backpressure", "requests", "requests that waited for queue space")),
+        intake_waits(r.counter(g, "intake_waits", "requests",
+                               "requests that arrived in a clock whose intake was taken")),
         presets(r.counter(g, "bank_presets", "requests",
                           "Ohm-GPU bank presets: rows opened and held for a swap")),
         read_latency(r.histogram(g, "read_latency", "ps", "read request arrival to last data")) {
@@ -129,6 +132,7 @@ void MemoryController::run() {
   if (ps(cycle) != now) {
     wake_at(ps(cycle));
   } else {
+    retry_pending();
     schedule_commands(cycle);
   }
   m_running = false;
@@ -180,6 +184,9 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   if (delay != sc_core::SC_ZERO_TIME) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
+  if (m_pending != nullptr) {
+    SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
+  }
   const auto* ohm = payload.get_extension<DramAccessExtension>();
   if (!validate(payload, ohm)) return tlm::TLM_COMPLETED;
   const Location where = locate(payload.get_address());
@@ -188,14 +195,26 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     phase = tlm::END_REQ;
     return tlm::TLM_UPDATED;
   }
-  if (!accept(payload, ohm, m_now_ps, where)) {
+  const Arrival arrival = arrival_of(payload, ohm, m_now_ps, where);
+  // Nothing enters the queues while a request waits, so a queue with room now still has it at
+  // the next clock edge, and a full one stays full until a column command frees an entry.
+  const bool no_room = takes_entry(arrival) && queue_full(payload.is_write());
+  const bool intake_taken = intake_cycle() == m_intake_cycle;
+  if (no_room || intake_taken) {
     m_pending = &payload;
     m_pending_arrival_ps = m_now_ps;
     m_pending_location = where;
     m_pending_ohm = ohm;
-    m_stats->backpressure.inc();
+    m_pending_for_space = no_room;
+    if (intake_taken) m_stats->intake_waits.inc();
+    if (no_room) {
+      m_stats->backpressure.inc();
+    } else {
+      wake_at(ps(intake_cycle() + 1));
+    }
     return tlm::TLM_ACCEPTED;
   }
+  accept(arrival);
   if (posted(payload, ohm)) return tlm::TLM_COMPLETED;  // complete once queued
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;
@@ -213,18 +232,38 @@ MemoryController::Location MemoryController::locate(uint64_t address) const {
   return Location{address - offset, offset, m_mapper.decode(address - offset)};
 }
 
-bool MemoryController::accept(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
-                              uint64_t arrival_ps, const Location& where) {
+MemoryController::Arrival MemoryController::arrival_of(tlm::tlm_generic_payload& payload,
+                                                       const DramAccessExtension* ohm,
+                                                       uint64_t arrival_ps, const Location& where) {
   BankMachine& bank = bank_of(where.address);
-  const Arrival arrival{payload,
-                        ohm,
-                        where.burst,
-                        where.offset,
-                        where.address,
-                        bank,
-                        newest_to_burst(bank, where.burst),
-                        arrival_ps};
-  return payload.is_write() ? accept_write(arrival) : accept_read(arrival);
+  return Arrival{payload,
+                 ohm,
+                 where.burst,
+                 where.offset,
+                 where.address,
+                 bank,
+                 newest_to_burst(bank, where.burst),
+                 arrival_ps};
+}
+
+bool MemoryController::accept(const Arrival& arrival) {
+  const bool accepted = arrival.payload.is_write() ? accept_write(arrival) : accept_read(arrival);
+  if (accepted) m_intake_cycle = intake_cycle();
+  return accepted;
+}
+
+bool MemoryController::takes_entry(const Arrival& a) const {
+  const ControllerRequest* newest = a.newest;
+  if (newest == nullptr || !newest->is_write) return true;
+  if (a.payload.is_write()) {
+    // Merged into the queued write, unless either goes between the devices.
+    return newest->memory_route || (a.ohm != nullptr && a.ohm->memory_route);
+  }
+  if (!a.payload.is_read()) return true;  // a bank preset is never answered from a write
+  const uint32_t length = a.payload.get_data_length();
+  return !std::all_of(newest->enabled.begin() + a.offset,
+                      newest->enabled.begin() + a.offset + length,
+                      [](uint8_t e) { return e != 0; });  // not answered from its bytes
 }
 
 void MemoryController::release_preset(tlm::tlm_generic_payload& payload, const Location& where) {
@@ -260,24 +299,18 @@ bool MemoryController::queue_full(bool writes) const {
 
 bool MemoryController::accept_read(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
-  if (a.newest != nullptr && a.newest->is_write && a.payload.is_read()) {
-    const ControllerRequest& w = *a.newest;
-    const bool covered =
-        std::all_of(w.enabled.begin() + a.offset, w.enabled.begin() + a.offset + length,
-                    [](uint8_t e) { return e != 0; });
-    if (covered) {
-      std::memcpy(a.payload.get_data_ptr(), w.data.data() + a.offset, length);
-      a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
-      a.payload.acquire();
-      m_stats->forwarded_reads.inc();
-      m_stats->reads.inc();
-      m_stats->read_bytes.inc(length);
-      // Answered from the queue at the next clock edge (a modelling choice: the controller's
-      // front-end pipeline takes up to one cycle).
-      const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
-      respond_at(edge, a.payload, a.arrival_ps);
-      return true;
-    }
+  if (!takes_entry(a)) {
+    std::memcpy(a.payload.get_data_ptr(), a.newest->data.data() + a.offset, length);
+    a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
+    a.payload.acquire();
+    m_stats->forwarded_reads.inc();
+    m_stats->reads.inc();
+    m_stats->read_bytes.inc(length);
+    // Answered from the queue at the next clock edge (a modelling choice: the controller's
+    // front-end pipeline takes up to one cycle).
+    const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
+    respond_at(edge, a.payload, a.arrival_ps);
+    return true;
   }
   if (queue_full(false)) return false;
   a.payload.acquire();
@@ -289,7 +322,7 @@ bool MemoryController::accept_write(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   ControllerRequest* target = a.newest;
   const bool memory_route = a.ohm != nullptr && a.ohm->memory_route;
-  if (target != nullptr && target->is_write && !target->memory_route && !memory_route) {
+  if (!takes_entry(a)) {
     m_stats->merged_writes.inc();
   } else {
     if (queue_full(true)) return false;
@@ -357,14 +390,16 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
 void MemoryController::retry_pending() {
   if (m_pending == nullptr) return;
   tlm::tlm_generic_payload& payload = *m_pending;
-  // It was refused for want of space in its queue: it was neither a read the write queue could
-  // answer nor a write to merge. Requests to its burst leave oldest first, so that cannot have
-  // changed; only space can let it in.
-  if (queue_full(payload.is_write())) {
+  // Refused for want of space in its queue, it was neither a read the write queue could answer
+  // nor a write to merge. Requests to its burst leave oldest first, so that cannot have changed;
+  // only space can let it in.
+  if (m_pending_for_space && queue_full(payload.is_write())) return;
+  if (intake_cycle() == m_intake_cycle) {
+    wake_at(ps(intake_cycle() + 1));
     return;
   }
   const DramAccessExtension* ohm = m_pending_ohm;
-  if (!accept(payload, ohm, m_pending_arrival_ps, m_pending_location)) return;
+  if (!accept(arrival_of(payload, ohm, m_pending_arrival_ps, m_pending_location))) return;
   m_pending = nullptr;
   if (posted(payload, ohm)) {
     payload.acquire();

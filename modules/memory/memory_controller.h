@@ -127,8 +127,6 @@ class MemoryController : public sc_core::sc_module,
   Location locate(uint64_t address) const;
   // Ends a bank preset; the payload is answered at the next clock edge.
   void release_preset(tlm::tlm_generic_payload& payload, const Location& where);
-  bool accept(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
-              uint64_t arrival_ps, const Location& where);
   // A request as it arrives, decoded once.
   struct Arrival {
     tlm::tlm_generic_payload& payload;
@@ -140,6 +138,13 @@ class MemoryController : public sc_core::sc_module,
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
     uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited for queue space
   };
+  Arrival arrival_of(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
+                     uint64_t arrival_ps, const Location& where);
+  // Takes the request into its queue, or answers or merges it from a queued write: false when
+  // it needs a queue entry and there is none.
+  bool accept(const Arrival& arrival);
+  // Whether it needs a queue entry: not a read a queued write can answer, nor a write to merge.
+  bool takes_entry(const Arrival& a) const;
   // No room for another read (write) request: requests held back by a bank preset not counted.
   bool queue_full(bool writes) const;
   bool accept_read(const Arrival& a);
@@ -152,6 +157,8 @@ class MemoryController : public sc_core::sc_module,
   void notify_wake();
   void trace_queues();
   void update_now() { m_now_ps = kernel_now_ps(); }
+  // The clock the current time falls in (an edge starts its clock).
+  uint64_t intake_cycle() const { return m_now_ps / m_timing.tCK_ps; }
   BankMachine& bank_of(const DramAddress& a) {
     return m_banks[size_t(index(a.rank)) * m_geometry.banks() + index(a.bank)];
   }
@@ -183,6 +190,9 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
   const DramAccessExtension* m_pending_ohm = nullptr;  // m_pending's Ohm extension, if any
+  bool m_pending_for_space = false;  // refused for queue space, not only waiting for intake
+  // The front end takes one request a clock (a modelling choice): the clock it last took one in.
+  uint64_t m_intake_cycle = UINT64_MAX;
 
   std::deque<Response> m_responses;  // by time; equal times in the order they were added
   bool m_waiting_end_resp = false;

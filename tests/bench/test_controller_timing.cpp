@@ -111,6 +111,8 @@ struct Bench {
   Chain closed{"closed", controller_config(SchedulerKind::fr_fcfs, PagePolicyKind::closed), stats};
   Chain refresh{"refresh", controller_config(SchedulerKind::fr_fcfs, PagePolicyKind::open, true),
                 stats};
+  Chain intake{"intake", controller_config(), stats};
+  Chain intake_full{"intake_full", controller_config(), stats};
 };
 
 Bench& the_bench() {
@@ -212,9 +214,9 @@ TEST_CASE("controller timing: FR-FCFS serves a queued row hit before an older mi
   };
   auto drive = [&](Chain& c) {
     c.stimulus.read(at(t0), c.address(2, 7, 0));  // opens row 7
-    // Same instant, in this order: an older request to row 9, then a hit on row 7.
-    const size_t conflict = c.stimulus.read(at(t0 + 200), c.address(2, 9, 0));
-    const size_t hit = c.stimulus.read(at(t0 + 200), c.address(2, 7, 1));
+    // While row 7 opens, in this order: an older request to row 9, then a hit on row 7.
+    const size_t conflict = c.stimulus.read(at(t0 + 1), c.address(2, 9, 0));
+    const size_t hit = c.stimulus.read(at(t0 + 2), c.address(2, 7, 1));
     return Ids{conflict, hit};
   };
   Chain& fr = the_bench().fr_fcfs;
@@ -223,17 +225,18 @@ TEST_CASE("controller timing: FR-FCFS serves a queued row hit before an older mi
   const Ids fcfs_ids = drive(fcfs);
   run_to(t0 + 500);
 
-  const uint64_t t = t0 + 200;
-  // FR-FCFS: RD for the hit now; the PRE for the conflict waits tRTP after it.
-  CHECK(fr.recorder.log(t) == "RD b2@0 PRE b2@9 ACT b2@25 RD b2@41");
+  // FR-FCFS: RD for the hit tCCD_L after the first; the PRE for the conflict then waits for
+  // tRAS (which outlasts tRTP after the hit's RD).
+  CHECK(fr.recorder.log(t0) == "ACT b2@0 RD b2@16 RD b2@22 PRE b2@39 ACT b2@55 RD b2@71");
   CHECK(fr.stimulus.response_order() == std::vector<size_t>{0, fr_ids.hit, fr_ids.conflict});
-  CHECK(fr.response_cycle(fr_ids.hit, t) == T.CL + T.BURST);
-  CHECK(fr.response_cycle(fr_ids.conflict, t) == T.RTP + T.RP + T.RCD + T.CL + T.BURST);
-  // FCFS: the conflict first; the hit is now a conflict itself, its PRE held by tRAS.
-  CHECK(fcfs.recorder.log(t) == "PRE b2@0 ACT b2@16 RD b2@32 PRE b2@55 ACT b2@71 RD b2@87");
+  CHECK(fr.response_cycle(fr_ids.hit, t0) == T.RCD + T.CCD_L + T.CL + T.BURST);
+  CHECK(fr.response_cycle(fr_ids.conflict, t0) == T.RAS + T.RP + T.RCD + T.CL + T.BURST);
+  // FCFS: the conflict first, its PRE held by tRAS; the hit is then a conflict itself.
+  CHECK(fcfs.recorder.log(t0) ==
+        "ACT b2@0 RD b2@16 PRE b2@39 ACT b2@55 RD b2@71 PRE b2@94 ACT b2@110 RD b2@126");
   CHECK(fcfs.stimulus.response_order() == std::vector<size_t>{0, fcfs_ids.conflict, fcfs_ids.hit});
-  CHECK(fcfs.response_cycle(fcfs_ids.conflict, t) == T.RP + T.RCD + T.CL + T.BURST);
-  CHECK(fcfs.response_cycle(fcfs_ids.hit, t) == T.RP + T.RAS + T.RP + T.RCD + T.CL + T.BURST);
+  CHECK(fcfs.response_cycle(fcfs_ids.conflict, t0) == T.RAS + T.RP + T.RCD + T.CL + T.BURST);
+  CHECK(fcfs.response_cycle(fcfs_ids.hit, t0) == 2 * (T.RAS + T.RP) + T.RCD + T.CL + T.BURST);
 }
 
 TEST_CASE("controller timing: closed page policy closes every row with RDA and WRA") {
@@ -276,4 +279,54 @@ TEST_CASE("controller timing: refresh every tREFI, and a read during refresh wai
   CHECK(c.recorder.log(second) == "PREA@0 REF@16 ACT b3@366 RD b3@382 PREA@7800 REF@7816");
   // Relative to the refresh instant: PREA, REF after tRP, the read's ACT after tRFC.
   CHECK(c.response_cycle(during, second) == T.RP + T.RFC + T.RCD + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: the front end takes one request a clock, forwarded reads included") {
+  Chain& c = the_bench().intake;
+  const uint64_t t0 = origin();
+  c.stimulus.write(at(t0), c.address(3, 2, 0), pattern(4));
+  std::vector<size_t> reads;
+  for (int i = 0; i < 4; ++i) reads.push_back(c.stimulus.read(at(t0), c.address(3, 2, 0)));
+  const size_t last_write = c.stimulus.write(at(t0), c.address(3, 2, 1), pattern(5));
+  run_to(t0 + 200);
+
+  // The write takes clock 0. All sent at once, each read waits for the next clock's intake and
+  // is answered from the queued write (its WR goes at tRCD) at the edge after it is taken.
+  CHECK(c.recorder.log(t0) == "ACT b3@0 WR b3@16 WR b3@22");
+  for (size_t i = 0; i < reads.size(); ++i) {
+    CHECK(c.response_cycle(reads[i], t0) == i + 2);
+    CHECK(c.stimulus.request(reads[i]).data == pattern(4));
+  }
+  // The posted write behind them is taken, and so answered, at clock 5.
+  CHECK(c.response_cycle(last_write, t0) == 5);
+  const StatsRegistry& stats = the_bench().stats;
+  CHECK(stats.find_counter("intake.mc", "intake_waits")->value() == 5);
+  CHECK(stats.find_counter("intake.mc", "forwarded_reads")->value() == 4);
+  CHECK(stats.find_counter("intake.mc", "backpressure")->value() == 0);
+}
+
+TEST_CASE("controller timing: a write finding its clock taken and its queue full counts in both") {
+  Chain& c = the_bench().intake_full;
+  const uint64_t t0 = origin();
+  // 40 posted writes to rows of one bank, sent at once: each WR needs its own PRE and ACT.
+  constexpr uint32_t writes = 40;
+  std::vector<size_t> ids;
+  for (uint32_t i = 0; i < writes; ++i)
+    ids.push_back(c.stimulus.write(at(t0), c.address(0, i), pattern(uint8_t(i))));
+  run_to(t0 + 1000);
+
+  // Taken, and so answered, one a clock until the 32-entry queue is full at clock 32 (write 0
+  // left it with its WR at tRCD). Each later write arrives in a taken clock to a full queue, and
+  // is taken when a WR frees an entry: every CWL + tBURST + tWR + tRP + tRCD.
+  const uint64_t row_cycle = T.CWL + T.BURST + T.WR + T.RP + T.RCD;
+  for (uint32_t i = 0; i <= 32; ++i) CHECK(c.response_cycle(ids[i], t0) == i);
+  for (uint32_t i = 33; i < writes; ++i)
+    CHECK(c.response_cycle(ids[i], t0) == T.RCD + (i - 32) * row_cycle);
+  const StatsRegistry& stats = the_bench().stats;
+  const auto counter = [&](const char* name) {
+    return stats.find_counter("intake_full.mc", name)->value();
+  };
+  CHECK(counter("writes") == writes);
+  CHECK(counter("intake_waits") == writes - 1);  // all but the first arrived in a taken clock
+  CHECK(counter("backpressure") == writes - 33);
 }
