@@ -214,7 +214,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     }
     return tlm::TLM_ACCEPTED;
   }
-  accept(arrival);
+  accept(arrival);                                      // it has room, or needs none
   if (posted(payload, ohm)) return tlm::TLM_COMPLETED;  // complete once queued
   phase = tlm::END_REQ;
   return tlm::TLM_UPDATED;

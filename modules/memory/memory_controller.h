@@ -136,7 +136,7 @@ class MemoryController : public sc_core::sc_module,
     DramAddress address;
     BankMachine& bank;
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
-    uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited for queue space
+    uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited to be taken
   };
   Arrival arrival_of(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
                      uint64_t arrival_ps, const Location& where);
@@ -190,7 +190,7 @@ class MemoryController : public sc_core::sc_module,
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
   const DramAccessExtension* m_pending_ohm = nullptr;  // m_pending's Ohm extension, if any
-  bool m_pending_for_space = false;  // refused for queue space, not only waiting for intake
+  bool m_pending_for_space = false;  // found its queue full, not only its clock taken
   // The front end takes one request a clock (a modelling choice): the clock it last took one in.
   uint64_t m_intake_cycle = UINT64_MAX;
 
