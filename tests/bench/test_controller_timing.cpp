@@ -113,6 +113,7 @@ struct Bench {
                 stats};
   Chain intake{"intake", controller_config(), stats};
   Chain intake_full{"intake_full", controller_config(), stats};
+  Chain protocol{"protocol", controller_config(), stats};
 };
 
 Bench& the_bench() {
@@ -329,4 +330,31 @@ TEST_CASE("controller timing: a write finding its clock taken and its queue full
   CHECK(counter("writes") == writes);
   CHECK(counter("intake_waits") == writes - 1);  // all but the first arrived in a taken clock
   CHECK(counter("backpressure") == writes - 33);
+}
+
+TEST_CASE("controller timing: a BEGIN_REQ while another waits to be taken is a protocol error") {
+  Chain& c = the_bench().protocol;
+  const uint64_t t0 = origin();
+  // Half a clock in: the first write is taken, the second waits for the next edge.
+  c.stimulus.write(at(t0) + tck_ps / 2, c.address(1, 1, 0), pattern(1));
+  const size_t waiting = c.stimulus.write(at(t0) + tck_ps / 2, c.address(1, 1, 1), pattern(2));
+  sc_core::sc_start(
+      sc_core::sc_time::from_value(at(t0) + tck_ps * 3 / 4 - sc_core::sc_time_stamp().value()));
+  REQUIRE_FALSE(c.stimulus.request(waiting).response_ps.has_value());
+
+  std::vector<uint8_t> data = pattern(3);
+  tlm::tlm_generic_payload third;
+  third.set_command(tlm::TLM_WRITE_COMMAND);
+  third.set_address(c.address(1, 1, 2));
+  third.set_data_ptr(data.data());
+  third.set_data_length(uint32_t(data.size()));
+  third.set_streaming_width(uint32_t(data.size()));
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  CHECK_THROWS_WITH(c.controller.nb_transport_fw(third, phase, delay),
+                    Catch::Contains("BEGIN_REQ before END_REQ"));
+
+  // The waiting write is taken at the next edge as if nothing had happened.
+  run_to(t0 + 100);
+  CHECK(c.response_cycle(waiting, t0) == 1);
 }
