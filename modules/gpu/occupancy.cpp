@@ -37,9 +37,9 @@ const char* limiter_name(OccupancyLimiter limiter) {
   return "?";
 }
 
-uint32_t effective_registers_per_thread(uint32_t ptx_registers, uint32_t threads,
+uint32_t effective_registers_per_thread(uint32_t registers_wanted, uint32_t threads,
                                         const SmLimits& limits, uint32_t warp_size) {
-  uint32_t registers = std::min(ptx_registers, limits.max_registers_per_thread);
+  uint32_t registers = std::min(registers_wanted, limits.max_registers_per_thread);
   const uint64_t warps = (uint64_t{threads} + warp_size - 1) / warp_size;
   if (warps == 0) return registers;
   // The largest per-thread count whose rounded per-warp allocation still fits `warps` warps.

@@ -43,7 +43,7 @@ struct Occupancy {
 // (limits.max_registers_per_thread, where ptxas would spill) and the most that still lets one
 // CTA of `threads` threads fit in the register file (what ptxas does when it knows the block
 // size). Both are modelling choices for an estimated register count; see docs/gpu_sm.md.
-uint32_t effective_registers_per_thread(uint32_t ptx_registers, uint32_t threads,
+uint32_t effective_registers_per_thread(uint32_t registers_wanted, uint32_t threads,
                                         const SmLimits& limits, uint32_t warp_size);
 
 // How many CTAs of `cta` fit on one SM at once, and which limit decides it. A CTA that cannot

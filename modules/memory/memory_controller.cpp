@@ -198,7 +198,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   const Arrival arrival = arrival_of(payload, ohm, m_now_ps, where);
   // Nothing enters the queues while a request waits, so a queue with room now still has it at
   // the next clock edge, and a full one stays full until a column command frees an entry.
-  const bool no_room = takes_entry(arrival) && queue_full(payload.is_write());
+  const bool no_room = queue_full(payload.is_write()) && takes_entry(arrival);
   const bool intake_taken = intake_cycle() == m_intake_cycle;
   if (no_room || intake_taken) {
     m_pending = &payload;
