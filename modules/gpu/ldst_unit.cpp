@@ -85,6 +85,7 @@ void LdstUnit::accept(MemoryOp& op) {
 }
 
 uint64_t LdstUnit::step(uint64_t cycle) {
+  const bool responses_arrive = !m_arrivals.empty() && m_arrivals.top().cycle <= cycle;
   while (!m_arrivals.empty() && m_arrivals.top().cycle <= cycle) {
     Outbound* outbound = m_arrivals.top().outbound;
     m_arrivals.pop();
@@ -101,9 +102,13 @@ uint64_t LdstUnit::step(uint64_t cycle) {
     const uint64_t reaches_l1 = op.issue_cycle + m_pipeline_latency;
     if (reaches_l1 > cycle) {
       next = reaches_l1;
+    } else if (m_head_stalled && !responses_arrive) {
+      m_stats.l1_stall_cycles.inc();
     } else if (take(op, op.next_request, cycle)) {
+      m_head_stalled = false;
       if (++op.next_request == op.request_count) m_queue.pop_front();
     } else {
+      m_head_stalled = true;
       m_stats.l1_stall_cycles.inc();
     }
   }

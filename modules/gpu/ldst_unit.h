@@ -167,6 +167,11 @@ class LdstUnit : public tlm::tlm_mm_interface {
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> m_arrivals;
   std::priority_queue<PieceDone, std::vector<PieceDone>, std::greater<PieceDone>> m_hits;
   uint64_t m_sequence = 0;
+  // The queue's head could not enter the L1. What it waits for (an MSHR, a merge slot, a way, a
+  // fill) only a response frees, so until one arrives the head is not tried again. The unit still
+  // steps every cycle meanwhile: sleeping instead would move when the GPU's cycle loop runs
+  // against the other SystemC processes, and with it the order of same-instant events.
+  bool m_head_stalled = false;
 
   std::function<void(MemoryOp&, uint64_t)> m_op_done;
   std::function<void(Outbound&)> m_send;

@@ -190,7 +190,11 @@ uint64_t Sm::simulate(uint64_t cycle) {
       m_idle[sub_core_of(r.warp)].valid = false;
     }
   });
+  const bool ldst_was_full = !m_ldst.can_accept();
   const uint64_t ldst_next = m_ldst.step(cycle);
+  if (ldst_was_full && m_ldst.can_accept()) {
+    for (IdleSubCore& idle : m_idle) idle.valid = false;
+  }
   m_trace_mshrs.set(m_ldst.mshr_occupancy(), m_loop.time_ps(cycle));
   if (m_resident_ctas == 0) return ldst_next == UINT64_MAX ? CycleLoop::never : ldst_next;
 
@@ -214,7 +218,6 @@ uint64_t Sm::simulate(uint64_t cycle) {
     }
     const uint64_t others_wake = m_next_wake;
     m_next_wake = UINT64_MAX;
-    m_ldst_asked = false;
     bool seen = false;
     StallReason first = StallReason::no_ready_warp;
     const auto ready = [&](uint32_t slot) {
@@ -227,7 +230,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
     };
     GtoScheduler* gto = sub_core.gto_scheduler();
     const uint32_t slot = gto ? gto->pick_ready(ready) : sub_core.scheduler().pick(ready);
-    idle = IdleSubCore{slot == WarpScheduler::k_no_warp && !m_ldst_asked, m_next_wake, first};
+    idle = IdleSubCore{slot == WarpScheduler::k_no_warp, m_next_wake, first};
     m_next_wake = std::min(m_next_wake, others_wake);
     if (slot == WarpScheduler::k_no_warp) {
       sub_core.record(cycle, first);
@@ -285,10 +288,7 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
     m_next_wake = std::min(m_next_wake, unit.next_free_cycle());
     return StallReason::structural;
   }
-  if (traits.memory) {
-    m_ldst_asked = true;  // the LD/ST unit's state is not one IdleSubCore can wait for
-    if (!m_ldst.can_accept()) return StallReason::memory;
-  }
+  if (traits.memory && !m_ldst.can_accept()) return StallReason::memory;
   return StallReason::issued;
 }
 

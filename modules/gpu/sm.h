@@ -127,8 +127,8 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   // A sub-core whose scheduler found no warp to issue: until cycle `until` (the earliest its
   // stalled warps' ready cycles and busy units allow) it would find none again, for the same
   // reasons, unless something it waits on happens first (a register released, an access
-  // done, a barrier opened, a warp added or removed), which clears `valid`. Not valid when a
-  // warp asked the LD/ST unit, whose state changes every cycle.
+  // done, a barrier opened, a warp added or removed, room made in the LD/ST unit's queue),
+  // which clears `valid`.
   struct IdleSubCore {
     bool valid = false;
     uint64_t until = 0;
@@ -188,7 +188,6 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   uint32_t m_resident_ctas = 0;
   uint64_t m_warp_age = 0;
   uint64_t m_next_wake = 0;         // scratch of step(): earliest cycle a stalled warp may go
-  bool m_ldst_asked = false;        // scratch of step(): a readiness check asked the LD/ST unit
   std::vector<IdleSubCore> m_idle;  // by sub-core
   uint64_t m_wake_cycle = 0;        // see due()
   uint64_t m_active_since = 0;      // cycle the SM last went from no CTA to some

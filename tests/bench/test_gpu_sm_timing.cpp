@@ -178,6 +178,32 @@ const char* atomic_two_fetches_ptx = R"(
 }
 )";
 
+// Warp 0 reads %clock, issues 5 loads to lines of one L1 set (4 ways; the lines are a set's span
+// apart), reads %clock again after a use of the fifth load and stores both reads and that
+// load's value. Warp 1, in the next sub-core, runs a dependent chain of 10 adds, then issues 16
+// loads to lines of other sets and stores a %clock read after the last one.
+std::string full_set_ptx(uint32_t set_span) {
+  std::string ptx =
+      ".version 7.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry full_set(.param .u64 in, .param .u64 out)\n{\n"
+      "  .reg .pred %p<2>;\n  .reg .b32 %r<64>;\n  .reg .b64 %rd<5>;\n"
+      "  mov.u32 %r20, %tid.x;\n  setp.ge.u32 %p1, %r20, 32;\n"
+      "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  add.s64 %rd3, %rd2, 0;\n"
+      "  @%p1 bra OTHER;\n  mov.u32 %r1, %clock;\n";
+  const auto load = [](int k, uint32_t offset) {
+    return "  ld.global.u32 %r" + std::to_string(30 + k) + ", [%rd1+" + std::to_string(offset) +
+           "];\n";
+  };
+  for (int k = 0; k < 5; ++k) ptx += load(k, k * set_span);
+  ptx +=
+      "  add.s32 %r3, %r34, 0;\n  mov.u32 %r4, %clock;\n"
+      "  st.global.u32 [%rd2], %r1;\n  st.global.u32 [%rd2+4], %r3;\n"
+      "  st.global.u32 [%rd2+8], %r4;\n  exit;\nOTHER:\n";
+  for (int k = 0; k < 10; ++k) ptx += "  add.s32 %r20, %r20, 1;\n";
+  for (int k = 0; k < 16; ++k) ptx += load(k, (k + 1) * 128);
+  return ptx + "  mov.u32 %r2, %clock;\n  st.global.u32 [%rd2+16], %r2;\n  exit;\n}\n";
+}
+
 const char* fault_ptx = R"(
 .version 7.0
 .target sm_75
@@ -314,6 +340,40 @@ TEST_CASE("gpu timing: an atomic waits while its line has two fetches in flight"
   // while sector 1 was still on its way, and this load would have hit it.
   CHECK(got[3] == 105);
   CHECK(b.read<uint32_t>(data, 1)[0] == 105);
+}
+
+TEST_CASE(
+    "gpu timing: a load with every way of its L1 set waiting for a fill enters at the first fill") {
+  bench::GpuBench& b = the_bench();
+  const GpuConfig& c = b.config;
+  const uint32_t set_span = c.l1d.sets() * c.l1d.line_bytes;
+  REQUIRE(c.l1d.ways == 4);
+  const Module module = parse_ptx(full_set_ptx(set_span), "full_set.ptx");
+  const uint64_t in = 0x100000, out = 0x180000;
+  b.write<uint32_t>(in + 4 * set_span, {4444});
+  // The first launch brings every line into L2; the second starts with an empty L1.
+  REQUIRE_FALSE(b.run(module, "full_set", {1, 1, 1}, {64, 1, 1}, {in, out}).faulted);
+  const uint64_t stalls_before = b.stats.find_counter("gpu.sm0", "l1_stall_cycles")->value();
+  REQUIRE_FALSE(b.run(module, "full_set", {1, 1, 1}, {64, 1, 1}, {in, out}).faulted);
+  const std::vector<uint32_t> got = b.read<uint32_t>(out, 5);
+  CHECK(got[1] == 4444);
+  const uint32_t ldst = c.unit(UnitClass::ldst).latency;
+  const uint32_t ldst_interval = c.unit(UnitClass::ldst).initiation_interval;
+  const uint32_t l2_hit =
+      ldst + c.l1d.hit_latency + 2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  // Warp 0's loads issue an LD/ST initiation interval apart from the cycle after its clock read,
+  // and its first load's line fills l2_hit after it issued. Until then the fifth load, at the
+  // head of the LD/ST unit's queue from `ldst` cycles after it issued, finds no way to allocate.
+  const uint32_t first_fill = got[0] + 1 + l2_hit;
+  CHECK(b.stats.find_counter("gpu.sm0", "l1_stall_cycles")->value() - stalls_before ==
+        first_fill - (got[0] + 1 + 4 * ldst_interval + ldst));
+  // Then it enters, and its own L2 hit follows.
+  const uint32_t around = c.unit(UnitClass::int_alu).initiation_interval;
+  CHECK(got[2] == first_fill + (l2_hit - ldst) + around);
+  // Warp 1's loads issue after the fifth load was queued, and long before the first fill: 15 fill
+  // the LD/ST unit's queue of 16 behind the stalled load, so the 16th waits to issue until that
+  // load enters and makes room, in the first fill's cycle. Its clock read issues in the next.
+  CHECK(got[4] == first_fill + 1);
 }
 
 TEST_CASE("gpu timing: an atomic at L2 leaves no stale copy of its word in the L1") {
