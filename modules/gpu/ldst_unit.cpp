@@ -102,17 +102,17 @@ uint64_t LdstUnit::step(uint64_t cycle) {
     const uint64_t reaches_l1 = op.issue_cycle + m_pipeline_latency;
     if (reaches_l1 > cycle) {
       next = reaches_l1;
-    } else if (m_head_stalled && !responses_arrive) {
-      m_stats.l1_stall_cycles.inc();
+    } else if (head_stalled() && !responses_arrive) {
+      // Nothing has come back that could let it in.
     } else if (take(op, op.next_request, cycle)) {
-      m_head_stalled = false;
+      if (head_stalled()) m_stats.l1_stall_cycles.inc(cycle - m_stalled_since);
+      m_stalled_since = k_not_stalled;
       if (++op.next_request == op.request_count) m_queue.pop_front();
-    } else {
-      m_head_stalled = true;
-      m_stats.l1_stall_cycles.inc();
+    } else if (!head_stalled()) {
+      m_stalled_since = cycle;
     }
   }
-  if (!m_queue.empty())
+  if (!m_queue.empty() && !head_stalled())
     next = std::min(next, std::max(cycle + 1, m_queue.front()->issue_cycle + m_pipeline_latency));
   if (!m_arrivals.empty()) next = std::min(next, m_arrivals.top().cycle);
   if (!m_hits.empty()) next = std::min(next, m_hits.top().cycle);

@@ -100,6 +100,10 @@ class LdstUnit : public tlm::tlm_mm_interface {
   // with work (UINT64_MAX: none until a response arrives).
   uint64_t step(uint64_t cycle);
   bool idle() const { return m_queue.empty() && m_in_flight == 0; }
+  // The queue's head could not enter the L1. What it waits for (an MSHR, a merge slot, a way, a
+  // fill) only a response frees, so the unit has nothing to do until one arrives; the cycles it
+  // waits count as l1_stall_cycles once it enters.
+  bool head_stalled() const { return m_stalled_since != k_not_stalled; }
   uint32_t mshr_occupancy() const { return m_mshrs.occupancy(); }
   void invalidate_l1() { m_l1.invalidate_all(); }
   // A fence at GPU or system scope: what the L1 holds may be older than what other SMs wrote
@@ -167,11 +171,8 @@ class LdstUnit : public tlm::tlm_mm_interface {
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> m_arrivals;
   std::priority_queue<PieceDone, std::vector<PieceDone>, std::greater<PieceDone>> m_hits;
   uint64_t m_sequence = 0;
-  // The queue's head could not enter the L1. What it waits for (an MSHR, a merge slot, a way, a
-  // fill) only a response frees, so until one arrives the head is not tried again. The unit still
-  // steps every cycle meanwhile: sleeping instead would move when the GPU's cycle loop runs
-  // against the other SystemC processes, and with it the order of same-instant events.
-  bool m_head_stalled = false;
+  static constexpr uint64_t k_not_stalled = UINT64_MAX;
+  uint64_t m_stalled_since = k_not_stalled;  // see head_stalled()
 
   std::function<void(MemoryOp&, uint64_t)> m_op_done;
   std::function<void(Outbound&)> m_send;

@@ -73,6 +73,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   // unless a response or a CTA came in since (stepping it then would only repeat the stall
   // reasons that SubCore::record() carries over the gap). An aborted SM is stepped every cycle.
   bool due(uint64_t cycle) const { return cycle >= m_wake_cycle; }
+  bool ldst_head_stalled() const { return m_ldst.head_stalled(); }
   uint64_t wake_cycle() const { return m_wake_cycle; }
   // Drops every warp and CTA (after a fault); accesses in flight still drain.
   void abort();
