@@ -77,6 +77,9 @@ TEST_CASE("device printf: strings, pointers, '*' widths, %% and what is no conve
   CHECK(format("[%s] [%s] [%*.*s] %p 100%%", block, {{0x1000, "device"}}) ==
         "[device] [(null)] [     dev] 0x20000 100%");
   CHECK(format("%y %", Block()) == "%y %");
+  Block pointers;  // as glibc prints them, which CUDA's host-side formatting uses on Linux
+  pointers.add(0, 8).add(0, 8).add(0x1234, 8);
+  CHECK(format("[%p] [%-7p] [%8p] [%5%]", pointers) == "[(nil)] [(nil)  ] [  0x1234] [%]");
   Block negative;  // a negative '*' width left-justifies, a negative '*' precision is none
   negative.add(uint32_t(-4), 4).add(7, 4).add(uint32_t(-3), 4).add_double(2.5);
   CHECK(format("[%*d][%.*f]", negative) == "[7   ][2.500000]");

@@ -143,16 +143,20 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
         append_formatted(out, spec + 's', text.c_str());
         break;
       }
-      case 'p': {
+      case 'p': {  // as glibc prints it: CUDA formats device printf with the host's C library
         const std::optional<uint64_t> pointer = take(8);
         if (!pointer) break;
-        char hex[24];
-        std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(*pointer));
+        char hex[24] = "(nil)";
+        if (*pointer != 0)
+          std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(*pointer));
         append_formatted(out, spec + 's', static_cast<const char*>(hex));
         break;
       }
       case 'n':
         arguments.next(8);
+        break;
+      case '%':  // "%5%": glibc prints one '%' and ignores the flags and width
+        out += '%';
         break;
       default:  // not a conversion: printed as it is
         out.append(format.substr(start, i - start));
