@@ -105,7 +105,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     ExecutionContext context;
   };
   struct Warp {
-    std::unique_ptr<WarpState> state;  // made when the slot first starts a warp of the launch
+    std::unique_ptr<WarpState> state;  // made when the slot first starts a warp, then kept
     bool resident = false;
     bool at_barrier = false;
     uint32_t generation = 0;  // bumped when the slot takes a new warp

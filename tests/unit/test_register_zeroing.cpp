@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "modules/gpu/register_zeroing.h"
+#include "modules/gpu/simt/warp_state.h"
 #include "tests/unit/ptx_test_util.h"
 
 using namespace ohmvp::gpu;
@@ -58,4 +60,35 @@ TEST_CASE("register zeroing: every row when another lane's registers may be read
   ret;
 )");
   CHECK(rows_to_zero(module).size() == 10);
+}
+
+TEST_CASE("register zeroing: a warp state kept for another kernel zeroes the rows it reads first",
+          "[gpu]") {
+  // A kernel of 10 rows, then one of 14 whose %r2 (row 6) is read before it is written.
+  const Module first = small_kernel("  mov.u32 %r1, 1;\n  ret;\n");
+  const Module second = parse_snippet(
+      ".visible .entry k(.param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<10>;\n"
+      "  add.u32 %r3, %r2, 1;\n  ret;\n}\n");
+  const KernelLayout first_layout(first, "k");
+  const KernelLayout second_layout(second, "k");
+  REQUIRE(second_layout.total_registers() > first_layout.total_registers());
+  WarpState warp(first_layout, 32);
+  warp.start(0, {32, 1, 1}, 0);
+  for (uint32_t row = 0; row < first_layout.total_registers(); ++row)
+    std::fill_n(warp.row(row), 32, 0xabcd);
+
+  std::vector<InstructionRegisters> registers;
+  for (const Instruction& instruction : second_layout.kernel().instructions)
+    registers.push_back(instruction_registers(instruction));
+  const std::vector<uint32_t> rows = registers_to_zero(second_layout, registers);
+  REQUIRE(rows == std::vector<uint32_t>{6});
+  warp.rebind(second_layout);
+  warp.start(0, {32, 1, 1}, 0, &rows);
+  CHECK(&warp.layout() == &second_layout);
+  CHECK(std::all_of(warp.row(6), warp.row(6) + 32, [](uint64_t v) { return v == 0; }));
+  CHECK(std::all_of(warp.row(13), warp.row(13) + 32, [](uint64_t v) { return v == 0; }));
+  // Without the rows to zero, a start zeroes the whole file.
+  warp.start(0, {32, 1, 1}, 0);
+  for (uint32_t row = 0; row < second_layout.total_registers(); ++row)
+    CHECK(std::all_of(warp.row(row), warp.row(row) + 32, [](uint64_t v) { return v == 0; }));
 }

@@ -15,6 +15,11 @@ WarpState::WarpState(const KernelLayout& layout, uint32_t warp_size)
   m_frames.reserve(8);
 }
 
+void WarpState::rebind(const KernelLayout& layout) {
+  m_layout = &layout;
+  m_param_arena_bytes = layout.param_arena_bytes();
+}
+
 void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread,
                       const std::vector<uint32_t>* zeroed_rows) {
   m_warp_id = warp_id;
@@ -38,11 +43,16 @@ void WarpState::start(uint32_t warp_id, const Dim3& block, uint32_t first_thread
   m_register_base = m_layout->register_base(m_function);
   // Allocated at the first start (an SM sizes more warp slots than most kernels fill).
   const uint64_t register_words = uint64_t{m_layout->total_registers()} * m_warp_size;
-  if (zeroed_rows && m_registers.size() == register_words) {
-    for (const uint32_t row : *zeroed_rows)
-      std::fill_n(m_registers.begin() + uint64_t{row} * m_warp_size, m_warp_size, 0);
-  } else {
+  if (m_registers.empty()) {
     m_registers.assign(register_words, 0);
+  } else {
+    m_registers.resize(register_words);
+    if (zeroed_rows) {
+      for (const uint32_t row : *zeroed_rows)
+        std::fill_n(m_registers.begin() + uint64_t{row} * m_warp_size, m_warp_size, 0);
+    } else {
+      std::fill(m_registers.begin(), m_registers.end(), 0);
+    }
   }
   m_param_arena.assign(m_param_arena_bytes * m_warp_size, 0);
   m_frames.clear();

@@ -33,11 +33,15 @@ struct CallFrame {
 class WarpState {
  public:
   WarpState(const KernelLayout& layout, uint32_t warp_size);
+  // For another kernel's launch: the storage is kept, so the register file is not made (and
+  // zeroed whole) again.
+  void rebind(const KernelLayout& layout);
 
   // Lanes 0..count-1 become threads first_thread..first_thread+count-1 (linear index in the CTA,
   // x fastest) of a CTA of shape `block`. The register file is zeroed whole at the first start;
-  // at a later one only the rows in `zeroed_rows` when given (the rows a thread may read before
-  // writing them, see registers_to_zero in modules/gpu/register_zeroing.h), else whole again.
+  // at a later one, also after a rebind, only the rows in `zeroed_rows` when given (the rows a
+  // thread may read before writing them, see registers_to_zero in
+  // modules/gpu/register_zeroing.h), else whole again.
   void start(uint32_t warp_id, const Dim3& block, uint32_t first_thread,
              const std::vector<uint32_t>* zeroed_rows = nullptr);
 
