@@ -95,14 +95,12 @@ void Sm::begin_launch(const LaunchState& launch) {
   m_aborted = false;
   m_releases.clear();  // results of the previous launch's last warps
   // Each slot's WarpState is made when it first starts a warp, and kept for later launches.
-  std::vector<std::unique_ptr<WarpState>> states(m_warps.size());
-  for (size_t w = 0; w < m_warps.size(); ++w) states[w] = std::move(m_warps[w].state);
-  m_warps.clear();
   m_warps.resize(m_config.sm.max_warps);
-  for (size_t w = 0; w < states.size() && w < m_warps.size(); ++w) {
-    if (!states[w]) continue;
-    states[w]->rebind(*launch.layout);
-    m_warps[w].state = std::move(states[w]);
+  for (Warp& warp : m_warps) {
+    std::unique_ptr<WarpState> state = std::move(warp.state);
+    warp = Warp{};
+    if (state) state->rebind(*launch.layout);
+    warp.state = std::move(state);
   }
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
   for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());

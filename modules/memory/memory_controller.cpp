@@ -210,7 +210,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     if (no_room) {
       m_stats->backpressure.inc();
     } else {
-      wake_at(ps(intake_cycle() + 1));
+      wake_at(next_edge_ps());
     }
     return tlm::TLM_ACCEPTED;
   }
@@ -275,8 +275,7 @@ void MemoryController::release_preset(tlm::tlm_generic_payload& payload, const L
   m_plan_valid = false;
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
   payload.acquire();
-  const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
-  respond_at(edge, payload, m_now_ps);
+  respond_at(next_edge_ps(), payload, m_now_ps);
   wake_at(m_now_ps);
 }
 
@@ -308,8 +307,7 @@ bool MemoryController::accept_read(const Arrival& a) {
     m_stats->read_bytes.inc(length);
     // Answered from the queue at the next clock edge (a modelling choice: the controller's
     // front-end pipeline takes up to one cycle).
-    const uint64_t edge = (m_now_ps / m_timing.tCK_ps + 1) * m_timing.tCK_ps;
-    respond_at(edge, a.payload, a.arrival_ps);
+    respond_at(next_edge_ps(), a.payload, a.arrival_ps);
     return true;
   }
   if (queue_full(false)) return false;
@@ -395,7 +393,7 @@ void MemoryController::retry_pending() {
   // only space can let it in.
   if (m_pending_for_space && queue_full(payload.is_write())) return;
   if (intake_cycle() == m_intake_cycle) {
-    wake_at(ps(intake_cycle() + 1));
+    wake_at(next_edge_ps());
     return;
   }
   const DramAccessExtension* ohm = m_pending_ohm;

@@ -159,6 +159,7 @@ class MemoryController : public sc_core::sc_module,
   void update_now() { m_now_ps = kernel_now_ps(); }
   // The clock the current time falls in (an edge starts its clock).
   uint64_t intake_cycle() const { return m_now_ps / m_timing.tCK_ps; }
+  uint64_t next_edge_ps() const { return ps(intake_cycle() + 1); }
   BankMachine& bank_of(const DramAddress& a) {
     return m_banks[size_t(index(a.rank)) * m_geometry.banks() + index(a.bank)];
   }
