@@ -369,8 +369,16 @@ void Gpu::deliver_done() {
   LaunchDone done = std::move(m_done);
   m_done = nullptr;
   m_state.reset();
+  std::deque<Queued> skipped;
+  if (m_result.faulted) skipped.swap(m_queued);
   if (!m_queued.empty()) start_next();
   if (done) done(m_result);
+  for (Queued& queued : skipped) {
+    LaunchResult result;
+    result.skipped = true;
+    result.start_cycle = result.end_cycle = m_result.end_cycle;
+    if (queued.done) queued.done(result);
+  }
 }
 
 void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {

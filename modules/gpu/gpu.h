@@ -34,6 +34,9 @@ namespace ohmvp::gpu {
 //    runs (from a SystemC process, at the simulated time the launch ended) once every CTA has
 //    finished and every store has reached L2, or once a device fault stopped the launch (then
 //    LaunchResult::faulted with the message naming kernel, PC and instruction, CTA and thread).
+//    A fault ends the launches queued behind it too: they are not run, and their `done` runs
+//    right after the faulted one's with LaunchResult::skipped, as a CUDA context that met a
+//    device fault runs nothing more.
 //    Bad launches (unknown kernel, empty grid, short argument block, a CTA that fits no SM, an
 //    instruction the GPU's compute capability lacks) throw ConfigError at the call.
 //  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;

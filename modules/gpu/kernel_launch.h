@@ -51,6 +51,9 @@ struct KernelLaunch {
 // How a launch ended.
 struct LaunchResult {
   bool faulted = false;
+  // Not run: a launch queued before it faulted, and a fault loses the GPU's context, as CUDA's
+  // sticky errors do (Gpu::launch).
+  bool skipped = false;
   std::string fault;  // the device fault's message when faulted
   std::optional<uint64_t> fault_address;  // the global address the faulting access used
   uint64_t start_cycle = 0;

@@ -70,6 +70,7 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
 Runtime::~Runtime() = default;
 
 uint64_t Runtime::malloc(uint64_t bytes) {
+  raise_fault();
   return allocate(bytes);
 }
 
@@ -123,6 +124,7 @@ bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
 }
 
 void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t bytes) {
+  raise_fault();
   check_range(destination, bytes, "copy to device");
   quiesce();
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
@@ -133,6 +135,7 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
 }
 
 void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
+  raise_fault();
   check_range(source, bytes, "copy to host");
   quiesce();
   m_gpu.read(source, destination, bytes);
@@ -159,6 +162,7 @@ void Runtime::device_side_copy_time(uint64_t bytes_moved) {
 }
 
 void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
+  raise_fault();
   check_range(source, bytes, "device copy source");
   check_range(destination, bytes, "device copy destination");
   quiesce();
@@ -174,6 +178,7 @@ void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
 }
 
 void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
+  raise_fault();
   check_range(destination, bytes, "fill");
   quiesce();
   device_side_copy_time(bytes);
@@ -182,6 +187,7 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
 
 Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
   ensure_started();
+  raise_fault();
   auto loaded = std::make_unique<LoadedModule>();
   loaded->module = gpu::load_ptx_file(ptx.string());
   const gpu::Module& module = loaded->module;
@@ -211,16 +217,20 @@ Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
 }
 
 void Runtime::set_limits(const gpu::DeviceLimits& limits) {
+  raise_fault();
   gpu::check_limits(limits, m_heap ? std::optional<uint64_t>(m_heap->bytes()) : std::nullopt);
   m_limits = limits;
 }
 
 const gpu::Module& Runtime::module(ModuleId id) const {
   if (id >= m_modules.size()) throw std::invalid_argument("no module " + std::to_string(id));
+  if (!m_modules[id])
+    throw std::invalid_argument("module " + std::to_string(id) + " was unloaded by reset()");
   return m_modules[id]->module;
 }
 
 uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
+  raise_seen_fault();
   module(id);  // checks the id
   const LoadedModule& loaded = *m_modules[id];
   const gpu::Symbol* variable = gpu::find_variable(loaded.module, name);
@@ -231,6 +241,7 @@ uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
 }
 
 uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
+  raise_fault();
   binding.handle = m_next_texture++;
   m_textures.bind(binding);
   return binding.handle;
@@ -258,17 +269,17 @@ uint64_t Runtime::argument_bytes(ModuleId id, const std::string& kernel) const {
 void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig& config,
                      std::vector<uint8_t> arguments) {
   ensure_started();
+  raise_fault();
   const gpu::Function& function = find_kernel(id, kernel);
   if (arguments.size() != function.param_bytes)
     throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +
                       std::to_string(function.param_bytes) + " bytes of arguments, got " +
                       std::to_string(arguments.size()));
   // Like a real runtime's launch queue, a full one makes the host wait for the oldest launch.
-  reap_finished_launches();
   if (m_pending.size() >= max_queued_launches) {
     const Pending* oldest = m_pending.front().get();
     run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
-    reap_finished_launches();
+    raise_fault();
   }
   LoadedModule& loaded = *m_modules[id];
   const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
@@ -338,7 +349,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
     state->done = true;
     state->result = result;
-    m_kernel_ps.inc(now_ps() - state->start_ps);
+    if (!result.skipped) m_kernel_ps.inc(now_ps() - state->start_ps);
     sc_core::sc_pause();
   });
 }
@@ -360,18 +371,41 @@ void Runtime::reap_finished_launches() {
   }
 }
 
-void Runtime::synchronize() {
-  if (m_pending.empty() && m_fault.empty()) return;
+void Runtime::raise_fault() {
+  reap_finished_launches();
+  raise_seen_fault();
+}
+
+void Runtime::raise_seen_fault() const {
+  if (!m_fault.empty()) throw DeviceFaultError(m_fault, m_fault_address);
+}
+
+void Runtime::wait_for_launches(const char* what) {
+  if (m_pending.empty()) return;
   run_until(
       [this] {
         return std::all_of(m_pending.begin(), m_pending.end(),
                            [](const std::unique_ptr<Pending>& p) { return p->done; });
       },
-      "waiting for kernels");
+      what);
   reap_finished_launches();
-  std::string fault;
-  fault.swap(m_fault);
-  if (!fault.empty()) throw DeviceFaultError(fault, std::exchange(m_fault_address, std::nullopt));
+}
+
+void Runtime::synchronize() {
+  wait_for_launches("waiting for kernels");
+  raise_fault();
+}
+
+void Runtime::reset() {
+  wait_for_launches("waiting for kernels before a reset");
+  m_fault.clear();
+  m_fault_address.reset();
+  m_allocator = DeviceAllocator(m_gpu.device_base(), m_gpu.device_base() + m_allocator.capacity());
+  for (auto& loaded : m_modules) loaded.reset();
+  m_textures = gpu::TextureTable();
+  m_limits = gpu::DeviceLimits();
+  m_heap.reset();
+  m_grid_workspace = 0;
 }
 
 }  // namespace ohmvp

@@ -95,7 +95,16 @@ class Runtime : public sc_core::sc_module {
               std::vector<uint8_t> arguments);
   // Waits for every queued launch. A device fault raises DeviceFaultError (a SimulationError)
   // with its message and, for an unmapped or misaligned global access, its address.
+  // The fault is sticky, as CUDA's are ("any further CUDA work will return the same error"):
+  // the launches queued behind it are not run, and from the call that raises it on, every call
+  // of this API that CUDA has (malloc to synchronize) raises it again, until reset().
   void synchronize();
+  // A fresh context on the same device, where CUDA has the host program end and start again
+  // (its sticky faults outlast cudaDeviceReset): waits for the queued launches, forgets the fault,
+  // frees every allocation, unloads every module (their ids name nothing from then on), unbinds
+  // the textures, drops the device heap and the grid workspace, and restores the default limits.
+  // Device memory keeps its bytes and the statistics keep counting; simulated time goes on.
+  void reset();
   // Where the text of the kernels' printf calls goes when they are reaped (at a synchronising
   // call, as CUDA prints it): stdout unless set; a note of dropped printfs goes to stderr.
   void set_printf_output(std::ostream& out) { m_printf_output = &out; }
@@ -124,6 +133,11 @@ class Runtime : public sc_core::sc_module {
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   void reap_finished_launches();
+  // Raises the sticky fault, if one has been seen (after reaping the finished launches).
+  void raise_fault();
+  void raise_seen_fault() const;
+  // Runs the simulation until every queued launch is done, and reaps them.
+  void wait_for_launches(const char* what);
   uint64_t allocate(uint64_t bytes);  // and moves m_untouched_from past it
   void ensure_started();
   void advance_to(uint64_t time_ps);
@@ -150,7 +164,7 @@ class Runtime : public sc_core::sc_module {
   gpu::DeviceLimits m_limits;
   std::unique_ptr<gpu::DeviceHeap> m_heap;  // malloc/free's, once a kernel uses them
   uint64_t m_grid_workspace = 0;            // cooperative launches', set aside at the first one
-  std::string m_fault;  // the first device fault since the last synchronize
+  std::string m_fault;                      // the first device fault seen: sticky until reset()
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;
 

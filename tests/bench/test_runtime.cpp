@@ -1,8 +1,9 @@
 // The runtime API on the default GPU platform: copy timing over the PCIe model, data round
-// trips, argument checks, and a device fault reported to the host. One platform for the whole
-// executable (SystemC elaborates once); the test cases run in file order.
+// trips, argument checks, and device faults reported to the host (sticky until reset). One platform
+// for the whole executable (SystemC elaborates once); the test cases run in file order.
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -110,6 +111,74 @@ TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on 
   REQUIRE(address.has_value());
   CHECK(*address < n * 4);
   CHECK(*address % 4 == 0);
+  cuda.reset();  // the fault is sticky; the next test cases start afresh
+}
+
+TEST_CASE("runtime: a device fault skips the launches behind it and stays until reset") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto vecadd_ptx = ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx";
+  const auto module = cuda.load_module(vecadd_ptx);
+  const unsigned n = 64;
+  const uint64_t in = cuda.malloc(n * 4), out = cuda.malloc(n * 4);
+  ohmvp::Runtime::LaunchConfig launch;
+  launch.grid = {1, 1, 1};
+  launch.block = {n, 1, 1};
+  const auto arguments = [&](uint64_t destination) {
+    return ohmvp::KernelArguments(cuda, module, "vecadd").add(in).add(in).add(destination).add(n);
+  };
+  const size_t logged = platform().gpu().launch_log().size();
+  cuda.launch(module, "vecadd", launch, arguments(0).bytes());  // stores through null: faults
+  cuda.launch(module, "vecadd", launch, arguments(out).bytes());
+  cuda.launch(module, "vecadd", launch, arguments(out).bytes());
+  std::string message;
+  try {
+    cuda.synchronize();
+  } catch (const ohmvp::DeviceFaultError& fault) {
+    message = fault.what();
+  }
+  REQUIRE_THAT(message, Catch::Contains("vecadd"));
+  // Only the faulting launch ran; the two behind it were skipped.
+  REQUIRE(platform().gpu().launch_log().size() == logged + 1);
+  CHECK(platform().gpu().launch_log().back().faulted);
+
+  // Every later call raises the same fault, as CUDA's sticky errors do.
+  const auto raises_the_fault = [&](const std::function<void()>& call) {
+    try {
+      call();
+      FAIL("the call went through after a device fault");
+    } catch (const ohmvp::DeviceFaultError& again) {
+      CHECK(again.what() == message);
+    }
+  };
+  std::vector<float> host(n);
+  raises_the_fault([&] { cuda.synchronize(); });
+  raises_the_fault([&] { cuda.malloc(16); });
+  raises_the_fault([&] { cuda.free(in); });
+  raises_the_fault([&] { cuda.copy_to_device(in, host.data(), n * 4); });
+  raises_the_fault([&] { cuda.copy_to_host(host.data(), out, n * 4); });
+  raises_the_fault([&] { cuda.memset(out, 0, n * 4); });
+  raises_the_fault([&] { cuda.launch(module, "vecadd", launch, arguments(out).bytes()); });
+  raises_the_fault([&] { cuda.load_module(vecadd_ptx); });
+  raises_the_fault([&] { cuda.symbol_address(module, "anything"); });
+  raises_the_fault([&] { cuda.set_limits({}); });
+  CHECK(platform().gpu().launch_log().size() == logged + 1);
+
+  // reset(): a fresh context. The allocations and the module are gone; the GPU runs again.
+  cuda.reset();
+  CHECK_THROWS_WITH(cuda.module(module), Catch::Contains("unloaded by reset()"));
+  CHECK_THROWS_AS(cuda.free(in), std::invalid_argument);
+  const auto again = cuda.load_module(vecadd_ptx);
+  const uint64_t a = cuda.malloc(n * 4), sum = cuda.malloc(n * 4);
+  for (unsigned i = 0; i < n; ++i) host[i] = float(i);
+  cuda.copy_to_device(a, host.data(), n * 4);
+  cuda.launch(again, "vecadd", launch,
+              ohmvp::KernelArguments(cuda, again, "vecadd").add(a).add(a).add(sum).add(n).bytes());
+  cuda.synchronize();
+  cuda.copy_to_host(host.data(), sum, n * 4);
+  for (unsigned i = 0; i < n; ++i) CHECK(host[i] == 2.0f * float(i));
+  CHECK(platform().gpu().launch_log().size() == logged + 2);
+  cuda.free(a);
+  cuda.free(sum);
 }
 
 TEST_CASE("runtime: .global variables start with their initialisers, zero elsewhere") {
@@ -157,10 +226,20 @@ TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launc
   cuda.synchronize();
   CHECK(cuda.kernels_run() == before + ohmvp::Runtime::max_queued_launches + 1);
 
-  // A fault in a launch reaped while the queue drains is still reported by synchronize.
+  // A fault in a launch reaped while the queue fills: the launches behind it are skipped, and
+  // the launch that finds it reaped raises it.
+  const size_t logged = platform().gpu().launch_log().size();
   vecadd(0);
-  for (size_t i = 0; i < ohmvp::Runtime::max_queued_launches + 10; ++i) vecadd(buffer);
-  CHECK_THROWS_AS(cuda.synchronize(), ohmvp::SimulationError);
-  cuda.synchronize();  // reported once
-  cuda.free(buffer);
+  size_t launched = 0;
+  CHECK_THROWS_AS(
+      [&] {
+        for (; launched < ohmvp::Runtime::max_queued_launches + 10; ++launched) vecadd(buffer);
+      }(),
+      ohmvp::DeviceFaultError);
+  // The faulting launch and 1023 behind it fill the queue; the next one waits for room, which
+  // the faulting launch makes when it ends.
+  CHECK(launched == ohmvp::Runtime::max_queued_launches - 1);
+  CHECK(platform().gpu().launch_log().size() == logged + 1);
+  CHECK_THROWS_AS(cuda.synchronize(), ohmvp::DeviceFaultError);  // and again
+  cuda.reset();
 }
