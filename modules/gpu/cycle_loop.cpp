@@ -6,6 +6,17 @@
 
 namespace ohmvp::gpu {
 
+namespace {
+
+// The next instant another process may act, in ps; UINT64_MAX when none is pending.
+inline uint64_t horizon_ps(uint64_t now) {
+  const sc_core::sc_time to_pending = sc_core::sc_time_to_pending_activity();
+  return to_pending >= sc_core::sc_max_time() - sc_core::sc_time_stamp() ? UINT64_MAX
+                                                                         : now + to_pending.value();
+}
+
+}  // namespace
+
 CycleLoop::CycleLoop(sc_core::sc_module_name name, uint64_t period_ps, Client& client)
     : sc_module(name), m_period_ps(period_ps), m_client(client) {
   SC_METHOD(run);
@@ -37,11 +48,8 @@ void CycleLoop::run() {
   // that passed while asleep).
   if (m_woken) m_cycle = std::max(m_first_unsimulated, now_cycle);
   m_woken = false;
+  uint64_t horizon = horizon_ps(now);
   while (true) {
-    const sc_core::sc_time to_pending = sc_core::sc_time_to_pending_activity();
-    const uint64_t horizon = to_pending >= sc_core::sc_max_time() - sc_core::sc_time_stamp()
-                                 ? UINT64_MAX
-                                 : now + to_pending.value();
     if (time_ps(m_cycle) > horizon) {
       next_trigger(kernel_delay_of_ps(time_ps(m_cycle) - now), m_wake);
       return;
@@ -50,6 +58,16 @@ void CycleLoop::run() {
     const uint64_t next = m_client.step(m_cycle);
     m_in_step = false;
     m_first_unsimulated = m_cycle + 1;
+    const bool paced = next > m_cycle + 1 && m_client.paced();
+    if (next != never || paced) horizon = horizon_ps(now);  // the step may have notified something
+    if (paced) {
+      const uint64_t past_horizon =
+          horizon == UINT64_MAX ? never : horizon / m_period_ps + 1;  // time_ps > horizon
+      if (past_horizon < next) {  // the idle cycles before it count as simulated
+        m_first_unsimulated = m_cycle = std::max(past_horizon, m_cycle + 1);
+        continue;
+      }
+    }
     if (next == never) {
       ++m_cycle;
       next_trigger(m_wake);

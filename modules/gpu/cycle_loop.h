@@ -31,6 +31,12 @@ class CycleLoop : public sc_core::sc_module {
     // its own, or `never` when only an external event can give it some (then it must call
     // wake() when that event happens).
     virtual uint64_t step(uint64_t cycle) = 0;
+    // While true, the loop goes through the client's idle cycles as stepping each of them would
+    // (they cost nothing): it stops at the first cycle past the next pending activity, and then
+    // at the first past the one after, rather than sleeping until the client's next cycle. The
+    // process then wakes at the instants it would if stepped every cycle, which keeps the order
+    // of same-instant processes that the results depend on (docs/gpu_timing.md).
+    virtual bool paced() const { return false; }
   };
 
   CycleLoop(sc_core::sc_module_name name, uint64_t period_ps, Client& client);

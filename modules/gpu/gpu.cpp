@@ -255,14 +255,6 @@ uint64_t Gpu::step(uint64_t cycle) {
   }
   uint64_t next = CycleLoop::never;
   for (auto& sm : m_sms) next = std::min(next, sm->due(cycle) ? sm->step(cycle) : sm->wake_cycle());
-  // An SM whose LD/ST head is stalled sleeps until a response comes, but the loop still runs
-  // every cycle, as when such an SM was stepped every cycle: jumping ahead would move when the
-  // loop runs against the other SystemC processes, and with it the order of same-instant events
-  // (docs/gpu_timing.md).
-  if (next > cycle + 1 && std::any_of(m_sms.begin(), m_sms.end(),
-                                      [](const auto& sm) { return sm->ldst_head_stalled(); })) {
-    next = cycle + 1;
-  }
   if (m_running && m_dispatch_due && !m_faulted && !m_dispatcher.all_dispatched()) {
     next = cycle + 1;
   }
@@ -271,6 +263,15 @@ uint64_t Gpu::step(uint64_t cycle) {
     finish(cycle);
   }
   return next;
+}
+
+// An SM whose LD/ST head is stalled sleeps until a response comes, but the loop keeps the pace
+// it had when such an SM was stepped every cycle: jumping ahead would move when the loop runs
+// against the other SystemC processes, and with it the order of same-instant events
+// (docs/gpu_timing.md).
+bool Gpu::paced() const {
+  return std::any_of(m_sms.begin(), m_sms.end(),
+                     [](const auto& sm) { return sm->ldst_head_stalled(); });
 }
 
 void Gpu::cta_done(uint32_t sm) {

@@ -75,6 +75,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   const std::vector<LaunchRecord>& launch_log() const { return m_launch_log; }
 
   uint64_t step(uint64_t cycle) override;
+  bool paced() const override;
 
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
                                      sc_core::sc_time&) override {

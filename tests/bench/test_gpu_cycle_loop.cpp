@@ -12,21 +12,23 @@ namespace {
 
 constexpr uint64_t period_ps = 1000;
 
-// Busy every cycle from a start cycle to an end cycle, optionally with a gap of `skip` cycles
-// after `gap_at`; records the SystemC time each cycle was simulated at.
+// Busy every cycle from a start cycle to an end cycle, optionally with no work from `gap_at` to
+// `gap_to`; records the SystemC time each cycle was simulated at.
 struct Client : CycleLoop::Client {
   uint64_t busy_until = 0;
   uint64_t gap_at = CycleLoop::never;
   uint64_t gap_to = 0;
+  bool pace = false;
   std::vector<uint64_t> cycles;
   std::vector<uint64_t> stamps_ps;
 
   uint64_t step(uint64_t cycle) override {
     cycles.push_back(cycle);
     stamps_ps.push_back(sc_core::sc_time_stamp().value());
-    if (cycle == gap_at) return gap_to;
+    if (cycle >= gap_at && cycle < gap_to) return gap_to;
     return cycle + 1 < busy_until ? cycle + 1 : CycleLoop::never;
   }
+  bool paced() const override { return pace; }
 };
 
 // Another process of the system: acts at given instants, which bound the loop's run-ahead.
@@ -111,6 +113,44 @@ TEST_CASE("cycle loop: a client with no work until cycle n is not stepped in bet
   REQUIRE(b.client.cycles == std::vector<uint64_t>{start, start + 500, start + 501});
   CHECK(b.client.stamps_ps[0] == start * period_ps);
   CHECK(b.client.stamps_ps[1] == (start + 500) * period_ps);
+}
+
+TEST_CASE("cycle loop: a paced client's idle cycles end where stepping each would have stopped") {
+  Bench& b = bench();
+  const uint64_t start = sc_core::sc_time_stamp().value() / period_ps + 10;
+  sc_core::sc_start(sc_time::from_value(start * period_ps) - sc_core::sc_time_stamp());
+  b.client.cycles.clear();
+  b.client.stamps_ps.clear();
+  b.neighbour.seen_ps.clear();
+  const uint64_t activations = b.loop.activations();
+  b.client.pace = true;
+  b.client.gap_at = start;
+  b.client.gap_to = start + 500;
+  b.client.busy_until = start + 502;
+  // The neighbour acts at start + 100.5 cycles and then at start + 300.5. Stepping every cycle,
+  // the loop would stop at the first cycle past each, start + 101 and start + 301, and wake
+  // there; paced, it wakes at the same instants but steps only the first cycle of each stretch.
+  const auto half_cycles_from_now = [](uint64_t half_cycles) {
+    return sc_time::from_value(half_cycles * period_ps / 2) - sc_core::sc_time_stamp();
+  };
+  b.neighbour.action = [&] {
+    if (b.neighbour.seen_ps.size() == 1)
+      b.neighbour.tick.notify(half_cycles_from_now(2 * start + 601));
+  };
+  b.neighbour.tick.notify(half_cycles_from_now(2 * start + 201));
+  b.loop.wake();
+  sc_core::sc_start(sc_time(2, sc_core::SC_US));
+  REQUIRE(b.client.cycles ==
+          std::vector<uint64_t>{start, start + 101, start + 301, start + 500, start + 501});
+  CHECK(b.client.stamps_ps[0] == start * period_ps);
+  CHECK(b.client.stamps_ps[1] == (start + 101) * period_ps);
+  CHECK(b.client.stamps_ps[2] == (start + 301) * period_ps);
+  CHECK(b.client.stamps_ps[3] == (start + 301) * period_ps);  // nothing pending: run ahead
+  CHECK(b.neighbour.seen_ps == std::vector<uint64_t>{(2 * start + 201) * period_ps / 2,
+                                                     (2 * start + 601) * period_ps / 2});
+  CHECK(b.loop.activations() == activations + 3);
+  b.client.pace = false;
+  b.neighbour.action = nullptr;
 }
 
 TEST_CASE("cycle loop: annotated delay of a local cycle and the arrival cycle of a response") {
