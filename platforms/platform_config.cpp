@@ -1,11 +1,15 @@
 #include "platforms/platform_config.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/optical/optical_routes.h"
 #include "modules/optical/transfer_timing.h"
 
 namespace ohmvp {
@@ -249,6 +253,43 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
   }
 }
 
+// Every receiver on the platform's routes must tell a 1 from a 0, or no laser power gives the
+// link budget a BER: a half-coupled transmitter's 0 keeps 1 - half_coupling_ratio of the light,
+// and a modulator's dark level, 1 / extinction ratio, must stay below it.
+static void check_light_levels(const ConfigReader& reader, const MemorySystemConfig& m) {
+  if (!m.is_optical()) return;
+  const HeteroMode mode =
+      m.mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
+  const ReceiverConfig& receiver = m.optical.receiver;
+  for (const OpticalRoute& route : routes_of(m.ohm_platform, mode, m.optical, MrrCounts{})) {
+    const LightLevels& levels = route.levels;
+    std::ostringstream problem;
+    problem << receiver.extinction_ratio_db << " dB: the " << route.receiver
+            << " (\"ohm_platform\": \"" << to_string(m.ohm_platform) << "\" in " << to_string(mode)
+            << " mode) ";
+    if (!levels.separable()) {
+      // The dark levels scale with the modulator's extinction share; the bright ones do not.
+      const double needed_db =
+          -10.0 * std::log10(levels.dimmest_bright() * extinction_share(receiver) /
+                             levels.brightest_dark());
+      problem << "sees its dimmest 1 at " << levels.dimmest_bright()
+              << " of the light and its brightest 0 at " << levels.brightest_dark()
+              << ", so no light tells them apart; expected more than " << needed_db
+              << " dB, or a smaller memory.optical.loss.half_coupling_ratio (now "
+              << m.optical.loss.half_coupling_ratio << ")";
+      reader.child("optical").child("receiver").fail("extinction_ratio_db", problem.str());
+    }
+    try {
+      required_power_mw(receiver, m.optical.rate_gbps, levels);
+    } catch (const std::invalid_argument&) {
+      problem << "would need more than 1e9 mW of light per wavelength to tell its dimmest 1 ("
+              << levels.dimmest_bright() << ") from its brightest 0 (" << levels.brightest_dark()
+              << ") at memory.optical.receiver.target_ber; expected a larger extinction ratio";
+      reader.child("optical").child("receiver").fail("extinction_ratio_db", problem.str());
+    }
+  }
+}
+
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   reader.get_enum("mode", m.mode,
                   {{"dram", MemoryMode::dram},
@@ -291,6 +332,7 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   parse_hetero(reader, m);
   check_ohm_functions(reader, m);
+  check_light_levels(reader, m);
   reader.finish();
 }
 

@@ -26,12 +26,20 @@ LightLevels on_off_levels(const ReceiverConfig& receiver) {
   return LightLevels{{1.0}, {extinction_share(receiver)}};
 }
 
+double LightLevels::dimmest_bright() const {
+  if (bright.empty()) throw std::invalid_argument("light levels: no bright level");
+  return *std::min_element(bright.begin(), bright.end());
+}
+
+double LightLevels::brightest_dark() const {
+  if (dark.empty()) throw std::invalid_argument("light levels: no dark level");
+  return *std::max_element(dark.begin(), dark.end());
+}
+
 double q_factor(const ReceiverConfig& r, double rate_gbps, double full_power_mw,
                 const LightLevels& levels) {
-  if (levels.bright.empty() || levels.dark.empty())
-    throw std::invalid_argument("q_factor: a receiver needs bright and dark levels");
-  const double bright = *std::min_element(levels.bright.begin(), levels.bright.end());
-  const double dark = *std::max_element(levels.dark.begin(), levels.dark.end());
+  const double bright = levels.dimmest_bright();
+  const double dark = levels.brightest_dark();
   if (bright <= dark) return 0.0;
   const double bandwidth_hz = r.bandwidth_per_bit_rate * rate_gbps * 1e9;
   const double i_bright = r.responsivity_a_per_w * bright * full_power_mw * 1e-3;

@@ -13,6 +13,11 @@ namespace ohmvp {
 struct LightLevels {
   std::vector<double> bright;
   std::vector<double> dark;
+
+  double dimmest_bright() const;
+  double brightest_dark() const;
+  // Whether any light at all tells the levels apart: the dimmest bright above the brightest dark.
+  bool separable() const { return dimmest_bright() > brightest_dark(); }
 };
 
 // The receiver model (docs/optical.md): photocurrent I = R P; noise per level
@@ -27,6 +32,8 @@ double ber_from_q(double q);
 double q_for_ber(double ber);
 
 // The smallest full received power (mW) whose Q reaches q_for_ber(receiver.target_ber).
+// std::invalid_argument when none up to 1e9 mW does (levels that are not separable, or too close
+// to tell apart against the receiver's noise).
 double required_power_mw(const ReceiverConfig& receiver, double rate_gbps,
                          const LightLevels& levels);
 

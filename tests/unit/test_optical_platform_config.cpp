@@ -179,3 +179,31 @@ TEST_CASE("optical platform config: bad combinations name their JSON path", "[op
       error_of("ohm_base_planar", [](json& j) { j["memory"]["optical"]["rate_gbps"] = 0.0; }),
       Contains("memory.optical.rate_gbps") && Contains("out of range"));
 }
+
+TEST_CASE("optical platform config: every receiver must tell a 1 from a 0", "[optical_platform]") {
+  // Ohm-BW's DRAM reads the XPoint's bit from a controller 0 that keeps half the light: a
+  // modulator's dark level of 1/ER must stay below that half, so ER > 10 log10(2) = 3.01 dB.
+  const auto extinction = [](double db) {
+    return [db](json& j) { j["memory"]["optical"]["receiver"]["extinction_ratio_db"] = db; };
+  };
+  CHECK_THAT(error_of("ohm_bw_planar", extinction(3.0)),
+             Contains("memory.optical.receiver.extinction_ratio_db: 3 dB") &&
+                 Contains("XPoint's stream by light strength") &&
+                 Contains("dimmest 1 at 0.5 of the light and its brightest 0 at 0.501187") &&
+                 Contains("expected more than 3.0103 dB") &&
+                 Contains("half_coupling_ratio (now 0.5)"));
+  CHECK_NOTHROW(parse_platform(ConfigDocument([&] {
+    json root = test::load_platform("ohm_bw_planar").json();
+    extinction(3.02)(root);
+    return root;
+  }())));
+  // Ohm-WOM's second-generation 0 keeps the same half.
+  CHECK_THAT(error_of("ohm_wom_planar", extinction(2.0)),
+             Contains("WOM-coded memory route") && Contains("expected more than 3.0103 dB"));
+  // A half-coupled tap taking 99% of the light leaves 0.01 for a 1: 20 dB.
+  CHECK_THAT(
+      error_of("ohm_bw_planar",
+               [](json& j) { j["memory"]["optical"]["loss"]["half_coupling_ratio"] = 0.99; }),
+      Contains("memory.optical.receiver.extinction_ratio_db: 10 dB") &&
+          Contains("expected more than 20 dB") && Contains("(now 0.99)"));
+}
