@@ -331,6 +331,13 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
                                         std::to_string(burst_bytes) + " bytes)");
   }
   parse_hetero(reader, m);
+  // The channels' blocks must tile the address space: in a partial last round some channels'
+  // blocks would lie past their ends.
+  if (const uint64_t capacity = m.channel_capacity_bytes(); capacity % m.interleave_bytes != 0) {
+    reader.fail("interleave_bytes", "expected a divisor of a channel's " +
+                                        std::to_string(capacity) + " bytes, so that the " +
+                                        "channels' blocks tile the memory: " + m.capacity_text());
+  }
   check_ohm_functions(reader, m);
   check_light_levels(reader, m);
   reader.finish();

@@ -412,6 +412,10 @@ TEST_CASE("memory config: platform validation") {
   CHECK_THAT(platform_error([](json& j) { j["memory"]["interleave_bytes"] = 96; }),
              Contains("memory.interleave_bytes") &&
                  Contains("expected a multiple of the burst size (64 bytes)"));
+  // Whole bursts, but no whole number of them in a channel's power-of-two capacity.
+  CHECK_THAT(platform_error([](json& j) { j["memory"]["interleave_bytes"] = 192; }),
+             Contains("memory.interleave_bytes: expected a divisor of a channel's") &&
+                 Contains("bytes of DRAM") && Contains("memory.dram.geometry"));
   CHECK_THAT(platform_error([](json& j) { j["memory"]["channels"] = 0; }),
              Contains("memory.channels") && Contains("expected 1 to 64"));
   CHECK_THAT(

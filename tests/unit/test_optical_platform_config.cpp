@@ -178,6 +178,10 @@ TEST_CASE("optical platform config: bad combinations name their JSON path", "[op
   CHECK_THAT(
       error_of("ohm_base_planar", [](json& j) { j["memory"]["optical"]["rate_gbps"] = 0.0; }),
       Contains("memory.optical.rate_gbps") && Contains("out of range"));
+  // A planar channel is 8 KiB of DRAM and 64 KiB of XPoint: 16 KiB blocks do not tile it.
+  CHECK_THAT(error_of("ohm_base_planar", [](json& j) { j["memory"]["interleave_bytes"] = 16384; }),
+             Contains("memory.interleave_bytes: expected a divisor of a channel's 73728 bytes") &&
+                 Contains("(8192 bytes of DRAM + 65536 bytes of XPoint)"));
 }
 
 TEST_CASE("optical platform config: every receiver must tell a 1 from a 0", "[optical_platform]") {
