@@ -360,6 +360,15 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     config.gpu = gpu::parse_gpu_config(gpu);
     if (const auto problem = config.gpu->l2.slicing_problem(config.memory.channels))
       gpu.child("l2").fail_against("size_bytes", "memory.channels", *problem);
+    // An L2 sector is fetched and written back as one memory request.
+    if (config.gpu->l2.sector_bytes > config.memory.burst_bytes()) {
+      gpu.child("l2").fail_against("sector_bytes", "memory.dram.geometry.burst_length",
+                                   "expected at most the memory burst, " +
+                                       std::to_string(config.memory.burst_bytes()) + " bytes (" +
+                                       std::to_string(config.memory.bus_bytes()) +
+                                       "-byte columns x burst_length " +
+                                       std::to_string(config.memory.geometry.burst_length) + ")");
+    }
   }
   const ConfigReader host = root.child("host");
   parse(host.child("pcie"), config.pcie);

@@ -15,9 +15,10 @@ constexpr size_t k_initial_slots = 64;
 }  // namespace
 
 SparseStore::SparseStore(uint32_t block_bytes) : m_block_bytes(block_bytes) {
-  if (block_bytes < 8 || (block_bytes & (block_bytes - 1)) != 0)
+  if (block_bytes < min_block_bytes || (block_bytes & (block_bytes - 1)) != 0)
     throw std::invalid_argument("SparseStore: block size " + std::to_string(block_bytes) +
-                                " is not a power of two of at least 8");
+                                " is not a power of two of at least " +
+                                std::to_string(min_block_bytes));
   m_block_shift = 0;
   while ((uint32_t{1} << m_block_shift) < block_bytes) ++m_block_shift;
   m_chunk_shift = m_block_shift < k_chunk_shift_bytes ? k_chunk_shift_bytes - m_block_shift : 0;

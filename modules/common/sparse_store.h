@@ -11,7 +11,10 @@ namespace ohmvp {
 // allocated on first write; bytes never written read as 0. Accesses may span blocks.
 class SparseStore {
  public:
-  // `block_bytes` must be a power of two, at least 8 (std::invalid_argument otherwise).
+  static constexpr uint32_t min_block_bytes = 8;
+
+  // `block_bytes` must be a power of two, at least min_block_bytes (std::invalid_argument
+  // otherwise).
   explicit SparseStore(uint32_t block_bytes = 64);
 
   // TLM byte-enable semantics: byte i is written iff byte_enable[i % byte_enable_length] is

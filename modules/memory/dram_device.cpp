@@ -1,5 +1,7 @@
 #include "modules/memory/dram_device.h"
 
+#include <algorithm>
+
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
 
@@ -13,7 +15,9 @@ DramDevice::DramDevice(sc_core::sc_module_name name, const DramGeometry& geometr
       m_timing(timing),
       m_bus_bytes(bus_bytes),
       m_checker(geometry, timing),
-      m_store(bus_bytes * geometry.burst_length),
+      // The store's blocks only group bytes for the host; a burst narrower than the smallest
+      // block the store takes shares a block with its neighbours.
+      m_store(std::max(bus_bytes * geometry.burst_length, SparseStore::min_block_bytes)),
       m_commands(stats.counter(this->name(), "commands", "commands", "DDR commands checked")),
       m_bytes_read(stats.counter(this->name(), "bytes_read", "bytes", "bytes read out")),
       m_bytes_written(stats.counter(this->name(), "bytes_written", "bytes", "bytes stored")) {

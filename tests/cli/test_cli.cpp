@@ -412,6 +412,22 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: bursts narrower than 8 bytes keep every byte") {
+  // One 8-bit column of burst length 4: 4-byte bursts, which the traffic's shadow copy checks.
+  const std::string dir = scratch_dir("narrow_bursts");
+  write_text(dir + "/tiny.json", R"({"type": "traffic", "traffic": {"pattern": "random",
+      "requests": 2000, "size": 4, "read_ratio": 0.5, "base": 0, "range": 65536,
+      "max_outstanding": 8}})");
+  const CliResult r = run_ohmvp("run --quiet --platform ddr4_2400 --workload " + dir +
+                                "/tiny.json --set memory.channel.lanes=8 --set "
+                                "memory.dram.geometry.burst_length=4 --set "
+                                "memory.interleave_bytes=64 --out " +
+                                dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
   const std::string dir = scratch_dir("determinism");
   const std::string args =

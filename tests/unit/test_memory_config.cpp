@@ -425,6 +425,17 @@ TEST_CASE("memory config: platform validation") {
              Contains("memory.dram.geometry.rows") && Contains("expected a power of two"));
 }
 
+TEST_CASE("memory config: a GPU's L2 sector fits in one memory burst") {
+  json root = load_platform("gpu_small").json();
+  root["memory"]["dram"]["geometry"]["burst_length"] = 4;  // 32 lanes: 16-byte bursts
+  CHECK_THAT(error_of([&] { parse_platform(ConfigDocument(root)); }),
+             Contains("gpu.l2.sector_bytes: expected at most the memory burst, 16 bytes "
+                      "(4-byte columns x burst_length 4)"));
+  root["gpu"]["l2"]["sector_bytes"] = 16;
+  root["gpu"]["l1d"]["sector_bytes"] = 16;
+  CHECK_NOTHROW(parse_platform(ConfigDocument(root)));
+}
+
 TEST_CASE("memory config: platform rejects unknown keys at every level") {
   CHECK_THAT(platform_error([](json& j) { j["memroy"] = json::object(); }),
              Contains("unknown key 'memroy' at top level"));
