@@ -38,13 +38,14 @@ constexpr unsigned stall_periods = 100;
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
  public:
-  // Refuses (ConfigError) a kernel the GPU's compute capability cannot run before it copies
-  // anything.
-  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::ComputeCapability gpu)
+  // Refuses (ConfigError) a kernel the GPU cannot run (its compute capability, its warp size)
+  // before it copies anything.
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, const gpu::GpuConfig& gpu)
       : m_runtime(runtime), m_workload(workload) {
     runtime.set_limits(workload.limits);
     m_module = runtime.load_module(workload.ptx);
-    check_workload_architecture(workload, runtime.module(m_module), gpu);
+    check_workload_architecture(workload, runtime.module(m_module), gpu.compute_capability,
+                                gpu.warp_size);
     for (const BufferSpec& buffer : workload.buffers) {
       if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
       const uint64_t address = buffer.symbol.empty()
@@ -278,8 +279,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
     try {
-      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload,
-                                                     config.gpu->compute_capability);
+      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload, *config.gpu);
       run_workload_steps(workload, *executor);
       platform.runtime().synchronize();
       const auto outputs = read_outputs(workload, *executor);

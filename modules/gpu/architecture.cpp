@@ -83,7 +83,46 @@ const FeatureRule* rule_for(const Instruction& instruction) {
   return nullptr;
 }
 
+// Calls `visit(function, instruction)` for the kernel's instructions, then for those of each
+// function it may call.
+template <class Visit>
+void for_each_instruction(const KernelLayout& layout, Visit visit) {
+  const Module& module = layout.module();
+  const auto visit_function = [&](const Function& function) {
+    for (const Instruction& instruction : function.instructions) visit(function, instruction);
+  };
+  visit_function(layout.kernel());
+  for (uint32_t f = 0; f < module.functions.size(); ++f)
+    if (f != layout.kernel_index() && layout.reachable(f)) visit_function(module.functions[f]);
+}
+
+// "<file>:<line>: kernel 'k' (in 'f') uses <what> ('<instruction>')".
+std::string use_of(const KernelLayout& layout, const Function& function,
+                   const Instruction& instruction, const std::string& what) {
+  const Module& module = layout.module();
+  const std::string& kernel = layout.kernel().name;
+  std::string where = "kernel '" + demangle(kernel) + "'";
+  if (function.name != kernel) where += " (in '" + demangle(function.name) + "')";
+  return module.file + ":" + std::to_string(instruction.source_line) + ": " + where + " uses " +
+         what + " ('" + format_instruction(module, function, instruction) + "')";
+}
+
 }  // namespace
+
+bool is_tensor_core(const Instruction& instruction) {
+  switch (instruction.op) {
+    case Opcode::wmma_load_a:
+    case Opcode::wmma_load_b:
+    case Opcode::wmma_load_c:
+    case Opcode::wmma_store_d:
+    case Opcode::wmma_mma:
+    case Opcode::mma:
+    case Opcode::ldmatrix:
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::string capability_name(ComputeCapability capability) {
   const unsigned value = static_cast<unsigned>(capability);
@@ -106,32 +145,36 @@ const char* required_feature(const Instruction& instruction) {
 }
 
 KernelNeed kernel_need(const KernelLayout& layout) {
-  const Module& module = layout.module();
   KernelNeed need;
-  const auto visit = [&](const Function& function) {
-    for (const Instruction& instruction : function.instructions) {
-      const ComputeCapability needed = required_capability(instruction);
-      if (needed > need.capability) need = {needed, &function, &instruction};
-    }
-  };
-  visit(layout.kernel());
-  for (uint32_t f = 0; f < module.functions.size(); ++f)
-    if (f != layout.kernel_index() && layout.reachable(f)) visit(module.functions[f]);
+  for_each_instruction(layout, [&](const Function& function, const Instruction& instruction) {
+    const ComputeCapability needed = required_capability(instruction);
+    if (needed > need.capability) need = {needed, &function, &instruction};
+  });
   return need;
 }
 
 void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
   const KernelNeed need = kernel_need(layout);
   if (need.capability <= gpu) return;
-  const Module& module = layout.module();
-  const std::string& kernel = layout.kernel().name;
-  std::string where = "kernel '" + demangle(kernel) + "'";
-  if (need.function->name != kernel) where += " (in '" + demangle(need.function->name) + "')";
-  throw ConfigError(module.file + ":" + std::to_string(need.instruction->source_line) + ": " +
-                    where + " uses " + required_feature(*need.instruction) + " ('" +
-                    format_instruction(module, *need.function, *need.instruction) +
-                    "'), which needs compute capability " + capability_name(need.capability) +
-                    " or later; this GPU is " + capability_name(gpu) + " (gpu.compute_capability)");
+  throw ConfigError(
+      use_of(layout, *need.function, *need.instruction, required_feature(*need.instruction)) +
+      ", which needs compute capability " + capability_name(need.capability) +
+      " or later; this GPU is " + capability_name(gpu) + " (gpu.compute_capability)");
+}
+
+void check_warp_size(const KernelLayout& layout, uint32_t warp_size) {
+  if (warp_size == 32) return;
+  const Function* function = nullptr;
+  const Instruction* instruction = nullptr;
+  for_each_instruction(layout, [&](const Function& f, const Instruction& i) {
+    if (instruction || !is_tensor_core(i)) return;
+    function = &f;
+    instruction = &i;
+  });
+  if (!instruction) return;
+  throw ConfigError(use_of(layout, *function, *instruction, "a tensor-core instruction") +
+                    ", whose fragments need a warp of 32 lanes; this GPU's warps have " +
+                    std::to_string(warp_size) + " (gpu.warp_size)");
 }
 
 }  // namespace ohmvp::gpu

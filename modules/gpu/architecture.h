@@ -36,4 +36,12 @@ KernelNeed kernel_need(const KernelLayout& layout);
 // instruction and what it needs, and the GPU's compute capability.
 void check_architecture(const KernelLayout& layout, ComputeCapability gpu);
 
+// wmma, mma.sync and ldmatrix: their fragments are spread over the 32 lanes of a warp.
+bool is_tensor_core(const Instruction& instruction);
+
+// Throws ConfigError, naming them as check_architecture does, when the kernel (or a function it
+// calls) uses a tensor-core instruction (wmma, mma.sync, ldmatrix: fragments spread over the 32
+// lanes of a warp) and the GPU's warps have `warp_size` lanes other than 32.
+void check_warp_size(const KernelLayout& layout, uint32_t warp_size);
+
 }  // namespace ohmvp::gpu

@@ -166,6 +166,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
       std::make_unique<KernelLayout>(*launch.module, launch.kernel, launch.call_stack_bytes);
   const Function& kernel = state->layout->kernel();
   check_architecture(*state->layout, m_config.compute_capability);
+  check_warp_size(*state->layout, m_config.warp_size);
   const std::string where = "launch of kernel '" + launch.kernel + "'";
   if (launch.grid.count() == 0 || launch.block.count() == 0) {
     throw ConfigError(where + ": grid and block must have at least one thread");

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "modules/common/json_file.h"
+#include "modules/gpu/architecture.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/host/functional_workload_executor.h"
 #include "modules/host/gpu_workload.h"
@@ -23,20 +24,8 @@ std::vector<std::filesystem::path> kernel_workload_files(const std::filesystem::
 bool runs_at_any_warp_size(const std::filesystem::path& workload) {
   const gpu::Module module = gpu::load_ptx_file(load_gpu_workload(workload).ptx.string());
   for (const gpu::Function& function : module.functions) {
-    for (const gpu::Instruction& instruction : function.instructions) {
-      switch (instruction.op) {
-        case gpu::Opcode::wmma_load_a:
-        case gpu::Opcode::wmma_load_b:
-        case gpu::Opcode::wmma_load_c:
-        case gpu::Opcode::wmma_store_d:
-        case gpu::Opcode::wmma_mma:
-        case gpu::Opcode::mma:
-        case gpu::Opcode::ldmatrix:
-          return false;
-        default:
-          break;
-      }
-    }
+    for (const gpu::Instruction& instruction : function.instructions)
+      if (gpu::is_tensor_core(instruction)) return false;
   }
   return true;
 }

@@ -43,9 +43,12 @@ gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gp
 }
 
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
-                                 gpu::ComputeCapability gpu) {
-  for (const std::string& kernel : launched_kernels(workload))
-    gpu::check_architecture(layout_of(workload, module, kernel), gpu);
+                                 gpu::ComputeCapability gpu, uint32_t warp_size) {
+  for (const std::string& kernel : launched_kernels(workload)) {
+    const gpu::KernelLayout layout = layout_of(workload, module, kernel);
+    gpu::check_architecture(layout, gpu);
+    gpu::check_warp_size(layout, warp_size);
+  }
 }
 
 }  // namespace ohmvp

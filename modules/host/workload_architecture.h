@@ -16,9 +16,10 @@ std::vector<std::string> launched_kernels(const GpuWorkload& workload);
 // ConfigError for a kernel the module lacks.
 gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module);
 
-// Throws gpu::check_architecture's ConfigError for the first launched kernel that needs more than
-// `gpu`, so that a run is refused before it starts.
+// Throws gpu::check_architecture's (or gpu::check_warp_size's) ConfigError for the first launched
+// kernel that needs more than a GPU of compute capability `gpu` with warps of `warp_size` lanes
+// has, so that a run is refused before it starts.
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
-                                 gpu::ComputeCapability gpu);
+                                 gpu::ComputeCapability gpu, uint32_t warp_size);
 
 }  // namespace ohmvp

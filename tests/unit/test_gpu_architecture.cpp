@@ -86,6 +86,20 @@ TEST_CASE("architecture: a kernel needs what it and the functions it calls use",
       check_architecture(KernelLayout(module, "volta_multiply"), ComputeCapability::sm_70));
 }
 
+TEST_CASE("architecture: tensor-core instructions need 32-lane warps", "[tensor]") {
+  const Module module = parse_ptx(k_ptx, "arch.ptx");
+  for (const char* kernel : {"plain", "via_call", "multiply"})
+    CHECK_NOTHROW(check_warp_size(KernelLayout(module, kernel), 32));
+  CHECK_NOTHROW(check_warp_size(KernelLayout(module, "plain"), 64));
+  CHECK_THROWS_WITH(check_warp_size(KernelLayout(module, "via_call"), 64),
+                    Contains("arch.ptx:8: kernel 'via_call' (in 'rows') uses a tensor-core "
+                             "instruction ('ldmatrix") &&
+                        Contains("whose fragments need a warp of 32 lanes; this GPU's warps "
+                                 "have 64 (gpu.warp_size)"));
+  CHECK_THROWS_WITH(check_warp_size(KernelLayout(module, "volta_multiply"), 16),
+                    Contains("arch.ptx:37: kernel 'volta_multiply' uses a tensor-core"));
+}
+
 TEST_CASE("architecture: redux.sync and the bf16 and f16x2 conversions need 8.0", "[tensor]") {
   const Module module = parse_ptx(R"(.version 7.0
 .target sm_80
