@@ -30,11 +30,6 @@ namespace ohmvp {
 
 namespace {
 
-sc_core::sc_time monitor_period() {
-  return sc_core::sc_time(10, sc_core::SC_US);
-}
-constexpr unsigned stall_periods = 100;
-
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
  public:
@@ -268,12 +263,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
           // long without touching memory is not stuck.
           const uint64_t progress = kernels + platform.gpu().warp_instructions_issued() +
                                     platform.gpu().ctas_done() +
-                                    platform.memory().column_commands();
+                                    platform.memory().device_operations();
           // A page crossing a slow host link is a wait, not a stall.
           const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host();
           return RunMonitor::Progress{kernels, 0, progress, busy, "kernels"};
         },
-        outputs.vcd(), options.progress, monitor_period(), stall_periods,
+        outputs.vcd(), options.progress, monitor_period(),
+        stall_looks(monitor_period(), config.memory.longest_operation_ps()),
         sc_core::sc_time::from_value(time_limit_ps));
 
     std::unique_ptr<SimulatedExecutor> executor;
@@ -294,9 +290,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       if (monitor.stalled()) {
         std::ostringstream message;
         message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
-                << " and nothing progressed for the last "
-                << monitor_period() * double(stall_periods)
-                << " (no instruction issued, no CTA ended, no DRAM command): a deadlock";
+                << " and nothing progressed for the last " << monitor.stall_window()
+                << " (no instruction issued, no CTA ended, no DRAM command or XPoint media "
+                   "access): a deadlock";
         throw SimulationError(message.str());
       }
       if (monitor.over_vcd_limit()) {

@@ -156,9 +156,10 @@ bool MemorySystem::waiting_on_host() const {
                      [](const auto& manager) { return manager->waiting_on_host(); });
 }
 
-uint64_t MemorySystem::column_commands() const {
+uint64_t MemorySystem::device_operations() const {
   uint64_t sum = 0;
   for (const auto& controller : m_controllers) sum += controller->column_commands();
+  for (const auto& xpoint : m_xpoints) sum += xpoint->media_operations();
   return sum;
 }
 

@@ -47,7 +47,8 @@ class MemorySystem : public sc_core::sc_module, public SettlingMemory {
   // Calls `done` once every channel is idle: at once if they are, else when the last one gets
   // there (posted writes still queued when the initiator finishes must reach DRAM first).
   void when_idle(std::function<void()> done) override;
-  uint64_t column_commands() const;
+  // DRAM column commands and XPoint media accesses so far: the memory getting work done.
+  uint64_t device_operations() const;
   // Some manager waits on a transfer over the host link (paged mode).
   bool waiting_on_host() const;
   uint64_t capacity_bytes() const;

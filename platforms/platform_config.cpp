@@ -37,6 +37,16 @@ std::optional<DualRouteMode> MemorySystemConfig::memory_route() const {
   return dual_route_mode(ohm_platform, hetero.mode);
 }
 
+uint64_t MemorySystemConfig::longest_operation_ps() const {
+  const DramTimingNs& t = timing;
+  double ns = std::max({t.tCL, t.tCWL, t.tRCD, t.tRP, t.tRAS, t.tRC, t.tRRD_S, t.tRRD_L, t.tFAW,
+                        t.tCCD_S, t.tCCD_L, t.tWR, t.tWTR_S, t.tWTR_L, t.tRTP, t.tRFC, t.tRTRS});
+  if (mode == MemoryMode::planar || mode == MemoryMode::two_level)
+    ns = std::max({ns, xpoint.read_ns, xpoint.write_ns});
+  if (is_paged()) ns = std::max(ns, hetero.fault_ns);
+  return static_cast<uint64_t>(std::ceil(ns * 1000.0));
+}
+
 uint64_t MemorySystemConfig::channel_capacity_bytes() const {
   if (!is_hetero()) return dram_bytes_per_channel();
   return check_capacities(hetero, dram_bytes_per_channel(), far_bytes_per_channel(), "memory")

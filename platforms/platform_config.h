@@ -84,6 +84,9 @@ struct MemorySystemConfig {
   }
   // The address space one channel exposes (hetero: the manager's, see check_capacities).
   uint64_t channel_capacity_bytes() const;
+  // The longest single operation of the memory, ps: a DRAM timing parameter (the refresh
+  // interval aside), an XPoint media access, a page fault's service.
+  uint64_t longest_operation_ps() const;
   uint64_t capacity_bytes() const { return channel_capacity_bytes() * channels; }
   // What makes up capacity_bytes() and the keys that set it, for messages: "2 channels x 1073741824
   // bytes of DRAM (memory.channels, memory.dram.geometry)".

@@ -27,13 +27,6 @@ namespace ohmvp {
 
 namespace {
 
-// The simulated time between two looks of the run monitor, and how many looks without any
-// completed request make a stall (1 ms of simulated time: far beyond any request's latency).
-sc_core::sc_time monitor_period() {
-  return sc_core::sc_time(10, sc_core::SC_US);
-}
-constexpr unsigned stall_periods = 100;
-
 void check_fits(const Workload& w, const MemorySystemConfig& m) {
   const uint64_t capacity = m.capacity_bytes();
   const uint32_t burst = m.burst_bytes();
@@ -139,9 +132,10 @@ void run_platform(const RunOptions& options) {
           const bool busy = (initiator.outstanding() > 0 || !memory.idle()) &&
                             !memory.waiting_on_host();  // a slow host link is a wait
           return RunMonitor::Progress{initiator.completed(), initiator.total(),
-                                      initiator.completed() + memory.column_commands(), busy};
+                                      initiator.completed() + memory.device_operations(), busy};
         },
-        outputs.vcd(), options.progress, monitor_period(), stall_periods);
+        outputs.vcd(), options.progress, monitor_period(),
+        stall_looks(monitor_period(), config.memory.longest_operation_ps()));
 
     try {
       sc_core::sc_start();
@@ -165,8 +159,7 @@ void run_platform(const RunOptions& options) {
       std::ostringstream message;
       message << "simulation stalled at " << sc_core::sc_time_stamp() << ": "
               << initiator.completed() << " of " << initiator.total()
-              << " requests done and nothing completed for the last "
-              << monitor_period() * double(stall_periods);
+              << " requests done and nothing completed for the last " << monitor.stall_window();
       throw SimulationError(message.str());
     }
     outputs.finish();

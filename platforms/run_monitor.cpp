@@ -77,4 +77,10 @@ void RunMonitor::clear_line() const {
   if (m_printed) std::fprintf(stderr, "\r\033[K");
 }
 
+unsigned stall_looks(sc_core::sc_time period, uint64_t longest_operation_ps) {
+  const uint64_t period_ps = period.value();
+  const uint64_t window_ps = std::max<uint64_t>(1'000'000'000, 10 * longest_operation_ps);
+  return static_cast<unsigned>((window_ps + period_ps - 1) / period_ps);
+}
+
 }  // namespace ohmvp

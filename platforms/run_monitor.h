@@ -32,6 +32,8 @@ class RunMonitor : public sc_core::sc_module {
   SC_HAS_PROCESS(RunMonitor);
 
   bool stalled() const { return m_stalled; }
+  // The simulated time without progress that makes a stall.
+  sc_core::sc_time stall_window() const { return m_period * double(m_stall_periods); }
   bool over_time_limit() const { return m_over_time_limit; }
   bool over_vcd_limit() const { return m_over_vcd_limit; }
   void clear_line() const;
@@ -52,5 +54,16 @@ class RunMonitor : public sc_core::sc_module {
   mutable bool m_printed = false;
   std::chrono::steady_clock::time_point m_last_print;
 };
+
+// The simulated time between two looks of a run's monitor.
+inline sc_core::sc_time monitor_period() {
+  return sc_core::sc_time(10, sc_core::SC_US);
+}
+
+// How many looks every `period` without progress make a stall: a millisecond of simulated time,
+// or ten of the platform's longest single operations (`longest_operation_ps`: a DRAM timing, an
+// XPoint media access, a page fault's service) when that is longer, so that a platform set up
+// with very slow memory is not taken for a deadlock.
+unsigned stall_looks(sc_core::sc_time period, uint64_t longest_operation_ps);
 
 }  // namespace ohmvp

@@ -237,6 +237,10 @@ bool XPointController::idle() const {
          m_running.empty() && m_copies.empty() && m_messages.empty();
 }
 
+uint64_t XPointController::media_operations() const {
+  return m_stats->media_reads.value() + m_stats->media_writes.value();
+}
+
 // ---- Time ---------------------------------------------------------------------------------
 
 uint64_t XPointController::next_edge(uint64_t time_ps) const {

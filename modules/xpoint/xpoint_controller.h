@@ -57,6 +57,8 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   bool idle() const;
   // How many times the controller's process has run (it runs only when there is work).
   uint64_t activations() const { return m_activations; }
+  // Media line reads and writes so far.
+  uint64_t media_operations() const;
 
   // Error injection for tests: flips bit `bit` (0..7) of the stored byte at `address`, in the
   // physical line that currently holds it, without updating its ECC.

@@ -788,7 +788,7 @@ TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
   CHECK_THAT(r.output, Contains("simulation stalled at ") &&
                            Contains("kernel 'vecadd' is running and nothing progressed for the "
                                     "last 1 ms (no instruction issued, no CTA ended, no DRAM "
-                                    "command): a deadlock"));
+                                    "command or XPoint media access): a deadlock"));
   std::filesystem::remove_all(dir);
 }
 
