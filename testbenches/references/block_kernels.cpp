@@ -117,8 +117,10 @@ std::map<std::string, KernelFunction> histogram_kernels() {
              const uint32_t n = call.scalar<uint32_t>(2), num_bins = call.scalar<uint32_t>(3);
              const uint32_t stride = call.block()[0] * call.grid()[0];
              call.for_each_thread([&](const Dim3& block, const Dim3& thread) {
-               for (uint32_t i = global_x(call, block, thread); i < n; i += stride)
-                 bins.set(data[i] % num_bins, bins[data[i] % num_bins] + 1);
+               for (uint32_t i = global_x(call, block, thread); i < n; i += stride) {
+                 const uint32_t bin = gpu_remainder(data[i], num_bins);
+                 bins.set(bin, bins[bin] + 1);
+               }
              });
            }},
           {"histogram_shared",

@@ -48,6 +48,12 @@ class BufferView {
   std::string m_what;
 };
 
+// An unsigned remainder as the GPU computes it: by zero it is the dividend (rem.u32,
+// docs/gpu_simt.md), where the host's % would trap.
+inline uint32_t gpu_remainder(uint32_t dividend, uint32_t divisor) {
+  return divisor == 0 ? dividend : dividend % divisor;
+}
+
 // A texture argument: point sampling of a 1-D or 2-D float texture bound to a buffer.
 class TextureView {
  public:

@@ -81,6 +81,20 @@ TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is ba
   CHECK_THAT(foreign.output, Contains("cannot run this workload") && Contains("no kernel 'saxpy'"));
   CHECK_FALSE(std::filesystem::exists(dir + "/foreign"));
 
+  // Zero histogram bins: the GPU's remainder by zero is the dividend (no trap), so the reference
+  // indexes far past the bins, where the host's % would have killed the process.
+  auto histogram = shipped_kernel_workload("histogram");
+  histogram["launches"][0]["args"][3] = {{"u32", 0}};
+  std::filesystem::create_directories(dir + "/zero_bins");
+  write_text(dir + "/zero_bins/histogram.json", histogram.dump(2));
+  const CliResult zero_bins = run_ohmvp("run --quiet --workload " + dir +
+                                        "/zero_bins/histogram.json --verify --out " + dir + "/z");
+  INFO(zero_bins.output);
+  CHECK(zero_bins.exit_code == 2);
+  CHECK_THAT(zero_bins.output, Contains("cannot run this workload: histogram_global buffer "
+                                        "'bins': index") &&
+                                   Contains("is outside its 61 elements"));
+
   const CliResult traffic =
       run_ohmvp("run --quiet --workload stream_read --verify --out " + dir + "/traffic");
   INFO(traffic.output);
