@@ -1,6 +1,7 @@
 #include "platforms/reference_check.h"
 
 #include "modules/common/errors.h"
+#include "platforms/interruption.h"
 
 namespace ohmvp {
 
@@ -27,7 +28,11 @@ nlohmann::json Verification::json() const {
 ReferenceCheck::ReferenceCheck(const GpuWorkload& workload)
     : m_workload(workload), m_reference(reference_of(workload)) {
   try {
-    m_expected = reference::compute_expected(m_reference, workload, initial_buffers(workload));
+    // A signal ends a long reference computation between two of its kernels.
+    m_expected = reference::compute_expected(m_reference, workload, initial_buffers(workload),
+                                             end_if_interrupted);
+  } catch (const Interrupted&) {
+    throw;
   } catch (const SimulationError& error) {
     throw ConfigError("--verify: the C++ reference of '" + workload.name +
                       "' cannot run this workload: " + error.what());

@@ -11,10 +11,12 @@ namespace {
 
 class ReferenceExecutor : public WorkloadExecutor {
  public:
-  ReferenceExecutor(const Reference& reference, BufferBytes& memory)
-      : m_reference(reference), m_memory(memory) {}
+  ReferenceExecutor(const Reference& reference, BufferBytes& memory,
+                    const std::function<void()>& before_launch)
+      : m_reference(reference), m_memory(memory), m_before_launch(before_launch) {}
 
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+    if (m_before_launch) m_before_launch();
     const auto found = m_reference.kernels.find(launch.kernel);
     if (found == m_reference.kernels.end())
       throw SimulationError("reference for workload '" + m_reference.workload +
@@ -48,6 +50,7 @@ class ReferenceExecutor : public WorkloadExecutor {
  private:
   const Reference& m_reference;
   BufferBytes& m_memory;
+  const std::function<void()>& m_before_launch;
   std::map<std::string, uint64_t> m_counts;
 };
 
@@ -90,8 +93,8 @@ const std::vector<Reference>& all_references() {
 }
 
 BufferBytes compute_expected(const Reference& reference, const GpuWorkload& workload,
-                             BufferBytes initial) {
-  ReferenceExecutor executor(reference, initial);
+                             BufferBytes initial, const std::function<void()>& before_launch) {
+  ReferenceExecutor executor(reference, initial, before_launch);
   executor.set_counts(workload);
   run_workload_steps(workload, executor);
   return initial;

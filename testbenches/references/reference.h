@@ -36,9 +36,11 @@ const Reference* find_reference(const std::string& workload_name);
 const std::vector<Reference>& all_references();
 
 // Every buffer after running the workload's steps on `initial` (name -> bytes) with the reference
-// kernels. Throws SimulationError for a kernel the reference does not know.
+// kernels. Throws SimulationError for a kernel the reference does not know. `before_launch`, if
+// given, runs before each kernel (a long computation can be interrupted there).
 BufferBytes compute_expected(const Reference& reference, const GpuWorkload& workload,
-                             BufferBytes initial);
+                             BufferBytes initial,
+                             const std::function<void()>& before_launch = nullptr);
 
 struct Comparison {
   bool matches = true;

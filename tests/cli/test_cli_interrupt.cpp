@@ -70,6 +70,21 @@ TEST_CASE("cli: SIGTERM or SIGHUP ends a kernel run; the output folder it made g
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run") {
+  // lu's 96 launches repeated a billion times: the C++ reference alone would run for days.
+  const std::string dir = scratch_dir("interrupt_reference");
+  auto lu = shipped_kernel_workload("lu");
+  lu["launches"][0]["repeat"]["count"] = 1'000'000'000;
+  write_text(dir + "/lu.json", lu.dump(2));
+  const CliResult r = run_interrupted(
+      "INT", "1", "-w " + dir + "/lu.json --verify -o " + dir + "/out --time-limit none");
+  INFO(r.output);
+  CHECK(r.exit_code == 130);
+  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at 0 s simulated; no report written"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a run started with SIGINT ignored (nohup, a script's background job) goes on") {
   const std::string dir = scratch_dir("ignored_interrupt");
   const std::string workload = traffic_workload(dir, 300'000);
