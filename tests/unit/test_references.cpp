@@ -336,6 +336,21 @@ TEST_CASE("comparison names the first differing element and honours tolerances",
   CHECK(ints.message.find("expected -1, got 7") != std::string::npos);
   CHECK(compare_buffer(vecadd, "c", ElementType::f32, expected, bytes_of<float>({1}))
             .message.find("expected 16 bytes, got 4") != std::string::npos);
+  // A NaN matches any NaN (the host's default NaN against the GPU's canonical one), and nothing
+  // else.
+  const std::vector<uint8_t> host_nan = bytes_of<uint64_t>({0xfff8000000000000ull});
+  CHECK(compare_buffer(vecadd, "c", ElementType::f64, host_nan,
+                       bytes_of<uint64_t>({0x7fffffffffffffffull}))
+            .matches);
+  CHECK(compare_buffer(vecadd, "c", ElementType::f32, bytes_of<uint32_t>({0xffc00000u}),
+                       bytes_of<uint32_t>({0x7fffffffu}))
+            .matches);
+  CHECK_FALSE(compare_buffer(vecadd, "c", ElementType::f64, host_nan,
+                             bytes_of<uint64_t>({0x7ff0000000000000ull}))  // +infinity
+                  .matches);
+  CHECK_FALSE(compare_buffer(vecadd, "n", ElementType::u32, bytes_of<uint32_t>({0xffc00000u}),
+                             bytes_of<uint32_t>({0x7fffffffu}))
+                  .matches);
 
   const Reference& reduction = *find_reference("reduction");
   const Tolerance* tolerance = reduction.tolerance_for("total_atomic");
