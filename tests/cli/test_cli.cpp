@@ -16,6 +16,16 @@ void require_usage_error(const CliResult& r, const std::string& message) {
   CHECK_THAT(r.output, Contains(message));
 }
 
+// `ohmvp run --quiet` of random traffic from address 0 (`fields`: the rest of the traffic object)
+// in `dir`, with `options`.
+CliResult run_random_traffic(const std::string& dir, const std::string& fields,
+                             const std::string& options) {
+  write_text(dir + "/traffic.json",
+             R"({"type": "traffic", "traffic": {"pattern": "random", "base": 0, )" + fields + "}}");
+  return run_ohmvp("run --quiet --workload " + dir + "/traffic.json --out " + dir + "/out " +
+                   options);
+}
+
 }  // namespace
 
 TEST_CASE("cli: help and version") {
@@ -415,14 +425,10 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
 TEST_CASE("cli: bursts narrower than 8 bytes keep every byte") {
   // One 8-bit column of burst length 4: 4-byte bursts, which the traffic's shadow copy checks.
   const std::string dir = scratch_dir("narrow_bursts");
-  write_text(dir + "/tiny.json", R"({"type": "traffic", "traffic": {"pattern": "random",
-      "requests": 2000, "size": 4, "read_ratio": 0.5, "base": 0, "range": 65536,
-      "max_outstanding": 8}})");
-  const CliResult r = run_ohmvp("run --quiet --platform ddr4_2400 --workload " + dir +
-                                "/tiny.json --set memory.channel.lanes=8 --set "
-                                "memory.dram.geometry.burst_length=4 --set "
-                                "memory.interleave_bytes=64 --out " +
-                                dir + "/out");
+  const CliResult r =
+      run_random_traffic(dir, R"("requests": 2000, "size": 4, "read_ratio": 0.5, "range": 65536)",
+                         "--platform ddr4_2400 --set memory.channel.lanes=8 --set "
+                         "memory.dram.geometry.burst_length=4 --set memory.interleave_bytes=64");
   INFO(r.output);
   CHECK(r.exit_code == 0);
   std::filesystem::remove_all(dir);
@@ -432,12 +438,9 @@ TEST_CASE("cli: memory whose operations outlast the stall window is slow, not st
   // A 1 ms XPoint media read: after the last request, a migration waits on one for longer than
   // the millisecond without progress that makes a stall on a platform of the paper's timings.
   const std::string dir = scratch_dir("slow_xpoint");
-  write_text(dir + "/mix.json", R"({"type": "traffic", "traffic": {"pattern": "random",
-      "requests": 500, "size": 64, "read_ratio": 0.7, "base": 0, "range": 262144,
-      "max_outstanding": 32}})");
   const CliResult r =
-      run_ohmvp("run --quiet --platform hetero_planar --workload " + dir +
-                "/mix.json --set memory.xpoint.read_ns=1000000 --out " + dir + "/out");
+      run_random_traffic(dir, R"("requests": 500, "size": 64, "read_ratio": 0.7, "range": 262144)",
+                         "--platform hetero_planar --set memory.xpoint.read_ns=1000000");
   INFO(r.output);
   CHECK(r.exit_code == 0);
   std::filesystem::remove_all(dir);

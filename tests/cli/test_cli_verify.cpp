@@ -70,25 +70,29 @@ TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is ba
                                  Contains("vecadd"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 
+  // `workload` as <folder>/<name>.json (the reference goes by the name), run with --verify into
+  // <folder>/out.
+  const auto verify = [&](const std::string& folder, const std::string& name,
+                          const nlohmann::json& workload) {
+    std::filesystem::create_directories(dir + "/" + folder);
+    const std::string file = dir + "/" + folder + "/" + name + ".json";
+    write_text(file, workload.dump(2));
+    return run_ohmvp("run --quiet --workload " + file + " --verify --out " + dir + "/" + folder +
+                     "/out");
+  };
+
   // A workload under a reference's name whose kernels that reference does not have.
-  auto saxpy = shipped_kernel_workload("saxpy");
-  std::filesystem::create_directories(dir + "/other");
-  write_text(dir + "/other/vecadd.json", saxpy.dump(2));
-  const CliResult foreign = run_ohmvp("run --quiet --workload " + dir +
-                                      "/other/vecadd.json --verify --out " + dir + "/foreign");
+  const CliResult foreign = verify("other", "vecadd", shipped_kernel_workload("saxpy"));
   INFO(foreign.output);
   CHECK(foreign.exit_code == 2);
   CHECK_THAT(foreign.output, Contains("cannot run this workload") && Contains("no kernel 'saxpy'"));
-  CHECK_FALSE(std::filesystem::exists(dir + "/foreign"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/other/out"));
 
   // Zero histogram bins: the GPU's remainder by zero is the dividend (no trap), so the reference
   // indexes far past the bins, where the host's % would have killed the process.
   auto histogram = shipped_kernel_workload("histogram");
   histogram["launches"][0]["args"][3] = {{"u32", 0}};
-  std::filesystem::create_directories(dir + "/zero_bins");
-  write_text(dir + "/zero_bins/histogram.json", histogram.dump(2));
-  const CliResult zero_bins = run_ohmvp("run --quiet --workload " + dir +
-                                        "/zero_bins/histogram.json --verify --out " + dir + "/z");
+  const CliResult zero_bins = verify("zero_bins", "histogram", histogram);
   INFO(zero_bins.output);
   CHECK(zero_bins.exit_code == 2);
   CHECK_THAT(zero_bins.output, Contains("cannot run this workload: histogram_global buffer "
