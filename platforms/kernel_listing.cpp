@@ -73,6 +73,7 @@ void print_resources(std::ostream& out, const gpu::Module& module, const gpu::Fu
     const gpu::KernelNeed need = gpu::kernel_need(layout);
     out << "  needs       compute capability " << gpu::capability_name(need.capability);
     if (need.instruction != nullptr) out << " for " << gpu::required_feature(*need.instruction);
+    if (gpu::uses_tensor_cores(layout)) out << ", and warps of 32 lanes (tensor cores)";
     out << "\n";
   } catch (const ConfigError& error) {
     out << "  cannot run  " << error.what() << "\n";

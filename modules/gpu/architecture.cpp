@@ -162,6 +162,13 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
       " or later; this GPU is " + capability_name(gpu) + " (gpu.compute_capability)");
 }
 
+bool uses_tensor_cores(const KernelLayout& layout) {
+  bool uses = false;
+  for_each_instruction(
+      layout, [&](const Function&, const Instruction& i) { uses = uses || is_tensor_core(i); });
+  return uses;
+}
+
 void check_warp_size(const KernelLayout& layout, uint32_t warp_size) {
   if (warp_size == 32) return;
   const Function* function = nullptr;

@@ -39,6 +39,9 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu);
 // wmma, mma.sync and ldmatrix: their fragments are spread over the 32 lanes of a warp.
 bool is_tensor_core(const Instruction& instruction);
 
+// Whether the kernel, or a function it calls, uses one.
+bool uses_tensor_cores(const KernelLayout& layout);
+
 // Throws ConfigError, naming them as check_architecture does, when the kernel (or a function it
 // calls) uses a tensor-core instruction (wmma, mma.sync, ldmatrix: fragments spread over the 32
 // lanes of a warp) and the GPU's warps have `warp_size` lanes other than 32.

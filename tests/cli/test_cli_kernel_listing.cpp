@@ -31,7 +31,9 @@ TEST_CASE("cli: kernels names the feature that needs a later GPU, and a kernel t
   CHECK_THAT(wmma.output, Contains("\n\"wmma_gemm_shared\"\n  parameters  4 (36 bytes)\n") &&
                               Contains("    3  .b8[12]     offset 24   12 bytes\n") &&
                               Contains("  shared      2048 bytes static\n") &&
-                              Contains("compute capability 7.2 (sm_72) for integer wmma"));
+                              Contains("compute capability 7.2 (sm_72) for integer wmma") &&
+                              Contains("  needs       compute capability 7.0 (sm_70, Volta), and "
+                                       "warps of 32 lanes (tensor cores)\n"));
 
   const CliResult bounded = run_ohmvp("kernels " + shipped("tests/data/ptx/sm70_bits.ptx"));
   REQUIRE(bounded.exit_code == 0);
