@@ -13,9 +13,7 @@ PlatformBudget platform_budget_of(const MemorySystemConfig& config) {
   shape.dram_per_channel = 1;
   shape.xpoint_per_channel = config.is_hetero() && !config.is_paged() ? 1 : 0;
   shape.rings_per_array = config.optical.lanes(VirtualChannelId{0});
-  const HeteroMode mode =
-      config.mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
-  return platform_budget(config.ohm_platform, mode, config.optical, shape);
+  return platform_budget(config.ohm_platform, config.optical_mode(), config.optical, shape);
 }
 
 std::string laser_budget_warning(const MemorySystemConfig& config) {

@@ -226,7 +226,7 @@ static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
 // and the channel's platform go together.
 static void check_ohm_functions(const ConfigReader& reader, const MemorySystemConfig& m) {
   const bool xpoint = m.mode == MemoryMode::planar || m.mode == MemoryMode::two_level;
-  const HeteroMode mode = m.mode == MemoryMode::planar ? HeteroMode::planar : HeteroMode::two_level;
+  const HeteroMode mode = m.optical_mode();
   const std::vector<OhmFunction> functions =
       m.is_optical() && xpoint ? functions_of(m.ohm_platform, mode) : std::vector<OhmFunction>{};
   if (!xpoint && m.is_optical() && m.ohm_platform != OhmPlatform::ohm_base) {
@@ -268,8 +268,7 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
 // and a modulator's dark level, 1 / extinction ratio, must stay below it.
 static void check_light_levels(const ConfigReader& reader, const MemorySystemConfig& m) {
   if (!m.is_optical()) return;
-  const HeteroMode mode =
-      m.mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
+  const HeteroMode mode = m.optical_mode();
   const ReceiverConfig& receiver = m.optical.receiver;
   for (const OpticalRoute& route : routes_of(m.ohm_platform, mode, m.optical, MrrCounts{})) {
     const LightLevels& levels = route.levels;

@@ -69,6 +69,12 @@ struct MemorySystemConfig {
   // How the optical channel's memory route shares the light, when the platform's functions use
   // one (SWAP-CMD, reverse write); none otherwise.
   std::optional<DualRouteMode> memory_route() const;
+  // The mode whose Ohm functions and optical routes the channel's layout serves: two-level, or
+  // planar for every other memory mode (without XPoint only ohm_base is allowed, whose routes
+  // are the data routes in either).
+  HeteroMode optical_mode() const {
+    return mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
+  }
   DramTiming timing_cycles() const;
   // Bytes per DRAM column: the electrical lanes, or the DRAM's pins behind the optical SerDes.
   uint32_t bus_bytes() const {

@@ -1,5 +1,7 @@
 #include "modules/gpu/architecture.h"
 
+#include <utility>
+
 #include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_disassembler.h"
@@ -107,6 +109,16 @@ std::string use_of(const KernelLayout& layout, const Function& function,
          what + " ('" + format_instruction(module, function, instruction) + "')";
 }
 
+// The first tensor-core instruction of the kernel or a function it calls, with its function;
+// null pointers when there is none.
+std::pair<const Function*, const Instruction*> first_tensor_core_use(const KernelLayout& layout) {
+  std::pair<const Function*, const Instruction*> use{nullptr, nullptr};
+  for_each_instruction(layout, [&](const Function& f, const Instruction& i) {
+    if (!use.second && is_tensor_core(i)) use = {&f, &i};
+  });
+  return use;
+}
+
 }  // namespace
 
 bool is_tensor_core(const Instruction& instruction) {
@@ -163,21 +175,12 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
 }
 
 bool uses_tensor_cores(const KernelLayout& layout) {
-  bool uses = false;
-  for_each_instruction(
-      layout, [&](const Function&, const Instruction& i) { uses = uses || is_tensor_core(i); });
-  return uses;
+  return first_tensor_core_use(layout).second != nullptr;
 }
 
 void check_warp_size(const KernelLayout& layout, uint32_t warp_size) {
   if (warp_size == 32) return;
-  const Function* function = nullptr;
-  const Instruction* instruction = nullptr;
-  for_each_instruction(layout, [&](const Function& f, const Instruction& i) {
-    if (instruction || !is_tensor_core(i)) return;
-    function = &f;
-    instruction = &i;
-  });
+  const auto [function, instruction] = first_tensor_core_use(layout);
   if (!instruction) return;
   throw ConfigError(use_of(layout, *function, *instruction, "a tensor-core instruction") +
                     ", whose fragments need a warp of 32 lanes; this GPU's warps have " +
