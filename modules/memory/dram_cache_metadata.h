@@ -1,7 +1,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+
+#include "modules/common/lazy_table.h"
 
 namespace ohmvp {
 
@@ -35,11 +36,13 @@ class DramMetadataStore {
  public:
   explicit DramMetadataStore(uint64_t lines) : m_bits(lines, 0) {}
   DramCacheMetadata read(uint64_t line) const { return DramCacheMetadata::decode(m_bits[line]); }
-  void write(uint64_t line, const DramCacheMetadata& metadata) { m_bits[line] = metadata.encode(); }
+  void write(uint64_t line, const DramCacheMetadata& metadata) {
+    m_bits.at(line) = metadata.encode();
+  }
   uint64_t lines() const { return m_bits.size(); }
 
  private:
-  std::vector<uint8_t> m_bits;
+  LazyTable<uint8_t> m_bits;
 };
 
 // Direct-mapped placement of an XPoint line in the DRAM cache.

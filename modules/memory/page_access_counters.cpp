@@ -10,17 +10,20 @@ PageAccessCounters::PageAccessCounters(const PageMappingTable& table, const Coun
 
 uint16_t PageAccessCounters::record(uint64_t page) {
   const uint64_t group = m_table.group_of(page);
-  if (m_decay.due(m_group_accesses[group])) {
+  uint32_t& accesses = m_group_accesses.at(group);
+  if (m_decay.due(accesses)) {
     for (uint32_t i = 0; i < m_table.pages_per_group(); ++i) {
       const uint64_t p = m_table.member(group, i);
-      m_count[p] = m_decay.decayed(m_count[p]);
+      // A decay never raises a count: pages at 0 stay untouched.
+      if (m_count[p] != 0) m_count.at(p) = m_decay.decayed(m_count[p]);
     }
-    m_group_accesses[group] = 0;
+    accesses = 0;
     ++m_decays;
   }
-  ++m_group_accesses[group];
-  if (m_count[page] != UINT16_MAX) ++m_count[page];
-  return m_count[page];
+  ++accesses;
+  uint16_t& count = m_count.at(page);
+  if (count != UINT16_MAX) ++count;
+  return count;
 }
 
 }  // namespace ohmvp

@@ -1,8 +1,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
+#include "modules/common/lazy_table.h"
 #include "modules/memory/counter_decay.h"
 #include "modules/memory/page_mapping_table.h"
 
@@ -18,14 +18,16 @@ class PageAccessCounters {
   uint16_t record(uint64_t page);
   uint16_t count(uint64_t page) const { return m_count[page]; }
   // After a swap both pages start afresh, so the evicted page is not swapped straight back.
-  void clear(uint64_t page) { m_count[page] = 0; }
+  void clear(uint64_t page) {
+    if (m_count[page] != 0) m_count.at(page) = 0;
+  }
   uint64_t decays() const { return m_decays; }
 
  private:
   const PageMappingTable& m_table;
   const CounterDecay& m_decay;
-  std::vector<uint16_t> m_count;
-  std::vector<uint32_t> m_group_accesses;  // since the group's last decay
+  LazyTable<uint16_t> m_count;
+  LazyTable<uint32_t> m_group_accesses;  // since the group's last decay
   uint64_t m_decays = 0;
 };
 

@@ -4,6 +4,8 @@
 #include <deque>
 #include <vector>
 
+#include "modules/common/lazy_table.h"
+
 namespace ohmvp {
 
 // Paged mode's page table: which of `pages` pages of the address space sit in which of `frames`
@@ -17,12 +19,12 @@ class PageFrameTable {
   PageFrameTable(uint64_t pages, uint32_t frames);
 
   uint64_t pages() const { return m_frame_of.size(); }
-  uint32_t frames() const { return static_cast<uint32_t>(m_page_of.size()); }
+  uint32_t frames() const { return m_frames; }
   uint32_t frame_of(uint64_t page) const { return m_frame_of[page]; }
   bool resident(uint64_t page) const { return m_frame_of[page] != none; }
   uint64_t page_of(uint32_t frame) const { return m_page_of[frame]; }
 
-  // A frame nobody holds, or `none`.
+  // A frame nobody holds, or `none`. Frames are handed out 0, 1, 2, ... and never given back.
   uint32_t take_free_frame();
   // The frame to give up when none is free: the one mapped longest ago (`none` if no frame is
   // mapped, e.g. all are being filled).
@@ -36,10 +38,10 @@ class PageFrameTable {
   void mark_dirty(uint32_t frame) { m_dirty[frame] = 1; }
 
  private:
-  std::vector<uint32_t> m_frame_of;  // per page
-  std::vector<uint64_t> m_page_of;   // per frame; meaningful while mapped
-  std::vector<uint8_t> m_dirty;      // per frame
-  std::vector<uint32_t> m_free;
+  LazyTable<uint32_t> m_frame_of;  // per page
+  uint32_t m_frames;
+  std::vector<uint64_t> m_page_of;  // per frame taken; meaningful while mapped
+  std::vector<uint8_t> m_dirty;     // per frame taken
   std::deque<uint32_t> m_order;  // mapped frames, oldest mapping first
 };
 

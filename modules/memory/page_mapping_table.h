@@ -1,7 +1,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+
+#include "modules/common/lazy_table.h"
 
 namespace ohmvp {
 
@@ -34,8 +35,11 @@ class PageMappingTable {
   }
 
   // 0: the group's DRAM page; s > 0: the group's XPoint page s - 1.
-  uint32_t slot_of(uint64_t page) const { return m_slot[page]; }
-  bool in_dram(uint64_t page) const { return m_slot[page] == 0; }
+  uint32_t slot_of(uint64_t page) const {
+    const uint8_t* slot = m_slot.find(page);
+    return slot == nullptr ? initial_slot(page) : *slot;
+  }
+  bool in_dram(uint64_t page) const { return slot_of(page) == 0; }
   // The logical page held in the group's DRAM page.
   uint64_t dram_resident(uint64_t group) const;
   // Device page numbers: DRAM page index (the group), or XPoint page index.
@@ -48,10 +52,19 @@ class PageMappingTable {
   uint64_t storage_bytes() const { return m_slot.size(); }
 
  private:
+  // The slot of `page` before any swap: its index in its group.
+  uint32_t initial_slot(uint64_t page) const {
+    return static_cast<uint32_t>(m_grouping == PageGrouping::contiguous ? page % m_per_group
+                                                                        : page / m_groups);
+  }
+  uint8_t& slot(uint64_t page) {
+    return m_slot.at(page, [this](uint64_t p) { return static_cast<uint8_t>(initial_slot(p)); });
+  }
+
   uint64_t m_groups;
   uint32_t m_per_group;
   PageGrouping m_grouping;
-  std::vector<uint8_t> m_slot;
+  LazyTable<uint8_t> m_slot;
 };
 
 }  // namespace ohmvp

@@ -113,7 +113,7 @@ void PagedMode::route(HeteroRequest& r) {
 void PagedMode::issue(HeteroRequest& r) {
   const uint32_t frame = m_table.frame_of(r.page);
   const uint64_t address = frame_base(frame) + r.address % m_config.page_bytes;
-  ++m_in_flight[r.page];
+  ++m_in_flight.at(r.page);
   m_stats->dram_requests.inc();
   if (r.is_write) {
     m_table.mark_dirty(frame);
@@ -127,7 +127,7 @@ void PagedMode::issue(HeteroRequest& r) {
 void PagedMode::request_done(HeteroRequest& r, const uint8_t* data) {
   if (!r.is_write) std::memcpy(r.payload->get_data_ptr(), data, r.length);
   const uint64_t page = r.page;
-  --m_in_flight[page];
+  --m_in_flight.at(page);
   m_back.answer(r);
   m_back.retire(r);
   if (m_in_flight[page] != 0) return;

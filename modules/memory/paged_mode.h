@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/lazy_table.h"
 #include "modules/common/sparse_store.h"
 #include "modules/common/stats.h"
 #include "modules/memory/hetero_config.h"
@@ -86,7 +87,7 @@ class PagedMode {
   HeteroBackEnds& m_back;
   PageFrameTable m_table;
   SparseStore m_host;
-  std::vector<uint16_t> m_in_flight;  // per page: requests sent to DRAM, not done
+  LazyTable<uint16_t> m_in_flight;  // per page: requests sent to DRAM, not done
   std::vector<Fault> m_faults;
   uint32_t m_active_faults = 0;
   std::deque<HeteroRequest*> m_blocked;  // faulting while every fault slot is busy

@@ -97,7 +97,7 @@ void PlanarMode::route(HeteroRequest& r) {
 void PlanarMode::issue(HeteroRequest& r) {
   uint64_t device_address = 0;
   const bool in_dram = locate(r.address, device_address);
-  ++m_in_flight[r.page];
+  ++m_in_flight.at(r.page);
   if (!r.is_write) ++m_reads_in_flight;
   r.to_dram = in_dram;
   if (in_dram) {
@@ -142,7 +142,7 @@ void PlanarMode::request_done(HeteroRequest& r, const uint8_t* data) {
   const uint64_t page = r.page;
   const bool was_read = !r.is_write;
   const bool was_dram_read = was_read && r.to_dram;
-  --m_in_flight[page];
+  --m_in_flight.at(page);
   m_back.answer(r);
   m_back.retire(r);
   if (was_read) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/lazy_table.h"
 #include "modules/common/stats.h"
 #include "modules/memory/counter_decay.h"
 #include "modules/memory/hetero_config.h"
@@ -127,7 +128,7 @@ class PlanarMode {
   uint32_t m_dram_reads_in_flight = 0;  // those of them sent to DRAM
   uint32_t m_write_tokens = 0;          // transfers front writes have made room for
   PageAccessCounters m_counters;
-  std::vector<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
+  LazyTable<uint16_t> m_in_flight;  // per page: requests sent to its device, not done
   std::vector<Migration> m_migrations;
   XPointEndBuffer m_xpoint_end;
   uint32_t m_active_migrations = 0;

@@ -58,7 +58,7 @@ void TwoLevelMode::submit(HeteroRequest& r) {
 }
 
 void TwoLevelMode::start(HeteroRequest& r) {
-  m_set_busy[m_mapping.set_of(r.page)] = 1;
+  m_set_busy.at(m_mapping.set_of(r.page)) = 1;
   m_back.dram_read(set_address(m_mapping.set_of(r.page)), 64, Traffic::regular, r.id);
 }
 
@@ -192,7 +192,7 @@ void TwoLevelMode::start_reverse_write(HeteroRequest& r) {
 
 void TwoLevelMode::done_with_set(HeteroRequest& r) {
   const uint64_t set = m_mapping.set_of(r.page);
-  m_set_busy[set] = 0;
+  m_set_busy.at(set) = 0;
   const auto next = std::find_if(m_waiting.begin(), m_waiting.end(), [&](HeteroRequest* w) {
     return m_mapping.set_of(w->page) == set;
   });

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/lazy_table.h"
 #include "modules/common/stats.h"
 #include "modules/memory/dram_cache_metadata.h"
 #include "modules/memory/hetero_config.h"
@@ -71,7 +72,7 @@ class TwoLevelMode {
   uint32_t m_reverse_writes_in_flight = 0;  // for the VCD
   DirectMapping m_mapping;
   DramMetadataStore m_metadata;
-  std::vector<uint8_t> m_set_busy;
+  LazyTable<uint8_t> m_set_busy;
   std::vector<HeteroRequest*> m_waiting;  // for a busy set, oldest first
   XPointEndBuffer m_xpoint_end;
   std::deque<HeteroRequest*> m_buffer_waiting;  // reverse writes waiting for buffer room

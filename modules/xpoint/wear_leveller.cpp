@@ -8,7 +8,8 @@ WearLeveller::WearLeveller(uint64_t lines, const StartGapConfig& config)
     : m_lines(lines),
       m_enabled(config.enabled),
       m_region_lines(config.region_lines),
-      m_physical_lines(lines) {
+      m_physical_lines(lines),
+      m_regions(0, StartGap(1, 1)) {
   if (lines == 0) throw std::invalid_argument("WearLeveller: needs at least one line");
   if (!m_enabled) return;
   if (m_region_lines == 0 || lines % m_region_lines != 0) {
@@ -16,8 +17,7 @@ WearLeveller::WearLeveller(uint64_t lines, const StartGapConfig& config)
   }
   const uint64_t regions = lines / m_region_lines;
   m_physical_lines = regions * (m_region_lines + 1);
-  m_regions.reserve(regions);
-  for (uint64_t r = 0; r < regions; ++r) m_regions.emplace_back(m_region_lines, config.psi);
+  m_regions = LazyTable<StartGap>(regions, StartGap(m_region_lines, config.psi));
   if (config.randomise) m_randomiser.emplace(lines, config.seed);
 }
 
@@ -25,7 +25,7 @@ std::optional<GapMove> WearLeveller::count_write(uint64_t logical) {
   if (!m_enabled) return std::nullopt;
   const uint64_t randomised = m_randomiser ? m_randomiser->forward(logical) : logical;
   const uint64_t region = randomised / m_region_lines;
-  std::optional<GapMove> move = m_regions[region].count_write();
+  std::optional<GapMove> move = m_regions.at(region).count_write();
   if (!move) return std::nullopt;
   ++m_moves;
   const uint64_t base = region * (m_region_lines + 1);

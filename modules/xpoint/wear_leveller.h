@@ -2,8 +2,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
+#include "modules/common/lazy_table.h"
 #include "modules/xpoint/feistel_randomiser.h"
 #include "modules/xpoint/start_gap.h"
 #include "modules/xpoint/xpoint_config.h"
@@ -42,7 +42,7 @@ class WearLeveller {
   uint64_t m_region_lines;
   uint64_t m_physical_lines;
   std::optional<FeistelRandomiser> m_randomiser;
-  std::vector<StartGap> m_regions;
+  LazyTable<StartGap> m_regions;
   uint64_t m_moves = 0;
 };
 

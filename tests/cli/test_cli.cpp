@@ -446,6 +446,26 @@ TEST_CASE("cli: memory whose operations outlast the stall window is slow, not st
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: memories of terabytes take only the host memory a run touches") {
+  // Per channel: 4 TiB of host memory in 64-byte pages (64 Gi pages), 16 GiB DRAM with 4080 GiB
+  // XPoint in planar groups, and 64 GiB DRAM caching 4 TiB of XPoint. Tables of a byte per page
+  // or line would need tens of GiB; the run has 600 MB of address space.
+  const std::string dir = scratch_dir("terabytes");
+  for (const std::string platform :
+       {"origin_planar --set memory.host_memory.capacity_kib=4294967296 --set "
+        "memory.hetero.page_bytes=64",
+        "hetero_planar --set memory.dram.geometry.rows=262144 --set "
+        "memory.dram.geometry.columns=1024 --set memory.xpoint.capacity_kib=4278190080",
+        "hetero_two_level --set memory.dram.geometry.rows=1048576 --set "
+        "memory.dram.geometry.columns=1024 --set memory.xpoint.capacity_kib=4294967296"}) {
+    const CliResult r =
+        run_ohmvp_within(600000, "run -q --verify --platform " + platform + " --out " + dir);
+    INFO(platform << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
   const std::string dir = scratch_dir("determinism");
   const std::string args =
