@@ -10,8 +10,9 @@ namespace ohmvp {
 // A table of `size` entries indexed 0..size-1 that takes host memory only for the chunks
 // written so far: an entry never written reads as its initial value. The memories' per-page and
 // per-line tables use it, so that a capacity of terabytes costs only what a run touches, and a
-// run starts without filling gigabytes. A chunk is 4096 entries, or more in a table of more than
-// 2^28, so that the list of chunks stays within 65,536.
+// run starts without filling gigabytes. A chunk is 4096 entries (a smaller table's size rounded
+// up to a power of two), or more in a table of more than 2^28, so that the list of chunks stays
+// within 65,536.
 template <typename T>
 class LazyTable {
  public:
@@ -56,7 +57,8 @@ class LazyTable {
 
  private:
   static unsigned chunk_bits_for(uint64_t size) {
-    unsigned bits = 12;
+    unsigned bits = 0;  // a small table is one chunk of its size, rounded up to a power of two
+    while (bits < 12 && (uint64_t{1} << bits) < size) ++bits;
     while (size > 0 && (size - 1) >> bits >= (uint64_t{1} << 16)) ++bits;
     return bits;
   }

@@ -40,6 +40,8 @@ TEST_CASE("lazy table: the list of chunks stays within 65,536", "[lazy_table]") 
   CHECK(pages[0] == UINT32_MAX);
   CHECK(pages.chunks_in_use() == 1);
   CHECK(LazyTable<uint8_t>(0, 0).size() == 0);
+  CHECK(LazyTable<uint8_t>(1, 0).chunk_entries() == 1);
+  CHECK(LazyTable<uint8_t>(18, 0).chunk_entries() == 32);
 }
 
 TEST_CASE("lazy table: random writes read back as a dense table's", "[lazy_table]") {
