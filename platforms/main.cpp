@@ -43,7 +43,7 @@ const char* const usage_text =
     "  compare  compare run reports side by side, as ratios to the first\n"
     "\n"
     "Options:\n"
-    "  -h, --help     show this help (also 'ohmvp <command> --help')\n"
+    "  -h, --help     show this help (also 'ohmvp <command> --help' or 'ohmvp help <command>')\n"
     "  --version      print the version\n";
 
 struct UsageError : std::runtime_error {
@@ -297,21 +297,7 @@ int command_compare(const std::vector<std::string>& args) {
   return 0;
 }
 
-int dispatch(int argc, char* argv[]) {
-  if (argc < 2) {
-    std::cerr << "ohmvp: no command given\n\n" << usage_text;
-    return exit_usage;
-  }
-  const std::string command = argv[1];
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "-h" || command == "--help" || command == "help") {
-    std::cout << usage_text;
-    return 0;
-  }
-  if (command == "--version") {
-    std::cout << "ohmvp " << OHMVP_VERSION << "\n";
-    return 0;
-  }
+int dispatch_command(const std::string& command, const std::vector<std::string>& args) {
   if (command == "run") return command_run(args);
   if (command == "config") return command_config(args);
   if (command == "list") return command_list(args);
@@ -319,6 +305,28 @@ int dispatch(int argc, char* argv[]) {
   if (command == "compare") return command_compare(args);
   throw UsageError("ohmvp: unknown command '" + command +
                    "'; expected run, config, list, kernels or compare");
+}
+
+int dispatch(int argc, char* argv[]) {
+  if (argc < 2) {
+    std::cerr << "ohmvp: no command given\n\n" << usage_text;
+    return exit_usage;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  const bool help = command == "-h" || command == "--help" || command == "help";
+  if (help && args.empty()) {
+    std::cout << usage_text;
+    return 0;
+  }
+  if (help && args.size() == 1) return dispatch_command(args[0], {"--help"});  // help run
+  if (help || command == "--version") {
+    if (!args.empty())
+      throw UsageError("ohmvp " + command + ": unexpected argument '" + args.back() + "'");
+    std::cout << "ohmvp " << OHMVP_VERSION << "\n";
+    return 0;
+  }
+  return dispatch_command(command, args);
 }
 
 }  // namespace

@@ -106,8 +106,16 @@ std::filesystem::path create_folder(const std::filesystem::path& folder) {
     top_created = missing;
   }
   std::filesystem::create_directories(folder.lexically_normal(), error);
-  if (error)
+  if (error) {
+    // A link to nothing reads as missing, but no folder can be made in its place.
+    std::error_code no_link;
+    if (std::filesystem::is_symlink(top_created, no_link))
+      throw ConfigError("cannot create output folder " + folder.string() + ": " +
+                        top_created.string() + " is a symbolic link to " +
+                        std::filesystem::read_symlink(top_created, no_link).string() +
+                        ", which does not exist");
     throw ConfigError("cannot create output folder " + folder.string() + ": " + error.message());
+  }
   return top_created;
 }
 

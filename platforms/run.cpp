@@ -96,9 +96,11 @@ void run_platform(const RunOptions& options) {
       std::cerr << "ohmvp: warning: " << warning << "\n";
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
-  const std::filesystem::path workload_file = options.workload.empty()
-                                                  ? resolve_default_workload(document, config)
-                                                  : resolve_workload(workload_name);
+  // Checked even when --workload names another: a platform file that names no workload is
+  // refused by every command, as `ohmvp config` refuses it.
+  const std::filesystem::path default_workload = resolve_default_workload(document, config);
+  const std::filesystem::path workload_file =
+      options.workload.empty() ? default_workload : resolve_workload(workload_name);
   if (is_kernel_workload(load_workload_json(workload_file))) {
     run_kernel_workload(options, document, config, workload_file);
     return;

@@ -28,6 +28,7 @@ void load_traffic(const ConfigReader& reader, uint64_t seed, Workload& w) {
 }
 
 void load_trace(const ConfigReader& reader, const std::filesystem::path& folder, Workload& w) {
+  reader.finish({"file", "max_outstanding"});  // a misspelt "file" is named as such
   std::string file;
   reader.get("file", file);
   if (file.empty()) reader.fail("file", "expected the path of a trace file");

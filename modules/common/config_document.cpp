@@ -324,6 +324,8 @@ void ConfigDocument::apply_override(const std::string& assignment) {
 
   nlohmann::json* node = &m_root;
   std::string walked;
+  // An array is one leaf to the origins: an element set here makes the whole array --set's.
+  std::string origin_path;
   for (size_t i = 0; i < segments.size(); ++i) {
     const std::string& segment = segments[i];
     const std::string at = walked.empty() ? "top level" : walked;
@@ -352,6 +354,7 @@ void ConfigDocument::apply_override(const std::string& assignment) {
       }
       node = &*found;
     } else if (node->is_array()) {
+      if (origin_path.empty()) origin_path = walked;
       size_t index = 0;
       if (!parse_index(segment, node->size(), index))
         throw ConfigError(where + "no element '" + segment + "' in the array at " + at + " (size " +
@@ -369,8 +372,9 @@ void ConfigDocument::apply_override(const std::string& assignment) {
     throw ConfigError("--set " + quoted + ": expected " + kind_of(*node) + ", got " +
                       kind_of(value));
   *node = std::move(value);
-  erase_within(m_origins, path);
-  m_origins[path] = k_override_origin;
+  if (origin_path.empty()) origin_path = path;
+  erase_within(m_origins, origin_path);
+  m_origins[origin_path] = k_override_origin;
 }
 
 }  // namespace ohmvp

@@ -124,7 +124,12 @@ bool ConfigReader::read_bool(const char* key, const nlohmann::json& value) const
 
 std::string ConfigReader::read_string(const char* key, const nlohmann::json& value) const {
   if (!value.is_string()) fail(key, "expected string, got " + describe(value));
-  return value.get<std::string>();
+  std::string text = value.get<std::string>();
+  // Names, descriptions and paths reach terminals and file names: no control characters.
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      fail(key, "expected text without control characters, got " + value.dump());
+  return text;
 }
 
 double ConfigReader::read_double(const char* key, const nlohmann::json& value) const {

@@ -30,6 +30,9 @@ std::string printable(const std::string& message) {
     const auto byte = static_cast<unsigned char>(message[i]);
     if ((byte >= 0x20 && byte < 0x7f) || byte == '\n' || byte == '\t') {
       text += message[i];
+    } else if (message.compare(i, 3, "\xef\xbb\xbf") == 0) {
+      text += "\\ufeff";  // a byte-order mark prints as nothing
+      i += 2;
     } else if (const size_t length = byte >= 0x80 ? utf8_sequence(message, i) : 0) {
       text.append(message, i, length);
       i += length - 1;

@@ -58,11 +58,14 @@ bool parse_unsigned(std::string_view text, uint64_t& value, int base = 10) {
 
 // "<ns>" or "<ns>.<fraction>" to picoseconds, rounding half up. Decimal digits are converted
 // exactly rather than through a double.
+// The latest issue time whose picoseconds fit in 64 bits, a fraction included.
+constexpr uint64_t k_max_time_ns = (UINT64_MAX - 1000) / 1000;
+
 bool parse_time_ps(std::string_view text, uint64_t& ps) {
   const size_t point = text.find('.');
   uint64_t ns = 0;
   if (!parse_unsigned(text.substr(0, point), ns)) return false;
-  if (ns > (UINT64_MAX - 1000) / 1000) return false;
+  if (ns > k_max_time_ns) return false;
   ps = ns * 1000;
   if (point == std::string_view::npos) return true;
   const std::string_view fraction = text.substr(point + 1);
@@ -153,7 +156,8 @@ class TraceParser {
       uint64_t ps = 0;
       if (!parse_time_ps(field.substr(1), ps)) {
         fail("bad issue time '" + excerpt(field) + "'",
-             "@<nanoseconds> with an optional fraction, e.g. @12.5");
+             "@<nanoseconds> with an optional fraction, e.g. @12.5, at most @" +
+                 std::to_string(k_max_time_ns));
       }
       if (ps < m_time_ps) {
         fail("issue time " + excerpt(field) + " is before the previous line's @" +

@@ -38,10 +38,16 @@ TEST_CASE("cli: help and version") {
     INFO(sub.output);
     CHECK(sub.exit_code == 0);
     CHECK_THAT(sub.output, Contains(std::string("Usage: ohmvp ") + command));
+    const CliResult help_of = run_ohmvp(std::string("help ") + command);
+    CHECK(help_of.exit_code == 0);
+    CHECK(help_of.output == sub.output);
   }
   const CliResult version = run_ohmvp("--version");
   CHECK(version.exit_code == 0);
   CHECK_THAT(version.output, Contains("ohmvp 0."));
+  require_usage_error(run_ohmvp("--version extra"), "ohmvp --version: unexpected argument 'extra'");
+  require_usage_error(run_ohmvp("help run extra"), "ohmvp help: unexpected argument 'extra'");
+  require_usage_error(run_ohmvp("help runn"), "unknown command 'runn'");
 }
 
 TEST_CASE("cli: list names the shipped platforms and workloads") {
@@ -99,6 +105,15 @@ TEST_CASE("cli: an output folder no file can be made in is refused before the ru
   }
   std::filesystem::permissions(dir + "/ro", std::filesystem::perms::owner_all);
   CHECK(std::filesystem::is_empty(dir + "/ro") == (r.exit_code != 0));
+  // A symbolic link to nothing.
+  std::filesystem::create_symlink(dir + "/nowhere", dir + "/dangling");
+  for (const std::string out : {"/dangling", "/dangling/run"}) {
+    const CliResult dangling = run_ohmvp("run -q --out " + dir + out);
+    CHECK(dangling.exit_code == 2);
+    CHECK_THAT(dangling.output, Contains("cannot create output folder " + dir + out + ": " + dir +
+                                         "/dangling is a symbolic link to " + dir +
+                                         "/nowhere, which does not exist"));
+  }
   std::filesystem::remove_all(dir);
 }
 
@@ -339,9 +354,15 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     CHECK_THAT(description.output, Contains("\"description\": \"[draft] x\""));
     const CliResult plain = run_ohmvp("config --set 'platform.description=draft \"x\"'");
     CHECK_THAT(plain.output, Contains("\"description\": \"draft \\\"x\\\"\""));
+    write_text(dir + "/control.json",
+               R"({"extends": "platforms/ddr4_2400", "platform": {"name": "a\u001b[31mb"}})");
+    require_usage_error(run_ohmvp("run -q --platform " + dir + "/control.json"),
+                        "/control.json: platform.name: expected text without control "
+                        "characters, got \"a\\u001b[31mb\"");
     write_text(dir + "/default.json",
                R"({"extends": "platforms/gpu_small", "platform": {"default_workload": "vecad"}})");
-    for (const char* command : {"run", "config"})
+    // A run of another workload refuses the platform too.
+    for (const char* command : {"run", "config", "run --workload vecadd"})
       require_usage_error(run_ohmvp(std::string(command) + " --platform " + dir + "/default.json"),
                           dir +
                               "/default.json: platform.default_workload: unknown workload "

@@ -280,6 +280,14 @@ TEST_CASE("config: --set overrides") {
                       "default is set whole: --set memory.address_mapping=<JSON object>");
   }
 
+  SECTION("an element set in an array makes the array --set's: its checks name --set") {
+    CHECK(doc.origin_of("list") == "<inline>");
+    doc.apply_override("list.1=40");
+    CHECK(doc.origin_of("list") == "--set");
+    CHECK(doc.origin_of("list.1") == "--set");
+    CHECK(doc.origin_of("other") == "<inline>");
+  }
+
   SECTION("a leaf the document does not set is added, for its block's reader to check") {
     doc.apply_override("memory.dram.timing.tRP_ns=15");
     doc.apply_override("memory.policy=with_writes");

@@ -8,6 +8,7 @@ TEST_CASE("errors: messages show control bytes and broken UTF-8 as \\xNN, keep t
   CHECK(ohmvp::printable("line 1\n\tµs") == "line 1\n\tµs");
   CHECK(ohmvp::printable(std::string("a\0b\x7f\x1b[2J", 8)) == "a\\x00b\\x7f\\x1b[2J");
   CHECK(ohmvp::printable("\xff\xc3(\xe2\x82") == "\\xff\\xc3(\\xe2\\x82");
+  CHECK(ohmvp::printable("bad \xef\xbb\xbfR") == "bad \\ufeffR");  // a byte-order mark
   // A NUL inside a message no longer ends it.
   const char raw[] =
       "bad operation '\x7f"

@@ -224,12 +224,14 @@ TEST_CASE("trace: malformed lines name file and line") {
   check("R 0x40 64 # note", "a comment after a request", "comments on lines of their own");
   check("R 0x40 # note", "a comment after a request", "comments on lines of their own");
   check("@5 #note", "a comment after a request", "comments on lines of their own");
-  const std::string time = "@<nanoseconds> with an optional fraction, e.g. @12.5";
+  const std::string time =
+      "@<nanoseconds> with an optional fraction, e.g. @12.5, at most @18446744073709550";
   check("@ R 0x40", "bad issue time '@'", time);
   check("@1e3 R 0x40", "bad issue time '@1e3'", time);
   check("@1. R 0x40", "bad issue time '@1.'", time);
   check("@-1 R 0x40", "bad issue time '@-1'", time);
   check("@99999999999999999999 R 0x40", "bad issue time '@99999999999999999999'", time);
+  check("@18446744073709551 R 0x40", "bad issue time '@18446744073709551'", time);
 
   const std::string decreasing = "@10.5 R 0x0\nR 0x40\n@10.25 W 0x80\n";
   const std::string message = error_for(decreasing, &file);
