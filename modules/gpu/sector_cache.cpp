@@ -47,8 +47,8 @@ SectorCache::SectorCache(const SectorCacheGeometry& geometry)
   m_dirty_count.assign(lines, 0);
   m_valid.assign(lines, 0);
   m_address.assign(lines, 0);
-  m_present.assign(lines, false);
-  m_pinned.assign(lines, false);
+  m_present.assign(lines, 0);
+  m_pinned.assign(lines, 0);
   m_lru.assign(lines, 0);
 }
 
@@ -90,7 +90,7 @@ std::optional<SectorCache::LineIndex> SectorCache::allocate(uint64_t address, Di
     if (take_dirty(line, victim) && m_dirty_evictions) m_dirty_evictions->inc();
   }
   clear(line);
-  m_present[line] = true;
+  m_present[line] = 1;
   m_address[line] = line_address(address);
   touch(line);
   return line;
@@ -109,17 +109,23 @@ void SectorCache::clear(LineIndex line) {
   std::memset(&m_dirty[size_t(line) * m_line_bytes], 0, m_line_bytes);
   m_dirty_count[line] = 0;
   m_valid[line] = 0;
-  m_present[line] = false;
-  m_pinned[line] = false;
+  m_present[line] = 0;
+  m_pinned[line] = 0;
 }
 
 void SectorCache::fill(LineIndex line, uint32_t sectors, const uint8_t* line_data) {
   uint8_t* bytes = &m_data[size_t(line) * m_line_bytes];
   const uint8_t* dirty = dirty_bytes(line);
+  const bool clean = m_dirty_count[line] == 0;
   for (uint32_t s = 0; s < m_geometry.sectors(); ++s) {
     if ((sectors >> s & 1u) == 0) continue;
-    for (uint32_t i = s * m_sector_bytes; i < (s + 1) * m_sector_bytes; ++i) {
-      if (!dirty[i]) bytes[i] = line_data[i];
+    const uint32_t first = s * m_sector_bytes;
+    if (clean) {
+      std::memcpy(bytes + first, line_data + first, m_sector_bytes);
+    } else {
+      for (uint32_t i = first; i < first + m_sector_bytes; ++i) {
+        if (!dirty[i]) bytes[i] = line_data[i];
+      }
     }
     if (m_sector_fills && (m_valid[line] >> s & 1u) == 0) m_sector_fills->inc();
   }

@@ -79,8 +79,8 @@ class SectorCache {
   bool is_dirty(LineIndex line) const { return m_dirty_count[line] != 0; }
   uint64_t address_of(LineIndex line) const { return m_address[line]; }
 
-  void pin(LineIndex line) { m_pinned[line] = true; }
-  void unpin(LineIndex line) { m_pinned[line] = false; }
+  void pin(LineIndex line) { m_pinned[line] = 1; }
+  void unpin(LineIndex line) { m_pinned[line] = 0; }
 
   // Kernel boundary of a write-through cache: every line goes, dirty bytes included.
   void invalidate_all();
@@ -113,8 +113,8 @@ class SectorCache {
   std::vector<uint32_t> m_dirty_count;  // dirty bytes per line
   std::vector<uint32_t> m_valid;        // sector mask
   std::vector<uint64_t> m_address;
-  std::vector<bool> m_present;
-  std::vector<bool> m_pinned;
+  std::vector<uint8_t> m_present;  // bytes, not bits: looked at on every access
+  std::vector<uint8_t> m_pinned;
   std::vector<uint64_t> m_lru;
   Counter* m_evictions = nullptr;
   Counter* m_dirty_evictions = nullptr;

@@ -155,6 +155,7 @@ void Crossbar::arrive(Path& path, uint32_t input, uint32_t output,
   if (!admit(path, input, output, payload, now)) {
     in.held = &payload;
     in.held_output = output;
+    ++path.outputs[output].held_inputs;
     path.stalls->inc();
   }
 }
@@ -246,12 +247,14 @@ void Crossbar::step(Path& path, uint64_t now) {
 void Crossbar::admit_held(Path& path, uint32_t output, uint64_t now) {
   Output& o = path.outputs[output];
   const uint32_t count = uint32_t(path.inputs.size());
-  for (uint32_t k = 0; k < count && o.queue.size() < m_config.queue_depth; ++k) {
+  for (uint32_t k = 0; k < count && o.held_inputs != 0 && o.queue.size() < m_config.queue_depth;
+       ++k) {
     const uint32_t i = (o.next_input + k) % count;
     Input& input = path.inputs[i];
     if (!input.held || input.held_output != output) continue;
     tlm::tlm_generic_payload* payload = input.held;
     input.held = nullptr;
+    --o.held_inputs;
     admit(path, i, output, *payload, now);
     o.next_input = (i + 1) % count;
   }

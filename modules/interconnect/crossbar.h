@@ -62,6 +62,7 @@ class Crossbar : public sc_core::sc_module {
     uint64_t send_end_ps = 0;
     bool blocked = false;     // offered, the receiver has not released it yet
     uint32_t next_input = 0;  // round-robin among stalled inputs
+    uint32_t held_inputs = 0;  // inputs stalled on this output
   };
   // One direction: requests (SMs -> slices) or responses (slices -> SMs).
   struct Path {
