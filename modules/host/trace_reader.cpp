@@ -56,11 +56,11 @@ bool parse_unsigned(std::string_view text, uint64_t& value, int base = 10) {
   return !text.empty() && ec == std::errc() && ptr == end;
 }
 
-// "<ns>" or "<ns>.<fraction>" to picoseconds, rounding half up. Decimal digits are converted
-// exactly rather than through a double.
 // The latest issue time whose picoseconds fit in 64 bits, a fraction included.
 constexpr uint64_t k_max_time_ns = (UINT64_MAX - 1000) / 1000;
 
+// "<ns>" or "<ns>.<fraction>" to picoseconds, rounding half up. Decimal digits are converted
+// exactly rather than through a double.
 bool parse_time_ps(std::string_view text, uint64_t& ps) {
   const size_t point = text.find('.');
   uint64_t ns = 0;
