@@ -212,8 +212,8 @@ void convert_address(Exec& x) {
 }
 
 // isspacep: whether a generic address falls in the space's window. Generic addresses have
-// shared and local windows, the constant bank's copy is const, the rest is global; param has
-// none (cvta refuses it).
+// shared, local and param (a kernel parameter's cvta.param address) windows, the constant bank's
+// copy is const, the rest is global.
 void test_space(Exec& x) {
   const Instruction& in = x.instruction;
   const uint64_t const_base = x.context.const_segment_base;
