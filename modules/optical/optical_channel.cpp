@@ -6,6 +6,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
 #include "modules/optical/mrr_state.h"
+#include "modules/optical/receiver_model.h"
 
 namespace ohmvp {
 
@@ -21,6 +22,32 @@ struct OpticalChannel::FaultStats {
         uncorrectable(r.counter(g, "ecc_uncorrectable", "bursts",
                                 "64-byte chunks with two or more flips: detected (or, beyond "
                                 "two, perhaps not), delivered as they arrived")) {}
+};
+
+// Counted on the channel's statistics from SharedLight's totals.
+struct OpticalChannel::SharedLightStats {
+  Counter* wom_kept = nullptr;
+  Counter* wom_rewritten = nullptr;
+  Counter* bit_errors = nullptr;
+  Counter* snarf_errors = nullptr;
+
+  SharedLightStats(StatsRegistry& r, const std::string& g, DualRouteMode mode) {
+    if (mode == DualRouteMode::wom) {
+      wom_kept = &r.counter(g, "wom_symbols_kept", "symbols",
+                            "memory-route symbols whose first-generation cells already held "
+                            "their data: the second write left them");
+      wom_rewritten = &r.counter(g, "wom_symbols_rewritten", "symbols",
+                                 "memory-route symbols written as second-generation words");
+    } else {
+      bit_errors = &r.counter(g, "memory_route_bit_errors", "bits",
+                              "memory-route bits the receiver read wrong off the shared light");
+      snarf_errors = &r.counter(g, "data_route_tap_bit_errors", "bits",
+                                "data-route bits the memory route's half-coupled tap read wrong");
+    }
+  }
+  static void update(Counter* counter, uint64_t total) {
+    if (counter) counter->inc(total - counter->value());
+  }
 };
 
 namespace {
@@ -83,6 +110,11 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
                                            config.fault_injection.seed + index_of(vc));
     m_fault_stats = std::make_unique<FaultStats>(stats, this->name());
   }
+  if (m_has_memory_route && m_dual_routes != DualRouteMode::none) {
+    m_shared_light = std::make_unique<SharedLight>(
+        m_dual_routes, config.loss.half_coupling_ratio, extinction_share(config.receiver));
+    m_shared_stats = std::make_unique<SharedLightStats>(stats, this->name(), m_dual_routes);
+  }
   if (index_of(vc) >= config.virtual_channels) {
     throw std::logic_error(std::string(this->name()) + ": virtual channel " +
                            std::to_string(index_of(vc)) + " of " +
@@ -126,12 +158,32 @@ tlm::tlm_sync_enum OpticalChannel::nb_transport_fw(tlm::tlm_generic_payload& pay
     } else {
       place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusDevice::dram);
     }
-    if (is_write(command)) cross(payload.get_data_ptr(), payload.get_data_length());
+    if (is_write(command))
+      carry_burst(payload.get_data_ptr(), payload.get_data_length(), burst->memory_route);
   }
   const tlm::tlm_sync_enum status = out->nb_transport_fw(payload, phase, delay);
   // Read data crosses once the device has put it into the payload.
-  if (column && is_read(command)) cross(payload.get_data_ptr(), payload.get_data_length());
+  if (column && is_read(command)) {
+    carry_burst(payload.get_data_ptr(), payload.get_data_length(),
+                payload.get_extension<DdrExtension>()->memory_route);
+  }
   return status;
+}
+
+void OpticalChannel::carry_burst(uint8_t* data, uint32_t bytes, bool memory_route) {
+  if (m_shared_light) {
+    if (memory_route) {
+      m_shared_light->carry_memory_route(data, bytes);
+      SharedLightStats& s = *m_shared_stats;
+      SharedLightStats::update(s.wom_kept, m_shared_light->wom_symbols_kept());
+      SharedLightStats::update(s.wom_rewritten, m_shared_light->wom_symbols_rewritten());
+      SharedLightStats::update(s.bit_errors, m_shared_light->bit_errors());
+      SharedLightStats::update(s.snarf_errors, m_shared_light->snarf_bit_errors());
+    } else {
+      m_shared_light->data_route_burst(data, bytes);
+    }
+  }
+  cross(data, bytes);
 }
 
 void OpticalChannel::cross(uint8_t* data, uint32_t bytes) {

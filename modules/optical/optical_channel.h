@@ -11,6 +11,7 @@
 #include "modules/optical/dual_route_mode.h"
 #include "modules/optical/link_ecc.h"
 #include "modules/optical/optical_config.h"
+#include "modules/optical/shared_light.h"
 #include "modules/optical/transfer_timing.h"
 #include "modules/optical/virtual_channel_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
@@ -118,6 +119,9 @@ class OpticalChannel : public sc_core::sc_module,
   void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
   // A burst's bytes cross the light: with fault injection, flips and the link's SEC-DED.
   void cross(uint8_t* data, uint32_t bytes);
+  // A column burst's bytes on the light: a memory-route burst coded with the data route's latest
+  // burst where they share it (SharedLight), then across (cross).
+  void carry_burst(uint8_t* data, uint32_t bytes, bool memory_route);
   void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                BusDevice device, const char* what);
   // `value` over [start, end) of a transfer placed in `schedule`.
@@ -151,6 +155,10 @@ class OpticalChannel : public sc_core::sc_module,
   std::unique_ptr<LinkEcc> m_link_ecc;
   struct FaultStats;
   std::unique_ptr<FaultStats> m_fault_stats;
+  // Ohm-WOM and Ohm-BW: the memory route's bits on the light the data route's share.
+  std::unique_ptr<SharedLight> m_shared_light;
+  struct SharedLightStats;
+  std::unique_ptr<SharedLightStats> m_shared_stats;
   TraceSignal m_busy_trace;
   TraceSignal m_memory_route_trace;
   // The XPoint device's rings (values of MrrCoupling): its conventional array, fully coupled
