@@ -274,6 +274,7 @@ TEST_CASE("SWAP-CMD on a WOM-coded memory route: the same bytes, 3/2 of the ligh
   const uint64_t t0 = origin();
   const uint64_t wom0 = c.counter("wom_busy_ps");
   const uint64_t loss0 = c.counter("wom_data_loss_ps");
+  const uint64_t symbols0 = c.counter("wom_symbols_kept") + c.counter("wom_symbols_rewritten");
   c.stimulus.write(t0, 0, pattern(3, 64));
   c.stimulus.write(t0, 4096, pattern(4, 64));
   c.stimulus.read(t0 + 1000 * ns, 4096);
@@ -284,6 +285,10 @@ TEST_CASE("SWAP-CMD on a WOM-coded memory route: the same bytes, 3/2 of the ligh
   // 128 bursts of 4 ns, each 6 ns on the light, each taking 2 ns of the data route.
   CHECK(c.counter("wom_busy_ps") - wom0 == 128 * 6 * ns);
   CHECK(c.counter("wom_data_loss_ps") - loss0 == 128 * 2 * ns);
+  // Every bit went through the WOM code: 4 symbols a byte, over the data route's bursts.
+  CHECK(c.counter("wom_symbols_kept") + c.counter("wom_symbols_rewritten") - symbols0 ==
+        128 * 64 * 4);
+  CHECK(c.counter("wom_symbols_kept") > 0);
   CHECK(c.manager.idle());
 }
 
@@ -327,6 +332,10 @@ TEST_CASE("SWAP-CMD under a random read/write mix loses nothing", "[ohm_function
     CHECK(r->traffic.reads_checked() > 30000);
     CHECK(r->counter("hmm", "migrations") > 20);
   }
+  // The half-coupled light's levels read right at both ends.
+  CHECK(b.random_bw.counter("channel", "memory_route_bit_errors") == 0);
+  CHECK(b.random_bw.counter("channel", "data_route_tap_bit_errors") == 0);
+  CHECK(b.random_wom.counter("channel", "wom_symbols_rewritten") > 0);
 }
 
 TEST_CASE("the register buffer at the XPoint end holds memory-route data back when full",
