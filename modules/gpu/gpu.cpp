@@ -412,14 +412,4 @@ void Gpu::write(uint64_t address, const void* data, uint64_t bytes) {
         bytes);
 }
 
-void Gpu::flush_l2(std::function<void()> done) {
-  auto remaining = std::make_shared<size_t>(m_slices.size());
-  auto shared_done = std::make_shared<std::function<void()>>(std::move(done));
-  for (auto& slice : m_slices) {
-    slice->flush([remaining, shared_done] {
-      if (--*remaining == 0 && *shared_done) (*shared_done)();
-    });
-  }
-}
-
 }  // namespace ohmvp::gpu

@@ -41,7 +41,6 @@ namespace ohmvp::gpu {
 //    instruction the GPU's compute capability lacks) throw ConfigError at the call.
 //  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;
 //    the L2s' cached bytes are seen and updated. SimulationError outside the memory.
-//  - flush_l2(): writes every dirty L2 line back to memory, then calls `done`.
 // Device addresses start at `device_base` (a multiple of the memory's interleave): the byte at
 // device_base is the memory's first, so a guard below it costs no memory.
 // Statistics: group "gpu" (totals over all launches) and "gpu.smN" / "gpu.smN.subK".
@@ -63,7 +62,6 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
 
   void read(uint64_t address, void* data, uint64_t bytes);
   void write(uint64_t address, const void* data, uint64_t bytes);
-  void flush_l2(std::function<void()> done);
 
   const GpuConfig& config() const { return m_config; }
   uint64_t device_base() const { return m_map.base; }

@@ -174,18 +174,6 @@ void parse_crossbar(const ConfigReader& reader, CrossbarConfig& c) {
 
 }  // namespace
 
-const char* policy_name(WarpSchedulerPolicy policy) {
-  switch (policy) {
-    case WarpSchedulerPolicy::lrr:
-      return "lrr";
-    case WarpSchedulerPolicy::gto:
-      return "gto";
-    case WarpSchedulerPolicy::two_level:
-      return "two_level";
-  }
-  return "?";
-}
-
 const char* unit_class_name(UnitClass unit) {
   switch (unit) {
     case UnitClass::int_alu:

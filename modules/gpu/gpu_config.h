@@ -22,8 +22,6 @@ namespace ohmvp::gpu {
 
 enum class WarpSchedulerPolicy : uint8_t { lrr, gto, two_level };
 
-const char* policy_name(WarpSchedulerPolicy policy);
-
 struct WarpSchedulerConfig {
   WarpSchedulerPolicy policy = WarpSchedulerPolicy::gto;
   // two_level only: warps in the active set of each sub-core's scheduler.

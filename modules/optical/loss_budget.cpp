@@ -4,30 +4,6 @@
 
 namespace ohmvp {
 
-const char* to_string(LossKind kind) {
-  switch (kind) {
-    case LossKind::coupler:
-      return "coupler";
-    case LossKind::modulator_insertion:
-      return "modulator_insertion";
-    case LossKind::ring_through:
-      return "ring_through";
-    case LossKind::waveguide:
-      return "waveguide";
-    case LossKind::half_tap_through:
-      return "half_tap_through";
-    case LossKind::half_tap_drop:
-      return "half_tap_drop";
-    case LossKind::splitter_excess:
-      return "splitter_excess";
-    case LossKind::filter_drop:
-      return "filter_drop";
-    case LossKind::detector:
-      return "detector";
-  }
-  return "?";
-}
-
 void LossBudget::add(LossKind kind, double count, double each_db) {
   if (count > 0) m_terms.push_back(LossTerm{kind, count, each_db});
 }
@@ -43,10 +19,6 @@ double LossBudget::db_of(LossKind kind) const {
   for (const LossTerm& term : m_terms)
     if (term.kind == kind) total += term.db();
   return total;
-}
-
-double db_to_ratio(double db) {
-  return std::pow(10.0, -db / 10.0);
 }
 
 double ratio_to_db(double ratio) {

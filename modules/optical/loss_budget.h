@@ -19,8 +19,6 @@ enum class LossKind : uint8_t {
   detector,             // photodetector
 };
 
-const char* to_string(LossKind kind);
-
 struct LossTerm {
   LossKind kind;
   double count;    // rings, cm, taps
@@ -41,7 +39,6 @@ class LossBudget {
   std::vector<LossTerm> m_terms;
 };
 
-double db_to_ratio(double db);  // 3.01 dB -> 0.5
 double ratio_to_db(double ratio);
 double mw_to_dbm(double mw);
 double dbm_to_mw(double dbm);
