@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "modules/common/random.h"
@@ -15,6 +16,19 @@ std::vector<uint8_t> random_bytes(ohmvp::Rng& rng, size_t n) {
   std::vector<uint8_t> bytes(n);
   for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.below(256));
   return bytes;
+}
+
+// A memory-route burst of random bytes over a data-route burst of random bytes: it must arrive
+// unchanged. Returns the data route's bytes and the memory route's.
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> carry_random_burst(SharedLight& light,
+                                                                         ohmvp::Rng& rng) {
+  const std::vector<uint8_t> data_route = random_bytes(rng, 64);
+  const std::vector<uint8_t> sent = random_bytes(rng, 64);
+  light.data_route_burst(data_route.data(), 64);
+  std::vector<uint8_t> carried = sent;
+  light.carry_memory_route(carried.data(), 64);
+  CHECK(carried == sent);
+  return {data_route, sent};
 }
 
 // 2-bit symbols equal in `a` and `b`: the WOM second write leaves exactly those.
@@ -33,12 +47,7 @@ TEST_CASE("shared light: WOM carries the memory route's bytes over the data rout
   ohmvp::Rng rng(3);
   uint64_t kept = 0;
   for (int burst = 0; burst < 50; ++burst) {
-    const std::vector<uint8_t> data_route = random_bytes(rng, 64);
-    const std::vector<uint8_t> sent = random_bytes(rng, 64);
-    light.data_route_burst(data_route.data(), 64);
-    std::vector<uint8_t> carried = sent;
-    light.carry_memory_route(carried.data(), 64);
-    REQUIRE(carried == sent);
+    const auto [data_route, sent] = carry_random_burst(light, rng);
     kept += equal_symbols(data_route, sent);
   }
   // Kept exactly where the first-generation cells already held the data.
@@ -64,14 +73,7 @@ TEST_CASE("shared light: before any data-route burst the light is idle, and a sh
 TEST_CASE("shared light: half-coupled levels read right at both ends", "[optical][half_coupled]") {
   SharedLight light(DualRouteMode::half_coupled, 0.5, 0.1);
   ohmvp::Rng rng(4);
-  for (int burst = 0; burst < 50; ++burst) {
-    const std::vector<uint8_t> data_route = random_bytes(rng, 64);
-    const std::vector<uint8_t> sent = random_bytes(rng, 64);
-    light.data_route_burst(data_route.data(), 64);
-    std::vector<uint8_t> carried = sent;
-    light.carry_memory_route(carried.data(), 64);
-    REQUIRE(carried == sent);
-  }
+  for (int burst = 0; burst < 50; ++burst) carry_random_burst(light, rng);
   CHECK(light.bit_errors() == 0);
   CHECK(light.snarf_bit_errors() == 0);
   CHECK(light.wom_symbols_kept() + light.wom_symbols_rewritten() == 0);
