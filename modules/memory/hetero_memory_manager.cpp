@@ -316,7 +316,7 @@ void HeteroMemoryManager::dram_release(uint64_t address, uint64_t token) {
   m_dram->release(address, token);
 }
 
-void HeteroMemoryManager::control_message(uint32_t bytes, uint64_t token) {
+void HeteroMemoryManager::control_message(const uint8_t* data, uint32_t bytes, uint64_t token) {
   const uint64_t now = kernel_now_ps();
   const uint64_t duration = (m_usage.burst_ps * bytes + 63) / 64;
   const uint64_t start = m_bus.earliest_free(now, duration);
@@ -324,16 +324,18 @@ void HeteroMemoryManager::control_message(uint32_t bytes, uint64_t token) {
   m_usage.bytes[static_cast<int>(Traffic::migration)]->inc(bytes);
   m_usage.time_ps[static_cast<int>(Traffic::migration)]->inc(duration);
   const uint64_t arrival = start + duration + m_bus.arrival_latency_ps();
-  m_control_arrivals.emplace(arrival, token);
+  m_control_arrivals.emplace(
+      arrival, ControlMessage{token, data ? std::vector<uint8_t>(data, data + bytes)
+                                          : std::vector<uint8_t>{}});
   m_control_arrived.notify(kernel_delay_of_ps(m_control_arrivals.begin()->first - now));
 }
 
 void HeteroMemoryManager::deliver_control_messages() {
   const uint64_t now = kernel_now_ps();
   while (!m_control_arrivals.empty() && m_control_arrivals.begin()->first <= now) {
-    const uint64_t token = m_control_arrivals.begin()->second;
+    const ControlMessage message = std::move(m_control_arrivals.begin()->second);
     m_control_arrivals.erase(m_control_arrivals.begin());
-    back_end_done(token, nullptr);
+    back_end_done(message.token, message.bytes.empty() ? nullptr : message.bytes.data());
   }
   if (!m_control_arrivals.empty()) {
     m_control_arrived.notify(kernel_delay_of_ps(m_control_arrivals.begin()->first - now));

@@ -94,7 +94,7 @@ class HeteroMemoryManager : public sc_core::sc_module,
                             uint64_t token) override;
   void dram_preset(uint64_t address, uint64_t token) override;
   void dram_release(uint64_t address, uint64_t token) override;
-  void control_message(uint32_t bytes, uint64_t token) override;
+  void control_message(const uint8_t* data, uint32_t bytes, uint64_t token) override;
   void host_transfer(bool to_device, uint32_t bytes, uint64_t not_before_ps,
                      uint64_t token) override;
   void answer(HeteroRequest& request) override;
@@ -135,7 +135,11 @@ class HeteroMemoryManager : public sc_core::sc_module,
   bool m_waiting_end_resp = false;
   sc_core::sc_event m_respond;
   DataBus& m_bus;
-  std::multimap<uint64_t, uint64_t> m_control_arrivals;  // arrival instant -> token
+  struct ControlMessage {
+    uint64_t token;
+    std::vector<uint8_t> bytes;  // empty: a message timed, not read
+  };
+  std::multimap<uint64_t, ControlMessage> m_control_arrivals;  // by arrival instant
   sc_core::sc_event m_control_arrived;
   TraceSignal m_trace_migrations;
 };

@@ -54,8 +54,9 @@ class HeteroBackEnds {
   virtual void dram_preset(uint64_t address, uint64_t token) = 0;
   virtual void dram_release(uint64_t address, uint64_t token) = 0;
   // A control message of `bytes` over the data route between the controller and the XPoint
-  // controller (SWAP-CMD, its completion, a reverse write's handshake); done when across.
-  virtual void control_message(uint32_t bytes, uint64_t token) = 0;
+  // controller (SWAP-CMD, its completion, a reverse write's handshake); done when across, with
+  // the message's bytes when `data` gave them (else no data: a message timed, not read).
+  virtual void control_message(const uint8_t* data, uint32_t bytes, uint64_t token) = 0;
   // Paged mode: moves `bytes` between host memory and the GPU over PCIe (to the device when
   // `to_device`), starting no earlier than `not_before_ps`; done with `token` and no data (the
   // mode keeps the host's bytes itself).

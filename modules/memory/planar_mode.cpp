@@ -6,7 +6,9 @@
 #include <systemc>
 #include <tlm>
 
+#include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
+#include "tlm_protocols/swap_cmd.h"
 
 namespace ohmvp {
 
@@ -320,10 +322,10 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
   }
 }
 
-// SWAP-CMD names the DRAM address, the XPoint address and the size (three 64-bit fields); the
-// ready signal one 64-bit word (modelling choices: the paper gives no message formats).
-constexpr uint32_t swap_command_bytes = 24;
-constexpr uint32_t swap_ready_bytes = 8;
+// SWAP-CMD crosses as its wire form (tlm_protocols/swap_cmd.h: DRAM address, XPoint address,
+// size, direction in 24 bytes) and the ready signal as a SwapCompletion (8 bytes): modelling
+// choices, the paper gives no message formats. The XPoint end drives the swap from the command
+// it decodes, and the controller finishes it on the completion it decodes.
 
 void PlanarMode::start_preset(Migration& m) {
   m.phase = Phase::presetting;
@@ -338,9 +340,10 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
     case preset:
       if (--m.outstanding != 0) return;
       m.phase = Phase::commanding;
-      m_back.control_message(swap_command_bytes, token(m, swap_command, 0));
+      send_swap_command(m);
       return;
     case swap_command:
+      take_swap_command(m, data);
       m.phase = Phase::moving;
       m.bursts_read.assign(bursts(), 0);
       m.outstanding = 4 * bursts();
@@ -369,9 +372,10 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
       if (!m.queued.empty()) pump(m);
       if (--m.outstanding != 0) return;
       m.phase = Phase::signalling;
-      m_back.control_message(swap_ready_bytes, token(m, swap_ready, 0));
+      send_swap_completion(m);
       return;
     case swap_ready:
+      take_swap_completion(data);
       m.phase = Phase::releasing;
       m.outstanding = bursts();
       for (uint32_t b = 0; b < bursts(); ++b) {
@@ -382,6 +386,40 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
       if (--m.outstanding == 0) finish(m);
       return;
   }
+}
+
+void PlanarMode::send_swap_command(Migration& m) {
+  SwapCommand command;
+  command.dram_address = m.dram_base;
+  command.xpoint_address = m.xpoint_base;
+  command.size = m_config.page_bytes;
+  command.direction = SwapDirection::exchange;
+  const SwapCommandBytes bytes = encode(command);
+  m_back.control_message(bytes.data(), swap_command_bytes, token(m, swap_command, 0));
+}
+
+void PlanarMode::take_swap_command(Migration& m, const uint8_t* data) {
+  SwapCommand command;
+  if (data == nullptr || !decode(data, command) || command.direction != SwapDirection::exchange ||
+      command.size != m_config.page_bytes)
+    throw SimulationError("SWAP-CMD: the XPoint end received no page exchange it can perform");
+  // The XPoint controller's DDR sequence generator knows the pages from the command alone.
+  m.dram_base = command.dram_address;
+  m.xpoint_base = command.xpoint_address;
+}
+
+void PlanarMode::send_swap_completion(Migration& m) {
+  SwapCompletion completion;
+  completion.bytes_moved = 2 * m_config.page_bytes;
+  const auto bytes = encode(completion);
+  m_back.control_message(bytes.data(), swap_completion_bytes, token(m, swap_ready, 0));
+}
+
+void PlanarMode::take_swap_completion(const uint8_t* data) const {
+  SwapCompletion completion;
+  if (data == nullptr || !decode_completion(data, completion) ||
+      completion.status != SwapStatus::ok || completion.bytes_moved != 2 * m_config.page_bytes)
+    throw SimulationError("SWAP-CMD: the XPoint end reported a swap that did not complete");
 }
 
 void PlanarMode::finish(Migration& m) {

@@ -107,6 +107,11 @@ class PlanarMode {
   // flight, which the swap's bank presets may be holding back.
   bool has_waiters(const Migration& m) const;
   void pump_all();
+  // SWAP-CMD's messages over the data route, as their wire forms (tlm_protocols/swap_cmd.h).
+  void send_swap_command(Migration& m);
+  void take_swap_command(Migration& m, const uint8_t* data);
+  void send_swap_completion(Migration& m);
+  void take_swap_completion(const uint8_t* data) const;
   // SWAP-CMD: whether the register buffer at the XPoint end has room for what `t` reads.
   bool buffer_room_for(Transfer& t);
   void send(Migration& m, const Transfer& t);

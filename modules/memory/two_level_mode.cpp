@@ -114,7 +114,7 @@ void TwoLevelMode::on_reverse_write_step(HeteroRequest& r, const uint8_t* data) 
   } else if (r.stage == reverse_announce) {
     // The notice is across; the controller arms its DDR monitor and confirms.
     r.stage = reverse_confirm;
-    m_back.control_message(reverse_write_message_bytes, r.id);
+    m_back.control_message(nullptr, reverse_write_message_bytes, r.id);
     return;
   } else {
     r.stage = reverse_confirmed;
@@ -187,7 +187,7 @@ void TwoLevelMode::start_reverse_write(HeteroRequest& r) {
   r.stage = reverse_announce;
   r.line_ready = false;
   m_back.xpoint_read(r.page * 64, 64, Traffic::memory_route, r.id);
-  m_back.control_message(reverse_write_message_bytes, r.id);
+  m_back.control_message(nullptr, reverse_write_message_bytes, r.id);
 }
 
 void TwoLevelMode::done_with_set(HeteroRequest& r) {
