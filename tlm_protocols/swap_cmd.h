@@ -7,11 +7,11 @@ namespace ohmvp {
 
 // SWAP-CMD (Ohm-GPU, "Swap and reverse write functions"): the memory controller asks the XPoint
 // controller to move data between DRAM and XPoint by itself. The command reuses the data route:
-// it travels over DDR-T as a REQ whose DdrTExtension::command is swap and whose payload data
-// holds the encoded SwapCommand (size = swap_command_bytes). Before sending it the memory
-// controller presets the target DRAM bank (row activated). The XPoint controller answers with
-// SWAP_DONE on the same payload once the migration is complete; the payload's response status
-// says whether it succeeded.
+// the planar mode sends the encoded SwapCommand as a control message over it (PlanarMode,
+// docs/hetero_memory.md), after presetting the target DRAM bank (row activated), and the
+// XPoint end drives the swap from the command it decodes. It answers with the encoded
+// SwapCompletion once the migration is complete. (DDR-T also has a swap REQ for the same wire
+// form, DdrTExtension::command swap; the XPoint controller refuses it: no platform sends one.)
 
 enum class SwapDirection : uint8_t {
   dram_to_xpoint = 0,
