@@ -92,7 +92,9 @@ class OpticalChannel : public sc_core::sc_module,
       m_channel.place(start_ps, end_ps, bytes, m_device);
     }
     uint64_t arrival_latency_ps() const override { return m_channel.m_latency_ps; }
-    void carry(uint8_t* data, uint32_t bytes) override { m_channel.cross(data, bytes); }
+    void carry(uint8_t* data, uint32_t bytes) override {
+      m_channel.carry_burst(data, bytes, false);
+    }
 
    private:
     OpticalChannel& m_channel;
@@ -119,8 +121,9 @@ class OpticalChannel : public sc_core::sc_module,
   void place_memory_route(uint64_t start_ps, uint64_t end_ps, uint32_t bytes);
   // A burst's bytes cross the light: with fault injection, flips and the link's SEC-DED.
   void cross(uint8_t* data, uint32_t bytes);
-  // A column burst's bytes on the light: a memory-route burst coded with the data route's latest
-  // burst where they share it (SharedLight), then across (cross).
+  // A transfer's bytes on the light (a DRAM burst, or XPoint data over DDR-T): a memory-route
+  // burst coded with the data route's latest transfer where they share it (SharedLight), then
+  // across (cross).
   void carry_burst(uint8_t* data, uint32_t bytes, bool memory_route);
   void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
                BusDevice device, const char* what);

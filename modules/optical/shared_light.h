@@ -17,9 +17,9 @@ namespace ohmvp {
 // - half_coupled (Ohm-BW): the controller's half-coupled transmitter leaves at least half the
 //   light for a 0; the memory route's sender modulates the remainder and its receiver decides by
 //   light strength (HalfCoupledRoute), in either direction.
-// The data route's stream a memory-route burst rides on is the channel's latest data-route burst
-// (idle light, all 0s, before the first): a modelling choice, since the timing books the sharing
-// as time, not as one data-route burst beside each memory-route one.
+// The data route's stream a memory-route burst rides on is the channel's latest data-route
+// transfer (idle light, all 0s, before the first): a modelling choice, since the timing books the
+// sharing as time, not as one data-route burst beside each memory-route one.
 class SharedLight {
  public:
   // `mode` wom or half_coupled; `coupling_ratio` and `extinction_share` are the half-coupled
