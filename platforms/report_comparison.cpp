@@ -297,8 +297,13 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
       member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
-  for (const auto& [key, value] : loaded.summary.items())
+  for (const auto& [key, value] : loaded.summary.items()) {
     if (!value.is_number()) not_a_number(name, "summary." + key, value);
+    // Times, counts, rates, energies, powers: no run reports a figure below 0.
+    if (value.get<double>() < 0)
+      throw ConfigError(name + ": summary." + key + ": " + value.dump() +
+                        " is negative; expected a figure >= 0, as a run writes it");
+  }
   check_statistics(name, loaded.stats);
   return loaded;
 }

@@ -178,6 +178,8 @@ TEST_CASE("report comparison: what is not a report is refused by name") {
   refused(report, "not an ohmvp run report: expected 'summary' to be an object");
   refused(report_of("hetero_planar", {{"ipc", "fast"}}),
           "summary.ipc: expected a number, found string");
+  refused(report_of("hetero_planar", {{"simulated_ns", -5}}),
+          "summary.simulated_ns: -5 is negative; expected a figure >= 0, as a run writes it");
   report = report_of("hetero_planar", {{"ipc", 0.5}});
   report["stats"]["memory.mc0"]["reads"]["value"] = true;
   refused(report, "stats.memory.mc0.reads.value: expected a number, found boolean");
