@@ -314,8 +314,11 @@ int dispatch(int argc, char* argv[]) {
   }
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
-  const bool help = command == "-h" || command == "--help" || command == "help";
-  if (help && args.empty()) {
+  const auto is_help = [](const std::string& word) {
+    return word == "-h" || word == "--help" || word == "help";
+  };
+  const bool help = is_help(command);
+  if (help && (args.empty() || (args.size() == 1 && is_help(args[0])))) {
     std::cout << usage_text;
     return 0;
   }

@@ -14,11 +14,28 @@ std::string join_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
 
+// A value as JSON text; bytes that are not UTF-8 (text given to --set) become U+FFFD.
+std::string quoted(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Whether `text` holds a C0 or C1 control character (U+0000..U+001F, U+007F..U+009F).
+bool has_control_character(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7f) return true;
+    if (byte == 0xc2 && i + 1 < text.size() &&
+        (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80)
+      return true;
+  }
+  return false;
+}
+
 // A value as messages quote it: scalars in full (up to a point), containers by kind.
 std::string describe(const nlohmann::json& value) {
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array";
-  std::string text = value.dump();
+  std::string text = quoted(value);
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;
 }
@@ -126,9 +143,8 @@ std::string ConfigReader::read_string(const char* key, const nlohmann::json& val
   if (!value.is_string()) fail(key, "expected string, got " + describe(value));
   std::string text = value.get<std::string>();
   // Names, descriptions and paths reach terminals and file names: no control characters.
-  for (const char c : text)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      fail(key, "expected text without control characters, got " + value.dump());
+  if (has_control_character(text))
+    fail(key, "expected text without control characters, got " + quoted(value));
   return text;
 }
 

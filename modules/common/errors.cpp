@@ -33,6 +33,12 @@ std::string printable(const std::string& message) {
     } else if (message.compare(i, 3, "\xef\xbb\xbf") == 0) {
       text += "\\ufeff";  // a byte-order mark prints as nothing
       i += 2;
+    } else if (byte == 0xc2 && i + 1 < message.size() &&
+               (static_cast<unsigned char>(message[i + 1]) & 0xe0) == 0x80) {
+      char escaped[7];  // a C1 control character (U+0080..U+009F), such as an 8-bit CSI
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(message[i + 1]));
+      text += escaped;
+      ++i;
     } else if (const size_t length = byte >= 0x80 ? utf8_sequence(message, i) : 0) {
       text.append(message, i, length);
       i += length - 1;

@@ -21,13 +21,14 @@ class LazyTable {
         m_initial(std::move(initial)),
         m_chunk_bits(chunk_bits_for(size)),
         m_chunk_mask((uint64_t{1} << m_chunk_bits) - 1),
-        m_chunks((size + m_chunk_mask) >> m_chunk_bits) {}
+        m_chunks((size >> m_chunk_bits) + ((size & m_chunk_mask) != 0 ? 1 : 0)) {}
 
   uint64_t size() const { return m_size; }
   uint64_t chunk_entries() const { return m_chunk_mask + 1; }
   uint64_t chunks_in_use() const { return m_in_use; }
 
-  // The entry, or nullptr if it was never written (it holds the initial value).
+  // The entry, or nullptr if it was never written (it holds the initial value). `index` must be
+  // below size(), as a vector's would.
   const T* find(uint64_t index) const {
     const std::vector<T>& chunk = m_chunks[index >> m_chunk_bits];
     return chunk.empty() ? nullptr : chunk.data() + (index & m_chunk_mask);
@@ -47,9 +48,12 @@ class LazyTable {
     if (index >= m_size) throw std::out_of_range("LazyTable: index past the end");
     std::vector<T>& chunk = m_chunks[index >> m_chunk_bits];
     if (chunk.empty()) {
-      chunk.reserve(chunk_entries());
+      // Built aside, so that an exception leaves the chunk unmade rather than half made.
+      std::vector<T> made;
+      made.reserve(chunk_entries());
       const uint64_t first = index & ~m_chunk_mask;
-      for (uint64_t i = 0; i <= m_chunk_mask; ++i) chunk.push_back(initial_of(first + i));
+      for (uint64_t i = 0; i <= m_chunk_mask; ++i) made.push_back(initial_of(first + i));
+      chunk = std::move(made);
       ++m_in_use;
     }
     return chunk[index & m_chunk_mask];

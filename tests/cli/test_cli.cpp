@@ -48,6 +48,8 @@ TEST_CASE("cli: help and version") {
   require_usage_error(run_ohmvp("--version extra"), "ohmvp --version: unexpected argument 'extra'");
   require_usage_error(run_ohmvp("help run extra"), "ohmvp help: unexpected argument 'extra'");
   require_usage_error(run_ohmvp("help runn"), "unknown command 'runn'");
+  CHECK(run_ohmvp("help help").output == help.output);
+  CHECK(run_ohmvp("--help -h").output == help.output);
 }
 
 TEST_CASE("cli: list names the shipped platforms and workloads") {

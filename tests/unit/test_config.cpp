@@ -520,6 +520,20 @@ TEST_CASE("config: ConfigReader messages name the origin file") {
       timing.get("tRP_ns", tRP, 0.0, 100.0),
       "--set: memory.dram.timing.tRP_ns: value -2 out of range; expected 0.0 to 100.0");
 
+  // Text with control characters (C0 or C1) is refused; bytes that are not UTF-8 are quoted.
+  std::string name;
+  for (const std::string& text : {std::string("a\x1b[31m"), std::string("a\xc2\x9b"
+                                                                        "31m")}) {
+    const ConfigDocument with_control(json{{"name", text}});
+    CHECK_THROWS_WITH(ConfigReader(with_control.json(), "", &with_control).get("name", name),
+                      Catch::Contains("name: expected text without control characters"));
+  }
+  const ConfigDocument not_utf8(json{{"name", std::string("a\x1b\xff")}});
+  CHECK_THROWS_AS(ConfigReader(not_utf8.json(), "", &not_utf8).get("name", name), ConfigError);
+  const ConfigDocument plain(json{{"name", std::string("caf\xc3\xa9 \xc2\xa0x")}});
+  ConfigReader(plain.json(), "", &plain).get("name", name);
+  CHECK(name == "caf\xc3\xa9 \xc2\xa0x");
+
   const ConfigDocument inline_doc(json::parse(R"({"banks": "x"})"));
   CHECK_THROWS_WITH(ConfigReader(inline_doc.json(), "", &inline_doc).get("banks", banks),
                     "<inline>: banks: expected unsigned integer, got \"x\"");

@@ -9,6 +9,8 @@ TEST_CASE("errors: messages show control bytes and broken UTF-8 as \\xNN, keep t
   CHECK(ohmvp::printable(std::string("a\0b\x7f\x1b[2J", 8)) == "a\\x00b\\x7f\\x1b[2J");
   CHECK(ohmvp::printable("\xff\xc3(\xe2\x82") == "\\xff\\xc3(\\xe2\\x82");
   CHECK(ohmvp::printable("bad \xef\xbb\xbfR") == "bad \\ufeffR");  // a byte-order mark
+  CHECK(ohmvp::printable("a\xc2\x9b"
+                         "31mb \xc2\xa0") == "a\\u009b31mb \xc2\xa0");  // C1, not NBSP
   // A NUL inside a message no longer ends it.
   const char raw[] =
       "bad operation '\x7f"
