@@ -23,10 +23,7 @@ std::string quoted(const nlohmann::json& value) {
 bool has_control_character(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7f) return true;
-    if (byte == 0xc2 && i + 1 < text.size() &&
-        (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80)
-      return true;
+    if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) return true;
   }
   return false;
 }

@@ -23,6 +23,11 @@ size_t utf8_sequence(const std::string& text, size_t i) {
 
 }  // namespace
 
+bool c1_control_at(std::string_view text, size_t i) {
+  return static_cast<unsigned char>(text[i]) == 0xc2 && i + 1 < text.size() &&
+         (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80;
+}
+
 std::string printable(const std::string& message) {
   std::string text;
   text.reserve(message.size());
@@ -33,9 +38,8 @@ std::string printable(const std::string& message) {
     } else if (message.compare(i, 3, "\xef\xbb\xbf") == 0) {
       text += "\\ufeff";  // a byte-order mark prints as nothing
       i += 2;
-    } else if (byte == 0xc2 && i + 1 < message.size() &&
-               (static_cast<unsigned char>(message[i + 1]) & 0xe0) == 0x80) {
-      char escaped[7];  // a C1 control character (U+0080..U+009F), such as an 8-bit CSI
+    } else if (c1_control_at(message, i)) {
+      char escaped[7];
       std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(message[i + 1]));
       text += escaped;
       ++i;

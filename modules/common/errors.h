@@ -12,6 +12,9 @@ namespace ohmvp {
 // piece of a binary file neither garbles the terminal nor, a NUL, cuts the message short.
 std::string printable(const std::string& message);
 
+// Whether a C1 control character (U+0080..U+009F, such as an 8-bit CSI) starts at text[i].
+bool c1_control_at(std::string_view text, size_t i);
+
 // A piece of input to quote in a message: at most `max_bytes` of it, "..." marking a cut.
 std::string excerpt(std::string_view text, size_t max_bytes = 60);
 

@@ -10,6 +10,23 @@
 
 namespace ohmvp {
 
+namespace {
+
+// Brings `counter` up to `total`, the running count a plain-C++ model keeps (LinkEcc,
+// SharedLight).
+void count_to(Counter& counter, uint64_t total) {
+  counter.inc(total - counter.value());
+}
+
+uint64_t fixed_latency_ps(const OpticalChannelConfig& config, VirtualChannelId vc) {
+  TransferShape shape;
+  shape.vc = vc;
+  const TransferTiming t = transfer_timing(config, shape);
+  return t.propagation_ps + t.serdes_ps;
+}
+
+}  // namespace
+
 struct OpticalChannel::FaultStats {
   Counter& bits_flipped;
   Counter& corrected;
@@ -26,12 +43,13 @@ struct OpticalChannel::FaultStats {
 
 // Counted on the channel's statistics from SharedLight's totals.
 struct OpticalChannel::SharedLightStats {
+  DualRouteMode mode;
   Counter* wom_kept = nullptr;
   Counter* wom_rewritten = nullptr;
   Counter* bit_errors = nullptr;
   Counter* snarf_errors = nullptr;
 
-  SharedLightStats(StatsRegistry& r, const std::string& g, DualRouteMode mode) {
+  SharedLightStats(StatsRegistry& r, const std::string& g, DualRouteMode mode) : mode(mode) {
     if (mode == DualRouteMode::wom) {
       wom_kept = &r.counter(g, "wom_symbols_kept", "symbols",
                             "memory-route symbols whose first-generation cells already held "
@@ -45,21 +63,16 @@ struct OpticalChannel::SharedLightStats {
                                 "data-route bits the memory route's half-coupled tap read wrong");
     }
   }
-  static void update(Counter* counter, uint64_t total) {
-    if (counter) counter->inc(total - counter->value());
+  void count(const SharedLight& light) {
+    if (mode == DualRouteMode::wom) {
+      count_to(*wom_kept, light.wom_symbols_kept());
+      count_to(*wom_rewritten, light.wom_symbols_rewritten());
+    } else {
+      count_to(*bit_errors, light.bit_errors());
+      count_to(*snarf_errors, light.snarf_bit_errors());
+    }
   }
 };
-
-namespace {
-
-uint64_t fixed_latency_ps(const OpticalChannelConfig& config, VirtualChannelId vc) {
-  TransferShape shape;
-  shape.vc = vc;
-  const TransferTiming t = transfer_timing(config, shape);
-  return t.propagation_ps + t.serdes_ps;
-}
-
-}  // namespace
 
 OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChannelConfig& config,
                                VirtualChannelId vc, std::optional<DualRouteMode> memory_route,
@@ -174,11 +187,7 @@ void OpticalChannel::carry_burst(uint8_t* data, uint32_t bytes, bool memory_rout
   if (m_shared_light) {
     if (memory_route) {
       m_shared_light->carry_memory_route(data, bytes);
-      SharedLightStats& s = *m_shared_stats;
-      SharedLightStats::update(s.wom_kept, m_shared_light->wom_symbols_kept());
-      SharedLightStats::update(s.wom_rewritten, m_shared_light->wom_symbols_rewritten());
-      SharedLightStats::update(s.bit_errors, m_shared_light->bit_errors());
-      SharedLightStats::update(s.snarf_errors, m_shared_light->snarf_bit_errors());
+      m_shared_stats->count(*m_shared_light);
     } else {
       m_shared_light->data_route_burst(data, bytes);
     }
@@ -189,10 +198,9 @@ void OpticalChannel::carry_burst(uint8_t* data, uint32_t bytes, bool memory_rout
 void OpticalChannel::cross(uint8_t* data, uint32_t bytes) {
   if (!m_link_ecc) return;
   m_link_ecc->cross(data, bytes);
-  m_fault_stats->bits_flipped.inc(m_link_ecc->bits_flipped() - m_fault_stats->bits_flipped.value());
-  m_fault_stats->corrected.inc(m_link_ecc->corrected() - m_fault_stats->corrected.value());
-  m_fault_stats->uncorrectable.inc(m_link_ecc->uncorrectable() -
-                                   m_fault_stats->uncorrectable.value());
+  count_to(m_fault_stats->bits_flipped, m_link_ecc->bits_flipped());
+  count_to(m_fault_stats->corrected, m_link_ecc->corrected());
+  count_to(m_fault_stats->uncorrectable, m_link_ecc->uncorrectable());
 }
 
 void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
