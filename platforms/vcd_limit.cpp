@@ -1,18 +1,16 @@
 #include "platforms/vcd_limit.h"
 
-#include <cctype>
-#include <cmath>
-#include <cstdlib>
-#include <stdexcept>
+#include <iterator>
 #include <utility>
 
 #include "modules/common/errors.h"
+#include "platforms/quantity_text.h"
 
 namespace ohmvp {
 
 namespace {
 
-constexpr std::pair<const char*, double> k_units[] = {
+constexpr QuantityUnit k_units[] = {
     {"B", 1.0},         {"kB", 1e3},           {"MB", 1e6},
     {"GB", 1e9},        {"TB", 1e12},          {"KiB", 1024.0},
     {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
@@ -28,29 +26,10 @@ constexpr std::pair<const char*, uint64_t> k_decimal_units[] = {
 }  // namespace
 
 uint64_t parse_vcd_limit_bytes(const std::string& text) {
-  if (text == "none") return 0;
-  const std::string expected =
-      "expected a size and its unit (B, kB, MB, GB, TB, KiB, MiB, GiB or TiB) such as 500MB, or "
-      "none";
-  size_t digits = 0;
-  while (digits < text.size() &&
-         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
-    ++digits;
-  size_t unit_start = digits;
-  while (unit_start < text.size() && text[unit_start] == ' ') ++unit_start;
-  const std::string number = text.substr(0, digits);
-  const std::string unit = text.substr(unit_start);
-  double scale = 0;
-  for (const auto& [name, bytes] : k_units)
-    if (unit == name) scale = bytes;
-  char* end = nullptr;
-  const double value = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || scale == 0)
-    throw std::invalid_argument("'" + text + "': " + expected);
-  const double bytes = value * scale;
-  if (!(bytes >= 1.0) || bytes > 9.2e18)
-    throw std::invalid_argument("'" + text + "': expected from 1 B to 8 EiB, or none");
-  return static_cast<uint64_t>(std::llround(bytes));
+  return parse_quantity(text, k_units, std::size(k_units),
+                        "expected a size and its unit (B, kB, MB, GB, TB, KiB, MiB, GiB or TiB) "
+                        "such as 500MB, or none",
+                        "expected from 1 B to 8 EiB, or none");
 }
 
 std::string vcd_limit_text(uint64_t bytes) {

@@ -6,7 +6,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/atomic_alu.h"
-#include "tlm_protocols/byte_enables.h"
+#include "tlm_protocols/payload_pieces.h"
 
 namespace ohmvp::gpu {
 
@@ -352,38 +352,17 @@ void L2Slice::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time&) 
 }
 
 unsigned int L2Slice::transport_dbg(tlm::tlm_generic_payload& payload) {
-  const uint64_t start = payload.get_address();
-  uint8_t* const data = payload.get_data_ptr();
-  const uint32_t length = payload.get_data_length();
-  uint8_t* const byte_enable = payload.get_byte_enable_ptr();
-  const uint32_t byte_enable_length = payload.get_byte_enable_length();
-  const std::vector<uint8_t> enables = unrolled_byte_enables(payload);
-  const uint64_t block = m_map.interleave_bytes;
-  unsigned done = 0;
   // One interleave block at a time: consecutive blocks of this slice need not be adjacent.
-  while (done < length && m_map.channel_of(start + done) == m_channel) {
-    const uint64_t global = start + done;
-    const uint32_t chunk = uint32_t(std::min<uint64_t>(length - done, block - global % block));
-    const uint64_t local = m_map.local_address(global);
-    payload.set_address(local);
-    payload.set_data_ptr(data + done);
-    payload.set_data_length(chunk);
-    if (byte_enable != nullptr) {
-      payload.set_byte_enable_ptr(const_cast<uint8_t*>(enables.data()) + done);
-      payload.set_byte_enable_length(chunk);
-    }
-    const unsigned moved = out->transport_dbg(payload);
-    debug_overlay(payload.is_read(), local, data + done, moved,
-                  enables.empty() ? nullptr : enables.data() + done);
-    done += moved;
-    if (moved < chunk) break;
-  }
-  payload.set_address(start);
-  payload.set_data_ptr(data);
-  payload.set_data_length(length);
-  payload.set_byte_enable_ptr(byte_enable);
-  payload.set_byte_enable_length(byte_enable_length);
-  return done;
+  return for_each_block(payload, m_map.interleave_bytes,
+                        [this](tlm::tlm_generic_payload& part, uint64_t global) {
+                          if (m_map.channel_of(global) != m_channel) return 0u;
+                          const uint64_t local = m_map.local_address(global);
+                          part.set_address(local);
+                          const unsigned moved = out->transport_dbg(part);
+                          debug_overlay(part.is_read(), local, part.get_data_ptr(), moved,
+                                        part.get_byte_enable_ptr());
+                          return moved;
+                        });
 }
 
 // The cache's current bytes (valid sectors and dirty bytes) win over memory's for a debug read;

@@ -1,6 +1,6 @@
 #include "modules/interconnect/channel_interleaver.h"
 
-#include "tlm_protocols/byte_enables.h"
+#include "tlm_protocols/payload_pieces.h"
 
 #include <algorithm>
 #include <vector>
@@ -90,34 +90,11 @@ void ChannelInterleaver::send_held_response() {
 
 template <class Access>
 unsigned ChannelInterleaver::for_each_block(tlm::tlm_generic_payload& payload, Access access) {
-  const uint64_t start = payload.get_address();
-  uint8_t* const data = payload.get_data_ptr();
-  const uint32_t length = payload.get_data_length();
-  uint8_t* const byte_enable = payload.get_byte_enable_ptr();
-  const uint32_t byte_enable_length = payload.get_byte_enable_length();
-  std::vector<uint8_t> enables = unrolled_byte_enables(payload);
-  unsigned done = 0;
-  while (done < length) {
-    const uint64_t global = start + done;
-    const uint32_t chunk = uint32_t(std::min<uint64_t>(
-        length - done, m_map.interleave_bytes - global % m_map.interleave_bytes));
-    payload.set_address(local_address(global));
-    payload.set_data_ptr(data + done);
-    payload.set_data_length(chunk);
-    if (byte_enable != nullptr) {
-      payload.set_byte_enable_ptr(enables.data() + done);
-      payload.set_byte_enable_length(chunk);
-    }
-    const unsigned moved = access(*out[channel_of(global)], payload);
-    done += moved;
-    if (moved < chunk) break;
-  }
-  payload.set_address(start);
-  payload.set_data_ptr(data);
-  payload.set_data_length(length);
-  payload.set_byte_enable_ptr(byte_enable);
-  payload.set_byte_enable_length(byte_enable_length);
-  return done;
+  return ohmvp::for_each_block(payload, m_map.interleave_bytes,
+                               [&](tlm::tlm_generic_payload& part, uint64_t global) {
+                                 part.set_address(local_address(global));
+                                 return access(*out[channel_of(global)], part);
+                               });
 }
 
 void ChannelInterleaver::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "modules/common/errors.h"
-#include "tlm_protocols/byte_enables.h"
+#include "tlm_protocols/payload_pieces.h"
 
 namespace ohmvp {
 
@@ -287,34 +287,10 @@ void Crossbar::sm_b_transport(int, tlm::tlm_generic_payload& payload, sc_core::s
 
 // Debug access of any span: one interleave block at a time to the slice that holds it.
 unsigned int Crossbar::sm_transport_dbg(int, tlm::tlm_generic_payload& payload) {
-  const uint64_t start = payload.get_address();
-  uint8_t* const data = payload.get_data_ptr();
-  const uint32_t length = payload.get_data_length();
-  uint8_t* const byte_enable = payload.get_byte_enable_ptr();
-  const uint32_t byte_enable_length = payload.get_byte_enable_length();
-  const std::vector<uint8_t> enables = unrolled_byte_enables(payload);
-  const uint64_t block = m_map.interleave_bytes;
-  unsigned done = 0;
-  while (done < length) {
-    const uint64_t address = start + done;
-    const uint32_t chunk = uint32_t(std::min<uint64_t>(length - done, block - address % block));
-    payload.set_address(address);
-    payload.set_data_ptr(data + done);
-    payload.set_data_length(chunk);
-    if (byte_enable != nullptr) {
-      payload.set_byte_enable_ptr(const_cast<uint8_t*>(enables.data()) + done);
-      payload.set_byte_enable_length(chunk);
-    }
-    const unsigned moved = (*out[slice_of(address)])->transport_dbg(payload);
-    done += moved;
-    if (moved < chunk) break;
-  }
-  payload.set_address(start);
-  payload.set_data_ptr(data);
-  payload.set_data_length(length);
-  payload.set_byte_enable_ptr(byte_enable);
-  payload.set_byte_enable_length(byte_enable_length);
-  return done;
+  return for_each_block(payload, m_map.interleave_bytes,
+                        [this](tlm::tlm_generic_payload& part, uint64_t address) {
+                          return (*out[slice_of(address)])->transport_dbg(part);
+                        });
 }
 
 }  // namespace ohmvp
