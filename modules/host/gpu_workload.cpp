@@ -411,47 +411,28 @@ class WorkloadParser {
 
   // A number of `type` under `key`, range-checked, as the element's bit pattern.
   uint64_t scalar_bits(const ConfigReader& r, const char* key, ElementType type) const {
+    // The range check is the reader's, for the element's C++ type.
+    const auto read = [&](auto value) {
+      r.get(key, value);
+      return value;
+    };
     switch (type) {
-      case ElementType::u8: {
-        uint8_t v = 0;
-        r.get(key, v);
-        return v;
-      }
-      case ElementType::u16: {
-        uint16_t v = 0;
-        r.get(key, v);
-        return v;
-      }
-      case ElementType::u32: {
-        uint32_t v = 0;
-        r.get(key, v);
-        return v;
-      }
-      case ElementType::u64: {
-        uint64_t v = 0;
-        r.get(key, v);
-        return v;
-      }
-      case ElementType::s8: {
-        int8_t v = 0;
-        r.get(key, v);
-        return element_bits_from_integer(type, v);
-      }
-      case ElementType::s16: {
-        int16_t v = 0;
-        r.get(key, v);
-        return element_bits_from_integer(type, v);
-      }
-      case ElementType::s32: {
-        int32_t v = 0;
-        r.get(key, v);
-        return element_bits_from_integer(type, v);
-      }
-      case ElementType::s64: {
-        int64_t v = 0;
-        r.get(key, v);
-        return element_bits_from_integer(type, v);
-      }
+      case ElementType::u8:
+        return read(uint8_t{0});
+      case ElementType::u16:
+        return read(uint16_t{0});
+      case ElementType::u32:
+        return read(uint32_t{0});
+      case ElementType::u64:
+        return read(uint64_t{0});
+      case ElementType::s8:
+        return element_bits_from_integer(type, read(int8_t{0}));
+      case ElementType::s16:
+        return element_bits_from_integer(type, read(int16_t{0}));
+      case ElementType::s32:
+        return element_bits_from_integer(type, read(int32_t{0}));
+      case ElementType::s64:
+        return element_bits_from_integer(type, read(int64_t{0}));
       default: {
         double v = 0;
         r.get(key, v);

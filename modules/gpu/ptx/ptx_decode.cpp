@@ -358,21 +358,6 @@ DataType dot_product_type(const Instruction& inst) {
                                                                          : DataType::s32;
 }
 
-DataType wide_type(DataType type) {
-  switch (type) {
-    case DataType::u16:
-      return DataType::u32;
-    case DataType::s16:
-      return DataType::s32;
-    case DataType::u32:
-      return DataType::u64;
-    case DataType::s32:
-      return DataType::s64;
-    default:
-      return type;
-  }
-}
-
 std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
   const DataType t = inst.type;
   const DataType pred = DataType::pred;

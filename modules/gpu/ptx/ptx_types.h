@@ -72,4 +72,20 @@ constexpr bool is_float(DataType type) {
          type == DataType::bf16x2 || type == DataType::f32 || type == DataType::f64;
 }
 
+// The result type of a `.wide` multiply (mul.wide, mad.wide): twice the width of its sources.
+constexpr DataType wide_type(DataType type) {
+  switch (type) {
+    case DataType::u16:
+      return DataType::u32;
+    case DataType::s16:
+      return DataType::s32;
+    case DataType::u32:
+      return DataType::u64;
+    case DataType::s32:
+      return DataType::s64;
+    default:
+      return type;
+  }
+}
+
 }  // namespace ohmvp::gpu

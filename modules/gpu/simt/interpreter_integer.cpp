@@ -69,21 +69,6 @@ void add_sub(Exec& x) {
   });
 }
 
-DataType wide_type(DataType type) {
-  switch (type) {
-    case DataType::u16:
-      return DataType::u32;
-    case DataType::s16:
-      return DataType::s32;
-    case DataType::u32:
-      return DataType::u64;
-    case DataType::s32:
-      return DataType::s64;
-    default:
-      return type;
-  }
-}
-
 void multiply(Exec& x) {
   const Instruction& in = x.instruction;
   const unsigned bits = type_bits(in.type);
