@@ -1,8 +1,8 @@
 #include "modules/host/gpu_element_type.h"
 
 #include <cmath>
-#include <cstring>
 
+#include "modules/common/bit_cast.h"
 #include "modules/host/half_float.h"
 
 namespace ohmvp {
@@ -65,17 +65,10 @@ uint64_t element_bits_from_double(ElementType type, double value) {
   switch (type) {
     case ElementType::f16:
       return double_to_half_bits(value);
-    case ElementType::f32: {
-      const float narrow = static_cast<float>(value);
-      uint32_t bits;
-      std::memcpy(&bits, &narrow, sizeof bits);
-      return bits;
-    }
-    case ElementType::f64: {
-      uint64_t bits;
-      std::memcpy(&bits, &value, sizeof bits);
-      return bits;
-    }
+    case ElementType::f32:
+      return bit_cast<uint32_t>(static_cast<float>(value));
+    case ElementType::f64:
+      return bit_cast<uint64_t>(value);
     default: {
       // Toward zero, then modulo 2^64 (fmod is exact), then to the type's width.
       const double whole = std::trunc(value);
@@ -112,17 +105,10 @@ double element_bits_to_double(ElementType type, uint64_t bits) {
   switch (type) {
     case ElementType::f16:
       return half_bits_to_float(static_cast<uint16_t>(bits));
-    case ElementType::f32: {
-      float value;
-      const uint32_t narrow = static_cast<uint32_t>(bits);
-      std::memcpy(&value, &narrow, sizeof value);
-      return value;
-    }
-    case ElementType::f64: {
-      double value;
-      std::memcpy(&value, &bits, sizeof value);
-      return value;
-    }
+    case ElementType::f32:
+      return bit_cast<float>(static_cast<uint32_t>(bits));
+    case ElementType::f64:
+      return bit_cast<double>(bits);
     default:
       break;
   }

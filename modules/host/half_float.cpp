@@ -1,13 +1,13 @@
 #include "modules/host/half_float.h"
 
 #include <cmath>
-#include <cstring>
+
+#include "modules/common/bit_cast.h"
 
 namespace ohmvp {
 
 uint16_t double_to_half_bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
+  const uint64_t bits = bit_cast<uint64_t>(value);
   const uint16_t sign = static_cast<uint16_t>((bits >> 48) & 0x8000u);
   if (std::isnan(value)) return sign | 0x7E00u;
   const double magnitude = std::fabs(value);

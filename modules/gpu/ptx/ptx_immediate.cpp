@@ -1,5 +1,7 @@
 #include "modules/gpu/ptx/ptx_immediate.h"
 
+#include "modules/gpu/ptx/float_bits.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -28,29 +30,17 @@ std::optional<uint64_t> parse_digits(std::string_view digits, unsigned base) {
   return value;
 }
 
-uint64_t float_bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-
-uint64_t double_bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  return bits;
-}
-
 // Bits of a real value in a float type.
 uint64_t real_in_type(double value, DataType type) {
   switch (type) {
     case DataType::f64:
-      return double_bits(value);
+      return f64_bits(value);
     case DataType::f16:
       return float_to_half_bits(static_cast<float>(value));
     case DataType::bf16:
       return float_to_bfloat16_bits(static_cast<float>(value));
     default:
-      return float_bits(static_cast<float>(value));
+      return f32_bits(static_cast<float>(value));
   }
 }
 
@@ -62,8 +52,7 @@ uint64_t width_mask(DataType type) {
 }  // namespace
 
 uint16_t float_to_half_bits(float value) {
-  uint32_t f;
-  std::memcpy(&f, &value, 4);
+  const uint32_t f = bit_cast<uint32_t>(value);
   const uint32_t sign = (f >> 16) & 0x8000u;
   const uint32_t abs = f & 0x7fffffffu;
   if (abs >= 0x7f800000u)
@@ -83,8 +72,7 @@ uint16_t float_to_half_bits(float value) {
 }
 
 uint16_t float_to_bfloat16_bits(float value) {
-  uint32_t f;
-  std::memcpy(&f, &value, 4);
+  const uint32_t f = bit_cast<uint32_t>(value);
   if ((f & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((f >> 16) | 0x40u);
   const uint32_t rounding = 0x7fffu + ((f >> 16) & 1u);
   return static_cast<uint16_t>((f + rounding) >> 16);
@@ -125,15 +113,7 @@ ImmediateResult immediate_bits(std::string_view text, bool negative, DataType ty
                      std::string(type == DataType::none ? "untyped" : "integer") + " operand";
       return result;
     }
-    double value;
-    if (is_double) {
-      std::memcpy(&value, &*bits, 8);
-    } else {
-      const uint32_t narrow = static_cast<uint32_t>(*bits);
-      float f;
-      std::memcpy(&f, &narrow, 4);
-      value = f;
-    }
+    double value = is_double ? as_f64(*bits) : as_f32(*bits);
     if (negative) value = -value;
     // Same width: keep the bits exactly (NaN payloads survive).
     if (type == DataType::f32 && !is_double)

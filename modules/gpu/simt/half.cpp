@@ -1,6 +1,6 @@
 #include "modules/gpu/simt/half.h"
 
-#include <cstring>
+#include "modules/gpu/ptx/float_bits.h"
 
 namespace ohmvp::gpu {
 namespace {
@@ -13,18 +13,6 @@ struct SmallFormat {
 constexpr SmallFormat half_format{10, 5};
 constexpr SmallFormat bfloat_format{7, 8};
 
-uint64_t double_bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-double bits_double(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
 // Widening is exact: rebuild the binary64 pattern from the fields.
 double widen(uint16_t bits, SmallFormat format) {
   const int fraction_bits = format.fraction_bits;
@@ -35,11 +23,10 @@ double widen(uint16_t bits, SmallFormat format) {
   const uint32_t max_exponent = (1u << format.exponent_bits) - 1;
   if (exponent == max_exponent) {
     const uint64_t payload = fraction << (52 - fraction_bits);
-    return bits_double(sign | (uint64_t{0x7ff} << 52) |
-                       (fraction ? payload | (uint64_t{1} << 51) : 0));
+    return as_f64(sign | (uint64_t{0x7ff} << 52) | (fraction ? payload | (uint64_t{1} << 51) : 0));
   }
   if (exponent == 0) {
-    if (fraction == 0) return bits_double(sign);
+    if (fraction == 0) return as_f64(sign);
     // Subnormal: normalise into binary64's wider exponent range.
     int e = 1 - bias;
     while (!(fraction & (uint64_t{1} << fraction_bits))) {
@@ -47,17 +34,17 @@ double widen(uint16_t bits, SmallFormat format) {
       --e;
     }
     fraction &= (uint64_t{1} << fraction_bits) - 1;
-    return bits_double(sign | (static_cast<uint64_t>(e + 1023) << 52) |
-                       (fraction << (52 - fraction_bits)));
+    return as_f64(sign | (static_cast<uint64_t>(e + 1023) << 52) |
+                  (fraction << (52 - fraction_bits)));
   }
   const int e = static_cast<int>(exponent) - bias;
-  return bits_double(sign | (static_cast<uint64_t>(e + 1023) << 52) |
-                     (fraction << (52 - fraction_bits)));
+  return as_f64(sign | (static_cast<uint64_t>(e + 1023) << 52) |
+                (fraction << (52 - fraction_bits)));
 }
 
 // Rounds the binary64 value exactly once into the small format.
 uint16_t narrow(double value, SmallFormat format, RoundingMode mode) {
-  const uint64_t bits = double_bits(value);
+  const uint64_t bits = f64_bits(value);
   const bool negative = bits >> 63;
   const uint16_t sign = negative ? 0x8000 : 0;
   const int raw_exponent = static_cast<int>((bits >> 52) & 0x7ff);

@@ -1,6 +1,7 @@
 #include "modules/gpu/simt/interpreter.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "modules/gpu/simt/interpreter_internal.h"

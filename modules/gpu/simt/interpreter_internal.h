@@ -5,9 +5,9 @@
 #include <array>
 #include <cfenv>
 #include <cstdint>
-#include <cstring>
 
 #include "modules/gpu/lane_mask.h"
+#include "modules/gpu/ptx/float_bits.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/memory_windows.h"
@@ -84,28 +84,6 @@ class IntImage {
 
 inline uint64_t int_image(DataType type, uint64_t value) {
   return IntImage(type)(value);
-}
-
-inline float as_f32(uint64_t bits) {
-  const uint32_t low = static_cast<uint32_t>(bits);
-  float value;
-  std::memcpy(&value, &low, 4);
-  return value;
-}
-inline double as_f64(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, 8);
-  return value;
-}
-inline uint64_t f32_bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-inline uint64_t f64_bits(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  return bits;
 }
 
 // Sets the host FPU's rounding direction for the directed modes and restores round-to-nearest

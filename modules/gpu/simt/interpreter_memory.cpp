@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "modules/gpu/ptx/atomic_alu.h"
 #include "modules/gpu/simt/half.h"

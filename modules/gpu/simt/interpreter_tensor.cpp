@@ -1,6 +1,7 @@
 // wmma.load, wmma.store, wmma.mma and mma.sync: warp-wide fragments in the lanes' registers
 // (docs/gpu_tensor.md).
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include "modules/gpu/simt/fragment_layout.h"

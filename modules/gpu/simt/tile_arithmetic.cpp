@@ -1,9 +1,9 @@
 #include "modules/gpu/simt/tile_arithmetic.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
+#include "modules/gpu/ptx/float_bits.h"
 #include "modules/gpu/simt/half.h"
 
 namespace ohmvp::gpu {
@@ -15,18 +15,6 @@ double dot4(double accumulator, const uint16_t a[4], const uint16_t b[4]) {
   double sum = 0;
   for (int i = 0; i < 4; ++i) sum += f16_to_f64(a[i]) * f16_to_f64(b[i]);
   return accumulator + sum;
-}
-
-float bits_f32(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
-uint32_t f32_bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
 }
 
 // An s8, u8, s4 or u4 element's value from its bits.
@@ -75,7 +63,7 @@ std::vector<uint32_t> multiply_accumulate_tile(const MatrixGeometry& g, const Ti
   for (uint32_t i = 0; i < g.m; ++i)
     for (uint32_t j = 0; j < g.n; ++j) {
       const uint32_t c_bits = c[i * g.n + j];
-      float wide_sum = types.c == DataType::f32 ? bits_f32(c_bits) : f16_to_f32(uint16_t(c_bits));
+      float wide_sum = types.c == DataType::f32 ? as_f32(c_bits) : f16_to_f32(uint16_t(c_bits));
       uint16_t half_sum = static_cast<uint16_t>(c_bits);
       for (uint32_t k0 = 0; k0 < g.k; k0 += 4) {
         for (uint32_t s = 0; s < 4; ++s) {
