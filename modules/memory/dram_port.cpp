@@ -20,11 +20,7 @@ struct DramPort::Slot : tlm::tlm_generic_payload {
 DramPort::DramPort(sc_core::sc_module_name name, uint32_t slots, ChannelUsage& usage, Done done)
     : sc_module(name), out("out"), m_usage(usage), m_done(std::move(done)) {
   out.bind(*this);
-  for (uint32_t s = 0; s < slots; ++s) {
-    m_slots.push_back(std::make_unique<Slot>());
-    m_slots.back()->payload.set_mm(this);
-    m_free.push_back(m_slots.back().get());
-  }
+  for (uint32_t s = 0; s < slots; ++s) add_slot();
   SC_METHOD(run);
   sensitive << m_wake;
   dont_initialize();
@@ -32,26 +28,25 @@ DramPort::DramPort(sc_core::sc_module_name name, uint32_t slots, ChannelUsage& u
 
 DramPort::~DramPort() = default;
 
-DramPort::Slot& DramPort::take_slot() {
-  if (m_free.empty()) {
-    // Callers bound their accesses by their own slots; growing keeps them correct regardless.
-    m_slots.push_back(std::make_unique<Slot>());
-    m_slots.back()->payload.set_mm(this);
-    m_free.push_back(m_slots.back().get());
-  }
-  Slot* slot = m_free.back();
-  m_free.pop_back();
-  return *slot;
+void DramPort::add_slot() {
+  m_slots.push_back(std::make_unique<Slot>());
+  m_slots.back()->payload.set_mm(this);
+  m_free.push_back(m_slots.back().get());
 }
 
-void DramPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) {
-  Slot& s = take_slot();
+DramPort::Slot& DramPort::take_slot(tlm::tlm_command command, uint64_t address, uint32_t length,
+                                    DramAccessExtension::Kind kind, Traffic traffic,
+                                    uint64_t token) {
+  // Callers bound their accesses by their own slots; growing keeps them correct regardless.
+  if (m_free.empty()) add_slot();
+  Slot& s = *m_free.back();
+  m_free.pop_back();
   s.token = token;
   s.traffic = traffic;
-  s.ohm.kind = DramAccessExtension::Kind::access;
+  s.ohm.kind = kind;
   s.ohm.memory_route = traffic == Traffic::memory_route;
   tlm::tlm_generic_payload& p = s.payload;
-  p.set_command(tlm::TLM_READ_COMMAND);
+  p.set_command(command);
   p.set_address(address);
   p.set_data_ptr(s.data);
   p.set_data_length(length);
@@ -59,35 +54,30 @@ void DramPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t
   p.set_byte_enable_ptr(nullptr);
   p.set_byte_enable_length(0);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  return s;
+}
+
+void DramPort::queue(Slot& s) {
   m_queue.push_back(&s);
   m_wake.notify(sc_core::SC_ZERO_TIME);
 }
 
+void DramPort::read(uint64_t address, uint32_t length, Traffic traffic, uint64_t token) {
+  queue(take_slot(tlm::TLM_READ_COMMAND, address, length, DramAccessExtension::Kind::access,
+                  traffic, token));
+}
+
 void DramPort::write(uint64_t address, const uint8_t* data, const uint8_t* enable, uint32_t length,
                      Traffic traffic, uint64_t token) {
-  Slot& s = take_slot();
-  s.token = token;
-  s.traffic = traffic;
-  s.ohm.kind = DramAccessExtension::Kind::access;
-  s.ohm.memory_route = traffic == Traffic::memory_route;
+  Slot& s = take_slot(tlm::TLM_WRITE_COMMAND, address, length, DramAccessExtension::Kind::access,
+                      traffic, token);
   std::memcpy(s.data, data, length);
-  tlm::tlm_generic_payload& p = s.payload;
-  p.set_command(tlm::TLM_WRITE_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(s.data);
-  p.set_data_length(length);
-  p.set_streaming_width(length);
   if (enable != nullptr) {
     std::memcpy(s.enable, enable, length);
-    p.set_byte_enable_ptr(s.enable);
-    p.set_byte_enable_length(length);
-  } else {
-    p.set_byte_enable_ptr(nullptr);
-    p.set_byte_enable_length(0);
+    s.payload.set_byte_enable_ptr(s.enable);
+    s.payload.set_byte_enable_length(length);
   }
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  m_queue.push_back(&s);
-  m_wake.notify(sc_core::SC_ZERO_TIME);
+  queue(s);
 }
 
 void DramPort::preset(uint64_t address, uint64_t token) {
@@ -99,21 +89,8 @@ void DramPort::release(uint64_t address, uint64_t token) {
 }
 
 void DramPort::control(DramAccessExtension::Kind kind, uint64_t address, uint64_t token) {
-  Slot& s = take_slot();
-  s.token = token;
-  s.ohm.kind = kind;
-  s.ohm.memory_route = false;
-  tlm::tlm_generic_payload& p = s.payload;
-  p.set_command(tlm::TLM_IGNORE_COMMAND);
-  p.set_address(address - address % 64);
-  p.set_data_ptr(s.data);
-  p.set_data_length(64);
-  p.set_streaming_width(64);
-  p.set_byte_enable_ptr(nullptr);
-  p.set_byte_enable_length(0);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  m_queue.push_back(&s);
-  m_wake.notify(sc_core::SC_ZERO_TIME);
+  queue(take_slot(tlm::TLM_IGNORE_COMMAND, address - address % 64, 64, kind, Traffic::regular,
+                  token));
 }
 
 void DramPort::run() {

@@ -50,7 +50,11 @@ class DramPort : public sc_core::sc_module,
   struct Slot;
 
   void free(tlm::tlm_generic_payload*) override {}
-  Slot& take_slot();
+  void add_slot();
+  // A free slot (a new one if none is), its payload set for one command.
+  Slot& take_slot(tlm::tlm_command command, uint64_t address, uint32_t length,
+                  DramAccessExtension::Kind kind, Traffic traffic, uint64_t token);
+  void queue(Slot& slot);
   void control(DramAccessExtension::Kind kind, uint64_t address, uint64_t token);
   void run();
   void send(Slot& slot);
