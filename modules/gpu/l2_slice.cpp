@@ -336,7 +336,8 @@ void L2Slice::execute_atomics(GpuMemoryExtension& e, SectorCache::LineIndex line
     m_cache.read(line, lane.offset, size, bytes);
     uint64_t old_value = 0;
     for (uint32_t i = 0; i < size; ++i) old_value |= uint64_t(bytes[i]) << (8 * i);
-    const uint64_t result = atomic_result(lane.op, lane.type, old_value, lane.b, lane.c);
+    const uint64_t result =
+        atomic_result(lane.op, lane.type, old_value, lane.b, lane.c, AtomicMemory::global);
     for (uint32_t i = 0; i < size; ++i) bytes[i] = uint8_t(result >> (8 * i));
     m_cache.write(line, lane.offset, size, bytes, nullptr);
     lane.old_value = old_value;

@@ -161,7 +161,7 @@ TEST_CASE("half: atom.add.f16x2 rounds each half once", "[half]") {
   // 2048 + 1 is a tie in f16 (spacing 2 there): even 2048; 2050 + 1 ties up to 2052.
   const uint64_t a = (uint64_t{f32_to_f16(2050.0f)} << 16) | f32_to_f16(2048.0f);
   const uint64_t b = (uint64_t{f32_to_f16(1.0f)} << 16) | f32_to_f16(1.0f);
-  const uint64_t sum = atomic_result(AtomicOp::add, DataType::f16x2, a, b, 0);
+  const uint64_t sum = atomic_result(AtomicOp::add, DataType::f16x2, a, b, 0, AtomicMemory::global);
   CHECK(f16_to_f32(static_cast<uint16_t>(sum)) == 2048.0f);
   CHECK(f16_to_f32(static_cast<uint16_t>(sum >> 16)) == 2052.0f);
 }

@@ -64,6 +64,25 @@ TEST_CASE("interp: cvt float to integer rounds and saturates", "[interp]") {
         static_cast<uint64_t>(-7));
 }
 
+// PTX ISA, cvt: a NaN converts to 0 unless the source is .f64 or the destination 64 bits wide;
+// then to the value with only the top bit set.
+TEST_CASE("interp: cvt of NaN to an integer", "[interp]") {
+  Harness h;
+  const uint64_t nan32 = bits_of(NAN), nan64 = bits_of(double(NAN));
+  CHECK(h.eval(cvt(DataType::s32, DataType::f32, RoundingMode::rzi), nan32) == 0);
+  CHECK(h.eval(cvt(DataType::u16, DataType::f16, RoundingMode::rni), 0x7e00) == 0);
+  CHECK(h.eval(cvt(DataType::s32, DataType::f64, RoundingMode::rzi), nan64) ==
+        0xffffffff80000000ULL);
+  CHECK(h.eval(cvt(DataType::u32, DataType::f64, RoundingMode::rni), nan64) == 0x80000000);
+  CHECK(h.eval(cvt(DataType::s16, DataType::f64, RoundingMode::rmi), nan64) ==
+        0xffffffffffff8000ULL);
+  CHECK(h.eval(cvt(DataType::u8, DataType::f64, RoundingMode::rpi), nan64) == 0x80);
+  CHECK(h.eval(cvt(DataType::s64, DataType::f32, RoundingMode::rzi), nan32) ==
+        0x8000000000000000ULL);
+  CHECK(h.eval(cvt(DataType::u64, DataType::f16, RoundingMode::rzi), 0x7e00) ==
+        0x8000000000000000ULL);
+}
+
 TEST_CASE("interp: cvt integer to float in each rounding mode", "[interp]") {
   Harness h;
   const uint64_t big = (uint64_t{1} << 24) + 1;  // not representable in f32
@@ -103,6 +122,14 @@ TEST_CASE("interp: cvt between float widths", "[interp]") {
   ftz.mod.ftz = true;
   CHECK(h.eval(ftz, bits_of(1e-40)) == 0);
   CHECK(h.eval(cvt(DataType::f16, DataType::f32, RoundingMode::rz), bits_of(65535.0f)) == 0x7bff);
+  // .ftz flushes only .f32 inputs and results: f16 subnormals convert as they are.
+  Instruction widen_ftz = cvt(DataType::f32, DataType::f16);
+  widen_ftz.mod.ftz = true;
+  CHECK(f32_of(h.eval(widen_ftz, 0x8001)) == -std::ldexp(1.0f, -24));
+  Instruction narrow_ftz = cvt(DataType::f16, DataType::f32, RoundingMode::rn);
+  narrow_ftz.mod.ftz = true;
+  CHECK(h.eval(narrow_ftz, bits_of(std::ldexp(1.0f, -15))) == 0x0200);
+  CHECK(h.eval(narrow_ftz, bits_of(1e-40f)) == 0);  // an f32 subnormal input is flushed
   CHECK(f32_of(h.eval(cvt(DataType::f32, DataType::f16), 0x0001)) == std::ldexp(1.0f, -24));
   CHECK(h.eval(cvt(DataType::bf16, DataType::f16), f32_to_f16(1.5f)) == f32_to_bf16(1.5f));
   CHECK(f32_of(h.eval(cvt(DataType::f32, DataType::f32, RoundingMode::rni), bits_of(2.5f))) ==

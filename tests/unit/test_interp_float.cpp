@@ -106,6 +106,16 @@ TEST_CASE("interp: ftz, sat, NaN and signed zero", "[interp]") {
   CHECK(h.eval(fop(Opcode::neg, DataType::f32, 1), 0x7fc00001) == 0xffc00001);
   CHECK(h.eval(fop(Opcode::abs, DataType::f64, 1), bits_of(-2.5)) == bits_of(2.5));
   CHECK(f32(h, fop(Opcode::copysign, DataType::f32, 2), -1.0f, 3.0f) == -3.0f);
+  // abs.ftz and neg.ftz flush subnormal f16 and f16x2 inputs to sign-preserving zero too.
+  Instruction abs_half = fop(Opcode::abs, DataType::f16, 1);
+  abs_half.mod.ftz = true;
+  CHECK(h.eval(abs_half, 0x8001) == 0);
+  CHECK(h.eval(abs_half, 0xbc00) == 0x3c00);
+  Instruction neg_half = fop(Opcode::neg, DataType::f16x2, 1);
+  neg_half.mod.ftz = true;
+  CHECK(h.eval(neg_half, 0x00013c00) == 0x8000bc00);
+  neg_half.mod.ftz = false;
+  CHECK(h.eval(neg_half, 0x00013c00) == 0x8001bc00);
 }
 
 TEST_CASE("interp: approximate functions use host libm", "[interp]") {

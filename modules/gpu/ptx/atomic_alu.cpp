@@ -23,7 +23,8 @@ uint64_t to_bits(T value) {
   return bits;
 }
 
-// atom.add.f32 flushes subnormal inputs and results to sign-preserving zero (PTX ISA, atom).
+// atom.add.f32 flushes subnormal inputs and results to sign-preserving zero in global memory, and
+// keeps them in shared memory (PTX ISA, atom).
 float flush_subnormal(float value) {
   return std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(0.0f, value) : value;
 }
@@ -70,19 +71,28 @@ uint64_t integer_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits, uint64_
   throw std::invalid_argument("atomic operation without an operator");
 }
 
+// A NaN result is the canonical NaN, as the arithmetic instructions give it (0x7fffffff,
+// 0x7fffffffffffffff).
 template <class T>
-uint64_t float_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits) {
+uint64_t result_bits(T value) {
+  if (std::isnan(value)) return sizeof(T) == 4 ? 0x7fffffffu : 0x7fffffffffffffffULL;
+  return to_bits<T>(value);
+}
+
+template <class T>
+uint64_t float_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits, AtomicMemory memory) {
   const T old_value = bits_to<T>(old_bits), b = bits_to<T>(b_bits);
   switch (op) {
     case AtomicOp::add:
-      if constexpr (sizeof(T) == 4)
-        return to_bits<T>(flush_subnormal(flush_subnormal(old_value) + flush_subnormal(b)));
-      else
-        return to_bits<T>(old_value + b);
+      if constexpr (sizeof(T) == 4) {
+        if (memory == AtomicMemory::global)
+          return result_bits<T>(flush_subnormal(flush_subnormal(old_value) + flush_subnormal(b)));
+      }
+      return result_bits<T>(old_value + b);
     case AtomicOp::min:
-      return to_bits<T>(std::fmin(old_value, b));
+      return result_bits<T>(std::fmin(old_value, b));
     case AtomicOp::max:
-      return to_bits<T>(std::fmax(old_value, b));
+      return result_bits<T>(std::fmax(old_value, b));
     case AtomicOp::exch:
       return to_bits<T>(b);
     default:
@@ -125,7 +135,8 @@ bool atomic_supported(AtomicOp op, DataType type) {
   }
 }
 
-uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t b, uint64_t c) {
+uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t b, uint64_t c,
+                       AtomicMemory memory) {
   if (!atomic_supported(op, type))
     throw std::invalid_argument("atomic operation not defined for this type");
   switch (type) {
@@ -142,9 +153,9 @@ uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t 
     case DataType::s64:
       return integer_result<int64_t>(op, old_value, b, c);
     case DataType::f32:
-      return float_result<float>(op, old_value, b);
+      return float_result<float>(op, old_value, b, memory);
     case DataType::f64:
-      return float_result<double>(op, old_value, b);
+      return float_result<double>(op, old_value, b, memory);
     case DataType::f16:
       return add_half2(old_value & 0xffff, b & 0xffff);
     case DataType::f16x2:

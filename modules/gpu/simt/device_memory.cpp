@@ -61,7 +61,7 @@ bool DeviceMemory::atomic(uint64_t address, AtomicOp op, DataType type, uint64_t
   if (!data || !atomic_supported(op, type)) return false;
   old_value = 0;
   std::memcpy(&old_value, data, size);
-  const uint64_t result = atomic_result(op, type, old_value, b, c);
+  const uint64_t result = atomic_result(op, type, old_value, b, c, AtomicMemory::global);
   std::memcpy(data, &result, size);
   return true;
 }

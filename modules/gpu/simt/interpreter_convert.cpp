@@ -21,13 +21,14 @@ T flush(T value, bool ftz) {
   return ftz && std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(T{0}, value) : value;
 }
 
+// `.ftz` on cvt applies only to .f32 inputs and results (PTX ISA, cvt): f16 and bf16 subnormals
+// convert as they are.
 double float_source(uint64_t bits, DataType type, bool ftz) {
   switch (type) {
     case DataType::f16:
-      return ftz && (bits & 0x7c00) == 0 ? ((bits & 0x8000) ? -0.0 : 0.0)
-                                         : f16_to_f64(static_cast<uint16_t>(bits));
+      return f16_to_f64(static_cast<uint16_t>(bits));
     case DataType::bf16:
-      return flush(bf16_to_f64(static_cast<uint16_t>(bits)), ftz);
+      return bf16_to_f64(static_cast<uint16_t>(bits));
     case DataType::f32:
       return static_cast<double>(flush(as_f32(bits), ftz));
     default:
@@ -54,9 +55,14 @@ bool is_integral_mode(RoundingMode mode) {
 }
 
 // float -> integer: PTX's required rounding (rni/rzi/rmi/rpi; the plain modes are taken as their
-// integral forms, none as rzi), then saturation to the destination range; NaN gives 0.
-uint64_t float_to_int(double value, DataType destination, RoundingMode mode) {
-  if (std::isnan(value)) return 0;
+// integral forms, none as rzi), then saturation to the destination range. A NaN gives 0, but from
+// an .f64 source or into a 64-bit integer the value with only the top bit set (MININT for signed
+// types; PTX ISA, cvt).
+uint64_t float_to_int(double value, DataType source, DataType destination, RoundingMode mode) {
+  if (std::isnan(value)) {
+    const unsigned bits = type_bits(destination);
+    return source == DataType::f64 || bits == 64 ? uint64_t{1} << (bits - 1) : 0;
+  }
   switch (mode) {
     case RoundingMode::rn:
       mode = RoundingMode::rni;
@@ -97,11 +103,8 @@ double int_to_double_odd(uint64_t magnitude) {
   return std::ldexp(static_cast<double>(kept), shift);
 }
 
-uint64_t narrow_to(double value, DataType destination, RoundingMode mode, bool ftz) {
-  uint16_t bits = is_bfloat(destination) ? f64_to_bf16(value, mode) : f64_to_f16(value, mode);
-  const uint16_t exponent_mask = is_bfloat(destination) ? 0x7f80 : 0x7c00;
-  if (ftz && (bits & exponent_mask) == 0) bits &= 0x8000;
-  return bits;
+uint64_t narrow_to(double value, DataType destination, RoundingMode mode) {
+  return is_bfloat(destination) ? f64_to_bf16(value, mode) : f64_to_f16(value, mode);
 }
 
 double saturate(double value) {
@@ -127,8 +130,7 @@ void execute_convert(Exec& x) {
              b = float_source(read(x, 2, lane), source, ftz);
       if (sat) a = saturate(a), b = saturate(b);
       write(x, lane,
-            (narrow_to(a, destination, float_mode, ftz) << 16) |
-                narrow_to(b, destination, float_mode, ftz));
+            (narrow_to(a, destination, float_mode) << 16) | narrow_to(b, destination, float_mode));
     });
     return;
   }
@@ -156,7 +158,7 @@ void execute_convert(Exec& x) {
   if (source_float && !destination_float) {
     for_each_lane(x.lanes, [&](uint32_t lane) {
       const double value = float_source(read(x, 1, lane), source, ftz);
-      write(x, lane, int_image(destination, float_to_int(value, destination, mode)));
+      write(x, lane, int_image(destination, float_to_int(value, source, destination, mode)));
     });
     return;
   }
@@ -185,7 +187,7 @@ void execute_convert(Exec& x) {
         double value = int_to_double_odd(magnitude);
         if (negative) value = -value;
         if (sat) value = saturate(value);
-        result = narrow_to(value, destination, float_mode, ftz);
+        result = narrow_to(value, destination, float_mode);
       }
       write(x, lane, result);
     });
@@ -208,7 +210,7 @@ void execute_convert(Exec& x) {
         break;
       }
       default:
-        result = is_half_type(destination) ? narrow_to(value, destination, float_mode, ftz) : 0;
+        result = is_half_type(destination) ? narrow_to(value, destination, float_mode) : 0;
     }
     write(x, lane, result);
   });

@@ -162,10 +162,16 @@ void sign_operation(Exec& x) {
       x.fail(FaultKind::unsupported, 0, "floating-point type");
       return;
   }
-  const bool ftz = in.mod.ftz && in.type == DataType::f32;
+  // .ftz (abs and neg on f32, f16 and f16x2) flushes a subnormal input, so the result is zero.
+  const bool ftz = in.mod.ftz;
+  const bool halves = in.type == DataType::f16 || in.type == DataType::f16x2;
   for_each_lane(x.lanes, [&](uint32_t lane) {
     uint64_t a = read(x, 1, lane);
-    if (ftz) a = f32_bits(flush(as_f32(a), true));
+    if (ftz && in.type == DataType::f32) a = f32_bits(flush(as_f32(a), true));
+    if (ftz && halves) {
+      for (unsigned shift = 0; shift < 8 * type_bytes(in.type); shift += 16)
+        if (((a >> shift) & 0x7c00) == 0) a &= ~(uint64_t{0x7fff} << shift);
+    }
     switch (in.op) {
       case Opcode::abs:
         a &= ~sign_bits;

@@ -284,7 +284,9 @@ void execute_memory(Exec& x, bool& pending) {
           const uint64_t b = read(x, b_index, lane);
           const uint64_t c = in.mod.atomic == AtomicOp::cas ? read(x, b_index + 1, lane) : 0;
           const uint64_t old_value = load_bytes(pointer, element);
-          store_bytes(pointer, atomic_result(in.mod.atomic, in.type, old_value, b, c), element);
+          store_bytes(pointer,
+                      atomic_result(in.mod.atomic, in.type, old_value, b, c, AtomicMemory::shared),
+                      element);
           if (has_destination) write(x, destination, lane, element_image(in.type, old_value));
         }
       });
