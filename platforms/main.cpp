@@ -362,9 +362,3 @@ int sc_main(int argc, char* argv[]) {
     return exit_simulation_error;
   }
 }
-
-// Our own entry point, so that SystemC's banner is off before the kernel prints it.
-int main(int argc, char* argv[]) {
-  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
-}

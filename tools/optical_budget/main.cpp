@@ -14,6 +14,8 @@
 #include <optional>
 #include <string>
 
+#include <systemc>  // sc_main's declaration (C linkage)
+
 #include "modules/common/config_document.h"
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
@@ -93,7 +95,7 @@ void print_mrr_counts(const OpticalChannelConfig& config,
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {
   const std::filesystem::path configs = std::filesystem::path(OHMVP_SOURCE_DIR) / "configs";
   std::filesystem::path file = configs / "optical" / "ohm_channel.json";
   std::optional<uint32_t> waveguides;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <systemc>  // sc_main's declaration (C linkage)
+
 #include "modules/common/errors.h"
 #include "modules/host/simd_efficiency_experiment.h"
 
@@ -25,7 +27,7 @@ int usage(const std::string& problem) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {
   std::filesystem::path folder =
       std::filesystem::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads";
   std::vector<uint32_t> warp_sizes{4, 8, 16, 32, 64};
