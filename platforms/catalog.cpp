@@ -59,19 +59,19 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   const fs::path given(name_or_file);
   const bool looks_like_file = given.has_parent_path() || given.extension() == ".json";
   if (looks_like_file) {
-    if (!fs::is_regular_file(given)) {
+    if (!regular_file_exists(given)) {
       throw ConfigError(std::string("cannot read ") + what + " file " + name_or_file + ": " +
                         why_not_a_file(given));
     }
     return given;
   }
   const fs::path candidate = dir / (name_or_file + ".json");
-  if (fs::is_regular_file(candidate)) return candidate;
+  if (regular_file_exists(candidate)) return candidate;
   std::string message = std::string("unknown ") + what + " '" + name_or_file + "'";
   // A name is looked up among the shipped files only: a file of that name here is a path.
   const fs::path here = fs::path(".") / (name_or_file + ".json");
   const std::string close = closest_match(name_or_file, shipped);
-  if (fs::is_regular_file(here))
+  if (regular_file_exists(here))
     message += "; did you mean " + here.string() + ", the file here?";
   else if (!close.empty())
     message += "; did you mean '" + close + "'?";

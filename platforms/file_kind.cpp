@@ -38,7 +38,7 @@ void refuse_run_report(const nlohmann::json& root, const std::string& named) {
 }  // namespace
 
 bool is_other_than_json(const std::filesystem::path& file) {
-  return file.extension() != ".json" && std::filesystem::is_regular_file(file);
+  return file.extension() != ".json" && regular_file_exists(file);
 }
 
 nlohmann::json load_workload_json(const std::filesystem::path& file) {

@@ -8,6 +8,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/host/buffer_locator.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
@@ -59,14 +60,10 @@ class SimulatedExecutor : public WorkloadExecutor {
       std::string what = error.what();
       const std::string gpu_context = "launch of kernel '" + launch.kernel + "': ";
       if (what.rfind(gpu_context, 0) == 0) what.erase(0, gpu_context.size());
-      return ConfigError(launch_context(m_workload, launch.kernel) + what);
+      return ConfigError(launch_context(m_workload, launch) + what);
     };
     try {
-      KernelArguments packed(m_runtime, m_module, launch.kernel);
-      if (args.size() != packed.parameter_count())
-        throw ConfigError("kernel '" + launch.kernel + "' takes " +
-                          std::to_string(packed.parameter_count()) +
-                          " arguments; the launch gives " + std::to_string(args.size()));
+      KernelArguments packed(m_runtime, m_module, launch.kernel);  // check_launches counted them
       for (const ResolvedArg& arg : args) add(packed, arg);
       Runtime::LaunchConfig config;
       config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
@@ -241,7 +238,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                       " needs one");
   const GpuWorkload workload = load_gpu_workload(
       file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()));
-
+  // A launch its PTX cannot take is the workload's error, found before any file is written and
+  // before the C++ reference (--verify) runs it.
+  check_launches(workload, gpu::load_ptx_file(workload.ptx.string()));
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
 

@@ -34,8 +34,8 @@ ReferenceCheck::ReferenceCheck(const GpuWorkload& workload)
   } catch (const Interrupted&) {
     throw;
   } catch (const SimulationError& error) {
-    throw ConfigError("--verify: the C++ reference of '" + workload.name +
-                      "' cannot run this workload: " + error.what());
+    throw ConfigError("--verify: " + workload.file.string() + ": the C++ reference of '" +
+                      workload.name + "' cannot run this workload: " + error.what());
   }
 }
 

@@ -77,7 +77,7 @@ std::filesystem::path resolve_default_workload(const ConfigDocument& document,
     const std::filesystem::path given(name);
     const std::filesystem::path beside = std::filesystem::path(origin).parent_path() / given;
     if (given.is_relative() && (given.has_parent_path() || given.extension() == ".json") &&
-        origin != "--set" && std::filesystem::is_regular_file(beside))
+        origin != "--set" && regular_file_exists(beside))
       name = beside.string();
     const std::filesystem::path file = resolve_workload(name);
     load_workload_json(file);  // a platform file or a trace is told so

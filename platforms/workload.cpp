@@ -36,6 +36,8 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
   reader.finish();
   const std::filesystem::path path =
       std::filesystem::path(file).is_absolute() ? std::filesystem::path(file) : folder / file;
+  if (!regular_file_exists(path))
+    reader.fail("file", "cannot read trace " + path.string() + ": " + why_not_a_file(path));
   auto trace = std::make_unique<TraceSource>(path);
   w.trace_file = path;
   w.reach_source = "trace " + path.string();

@@ -84,13 +84,19 @@ std::string join_list(const std::vector<std::string>& items, const std::string& 
 
 std::vector<std::string> extends_names(const fs::path& file, const nlohmann::json& extends) {
   const std::string problem = file.string() + ": extends: expected a string or an array of strings";
-  if (extends.is_string()) return {extends.get<std::string>()};
-  if (!extends.is_array()) throw ConfigError(problem);
+  if (!extends.is_string() && !extends.is_array()) throw ConfigError(problem);
   std::vector<std::string> names;
-  for (const nlohmann::json& name : extends) {
+  for (const nlohmann::json& name :
+       extends.is_string() ? nlohmann::json::array({extends}) : extends) {
     if (!name.is_string()) throw ConfigError(problem);
     names.push_back(name.get<std::string>());
   }
+  // A file name cut at a NUL would name another file.
+  for (const std::string& name : names)
+    if (has_control_character(name))
+      throw ConfigError(
+          file.string() + ": extends: expected a name without control characters, got " +
+          nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return names;
 }
 
@@ -147,6 +153,7 @@ class Loader {
     for (const fs::path& dir : m_search_dirs) candidates.push_back((dir / leaf).lexically_normal());
     std::vector<std::string> looked;
     for (const fs::path& candidate : candidates) {
+      if (std::find(looked.begin(), looked.end(), candidate.string()) != looked.end()) continue;
       std::error_code ignored;
       if (fs::is_regular_file(candidate, ignored)) return candidate;
       if (const auto why = why_not_regular(candidate))

@@ -19,15 +19,6 @@ std::string quoted(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// Whether `text` holds a C0 or C1 control character (U+0000..U+001F, U+007F..U+009F).
-bool has_control_character(const std::string& text) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) return true;
-  }
-  return false;
-}
-
 // A value as messages quote it: scalars in full (up to a point), containers by kind.
 std::string describe(const nlohmann::json& value) {
   if (value.is_object()) return "an object";

@@ -28,6 +28,14 @@ bool c1_control_at(std::string_view text, size_t i) {
          (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80;
 }
 
+bool has_control_character(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) return true;
+  }
+  return false;
+}
+
 std::string printable(const std::string& message) {
   std::string text;
   text.reserve(message.size());

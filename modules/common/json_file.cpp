@@ -242,6 +242,11 @@ std::optional<std::string> why_not_regular(const std::filesystem::path& path) {
   return "not a regular file";
 }
 
+bool regular_file_exists(const std::filesystem::path& path) noexcept {
+  std::error_code unknown;
+  return std::filesystem::is_regular_file(path, unknown);
+}
+
 std::string why_not_a_file(const std::filesystem::path& path) {
   return why_not_regular(path).value_or("no such file");
 }

@@ -21,6 +21,9 @@ constexpr size_t max_json_depth = 100;
 nlohmann::json parse_json_text(const std::string& text, const std::string& where,
                                const std::string& root_path = "");
 
+// Whether `path` is a regular file (symbolic links followed). Never throws: a path that cannot be
+// looked at (too long, a symbolic-link loop) is not one, and why_not_a_file says why.
+bool regular_file_exists(const std::filesystem::path& path) noexcept;
 // Why `path` is not a regular file: "no such file", "a folder, not a file" or "not a regular file".
 std::string why_not_a_file(const std::filesystem::path& path);
 // Why `path` is there but not a regular file (a folder, a FIFO, a device: symbolic links

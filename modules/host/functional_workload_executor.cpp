@@ -4,6 +4,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/host/workload_architecture.h"
 #include "modules/host/workload_texture.h"
 
 namespace ohmvp {
@@ -30,6 +31,7 @@ FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& worklo
                                                        const gpu::Module& module,
                                                        uint32_t warp_size)
     : m_workload(workload), m_module(&module), m_executor(module, m_memory, warp_size) {
+  check_launches(workload, module);
   m_executor.set_limits(workload.limits);
   for (const BufferSpec& spec : workload.buffers) {
     DeviceBuffer buffer;
@@ -65,7 +67,7 @@ uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
   try {
     binding = workload_texture(m_workload, arg.texture, find(arg.texture.buffer).address);
   } catch (const ConfigError& error) {
-    throw ConfigError(launch_context(m_workload, launch.kernel) + error.what());
+    throw ConfigError(launch_context(m_workload, launch) + error.what());
   }
   binding.handle = m_next_texture_handle++;
   m_executor.textures().bind(binding);
@@ -74,11 +76,7 @@ uint64_t FunctionalWorkloadExecutor::bind_texture(const KernelLaunch& launch,
 
 std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
     const KernelLaunch& launch, const gpu::Function& kernel, const std::vector<ResolvedArg>& args) {
-  const std::string where = launch_context(m_workload, launch.kernel);
-  if (args.size() != kernel.params.size())
-    throw ConfigError(where + "the kernel takes " + std::to_string(kernel.params.size()) +
-                      " parameters, the workload passes " + std::to_string(args.size()) +
-                      " arguments");
+  const std::string where = launch_context(m_workload, launch);
   const gpu::Module& module = *m_module;
   std::vector<uint8_t> block(kernel.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
@@ -116,19 +114,14 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
 
 void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
                                         const std::vector<ResolvedArg>& args) {
-  const gpu::Function* kernel = nullptr;
-  try {
-    kernel = &m_module->kernel(launch.kernel);
-  } catch (const ConfigError& error) {
-    throw ConfigError(launch_context(m_workload, launch.kernel) + error.what());
-  }
+  const gpu::Function& kernel = m_module->kernel(launch.kernel);  // check_launches found it
   gpu::LaunchParams params;
   params.kernel = launch.kernel;
   params.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
   params.block = {launch.block[0], launch.block[1], launch.block[2]};
   params.dynamic_shared_bytes = launch.shared_bytes;
   params.cooperative = launch.cooperative;
-  params.arguments = pack_arguments(launch, *kernel, args);
+  params.arguments = pack_arguments(launch, kernel, args);
   const gpu::LaunchStatistics stats = m_executor.launch(params);
   m_totals.warp_size = stats.warp_size;
   m_totals.ctas += stats.ctas;

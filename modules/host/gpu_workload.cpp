@@ -64,7 +64,7 @@ class WorkloadParser {
     root.get("ptx", ptx);
     if (ptx.empty()) root.fail("ptx", "expected the path of a PTX file");
     m_workload.ptx = resolve(ptx);
-    if (!std::filesystem::is_regular_file(m_workload.ptx))
+    if (!regular_file_exists(m_workload.ptx))
       root.fail("ptx", why_not_a_file(m_workload.ptx) + ": " + m_workload.ptx.string());
     parse_generators(root);
     parse_buffers(root);
@@ -569,6 +569,7 @@ class WorkloadParser {
 
   KernelLaunch parse_launch(const ConfigReader& r) {
     KernelLaunch launch;
+    launch.path = r.path();
     r.get("kernel", launch.kernel);
     if (launch.kernel.empty()) r.fail("kernel", "expected a kernel name");
     launch.grid = parse_dims(r, "grid");
@@ -774,8 +775,8 @@ void check_symbol_buffer(const GpuWorkload& workload, const BufferSpec& buffer,
                       std::to_string(variable->size) + " bytes)");
 }
 
-std::string launch_context(const GpuWorkload& workload, const std::string& kernel) {
-  return workload.file.string() + ": launch of '" + kernel + "': ";
+std::string launch_context(const GpuWorkload& workload, const KernelLaunch& launch) {
+  return workload.file.string() + ": " + launch.path + ": launch of '" + launch.kernel + "': ";
 }
 
 bool is_kernel_workload(const nlohmann::json& root) {

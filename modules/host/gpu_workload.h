@@ -85,6 +85,7 @@ struct KernelArg {
 };
 
 struct KernelLaunch {
+  std::string path;  // JSON path, for messages
   std::string kernel;
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
@@ -136,8 +137,8 @@ bool is_kernel_workload(const nlohmann::json& root);
 void check_symbol_buffer(const GpuWorkload& workload, const BufferSpec& buffer,
                          const gpu::Module& module);
 
-// "<workload file>: launch of '<kernel>': ", the start of an error in one of its launches.
-std::string launch_context(const GpuWorkload& workload, const std::string& kernel);
+// "<workload file>: <JSON path>: launch of '<kernel>': ", the start of an error in a launch.
+std::string launch_context(const GpuWorkload& workload, const KernelLaunch& launch);
 
 // The memory a workload's buffers must fit in: its bytes and, for messages, what makes them up
 // and which keys set it ("2 channels x ... (memory.channels, ...)"; may be empty).

@@ -8,44 +8,68 @@ namespace ohmvp {
 
 namespace {
 
-void collect(const std::vector<WorkloadStep>& steps, std::vector<std::string>& kernels) {
+// Every launch of the workload, loops' bodies included, in file order.
+void collect(const std::vector<WorkloadStep>& steps, std::vector<const KernelLaunch*>& launches) {
   for (const WorkloadStep& step : steps) {
-    if (step.kind == WorkloadStep::Kind::launch &&
-        std::find(kernels.begin(), kernels.end(), step.launch.kernel) == kernels.end())
-      kernels.push_back(step.launch.kernel);
-    collect(step.steps, kernels);
+    if (step.kind == WorkloadStep::Kind::launch) launches.push_back(&step.launch);
+    collect(step.steps, launches);
   }
+}
+
+std::vector<const KernelLaunch*> launches_of(const GpuWorkload& workload) {
+  std::vector<const KernelLaunch*> launches;
+  collect(workload.steps, launches);
+  return launches;
+}
+
+// The first launch of each kernel.
+std::vector<const KernelLaunch*> first_launches(const GpuWorkload& workload) {
+  std::vector<const KernelLaunch*> first;
+  for (const KernelLaunch* launch : launches_of(workload))
+    if (std::none_of(first.begin(), first.end(),
+                     [&](const KernelLaunch* seen) { return seen->kernel == launch->kernel; }))
+      first.push_back(launch);
+  return first;
 }
 
 // The layout of a kernel the workload launches; a kernel the module lacks is the workload's error.
 gpu::KernelLayout layout_of(const GpuWorkload& workload, const gpu::Module& module,
-                            const std::string& kernel) {
+                            const KernelLaunch& launch) {
   try {
-    return gpu::KernelLayout(module, kernel);
+    return gpu::KernelLayout(module, launch.kernel);
   } catch (const ConfigError& error) {
-    throw ConfigError(launch_context(workload, kernel) + error.what());
+    throw ConfigError(launch_context(workload, launch) + error.what());
   }
 }
 
 }  // namespace
 
-std::vector<std::string> launched_kernels(const GpuWorkload& workload) {
-  std::vector<std::string> kernels;
-  collect(workload.steps, kernels);
-  return kernels;
+void check_launches(const GpuWorkload& workload, const gpu::Module& module) {
+  for (const KernelLaunch* launch : launches_of(workload)) {
+    const gpu::Function* kernel = nullptr;
+    try {
+      kernel = &module.kernel(launch->kernel);
+    } catch (const ConfigError& error) {
+      throw ConfigError(launch_context(workload, *launch) + error.what());
+    }
+    if (launch->args.size() != kernel->params.size())
+      throw ConfigError(launch_context(workload, *launch) + "kernel '" + launch->kernel +
+                        "' takes " + std::to_string(kernel->params.size()) +
+                        " arguments; the launch gives " + std::to_string(launch->args.size()));
+  }
 }
 
 gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module) {
   gpu::ComputeCapability needed = gpu::ComputeCapability::sm_70;
-  for (const std::string& kernel : launched_kernels(workload))
-    needed = std::max(needed, gpu::kernel_need(layout_of(workload, module, kernel)).capability);
+  for (const KernelLaunch* launch : first_launches(workload))
+    needed = std::max(needed, gpu::kernel_need(layout_of(workload, module, *launch)).capability);
   return needed;
 }
 
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
                                  gpu::ComputeCapability gpu, uint32_t warp_size) {
-  for (const std::string& kernel : launched_kernels(workload)) {
-    const gpu::KernelLayout layout = layout_of(workload, module, kernel);
+  for (const KernelLaunch* launch : first_launches(workload)) {
+    const gpu::KernelLayout layout = layout_of(workload, module, *launch);
     gpu::check_architecture(layout, gpu);
     gpu::check_warp_size(layout, warp_size);
   }

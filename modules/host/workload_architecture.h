@@ -9,8 +9,9 @@
 
 namespace ohmvp {
 
-// The kernels a workload launches, each once, in the order of their first launch.
-std::vector<std::string> launched_kernels(const GpuWorkload& workload);
+// Throws ConfigError, naming the launch, for a launch of a kernel the module lacks or with another
+// number of arguments than the kernel's parameters: a workload's launches checked before a run.
+void check_launches(const GpuWorkload& workload, const gpu::Module& module);
 
 // The highest compute capability any kernel the workload launches needs (`module` is its PTX).
 // ConfigError for a kernel the module lacks.

@@ -322,6 +322,35 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/binary.json"),
                         "binary.trace:1: bad operation '\\x7fELF\\x00\\x01'");
   }
+  SECTION("paths that cannot be looked at, control characters in extends, a missing trace") {
+    // A symbolic-link loop and a name too long for the file system are bad input (exit 2) that
+    // names where the path was given, not a "simulation error" of the library's.
+    std::filesystem::create_symlink(dir + "/loop.json", dir + "/loop.json");
+    require_usage_error(
+        run_ohmvp("run --workload " + dir + "/loop.json"),
+        "cannot read workload file " + dir +
+            "/loop.json: not readable as a file: Too many levels of symbolic links");
+    write_text(dir + "/long.json", R"({"extends": "platforms/gpu_small", "platform": )"
+                                   R"({"default_workload": ")" +
+                                       std::string(300, 'x') + R"(.json"}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/long.json"),
+                        "long.json: platform.default_workload: cannot read workload file");
+    auto vecadd = shipped_kernel_workload("vecadd");
+    vecadd["ptx"] = dir + "/loop.json";
+    write_text(dir + "/vecadd.json", vecadd.dump());
+    require_usage_error(
+        run_ohmvp("run --workload " + dir + "/vecadd.json"),
+        "vecadd.json: ptx: not readable as a file: Too many levels of symbolic links");
+    // A name cut at a NUL would load another file.
+    write_text(dir + "/nul.json", R"({"extends": "platforms/gpu_small.json\u0000.x"})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/nul.json"),
+                        "nul.json: extends: expected a name without control characters, got "
+                        "\"platforms/gpu_small.json\\u0000.x\"");
+    write_text(dir + "/trace.json", R"({"type": "trace", "trace": {"file": "none.trace"}})");
+    require_usage_error(
+        run_ohmvp("run --platform ddr4_2400 --workload " + dir + "/trace.json"),
+        "trace.json: trace.file: cannot read trace " + dir + "/none.trace: no such file");
+  }
   SECTION("an empty workload name") {
     write_text(dir + "/unnamed.json", R"({"name": "", "traffic": {"requests": 10}})");
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --workload " + dir + "/unnamed.json"),

@@ -82,8 +82,8 @@ TEST_CASE("functional executor checks arguments against the kernel's .param layo
   SECTION("too few arguments") {
     const std::string message = config_error_of(
         vecadd_with_args(folder, R"([{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}])"));
-    CHECK(message.find("launch of 'vecadd': the kernel takes 4 parameters, the workload passes 3 "
-                       "arguments") != std::string::npos);
+    CHECK(message.find("launches[0]: launch of 'vecadd': kernel 'vecadd' takes 4 arguments; the "
+                       "launch gives 3") != std::string::npos);
   }
   SECTION("a scalar of the wrong width") {
     const std::string message = config_error_of(vecadd_with_args(
@@ -101,7 +101,7 @@ TEST_CASE("functional executor checks arguments against the kernel's .param layo
     nlohmann::json json = test::example_workload();
     json["launches"][0]["kernel"] = "nope";
     const std::string message = config_error_of(parse_gpu_workload(json, folder.path() / "w.json"));
-    CHECK(message.find("w.json: launch of 'nope': ") != std::string::npos);
+    CHECK(message.find("w.json: launches[0]: launch of 'nope': ") != std::string::npos);
     CHECK(message.find("no kernel (.entry) named 'nope'; it has 'vecadd'") != std::string::npos);
   }
 }
