@@ -67,7 +67,7 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   }
   const fs::path candidate = dir / (name_or_file + ".json");
   if (regular_file_exists(candidate)) return candidate;
-  std::string message = std::string("unknown ") + what + " '" + name_or_file + "'";
+  std::string message = std::string("unknown ") + what + " '" + excerpt(name_or_file) + "'";
   // A name is looked up among the shipped files only: a file of that name here is a path.
   const fs::path here = fs::path(".") / (name_or_file + ".json");
   const std::string close = closest_match(name_or_file, shipped);

@@ -80,7 +80,10 @@ std::filesystem::path resolve_default_workload(const ConfigDocument& document,
         origin != "--set" && regular_file_exists(beside))
       name = beside.string();
     const std::filesystem::path file = resolve_workload(name);
-    load_workload_json(file);  // a platform file or a trace is told so
+    // A platform file or a trace is told so; a kernel workload needs a GPU to run on.
+    if (is_kernel_workload(load_workload_json(file)) && !config.gpu)
+      throw ConfigError("kernel workload " + file.string() +
+                        " needs a GPU; this platform has none (no \"gpu\" section)");
     return file;
   } catch (const ConfigError& error) {
     throw ConfigError(origin + ": platform.default_workload: " + error.what());

@@ -132,7 +132,7 @@ std::string ConfigReader::read_string(const char* key, const nlohmann::json& val
   std::string text = value.get<std::string>();
   // Names, descriptions and paths reach terminals and file names: no control characters.
   if (has_control_character(text))
-    fail(key, "expected text without control characters, got " + quoted(value));
+    fail(key, "expected text without control characters, got " + excerpt(quoted(value), 200));
   return text;
 }
 

@@ -341,6 +341,11 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(
         run_ohmvp("run --workload " + dir + "/vecadd.json"),
         "vecadd.json: ptx: not readable as a file: Too many levels of symbolic links");
+    require_usage_error(
+        run_ohmvp("config --platform ddr4_2400 --set platform.default_workload=vecadd"),
+        "--set: platform.default_workload: kernel workload " +
+            shipped("testbenches/workloads/vecadd.json") +
+            " needs a GPU; this platform has none (no \"gpu\" section)");
     // A name cut at a NUL would load another file.
     write_text(dir + "/nul.json", R"({"extends": "platforms/gpu_small.json\u0000.x"})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/nul.json"),
