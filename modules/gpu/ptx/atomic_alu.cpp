@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "modules/gpu/ptx/float_bits.h"
 #include "modules/gpu/simt/half.h"
 
 namespace ohmvp::gpu {
@@ -71,11 +72,10 @@ uint64_t integer_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits, uint64_
   throw std::invalid_argument("atomic operation without an operator");
 }
 
-// A NaN result is the canonical NaN, as the arithmetic instructions give it (0x7fffffff,
-// 0x7fffffffffffffff).
+// A NaN result is the canonical NaN, as the arithmetic instructions give it.
 template <class T>
 uint64_t result_bits(T value) {
-  if (std::isnan(value)) return sizeof(T) == 4 ? 0x7fffffffu : 0x7fffffffffffffffULL;
+  if (std::isnan(value)) return sizeof(T) == 4 ? canonical_f32_nan : canonical_f64_nan;
   return to_bits<T>(value);
 }
 

@@ -20,4 +20,8 @@ inline uint64_t f64_bits(double value) {
   return bit_cast<uint64_t>(value);
 }
 
+// The NaN the arithmetic instructions give for any NaN result.
+constexpr uint64_t canonical_f32_nan = 0x7fffffff;
+constexpr uint64_t canonical_f64_nan = 0x7fffffffffffffffULL;
+
 }  // namespace ohmvp::gpu

@@ -1,11 +1,10 @@
 #include "modules/gpu/ptx/ptx_immediate.h"
 
-#include "modules/gpu/ptx/float_bits.h"
-
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
+
+#include "modules/gpu/ptx/float_bits.h"
 
 namespace ohmvp::gpu {
 namespace {

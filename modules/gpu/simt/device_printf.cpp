@@ -1,7 +1,8 @@
 #include "modules/gpu/simt/device_printf.h"
 
 #include <cstdio>
-#include <cstring>
+
+#include "modules/gpu/ptx/float_bits.h"
 
 namespace ohmvp::gpu {
 
@@ -131,9 +132,7 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
       case 'A': {
         const std::optional<uint64_t> bits = take(8);
         if (!bits) break;
-        double value;
-        std::memcpy(&value, &*bits, 8);
-        append_formatted(out, spec + conversion, value);
+        append_formatted(out, spec + conversion, as_f64(*bits));
         break;
       }
       case 's': {

@@ -6,10 +6,6 @@
 namespace ohmvp::gpu::detail {
 namespace {
 
-// NVIDIA GPUs return this NaN from any f32/f64 operation that produces a NaN.
-constexpr uint64_t canonical_f32_nan = 0x7fffffff;
-constexpr uint64_t canonical_f64_nan = 0x7fffffffffffffffULL;
-
 template <class T>
 T flush(T value, bool ftz) {
   return ftz && std::fpclassify(value) == FP_SUBNORMAL ? std::copysign(T{0}, value) : value;
