@@ -82,6 +82,7 @@ void DramProtocolChecker::check_and_apply(DdrCommand command, const DramAddress&
     check.fail("time went backwards (previous command at cycle " + std::to_string(m_last_cycle) +
                ")");
   }
+  if (Time(cycle) == m_last_cycle) check.fail("a second command in one clock cycle");
   check_address(check);
   switch (command) {
     case DdrCommand::ACT:
@@ -202,6 +203,12 @@ __attribute__((always_inline)) inline void DramProtocolChecker::check_column(
     check.require_after(same_group.last_write, m_timing.CCD_L, "tCCD_L");
     check.require_after(rank.last_write, m_timing.CCD_S, "tCCD_S");
     check.require_after(rank.last_read, m_timing.RTW(), "tRTW");
+  }
+  if (check.command == DdrCommand::RDA) {
+    // Its precharge starts tRTP after it and must not cut the write recovery short.
+    const uint64_t recovery = uint64_t{m_timing.CWL} + m_timing.BURST + m_timing.WR;
+    check.require_after(bank.last_write, recovery > m_timing.RTP ? recovery - m_timing.RTP : 0,
+                        "tWR before the precharge of RDA");
   }
   check_data_bus(check);
 }

@@ -107,6 +107,7 @@ void TimingChecker::record(DdrCommand command, const DramAddress& a, uint64_t t)
       BankNext& b = bank(a);
       const uint64_t burst_end = t + T.CWL + T.BURST;
       b.pre = std::max(b.pre, burst_end + T.WR);
+      b.rda = std::max(b.rda, burst_end + T.WR > T.RTP ? burst_end + T.WR - T.RTP : 0);
       GroupNext& g = m_groups[group_slot(a)];
       g.wr = std::max(g.wr, t + T.CCD_L);
       g.rd = std::max(g.rd, burst_end + T.WTR_L);

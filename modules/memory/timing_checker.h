@@ -32,8 +32,8 @@ class TimingChecker {
         return bank(a).pre;
       case DdrCommand::RD:
       case DdrCommand::RDA:
-        return std::max(
-            {bank(a).rd, m_groups[group_slot(a)].rd, rank.rd, data_bus_ready(a.rank, m_timing.CL)});
+        return std::max({bank_earliest(command, a), m_groups[group_slot(a)].rd, rank.rd,
+                         data_bus_ready(a.rank, m_timing.CL)});
       case DdrCommand::WR:
       case DdrCommand::WRA:
         return std::max({bank(a).wr, m_groups[group_slot(a)].wr, rank.wr,
@@ -56,8 +56,9 @@ class TimingChecker {
       case DdrCommand::PRE:
         return b.pre;
       case DdrCommand::RD:
-      case DdrCommand::RDA:
         return b.rd;
+      case DdrCommand::RDA:
+        return std::max(b.rd, b.rda);
       case DdrCommand::WR:
       case DdrCommand::WRA:
         return b.wr;
@@ -93,6 +94,8 @@ class TimingChecker {
  private:
   struct BankNext {
     uint64_t act = 0, pre = 0, rd = 0, wr = 0;
+    // RDA also waits for write recovery: its precharge follows it by tRTP and would cut tWR short.
+    uint64_t rda = 0;
   };
   struct GroupNext {
     uint64_t act = 0, rd = 0, wr = 0;

@@ -72,7 +72,7 @@ TEST_CASE("dram checker: tRRD_L and tRRD_S") {
     require_earliest(checker, C::ACT, at(1, 0), 4, "tRRD_S");
   }
   SECTION("other rank is not constrained") {
-    REQUIRE_NOTHROW(checker.check_and_apply(C::ACT, at(0, 0, 5, 1), 0));
+    REQUIRE_NOTHROW(checker.check_and_apply(C::ACT, at(0, 0, 5, 1), 1));
   }
 }
 
@@ -183,7 +183,7 @@ TEST_CASE("dram checker: PREA checks every open bank of the rank") {
 TEST_CASE("dram checker: PRE to a closed bank is a no-op") {
   DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   REQUIRE_NOTHROW(checker.check_and_apply(C::PRE, at(0, 0), 0));
-  checker.check_and_apply(C::ACT, at(0, 0), 0);
+  checker.check_and_apply(C::ACT, at(0, 0), 1);
   checker.check_and_apply(C::PRE, at(0, 0), 50);
   checker.check_and_apply(C::PRE, at(0, 0), 60);  // does not restart tRP
   require_earliest(checker, C::ACT, at(0, 0), 66, "tRP");
@@ -225,6 +225,11 @@ TEST_CASE("dram checker: state errors") {
     REQUIRE_THROWS_WITH(checker.check_and_apply(C::REF, at(0, 0), 100),
                         "DRAM protocol violation at cycle 100: REF rank 0: bank 5 is open "
                         "(row 5)");
+  }
+  SECTION("two commands in one clock cycle") {
+    REQUIRE_THROWS_WITH(checker.check_and_apply(C::ACT, at(2, 0), 0),
+                        "DRAM protocol violation at cycle 0: ACT rank 0 bank group 2 bank 8 row 5: "
+                        "a second command in one clock cycle");
   }
   SECTION("time going backwards") {
     checker.check_and_apply(C::ACT, at(2, 0), 10);
@@ -284,6 +289,18 @@ TEST_CASE("dram checker: read auto-precharge") {
   }
 }
 
+TEST_CASE("dram checker: RDA after a write waits until its precharge keeps tWR") {
+  DramTiming timing = ddr4_2400_cycles();
+  timing.WR = 24;
+  DramProtocolChecker checker(geometry(), timing);
+  checker.check_and_apply(C::ACT, at(0, 0), 0);
+  checker.check_and_apply(C::WR, at(0, 0), 16);  // burst ends at 32, tWR until 56
+  // A plain read may come at tWTR_L (41); RDA's precharge at RDA + tRTP may not start before 56.
+  DramProtocolChecker plain_read = checker;
+  REQUIRE_NOTHROW(plain_read.check_and_apply(C::RD, at(0, 0), 41));
+  require_earliest(checker, C::RDA, at(0, 0), 47, "tWR before the precharge of RDA");
+}
+
 TEST_CASE("dram checker: write auto-precharge") {
   DramProtocolChecker checker(geometry(), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0), 0);
@@ -295,7 +312,7 @@ TEST_CASE("dram checker: write auto-precharge") {
 TEST_CASE("dram checker: data bus overlap across ranks") {
   DramProtocolChecker checker(geometry(2), ddr4_2400_cycles());
   checker.check_and_apply(C::ACT, at(0, 0, 5, 0), 0);
-  checker.check_and_apply(C::ACT, at(0, 0, 5, 1), 0);
+  checker.check_and_apply(C::ACT, at(0, 0, 5, 1), 1);
   checker.check_and_apply(C::ACT, at(1, 0, 5, 0), 4);
   checker.check_and_apply(C::RD, at(0, 0, 5, 0), 16);  // burst [32, 36)
 

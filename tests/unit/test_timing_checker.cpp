@@ -165,16 +165,16 @@ TEST_CASE("timing checker: RDA precharges by itself after tRTP and tRAS") {
     short_rc.record(C::RDA, at(0, 0), 16);  // precharge at max(16 + 9, 0 + 39) = 39
     CHECK(short_rc.earliest(C::ACT, at(0, 0)) == 55);
   }
-  SECTION("a write before the RDA holds the precharge until tWR, stricter than the device") {
-    // The device precharges at max(tRTP, tRAS) after RDA and ignores the earlier write's tWR;
-    // the controller waits for it. A documented difference, see the cross-check.
+  SECTION("a write before the RDA delays the RDA until its precharge keeps tWR") {
     DramTiming timing = ddr4_2400_cycles();
     timing.WR = 24;
     TimingChecker long_wr(geometry(), timing);
     long_wr.record(C::ACT, at(0, 0), 0);
     long_wr.record(C::WR, at(0, 0), 16);              // burst ends at 32, tWR until 56
-    CHECK(long_wr.earliest(C::RDA, at(0, 0)) == 41);  // tWTR_L
-    long_wr.record(C::RDA, at(0, 0), 41);             // tRTP alone would precharge at 50
+    CHECK(long_wr.earliest(C::RD, at(0, 0)) == 41);   // tWTR_L
+    CHECK(long_wr.earliest(C::RDA, at(0, 0)) == 47);  // precharging at 47 + tRTP = 56
+    CHECK(long_wr.bank_earliest(C::RDA, at(0, 0)) == 47);
+    long_wr.record(C::RDA, at(0, 0), 47);
     CHECK(long_wr.earliest(C::ACT, at(0, 0)) == 72);
   }
 }

@@ -26,9 +26,9 @@
 //    device only wants tRP after each precharge.
 //  - prea_idle_bank_trp: PREA starts tRP on banks that were already closed; the device treats
 //    PREA to a closed bank as a no-op.
-//  - auto_precharge_history: the implicit precharge of RDA/WRA waits for every column command
-//    of the activation (e.g. tWR of a write before the RDA); the device counts only the RDA/WRA
-//    itself and tRAS.
+//  - auto_precharge_history: the implicit precharge of WRA waits for every column command of
+//    the activation (tRTP of a read before it, with a tRTP longer than tWR); the device counts
+//    only the WRA itself and tRAS.
 //  - prea_pending_auto_precharge: PREA waits until a bank closed by RDA/WRA has finished its
 //    implicit precharge; the device skips closed banks.
 
@@ -189,7 +189,9 @@ class CrossCheck {
     const uint64_t earliest = m_controller.earliest(command, a);
     if (!split_agrees(command, a)) return false;
 
-    if (earliest > m_last) {
+    // One command per clock: after the first, each comes at least a cycle after the last.
+    const uint64_t next = issued == 0 ? 0 : m_last + 1;
+    if (earliest > next) {
       ++probes;
       DramProtocolChecker early = m_device;
       bool rejected = false;
@@ -210,7 +212,7 @@ class CrossCheck {
       }
     }
 
-    uint64_t cycle = std::max(earliest, m_last);
+    uint64_t cycle = std::max(earliest, next);
     if (m_rng.below(4) == 0) cycle += m_rng.below(32);
     try {
       m_device.check_and_apply(command, a, cycle);
