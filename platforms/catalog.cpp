@@ -21,7 +21,8 @@ fs::path ohmvp_home() {
     return home;
   }
   // A build runs from its source tree; an installed copy reads what `cmake --install` placed.
-  if (fs::is_directory(fs::path(OHMVP_SOURCE_DIR) / "configs")) return OHMVP_SOURCE_DIR;
+  std::error_code unreadable;  // a source tree that cannot be looked at is not the one to use
+  if (fs::is_directory(fs::path(OHMVP_SOURCE_DIR) / "configs", unreadable)) return OHMVP_SOURCE_DIR;
   return OHMVP_INSTALL_DATADIR;
 }
 
@@ -60,8 +61,8 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   const bool looks_like_file = given.has_parent_path() || given.extension() == ".json";
   if (looks_like_file) {
     if (!regular_file_exists(given)) {
-      throw ConfigError(std::string("cannot read ") + what + " file " + name_or_file + ": " +
-                        why_not_a_file(given));
+      throw ConfigError(std::string("cannot read ") + what + " file " + excerpt(name_or_file, 200) +
+                        ": " + why_not_a_file(given));
     }
     return given;
   }

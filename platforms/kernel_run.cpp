@@ -34,14 +34,10 @@ namespace {
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
  public:
-  // Refuses (ConfigError) a kernel the GPU cannot run (its compute capability, its warp size)
-  // before it copies anything.
-  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, const gpu::GpuConfig& gpu)
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload)
       : m_runtime(runtime), m_workload(workload) {
     runtime.set_limits(workload.limits);
     m_module = runtime.load_module(workload.ptx);
-    check_workload_architecture(workload, runtime.module(m_module), gpu.compute_capability,
-                                gpu.warp_size);
     for (const BufferSpec& buffer : workload.buffers) {
       if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
       const uint64_t address = buffer.symbol.empty()
@@ -55,13 +51,6 @@ class SimulatedExecutor : public WorkloadExecutor {
   }
 
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
-    const auto in_launch = [&](const std::exception& error) {
-      // The GPU names the launch too; the workload's context says it once.
-      std::string what = error.what();
-      const std::string gpu_context = "launch of kernel '" + launch.kernel + "': ";
-      if (what.rfind(gpu_context, 0) == 0) what.erase(0, gpu_context.size());
-      return ConfigError(launch_context(m_workload, launch) + what);
-    };
     try {
       KernelArguments packed(m_runtime, m_module, launch.kernel);  // check_launches counted them
       for (const ResolvedArg& arg : args) add(packed, arg);
@@ -73,9 +62,9 @@ class SimulatedExecutor : public WorkloadExecutor {
       config.registers_per_thread = launch.registers_per_thread;
       m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
     } catch (const std::invalid_argument& error) {
-      throw in_launch(error);
+      throw launch_error(m_workload, launch, error.what());
     } catch (const ConfigError& error) {
-      throw in_launch(error);
+      throw launch_error(m_workload, launch, error.what());
     }
   }
 
@@ -238,9 +227,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                       " needs one");
   const GpuWorkload workload = load_gpu_workload(
       file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()));
-  // A launch its PTX cannot take is the workload's error, found before any file is written and
-  // before the C++ reference (--verify) runs it.
-  check_launches(workload, gpu::load_ptx_file(workload.ptx.string()));
+  // A launch its PTX cannot take, or a kernel this GPU cannot run (its compute capability, its
+  // warp size), is the workload's error, found before any file is written and before the C++
+  // reference (--verify) runs it.
+  const gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
+  check_launches(workload, module);
+  check_workload_architecture(workload, module, config.gpu->compute_capability,
+                              config.gpu->warp_size);
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
 
@@ -274,7 +267,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
     try {
-      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload, *config.gpu);
+      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload);
       run_workload_steps(workload, *executor);
       platform.runtime().synchronize();
       const auto outputs = read_outputs(workload, *executor);

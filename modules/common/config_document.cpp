@@ -93,10 +93,8 @@ std::vector<std::string> extends_names(const fs::path& file, const nlohmann::jso
   }
   // A file name cut at a NUL would name another file.
   for (const std::string& name : names)
-    if (has_control_character(name))
-      throw ConfigError(
-          file.string() + ": extends: expected a name without control characters, got " +
-          nlohmann::json(name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (find_control_character(name) != std::string::npos)
+      throw ConfigError(file.string() + ": extends: " + control_character_refusal(name, "a name"));
   return names;
 }
 
@@ -157,12 +155,13 @@ class Loader {
       std::error_code ignored;
       if (fs::is_regular_file(candidate, ignored)) return candidate;
       if (const auto why = why_not_regular(candidate))
-        throw ConfigError(including.string() + ": extends: '" + name + "' is " +
-                          candidate.string() + ", " + *why);
+        throw ConfigError(including.string() + ": extends: '" + excerpt(name) + "' is " +
+                          excerpt(candidate.string(), 200) + ", " + *why);
       looked.push_back(candidate.string());
     }
-    throw ConfigError(including.string() + ": extends: cannot find '" + name + "' (looked in " +
-                      join_list(looked, ", ") + ")");
+    for (std::string& path : looked) path = excerpt(path, 200);
+    throw ConfigError(including.string() + ": extends: cannot find '" + excerpt(name) +
+                      "' (looked in " + join_list(looked, ", ") + ")");
   }
 
   std::vector<fs::path> m_search_dirs;

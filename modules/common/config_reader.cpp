@@ -131,8 +131,8 @@ std::string ConfigReader::read_string(const char* key, const nlohmann::json& val
   if (!value.is_string()) fail(key, "expected string, got " + describe(value));
   std::string text = value.get<std::string>();
   // Names, descriptions and paths reach terminals and file names: no control characters.
-  if (has_control_character(text))
-    fail(key, "expected text without control characters, got " + excerpt(quoted(value), 200));
+  if (find_control_character(text) != std::string::npos)
+    fail(key, control_character_refusal(text, "text"));
   return text;
 }
 

@@ -1,5 +1,7 @@
 #include "modules/common/errors.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <sstream>
 
@@ -28,12 +30,27 @@ bool c1_control_at(std::string_view text, size_t i) {
          (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80;
 }
 
-bool has_control_character(std::string_view text) {
+size_t find_control_character(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) return true;
+    if (byte < 0x20 || byte == 0x7f || c1_control_at(text, i)) return i;
   }
-  return false;
+  return std::string_view::npos;
+}
+
+std::string control_character_refusal(std::string_view text, std::string_view what) {
+  const size_t at = find_control_character(text);
+  const auto byte = static_cast<unsigned char>(text[at]);
+  const unsigned code = byte < 0x80 ? byte : static_cast<unsigned char>(text[at + 1]);
+  char code_text[8];
+  std::snprintf(code_text, sizeof code_text, "U+%04X", code);
+  // Some text on each side of it, cut on character boundaries.
+  size_t from = at > 40 ? at - 40 : 0;
+  while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xc0) == 0x80) --from;
+  const std::string around = (from > 0 ? "..." : "") + excerpt(text.substr(from), at - from + 40);
+  return "expected " + std::string(what) + " without control characters; byte " +
+         std::to_string(at) + " is " + code_text + " in " +
+         nlohmann::json(around).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string printable(const std::string& message) {
@@ -65,7 +82,10 @@ std::string printable(const std::string& message) {
 
 std::string excerpt(std::string_view text, size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
-  return std::string(text.substr(0, max_bytes)) + "...";
+  size_t cut = max_bytes;
+  // Not inside a UTF-8 character: back to the byte that starts it.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
 }
 
 std::string number_text(double value) {

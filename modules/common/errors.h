@@ -15,8 +15,13 @@ std::string printable(const std::string& message);
 // Whether a C1 control character (U+0080..U+009F, such as an 8-bit CSI) starts at text[i].
 bool c1_control_at(std::string_view text, size_t i);
 
-// Whether `text` holds a C0 or C1 control character (U+0000..U+001F, U+007F..U+009F).
-bool has_control_character(std::string_view text);
+// Where the first C0 or C1 control character (U+0000..U+001F, U+007F..U+009F) of `text` starts,
+// or npos when it has none.
+size_t find_control_character(std::string_view text);
+
+// The refusal of text holding one: "expected <what> without control characters; byte N is U+XXXX
+// in "<the text around it, JSON-escaped>"".
+std::string control_character_refusal(std::string_view text, std::string_view what);
 
 // A piece of input to quote in a message: at most `max_bytes` of it, "..." marking a cut.
 std::string excerpt(std::string_view text, size_t max_bytes = 60);

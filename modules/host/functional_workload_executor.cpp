@@ -122,7 +122,12 @@ void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
   params.dynamic_shared_bytes = launch.shared_bytes;
   params.cooperative = launch.cooperative;
   params.arguments = pack_arguments(launch, kernel, args);
-  const gpu::LaunchStatistics stats = m_executor.launch(params);
+  gpu::LaunchStatistics stats;
+  try {
+    stats = m_executor.launch(params);
+  } catch (const ConfigError& error) {
+    throw launch_error(m_workload, launch, error.what());
+  }
   m_totals.warp_size = stats.warp_size;
   m_totals.ctas += stats.ctas;
   m_totals.warp_instructions += stats.warp_instructions;

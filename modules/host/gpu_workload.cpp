@@ -779,6 +779,18 @@ std::string launch_context(const GpuWorkload& workload, const KernelLaunch& laun
   return workload.file.string() + ": " + launch.path + ": launch of '" + launch.kernel + "': ";
 }
 
+ConfigError launch_error(const GpuWorkload& workload, const KernelLaunch& launch,
+                         std::string what) {
+  for (const std::string& gpu_context :
+       {"launch of kernel '" + launch.kernel + "': ", "launch of '" + launch.kernel + "': "}) {
+    if (what.rfind(gpu_context, 0) == 0) {
+      what.erase(0, gpu_context.size());
+      break;
+    }
+  }
+  return ConfigError(launch_context(workload, launch) + what);
+}
+
 bool is_kernel_workload(const nlohmann::json& root) {
   if (!root.is_object()) return false;
   const auto type = root.find("type");

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "modules/common/errors.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/device_limits.h"
 #include "modules/host/csr_generator.h"
@@ -139,6 +140,10 @@ void check_symbol_buffer(const GpuWorkload& workload, const BufferSpec& buffer,
 
 // "<workload file>: <JSON path>: launch of '<kernel>': ", the start of an error in a launch.
 std::string launch_context(const GpuWorkload& workload, const KernelLaunch& launch);
+
+// A GPU's error in `launch`, given the launch's context instead of the GPU's own "launch of
+// kernel '<kernel>': " or "launch of '<kernel>': " at its start.
+ConfigError launch_error(const GpuWorkload& workload, const KernelLaunch& launch, std::string what);
 
 // The memory a workload's buffers must fit in: its bytes and, for messages, what makes them up
 // and which keys set it ("2 channels x ... (memory.channels, ...)"; may be empty).

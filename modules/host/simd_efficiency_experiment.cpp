@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "modules/common/errors.h"
 #include "modules/common/json_file.h"
 #include "modules/gpu/architecture.h"
 #include "modules/gpu/ptx/ptx_parser.h"
@@ -14,7 +15,11 @@ namespace ohmvp {
 
 std::vector<std::filesystem::path> kernel_workload_files(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(folder))
+  std::error_code error;
+  std::filesystem::directory_iterator entries(folder, error);
+  if (error)
+    throw ConfigError("cannot list workload folder " + folder.string() + ": " + error.message());
+  for (const auto& entry : entries)
     if (entry.path().extension() == ".json" && is_kernel_workload(load_json_file(entry.path())))
       files.push_back(entry.path());
   std::sort(files.begin(), files.end());

@@ -349,8 +349,8 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     // A name cut at a NUL would load another file.
     write_text(dir + "/nul.json", R"({"extends": "platforms/gpu_small.json\u0000.x"})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/nul.json"),
-                        "nul.json: extends: expected a name without control characters, got "
-                        "\"platforms/gpu_small.json\\u0000.x\"");
+                        "nul.json: extends: expected a name without control characters; byte 24 is "
+                        "U+0000 in \"platforms/gpu_small.json\\u0000.x\"");
     write_text(dir + "/trace.json", R"({"type": "trace", "trace": {"file": "none.trace"}})");
     require_usage_error(
         run_ohmvp("run --platform ddr4_2400 --workload " + dir + "/trace.json"),
@@ -394,7 +394,7 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                R"({"extends": "platforms/ddr4_2400", "platform": {"name": "a\u001b[31mb"}})");
     require_usage_error(run_ohmvp("run -q --platform " + dir + "/control.json"),
                         "/control.json: platform.name: expected text without control "
-                        "characters, got \"a\\u001b[31mb\"");
+                        "characters; byte 1 is U+001B in \"a\\u001b[31mb\"");
     write_text(dir + "/default.json",
                R"({"extends": "platforms/gpu_small", "platform": {"default_workload": "vecad"}})");
     // A run of another workload refuses the platform too.

@@ -886,13 +886,25 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(clash.exit_code == 2);
     CHECK_THAT(clash.output, Contains("--vcd " + dir + "/o/report.json and the report " + dir +
                                       "/o/report.json are the same file"));
-    // Found once the outputs are opened (the GPU's warps cannot run the kernel's tensor-core
-    // instructions): they are removed, and an earlier VCD of that name stays as it was.
+    // A kernel the GPU's warps cannot run (tensor-core instructions need 32 lanes) is found
+    // before the outputs are opened.
+    const CliResult narrow = run_ohmvp("run -q --workload wmma_gemm --set gpu.warp_size=16 --out " +
+                                       dir + "/o --vcd " + dir + "/narrow.vcd");
+    INFO(narrow.output);
+    CHECK(narrow.exit_code == 2);
+    CHECK_THAT(narrow.output, Contains("need a warp of 32 lanes"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/narrow.vcd"));
+    // Found once the outputs are opened (an argument of the wrong width): they are removed, and
+    // an earlier VCD of that name stays as it was.
+    auto wide = nlohmann::json::parse(vecadd_workload(4096));
+    wide["launches"][0]["args"][3] = {{"u64", 4096}};
+    write_text(dir + "/wide.json", wide.dump());
     write_text(dir + "/t.vcd", "earlier\n");
-    const CliResult late = run_ohmvp("run -q --workload wmma_gemm --set gpu.warp_size=16 --out " +
-                                     dir + "/x/../o --vcd " + dir + "/t.vcd");
+    const CliResult late = run_ohmvp("run -q --workload " + dir + "/wide.json --out " + dir +
+                                     "/x/../o --vcd " + dir + "/t.vcd");
     INFO(late.output);
     CHECK(late.exit_code == 2);
+    CHECK_THAT(late.output, Contains("wide.json: launches[0]: launch of 'vecadd': "));
     CHECK(read_text(dir + "/t.vcd") == "earlier\n");
     CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
     CHECK_FALSE(std::filesystem::exists(dir + "/o"));

@@ -157,6 +157,17 @@ TEST_CASE("config: extends chain over two levels and search dirs") {
                     Catch::Contains(missing.string() + ": extends: cannot find 'nope' (looked in " +
                                     (dir.root() / "configs/nope.json").string() + ", " +
                                     (dir.root() / "lib/nope.json").string() + ")"));
+  // A long name is quoted in part: the message stays a line, not the name three times over.
+  const fs::path long_name =
+      dir.write("configs/long.json", R"({"extends": ")" + std::string(200, 'n') + R"("})");
+  try {
+    ConfigDocument::load(long_name, {dir.root() / "lib"});
+    FAIL("a missing file was found");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(),
+               Catch::Contains(": extends: cannot find '" + std::string(60, 'n') + "...'"));
+    CHECK_THAT(e.what(), !Catch::Contains(std::string(200, 'n')));
+  }
   const fs::path bad = dir.write("configs/bad.json", R"({"extends": 3})");
   CHECK_THROWS_WITH(ConfigDocument::load(bad, {}),
                     Catch::Contains("extends: expected a string or an array of strings"));
@@ -528,6 +539,15 @@ TEST_CASE("config: ConfigReader messages name the origin file") {
     CHECK_THROWS_WITH(ConfigReader(with_control.json(), "", &with_control).get("name", name),
                       Catch::Contains("name: expected text without control characters"));
   }
+  // The message says where the character is and shows the text around it, cut in long text.
+  const ConfigDocument escape(
+      json{{"name", std::string(100, 'x') + "\x1b" + std::string(100, 'y')}});
+  CHECK_THROWS_WITH(ConfigReader(escape.json(), "", &escape).get("name", name),
+                    Catch::EndsWith("byte 100 is U+001B in \"..." + std::string(40, 'x') +
+                                    "\\u001b" + std::string(39, 'y') + "...\""));
+  const ConfigDocument c1(json{{"name", std::string("\xc3\xa9\xc2\x85")}});
+  CHECK_THROWS_WITH(ConfigReader(c1.json(), "", &c1).get("name", name),
+                    Catch::EndsWith("byte 2 is U+0085 in \"\xc3\xa9\\u0085\""));
   const ConfigDocument not_utf8(json{{"name", std::string("a\x1b\xff")}});
   CHECK_THROWS_AS(ConfigReader(not_utf8.json(), "", &not_utf8).get("name", name), ConfigError);
   const ConfigDocument plain(json{{"name", std::string("caf\xc3\xa9 \xc2\xa0x")}});

@@ -97,6 +97,14 @@ TEST_CASE("functional executor checks arguments against the kernel's .param layo
     CHECK(message.find("argument 0 is a scalar of 4 bytes, parameter 'vecadd_param_0' takes 8") !=
           std::string::npos);
   }
+  SECTION("a cooperative launch, which runs only timed") {
+    nlohmann::json json = test::example_workload();
+    json["launches"][0]["cooperative"] = true;
+    const std::string message = config_error_of(parse_gpu_workload(json, folder.path() / "w.json"));
+    CHECK(message.find("w.json: launches[0]: launch of 'vecadd': a cooperative launch needs its "
+                       "blocks resident together") != std::string::npos);
+    CHECK(message.find("launch of 'vecadd': launch of") == std::string::npos);
+  }
   SECTION("an unknown kernel") {
     nlohmann::json json = test::example_workload();
     json["launches"][0]["kernel"] = "nope";

@@ -22,6 +22,18 @@ TEST_CASE("errors: messages show control bytes and broken UTF-8 as \\xNN, keep t
 TEST_CASE("errors: an excerpt of quoted input is cut with ...") {
   CHECK(ohmvp::excerpt("short") == "short");
   CHECK(ohmvp::excerpt(std::string(100, 'x'), 10) == "xxxxxxxxxx...");
+  // Never inside a UTF-8 character: "é" is two bytes, the cut falls before it.
+  const std::string accented = std::string("abc\xc3\xa9") + "def";
+  CHECK(ohmvp::excerpt(accented, 4) == "abc...");
+  CHECK(ohmvp::excerpt(accented, 5) == "abc\xc3\xa9...");
+}
+
+TEST_CASE("errors: a control character is refused naming where it is") {
+  CHECK(ohmvp::find_control_character("plain text") == std::string::npos);
+  CHECK(ohmvp::find_control_character("tab\there") == 3);
+  CHECK(ohmvp::find_control_character("\xc3\xa9\xc2\x9b") == 2);  // é, then 8-bit CSI
+  CHECK(ohmvp::control_character_refusal("a\nb", "a name") ==
+        "expected a name without control characters; byte 1 is U+000A in \"a\\nb\"");
 }
 
 TEST_CASE("errors: a number in a message has six significant digits") {
