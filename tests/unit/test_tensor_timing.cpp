@@ -49,7 +49,8 @@ TEST_CASE("Turing's four HMMA per wmma.mma give the paper's latencies", "[tensor
 TEST_CASE("Turing's 4-bit mode: one HMMA of the paper's 230 cycles per 8x8x32", "[tensor]") {
   TensorCoreConfig turing;
   turing.s4 = {1, 1, 230, 0, 0, 0, 0, 16};
-  const HmmaSchedule& s4 = TensorCoreTiming(turing).schedule(TensorMode::s4, MatrixShape::m8n8k32);
+  const TensorCoreTiming timing(turing);
+  const HmmaSchedule& s4 = timing.schedule(TensorMode::s4, MatrixShape::m8n8k32);
   CHECK(s4.supported);
   CHECK(s4.hmma == 1);
   CHECK(s4.latency == 230);
