@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
@@ -34,10 +35,11 @@ namespace {
 // Runs a workload's steps on the simulated platform through the runtime, buffer by name.
 class SimulatedExecutor : public WorkloadExecutor {
  public:
-  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload)
+  // `module` is the workload's PTX, parsed.
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::Module module)
       : m_runtime(runtime), m_workload(workload) {
     runtime.set_limits(workload.limits);
-    m_module = runtime.load_module(workload.ptx);
+    m_module = runtime.load_module(std::move(module));
     for (const BufferSpec& buffer : workload.buffers) {
       if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
       const uint64_t address = buffer.symbol.empty()
@@ -230,7 +232,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   // A launch its PTX cannot take, or a kernel this GPU cannot run (its compute capability, its
   // warp size), is the workload's error, found before any file is written and before the C++
   // reference (--verify) runs it.
-  const gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
+  gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
   check_launches(workload, module);
   check_workload_architecture(workload, module, config.gpu->compute_capability,
                               config.gpu->warp_size);
@@ -267,7 +269,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
     try {
-      executor = std::make_unique<SimulatedExecutor>(platform.runtime(), workload);
+      executor =
+          std::make_unique<SimulatedExecutor>(platform.runtime(), workload, std::move(module));
       run_workload_steps(workload, *executor);
       platform.runtime().synchronize();
       const auto outputs = read_outputs(workload, *executor);

@@ -188,8 +188,14 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
 Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
   ensure_started();
   raise_fault();
+  return load_module(gpu::load_ptx_file(ptx.string()));
+}
+
+Runtime::ModuleId Runtime::load_module(gpu::Module parsed) {
+  ensure_started();
+  raise_fault();
   auto loaded = std::make_unique<LoadedModule>();
-  loaded->module = gpu::load_ptx_file(ptx.string());
+  loaded->module = std::move(parsed);
   const gpu::Module& module = loaded->module;
   const uint64_t segment_bytes = gpu::module_segment_bytes(module);
   if (segment_bytes > 0) {

@@ -79,6 +79,8 @@ class Runtime : public sc_core::sc_module {
 
   // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
   ModuleId load_module(const std::filesystem::path& ptx);
+  // The same for a module already parsed.
+  ModuleId load_module(gpu::Module module);
   const gpu::Module& module(ModuleId id) const;
   // cudaGetSymbolAddress: the device address of a module-scope .global or .const variable (a
   // .const one's copy in device memory: what the host writes there, with any copy, is what the
