@@ -36,6 +36,17 @@ void or_mask(uint8_t* mask, const uint8_t* other, size_t n) {
   }
 }
 
+// Bit c set for each 64-byte chunk c of the line whose bytes the mask covers whole.
+uint64_t whole_chunks(const std::vector<uint8_t>& mask) {
+  uint64_t chunks = 0;
+  for (size_t c = 0; c * sec_ded::data_bytes < mask.size(); ++c) {
+    const auto first = mask.begin() + static_cast<std::ptrdiff_t>(c * sec_ded::data_bytes);
+    if (std::all_of(first, first + sec_ded::data_bytes, [](uint8_t b) { return b != 0; }))
+      chunks |= uint64_t{1} << c;
+  }
+  return chunks;
+}
+
 }  // namespace
 
 struct XPointController::ReadSlot {
@@ -501,6 +512,14 @@ void XPointController::complete_operations(uint64_t now) {
   m_running.resize(kept);
 }
 
+template <class Access>
+void XPointController::counting_ecc(const Access& access) {
+  const uint64_t corrected = m_media.corrected(), bad = m_media.uncorrectable();
+  access();
+  m_stats->ecc_corrected.inc(m_media.corrected() - corrected);
+  m_stats->ecc_uncorrectable.inc(m_media.uncorrectable() - bad);
+}
+
 void XPointController::commit_drain(WriteEntry& entry) {
   const uint64_t physical = m_leveller.to_physical(entry.logical_line);
   const bool full =
@@ -508,12 +527,11 @@ void XPointController::commit_drain(WriteEntry& entry) {
   if (full) {
     m_media.write_line(physical, entry.data.data());
   } else {
-    const uint64_t corrected = m_media.corrected(), bad = m_media.uncorrectable();
-    m_media.read_line(physical, m_line.data());
-    m_stats->ecc_corrected.inc(m_media.corrected() - corrected);
-    m_stats->ecc_uncorrectable.inc(m_media.uncorrectable() - bad);
+    uint64_t bad_chunks = 0;
+    counting_ecc([&] { m_media.read_line(physical, m_line.data(), &bad_chunks); });
     merge_masked(m_line.data(), entry.data.data(), entry.enabled.data(), m_config.line_bytes);
-    m_media.write_line(physical, m_line.data());
+    // A chunk the write covers whole is good again; one it covers in part keeps the error.
+    m_media.write_line(physical, m_line.data(), bad_chunks & ~whole_chunks(entry.enabled));
   }
   m_stats->media_writes.inc();
   m_stats->media_bytes_written.inc(m_config.line_bytes);
@@ -521,7 +539,7 @@ void XPointController::commit_drain(WriteEntry& entry) {
   entry.draining = false;
   --m_buffer_used;
   if (const std::optional<GapMove> move = m_leveller.count_write(entry.logical_line)) {
-    m_media.copy_line(move->from, move->to);
+    counting_ecc([&] { m_media.copy_line(move->from, move->to); });
     m_copies.emplace_back(move->from, move->to);
     m_stats->gap_moves.inc();
   }
@@ -596,10 +614,7 @@ bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset,
 }
 
 void XPointController::snapshot(uint64_t logical_line, uint8_t* out, sec_ded::Outcome& outcome) {
-  const uint64_t corrected = m_media.corrected(), bad = m_media.uncorrectable();
-  outcome = m_media.read_line(m_leveller.to_physical(logical_line), out);
-  m_stats->ecc_corrected.inc(m_media.corrected() - corrected);
-  m_stats->ecc_uncorrectable.inc(m_media.uncorrectable() - bad);
+  counting_ecc([&] { outcome = m_media.read_line(m_leveller.to_physical(logical_line), out); });
   overlay_buffered(logical_line, out);
 }
 
@@ -757,7 +772,7 @@ bool XPointController::start_copy(uint32_t partition, uint64_t now) {
     if (partition_of(from) != partition || m_partition_free_ps[target] > now) continue;
     // The copy reads `from` and writes `to`: both partitions are busy for the whole copy.
     const uint64_t done = occupy(partition, now, m_timing.read + m_timing.write);
-    occupy(target, now, m_timing.read + m_timing.write);
+    if (target != partition) occupy(target, now, m_timing.read + m_timing.write);
     m_stats->media_reads.inc();
     m_running.push_back(MediaOp{MediaOp::copy, 0, done});
     m_copies.erase(m_copies.begin() + static_cast<std::ptrdiff_t>(i));

@@ -107,6 +107,9 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   bool start_copy(uint32_t partition, uint64_t now);
   bool start_drain(uint32_t partition, uint64_t now);
   void commit_drain(WriteEntry& entry);
+  // Runs `access` to the media, counting what its ECC corrected and found uncorrectable.
+  template <class Access>
+  void counting_ecc(const Access& access);
   void send_due_messages(uint64_t now);
   void post(uint64_t time_ps, const tlm::tlm_phase& phase, tlm::tlm_generic_payload* payload);
   uint64_t next_wake() const;

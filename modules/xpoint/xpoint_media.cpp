@@ -20,7 +20,7 @@ XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc)
   }
 }
 
-sec_ded::Outcome XPointMedia::read_line(uint64_t line, uint8_t* out) {
+sec_ded::Outcome XPointMedia::read_line(uint64_t line, uint8_t* out, uint64_t* bad_chunks) {
   m_data.read(data_address(line), out, m_line_bytes);
   if (!m_ecc) return sec_ded::Outcome::clean;
   sec_ded::Outcome worst = sec_ded::Outcome::clean;
@@ -29,27 +29,34 @@ sec_ded::Outcome XPointMedia::read_line(uint64_t line, uint8_t* out) {
     m_ecc_words.read(ecc_address(line, c), reinterpret_cast<uint8_t*>(&word), sizeof word);
     const sec_ded::Outcome outcome = sec_ded::decode(out + c * sec_ded::data_bytes, word);
     if (outcome == sec_ded::Outcome::corrected) ++m_corrected;
-    if (outcome == sec_ded::Outcome::uncorrectable) ++m_uncorrectable;
+    if (outcome == sec_ded::Outcome::uncorrectable) {
+      ++m_uncorrectable;
+      if (bad_chunks != nullptr) *bad_chunks |= uint64_t{1} << c;
+    }
     worst = std::max(worst, outcome);
   }
   return worst;
 }
 
-void XPointMedia::write_line(uint64_t line, const uint8_t* data) {
+void XPointMedia::write_line(uint64_t line, const uint8_t* data, uint64_t poisoned) {
   m_data.write(data_address(line), data, m_line_bytes);
-  encode_line(line, data);
+  encode_line(line, data, poisoned);
   count_write(line);
 }
 
 void XPointMedia::copy_line(uint64_t from, uint64_t to) {
-  read_line(from, m_scratch.data());
-  write_line(to, m_scratch.data());
+  uint64_t bad_chunks = 0;
+  read_line(from, m_scratch.data(), &bad_chunks);
+  write_line(to, m_scratch.data(), bad_chunks);
 }
 
-void XPointMedia::encode_line(uint64_t line, const uint8_t* data) {
+void XPointMedia::encode_line(uint64_t line, const uint8_t* data, uint64_t poisoned) {
   if (!m_ecc) return;
+  // Two check bits off: SEC-DED reads any two-bit error as uncorrectable.
+  constexpr uint64_t k_poison = 0b11;
   for (uint32_t c = 0; c < m_chunks; ++c) {
-    const uint64_t word = sec_ded::encode(data + c * sec_ded::data_bytes, 0);
+    uint64_t word = sec_ded::encode(data + c * sec_ded::data_bytes, 0);
+    if ((poisoned >> c & 1u) != 0) word ^= k_poison;
     m_ecc_words.write(ecc_address(line, c), reinterpret_cast<const uint8_t*>(&word), sizeof word);
   }
 }
@@ -90,7 +97,7 @@ void XPointMedia::peek(uint64_t line, uint32_t offset, uint8_t* out, uint32_t le
 void XPointMedia::poke(uint64_t line, uint32_t offset, const uint8_t* data, uint32_t length) {
   m_data.write(data_address(line) + offset, data, length);
   m_data.read(data_address(line), m_scratch.data(), m_line_bytes);
-  encode_line(line, m_scratch.data());
+  encode_line(line, m_scratch.data(), 0);
 }
 
 }  // namespace ohmvp

@@ -18,11 +18,15 @@ class XPointMedia {
   XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc);
 
   // Reads a whole line into `out` (line_bytes), correcting single-bit errors per 64 bytes; the
-  // worst outcome of its code words.
-  sec_ded::Outcome read_line(uint64_t line, uint8_t* out);
-  // Writes a whole line (and its ECC); counts one write of the line.
-  void write_line(uint64_t line, const uint8_t* data);
-  // Gap move: read `from`, write `to` (one read and one write of the media).
+  // worst outcome of its code words. `bad_chunks`, when given, gets bit c set for each 64-byte
+  // chunk c found uncorrectable.
+  sec_ded::Outcome read_line(uint64_t line, uint8_t* out, uint64_t* bad_chunks = nullptr);
+  // Writes a whole line (and its ECC); counts one write of the line. The chunks set in
+  // `poisoned` keep bytes that came from an uncorrectable chunk: their code words are stored two
+  // bits off, so that they still read as uncorrectable instead of as good data.
+  void write_line(uint64_t line, const uint8_t* data, uint64_t poisoned = 0);
+  // Gap move: read `from`, write `to` (one read and one write of the media); an uncorrectable
+  // chunk stays uncorrectable where it goes.
   void copy_line(uint64_t from, uint64_t to);
 
   // Test hooks: flip a stored bit behind the ECC's back. `bit` indexes the line's data bits
@@ -54,7 +58,7 @@ class XPointMedia {
   uint64_t ecc_address(uint64_t line, uint32_t chunk) const {
     return (line * m_chunks + chunk) * sizeof(uint64_t);
   }
-  void encode_line(uint64_t line, const uint8_t* data);
+  void encode_line(uint64_t line, const uint8_t* data, uint64_t poisoned);
   void count_write(uint64_t line);
 
   uint64_t m_lines;

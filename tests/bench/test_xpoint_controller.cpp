@@ -92,6 +92,12 @@ XPointConfig wear_levelled() {
   return c;
 }
 
+XPointConfig one_partition_levelled() {
+  XPointConfig c = wear_levelled();
+  c.partitions = 1;
+  return c;
+}
+
 // SystemC elaborates once per process: every chain is built before the first sc_start.
 struct Bench {
   StatsRegistry stats;
@@ -105,6 +111,7 @@ struct Bench {
   Chain gaps{"gaps", wear_levelled(), stats};
   Chain traced{"traced", timing_config(), stats, &vcd};
   Chain joins{"joins", timing_config(), stats};
+  Chain one_partition{"one_partition", one_partition_levelled(), stats};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
 
@@ -218,6 +225,36 @@ TEST_CASE("xpoint controller: ECC corrects a flipped bit and reports two", "[xpo
   run_to(t2 + 500 * ns);
   CHECK(c.initiator.request(twice).status == tlm::TLM_GENERIC_ERROR_RESPONSE);
   CHECK(c.counter("ecc_uncorrectable") == 1);
+
+  // A write of other bytes of the line is merged into it (read, merge, write back): the bad 64
+  // bytes stay bad, and are not stored as good data under a fresh code word.
+  const uint64_t t3 = origin();
+  c.initiator.write(t3, 33, 8 * line + 128, pattern(3, 64));
+  run_to(t3 + 2000 * ns);
+  const size_t still = c.initiator.read(origin(), 34, 8 * line);
+  run_to(now_ps() + 500 * ns);
+  CHECK(c.initiator.request(still).status == tlm::TLM_GENERIC_ERROR_RESPONSE);
+  CHECK(c.counter("ecc_uncorrectable") == 3);  // the merge's read and this one
+
+  // A write of the bad 64 bytes whole makes them good again.
+  const uint64_t t4 = origin();
+  c.initiator.write(t4, 35, 8 * line, pattern(4, 64));
+  run_to(t4 + 2000 * ns);
+  const size_t mended = c.initiator.read(origin(), 36, 8 * line);
+  run_to(now_ps() + 500 * ns);
+  CHECK(c.initiator.request(mended).status == tlm::TLM_OK_RESPONSE);
+  CHECK(c.initiator.request(mended).data == pattern(4, 64));
+  CHECK(c.counter("ecc_uncorrectable") == 4);  // the second merge's read
+}
+
+TEST_CASE("xpoint controller: a gap move within one partition counts its time once", "[xpoint]") {
+  Chain& c = the_bench().one_partition;
+  const uint64_t t0 = origin();
+  c.initiator.write(t0, 1, 0, pattern(5, 256));
+  run_to(t0 + 5000 * ns);
+  REQUIRE(c.counter("gap_moves") == 1);
+  // The drain's write, then the move's read and write of the same partition.
+  CHECK(c.counter("media_busy_ps") == (763 + 190 + 763) * ns);
 }
 
 TEST_CASE("xpoint controller: a full read buffer holds END_REQ back", "[xpoint]") {

@@ -101,4 +101,14 @@ TEST_CASE("XPoint media stores lines, counts wear and checks ECC per 64 bytes", 
 
   CHECK(media.read_line(9, out.data()) == Outcome::clean);  // never written: zeros, clean
   CHECK(out == std::array<uint8_t, 256>{});
+
+  // A gap move carries the uncorrectable chunk along as uncorrectable, its good chunks as good.
+  media.copy_line(5, 10);
+  uint64_t bad_chunks = 0;
+  CHECK(media.read_line(10, out.data(), &bad_chunks) == Outcome::uncorrectable);
+  CHECK(bad_chunks == 0b0001);
+  media.write_line(11, line.data(), 0b0100);
+  bad_chunks = 0;
+  CHECK(media.read_line(11, out.data(), &bad_chunks) == Outcome::uncorrectable);
+  CHECK(bad_chunks == 0b0100);
 }
