@@ -153,6 +153,9 @@ tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload
     SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
     return tlm::TLM_COMPLETED;
   }
+  if (m_pending != nullptr) {
+    SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
+  }
   if (!validate(payload)) return tlm::TLM_COMPLETED;
   if (m_free.empty()) {
     m_pending = &payload;

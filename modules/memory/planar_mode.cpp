@@ -194,7 +194,11 @@ uint64_t PlanarMode::token(const Migration& m, Kind kind, uint64_t burst) const 
 
 void PlanarMode::start_reads(Migration& m) {
   if (m_config.swap_cmd) {
-    start_preset(m);
+    if (presets_held()) {
+      m.phase = Phase::awaiting_banks;
+    } else {
+      start_preset(m);
+    }
     return;
   }
   m.phase = Phase::reading;
@@ -335,6 +339,21 @@ void PlanarMode::start_preset(Migration& m) {
   }
 }
 
+bool PlanarMode::presets_held() const {
+  return std::any_of(m_migrations.begin(), m_migrations.end(), [](const Migration& m) {
+    return m.phase >= Phase::presetting && m.phase <= Phase::releasing;
+  });
+}
+
+PlanarMode::Migration* PlanarMode::next_awaiting_banks() {
+  Migration* next = nullptr;
+  for (Migration& m : m_migrations) {
+    if (m.phase == Phase::awaiting_banks && (next == nullptr || m.start_ps < next->start_ps))
+      next = &m;
+  }
+  return next;
+}
+
 void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const uint8_t* data) {
   switch (kind) {
     case preset:
@@ -345,6 +364,7 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
     case swap_command:
       take_swap_command(m, data);
       m.phase = Phase::moving;
+      m.moved_bytes = 0;
       m.bursts_read.assign(bursts(), 0);
       m.outstanding = 4 * bursts();
       for (uint32_t b = 0; b < bursts(); ++b) {
@@ -369,6 +389,7 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
     case xpoint_write:
       // The burst has left the register buffer: into DRAM, or taken by the XPoint controller.
       m_xpoint_end.release(64);
+      m.moved_bytes += 64;
       if (!m.queued.empty()) pump(m);
       if (--m.outstanding != 0) return;
       m.phase = Phase::signalling;
@@ -410,7 +431,7 @@ void PlanarMode::take_swap_command(Migration& m, const uint8_t* data) {
 
 void PlanarMode::send_swap_completion(Migration& m) {
   SwapCompletion completion;
-  completion.bytes_moved = 2 * m_config.page_bytes;
+  completion.bytes_moved = static_cast<uint32_t>(m.moved_bytes);  // page_bytes is at most 1 MiB
   const auto bytes = encode(completion);
   m_back.control_message(bytes.data(), swap_completion_bytes, token(m, swap_ready, 0));
 }
@@ -436,6 +457,7 @@ void PlanarMode::finish(Migration& m) {
   std::deque<HeteroRequest*> waiters;
   waiters.swap(m.waiters);
   for (HeteroRequest* r : waiters) route(*r);
+  if (Migration* next = next_awaiting_banks()) start_preset(*next);
 }
 
 PlanarMode::~PlanarMode() = default;

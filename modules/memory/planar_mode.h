@@ -34,7 +34,11 @@ namespace ohmvp {
 // both reads of a burst are in; it signals ready over the data route, the controller releases
 // the banks and the waiting requests. The sequence generator's DRAM commands go through the DRAM
 // controller's command timing (a modelling choice: the DRAM has one timing state, and only the
-// controller knows it); its XPoint accesses never cross the data route.
+// controller knows it); its XPoint accesses never cross the data route. The manager does not
+// see the banks, and on the shipped DRAMs every page spans all of them, so it takes any two DRAM
+// pages to share banks: one swap at a time holds presets, and a swap whose requests have drained
+// while another holds them waits for their release (modelling choice; two presets of different
+// rows in one bank cannot both be held).
 class PlanarMode {
  public:
   PlanarMode(const HeteroConfig& config, const HeteroLayout& layout, HeteroBackEnds& back_ends,
@@ -55,6 +59,7 @@ class PlanarMode {
   enum class Phase : uint8_t {
     idle,
     draining,
+    awaiting_banks,  // SWAP-CMD: drained, while another swap holds its bank presets
     reading,
     writing,
     presetting,
@@ -88,6 +93,7 @@ class PlanarMode {
     uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes from snarfed DRAM reads
     std::vector<uint8_t> bursts_read;  // auto-read/write: per burst, which of its two reads are in
     uint64_t start_ps = 0;
+    uint64_t moved_bytes = 0;  // SWAP-CMD: what the sequence generator's writes have moved
     std::vector<uint8_t> from_dram;
     std::vector<uint8_t> from_xpoint;
     std::deque<HeteroRequest*> waiters;
@@ -118,6 +124,10 @@ class PlanarMode {
   void finish(Migration& m);
   // SWAP-CMD: the steps after the drain, and each back-end completion.
   void start_preset(Migration& m);
+  // Whether a SWAP-CMD swap holds bank presets (from presetting to releasing).
+  bool presets_held() const;
+  // The swap that has waited longest for the presets to be free, or null.
+  Migration* next_awaiting_banks();
   void swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const uint8_t* data);
   uint64_t token(const Migration& m, Kind kind, uint64_t burst) const;
   uint32_t bursts() const { return m_config.page_bytes / 64; }

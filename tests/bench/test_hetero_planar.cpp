@@ -218,6 +218,35 @@ TEST_CASE("hetero planar: bad requests are refused at once", "[hetero]") {
   CHECK(d.chain.manager.idle());
 }
 
+TEST_CASE("hetero planar: a BEGIN_REQ while another waits to be taken is a protocol error",
+          "[hetero]") {
+  Directed& d = the_bench().access;
+  const uint64_t t0 = origin();
+  // One more read than the manager has request slots: the last waits for END_REQ.
+  std::vector<size_t> reads;
+  for (uint64_t i = 0; i <= HeteroConfig{}.max_requests; ++i)
+    reads.push_back(d.stimulus.read(t0, 4096 + i * 64));
+  run_to(t0 + 1 * ns);
+  REQUIRE_FALSE(d.stimulus.request(reads.back()).response_ps.has_value());
+
+  std::vector<uint8_t> data(64);
+  tlm::tlm_generic_payload another;
+  another.set_command(tlm::TLM_READ_COMMAND);
+  another.set_address(0);
+  another.set_data_ptr(data.data());
+  another.set_data_length(64);
+  another.set_streaming_width(64);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, delay),
+                    Catch::Contains("BEGIN_REQ before END_REQ"));
+
+  // The waiting read is taken once a slot frees, as if nothing had happened.
+  run_to(t0 + 20'000 * ns);
+  for (const size_t read : reads) CHECK(d.stimulus.request(read).status == tlm::TLM_OK_RESPONSE);
+  CHECK(d.chain.manager.idle());
+}
+
 namespace {
 
 // A swap of one-burst pages; with auto-read/write the XPoint controller writes the DRAM page into

@@ -163,6 +163,44 @@ TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: SWAP-CMD swaps chosen together take the bank presets one at a time") {
+  // Random requests over the whole planar space with a low hot-page bar, so that several swaps
+  // are chosen at once on every channel. Their DRAM pages share banks (a page of the shipped DRAM
+  // spans all 16), which two presets of different rows cannot both hold; and swaps that share a
+  // small register buffer must each get its room back.
+  const std::string dir = scratch_dir("swap_cmd_together");
+  const std::string hot =
+      " --set memory.hetero.hot_page.margin=0"
+      " --set memory.hetero.hot_page.threshold=4";
+  const struct {
+    uint32_t range;
+    std::string sets;
+  } cases[] = {
+      {884736,
+       " --set memory.dram.geometry.rows=4 --set memory.xpoint.capacity_kib=128"
+       " --set memory.xpoint.start_gap.region_lines=512 --set memory.hetero.max_migrations=3"
+       " --set memory.optical.serdes.buffer_bytes=65536"},
+      {442368,
+       " --set memory.hetero.page_bytes=1024 --set memory.hetero.max_migrations=4"
+       " --set memory.optical.serdes.buffer_bytes=1024"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.sets);
+    write_text(dir + "/random.json",
+               R"({"type": "traffic", "traffic": {"pattern": "random", "requests": 60000,
+                   "size": 64, "read_ratio": 0.7, "base": 0, "range": )" +
+                   std::to_string(c.range) + R"(, "max_outstanding": 256}})");
+    const CliResult run = run_ohmvp("run -q --platform ohm_bw_planar --workload " + dir +
+                                    "/random.json --out " + dir + hot + c.sets);
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+    CHECK(report["summary"]["migrations"].get<double>() > 100);
+    CHECK(report["stats"]["memory.hmm0"]["peak_migrations_in_flight"]["value"].get<double>() > 1);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and runs longer") {
   // At 5 and 1 Gb/s a 64-byte transfer takes 6.4 and 32 ns: a DRAM column command the controller
   // could have issued earlier, woken later by a request, finds its burst's slot from the cycle it
