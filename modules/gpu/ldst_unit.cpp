@@ -145,7 +145,8 @@ bool LdstUnit::take_load(MemoryOp& op, size_t request, uint64_t cycle) {
     return true;
   }
   const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
-  if (present && m_l1.has_sectors(*present, r.sector_mask)) {
+  if (present && m_l1.has_sectors(*present, r.sector_mask) &&
+      (r.sector_mask & stale_sectors(*present, r.line_address)) == 0) {
     m_l1.touch(*present);
     copy_lanes_from_l1(op, request, *present);
     m_hits.push(PieceDone{cycle + m_hit_latency, m_sequence++, &op});
@@ -177,10 +178,11 @@ bool LdstUnit::take_load_into(MemoryOp& op, size_t request, uint32_t entry, uint
   if (!m_mshrs.can_add(r.line_address)) return false;
   const uint32_t lacking = r.sector_mask & ~m_l1.valid_sectors(m_mshr_line[entry]);
   const uint32_t unfetched = lacking & ~m_mshrs.pending_sectors(entry);
-  // Sectors an atomic changed after the fetch left are not the ones this load must see, and
-  // while some are stale the entry keeps its one fetch (see take_atomic): wait for the fill.
+  // Sectors a store, an atomic or a fence made stale after the fetch left are not the ones this
+  // load must see, even once a fill made them valid again, and while some are stale the entry
+  // takes no further fetch: wait for it to drain.
   const uint32_t stale = m_mshr_stale[entry];
-  if ((lacking & stale) != 0 || (stale != 0 && unfetched != 0)) return false;
+  if ((r.sector_mask & stale) != 0 || (stale != 0 && unfetched != 0)) return false;
   m_mshrs.add(r.line_address, &op.waiters[request], lacking);
   m_stats.l1_misses.inc();
   if (unfetched == 0) {
@@ -205,7 +207,15 @@ void LdstUnit::take_store(MemoryOp& op, size_t request, uint64_t cycle) {
   out.op = &op;
   out.request = uint16_t(request);
   std::fill(out.enables.begin(), out.enables.end(), uint8_t(TLM_BYTE_DISABLED));
-  const std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
+  std::optional<SectorCache::LineIndex> present = m_l1.find(r.line_address);
+  // A fetch of the line in flight was answered before the store reaches L2, and the loads
+  // waiting on it came before the store: the store's bytes may not go into the line for them.
+  // Its sectors go stale as an atomic's do (take_atomic), and later loads of them wait.
+  if (const uint32_t entry = entry_filling(present, r.line_address); entry != MshrTable::npos) {
+    m_l1.invalidate_sectors(*present, r.sector_mask);
+    m_mshr_stale[entry] |= r.sector_mask;
+    present.reset();
+  }
   for_each_lane(op.request_lanes[request], [&](uint32_t lane) {
     const LanePlacement& p = op.placements[lane];
     uint32_t lane_offset = 0;
@@ -374,6 +384,17 @@ void LdstUnit::copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::Lin
   copy_lanes(op, request, [&](uint32_t offset, uint32_t bytes, uint8_t* to) {
     m_l1.read(line, offset, bytes, to);
   });
+}
+
+uint32_t LdstUnit::entry_filling(std::optional<SectorCache::LineIndex> line,
+                                 uint64_t line_address) const {
+  // Only a line with a fetch in flight (pinned) has an MSHR entry: most lines need no look-up.
+  return line && m_l1.is_pinned(*line) ? m_mshrs.find(line_address) : MshrTable::npos;
+}
+
+uint32_t LdstUnit::stale_sectors(SectorCache::LineIndex line, uint64_t line_address) const {
+  const uint32_t entry = entry_filling(line, line_address);
+  return entry == MshrTable::npos ? 0 : m_mshr_stale[entry];
 }
 
 void LdstUnit::invalidate_for_fence() {

@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <systemc>
 #include <tlm>
@@ -57,10 +58,11 @@ struct MemoryOp {
 // L2 (a miss on a line in flight merges, or fetches the sectors its fetches lack); loads that must
 // see other SMs' writes (MemoryRequest::l2_only) go to L2 without the L1; stores update a
 // present line and always go on to L2 (write-through, no allocation); atomics go to L2 and
-// invalidate the L1's copy of their sectors. Whatever goes to L2 leaves once the L1's tag pipeline
-// has seen it, the hit latency after it entered. Everything sent carries its bytes. Requests are
-// handed to the SM for sending with the cycle they leave; responses come back with the cycle they
-// arrive.
+// invalidate the L1's copy of their sectors, as a store does on a line with a fetch in flight
+// (the loads waiting on the fetch came first and may not see it). Whatever goes to L2 leaves once
+// the L1's tag pipeline has seen it, the hit latency after it entered. Everything sent carries its
+// bytes. Requests are handed to the SM for sending with the cycle they leave; responses come back
+// with the cycle they arrive.
 class LdstUnit : public tlm::tlm_mm_interface {
  public:
   // An L2 request leaving the SM. Derives from the payload so a response finds its record.
@@ -141,6 +143,10 @@ class LdstUnit : public tlm::tlm_mm_interface {
   template <class Read>
   void copy_lanes(MemoryOp& op, size_t request, const Read& read);
   void copy_lanes_from_l1(MemoryOp& op, size_t request, SectorCache::LineIndex line);
+  // The MSHR entry whose fetches fill `line` (present in the L1 at `line_address`), or npos.
+  uint32_t entry_filling(std::optional<SectorCache::LineIndex> line, uint64_t line_address) const;
+  // The sectors of `line` that a load may not take from it until its fetch drains.
+  uint32_t stale_sectors(SectorCache::LineIndex line, uint64_t line_address) const;
   void arrive(Outbound& outbound, uint64_t cycle);
   void piece_done(MemoryOp& op, uint64_t cycle);
   Outbound& new_outbound(GpuRequestKind kind, uint64_t line, uint32_t sectors, uint64_t cycle);
@@ -154,7 +160,8 @@ class LdstUnit : public tlm::tlm_mm_interface {
   SectorCache m_l1;
   MshrTable m_mshrs;
   std::vector<SectorCache::LineIndex> m_mshr_line;  // the L1 line each entry fills
-  std::vector<uint32_t> m_mshr_stale;  // sectors an atomic changed since the fetch left
+  std::vector<uint32_t>
+      m_mshr_stale;  // sectors a store, atomic or fence changed since the fetch left
   std::vector<bool> m_mshr_failed;     // a fetch of the entry was answered with an error
   std::vector<void*> m_released;       // scratch
   DirtyLine m_victim;                  // scratch (write-through: unused bytes)

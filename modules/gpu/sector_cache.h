@@ -81,6 +81,7 @@ class SectorCache {
 
   void pin(LineIndex line) { m_pinned[line] = 1; }
   void unpin(LineIndex line) { m_pinned[line] = 0; }
+  bool is_pinned(LineIndex line) const { return m_pinned[line] != 0; }
 
   // Kernel boundary of a write-through cache: every line goes, dirty bytes included.
   void invalidate_all();

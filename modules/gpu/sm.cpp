@@ -284,6 +284,8 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
   const Instruction& instruction = *warp.next;
   const IssueTraits& traits = *warp.next_traits;
   if (warp.memory_in_flight != 0 && traits.drains_memory) return StallReason::memory;
+  // An acquire orders the warp's later accesses after it, and after the L1 it empties.
+  if (warp.acquires_in_flight != 0 && traits.memory) return StallReason::memory;
   if (has_hazard(warp, w)) {
     // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
     // data); otherwise the pending register belongs to an arithmetic result.
@@ -523,6 +525,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   m_scoreboards[w].reserve(registers);
   ++warp.memory_in_flight;
   ++m_ctas[warp.cta].memory_in_flight;
+  if (request.acquires) ++warp.acquires_in_flight;
   if (request.kind != MemoryKind::store && request.kind != MemoryKind::reduction) {
     m_sub_cores[sub_core_of(w)]->scheduler().on_long_latency_wait(scheduler_slot(w));
   }
@@ -608,6 +611,7 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
     }
   }
   --warp.memory_in_flight;
+  if (op.request.acquires) --warp.acquires_in_flight;
   Cta& cta = m_ctas[warp.cta];
   --cta.memory_in_flight;
   m_ldst.release(op);

@@ -113,6 +113,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     BarrierReductionShare reduction;  // bar.red's share, written back when the barrier opens
     uint32_t cta = 0;
     uint32_t memory_in_flight = 0;
+    uint32_t acquires_in_flight = 0;  // of those, loads and atomics with acquire semantics
     uint64_t ready_cycle = 0;  // earliest issue (one instruction per warp per cycle, branches)
     // The next instruction and its registers, looked up when the pc changes (issue, start).
     const Instruction* next = nullptr;

@@ -235,6 +235,51 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: a load waiting in the L1 for its line does not see the thread's later store") {
+  // tests/data/ptx/coherence.cu: each thread's store to its word does not wait for the load of it
+  // before, whose line is still on its way from L2 when the store passes the L1.
+  const std::string dir = scratch_dir("load_then_store");
+  const CliResult r = run_fixture(
+      dir, "coherence.ptx", "load_then_store", 1, 32,
+      {{"words", {{"type", "s32"}, {"count", 32}, {"init", {{"sequence", {{"start", 100}}}}}}},
+       {"out", {{"type", "s32"}, {"count", 32}}}},
+      {{{"buffer", "words"}}, {{"buffer", "out"}}}, {"words", "out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 32);
+  const std::vector<int32_t> words = read_dump<int32_t>(dir, "words", 32);
+  for (int32_t i = 0; i < 32; ++i) {
+    CHECK(out[i] == 100 + i);
+    CHECK(words[i] == -1);
+  }
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  CHECK(stats["gpu.sm0"]["l1_misses"]["value"] == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cli: an acquiring load orders the plain load after it behind the L1 it empties") {
+  // tests/data/ptx/coherence.cu: the consumer's L1 holds the data's line from before the
+  // producer wrote it; the load of the data comes right after ld.acquire.gpu of the flag, with
+  // nothing between them that waits for the acquire.
+  const std::string dir = scratch_dir("acquire_handoff");
+  const CliResult r =
+      run_fixture(dir, "coherence.ptx", "acquire_handoff", 2, 32,
+                  {{"flag", {{"type", "s32"}, {"count", 32}}},
+                   {"data", {{"type", "s32"}, {"count", 32}}},
+                   {"out", {{"type", "s32"}, {"count", 4}}}},
+                  {{{"buffer", "flag"}}, {{"buffer", "data"}}, {{"buffer", "out"}}}, {"out"});
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 4);
+  CHECK(out[2] == 0);  // the data before the flag, now in the consumer's L1
+  CHECK(out[3] > 0);   // the flag came after some polls
+  CHECK(out[0] == 1);
+  CHECK(out[1] == 42);
+  const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+  CHECK(stats["gpu.sm0"]["l1_fence_invalidations"]["value"] == 1);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed GPU") {
   // tests/data/ptx/warp_locks.cu: the critical section follows the spin loop, so the winner runs
   // only when the lanes spinning in its warp yield to it (independent thread scheduling).

@@ -34,3 +34,38 @@ extern "C" __global__ void flag_handoff(int* flag, int* data, int* out, int mode
     *(volatile int*)flag = 1;
   }
 }
+
+// Each thread reads a word, then overwrites it: the load misses in the L1, and the store, which
+// does not wait for it, reaches the L1 while the fetch is in flight. out[i] must be the old word.
+extern "C" __global__ void load_then_store(int* words, int* out) {
+  const int i = threadIdx.x;
+  const int old = words[i];
+  words[i] = -1;
+  out[i] = old;
+}
+
+// As flag_handoff, but the consumer's poll is relaxed (volatile) and the flag is then read once
+// with ld.acquire.gpu, followed at once by a plain load of the data, which the acquire must order
+// after itself (and after the L1 it empties). out = {flag read by the acquire, data after it,
+// data before the flag, polls}.
+extern "C" __global__ void acquire_handoff(int* flag, int* data, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    const int early = data[0];
+    int polls = 0;
+    while (*(volatile int*)flag == 0 && polls < 3000) ++polls;
+    int seen;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(flag) : "memory");
+    const int after = data[0];
+    out[0] = seen;
+    out[1] = after;
+    out[2] = early;
+    out[3] = polls;
+  } else {
+    for (volatile int k = 0; k < 2000; k = k + 1) {
+    }
+    *(volatile int*)data = 42;
+    __threadfence();
+    *(volatile int*)flag = 1;
+  }
+}
