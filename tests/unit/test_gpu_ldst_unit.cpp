@@ -12,6 +12,9 @@ using namespace ohmvp::gpu;
 
 namespace {
 
+constexpr uint64_t k_line = 0x1000;  // sector 0 of a line; k_line + 32 is its sector 1
+constexpr uint64_t k_settle = 100;   // cycles for an access to pass the pipeline and the L1
+
 // An LD/ST unit with the default GPU's L1 (128-byte lines of four 32-byte sectors), stepped
 // cycle by cycle; what it sends to L2 is kept for the test to answer.
 struct LdstBench {
@@ -58,6 +61,15 @@ struct LdstBench {
     run(1);
   }
 
+  // Answers request `i` (a fetch `load` waits for) with `value`, lets the unit settle and gives
+  // what `load` read.
+  uint32_t completes_with(const MemoryOp& load, size_t i, uint32_t value) {
+    answer(i, value);
+    run(k_settle);
+    REQUIRE(is_done(load));
+    return loaded(load);
+  }
+
   bool is_done(const MemoryOp& op) const {
     for (const MemoryOp* d : done)
       if (d == &op) return true;
@@ -69,9 +81,6 @@ struct LdstBench {
     return value;
   }
 };
-
-constexpr uint64_t k_line = 0x1000;  // sector 0 of a line; k_line + 32 is its sector 1
-constexpr uint64_t k_settle = 100;   // cycles for an access to pass the pipeline and the L1
 
 }  // namespace
 
@@ -85,19 +94,13 @@ TEST_CASE("ldst: a load waiting for its fetch does not see a later store of its 
   REQUIRE(b.sent.size() == 2);  // the load's fetch, then the store
   REQUIRE(b.sent[0]->is_read());
   b.answer(1);
-  b.answer(0, 5);  // the L2 answered the fetch before the store reached it
-  b.run(k_settle);
-  REQUIRE(b.is_done(load));
-  CHECK(LdstBench::loaded(load) == 5);
+  CHECK(b.completes_with(load, 0, 5) == 5);  // the L2 answered the fetch before the store came
 
   // The store's sector went stale with the fetch: a load after it reads the L2 again.
   const MemoryOp& after = b.access(MemoryKind::load, k_line);
   b.run(k_settle);
   REQUIRE(b.sent.size() == 3);
-  b.answer(2, 7);
-  b.run(k_settle);
-  REQUIRE(b.is_done(after));
-  CHECK(LdstBench::loaded(after) == 7);
+  CHECK(b.completes_with(after, 2, 7) == 7);
 }
 
 TEST_CASE("ldst: a store on a line with two fetches in flight is not read from the first fill",
@@ -113,18 +116,12 @@ TEST_CASE("ldst: a store on a line with two fetches in flight is not read from t
   b.run(k_settle);
   REQUIRE(b.sent.size() == 3);  // two fetches and the store
   b.answer(2);
-  b.answer(0, 5);
-  b.run(k_settle);
-  REQUIRE(b.is_done(first));
-  CHECK(LdstBench::loaded(first) == 5);
+  CHECK(b.completes_with(first, 0, 5) == 5);
   CHECK_FALSE(b.is_done(after));  // sector 0 is valid again, but with bytes older than the store
   b.answer(1, 5);
   b.run(k_settle);
   REQUIRE(b.sent.size() == 4);  // the drained line's stale sector fetched again
-  b.answer(3, 7);
-  b.run(k_settle);
-  REQUIRE(b.is_done(after));
-  CHECK(LdstBench::loaded(after) == 7);
+  CHECK(b.completes_with(after, 3, 7) == 7);
 }
 
 TEST_CASE("ldst: after a fence a load does not hit a sector the first of two fills brought",
@@ -136,17 +133,12 @@ TEST_CASE("ldst: after a fence a load does not hit a sector the first of two fil
   b.run(k_settle);
   REQUIRE(b.sent.size() == 2);
   b.unit.invalidate_for_fence();
-  b.answer(0, 5);  // answered before the fence: older than what the fence must show
-  b.run(k_settle);
-  REQUIRE(b.is_done(first));
+  b.completes_with(first, 0, 5);  // answered before the fence: older than what it must show
   const MemoryOp& after = b.access(MemoryKind::load, k_line);
   b.run(k_settle);
   CHECK_FALSE(b.is_done(after));
   b.answer(1, 5);
   b.run(k_settle);
   REQUIRE(b.sent.size() == 3);
-  b.answer(2, 9);
-  b.run(k_settle);
-  REQUIRE(b.is_done(after));
-  CHECK(LdstBench::loaded(after) == 9);
+  CHECK(b.completes_with(after, 2, 9) == 9);
 }
