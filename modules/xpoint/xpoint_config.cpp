@@ -27,8 +27,10 @@ bool power_of_two(uint64_t v) {
 XPointTiming to_cycles(const XPointConfig& c) {
   XPointTiming t;
   t.tCK_ps = static_cast<uint64_t>(std::llround(c.clock_ns * 1000.0));
-  t.read = cycles(c.read_ns, c.clock_ns);
-  t.write = cycles(c.write_ns, c.clock_ns);
+  // Against the clock the model runs (whole ps), so that no media time comes out shorter.
+  const double tck_ns = static_cast<double>(t.tCK_ps) / 1000.0;
+  t.read = cycles(c.read_ns, tck_ns);
+  t.write = cycles(c.write_ns, tck_ns);
   t.crossing = c.crossing_cycles;
   t.buffer = c.buffer_cycles;
   return t;

@@ -50,8 +50,8 @@ struct XPointTiming {
   uint64_t ps(uint64_t cycles) const { return cycles * tCK_ps; }
 };
 
-// Nanoseconds to whole controller cycles, rounding up (a value within 0.1% of a whole number of
-// cycles is taken as that number).
+// Nanoseconds to whole controller cycles of the clock in whole ps, rounding up (a value within
+// 0.1% of a whole number of cycles is taken as that number).
 XPointTiming to_cycles(const XPointConfig& config);
 
 void parse(const ConfigReader& reader, StartGapConfig& config);

@@ -70,6 +70,13 @@ TEST_CASE("XPoint config: defaults, cycles rounding up", "[xpoint]") {
   CHECK(t.read == 238);   // 237.5 cycles
   CHECK(t.write == 954);  // 953.75 cycles
   CHECK(c.lines() == (uint64_t{1024} << 20) / 256);
+
+  // A clock of a fraction of a ps runs at whole ps: the cycles are counted against that clock,
+  // so that the media takes no less than its time (1540 cycles of 123 ps would be 189.4 ns).
+  const XPointTiming odd = to_cycles(parse_xpoint(json{{"clock_ns", 0.1234}, {"read_ns", 190.0}}));
+  CHECK(odd.tCK_ps == 123);
+  CHECK(odd.read == 1545);  // 1544.7 cycles of 123 ps
+  CHECK(odd.ps(odd.read) >= 190'000);
 }
 
 TEST_CASE("XPoint config errors name the key and what was expected", "[xpoint]") {
