@@ -260,8 +260,10 @@ void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint
   m_memory_route_bytes.inc(bytes);
   m_memory_route_bursts.inc();
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, coding));
-  trace(m_memory_route_trace, m_dual_routes == DualRouteMode::none ? m_schedule : m_memory_schedule,
-        start_ps, light_end);
+  const VirtualChannelSchedule& route =
+      m_dual_routes == DualRouteMode::none ? m_schedule : m_memory_schedule;
+  trace(m_memory_route_trace, route, start_ps, light_end);
+  trace(m_xpoint_half_trace, route, start_ps, light_end, static_cast<uint64_t>(MrrCoupling::half));
 }
 
 uint64_t OpticalChannel::MemoryRouteView::earliest_free(uint64_t from_ps,

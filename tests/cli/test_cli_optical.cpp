@@ -103,6 +103,19 @@ TEST_CASE(
     const std::string text = read_text(vcd);
     CHECK_THAT(text, Contains("memory_route_busy") && Contains("vc_busy") &&
                          Contains("xpoint_mrr") && Contains("xpoint_half_mrr"));
+    // The half-coupled array of some channel's XPoint goes half-coupled (1) while its memory
+    // route runs.
+    bool half_coupled = false;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string var, kind, width, id, name;
+      if (words >> var >> kind >> width >> id >> name && var == "$var" &&
+          name == "xpoint_half_mrr") {
+        half_coupled = half_coupled || text.find("\nb1 " + id + "\n") != std::string::npos;
+      }
+    }
+    CHECK(half_coupled);
     CHECK_THAT(text, Contains(planar ? "swap_cmd_in_flight" : "reverse_write_in_flight"));
     const auto report = nlohmann::json::parse(read_text(dir + "/" + platform + "/report.json"));
     CHECK(report["stats"]["memory.channel0"]["memory_route_bursts"]["value"].get<double>() > 0);
