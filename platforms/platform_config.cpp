@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -224,6 +225,32 @@ static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
 // The manager's Ohm functions need the optical layout that supports them (half-coupled
 // receivers for auto-read/write, the memory route for SWAP-CMD and reverse write): each flag
 // and the channel's platform go together.
+// SWAP-CMD presets the banks of a swap's DRAM page, each on one row: a page that needs two rows
+// of one bank could never be held. The first DRAM page stands for all: the mapping is linear in
+// the address bits (fields and XORs), so another page's rows and banks are the first's, each
+// XORed with the same constant, and two of its bursts share a bank, and differ in row, exactly
+// when the first page's do.
+static void check_swap_cmd_page(const ConfigReader& reader, const MemorySystemConfig& m) {
+  const AddressMapper mapper(m.controller.address_mapping, m.geometry, m.bus_bytes());
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> row_of;  // (rank, bank) -> row
+  for (uint64_t address = 0; address < m.hetero.page_bytes; address += mapper.burst_bytes()) {
+    const DramAddress d = mapper.decode(address);
+    const auto [held, first] =
+        row_of.emplace(std::make_pair(index(d.rank), index(d.bank)), index(d.row));
+    if (first || held->second == index(d.row)) continue;
+    std::ostringstream bank;
+    bank << "bank " << index(d.bank);
+    if (m.geometry.ranks > 1) bank << " of rank " << index(d.rank);
+    reader.child("hetero").fail(
+        "page_bytes",
+        "at most one row of each bank in a DRAM page with SWAP-CMD (a bank preset "
+        "holds one row); a page of " +
+            std::to_string(m.hetero.page_bytes) + " bytes needs rows " +
+            std::to_string(held->second) + " and " + std::to_string(index(d.row)) + " of " +
+            bank.str() + " under memory.controller.address_mapping");
+  }
+}
+
 static void check_ohm_functions(const ConfigReader& reader, const MemorySystemConfig& m) {
   const bool xpoint = m.mode == MemoryMode::planar || m.mode == MemoryMode::two_level;
   const HeteroMode mode = m.optical_mode();
@@ -261,6 +288,7 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
     reader.child("optical").child("serdes").fail(
         "buffer_bytes", "at least 128 with SWAP-CMD (both 64-byte halves of a swapped burst)");
   }
+  if (m.hetero.swap_cmd) check_swap_cmd_page(reader, m);
 }
 
 // Every receiver on the platform's routes must tell a 1 from a 0, or no laser power gives the

@@ -176,6 +176,23 @@ TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("cli: SWAP-CMD refuses a DRAM page that needs two rows of a bank") {
+  // The shipped DRAM has 16 banks of 256-byte rows per channel: an 8 KiB page needs two rows of
+  // each, which a bank preset cannot hold.
+  const std::string dir = scratch_dir("swap_cmd_two_rows");
+  const CliResult bad = run_ohmvp("run -q --platform ohm_wom_planar --workload vecadd --out " +
+                                  dir + "/out --set memory.hetero.page_bytes=8192");
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output,
+             Contains("memory.hetero.page_bytes") && Contains("needs rows 0 and 1 of bank 0"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  const CliResult fine = run_ohmvp(
+      "config --platform ohm_wom_planar "
+      "--set memory.hetero.page_bytes=2048");
+  CHECK(fine.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("cli: SWAP-CMD swaps chosen together take the bank presets one at a time") {
   // Random requests over the whole planar space with a low hot-page bar, so that several swaps
   // are chosen at once on every channel. Their DRAM pages share banks (a page of the shipped DRAM
