@@ -152,8 +152,7 @@ class Loader {
     std::vector<std::string> looked;
     for (const fs::path& candidate : candidates) {
       if (std::find(looked.begin(), looked.end(), candidate.string()) != looked.end()) continue;
-      std::error_code ignored;
-      if (fs::is_regular_file(candidate, ignored)) return candidate;
+      if (regular_file_exists(candidate)) return candidate;
       if (const auto why = why_not_regular(candidate))
         throw ConfigError(including.string() + ": extends: '" + excerpt(name) + "' is " +
                           excerpt(candidate.string(), 200) + ", " + *why);
