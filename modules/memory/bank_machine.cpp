@@ -15,6 +15,7 @@ void BankMachine::apply(DdrCommand command, Row row) {
     case DdrCommand::ACT:
       m_open = true;
       m_row = row;
+      m_hits_ahead = 0;
       break;
     case DdrCommand::PRE:
     case DdrCommand::PREA:

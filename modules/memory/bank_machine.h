@@ -46,6 +46,7 @@ class BankMachine {
     // The tie-break between choices due at the same cycle, lowest first: column commands
     // before others, then the older request.
     uint64_t tie_break = 0;
+    bool bypasses = false;  // Scheduler::Pick::bypasses
   };
   Choice& choice(bool writes) { return m_choices[writes ? 1 : 0]; }
   void forget_choices() {
@@ -79,6 +80,9 @@ class BankMachine {
   }
   // Updates the open/closed state for a command issued to this bank.
   void apply(DdrCommand command, Row row);
+  // Column accesses that went ahead of an older request to another row since the row opened.
+  uint32_t hits_ahead() const { return m_hits_ahead; }
+  void count_hit_ahead() { ++m_hits_ahead; }
   // After the PRE or ACT of a queue's chosen request (applied, bank not preset): the request stays
   // the choice. It was the oldest eligible one (no request hit the open row, or the bank was
   // closed), and after the PRE the bank is closed, after the ACT it is the oldest to hit the row.
@@ -91,6 +95,7 @@ class BankMachine {
 
   bool m_open = false;
   Row m_row{};
+  uint32_t m_hits_ahead = 0;
   uint32_t m_pins = 0;
   Row m_pinned_row{};
   std::vector<ControllerRequest*> m_reads;

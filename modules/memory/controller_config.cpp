@@ -27,6 +27,9 @@ void parse(const ConfigReader& reader, ControllerConfig& c) {
                             std::to_string(c.write_high_watermark) + "), got " +
                             std::to_string(c.write_low_watermark));
   }
+  reader.get("min_writes_per_switch", c.min_writes_per_switch, 1u, 1024u);
+  reader.get("min_reads_per_switch", c.min_reads_per_switch, 1u, 1024u);
+  reader.get("row_hit_cap", c.row_hit_cap, 1u, 1024u);
   reader.get("refresh", c.refresh);
   parse(reader.child("address_mapping"), c.address_mapping);
   reader.finish();

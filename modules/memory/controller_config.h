@@ -19,6 +19,13 @@ struct ControllerConfig {
   // the low one (or earlier, whenever no read is waiting).
   uint32_t write_high_watermark = 24;
   uint32_t write_low_watermark = 8;
+  // A write drain turns back to waiting reads after this many writes, and the watermark turns
+  // it to writes only after this many reads (or none waits): neither direction starves the
+  // other (gem5 MemCtrl's min_writes_per_switch and min_reads_per_switch, 16 each).
+  uint32_t min_writes_per_switch = 16;
+  uint32_t min_reads_per_switch = 16;
+  // FR-FCFS: row hits that may go ahead of an older request to another row of their bank.
+  uint32_t row_hit_cap = 16;
   bool refresh = true;
   AddressMappingConfig address_mapping;
 };

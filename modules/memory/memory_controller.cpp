@@ -77,7 +77,7 @@ MemoryController::MemoryController(sc_core::sc_module_name name, const Controlle
       m_mapper(config.address_mapping, geometry, bus_bytes,
                std::string(this->name()) + ".address_mapping"),
       m_checker(geometry, timing),
-      m_scheduler(make_scheduler(config.scheduler)),
+      m_scheduler(make_scheduler(config.scheduler, config.row_hit_cap)),
       m_page_policy(make_page_policy(config.page_policy)),
       m_banks(geometry.total_banks()),
       m_pool(m_mapper.burst_bytes()),
@@ -328,21 +328,24 @@ bool MemoryController::accept_write(const Arrival& a) {
   }
   const uint8_t* data = a.payload.get_data_ptr();
   const uint8_t* byte_enable = a.payload.get_byte_enable_ptr();
+  uint32_t written = length;
   if (byte_enable == nullptr) {
     std::memcpy(target->data.data() + a.offset, data, length);
     std::memset(target->enabled.data() + a.offset, 0xff, length);
   } else {
     const uint32_t pattern = a.payload.get_byte_enable_length();
+    written = 0;
     for (uint32_t i = 0; i < length; ++i) {
       if (byte_enable[i % pattern] != TLM_BYTE_ENABLED) continue;
       target->data[a.offset + i] = data[i];
       target->enabled[a.offset + i] = 0xff;
+      ++written;
     }
   }
   a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
   if (memory_route) a.payload.acquire();
   m_stats->writes.inc();
-  m_stats->write_bytes.inc(length);
+  m_stats->write_bytes.inc(written);
   return true;
 }
 
@@ -366,6 +369,7 @@ ControllerRequest* MemoryController::enqueue(const Arrival& a, bool is_write) {
   if (a.newest != nullptr) {
     a.newest->next_same_burst = r;
     r->blocked = true;
+    if (awaits_write(*a.newest)) ++m_writes_awaited;
   }
   if (!bank.has_requests()) m_busy_banks.push_back(&bank);
   bank.enqueue(r);
@@ -397,7 +401,13 @@ void MemoryController::retry_pending() {
     return;
   }
   const DramAccessExtension* ohm = m_pending_ohm;
-  if (!accept(arrival_of(payload, ohm, m_pending_arrival_ps, m_pending_location))) return;
+  if (!accept(arrival_of(payload, ohm, m_pending_arrival_ps, m_pending_location))) {
+    // Taken in a clock after it arrived, it found no longer what it found then: the write that
+    // could answer it or take its bytes has gone to DRAM, and its queue is full.
+    if (!m_pending_for_space) m_stats->backpressure.inc();
+    m_pending_for_space = true;
+    return;
+  }
   m_pending = nullptr;
   if (posted(payload, ohm)) {
     payload.acquire();
@@ -458,23 +468,32 @@ ControllerRequest* MemoryController::newest_to_burst(const BankMachine& bank,
 
 bool MemoryController::update_write_mode() {
   // A memory-route write is driven by the XPoint controller, which waits for it: the controller
-  // turns to writes at once (for a reverse write it stops issuing reads meanwhile).
-  // The mode is a function of the queue counts and itself that, once updated, stays: worked out
-  // again only after the counts changed.
+  // turns to writes at once (for a reverse write it stops issuing reads meanwhile). So it does
+  // for a write a queued read waits for. Otherwise writes are drained from the high watermark
+  // down to the low one, but after min_writes_per_switch of them waiting reads go first again,
+  // for at least min_reads_per_switch reads.
+  // The mode is a function of the queue counts, the commands served in it and itself that, once
+  // updated, stays: worked out again only after the counts changed (a served command changes
+  // them too).
   if (!m_queue_counts_changed) return false;
   m_queue_counts_changed = false;
   bool mode;
-  if (m_memory_route_writes > 0) {
+  if (m_memory_route_writes > 0 || m_writes_awaited > 0) {
+    mode = true;
+  } else if (m_writes_queued == 0) {
+    mode = false;
+  } else if (m_reads_queued == 0) {
     mode = true;
   } else if (!m_write_mode) {
-    mode = m_writes_queued >= m_config.write_high_watermark ||
-           (m_reads_queued == 0 && m_writes_queued > 0);
+    mode = m_writes_queued >= m_config.write_high_watermark &&
+           m_served_in_mode >= m_config.min_reads_per_switch;
   } else {
-    mode = m_writes_queued != 0 &&
-           (m_reads_queued == 0 || m_writes_queued > m_config.write_low_watermark);
+    mode = m_writes_queued > m_config.write_low_watermark &&
+           m_served_in_mode < m_config.min_writes_per_switch;
   }
   if (mode == m_write_mode) return false;
   m_write_mode = mode;
+  m_served_in_mode = 0;
   m_trace->write_mode.set(mode, m_now_ps);
   return true;
 }
@@ -484,10 +503,14 @@ const BankMachine::Choice& MemoryController::rechoose(BankMachine& bank, bool wr
   choice.known = true;
   if (!choice.request_holds) {
     const auto& queue = writes ? bank.writes() : bank.reads();
-    choice.position = m_scheduler->pick(queue, bank.is_open(), bank.open_row());
+    const Scheduler::Pick pick =
+        m_scheduler->pick(queue, bank.is_open(), bank.open_row(), bank.hits_ahead());
+    choice.position = pick.position;
+    choice.bypasses = pick.bypasses;
     if (choice.position != Scheduler::npos && !bank.serves(*queue[choice.position])) {
       // The bank is preset for a swap: only its row is served; requests to others wait.
       choice.position = Scheduler::npos;
+      choice.bypasses = false;
       for (size_t i = 0; i < queue.size(); ++i) {
         if (!queue[i]->blocked && bank.serves(*queue[i])) {
           choice.position = i;
@@ -542,7 +565,7 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
   const BankMachine::Choice& best = best_bank->choice(writes);
   return Candidate{
       true,          best.command, best.request->address, size_t(best_bank - m_banks.data()),
-      best.position, best.request, best_earliest};
+      best.position, best.request, best_earliest,         best.bypasses};
 }
 
 MemoryController::Candidate MemoryController::find_refresh_candidate() const {
@@ -558,7 +581,7 @@ MemoryController::Candidate MemoryController::find_refresh_candidate() const {
     const DdrCommand command = any_open ? DdrCommand::PREA : DdrCommand::REF;
     const uint64_t earliest = m_checker.earliest(command, address);
     if (!best.valid || earliest < best.earliest) {
-      best = Candidate{true, command, address, first, 0, nullptr, earliest};
+      best = Candidate{true, command, address, first, 0, nullptr, earliest, false};
     }
   }
   return best;
@@ -649,6 +672,7 @@ bool MemoryController::issue(const Candidate& c, uint64_t now) {
 
   BankMachine& bank = m_banks[c.bank];
   ControllerRequest& r = *c.request;
+  if (c.bypasses) bank.count_hit_ahead();
   bank.apply(c.command, c.address.row);
   if ((c.command == DdrCommand::PRE || c.command == DdrCommand::ACT) && !bank.pinned()) {
     bank.keep_choice(r.is_write);
@@ -719,8 +743,10 @@ void MemoryController::dequeue(const Candidate& c) {
   (r->is_write ? m_writes_queued : m_reads_queued)--;
   m_queue_counts_changed = true;
   if (r->is_write && r->memory_route) --m_memory_route_writes;
-  if (r->next_same_burst != nullptr) {
-    r->next_same_burst->blocked = false;
+  if (awaits_write(*r)) --m_writes_awaited;
+  if (ControllerRequest* next = r->next_same_burst) {
+    next->blocked = false;
+    if (awaits_write(*next)) ++m_writes_awaited;
     bank.forget_choices();
   }
 }
@@ -741,6 +767,7 @@ void MemoryController::retire_preset(const Candidate& c, uint64_t ready_ps) {
 
 void MemoryController::retire(const Candidate& c, uint64_t now) {
   ControllerRequest* r = c.request;
+  if (r->is_write == m_write_mode) ++m_served_in_mode;
   dequeue(c);
   switch (r->row_state) {
     case ControllerRequest::RowState::hit:

@@ -80,6 +80,7 @@ class MemoryController : public sc_core::sc_module,
     size_t position = 0;  // in the bank's queue
     ControllerRequest* request = nullptr;
     uint64_t earliest = 0;
+    bool bypasses = false;  // a row hit ahead of an older request (Scheduler::Pick)
   };
   struct Response {
     uint64_t time_ps;
@@ -118,6 +119,10 @@ class MemoryController : public sc_core::sc_module,
 
   void finish_refresh_of_rank(Rank rank, uint64_t now);
   bool update_write_mode();  // true when the mode changed
+  // A write, free to issue, that a read to its burst waits for.
+  static bool awaits_write(const ControllerRequest& r) {
+    return r.is_write && !r.blocked && r.next_same_burst != nullptr && !r.next_same_burst->is_write;
+  }
   // Where a request's burst lies, decoded once even if the request must wait for queue space.
   struct Location {
     uint64_t burst;   // channel address of its burst
@@ -184,6 +189,11 @@ class MemoryController : public sc_core::sc_module,
   uint32_t m_writes_queued = 0;
   uint32_t m_memory_route_writes = 0;  // queued writes on the memory route
   uint32_t m_pins = 0;                 // bank presets in force
+  // Queued writes, free to issue, that a queued read to their burst waits for: the controller
+  // turns to writes while there are any, or the read could wait for the whole read stream.
+  uint32_t m_writes_awaited = 0;
+  // Column commands of the current mode's direction since it was entered.
+  uint32_t m_served_in_mode = 0;
   uint64_t m_sequence = 0;
   bool m_write_mode = false;
   bool m_queue_counts_changed = true;             // since update_write_mode() last looked at them

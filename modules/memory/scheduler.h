@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -11,29 +12,40 @@ enum class SchedulerKind { fr_fcfs, fcfs };
 
 // Chooses which of one bank's queued requests to serve next. The queue is in arrival order;
 // blocked requests (an older request to the same burst is still queued) are never chosen.
-// Returns the index of the chosen request, or npos if none is eligible.
 class Scheduler {
  public:
   static constexpr size_t npos = static_cast<size_t>(-1);
+  struct Pick {
+    size_t position = npos;  // of the chosen request; npos if none is eligible
+    // It hits the open row ahead of an older eligible request to another row.
+    bool bypasses = false;
+  };
   virtual ~Scheduler() = default;
-  virtual size_t pick(const std::vector<ControllerRequest*>& queue, bool row_open,
-                      Row open_row) const = 0;
+  // `hits_ahead`: the requests that went ahead of an older one since the open row was opened.
+  virtual Pick pick(const std::vector<ControllerRequest*>& queue, bool row_open, Row open_row,
+                    uint32_t hits_ahead) const = 0;
 };
 
-// First-ready FCFS: the oldest request that hits the open row, else the oldest request.
+// First-ready FCFS with a cap (FR-FCFS+Cap, Mutlu and Moscibroda, MICRO 2007): the oldest
+// request that hits the open row, else the oldest request; once `row_hit_cap` hits have gone
+// ahead of an older request to another row, that request is next.
 class FrFcfsScheduler : public Scheduler {
  public:
-  size_t pick(const std::vector<ControllerRequest*>& queue, bool row_open,
-              Row open_row) const override;
+  explicit FrFcfsScheduler(uint32_t row_hit_cap) : m_row_hit_cap(row_hit_cap) {}
+  Pick pick(const std::vector<ControllerRequest*>& queue, bool row_open, Row open_row,
+            uint32_t hits_ahead) const override;
+
+ private:
+  uint32_t m_row_hit_cap;
 };
 
 // Strict arrival order within the bank.
 class FcfsScheduler : public Scheduler {
  public:
-  size_t pick(const std::vector<ControllerRequest*>& queue, bool row_open,
-              Row open_row) const override;
+  Pick pick(const std::vector<ControllerRequest*>& queue, bool row_open, Row open_row,
+            uint32_t hits_ahead) const override;
 };
 
-std::unique_ptr<Scheduler> make_scheduler(SchedulerKind kind);
+std::unique_ptr<Scheduler> make_scheduler(SchedulerKind kind, uint32_t row_hit_cap);
 
 }  // namespace ohmvp

@@ -25,6 +25,7 @@ class StimulusInitiator : public sc_core::sc_module,
     uint64_t address = 0;
     uint64_t send_ps = 0;
     std::vector<uint8_t> data;  // written bytes, or the bytes read once answered
+    std::vector<uint8_t> byte_enables;  // writes: TLM byte enables, none when empty
     std::optional<uint64_t> sent_ps;
     // BEGIN_RESP, or the BEGIN_REQ instant for a request the target completed at once (a
     // posted write).
@@ -44,8 +45,11 @@ class StimulusInitiator : public sc_core::sc_module,
   size_t read(uint64_t at_ps, uint64_t address, uint32_t length = 64) {
     return add(false, at_ps, address, std::vector<uint8_t>(length, 0));
   }
-  size_t write(uint64_t at_ps, uint64_t address, std::vector<uint8_t> data) {
-    return add(true, at_ps, address, std::move(data));
+  size_t write(uint64_t at_ps, uint64_t address, std::vector<uint8_t> data,
+               std::vector<uint8_t> byte_enables = {}) {
+    const size_t id = add(true, at_ps, address, std::move(data));
+    m_slots[id].request.byte_enables = std::move(byte_enables);
+    return id;
   }
 
   const Request& request(size_t id) const { return m_slots.at(id).request; }
@@ -112,8 +116,8 @@ class StimulusInitiator : public sc_core::sc_module,
     p.set_data_ptr(r.data.data());
     p.set_data_length(static_cast<unsigned>(r.data.size()));
     p.set_streaming_width(static_cast<unsigned>(r.data.size()));
-    p.set_byte_enable_ptr(nullptr);
-    p.set_byte_enable_length(0);
+    p.set_byte_enable_ptr(r.byte_enables.empty() ? nullptr : r.byte_enables.data());
+    p.set_byte_enable_length(static_cast<unsigned>(r.byte_enables.size()));
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     p.acquire();
     r.sent_ps = sc_core::sc_time_stamp().value();

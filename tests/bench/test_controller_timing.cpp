@@ -114,6 +114,10 @@ struct Bench {
   Chain intake{"intake", controller_config(), stats};
   Chain intake_full{"intake_full", controller_config(), stats};
   Chain protocol{"protocol", controller_config(), stats};
+  Chain awaited{"awaited", controller_config(), stats};
+  Chain write_cap{"write_cap", controller_config(), stats};
+  Chain row_cap{"row_cap", controller_config(), stats};
+  Chain enables{"enables", controller_config(), stats};
 };
 
 Bench& the_bench() {
@@ -357,4 +361,99 @@ TEST_CASE("controller timing: a BEGIN_REQ while another waits to be taken is a p
   // The waiting write is taken at the next edge as if nothing had happened.
   run_to(t0 + 100);
   CHECK(c.response_cycle(waiting, t0) == 1);
+}
+
+TEST_CASE("controller timing: a write a queued read waits for goes ahead of the read stream") {
+  Chain& c = the_bench().awaited;
+  const uint64_t t0 = origin();
+  // A stream of reads to rows of banks 0 and 4 (two bank groups), one every tCCD_S. In its
+  // middle, half a burst written to bank 8, then the whole burst read: the read must see the
+  // write, so it waits for it in the queue.
+  const uint64_t w = t0 + 30;
+  std::vector<size_t> stream;
+  size_t read = 0;
+  for (uint32_t i = 0; i < 60; ++i) {
+    if (i == 8) {
+      c.stimulus.write(at(w) + tck_ps / 2, c.address(8, 3, 0), pattern(6, 32));
+      read = c.stimulus.read(at(w + 1) + tck_ps / 2, c.address(8, 3, 0));
+    }
+    stream.push_back(c.stimulus.read(at(t0 + 4 * i), c.address(4 * (i % 2), 1, i / 2)));
+  }
+  run_to(t0 + 600);
+
+  // The read turns the controller to writes at once: the write's ACT and WR go in the middle of
+  // the stream. The reads then resume after tWTR_S, the four older than the awaited read first
+  // (bank 8 shares no group with the stream, and its own tWTR_L ends at 43).
+  CHECK(c.recorder.log(w, w + 60) ==
+        "ACT b8@2 WR b8@18 RD b0@37 RD b4@41 RD b0@45 RD b4@49 RD b8@53 RD b0@57");
+  CHECK(c.response_cycle(read, w) == 53 + T.CL + T.BURST);
+  std::vector<uint8_t> expected = pattern(6, 32);
+  expected.resize(64, 0);
+  CHECK(c.stimulus.request(read).data == expected);
+  CHECK(c.response_cycle(stream.back(), t0) > c.response_cycle(read, t0));
+}
+
+TEST_CASE("controller timing: a write drain turns to a waiting read after min_writes_per_switch") {
+  Chain& c = the_bench().write_cap;
+  const uint64_t t0 = origin();
+  // 24 writes at once, then one every tCCD_S: the drain never gets down to the low watermark.
+  uint32_t sent = 0;
+  for (; sent < 24; ++sent) {
+    c.stimulus.write(at(t0), c.address(4 + 4 * (sent % 2), 1, sent / 2), pattern(uint8_t(sent)));
+  }
+  const size_t read = c.stimulus.read(at(t0 + 30), c.address(0, 2, 0));
+  for (uint64_t t = t0 + 31; sent < 110; ++sent, t += 4) {
+    c.stimulus.write(at(t), c.address(4 + 4 * (sent % 2), 1, sent / 2), pattern(uint8_t(sent)));
+  }
+  run_to(t0 + 1000);
+
+  const std::vector<uint64_t> writes = c.recorder.cycles_of(DdrCommand::WR);
+  REQUIRE(writes.size() == 110);
+  // Sixteen WRs tCCD_S apart, then the read: its ACT at once, its RD when tWTR_S after the last
+  // write's burst has passed (76 + CWL + tBURST + tWTR_S = 95). The drain then goes on.
+  CHECK(c.recorder.log(t0, t0 + 106) ==
+        "ACT b4@0 ACT b8@4 WR b4@16 WR b8@20 WR b4@24 WR b8@28 WR b4@32 WR b8@36 WR b4@40 "
+        "WR b8@44 WR b4@48 WR b8@52 WR b4@56 WR b8@60 WR b4@64 WR b8@68 WR b4@72 WR b8@76 "
+        "ACT b0@77 RD b0@95 WR b4@105");
+  CHECK(c.response_cycle(read, t0) == 95 + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: FR-FCFS lets row_hit_cap hits go ahead of an older conflict") {
+  Chain& c = the_bench().row_cap;
+  const uint64_t t0 = origin();
+  c.stimulus.read(at(t0), c.address(2, 7, 0));  // opens row 7
+  const size_t conflict = c.stimulus.read(at(t0 + 1), c.address(2, 9, 0));
+  std::vector<size_t> hits;
+  for (uint32_t i = 1; i <= 40; ++i)
+    hits.push_back(c.stimulus.read(at(t0 + 2), c.address(2, 7, i)));
+  run_to(t0 + 1000);
+
+  // Sixteen hits tCCD_L apart after the first read, then the conflict: PRE when tRTP after the
+  // last hit has passed, ACT, RD. Row 7 is opened again for the remaining hits.
+  CHECK(c.recorder.log(t0, t0 + 210) ==
+        "ACT b2@0 RD b2@16 RD b2@22 RD b2@28 RD b2@34 RD b2@40 RD b2@46 RD b2@52 RD b2@58 "
+        "RD b2@64 RD b2@70 RD b2@76 RD b2@82 RD b2@88 RD b2@94 RD b2@100 RD b2@106 RD b2@112 "
+        "PRE b2@121 ACT b2@137 RD b2@153 PRE b2@176 ACT b2@192 RD b2@208");
+  CHECK(c.response_cycle(conflict, t0) == 153 + T.CL + T.BURST);
+  CHECK(c.stimulus.response_order()[17] == conflict);
+  CHECK(c.response_cycle(hits.back(), t0) > c.response_cycle(conflict, t0));
+}
+
+TEST_CASE("controller timing: write_bytes counts the bytes a write enables") {
+  Chain& c = the_bench().enables;
+  const uint64_t t0 = origin();
+  std::vector<uint8_t> every_other(64);
+  for (size_t i = 0; i < every_other.size(); ++i) {
+    every_other[i] = i % 2 == 0 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+  }
+  c.stimulus.write(at(t0), c.address(3, 1, 0), pattern(9), every_other);
+  c.stimulus.write(at(t0 + 1), c.address(3, 1, 1), pattern(10));
+  const size_t back = c.stimulus.read(at(t0 + 100), c.address(3, 1, 0));
+  run_to(t0 + 300);
+
+  const StatsRegistry& stats = the_bench().stats;
+  CHECK(stats.find_counter("enables.mc", "write_bytes")->value() == 32 + 64);
+  const std::vector<uint8_t> written = pattern(9);
+  const std::vector<uint8_t>& read = c.stimulus.request(back).data;
+  for (size_t i = 0; i < 64; i += 2) CHECK(read[i] == written[i]);
 }

@@ -148,11 +148,12 @@ TEST_CASE("paged: a cold fault brings the page over PCIe, then requests hit", "[
 
   // 2000 ns of fault handling and 1000 ns across PCIe; the 64 bursts of the page are written
   // into the free frame, taken into the controller's write queue one a clock while it has room,
-  // then as its drain frees entries, the last 143 ns later, when the page is mapped; the read,
-  // taken at the next clock, waits 134 ns behind the queue's write drain.
-  CHECK(response_ns(d.stimulus, first, t0) == 3000 + 144 + 134);
+  // then as its drain frees entries, the last 143 ns later, when the page is mapped. The read is
+  // taken at the next clock; the drain has served min_writes_per_switch writes by then, so the
+  // read goes after the write-to-read turnaround and is answered 44 ns later.
+  CHECK(response_ns(d.stimulus, first, t0) == 3000 + 144 + 44);
   // The second read waited for the fault and follows tCCD_L = 6 cycles later.
-  CHECK(response_ns(d.stimulus, behind, t0) == 3278 + 6);
+  CHECK(response_ns(d.stimulus, behind, t0) == 3188 + 6);
   CHECK(c.counter("migrations") == 1);
   CHECK(c.counter("evictions") == 0);
   CHECK(c.counter("waited_for_fault") == 1);
@@ -187,8 +188,8 @@ TEST_CASE("paged: evictions take the oldest page; a dirty one goes back to host 
   t0 = origin();
   const size_t clean = d.stimulus.read(t0, 7 * page);
   run_to(t0 + 10000 * ns);
-  // As the cold fault, the read answered 117 ns after it is taken (the frame's rows were open).
-  CHECK(response_ns(d.stimulus, clean, t0) == 3000 + 144 + 117);
+  // As the cold fault, the read answered 27 ns after it is taken (the frame's rows were open).
+  CHECK(response_ns(d.stimulus, clean, t0) == 3000 + 144 + 27);
   CHECK(c.counter("writebacks") == 0);
   CHECK_FALSE(c.manager.paged()->table().resident(3));
 
@@ -202,10 +203,11 @@ TEST_CASE("paged: evictions take the oldest page; a dirty one goes back to host 
   // long before the 3000 ns the new page takes to come. The fill is taken by 126 ns (43 writes
   // one a clock before the queue is full, against 37 for the cold fault), the read at the next
   // clock.
-  CHECK(response_ns(d.stimulus, dirty, t0) == 3000 + 127 + 134);
+  CHECK(response_ns(d.stimulus, dirty, t0) == 3000 + 127 + 44);
   // Page 5 faults again once its bytes are in host memory (276 + 1000), then 2000 ns of fault
-  // handling, 1000 across PCIe, the fill taken as the last one and the read behind the drain.
-  CHECK(response_ns(d.stimulus, back, t0) == 276 + 1000 + 2000 + 1000 + 127 + 134);
+  // handling, 1000 across PCIe, the fill taken as the last one and the read after the drain's
+  // turnaround.
+  CHECK(response_ns(d.stimulus, back, t0) == 276 + 1000 + 2000 + 1000 + 127 + 44);
   CHECK(d.stimulus.request(back).data == data);
   CHECK(c.counter("writebacks") == 1);
   CHECK(c.counter("device_to_host_bytes") == page);

@@ -291,11 +291,17 @@ TEST_CASE("memory config: DRAM timing validation") {
 }
 
 TEST_CASE("memory config: controller parse") {
-  const json node = {
-      {"scheduler", "fcfs"},        {"page_policy", "adaptive"},
-      {"read_queue", 16},           {"write_queue", 48},
-      {"write_high_watermark", 40}, {"write_low_watermark", 10},
-      {"refresh", false},           {"address_mapping", {{"scheme", "row:column:bank"}}}};
+  const json node = {{"scheduler", "fcfs"},
+                     {"page_policy", "adaptive"},
+                     {"read_queue", 16},
+                     {"write_queue", 48},
+                     {"write_high_watermark", 40},
+                     {"write_low_watermark", 10},
+                     {"min_writes_per_switch", 4},
+                     {"min_reads_per_switch", 2},
+                     {"row_hit_cap", 8},
+                     {"refresh", false},
+                     {"address_mapping", {{"scheme", "row:column:bank"}}}};
   const auto c = parse_block<ControllerConfig>(node, "memory.controller");
   CHECK(c.scheduler == SchedulerKind::fcfs);
   CHECK(c.page_policy == PagePolicyKind::adaptive);
@@ -303,6 +309,9 @@ TEST_CASE("memory config: controller parse") {
   CHECK(c.write_queue == 48);
   CHECK(c.write_high_watermark == 40);
   CHECK(c.write_low_watermark == 10);
+  CHECK(c.min_writes_per_switch == 4);
+  CHECK(c.min_reads_per_switch == 2);
+  CHECK(c.row_hit_cap == 8);
   CHECK_FALSE(c.refresh);
   CHECK(c.address_mapping.scheme == "row:column:bank");
   const auto closed = parse_block<ControllerConfig>({{"page_policy", "closed"}}, "c");
@@ -332,6 +341,11 @@ TEST_CASE("memory config: controller validation") {
   CHECK_THAT(controller_error({{"write_high_watermark", 4}}),
              Contains("memory.controller.write_low_watermark") &&
                  Contains("expected less than write_high_watermark (4), got 8"));
+  CHECK_THAT(controller_error({{"min_writes_per_switch", 0}}),
+             Contains("memory.controller.min_writes_per_switch") && Contains("expected 1 to 1024"));
+  CHECK_THAT(controller_error({{"min_reads_per_switch", 2000}}),
+             Contains("memory.controller.min_reads_per_switch") && Contains("expected 1 to 1024"));
+  CHECK_THAT(controller_error({{"row_hit_cap", -1}}), Contains("memory.controller.row_hit_cap"));
   CHECK_THAT(controller_error({{"refresh", 1}}),
              Contains("memory.controller.refresh") && Contains("expected boolean"));
   CHECK_THAT(controller_error({{"address_mapping", {{"sceme", "row:bank:column"}}}}),
@@ -353,6 +367,9 @@ TEST_CASE("memory config: the shipped DDR4-2400 platform") {
   CHECK(m.controller.read_queue == 32);
   CHECK(m.controller.write_high_watermark == 24);
   CHECK(m.controller.write_low_watermark == 8);
+  CHECK(m.controller.min_writes_per_switch == 16);
+  CHECK(m.controller.min_reads_per_switch == 16);
+  CHECK(m.controller.row_hit_cap == 16);
   CHECK(m.controller.refresh);
   CHECK(m.controller.address_mapping.scheme == "row:bank:column");
   CHECK(m.channel.lanes == 64);
