@@ -61,6 +61,10 @@ class DdrTExtension : public tlm::tlm_extension<DdrTExtension> {
   // Bytes to read or write; the access must not cross an internal media line. For a swap, the
   // size of the encoded SwapCommand. Default 64 (one channel burst).
   uint32_t size = 64;
+  // A write whose data crosses the channel's data wires after its REQ: the instant its last byte
+  // reaches the XPoint end (its slot's end plus the channel's flight and SerDes). 0: the data is
+  // there with the REQ (a snarfed write). Default 0.
+  uint64_t data_ready_ps = 0;
 
   tlm::tlm_extension_base* clone() const override;
   void copy_from(const tlm::tlm_extension_base& other) override;

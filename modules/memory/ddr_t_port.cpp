@@ -96,6 +96,7 @@ void DdrTPort::assign_tags() {
     s.extension.command = a.is_write ? DdrTCommand::write : DdrTCommand::read;
     s.extension.address = a.address;
     s.extension.size = a.length;
+    s.extension.data_ready_ps = 0;
     s.token = a.token;
     s.traffic = a.traffic;
     s.snarfed = a.is_write && a.local;
@@ -179,6 +180,7 @@ uint64_t DdrTPort::transfer(uint64_t now) {
       send_pull(s, m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps());
     } else {
       m_bus.carry(s.data, s.get_data_length());
+      s.extension.data_ready_ps = m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps();
       send_request(s, now);
     }
   }

@@ -434,18 +434,20 @@ void XPointController::accept_write(tlm::tlm_generic_payload& payload, const Ddr
   w.tag = ext.tag;
   w.logical_line = ext.address / m_config.line_bytes;
   m_write_request_ps[ext.tag] = now;
-  w.domain_ps = arrival_in_domain(now);
+  w.domain_ps = arrival_in_domain(std::max(now, ext.data_ready_ps));
   w.counted_full = false;
   const uint32_t offset = static_cast<uint32_t>(ext.address % m_config.line_bytes);
   const uint8_t* enables = payload.get_byte_enable_ptr();
   const uint32_t enables_length = payload.get_byte_enable_length();
   std::fill(w.enabled.begin(), w.enabled.end(), 0);
   std::memcpy(w.data.data() + offset, payload.get_data_ptr(), ext.size);
+  uint32_t written = 0;
   for (uint32_t i = 0; i < ext.size; ++i) {
     const bool on = enables == nullptr || enables[i % enables_length] == 0xff;
     w.enabled[offset + i] = on ? 0xff : 0;
+    written += on ? 1 : 0;
   }
-  m_stats->write_bytes.inc(ext.size);
+  m_stats->write_bytes.inc(written);
   stop_joins(w.logical_line);
   wake_at(w.domain_ps);
 }

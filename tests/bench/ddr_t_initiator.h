@@ -28,6 +28,7 @@ class DdrTInitiator : public sc_core::sc_module, public DdrTBwTransport {
     uint64_t address = 0;
     uint64_t send_ps = 0;
     std::vector<uint8_t> data;  // written bytes, or the bytes read once pulled
+    uint64_t data_ready_ps = 0;  // a write's DdrTExtension::data_ready_ps
     std::optional<uint64_t> sent_ps;
     std::optional<uint64_t> end_req_ps;
     std::optional<uint64_t> ready_ps;   // RSP_READY
@@ -58,8 +59,11 @@ class DdrTInitiator : public sc_core::sc_module, public DdrTBwTransport {
   size_t read(uint64_t at_ps, uint16_t tag, uint64_t address, uint32_t size = 64) {
     return add(DdrTCommand::read, at_ps, tag, address, std::vector<uint8_t>(size, 0));
   }
-  size_t write(uint64_t at_ps, uint16_t tag, uint64_t address, std::vector<uint8_t> data) {
-    return add(DdrTCommand::write, at_ps, tag, address, std::move(data));
+  size_t write(uint64_t at_ps, uint16_t tag, uint64_t address, std::vector<uint8_t> data,
+               uint64_t data_ready_ps = 0) {
+    const size_t id = add(DdrTCommand::write, at_ps, tag, address, std::move(data));
+    m_slots[id]->request.data_ready_ps = data_ready_ps;
+    return id;
   }
 
   const Request& request(size_t id) const { return m_slots.at(id)->request; }
@@ -160,6 +164,7 @@ class DdrTInitiator : public sc_core::sc_module, public DdrTBwTransport {
     slot.extension.tag = r.tag;
     slot.extension.address = r.address;
     slot.extension.size = static_cast<uint32_t>(r.data.size());
+    slot.extension.data_ready_ps = r.data_ready_ps;
     slot.payload.set_data_ptr(r.data.data());
     slot.payload.set_data_length(static_cast<unsigned>(r.data.size()));
     slot.payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);

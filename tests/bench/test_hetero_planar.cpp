@@ -129,8 +129,8 @@ TEST_CASE("hetero planar: a DRAM page is read from DRAM, an XPoint page over DDR
   CHECK(response_ns(d.stimulus, dram, t0) == 36);
   // XPoint: 2 crossing + 190 media + 2 crossing to RSP_READY, then SEND and a 4 ns burst.
   CHECK(response_ns(d.stimulus, xpoint, t0) == 198);
-  // A write is answered at WR_DONE: 2 crossing + 1 buffer + 2 crossing.
-  CHECK(response_ns(d.stimulus, write, t0) == 405);
+  // A write is answered at WR_DONE: its 4 ns burst, then 2 crossing + 1 buffer + 2 crossing.
+  CHECK(response_ns(d.stimulus, write, t0) == 409);
   CHECK(d.chain.manager_counter("dram_requests") == 1);
   CHECK(d.chain.manager_counter("xpoint_requests") == 2);
   CHECK(d.chain.port_counter("xpoint_reads") == 1);
@@ -155,7 +155,7 @@ TEST_CASE("hetero planar: with interleaved groups the first pages are all in DRA
   // The same instants as the DRAM and XPoint reads of the contiguous layout above.
   CHECK(response_ns(d.stimulus, neighbour, t0) == 36);
   CHECK(response_ns(d.stimulus, xpoint, t0) == 198);
-  CHECK(response_ns(d.stimulus, write, t0) == 405);
+  CHECK(response_ns(d.stimulus, write, t0) == 409);
   CHECK(d.chain.manager_counter("dram_requests") == 1);
   CHECK(d.chain.manager_counter("xpoint_requests") == 2);
   // Page 129 is group 1's first XPoint page: XPoint page 8, after group 0's eight.
@@ -272,21 +272,28 @@ void check_swap(Directed& d, bool auto_rw) {
   // Swap: at 198 both pages are read. DRAM 0 (bank open from `other`: a row hit) is across
   // long before XPoint 0: RSP_READY at 198 + 194 = 392, its burst across at 396. At 396 both
   // writes go out: the DRAM controller takes the write at once and issues WR at 396 (row hit,
-  // no read waiting); the XPoint write's WR_DONE comes 5 ns later, at 401, when the table
-  // changes. The waiting read then goes to DRAM: write data ends at 396 + tCWL 12 + burst 4 =
-  // 412, RD after tWTR_L 9 at 421, data at 421 + tCL 16 + burst 4 = 441.
+  // no read waiting); the XPoint write's burst is across at 400 and its WR_DONE comes 5 ns
+  // later, at 405, when the table changes. The waiting read then goes to DRAM: write data ends
+  // at 396 + tCWL 12 + burst 4 = 412, RD after tWTR_L 9 at 421, data at 421 + tCL 16 + burst 4
+  // = 441.
   CHECK(response_ns(d.stimulus, waits, t0) == 441);
   CHECK(d.chain.manager_counter("migrations") == 1);
   CHECK(d.chain.manager_counter("waited_for_swap") == 1);
   CHECK(d.chain.manager_counter("swapped_bytes") == 4 * 64);
   // On the channel: both reads and the DRAM write, and the XPoint write unless it was snarfed.
   // The snarfed write waits for the XPoint read of its line (RSP_READY, SEND at 392, data across
-  // at 396): its WR_DONE at 401 as before, so the swap ends at the same instant.
+  // at 396) but crosses nothing itself: its WR_DONE at 401, so the swap ends 4 ns earlier, and
+  // the waiting read's RD is held by tWTR_L until 421 all the same.
   const uint64_t channel_bursts = auto_rw ? 3 : 4;
   CHECK(d.chain.manager_counter("migration_bytes") == channel_bursts * 64);
   CHECK(d.chain.manager_counter("channel_migration_ps") == channel_bursts * 4 * ns);
   CHECK(d.chain.port_counter("snarfed_writes") == (auto_rw ? 1 : 0));
   CHECK(d.chain.port_counter("xpoint_writes") == 1);
+  const std::string chain = d.chain.name();
+  const Histogram* swap_time = d.chain.stats().find_histogram(chain + ".hmm", "swap_time");
+  REQUIRE(swap_time != nullptr);
+  // From the page turning hot, at the first read's arrival (0), to the last WR_DONE.
+  CHECK(swap_time->max() == (auto_rw ? 401 : 405) * ns);
   REQUIRE(m.planar() != nullptr);
   CHECK(m.planar()->table().in_dram(1));
   CHECK(m.planar()->table().slot_of(0) == 1);
@@ -323,10 +330,11 @@ TEST_CASE("hetero planar: migrations issued with writes wait for the reads in fl
   CHECK_FALSE(d.chain.manager.planar()->table().in_dram(1));
   run_to(t0 + 1000 * ns);
   // The swap's reads went out when the other read was answered (298): RSP_READY 194 later, the
-  // burst across at 496, both writes then, XPoint's WR_DONE at 501.
+  // burst across at 496, both writes then; the XPoint write's burst is across at 500, its WR_DONE
+  // at 505.
   CHECK(d.chain.manager.planar()->table().in_dram(1));
   CHECK(swap_time->count() == 1);
-  CHECK(swap_time->max() == 501 * ns);
+  CHECK(swap_time->max() == 505 * ns);
 
   // The same, with a front write at 250 to another page: it takes the swap's two reads along.
   t0 = origin();
@@ -336,9 +344,9 @@ TEST_CASE("hetero planar: migrations issued with writes wait for the reads in fl
   run_to(t0 + 1000 * ns);
   CHECK(d.chain.manager.planar()->table().in_dram(19));
   CHECK(swap_time->count() == 2);
-  // Reads at 250, burst across at 448, XPoint's WR_DONE at 453.
-  CHECK(swap_time->max() == 501 * ns);
-  CHECK(swap_time->min() == 453 * ns);
+  // Reads at 250, burst across at 448, the XPoint write's at 452, its WR_DONE at 457.
+  CHECK(swap_time->max() == 505 * ns);
+  CHECK(swap_time->min() == 457 * ns);
   CHECK(d.chain.manager.idle());
 }
 

@@ -92,9 +92,10 @@ TEST_CASE("optical channel: a DRAM read and an XPoint read arrive after flight a
   // XPoint: 2 crossing + 190 media + 2 crossing to RSP_READY at 294, then SEND; the DRAM burst
   // ended at 120, long before: 4 ns on the light and 1701 ps.
   CHECK(c.response_ps(xpoint, t0) == 294 * ns + 4 * ns + latency);
-  // A write is answered at WR_DONE (2 crossing + 1 buffer + 2 crossing): the REQ carries its
-  // data to the XPoint controller at once, as on the electrical channel.
-  CHECK(c.response_ps(write, t0) == 505 * ns);
+  // A write is answered at WR_DONE: its data crosses in 4 ns on the light and reaches the XPoint
+  // controller 1701 ps later; from the next controller edge (506), 2 crossing + 1 buffer + 2
+  // crossing.
+  CHECK(c.response_ps(write, t0) == 511 * ns);
   CHECK(c.counter("bursts") == bursts0 + 4);
   CHECK(c.counter("dram_bursts") == 2);
   CHECK(c.counter("xpoint_bursts") == 2);

@@ -106,6 +106,7 @@ struct Bench {
   VcdWriter vcd{vcd_path};
   Chain order{"order", timing_config(), stats};
   Chain persist{"persist", timing_config(), stats};
+  Chain late_data{"late_data", timing_config(), stats};
   Chain backpressure{"backpressure", with(timing_config(), 2, 64, 16), stats};
   Chain credits{"credits", with(timing_config(), 32, 1, 2), stats};
   Chain gaps{"gaps", wear_levelled(), stats};
@@ -181,6 +182,19 @@ TEST_CASE("xpoint controller: a write is acknowledged once in the persistent buf
   CHECK(c.counter("media_busy_ps") == (190 + 763 + 190) * ns);  // the drain and the media read
   c.controller.finish_stats();
   CHECK(c.scalar("write_amplification") == 4.0);
+}
+
+TEST_CASE("xpoint controller: a write whose data crosses after its REQ is taken in then",
+          "[xpoint]") {
+  Chain& c = the_bench().late_data;
+  const uint64_t t0 = origin();
+  // The data's last byte arrives 5.5 ns after the REQ: the write enters the controller's domain
+  // at the edge after it (6) plus 2 crossing, then 1 buffer + 2 crossing.
+  c.initiator.write(t0, 1, 64, pattern(4, 64), t0 + 5500);
+  c.initiator.write(t0 + 100 * ns, 2, 128, pattern(5, 64));  // data with the REQ, as before
+  run_to(t0 + 3000 * ns);
+
+  CHECK(c.initiator.log(t0) == "WR_DONE 1@11 WR_DONE 2@105");
 }
 
 TEST_CASE("xpoint controller: writes covering a whole line merge and need no read", "[xpoint]") {
