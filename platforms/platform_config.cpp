@@ -222,9 +222,6 @@ static void parse_channel(const ConfigReader& reader, MemorySystemConfig& m) {
   parse(channel, m.channel);
 }
 
-// The manager's Ohm functions need the optical layout that supports them (half-coupled
-// receivers for auto-read/write, the memory route for SWAP-CMD and reverse write): each flag
-// and the channel's platform go together.
 // SWAP-CMD presets the banks of a swap's DRAM page, each on one row: a page that needs two rows
 // of one bank could never be held. The first DRAM page stands for all: the mapping is linear in
 // the address bits (fields and XORs), so another page's rows and banks are the first's, each
@@ -251,6 +248,9 @@ static void check_swap_cmd_page(const ConfigReader& reader, const MemorySystemCo
   }
 }
 
+// The manager's Ohm functions need the optical layout that supports them (half-coupled
+// receivers for auto-read/write, the memory route for SWAP-CMD and reverse write): each flag
+// and the channel's platform go together.
 static void check_ohm_functions(const ConfigReader& reader, const MemorySystemConfig& m) {
   const bool xpoint = m.mode == MemoryMode::planar || m.mode == MemoryMode::two_level;
   const HeteroMode mode = m.optical_mode();

@@ -160,8 +160,8 @@ class LdstUnit : public tlm::tlm_mm_interface {
   SectorCache m_l1;
   MshrTable m_mshrs;
   std::vector<SectorCache::LineIndex> m_mshr_line;  // the L1 line each entry fills
-  std::vector<uint32_t>
-      m_mshr_stale;  // sectors a store, atomic or fence changed since the fetch left
+  // Sectors a store, an atomic or a fence changed since the entry's fetch left.
+  std::vector<uint32_t> m_mshr_stale;
   std::vector<bool> m_mshr_failed;     // a fetch of the entry was answered with an error
   std::vector<void*> m_released;       // scratch
   DirtyLine m_victim;                  // scratch (write-through: unused bytes)
