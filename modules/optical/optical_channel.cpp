@@ -204,11 +204,11 @@ void OpticalChannel::cross(uint8_t* data, uint32_t bytes) {
 }
 
 void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
-                             BusDevice device, const char* what) {
+                             LightUse use, const char* what) {
   // Transfers that can no longer matter are dropped now and then.
   if (schedule.transfers().size() >= 32) schedule.forget_until(kernel_now_ps());
   const uint64_t switches_before = schedule.switches();
-  if (!schedule.reserve(start_ps, end_ps, device)) {
+  if (!schedule.reserve(start_ps, end_ps, use)) {
     throw SimulationError(std::string(name()) + ": " + what + " transfer at " +
                           std::to_string(start_ps) + ".." + std::to_string(end_ps) +
                           " ps overlaps another one or leaves no time to switch detectors (" +
@@ -220,15 +220,16 @@ void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps
 }
 
 void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device) {
-  reserve(m_schedule, start_ps, end_ps, device, device == BusDevice::dram ? "DRAM" : "XPoint");
+  const LightUse use = light_use_of(device);
+  reserve(m_schedule, start_ps, end_ps, use, device == BusDevice::dram ? "DRAM" : "XPoint");
   m_busy_ps.inc(end_ps - start_ps);
   m_bytes.inc(bytes);
   m_bursts.inc();
   (device == BusDevice::dram ? m_dram_bursts : m_xpoint_bursts).inc();
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, LightCoding::nrz));
-  trace(m_busy_trace, m_schedule, start_ps, end_ps);
+  trace(m_busy_trace, m_schedule, start_ps, end_ps, std::nullopt);
   if (device == BusDevice::xpoint) {
-    trace(m_xpoint_array_trace, m_schedule, start_ps, end_ps,
+    trace(m_xpoint_array_trace, m_schedule, start_ps, end_ps, use,
           static_cast<uint64_t>(MrrCoupling::full));
   }
 }
@@ -241,19 +242,20 @@ void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint
   const uint64_t light_end = start_ps + m_memory_view.occupied_ps(end_ps - start_ps);
   LightCoding coding = LightCoding::nrz;
   if (m_dual_routes == DualRouteMode::none) {
-    reserve(m_schedule, start_ps, light_end, BusDevice::xpoint, "memory-route");
+    reserve(m_schedule, start_ps, light_end, LightUse::memory_route, "memory-route");
     m_busy_ps.inc(light_end - start_ps);
-    trace(m_busy_trace, m_schedule, start_ps, light_end);
+    trace(m_busy_trace, m_schedule, start_ps, light_end, std::nullopt);
   } else {
-    reserve(m_memory_schedule, start_ps, light_end, BusDevice::xpoint, "memory-route");
+    reserve(m_memory_schedule, start_ps, light_end, LightUse::memory_route, "memory-route");
     if (m_dual_routes == DualRouteMode::wom) {
       coding = LightCoding::wom;
       const uint64_t loss = (light_end - start_ps + 2) / 3;
-      const uint64_t at = m_schedule.earliest_free(start_ps, loss, BusDevice::xpoint);
-      reserve(m_schedule, at, at + loss, BusDevice::xpoint, "WOM-shared data-route");
+      const uint64_t at = m_schedule.earliest_free(start_ps, loss, LightUse::coding_loss);
+      reserve(m_schedule, at, at + loss, LightUse::coding_loss, "WOM coding-loss");
+      m_busy_ps.inc(loss);
       m_wom_ps.inc(light_end - start_ps);
       m_wom_data_loss_ps.inc(loss);
-      trace(m_busy_trace, m_schedule, at, at + loss);
+      trace(m_busy_trace, m_schedule, at, at + loss, std::nullopt);
     }
   }
   m_memory_route_ps.inc(light_end - start_ps);
@@ -262,17 +264,18 @@ void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, coding));
   const VirtualChannelSchedule& route =
       m_dual_routes == DualRouteMode::none ? m_schedule : m_memory_schedule;
-  trace(m_memory_route_trace, route, start_ps, light_end);
-  trace(m_xpoint_half_trace, route, start_ps, light_end, static_cast<uint64_t>(MrrCoupling::half));
+  trace(m_memory_route_trace, route, start_ps, light_end, LightUse::memory_route);
+  trace(m_xpoint_half_trace, route, start_ps, light_end, LightUse::memory_route,
+        static_cast<uint64_t>(MrrCoupling::half));
 }
 
 uint64_t OpticalChannel::MemoryRouteView::earliest_free(uint64_t from_ps,
                                                         uint64_t duration_ps) const {
   const uint64_t light = occupied_ps(duration_ps);
   if (m_channel.m_dual_routes == DualRouteMode::none) {
-    return m_channel.m_schedule.earliest_free(from_ps, light, BusDevice::xpoint);
+    return m_channel.m_schedule.earliest_free(from_ps, light, LightUse::memory_route);
   }
-  return m_channel.m_memory_schedule.earliest_free(from_ps, light, BusDevice::xpoint);
+  return m_channel.m_memory_schedule.earliest_free(from_ps, light, LightUse::memory_route);
 }
 
 uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) const {
@@ -281,12 +284,13 @@ uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) cons
 }
 
 void OpticalChannel::trace(TraceSignal& signal, const VirtualChannelSchedule& schedule,
-                           uint64_t start_ps, uint64_t end_ps, uint64_t value) {
+                           uint64_t start_ps, uint64_t end_ps, std::optional<LightUse> use,
+                           uint64_t value) {
   if (!signal.enabled()) return;
   // Transfers may be placed before ones already traced, so changes come out of order; a
-  // transfer that ends where the next begins keeps the value.
+  // transfer that ends where the next traced one begins keeps the value.
   signal.record(value, start_ps);
-  if (!schedule.starts_at(end_ps)) signal.record(0, end_ps);
+  if (!schedule.starts_at(end_ps, use)) signal.record(0, end_ps);
 }
 
 void OpticalChannel::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {

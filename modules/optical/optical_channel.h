@@ -35,7 +35,8 @@ namespace ohmvp {
 // the data route at the full rate; `wom` (Ohm-WOM), it is WOM-coded (3 cells per 2 bits, 3/2 of the
 // light time) and the data route, coded too while they overlap, loses a third of that time: a
 // modelling choice that keeps the DRAM's burst instants, booking the data route's loss as a
-// reservation of 1/3 of the coded time in its first gap from the memory-route transfer's start.
+// coding-loss block of 1/3 of the coded time in its first gap from the memory-route transfer's
+// start (no detector owns it: LightUse::coding_loss).
 class OpticalChannel : public sc_core::sc_module,
                        public DdrFwTransport,
                        public DdrBwTransport,
@@ -86,7 +87,7 @@ class OpticalChannel : public sc_core::sc_module,
    public:
     DeviceView(OpticalChannel& channel, BusDevice device) : m_channel(channel), m_device(device) {}
     uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override {
-      return m_channel.m_schedule.earliest_free(from_ps, duration_ps, m_device);
+      return m_channel.m_schedule.earliest_free(from_ps, duration_ps, light_use_of(m_device));
     }
     void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override {
       m_channel.place(start_ps, end_ps, bytes, m_device);
@@ -125,11 +126,12 @@ class OpticalChannel : public sc_core::sc_module,
   // burst coded with the data route's latest transfer where they share it (SharedLight), then
   // across (cross).
   void carry_burst(uint8_t* data, uint32_t bytes, bool memory_route);
-  void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
-               BusDevice device, const char* what);
-  // `value` over [start, end) of a transfer placed in `schedule`.
+  void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps, LightUse use,
+               const char* what);
+  // `value` over [start, end) of a transfer placed in `schedule`, kept on into a transfer (of
+  // `use`, when given) that starts at its end.
   void trace(TraceSignal& signal, const VirtualChannelSchedule& schedule, uint64_t start_ps,
-             uint64_t end_ps, uint64_t value = 1);
+             uint64_t end_ps, std::optional<LightUse> use, uint64_t value = 1);
 
   OpticalChannelConfig m_config;
   VirtualChannelId m_vc;

@@ -6,75 +6,138 @@ namespace ohmvp {
 
 namespace {
 
-// The first transfer that starts after `time`.
-auto first_starting_after(const std::vector<VirtualChannelSchedule::Transfer>& busy,
-                          uint64_t time) {
-  return std::upper_bound(
-      busy.begin(), busy.end(), time,
-      [](uint64_t t, const VirtualChannelSchedule::Transfer& x) { return t < x.start; });
+bool owned(LightUse use) {
+  return use != LightUse::coding_loss;
+}
+
+bool same_detector(LightUse a, LightUse b) {
+  return (a == LightUse::dram) == (b == LightUse::dram);
 }
 
 }  // namespace
 
-const VirtualChannelSchedule::Transfer* VirtualChannelSchedule::before(size_t pos) const {
-  if (pos > 0) return &m_busy[pos - 1];
-  return m_last_forgotten ? &*m_last_forgotten : nullptr;
+uint64_t VirtualChannelSchedule::guard(LightUse a, LightUse b) const {
+  return same_detector(a, b) ? 0 : m_switch_ps;
+}
+
+void VirtualChannelSchedule::Before::pass(const Transfer& t) {
+  end = t.end;
+  if (ohmvp::owned(t.use)) {
+    owned = &t;
+    loss = 0;
+  } else {
+    loss += t.end - t.start;
+  }
+}
+
+size_t VirtualChannelSchedule::position_of(uint64_t time) const {
+  // From the back: transfers are placed near the present, and few lie ahead of it.
+  size_t position = m_busy.size();
+  while (position > 0 && m_busy[position - 1].start >= time) --position;
+  return position;
+}
+
+VirtualChannelSchedule::Before VirtualChannelSchedule::before(size_t position) const {
+  Before b;
+  if (position > 0) b.end = m_busy[position - 1].end;
+  size_t i = position;
+  for (; i > 0 && !owned(m_busy[i - 1].use); --i) b.loss += m_busy[i - 1].end - m_busy[i - 1].start;
+  if (i > 0) {
+    b.owned = &m_busy[i - 1];
+  } else if (m_last_forgotten) {
+    b.owned = &*m_last_forgotten;
+    b.loss += m_forgotten_loss;
+  }
+  return b;
+}
+
+const VirtualChannelSchedule::Transfer* VirtualChannelSchedule::next_owned(size_t position,
+                                                                           uint64_t& loss) const {
+  loss = 0;
+  for (; position < m_busy.size(); ++position) {
+    const Transfer& t = m_busy[position];
+    if (owned(t.use)) return &t;
+    loss += t.end - t.start;
+  }
+  return nullptr;
 }
 
 uint64_t VirtualChannelSchedule::earliest_free(uint64_t from, uint64_t duration,
-                                               BusDevice device) const {
+                                               LightUse use) const {
+  // One pass forward: transfers the candidate start has passed join `b`; moving the start later
+  // only makes the room before the next owned transfer smaller, so no earlier fit is skipped.
+  size_t i = position_of(from);
+  Before b = before(i);
   uint64_t start = from;
-  // Transfers never overlap, so their ends are sorted like their starts: skip the ones that end
-  // (with the largest guard) before `from`.
-  auto it =
-      std::upper_bound(m_busy.begin(), m_busy.end(), from,
-                       [this](uint64_t t, const Transfer& x) { return t < x.end + m_switch_ps; });
-  if (it == m_busy.begin() && m_last_forgotten)
-    start = std::max(start, m_last_forgotten->end + guard(*m_last_forgotten, device));
-  for (; it != m_busy.end(); ++it) {
-    // Before this one, after the previous (start has passed it with its guard): it fits.
-    if (start + duration + guard(*it, device) <= it->start) break;
-    start = std::max(start, it->end + guard(*it, device));
+  for (;;) {
+    start = std::max(start, b.end);
+    if (owned(use) && b.owned != nullptr) {
+      start = std::max(start, b.owned->end + b.loss + guard(b.owned->use, use));
+    }
+    if (i < m_busy.size() && m_busy[i].start < start + duration) {
+      b.pass(m_busy[i++]);
+      continue;
+    }
+    uint64_t loss_after = 0;
+    const Transfer* next = next_owned(i, loss_after);
+    if (next != nullptr) {
+      // A loss block between two detectors' transfers takes light from the switch's dark time.
+      const bool fits = owned(use)
+                            ? start + duration + loss_after + guard(use, next->use) <= next->start
+                            : b.owned == nullptr || b.owned->end + b.loss + duration + loss_after +
+                                                            guard(b.owned->use, next->use) <=
+                                                        next->start;
+      if (!fits) {
+        while (&m_busy[i] != next) b.pass(m_busy[i++]);
+        b.pass(m_busy[i++]);
+        continue;
+      }
+    }
+    return start;
   }
-  return start;
 }
 
-bool VirtualChannelSchedule::fits(uint64_t start, uint64_t end, BusDevice device) const {
-  if (start >= end) return false;
-  const size_t pos = static_cast<size_t>(first_starting_after(m_busy, start) - m_busy.begin());
-  const Transfer* previous = before(pos);
-  if (previous != nullptr && previous->end + guard(*previous, device) > start) return false;
-  if (pos < m_busy.size() && end + guard(m_busy[pos], device) > m_busy[pos].start) return false;
+bool VirtualChannelSchedule::fits(uint64_t start, uint64_t end, LightUse use) const {
+  return start < end && earliest_free(start, end - start, use) == start;
+}
+
+bool VirtualChannelSchedule::reserve(uint64_t start, uint64_t end, LightUse use) {
+  if (!fits(start, end, use)) return false;
+  const size_t position = position_of(start);
+  if (owned(use)) {
+    // The new transfer sits between its owned neighbours: their pair stops counting, its two do.
+    const Transfer* previous = before(position).owned;
+    uint64_t loss = 0;
+    const Transfer* next = next_owned(position, loss);
+    const int with_previous = previous != nullptr && !same_detector(previous->use, use);
+    const int with_next = next != nullptr && !same_detector(use, next->use);
+    const int replaced =
+        previous != nullptr && next != nullptr && !same_detector(previous->use, next->use);
+    m_switches += static_cast<uint64_t>(with_previous + with_next - replaced);
+  }
+  m_busy.insert(m_busy.begin() + static_cast<std::ptrdiff_t>(position), Transfer{start, end, use});
   return true;
 }
 
-bool VirtualChannelSchedule::reserve(uint64_t start, uint64_t end, BusDevice device) {
-  if (!fits(start, end, device)) return false;
-  const auto it = first_starting_after(m_busy, start);
-  const size_t pos = static_cast<size_t>(it - m_busy.begin());
-  const Transfer* previous = before(pos);
-  const Transfer* next = pos < m_busy.size() ? &m_busy[pos] : nullptr;
-  // The new transfer sits between its neighbours: their pair stops counting, its two pairs do.
-  const int with_previous = previous != nullptr && previous->device != device;
-  const int with_next = next != nullptr && next->device != device;
-  const int replaced = previous != nullptr && next != nullptr && previous->device != next->device;
-  m_switches += static_cast<uint64_t>(with_previous + with_next - replaced);
-  m_busy.insert(it, Transfer{start, end, device});
-  return true;
-}
-
-bool VirtualChannelSchedule::starts_at(uint64_t time) const {
+bool VirtualChannelSchedule::starts_at(uint64_t time, std::optional<LightUse> use) const {
   for (auto it = m_busy.rbegin(); it != m_busy.rend() && it->end > time; ++it) {
-    if (it->start == time) return true;
+    if (it->start == time && (!use || it->use == *use)) return true;
   }
   return false;
 }
 
 void VirtualChannelSchedule::forget_until(uint64_t time) {
   size_t past = 0;
-  while (past < m_busy.size() && m_busy[past].end + m_switch_ps <= time) ++past;
+  while (past < m_busy.size() && m_busy[past].end + m_switch_ps <= time) {
+    const Transfer& t = m_busy[past++];
+    if (owned(t.use)) {
+      m_last_forgotten = t;
+      m_forgotten_loss = 0;
+    } else {
+      m_forgotten_loss += t.end - t.start;
+    }
+  }
   if (past == 0) return;
-  m_last_forgotten = m_busy[past - 1];
   m_busy.erase(m_busy.begin(), m_busy.begin() + static_cast<std::ptrdiff_t>(past));
 }
 

@@ -16,10 +16,12 @@
 #include <sstream>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "modules/common/errors.h"
 #include "modules/common/vcd_writer.h"
+#include "modules/optical/mrr_state.h"
 #include "modules/optical/optical_channel.h"
 #include "tests/bench/bench_clock.h"
 #include "tests/bench/hetero_chain.h"
@@ -49,6 +51,8 @@ struct Bench {
   VcdWriter vcd{vcd_path};
   OpticalChain vc0{"vc0", planar_no_swaps(), 0, std::nullopt, stats, &vcd};
   OpticalChain vc1{"vc1", planar_no_swaps(), 1, std::nullopt, stats, nullptr};
+  // A memory route that takes turns with the data route, as on a reverse write.
+  OpticalChain vc2{"vc2", planar_no_swaps(), 2, DualRouteMode::none, stats, &vcd};
   ~Bench() { std::filesystem::remove(vcd_path); }
 };
 
@@ -58,6 +62,41 @@ Bench& the_bench() {
 
 uint64_t origin() {
   return bench::origin_of<Bench>();
+}
+
+// The changes of signal `path` (dotted scopes, then the name) in VCD `text`: (time, value).
+std::vector<std::pair<uint64_t, uint64_t>> vcd_changes(const std::string& text,
+                                                       const std::string& path) {
+  std::istringstream lines(text);
+  std::vector<std::string> scopes;
+  std::string code;
+  std::string line;
+  while (std::getline(lines, line) && line != "$enddefinitions $end") {
+    std::istringstream words(line);
+    std::string keyword, kind, width, id, name;
+    words >> keyword;
+    if (keyword == "$scope" && words >> kind >> name) scopes.push_back(name);
+    if (keyword == "$upscope") scopes.pop_back();
+    if (keyword == "$var" && words >> kind >> width >> id >> name) {
+      std::string full;
+      for (const std::string& scope : scopes) full += scope + ".";
+      if (full + name == path) code = id;
+    }
+  }
+  REQUIRE_FALSE(code.empty());
+  std::vector<std::pair<uint64_t, uint64_t>> changes;
+  uint64_t time = 0;
+  while (std::getline(lines, line)) {
+    if (line.empty() || line[0] == '$') continue;
+    if (line[0] == '#') {
+      time = std::stoull(line.substr(1));
+    } else if (line[0] == 'b' && line.substr(line.find(' ') + 1) == code) {
+      changes.emplace_back(time, std::stoull(line.substr(1, line.find(' ') - 1), nullptr, 2));
+    } else if (line.substr(1) == code) {
+      changes.emplace_back(time, line[0] == '1' ? 1 : 0);
+    }
+  }
+  return changes;
 }
 
 }  // namespace
@@ -164,15 +203,32 @@ TEST_CASE("optical channel: a transfer placed without asking is an error", "[opt
   CHECK(c.counter("detector_switches") == 3);
 }
 
-// Last (it closes the VCD): the busy signal of vc0 rises at each transfer and falls at its end;
-// at 198 the DRAM burst ends and the light is dark for the 100 ps switch.
+// Last (it closes the VCD). On vc2, XPoint data, a memory-route transfer right after it (the
+// same detector: no switch) and XPoint data right after that: the light stays busy throughout,
+// and each of the XPoint device's ring arrays follows its own route's transfers.
 TEST_CASE("optical channel: the virtual channel's occupancy is traced", "[optical_channel]") {
   Bench& b = the_bench();
+  const uint64_t t = origin() + 1000 * ns;
+  DataBus& xpoint = b.vc2.channel.data_bus(BusDevice::xpoint);
+  DataBus& route = *b.vc2.channel.memory_route();
+  xpoint.occupy(t + 8 * ns, t + 12 * ns, 64);  // placed out of order, as XPoint data can be
+  xpoint.occupy(t, t + 4 * ns, 64);
+  route.occupy(t + 4 * ns, t + 8 * ns, 64);
+  run_to(t + 100 * ns);
   b.vcd.close(now_ps());
   std::ifstream in(b.vcd_path);
   std::stringstream text;
   text << in.rdbuf();
   const std::string vcd = text.str();
-  CHECK(vcd.find("vc_busy") != std::string::npos);
   CHECK(vcd.find("$scope module vc0 $end") != std::string::npos);
+  using Changes = std::vector<std::pair<uint64_t, uint64_t>>;
+  const uint64_t full = static_cast<uint64_t>(MrrCoupling::full);
+  const uint64_t half = static_cast<uint64_t>(MrrCoupling::half);
+  CHECK(vcd_changes(vcd, "vc2.channel.vc_busy") == Changes{{0, 0}, {t, 1}, {t + 12 * ns, 0}});
+  CHECK(vcd_changes(vcd, "vc2.channel.xpoint_mrr") ==
+        Changes{{0, 0}, {t, full}, {t + 4 * ns, 0}, {t + 8 * ns, full}, {t + 12 * ns, 0}});
+  CHECK(vcd_changes(vcd, "vc2.channel.xpoint_half_mrr") ==
+        Changes{{0, 0}, {t + 4 * ns, half}, {t + 8 * ns, 0}});
+  CHECK(vcd_changes(vcd, "vc2.channel.memory_route_busy") ==
+        Changes{{0, 0}, {t + 4 * ns, 1}, {t + 8 * ns, 0}});
 }

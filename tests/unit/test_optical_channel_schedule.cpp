@@ -1,5 +1,6 @@
 // VirtualChannelSchedule: out-of-order placement on one virtual channel's light, with the
-// detector switch between transfers of different devices.
+// detector switch between transfers of different detectors and coding-loss blocks that no
+// detector owns.
 #include <catch2/catch.hpp>
 
 #include "modules/optical/virtual_channel_schedule.h"
@@ -7,8 +8,10 @@
 using namespace ohmvp;
 
 namespace {
-constexpr BusDevice dram = BusDevice::dram;
-constexpr BusDevice xpoint = BusDevice::xpoint;
+constexpr LightUse dram = LightUse::dram;
+constexpr LightUse xpoint = LightUse::xpoint;
+constexpr LightUse memory_route = LightUse::memory_route;
+constexpr LightUse loss = LightUse::coding_loss;
 }  // namespace
 
 TEST_CASE("virtual channel schedule: same-device transfers follow each other directly",
@@ -90,4 +93,75 @@ TEST_CASE("virtual channel schedule: with no switch time it is a plain interval 
   CHECK(s.switches() == 1);
   CHECK_FALSE(s.reserve(1400, 1600, dram));
   CHECK_FALSE(s.reserve(5, 5, dram));
+}
+
+TEST_CASE("virtual channel schedule: the memory route taking turns uses the XPoint's detector",
+          "[optical_schedule]") {
+  VirtualChannelSchedule s(100);
+  REQUIRE(s.reserve(0, 1000, xpoint));
+  REQUIRE(s.reserve(1000, 2000, memory_route));
+  CHECK(s.switches() == 0);
+  CHECK(s.earliest_free(2000, 500, dram) == 2100);
+  CHECK(s.starts_at(1000));
+  CHECK(s.starts_at(1000, memory_route));
+  CHECK_FALSE(s.starts_at(1000, xpoint));
+}
+
+TEST_CASE("virtual channel schedule: a coding-loss block causes no detector switch",
+          "[optical_schedule]") {
+  VirtualChannelSchedule s(100);
+  REQUIRE(s.reserve(0, 1000, dram));
+  // Right after a DRAM burst, and a DRAM burst right after it: no dark time, no switch.
+  CHECK(s.earliest_free(0, 300, loss) == 1000);
+  REQUIRE(s.reserve(1000, 1300, loss));
+  CHECK(s.earliest_free(1000, 500, dram) == 1300);
+  REQUIRE(s.reserve(1300, 1800, dram));
+  CHECK(s.switches() == 0);
+  // Between two XPoint transfers too.
+  REQUIRE(s.reserve(5000, 6000, xpoint));
+  CHECK(s.switches() == 1);
+  REQUIRE(s.reserve(6000, 6300, loss));
+  REQUIRE(s.reserve(6300, 7000, xpoint));
+  CHECK(s.switches() == 1);
+  CHECK(s.starts_at(6000, loss));
+  CHECK_FALSE(s.starts_at(6000, xpoint));
+}
+
+TEST_CASE("virtual channel schedule: a coding-loss block is light, not a switch's dark time",
+          "[optical_schedule]") {
+  VirtualChannelSchedule s(100);
+  REQUIRE(s.reserve(0, 1000, dram));
+  REQUIRE(s.reserve(1000, 1300, loss));
+  // XPoint data after the loss still waits for 100 ps of dark light: 1300 + 100.
+  CHECK(s.earliest_free(1000, 500, xpoint) == 1400);
+  CHECK_FALSE(s.fits(1300, 1800, xpoint));
+  REQUIRE(s.reserve(1400, 1900, xpoint));
+  CHECK(s.switches() == 1);
+  // Between them there is 100 ps of gap, all of it the switch's: no loss block fits there,
+  // the next one goes after the XPoint data.
+  CHECK(s.earliest_free(1300, 50, loss) == 1900);
+  // A loss block before a transfer of the other detector leaves it its dark time too: in the
+  // gap 1900..2600 before a DRAM burst at 2600, 600 ps of loss leaves exactly 100.
+  REQUIRE(s.reserve(2600, 3000, dram));
+  CHECK(s.switches() == 2);
+  CHECK_FALSE(s.fits(1900, 2550, loss));
+  REQUIRE(s.reserve(1900, 2500, loss));
+  CHECK_FALSE(s.fits(2500, 2510, loss));
+  CHECK(s.switches() == 2);
+  // A DRAM burst inside the 100 ps after the XPoint data would need its own dark time.
+  CHECK(s.earliest_free(1900, 50, dram) == 3000);
+}
+
+TEST_CASE("virtual channel schedule: forgotten coding loss still counts against the dark time",
+          "[optical_schedule]") {
+  VirtualChannelSchedule s(100);
+  REQUIRE(s.reserve(0, 1000, dram));
+  REQUIRE(s.reserve(1000, 1050, loss));
+  s.forget_until(1200);
+  CHECK(s.transfers().empty());
+  // The DRAM burst ended at 1000 and 50 ps of the light after it was loss: dark from 1050.
+  CHECK(s.earliest_free(1100, 500, xpoint) == 1150);
+  CHECK(s.earliest_free(1100, 500, dram) == 1100);
+  REQUIRE(s.reserve(1150, 1650, xpoint));
+  CHECK(s.switches() == 1);
 }
