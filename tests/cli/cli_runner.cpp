@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
+#include <vector>
 
 CliResult run_ohmvp(const std::string& arguments) {
   return run_shell(std::string(OHMVP_EXECUTABLE) + " " + arguments);
@@ -30,11 +32,33 @@ CliResult run_shell(const std::string& shell_command) {
   return result;
 }
 
+namespace {
+
+// The scratch folders made so far, removed when the test process ends, whether its tests passed
+// or stopped at a failed REQUIRE.
+struct ScratchFolders {
+  std::vector<std::filesystem::path> made;
+  ~ScratchFolders() {
+    for (const auto& dir : made) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+};
+
+ScratchFolders& scratch_folders() {
+  static ScratchFolders folders;
+  return folders;
+}
+
+}  // namespace
+
 std::string scratch_dir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("ohmvp_cli_" + std::to_string(getpid()) + "_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  scratch_folders().made.push_back(dir);
   return dir.string();
 }
 

@@ -16,7 +16,7 @@ CliResult run_ohmvp(const std::string& arguments);
 CliResult run_ohmvp_within(uint64_t kib, const std::string& arguments);
 CliResult run_shell(const std::string& shell_command);
 
-// A fresh empty folder for one test's files.
+// A fresh empty folder for one test's files, removed when the test process ends.
 std::string scratch_dir(const std::string& name);
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);

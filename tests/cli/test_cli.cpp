@@ -76,7 +76,6 @@ TEST_CASE("cli: list names regular files only; a name with a file of it here is 
   CHECK_THAT(here.output,
              Contains("ohmvp: unknown platform 'mygpu'; did you mean ./mygpu.json, the file here? "
                       "(expected one of: "));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: an output folder no file can be made in is refused before the run") {
@@ -116,7 +115,6 @@ TEST_CASE("cli: an output folder no file can be made in is refused before the ru
                                          "/dangling is a symbolic link to " + dir +
                                          "/nowhere, which does not exist"));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: config prints the resolved platform with overrides") {
@@ -476,7 +474,6 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd"));
     CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: bursts narrower than 8 bytes keep every byte") {
@@ -488,7 +485,6 @@ TEST_CASE("cli: bursts narrower than 8 bytes keep every byte") {
                          "memory.dram.geometry.burst_length=4 --set memory.interleave_bytes=64");
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: memory whose operations outlast the stall window is slow, not stalled") {
@@ -500,7 +496,6 @@ TEST_CASE("cli: memory whose operations outlast the stall window is slow, not st
                          "--platform hetero_planar --set memory.xpoint.read_ns=1000000");
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: memories of terabytes take only the host memory a run touches") {
@@ -520,7 +515,6 @@ TEST_CASE("cli: memories of terabytes take only the host memory a run touches") 
     INFO(platform << "\n" << r.output);
     CHECK(r.exit_code == 0);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
@@ -554,5 +548,4 @@ TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
       dir + "/c");
   REQUIRE(other_seed.exit_code == 0);
   CHECK(read_text(dir + "/c/report.json") != report);
-  std::filesystem::remove_all(dir);
 }

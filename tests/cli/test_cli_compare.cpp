@@ -74,5 +74,4 @@ TEST_CASE("cli: compare puts two runs side by side") {
     CHECK_FALSE(std::filesystem::exists(dir + "/gto.tmp"));
     CHECK_FALSE(std::filesystem::exists(dir + "/new"));
   }
-  std::filesystem::remove_all(dir);
 }

@@ -51,7 +51,6 @@ TEST_CASE("cli: Ctrl-C ends a run like a simulation error: the VCD so far, no re
   } else {
     WARN("vcd2fst is not on PATH: VCD not checked by GTKWave's converter");
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: SIGTERM or SIGHUP ends a kernel run; the output folder it made goes") {
@@ -67,7 +66,6 @@ TEST_CASE("cli: SIGTERM or SIGHUP ends a kernel run; the output folder it made g
     CHECK_THAT(r.output, Contains(std::string("run interrupted by SIG") + signal));
     CHECK_FALSE(std::filesystem::exists(dir + "/new"));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run") {
@@ -82,7 +80,6 @@ TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run
   CHECK(r.exit_code == 130);
   CHECK_THAT(r.output, Contains("run interrupted by SIGINT at 0 s simulated; no report written"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a run started with SIGINT ignored (nohup, a script's background job) goes on") {
@@ -95,5 +92,4 @@ TEST_CASE("cli: a run started with SIGINT ignored (nohup, a script's background 
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(std::filesystem::exists(dir + "/out/report.json"));
-  std::filesystem::remove_all(dir);
 }

@@ -113,7 +113,6 @@ TEST_CASE(
   CHECK(index[0]["count"] == 8192);
   CHECK(std::filesystem::file_size(dir + "/dump/c.bin") == 8192 * 4);
   CHECK(std::system(("vcd2fst " + dir + "/t.vcd " + dir + "/t.fst >/dev/null 2>&1").c_str()) == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: the report lists each launch with its occupancy and what limited it") {
@@ -168,7 +167,6 @@ TEST_CASE("cli: the report lists each launch with its occupancy and what limited
                                    " --out " + dir + "/zero");
   CHECK(zero.exit_code == 2);
   CHECK_THAT(zero.output, Contains("launches[0].registers_per_thread"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: on a planar platform the first buffers start in DRAM") {
@@ -183,7 +181,6 @@ TEST_CASE("cli: on a planar platform the first buffers start in DRAM") {
   CHECK(report["summary"]["migrations"] == 0);
   for (int c = 0; c < 6; ++c)
     CHECK(report["stats"]["memory.hmm" + std::to_string(c)]["dram_requests"]["value"] == 8192 / 64);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread the CTA's result") {
@@ -202,7 +199,6 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
       CHECK(values[3 * t + 2] == 1);                        // t == 17
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads and a fence") {
@@ -232,7 +228,6 @@ TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads
     if (mode < 3) CHECK(stats["gpu.sm0"]["l1_bypasses"]["value"].get<uint64_t>() > 0);
     CHECK(stats["gpu.sm0"]["l1_fence_invalidations"]["value"] == 1);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a load waiting in the L1 for its line does not see the thread's later store") {
@@ -254,7 +249,6 @@ TEST_CASE("cli: a load waiting in the L1 for its line does not see the thread's 
   }
   const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
   CHECK(stats["gpu.sm0"]["l1_misses"]["value"] == 1);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: an acquiring load orders the plain load after it behind the L1 it empties") {
@@ -277,7 +271,6 @@ TEST_CASE("cli: an acquiring load orders the plain load after it behind the L1 i
   CHECK(out[1] == 42);
   const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
   CHECK(stats["gpu.sm0"]["l1_fence_invalidations"]["value"] == 1);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed GPU") {
@@ -325,7 +318,6 @@ TEST_CASE("cli: a lock taken by threads of one warp is handed over on the timed 
       }
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: __syncwarp and shuffles in the arms of an if/else meet on the timed GPU") {
@@ -374,7 +366,6 @@ TEST_CASE("cli: __syncwarp and shuffles in the arms of an if/else meet on the ti
     const int32_t source = int32_t((t + 8) % 32);
     CHECK(inner[t] == source + (source < 8 ? 100 : source < 16 ? 200 : 300));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: warp-aggregated atomics by __match_any_sync count every key on the timed GPU") {
@@ -404,7 +395,6 @@ TEST_CASE("cli: warp-aggregated atomics by __match_any_sync count every key on t
   }
   CHECK(read_dump<int32_t>(dir, "bins", bin_count) == expected_bins);
   CHECK(read_dump<int32_t>(dir, "atomics", 1)[0] == expected_atomics);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: generic pointers to __constant__ data read its copy on the timed GPU") {
@@ -424,7 +414,6 @@ TEST_CASE("cli: generic pointers to __constant__ data read its copy on the timed
   // constant cache serves only the 8 ld.param/st.param of the kernel and the call.
   const auto stats = nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
   CHECK(stats["gpu.sm0"]["const_accesses"]["value"] == 8);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: variables initialised with addresses on the timed GPU") {
@@ -439,7 +428,6 @@ TEST_CASE("cli: variables initialised with addresses on the timed GPU") {
   CHECK(out[8 * 2 + 0] == 'g');  // names[2]
   CHECK(out[8 * 3 + 2] == 3);    // *scale_at: a pointer in __constant__ read with ld.global
   CHECK(out[8 * 1 + 7] == -17);  // packed[1].apply: a byte-masked function pointer
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: recursive device functions on the timed GPU") {
@@ -459,7 +447,6 @@ TEST_CASE("cli: recursive device functions on the timed GPU") {
   CHECK(out[4 * 4 + 1] == 340);  // chain(null, 4, 4)
   CHECK(out[4 * 0 + 3] == 253);  // 0 + 1 + ... + 22
   CHECK(out[4 * 10 + 3] == 10 + 21 + 22);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a workload's stack limit sets how deep a kernel may recurse") {
@@ -478,7 +465,6 @@ TEST_CASE("cli: a workload's stack limit sets how deep a kernel may recurse") {
   INFO(large.output);
   REQUIRE(large.exit_code == 0);
   CHECK(read_dump<int32_t>(dir, "out", 4)[3] != 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: buffers bound to module variables on the timed GPU") {
@@ -498,7 +484,6 @@ TEST_CASE("cli: buffers bound to module variables on the timed GPU") {
   REQUIRE(r.exit_code == 0);
   CHECK(read_dump<float>(dir, "out", 64)[10] == 2 * (8 + 9 + 10 + 11 + 12) + 7);
   CHECK(read_dump<uint32_t>(dir, "calls", 1)[0] == 64);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that quotes it") {
@@ -516,7 +501,6 @@ TEST_CASE("cli: a failing assert() on the timed GPU is a simulation error that q
                  Contains("assertion `in[i] >= -1000` failed (assertions.cu:9") &&
                  Contains("thread (25,0,0)"));
   CHECK_FALSE(std::filesystem::exists(dir + "/report.json"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: printf in a kernel on the timed GPU prints on stdout when the kernel is done") {
@@ -540,7 +524,6 @@ TEST_CASE("cli: printf in a kernel on the timed GPU prints on stdout when the ke
   // Thread 0's lines come in the order it printed them, before the summary.
   CHECK(r.output.find("t=0 value") < r.output.find("[timed]"));
   CHECK(r.output.find("[timed]") < r.output.find("OhmVP"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a workload's printf FIFO limit drops what does not fit, and says so") {
@@ -558,7 +541,6 @@ TEST_CASE("cli: a workload's printf FIFO limit drops what does not fit, and says
                            Contains("printf calls of kernel 'print_values' were dropped: the "
                                     "device printf buffer (200 bytes per launch) was full"));
   CHECK_THAT(r.output, !Contains("t=39 value"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: function pointers and virtual calls run on the timed GPU") {
@@ -583,7 +565,6 @@ TEST_CASE("cli: function pointers and virtual calls run on the timed GPU") {
     CHECK(out[3 * t + 1] == (t % 2 == 0 ? x * x : 3.0f * x * x));
     CHECK(out[3 * t + 2] == x * x);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: malloc, free, new and delete in a kernel run on the timed GPU") {
@@ -602,7 +583,6 @@ TEST_CASE("cli: malloc, free, new and delete in a kernel run on the timed GPU") 
     CHECK(out[3 * t + 1] == (t % 2 == 0 ? 3 : 4));
     CHECK(out[3 * t + 2] == 1);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach the kernel") {
@@ -632,7 +612,6 @@ TEST_CASE("cli: char, short and __half parameters, alone and in a struct, reach 
   CHECK(out[5] == -7);
   CHECK(out[6] == 1234);
   CHECK(out[7] == -99);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: __nanosleep suspends the warp for its nanoseconds on the timed GPU") {
@@ -650,7 +629,6 @@ TEST_CASE("cli: __nanosleep suspends the warp for its nanoseconds on the timed G
     CHECK(slept >= expected);
     CHECK(slept < expected + 50);  // and the few cycles of the instructions around it
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
@@ -677,7 +655,6 @@ TEST_CASE("cli: atom.add.f16 and a bf16 widened by mov run on the timed GPU") {
   CHECK(uint8_t(sum[1]) == 0x4a);  // 12.0 in binary16
   const std::vector<uint32_t> wide = read_dump<uint32_t>(dir, "wide", 32);
   for (uint32_t t = 0; t < 32; ++t) CHECK(wide[t] == (16256 + t) << 16);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all past a barrier") {
@@ -693,7 +670,6 @@ TEST_CASE("cli: a two-level scheduler smaller than a CTA's warps gets them all p
     INFO(r.output);
     CHECK(r.exit_code == 0);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA, thread and buffer") {
@@ -746,7 +722,6 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA, thr
   CHECK_FALSE(std::filesystem::exists(dir + "/dump/c.bin"));
   CHECK_FALSE(std::filesystem::exists(dir + "/dump/index.json"));
   CHECK(std::filesystem::exists(dir + "/dump/notes.txt"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 naming the kernel") {
@@ -771,7 +746,6 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
   const CliResult traffic = run_ohmvp("run -q -p ddr4_2400 -w random_mix --time-limit 1ms");
   CHECK(traffic.exit_code == 2);
   CHECK_THAT(traffic.output, Contains("workload random_mix is memory traffic"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a kernel that never ends stops when its VCD reaches --vcd-limit, well formed") {
@@ -814,7 +788,6 @@ TEST_CASE("cli: a kernel that never ends stops when its VCD reaches --vcd-limit,
   CHECK(without_vcd.exit_code == 2);
   CHECK_THAT(without_vcd.output, Contains("--vcd-limit bounds the VCD file; give --vcd FILE too"));
   CHECK_FALSE(std::filesystem::exists(dir + "/x.vcd"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
@@ -834,7 +807,6 @@ TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
                            Contains("kernel 'vecadd' is running and nothing progressed for the "
                                     "last 1 ms (no instruction issued, no CTA ended, no DRAM "
                                     "command or XPoint media access): a deadlock"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a kernel that computes for milliseconds without touching memory is not a stall") {
@@ -853,7 +825,6 @@ TEST_CASE("cli: a kernel that computes for milliseconds without touching memory 
   REQUIRE(r.exit_code == 0);
   const auto summary = nlohmann::json::parse(read_text(dir + "/report.json"))["summary"];
   CHECK(summary["simulated_ns"].get<double>() > 1e6);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: page faults over a slow host link are a wait, not a stall") {
@@ -865,7 +836,6 @@ TEST_CASE("cli: page faults over a slow host link are a wait, not a stall") {
       dir);
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a paged platform, without XPoint, reports no XPoint figures rather than 0") {
@@ -878,7 +848,6 @@ TEST_CASE("cli: a paged platform, without XPoint, reports no XPoint figures rath
   CHECK_FALSE(summary.contains("xpoint_wear_max_over_mean"));
   CHECK_FALSE(summary.contains("xpoint_media_utilisation"));
   CHECK_THAT(r.output, Contains("DRAM hit rate") && !Contains("XPoint"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a run that runs out of host memory says so, exit 1") {
@@ -1040,7 +1009,6 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("--dump"));
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: the tensor-core GEMM on titanv reports HMMA, TFLOPS and utilization") {
@@ -1059,7 +1027,6 @@ TEST_CASE("cli: the tensor-core GEMM on titanv reports HMMA, TFLOPS and utilizat
   CHECK(summary["tensor_utilization"].get<double>() > 0.0);
   CHECK(summary["tensor_utilization"].get<double>() < 1.0);
   CHECK(read_text(dir + "/t.vcd").find("tensor_hmma") != std::string::npos);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming what it needs") {
@@ -1086,7 +1053,6 @@ TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming wha
                 shipped("tests/data/workloads/wmma_gemm_s8.json") + " --out " + dir);
   INFO(turing.output);
   CHECK(turing.exit_code == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a C++ kernel launched by a short name; its fault named as C++ writes it") {
@@ -1111,7 +1077,6 @@ TEST_CASE("cli: a C++ kernel launched by a short name; its fault named as C++ wr
                                           {{{"buffer", "data"}}, {{"f32", 1}}}, {"data"});
   CHECK(ambiguous.exit_code == 2);
   CHECK_THAT(ambiguous.output, Contains("kernel name 'fill' fits 2 kernels"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-element texels") {
@@ -1222,7 +1187,6 @@ TEST_CASE("cli: a struct argument holding device pointers, textures of 4- and 2-
                   {{{"texture", volume}}, {{"buffer", "out"}}, {{"s32", 4}}}, {"out"});
   CHECK(flat.exit_code == 1);
   CHECK_THAT(flat.output, Contains("tex.3d fetches from a 2-D texture"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a parameter block of nested structs with an __align__(16) member") {
@@ -1250,7 +1214,6 @@ TEST_CASE("cli: a parameter block of nested structs with an __align__(16) member
   CHECK(unaligned.exit_code == 2);
   CHECK_THAT(unaligned.output, Contains("is 48 bytes; got a value of 40 bytes") &&
                                    Contains("__align__(N) as \"align\": N"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch cannot") {
@@ -1305,7 +1268,6 @@ TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch
   CHECK(too_large.exit_code == 2);
   CHECK_THAT(too_large.output, Contains("a cooperative launch of 100000 blocks needs them all "
                                         "resident at once;"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a __grid_constant__ parameter read through a generic pointer") {
@@ -1324,5 +1286,4 @@ TEST_CASE("cli: a __grid_constant__ parameter read through a generic pointer") {
   const std::vector<float> out = read_dump<float>(dir, "out", 32);
   for (int i = 0; i < 20; ++i) CHECK(out[i] == 0.5f * (i % 16) + 100.0f);
   CHECK(out[20] == 0.0f);
-  std::filesystem::remove_all(dir);
 }

@@ -85,7 +85,6 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   // Both swap pages (when exactly depends on each channel's instants).
   CHECK(electrical["summary"]["migrations"].get<int>() > 0);
   CHECK(summary["migrations"].get<int>() > 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE(
@@ -120,7 +119,6 @@ TEST_CASE(
     const auto report = nlohmann::json::parse(read_text(dir + "/" + platform + "/report.json"));
     CHECK(report["stats"]["memory.channel0"]["memory_route_bursts"]["value"].get<double>() > 0);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: fault injection also flips the XPoint data that DDR-T puts on the light") {
@@ -144,7 +142,6 @@ TEST_CASE("cli: fault injection also flips the XPoint data that DDR-T puts on th
   CHECK(channel["xpoint_bursts"]["value"].get<double>() > 0);
   CHECK(channel["fault_bits_flipped"]["value"].get<double>() > 0);
   CHECK(channel["ecc_corrected"]["value"].get<double>() > 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: fault injection on the light is corrected and reported by the link's ECC") {
@@ -163,7 +160,6 @@ TEST_CASE("cli: fault injection on the light is corrected and reported by the li
                                   dir + "/bad --set memory.optical.fault_injection.ber=0.7");
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("memory.optical.fault_injection.ber") && Contains("0.5"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a burst") {
@@ -173,7 +169,6 @@ TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.output, Contains("memory.optical.serdes.buffer_bytes") && Contains("128"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: SWAP-CMD refuses a DRAM page that needs two rows of a bank") {
@@ -190,7 +185,6 @@ TEST_CASE("cli: SWAP-CMD refuses a DRAM page that needs two rows of a bank") {
       "config --platform ohm_wom_planar "
       "--set memory.hetero.page_bytes=2048");
   CHECK(fine.exit_code == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: SWAP-CMD swaps chosen together take the bank presets one at a time") {
@@ -228,7 +222,6 @@ TEST_CASE("cli: SWAP-CMD swaps chosen together take the bank presets one at a ti
     CHECK(report["summary"]["migrations"].get<double>() > 100);
     CHECK(report["stats"]["memory.hmm0"]["peak_migrations_in_flight"]["value"].get<double>() > 1);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and runs longer") {
@@ -249,5 +242,4 @@ TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and run
     CHECK(simulated_ns > previous_ns);
     previous_ns = simulated_ns;
   }
-  std::filesystem::remove_all(dir);
 }

@@ -33,7 +33,6 @@ TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
   REQUIRE(plain.exit_code == 0);
   CHECK_FALSE(
       nlohmann::json::parse(read_text(dir + "/plain/report.json")).contains("verification"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing its report") {
@@ -55,7 +54,6 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
   CHECK(verification["matches"] == false);
   CHECK(verification["mismatched_elements"].get<uint64_t>() > 0);
   CHECK_THAT(verification["message"].get<std::string>(), Contains("output 'b'"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is bad input") {
@@ -105,5 +103,4 @@ TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is ba
   CHECK(traffic.exit_code == 2);
   CHECK_THAT(traffic.output, Contains("--verify") && Contains("memory traffic"));
   CHECK_FALSE(std::filesystem::exists(dir + "/traffic"));
-  std::filesystem::remove_all(dir);
 }
