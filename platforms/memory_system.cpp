@@ -21,7 +21,10 @@ std::unique_ptr<MemoryChannel> make_channel(const MemorySystemConfig& config, ui
     return std::make_unique<OpticalChannel>(name.c_str(), config.optical, VirtualChannelId{index},
                                             config.memory_route(), stats, vcd);
   }
-  return std::make_unique<ElectricalChannel>(name.c_str(), config.channel, stats, vcd);
+  // The XPoint device shares the wires as another rank: the DRAM timing's rank switch.
+  const DramTiming timing = config.timing_cycles();
+  return std::make_unique<ElectricalChannel>(name.c_str(), config.channel, timing.ps(timing.RTRS),
+                                             stats, vcd);
 }
 
 }  // namespace

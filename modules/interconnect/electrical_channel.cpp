@@ -1,7 +1,6 @@
 #include "modules/interconnect/electrical_channel.h"
 
 #include "modules/common/config_reader.h"
-#include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
 
 namespace ohmvp {
@@ -14,15 +13,22 @@ void parse(const ConfigReader& reader, ElectricalChannelConfig& c) {
 }
 
 ElectricalChannel::ElectricalChannel(sc_core::sc_module_name name,
-                                     const ElectricalChannelConfig& config, StatsRegistry& stats,
+                                     const ElectricalChannelConfig& config,
+                                     uint64_t device_switch_ps, StatsRegistry& stats,
                                      VcdWriter* vcd)
     : sc_module(name),
       in("in"),
       out("out"),
       m_config(config),
+      m_schedule(device_switch_ps),
+      m_dram_view(*this, BusDevice::dram),
+      m_xpoint_view(*this, BusDevice::xpoint),
       m_busy_ps(stats.counter(this->name(), "data_busy_ps", "ps", "time the data wires carry")),
       m_bytes(stats.counter(this->name(), "data_bytes", "bytes", "bytes carried")),
-      m_bursts(stats.counter(this->name(), "bursts", "bursts", "data bursts carried")) {
+      m_bursts(stats.counter(this->name(), "bursts", "bursts", "data bursts carried")),
+      m_switches(stats.counter(this->name(), "device_switches", "switches",
+                               "neighbouring transfers of different devices (wires idle for "
+                               "tRTRS between)")) {
   in.bind(*this);
   out.bind(*this);
   m_busy_trace.attach(vcd, this->name(), "data_bus_busy", 1);
@@ -34,18 +40,14 @@ tlm::tlm_sync_enum ElectricalChannel::nb_transport_fw(tlm::tlm_generic_payload& 
   DdrCommand command;
   if (from_phase(phase, command) && is_column(command)) {
     const auto* burst = payload.get_extension<DdrExtension>();
-    place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length());
+    place(burst->data_start_ps, burst->data_end_ps, payload.get_data_length(), BusUse::dram);
   }
   return out->nb_transport_fw(payload, phase, delay);
 }
 
-void ElectricalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) {
-  // Transfers that have ended never matter again; dropping them now and then is enough.
-  if (m_schedule.intervals().size() >= 32) m_schedule.forget_until(kernel_now_ps());
-  if (!m_schedule.reserve(start_ps, end_ps)) {
-    throw SimulationError(std::string(name()) + ": data transfer at " + std::to_string(start_ps) +
-                          ".." + std::to_string(end_ps) + " ps overlaps another one");
-  }
+void ElectricalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusUse use) {
+  m_switches.inc(m_schedule.place(start_ps, end_ps, use, kernel_now_ps(), name(),
+                                  use == BusUse::dram ? "DRAM" : "XPoint"));
   m_busy_ps.inc(end_ps - start_ps);
   m_bytes.inc(bytes);
   m_bursts.inc();

@@ -203,24 +203,16 @@ void OpticalChannel::cross(uint8_t* data, uint32_t bytes) {
   count_to(m_fault_stats->uncorrectable, m_link_ecc->uncorrectable());
 }
 
-void OpticalChannel::reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
-                             LightUse use, const char* what) {
-  // Transfers that can no longer matter are dropped now and then.
-  if (schedule.transfers().size() >= 32) schedule.forget_until(kernel_now_ps());
-  const uint64_t switches_before = schedule.switches();
-  if (!schedule.reserve(start_ps, end_ps, use)) {
-    throw SimulationError(std::string(name()) + ": " + what + " transfer at " +
-                          std::to_string(start_ps) + ".." + std::to_string(end_ps) +
-                          " ps overlaps another one or leaves no time to switch detectors (" +
-                          std::to_string(schedule.switch_ps()) + " ps)");
-  }
-  const uint64_t new_switches = schedule.switches() - switches_before;
+void OpticalChannel::reserve(DataBusSchedule& schedule, uint64_t start_ps, uint64_t end_ps,
+                             BusUse use, const char* what) {
+  const uint64_t new_switches =
+      schedule.place(start_ps, end_ps, use, kernel_now_ps(), name(), what);
   m_switches.inc(new_switches);
   m_tuning_ps.inc(new_switches * schedule.switch_ps());
 }
 
 void OpticalChannel::place(uint64_t start_ps, uint64_t end_ps, uint32_t bytes, BusDevice device) {
-  const LightUse use = light_use_of(device);
+  const BusUse use = bus_use_of(device);
   reserve(m_schedule, start_ps, end_ps, use, device == BusDevice::dram ? "DRAM" : "XPoint");
   m_busy_ps.inc(end_ps - start_ps);
   m_bytes.inc(bytes);
@@ -242,16 +234,16 @@ void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint
   const uint64_t light_end = start_ps + m_memory_view.occupied_ps(end_ps - start_ps);
   LightCoding coding = LightCoding::nrz;
   if (m_dual_routes == DualRouteMode::none) {
-    reserve(m_schedule, start_ps, light_end, LightUse::memory_route, "memory-route");
+    reserve(m_schedule, start_ps, light_end, BusUse::memory_route, "memory-route");
     m_busy_ps.inc(light_end - start_ps);
     trace(m_busy_trace, m_schedule, start_ps, light_end, std::nullopt);
   } else {
-    reserve(m_memory_schedule, start_ps, light_end, LightUse::memory_route, "memory-route");
+    reserve(m_memory_schedule, start_ps, light_end, BusUse::memory_route, "memory-route");
     if (m_dual_routes == DualRouteMode::wom) {
       coding = LightCoding::wom;
       const uint64_t loss = (light_end - start_ps + 2) / 3;
-      const uint64_t at = m_schedule.earliest_free(start_ps, loss, LightUse::coding_loss);
-      reserve(m_schedule, at, at + loss, LightUse::coding_loss, "WOM coding-loss");
+      const uint64_t at = m_schedule.earliest_free(start_ps, loss, BusUse::coding_loss);
+      reserve(m_schedule, at, at + loss, BusUse::coding_loss, "WOM coding-loss");
       m_busy_ps.inc(loss);
       m_wom_ps.inc(light_end - start_ps);
       m_wom_data_loss_ps.inc(loss);
@@ -262,10 +254,10 @@ void OpticalChannel::place_memory_route(uint64_t start_ps, uint64_t end_ps, uint
   m_memory_route_bytes.inc(bytes);
   m_memory_route_bursts.inc();
   m_light_bits.inc(ohmvp::light_bits(m_config, uint64_t{bytes} * 8, coding));
-  const VirtualChannelSchedule& route =
+  const DataBusSchedule& route =
       m_dual_routes == DualRouteMode::none ? m_schedule : m_memory_schedule;
-  trace(m_memory_route_trace, route, start_ps, light_end, LightUse::memory_route);
-  trace(m_xpoint_half_trace, route, start_ps, light_end, LightUse::memory_route,
+  trace(m_memory_route_trace, route, start_ps, light_end, BusUse::memory_route);
+  trace(m_xpoint_half_trace, route, start_ps, light_end, BusUse::memory_route,
         static_cast<uint64_t>(MrrCoupling::half));
 }
 
@@ -273,9 +265,9 @@ uint64_t OpticalChannel::MemoryRouteView::earliest_free(uint64_t from_ps,
                                                         uint64_t duration_ps) const {
   const uint64_t light = occupied_ps(duration_ps);
   if (m_channel.m_dual_routes == DualRouteMode::none) {
-    return m_channel.m_schedule.earliest_free(from_ps, light, LightUse::memory_route);
+    return m_channel.m_schedule.earliest_free(from_ps, light, BusUse::memory_route);
   }
-  return m_channel.m_memory_schedule.earliest_free(from_ps, light, LightUse::memory_route);
+  return m_channel.m_memory_schedule.earliest_free(from_ps, light, BusUse::memory_route);
 }
 
 uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) const {
@@ -283,9 +275,8 @@ uint64_t OpticalChannel::MemoryRouteView::occupied_ps(uint64_t duration_ps) cons
   return (duration_ps * 3 + 1) / 2;
 }
 
-void OpticalChannel::trace(TraceSignal& signal, const VirtualChannelSchedule& schedule,
-                           uint64_t start_ps, uint64_t end_ps, std::optional<LightUse> use,
-                           uint64_t value) {
+void OpticalChannel::trace(TraceSignal& signal, const DataBusSchedule& schedule, uint64_t start_ps,
+                           uint64_t end_ps, std::optional<BusUse> use, uint64_t value) {
   if (!signal.enabled()) return;
   // Transfers may be placed before ones already traced, so changes come out of order; a
   // transfer that ends where the next traced one begins keeps the value.

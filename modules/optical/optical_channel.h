@@ -7,13 +7,13 @@
 
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
+#include "modules/interconnect/data_bus_schedule.h"
 #include "modules/interconnect/memory_channel.h"
 #include "modules/optical/dual_route_mode.h"
 #include "modules/optical/link_ecc.h"
 #include "modules/optical/optical_config.h"
 #include "modules/optical/shared_light.h"
 #include "modules/optical/transfer_timing.h"
-#include "modules/optical/virtual_channel_schedule.h"
 #include "tlm_protocols/ddr_protocol.h"
 
 namespace ohmvp {
@@ -36,7 +36,7 @@ namespace ohmvp {
 // light time) and the data route, coded too while they overlap, loses a third of that time: a
 // modelling choice that keeps the DRAM's burst instants, booking the data route's loss as a
 // coding-loss block of 1/3 of the coded time in its first gap from the memory-route transfer's
-// start (no detector owns it: LightUse::coding_loss).
+// start (no detector owns it: BusUse::coding_loss).
 class OpticalChannel : public sc_core::sc_module,
                        public DdrFwTransport,
                        public DdrBwTransport,
@@ -87,7 +87,7 @@ class OpticalChannel : public sc_core::sc_module,
    public:
     DeviceView(OpticalChannel& channel, BusDevice device) : m_channel(channel), m_device(device) {}
     uint64_t earliest_free(uint64_t from_ps, uint64_t duration_ps) const override {
-      return m_channel.m_schedule.earliest_free(from_ps, duration_ps, light_use_of(m_device));
+      return m_channel.m_schedule.earliest_free(from_ps, duration_ps, bus_use_of(m_device));
     }
     void occupy(uint64_t start_ps, uint64_t end_ps, uint32_t bytes) override {
       m_channel.place(start_ps, end_ps, bytes, m_device);
@@ -126,20 +126,20 @@ class OpticalChannel : public sc_core::sc_module,
   // burst coded with the data route's latest transfer where they share it (SharedLight), then
   // across (cross).
   void carry_burst(uint8_t* data, uint32_t bytes, bool memory_route);
-  void reserve(VirtualChannelSchedule& schedule, uint64_t start_ps, uint64_t end_ps, LightUse use,
+  void reserve(DataBusSchedule& schedule, uint64_t start_ps, uint64_t end_ps, BusUse use,
                const char* what);
   // `value` over [start, end) of a transfer placed in `schedule`, kept on into a transfer (of
   // `use`, when given) that starts at its end.
-  void trace(TraceSignal& signal, const VirtualChannelSchedule& schedule, uint64_t start_ps,
-             uint64_t end_ps, std::optional<LightUse> use, uint64_t value = 1);
+  void trace(TraceSignal& signal, const DataBusSchedule& schedule, uint64_t start_ps,
+             uint64_t end_ps, std::optional<BusUse> use, uint64_t value = 1);
 
   OpticalChannelConfig m_config;
   VirtualChannelId m_vc;
   uint64_t m_latency_ps;
-  VirtualChannelSchedule m_schedule;
+  DataBusSchedule m_schedule;
   DualRouteMode m_dual_routes;
   bool m_has_memory_route;
-  VirtualChannelSchedule m_memory_schedule;  // half_coupled and wom: the memory route's own
+  DataBusSchedule m_memory_schedule;  // half_coupled and wom: the memory route's own
   DeviceView m_dram_view;
   DeviceView m_xpoint_view;
   MemoryRouteView m_memory_view;

@@ -63,13 +63,15 @@ class HeteroChain : public sc_core::sc_module {
       : sc_module(name),
         controller("mc", hetero_controller_config(refresh), hetero_dram_geometry(dram_rows),
                    hetero_dram_timing(), 8, stats, nullptr),
-        channel("channel", ElectricalChannelConfig{}, stats, nullptr),
+        channel("channel", ElectricalChannelConfig{},
+                hetero_dram_timing().ps(hetero_dram_timing().RTRS), stats, nullptr),
         dram("dram", hetero_dram_geometry(dram_rows), hetero_dram_timing(), 8, stats),
         xpoint("xpc", xpoint_config, stats, vcd),
         manager("hmm", config, controller.capacity_bytes(),
-                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr}, channel, stats, vcd),
+                {xpoint.capacity_bytes(), xpoint.write_credits(), nullptr},
+                channel.data_bus(BusDevice::xpoint), stats, vcd),
         m_stats(stats) {
-    controller.share_data_bus(channel);
+    controller.share_data_bus(channel.data_bus(BusDevice::dram));
     manager.dram().bind(controller.in);
     manager.xpoint().bind(xpoint.in);
     controller.out.bind(channel.in);

@@ -59,7 +59,7 @@ class Chain : public sc_core::sc_module {
       : sc_module(name),
         stimulus("stimulus"),
         controller("mc", config, one_rank(), T, bus_bytes, stats, nullptr),
-        channel("channel", ElectricalChannelConfig{}, stats, nullptr),
+        channel("channel", ElectricalChannelConfig{}, T.ps(T.RTRS), stats, nullptr),
         recorder("recorder", tck_ps),
         device("dram", one_rank(), T, bus_bytes, stats) {
     stimulus.out.bind(controller.in);

@@ -171,8 +171,9 @@ struct TwoChannelSystem {
                                                       64, stats, nullptr));
       controllers.push_back(std::make_unique<MemoryController>(
           ("sys_mc" + n).c_str(), controller, ddr4_geometry(1), timing, 8, stats, nullptr));
-      wires.push_back(std::make_unique<ElectricalChannel>(
-          ("sys_channel" + n).c_str(), ElectricalChannelConfig{}, stats, nullptr));
+      wires.push_back(std::make_unique<ElectricalChannel>(("sys_channel" + n).c_str(),
+                                                          ElectricalChannelConfig{},
+                                                          timing.ps(timing.RTRS), stats, nullptr));
       drams.push_back(std::make_unique<DramDevice>(("sys_dram" + n).c_str(), ddr4_geometry(1),
                                                    timing, 8, stats));
       crossbar.out[c]->bind(slices[c]->in);

@@ -184,6 +184,7 @@ TEST_CASE("hetero planar: DDR-T data and DRAM bursts share the channel's data wi
   Directed& d = the_bench().access;
   const uint64_t t0 = origin();
   const uint64_t bursts_before = d.chain.counter("access_chain.channel", "bursts");
+  const uint64_t switches_before = d.chain.counter("access_chain.channel", "device_switches");
   const size_t xpoint = d.stimulus.read(t0, 4096);  // RSP_READY at 194
   // Four row hits to DRAM page 0, RDs tCCD_L = 6 cycles apart from 178: bursts at 194..198,
   // 200..204, 206..210 are placed before the XPoint data is ready; the fourth RD is due at 196.
@@ -193,13 +194,15 @@ TEST_CASE("hetero planar: DDR-T data and DRAM bursts share the channel's data wi
 
   for (uint64_t i = 0; i < 3; ++i) CHECK(response_ns(d.stimulus, dram[i], t0) == 198 + 6 * i);
   // At 194 the SEND's 4 ns burst fits none of the 2 ns gaps between the DRAM bursts: it takes
-  // the first free slot, 210..214, instead of 194..198.
-  CHECK(response_ns(d.stimulus, xpoint, t0) == 214);
-  // The fourth RD would put its burst at 212..216, on the XPoint data: it waits two cycles,
-  // RD at 198, burst 214..218.
-  CHECK(response_ns(d.stimulus, dram[3], t0) == 218);
-  // The channel carried all five: four DRAM bursts and the DDR-T data.
+  // the first free slot after the rank switch (tRTRS, 1 ns), 211..215, instead of 194..198.
+  CHECK(response_ns(d.stimulus, xpoint, t0) == 215);
+  // The fourth RD would put its burst at 212..216, on the XPoint data: it waits for the data and
+  // the switch back, RD at 200, burst 216..220.
+  CHECK(response_ns(d.stimulus, dram[3], t0) == 220);
+  // The channel carried all five: four DRAM bursts and the DDR-T data, switching twice around
+  // it and once from the last XPoint data of the test above to the first DRAM burst.
   CHECK(d.chain.counter("access_chain.channel", "bursts") == bursts_before + 5);
+  CHECK(d.chain.counter("access_chain.channel", "device_switches") == switches_before + 3);
   CHECK(d.chain.manager.idle());
 }
 

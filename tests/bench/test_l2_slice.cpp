@@ -67,7 +67,8 @@ struct Bench {
       stats, nullptr};
   MemoryController controller{
       "mc", controller_config(), ddr4_geometry(1), memory_timing(), 8, stats, nullptr};
-  ElectricalChannel channel{"channel", ElectricalChannelConfig{}, stats, nullptr};
+  ElectricalChannel channel{"channel", ElectricalChannelConfig{},
+                            memory_timing().ps(memory_timing().RTRS), stats, nullptr};
   DramDevice dram{"dram", ddr4_geometry(1), memory_timing(), 8, stats};
 
   Bench() {

@@ -195,7 +195,7 @@ TEST_CASE("optical channel: a transfer placed without asking is an error", "[opt
   CHECK_THROWS_AS(xpoint.occupy(t + 2 * ns, t + 6 * ns, 64), SimulationError);
   CHECK_THROWS_WITH(dram.occupy(t + 4 * ns + 50, t + 8 * ns + 50, 64),
                     Catch::Contains("vc1.channel: DRAM transfer") &&
-                        Catch::Contains("no time to switch detectors (100 ps)"));
+                        Catch::Contains("no time to switch devices (100 ps)"));
   // 100 ps after it is fine, and asking gives exactly that.
   CHECK(dram.earliest_free(t + 4 * ns, 4 * ns) == t + 4 * ns + 100);
   dram.occupy(t + 4 * ns + 100, t + 8 * ns + 100, 64);

@@ -62,10 +62,10 @@ class PagedChain : public sc_core::sc_module {
         link(pcie()),
         controller("mc", bench::hetero_controller_config(false), geometry(rows),
                    bench::hetero_dram_timing(), 8, stats, nullptr),
-        channel("channel", ElectricalChannelConfig{}, stats, nullptr),
+        channel("channel", ElectricalChannelConfig{}, 0, stats, nullptr),  // DRAM only
         dram("dram", geometry(rows), bench::hetero_dram_timing(), 8, stats),
         manager("hmm", paged(max_faults), controller.capacity_bytes(),
-                {host_pages * page, 0, &link}, channel, stats, nullptr),
+                {host_pages * page, 0, &link}, channel.data_bus(BusDevice::xpoint), stats, nullptr),
         m_stats(stats) {
     manager.dram().bind(controller.in);
     controller.out.bind(channel.in);
