@@ -9,8 +9,8 @@ namespace ohmvp {
 
 void DataBusSchedule::Before::pass(const Transfer& t) {
   end = t.end;
-  if (DataBusSchedule::owned(t.use)) {
-    owned = &t;
+  if (owned(t.use)) {
+    last_owned = &t;
     loss = 0;
   } else {
     loss += t.end - t.start;
@@ -30,9 +30,9 @@ DataBusSchedule::Before DataBusSchedule::before(size_t position) const {
   size_t i = position;
   for (; i > 0 && !owned(m_busy[i - 1].use); --i) b.loss += m_busy[i - 1].end - m_busy[i - 1].start;
   if (i > 0) {
-    b.owned = &m_busy[i - 1];
+    b.last_owned = &m_busy[i - 1];
   } else if (m_last_forgotten) {
-    b.owned = &*m_last_forgotten;
+    b.last_owned = &*m_last_forgotten;
     b.loss += m_forgotten_loss;
   }
   return b;
@@ -57,8 +57,8 @@ uint64_t DataBusSchedule::earliest_free(uint64_t from, uint64_t duration, BusUse
   uint64_t start = from;
   for (;;) {
     start = std::max(start, b.end);
-    if (owned(use) && b.owned != nullptr) {
-      start = std::max(start, b.owned->end + b.loss + guard(b.owned->use, use));
+    if (owned(use) && b.last_owned != nullptr) {
+      start = std::max(start, b.last_owned->end + b.loss + guard(b.last_owned->use, use));
     }
     if (i < m_busy.size() && m_busy[i].start < start + duration) {
       b.pass(m_busy[i++]);
@@ -67,12 +67,15 @@ uint64_t DataBusSchedule::earliest_free(uint64_t from, uint64_t duration, BusUse
     uint64_t loss_after = 0;
     const Transfer* next = next_owned(i, loss_after);
     if (next != nullptr) {
-      // A loss block between two detectors' transfers takes light from the switch's dark time.
-      const bool fits = owned(use)
-                            ? start + duration + loss_after + guard(use, next->use) <= next->start
-                            : b.owned == nullptr || b.owned->end + b.loss + duration + loss_after +
-                                                            guard(b.owned->use, next->use) <=
-                                                        next->start;
+      bool fits;
+      if (owned(use)) {
+        fits = start + duration + loss_after + guard(use, next->use) <= next->start;
+      } else {
+        // A loss block between two devices' transfers takes time from the switch's idle time.
+        const uint64_t busy = b.loss + duration + loss_after;
+        fits = b.last_owned == nullptr ||
+               b.last_owned->end + busy + guard(b.last_owned->use, next->use) <= next->start;
+      }
       if (!fits) {
         while (&m_busy[i] != next) b.pass(m_busy[i++]);
         b.pass(m_busy[i++]);
@@ -92,7 +95,7 @@ bool DataBusSchedule::reserve_between(uint64_t start, uint64_t end, BusUse use) 
   const size_t position = position_of(start);
   if (owned(use)) {
     // The new transfer sits between its owned neighbours: their pair stops counting, its two do.
-    const Transfer* previous = before(position).owned;
+    const Transfer* previous = before(position).last_owned;
     uint64_t loss = 0;
     const Transfer* next = next_owned(position, loss);
     const int with_previous = previous != nullptr && !same_device(previous->use, use);

@@ -53,9 +53,9 @@ class DataBusSchedule {
     }
     return reserve_between(start, end, use);
   }
-  // reserve() for a channel's transfer, first dropping transfers that ended before `now` once
-  // there are many. One that does not fit is a SimulationError naming the channel and `what` was
-  // placed (the placer did not ask). Returns the switches it added.
+  // reserve() for a channel's transfer, first dropping, once there are many, the transfers that
+  // can no longer matter at `now`. One that does not fit is a SimulationError naming the channel
+  // and `what` was placed (the placer did not ask). Returns the switches it added.
   uint64_t place(uint64_t start, uint64_t end, BusUse use, uint64_t now, const char* channel,
                  const char* what) {
     if (m_busy.size() >= 32) forget_until(now);
@@ -83,7 +83,7 @@ class DataBusSchedule {
   // transfer and the coding loss since it.
   struct Before {
     uint64_t end = 0;
-    const Transfer* owned = nullptr;
+    const Transfer* last_owned = nullptr;
     uint64_t loss = 0;
     void pass(const Transfer& t);
   };
