@@ -176,11 +176,13 @@ uint64_t DdrTPort::transfer(uint64_t now) {
     if (m_slot_ps > now) return m_slot_ps;
     Slot& s = *m_slotted;
     m_slotted = nullptr;
+    // The data's last bit at its receiver: the controller for a read, the XPoint for a write.
+    const uint64_t data_arrival_ps = m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps();
     if (s.extension.command == DdrTCommand::read) {
-      send_pull(s, m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps());
+      send_pull(s, data_arrival_ps);
     } else {
       m_bus.carry(s.data, s.get_data_length());
-      s.extension.data_ready_ps = m_slot_ps + m_usage.burst_ps + m_bus.arrival_latency_ps();
+      s.extension.data_ready_ps = data_arrival_ps;
       send_request(s, now);
     }
   }
