@@ -55,7 +55,7 @@ PlatformBudget platform_budget(OhmPlatform platform, HeteroMode mode, const Opti
   per_waveguide.forward_rings /= c.waveguides;
   per_waveguide.backward_rings /= c.waveguides;
   budget.laser_mw = c.laser.optical_mw();
-  budget.wavelengths = c.wavelengths_per_waveguide * c.waveguides;
+  budget.wavelengths = c.lit_wavelengths();
   for (const OpticalRoute& route : routes_of(platform, mode, c, per_waveguide)) {
     RouteBudget b = evaluate(route, c, budget.laser_mw);
     budget.required_laser_mw = std::max(budget.required_laser_mw, b.required_laser_mw);

@@ -61,6 +61,12 @@ uint32_t OpticalChannelConfig::lanes(VirtualChannelId vc) const {
   return per_waveguide * waveguides;
 }
 
+uint32_t OpticalChannelConfig::lit_wavelengths() const {
+  uint32_t lit = 0;
+  for (uint32_t vc = 0; vc < virtual_channels; ++vc) lit += lanes(VirtualChannelId{vc});
+  return lit;
+}
+
 void parse(const ConfigReader& reader, MrrTuningConfig& c) {
   reader.get("on_off_ps", c.on_off_ps, 0u, 1'000'000u);
   reader.get("half_coupling_ps", c.half_coupling_ps, 0u, 1'000'000u);

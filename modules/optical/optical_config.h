@@ -108,7 +108,10 @@ struct OpticalChannelConfig {
   std::vector<WavelengthId> wavelengths_of(VirtualChannelId vc) const;
   // Bits the virtual channel carries per bit period: its wavelengths on every waveguide.
   uint32_t lanes(VirtualChannelId vc) const;
-  double bandwidth_gbps() const { return waveguides * wavelengths_per_waveguide * rate_gbps; }
+  // Wavelengths some virtual channel uses, on every waveguide: the ones the laser lights. Explicit
+  // sets may leave some of a waveguide's wavelengths dark.
+  uint32_t lit_wavelengths() const;
+  double bandwidth_gbps() const { return lit_wavelengths() * rate_gbps; }
   double bandwidth_gbps(VirtualChannelId vc) const { return lanes(vc) * rate_gbps; }
 };
 

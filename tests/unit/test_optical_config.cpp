@@ -73,6 +73,9 @@ TEST_CASE("Optical config: explicit wavelength sets", "[optical]") {
   CHECK(c.lanes(VirtualChannelId{0}) == 3);
   CHECK(c.lanes(VirtualChannelId{1}) == 4);
   CHECK(index_of(c.wavelengths_of(VirtualChannelId{1})[2]) == 5);
+  // Wavelength 6 belongs to no set: dark, so neither lit nor counted in the bandwidth.
+  CHECK(c.lit_wavelengths() == 7);
+  CHECK(c.bandwidth_gbps() == Approx(7 * 30.0));
 }
 
 TEST_CASE("Optical config errors name the JSON path and what was expected", "[optical]") {

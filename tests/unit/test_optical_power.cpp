@@ -159,3 +159,14 @@ TEST_CASE("Channel MRR counts follow each virtual channel's width", "[optical][p
   CHECK(count_channel_mrrs(c, shape, functions_of(OhmPlatform::ohm_base, HeteroMode::planar))
             .modulators == 48);
 }
+
+TEST_CASE("The laser lights only the wavelengths some virtual channel uses", "[optical][power]") {
+  OpticalChannelConfig c;
+  c.wavelength_sets.assign(6, {});
+  for (uint32_t vc = 0; vc < 6; ++vc)
+    for (uint32_t w = 0; w < 8; ++w) c.wavelength_sets[vc].push_back(vc * 16 + w);
+  const PlatformBudget b = platform_budget(OhmPlatform::ohm_base, HeteroMode::planar, c,
+                                           MrrLayoutShape::paper_default(HeteroMode::planar));
+  CHECK(b.wavelengths == 48);
+  CHECK(b.laser_optical_mw() == Approx(0.73 * 48));
+}
