@@ -34,9 +34,11 @@ struct ChannelUsage {
                        "memory-route time taken by migration traffic (nominal burst time)")},
         burst_ps(burst) {}
 
-  void add(Traffic traffic, uint32_t bytes_moved) {
+  // `own_burst` false: the bytes went in another transfer's burst (a write the controller
+  // merged into a queued one), so they take no bus time of their own.
+  void add(Traffic traffic, uint32_t bytes_moved, bool own_burst = true) {
     bytes[static_cast<int>(traffic)]->inc(bytes_moved);
-    time_ps[static_cast<int>(traffic)]->inc(burst_ps);
+    if (own_burst) time_ps[static_cast<int>(traffic)]->inc(burst_ps);
   }
 };
 

@@ -45,6 +45,7 @@ DramPort::Slot& DramPort::take_slot(tlm::tlm_command command, uint64_t address, 
   s.traffic = traffic;
   s.ohm.kind = kind;
   s.ohm.memory_route = traffic == Traffic::memory_route;
+  s.ohm.from_queue = false;
   tlm::tlm_generic_payload& p = s.payload;
   p.set_command(command);
   p.set_address(address);
@@ -97,7 +98,7 @@ void DramPort::run() {
   while (!m_finished.empty()) {
     Slot* s = m_finished.front();
     m_finished.pop_front();
-    m_done(s->token, s->data);
+    m_done(s->token, s->data, !s->ohm.from_queue);
     m_free.push_back(s);
   }
   while (m_waiting_end_req == nullptr && !m_queue.empty()) {
@@ -109,9 +110,6 @@ void DramPort::run() {
 
 void DramPort::send(Slot& s) {
   ++m_in_flight;
-  if (s.ohm.kind == DramAccessExtension::Kind::access) {
-    m_usage.add(s.traffic, s.payload.get_data_length());
-  }
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = out->nb_transport_fw(s.payload, phase, delay);
@@ -130,6 +128,12 @@ void DramPort::finish(Slot& s) {
                           " failed: " + s.payload.get_response_string());
   }
   --m_in_flight;
+  // A read answered from the controller's queue puts nothing on the bus; a merged write's bytes
+  // cross in the burst of the write it joined.
+  if (s.ohm.kind == DramAccessExtension::Kind::access &&
+      (s.payload.is_write() || !s.ohm.from_queue)) {
+    m_usage.add(s.traffic, s.payload.get_data_length(), !s.ohm.from_queue);
+  }
   m_finished.push_back(&s);
   m_wake.notify(sc_core::SC_ZERO_TIME);
 }

@@ -17,13 +17,14 @@ namespace ohmvp {
 // base-protocol initiator. Accesses (at most one 64-byte burst each) are queued and sent one
 // BEGIN_REQ at a time; a read is done when its BEGIN_RESP comes (data copied out), a write when
 // the controller has accepted it (it posts writes and keeps same-burst order, so a later read
-// sees it). `done(token, data)` is called for each access, in a process of the port's own, never
-// inside a call from the caller.
+// sees it). `done(token, data, crossed)` is called for each access, in a process of the port's
+// own, never inside a call from the caller; `crossed` is false for a read the controller answered
+// from a queued write, whose burst no other device could snarf.
 class DramPort : public sc_core::sc_module,
                  public tlm::tlm_bw_transport_if<>,
                  private tlm::tlm_mm_interface {
  public:
-  using Done = std::function<void(uint64_t token, const uint8_t* data)>;
+  using Done = std::function<void(uint64_t token, const uint8_t* data, bool crossed)>;
 
   tlm::tlm_initiator_socket<> out;
 

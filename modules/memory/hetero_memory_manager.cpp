@@ -57,7 +57,10 @@ HeteroMemoryManager::HeteroMemoryManager(sc_core::sc_module_name name, const Het
       m_bus(bus) {
   in.bind(*this);
   const auto done = [this](uint64_t token, const uint8_t* data) { back_end_done(token, data); };
-  m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage, done);
+  m_dram = std::make_unique<DramPort>("dram_port", config.dram_slots, m_usage,
+                                      [this](uint64_t token, const uint8_t* data, bool crossed) {
+                                        back_end_done(token, data, crossed);
+                                      });
   HeteroBackEnds& back_ends = *this;
   if (config.mode == HeteroMode::paged) {
     if (far.host_link == nullptr) {
@@ -225,9 +228,9 @@ void HeteroMemoryManager::submit(HeteroRequest& r) {
   }
 }
 
-void HeteroMemoryManager::back_end_done(uint64_t token, const uint8_t* data) {
+void HeteroMemoryManager::back_end_done(uint64_t token, const uint8_t* data, bool crossed) {
   if ((token & migration_token) != 0) {
-    if (m_planar) m_planar->migration_done(token, data);
+    if (m_planar) m_planar->migration_done(token, data, crossed);
     if (m_paged) m_paged->migration_done(token, data);
     return;  // two-level: a write-back, nothing waits for it
   }
@@ -235,7 +238,7 @@ void HeteroMemoryManager::back_end_done(uint64_t token, const uint8_t* data) {
   if (m_planar) {
     m_planar->request_done(r, data);
   } else if (m_two_level) {
-    m_two_level->request_done(r, data);
+    m_two_level->request_done(r, data, crossed);
   } else {
     m_paged->request_done(r, data);
   }

@@ -104,7 +104,8 @@ class HeteroMemoryManager : public sc_core::sc_module,
   bool validate(tlm::tlm_generic_payload& payload) const;
   void accept(tlm::tlm_generic_payload& payload, uint64_t arrival_ps);
   void submit(HeteroRequest& request);
-  void back_end_done(uint64_t token, const uint8_t* data);
+  // `crossed` false: a DRAM read the controller answered from its write queue (DramPort).
+  void back_end_done(uint64_t token, const uint8_t* data, bool crossed = true);
   void respond();
   // Control messages whose last bit has arrived.
   void deliver_control_messages();

@@ -65,6 +65,15 @@ struct MemoryController::Trace {
 
 enum BankTraceState : uint64_t { bank_idle = 0, bank_active = 1, bank_refresh = 2 };
 
+namespace {
+
+// Tells the initiator that the access took no burst of its own (DramAccessExtension::from_queue).
+void mark_from_queue(tlm::tlm_generic_payload& payload) {
+  if (auto* ohm = payload.get_extension<DramAccessExtension>()) ohm->from_queue = true;
+}
+
+}  // namespace
+
 MemoryController::MemoryController(sc_core::sc_module_name name, const ControllerConfig& config,
                                    const DramGeometry& geometry, const DramTiming& timing,
                                    uint32_t bus_bytes, StatsRegistry& stats, VcdWriter* vcd)
@@ -255,11 +264,11 @@ bool MemoryController::accept(const Arrival& arrival) {
 bool MemoryController::takes_entry(const Arrival& a) const {
   const ControllerRequest* newest = a.newest;
   if (newest == nullptr || !newest->is_write) return true;
-  if (a.payload.is_write()) {
-    // Merged into the queued write, unless either goes between the devices.
-    return newest->memory_route || (a.ohm != nullptr && a.ohm->memory_route);
-  }
-  if (!a.payload.is_read()) return true;  // a bank preset is never answered from a write
+  // A burst between the devices is the DRAM's to send or take: a memory-route request is never
+  // answered from or merged into the controller's queue, nor a request from or into one.
+  if (newest->memory_route || (a.ohm != nullptr && a.ohm->memory_route)) return true;
+  if (a.payload.is_write()) return false;  // merged into the queued write
+  if (!a.payload.is_read()) return true;   // a bank preset is never answered from a write
   const uint32_t length = a.payload.get_data_length();
   return !std::all_of(newest->enabled.begin() + a.offset,
                       newest->enabled.begin() + a.offset + length,
@@ -300,6 +309,7 @@ bool MemoryController::accept_read(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   if (!takes_entry(a)) {
     std::memcpy(a.payload.get_data_ptr(), a.newest->data.data() + a.offset, length);
+    mark_from_queue(a.payload);
     a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
     a.payload.acquire();
     m_stats->forwarded_reads.inc();
@@ -322,6 +332,7 @@ bool MemoryController::accept_write(const Arrival& a) {
   const bool memory_route = a.ohm != nullptr && a.ohm->memory_route;
   if (!takes_entry(a)) {
     m_stats->merged_writes.inc();
+    mark_from_queue(a.payload);
   } else {
     if (queue_full(true)) return false;
     target = enqueue(a, true);
@@ -568,6 +579,15 @@ MemoryController::Candidate MemoryController::find_request_candidate(bool writes
       best.position, best.request, best_earliest,         best.bypasses};
 }
 
+uint64_t MemoryController::refresh_due_cycle() const {
+  // DDR4 lets the controller postpone up to eight refreshes (JESD79-4, "Refresh Command"). A
+  // bank preset must keep its row open for the swap's sequence generator (OHM_FUNCTIONS.md,
+  // SWAP-CMD step 1), so while one is in force the refresh waits for its release, at most that
+  // long.
+  constexpr uint64_t max_postponed = 8;
+  return m_pins == 0 ? m_next_refresh : m_next_refresh + max_postponed * m_timing.REFI;
+}
+
 MemoryController::Candidate MemoryController::find_refresh_candidate() const {
   Candidate best;
   for (uint32_t rank = 0; rank < m_geometry.ranks; ++rank) {
@@ -595,7 +615,7 @@ MemoryController::Candidate MemoryController::find_candidate() {
 }
 
 void MemoryController::schedule_commands(uint64_t now) {
-  if (m_config.refresh && !m_refresh_due && now >= m_next_refresh) {
+  if (m_config.refresh && !m_refresh_due && now >= refresh_due_cycle()) {
     m_refresh_due = true;
     m_plan_valid = false;
   }
@@ -605,7 +625,8 @@ void MemoryController::schedule_commands(uint64_t now) {
       m_plan = find_candidate();
       m_plan_valid = true;
     }
-    const uint64_t refresh_wake = m_config.refresh && !m_refresh_due ? m_next_refresh : UINT64_MAX;
+    const uint64_t refresh_wake =
+        m_config.refresh && !m_refresh_due ? refresh_due_cycle() : UINT64_MAX;
     if (!m_plan.valid) {
       if (refresh_wake != UINT64_MAX) wake_at(ps(refresh_wake));
       return;

@@ -99,6 +99,8 @@ class MemoryController : public sc_core::sc_module,
     return choice.known ? choice : rechoose(bank, writes);
   }
   const BankMachine::Choice& rechoose(BankMachine& bank, bool writes);
+  // The cycle from which refresh is due: its time, later while a bank preset is in force.
+  uint64_t refresh_due_cycle() const;
   Candidate find_refresh_candidate() const;
   // The first cycle >= `cycle` at which column command `command` finds its burst's slot on the
   // shared data bus free.

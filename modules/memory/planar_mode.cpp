@@ -293,7 +293,7 @@ void PlanarMode::send(Migration& m, const Transfer& t) {
   }
 }
 
-void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
+void PlanarMode::migration_done(uint64_t t, const uint8_t* data, bool crossed) {
   Migration& m = m_migrations[(t >> 40) & 0xffff];
   const Kind kind = static_cast<Kind>((t >> 32) & 0xff);
   const uint64_t burst = t & 0xffffffff;
@@ -310,12 +310,18 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data) {
   if (kind == xpoint_read) std::memcpy(m.from_xpoint.data() + burst * 64, data, 64);
   if (m_config.auto_rw && (kind == dram_read || kind == xpoint_read)) {
     // The XPoint controller snarfed the DRAM burst on its way to the controller and writes it
-    // into the hot page's place itself, once it has read that place out.
-    m.bursts_read[burst] |= kind == dram_read ? 1 : 2;
-    if (m.bursts_read[burst] == 3) {
+    // into the hot page's place itself, once it has read that place out. A burst the DRAM
+    // controller answered from its write queue never crossed: the controller sends it.
+    m.bursts_read[burst] |= kind == dram_read ? (crossed ? 1 : 1 | 4) : 2;
+    if ((m.bursts_read[burst] & 3) == 3) {
       ++m.snarfed_outstanding;
-      m_back.xpoint_snarfed_write(m.xpoint_base + burst * 64, m.from_dram.data() + burst * 64, 64,
-                                  token(m, xpoint_write, burst));
+      const uint64_t address = m.xpoint_base + burst * 64;
+      const uint8_t* bytes = m.from_dram.data() + burst * 64;
+      if ((m.bursts_read[burst] & 4) == 0) {
+        m_back.xpoint_snarfed_write(address, bytes, 64, token(m, xpoint_write, burst));
+      } else {
+        m_back.xpoint_write(address, bytes, 64, Traffic::migration, token(m, xpoint_write, burst));
+      }
     }
   }
   if (--m.outstanding != 0) return;

@@ -47,7 +47,8 @@ class PlanarMode {
 
   void submit(HeteroRequest& request);
   void request_done(HeteroRequest& request, const uint8_t* data);
-  void migration_done(uint64_t token, const uint8_t* data);
+  // `crossed` false: a DRAM read answered from the controller's write queue (DramPort::Done).
+  void migration_done(uint64_t token, const uint8_t* data, bool crossed);
   bool idle() const { return m_active_migrations == 0; }
 
   const PageMappingTable& table() const { return m_table; }
@@ -90,8 +91,10 @@ class PlanarMode {
     uint64_t dram_base = 0;
     uint64_t xpoint_base = 0;
     uint32_t outstanding = 0;
-    uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes from snarfed DRAM reads
-    std::vector<uint8_t> bursts_read;  // auto-read/write: per burst, which of its two reads are in
+    uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes of the DRAM page
+    // Auto-read/write and SWAP-CMD: per burst, which of its reads are in (1 DRAM, 2 XPoint),
+    // and 4 when the DRAM one was answered from the controller's write queue.
+    std::vector<uint8_t> bursts_read;
     uint64_t start_ps = 0;
     uint64_t moved_bytes = 0;  // SWAP-CMD: what the sequence generator's writes have moved
     std::vector<uint8_t> from_dram;

@@ -62,11 +62,11 @@ void TwoLevelMode::start(HeteroRequest& r) {
   m_back.dram_read(set_address(m_mapping.set_of(r.page)), 64, Traffic::regular, r.id);
 }
 
-void TwoLevelMode::request_done(HeteroRequest& r, const uint8_t* data) {
+void TwoLevelMode::request_done(HeteroRequest& r, const uint8_t* data, bool crossed) {
   const uint32_t offset = static_cast<uint32_t>(r.address % 64);
   switch (r.stage) {
     case tag_check:
-      on_tag_check(r, data);
+      on_tag_check(r, data, crossed);
       return;
     case xpoint_fetch:
       std::memcpy(r.line, data, 64);
@@ -134,7 +134,7 @@ void TwoLevelMode::fill_line(HeteroRequest& r) {
                     m_reverse_write ? Traffic::memory_route : Traffic::migration, r.id);
 }
 
-void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
+void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data, bool crossed) {
   const uint64_t set = m_mapping.set_of(r.page);
   const uint8_t tag = m_mapping.tag_of(r.page);
   // The DRAM burst brings the line's ECC-region metadata with it.
@@ -159,9 +159,10 @@ void TwoLevelMode::on_tag_check(HeteroRequest& r, const uint8_t* data) {
   if (md.valid && md.dirty) {
     m_stats->writebacks.inc();
     const uint64_t victim = m_mapping.xpoint_line(set, md.tag) * 64;
-    if (m_auto_rw) {
+    if (m_auto_rw && crossed) {
       // The XPoint controller snarfed the line with its tag on the way to the controller, saw
-      // the miss and writes the victim back itself.
+      // the miss and writes the victim back itself. A tag check the controller answered from
+      // its write queue put no burst on the channel: the controller writes the victim back.
       m_back.xpoint_snarfed_write(victim, data, 64, migration_token | r.id);
     } else {
       m_back.xpoint_write(victim, data, 64, Traffic::migration, migration_token | r.id);

@@ -35,7 +35,8 @@ class TwoLevelMode {
   ~TwoLevelMode();
 
   void submit(HeteroRequest& request);
-  void request_done(HeteroRequest& request, const uint8_t* data);
+  // `crossed` false: a DRAM read answered from the controller's write queue (DramPort::Done).
+  void request_done(HeteroRequest& request, const uint8_t* data, bool crossed);
   bool idle() const { return m_waiting.empty() && m_buffer_waiting.empty(); }
   void finish_stats();
 
@@ -56,7 +57,7 @@ class TwoLevelMode {
   struct Stats;
 
   void start(HeteroRequest& request);
-  void on_tag_check(HeteroRequest& request, const uint8_t* data);
+  void on_tag_check(HeteroRequest& request, const uint8_t* data, bool crossed);
   void done_with_set(HeteroRequest& request);
   // The line is in r.line (merged with a write): into DRAM.
   void fill_line(HeteroRequest& request);

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "modules/memory/dram_access_extension.h"
+
 namespace ohmvp::bench {
 
 // A scripted approximately-timed base-protocol initiator for module benches: requests are
@@ -31,6 +33,8 @@ class StimulusInitiator : public sc_core::sc_module,
     // posted write).
     std::optional<uint64_t> response_ps;
     tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
+    // With a DramAccessExtension: what the controller left in its `from_queue`.
+    bool from_queue = false;
   };
 
   tlm::tlm_initiator_socket<> out;
@@ -50,6 +54,22 @@ class StimulusInitiator : public sc_core::sc_module,
     const size_t id = add(true, at_ps, address, std::move(data));
     m_slots[id].request.byte_enables = std::move(byte_enables);
     return id;
+  }
+
+  // Ohm-GPU DRAM requests (DramAccessExtension): a bank preset or release of the row holding
+  // `address`, and a read or write put on the memory route.
+  size_t preset(uint64_t at_ps, uint64_t address) {
+    return control(at_ps, address, DramAccessExtension::Kind::preset);
+  }
+  size_t release(uint64_t at_ps, uint64_t address) {
+    return control(at_ps, address, DramAccessExtension::Kind::release);
+  }
+  void on_memory_route(size_t id) { dram_access(id).memory_route = true; }
+  // Gives the request a DramAccessExtension (a plain access until changed).
+  DramAccessExtension& dram_access(size_t id) {
+    Slot& slot = m_slots.at(id);
+    if (!slot.dram_access) slot.dram_access = std::make_unique<DramAccessExtension>();
+    return *slot.dram_access;
   }
 
   const Request& request(size_t id) const { return m_slots.at(id).request; }
@@ -75,7 +95,14 @@ class StimulusInitiator : public sc_core::sc_module,
     size_t id;
     Request request;
     std::unique_ptr<tlm::tlm_generic_payload> payload;
+    std::unique_ptr<DramAccessExtension> dram_access;
   };
+
+  size_t control(uint64_t at_ps, uint64_t address, DramAccessExtension::Kind kind) {
+    const size_t id = add(false, at_ps, address, std::vector<uint8_t>(64, 0));
+    dram_access(id).kind = kind;
+    return id;
+  }
 
   size_t add(bool is_write, uint64_t at_ps, uint64_t address, std::vector<uint8_t> data) {
     if (!m_slots.empty() && at_ps < m_slots.back().request.send_ps) {
@@ -111,7 +138,12 @@ class StimulusInitiator : public sc_core::sc_module,
   void send(Slot& slot) {
     Request& r = slot.request;
     tlm::tlm_generic_payload& p = *slot.payload;
-    p.set_command(r.is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    const bool control =
+        slot.dram_access && slot.dram_access->kind != DramAccessExtension::Kind::access;
+    p.set_command(control      ? tlm::TLM_IGNORE_COMMAND
+                  : r.is_write ? tlm::TLM_WRITE_COMMAND
+                               : tlm::TLM_READ_COMMAND);
+    if (slot.dram_access) p.set_extension(slot.dram_access.get());
     p.set_address(r.address);
     p.set_data_ptr(r.data.data());
     p.set_data_length(static_cast<unsigned>(r.data.size()));
@@ -140,6 +172,10 @@ class StimulusInitiator : public sc_core::sc_module,
   void complete(Slot& slot) {
     slot.request.response_ps = sc_core::sc_time_stamp().value();
     slot.request.status = slot.payload->get_response_status();
+    if (slot.dram_access) {
+      slot.request.from_queue = slot.dram_access->from_queue;
+      slot.payload->clear_extension(slot.dram_access.get());
+    }
     m_response_order.push_back(slot.id);
     slot.payload->release();
   }

@@ -100,9 +100,17 @@ class Chain : public sc_core::sc_module {
   DramDevice device;
 };
 
+// A memory route (device to device) nothing else uses: a burst fits wherever it is asked for.
+struct IdleMemoryRoute : DataBus {
+  uint64_t earliest_free(uint64_t from_ps, uint64_t) const override { return from_ps; }
+  void occupy(uint64_t, uint64_t, uint32_t) override {}
+};
+
 // SystemC elaborates once per process: every chain is built before the first sc_start.
 struct Bench {
+  Bench() { memory_route.controller.share_memory_route(idle_route); }
   StatsRegistry stats;
+  IdleMemoryRoute idle_route;
   Chain latency{"latency", controller_config(), stats};
   Chain faw{"faw", controller_config(), stats};
   Chain turnaround{"turnaround", controller_config(), stats};
@@ -118,6 +126,10 @@ struct Bench {
   Chain write_cap{"write_cap", controller_config(), stats};
   Chain row_cap{"row_cap", controller_config(), stats};
   Chain enables{"enables", controller_config(), stats};
+  Chain memory_route{"memory_route", controller_config(), stats};
+  Chain preset_refresh{"preset_refresh",
+                       controller_config(SchedulerKind::fr_fcfs, PagePolicyKind::open, true),
+                       stats};
 };
 
 Bench& the_bench() {
@@ -456,4 +468,42 @@ TEST_CASE("controller timing: write_bytes counts the bytes a write enables") {
   const std::vector<uint8_t> written = pattern(9);
   const std::vector<uint8_t>& read = c.stimulus.request(back).data;
   for (size_t i = 0; i < 64; i += 2) CHECK(read[i] == written[i]);
+}
+
+TEST_CASE("controller timing: a burst between the devices never comes from the write queue") {
+  Chain& c = the_bench().memory_route;
+  const uint64_t t0 = origin();
+  c.stimulus.write(at(t0), c.address(3, 2, 0), pattern(6));
+  const size_t merged = c.stimulus.write(at(t0), c.address(3, 2, 0), pattern(7));
+  c.stimulus.dram_access(merged);
+  const size_t forwarded = c.stimulus.read(at(t0), c.address(3, 2, 0));
+  c.stimulus.dram_access(forwarded);
+  const size_t route = c.stimulus.read(at(t0), c.address(3, 2, 0));
+  c.stimulus.on_memory_route(route);
+  run_to(t0 + 200);
+
+  // Taken one a clock: the second write merges into the first and the plain read is answered
+  // from it, each told so; the memory-route read queues behind the write for the DRAM to send.
+  CHECK(c.stimulus.request(merged).from_queue);
+  CHECK(c.stimulus.request(forwarded).from_queue);
+  CHECK(c.response_cycle(forwarded, t0) == 3);
+  CHECK(c.stimulus.request(forwarded).data == pattern(7));
+  CHECK_FALSE(c.stimulus.request(route).from_queue);
+  CHECK(c.stimulus.request(route).data == pattern(7));
+  // Write data ends at 16 + tCWL 12 + 4 = 32; the read's RD after tWTR_L 9, data tCL + 4 later.
+  CHECK(c.recorder.log(t0) == "ACT b3@0 WR b3@16 RD b3@41");
+  CHECK(c.response_cycle(route, t0) == 41 + T.CL + T.BURST);
+}
+
+TEST_CASE("controller timing: a due refresh waits for a bank preset's release") {
+  Chain& c = the_bench().preset_refresh;
+  const uint64_t due = (now_cycle() / T.REFI + 1) * T.REFI;
+  const size_t preset = c.stimulus.preset(at(due - 100), c.address(3, 4));
+  c.stimulus.release(at(due + 500), c.address(3, 4));
+  run_to(due + T.REFI + 1000);
+
+  // The preset's row opens 100 cycles before the refresh is due and stays open until the
+  // release, 500 after it; then PREA and REF. The next refresh keeps the tREFI grid.
+  CHECK(c.response_cycle(preset, due - 100) == T.RCD);
+  CHECK(c.recorder.log(due - 100) == "ACT b3@0 PREA@600 REF@616 REF@7900");
 }

@@ -156,6 +156,34 @@ TEST_CASE("hetero two-level: with auto-read/write the victim crosses the channel
   check_dirty_victim(the_bench().auto_rw, true, 36);
 }
 
+TEST_CASE("hetero two-level: a tag check answered from the write queue is not snarfed",
+          "[hetero]") {
+  Directed& d = the_bench().auto_rw;
+  const std::string controller = d.chain.controller.name();
+  const uint64_t forwarded_before = d.chain.counter(controller, "forwarded_reads");
+  const uint64_t snarfed_before = d.chain.port_counter("snarfed_writes");
+  const uint64_t migration_before = d.chain.manager_counter("migration_bytes");
+  const uint64_t x = 9, y = 9 + 5 * dram_lines;  // same set, tags 0 and 5
+  const std::vector<uint8_t> data = pattern(9, 64);
+  const uint64_t t0 = origin();
+  d.stimulus.write(t0, x * 64, data);
+  // Waits for the set. Its tag check goes out as the write's fill is posted, and the DRAM
+  // controller answers it from that queued write: no burst crosses for the XPoint controller to
+  // snarf, so the controller writes the dirty victim back itself.
+  const size_t evict = d.stimulus.read(t0 + 1 * ns, y * 64);
+  // Set 2048 is row 1 of set 9's bank: its tag check leaves that row open, so the fill's WR
+  // waits for PRE and ACT and is still queued when the other tag check comes.
+  d.stimulus.read(t0 + 100 * ns, 2048 * 64);
+  run_to(t0 + 3000 * ns);
+  CHECK(d.chain.counter(controller, "forwarded_reads") - forwarded_before == 1);
+  CHECK(d.chain.port_counter("snarfed_writes") == snarfed_before);
+  // Three fills (an XPoint read and a DRAM write each) and the write-back.
+  CHECK(d.chain.manager_counter("migration_bytes") - migration_before == 7 * 64);
+  CHECK(bench::debug(d.chain.xpoint, x * 64) == data);
+  CHECK(d.stimulus.request(evict).data == bench::debug(d.chain.xpoint, y * 64));
+  CHECK(d.chain.manager.idle());
+}
+
 TEST_CASE("hetero two-level: a random read/write mix with evictions loses nothing", "[hetero]") {
   Random& r = the_bench().random;
   INFO(bench::run_traffic(r.traffic, [&] { return r.chain.manager.idle(); }));
