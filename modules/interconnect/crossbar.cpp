@@ -164,7 +164,7 @@ void Crossbar::arrive(Path& path, uint32_t input, uint32_t output,
 bool Crossbar::admit(Path& path, uint32_t input, uint32_t output, tlm::tlm_generic_payload& payload,
                      uint64_t now) {
   Output& o = path.outputs[output];
-  if (o.queue.size() >= m_config.queue_depth) return false;
+  if (o.queue.size() >= output_places()) return false;
   const uint32_t bytes = packet_bytes(path, payload);
   const uint32_t cycles =
       std::max(1u, (bytes + m_config.bytes_per_cycle - 1) / m_config.bytes_per_cycle);
@@ -247,8 +247,7 @@ void Crossbar::step(Path& path, uint64_t now) {
 void Crossbar::admit_held(Path& path, uint32_t output, uint64_t now) {
   Output& o = path.outputs[output];
   const uint32_t count = uint32_t(path.inputs.size());
-  for (uint32_t k = 0; k < count && o.held_inputs != 0 && o.queue.size() < m_config.queue_depth;
-       ++k) {
+  for (uint32_t k = 0; k < count && o.held_inputs != 0 && o.queue.size() < output_places(); ++k) {
     const uint32_t i = (o.next_input + k) % count;
     Input& input = path.inputs[i];
     if (!input.held || input.held_output != output) continue;

@@ -21,9 +21,11 @@ namespace ohmvp {
 // port their request came in on. In each direction a packet occupies its input port for
 // ceil(bytes / bytes_per_cycle) cycles (at least one), reaches its output port `latency` cycles
 // after it began, waits there in a FIFO of `queue_depth` packets, and occupies the output port
-// for as many cycles as it took at the input before it is offered to the receiver. The sender
-// gets END_REQ (END_RESP) when its input port is free again; a full output queue or a receiver
-// that holds END_REQ (END_RESP) back stalls the inputs behind it. Sleeps when nothing moves.
+// for as many cycles as it took at the input before it is offered to the receiver. A packet
+// holds a place of its output from its start: one of the `latency` places of the pipeline on the
+// way (one a cycle), then one of the FIFO's. The sender gets END_REQ (END_RESP) when its input
+// port is free again; an output with no free place or a receiver that holds END_REQ (END_RESP)
+// back stalls the inputs behind it. Sleeps when nothing moves.
 class Crossbar : public sc_core::sc_module {
  public:
   using SmSocket = tlm_utils::simple_target_socket_tagged<Crossbar, 32, gpu_memory_protocol_types>;
@@ -56,6 +58,9 @@ class Crossbar : public sc_core::sc_module {
     tlm::tlm_generic_payload* serialising = nullptr;  // admitted; acknowledged at ack_ps
     uint64_t ack_ps = 0;
   };
+  // Packets an output holds between their start and their turn on it: the pipeline's places
+  // and the FIFO's.
+  uint32_t output_places() const { return m_config.latency + m_config.queue_depth; }
   struct Output {
     std::deque<Packet> queue;
     tlm::tlm_generic_payload* sending = nullptr;

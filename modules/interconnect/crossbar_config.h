@@ -10,7 +10,7 @@ namespace ohmvp {
 struct CrossbarConfig {
   uint32_t latency = 8;           // core cycles from a packet's first byte in to its first out
   uint32_t bytes_per_cycle = 32;  // width of every port, both directions
-  uint32_t queue_depth = 8;       // packets waiting per output port before inputs stall
+  uint32_t queue_depth = 8;       // packets waiting at an output port, beyond those on the way
 };
 
 }  // namespace ohmvp

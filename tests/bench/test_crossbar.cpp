@@ -288,7 +288,7 @@ TEST_CASE("packets to one slice share its output port one after another", "[cros
   CHECK(first.address != second.address);
 }
 
-TEST_CASE("a slice that holds END_REQ back fills the output queue and stalls the SM",
+TEST_CASE("a slice that holds END_REQ back fills the output's places and stalls the SM",
           "[crossbar]") {
   Bench& b = the_bench();
   b.slice0.arrivals.clear();
@@ -296,21 +296,32 @@ TEST_CASE("a slice that holds END_REQ back fills the output queue and stalls the
   const uint64_t stalls_before = b.counter("request_stalls");
   const uint64_t t0 = b.later();
   std::vector<GpuRequest*> r;
-  for (int i = 0; i < 4; ++i) r.push_back(&b.sm0.add(Kind::load, 512 * i, 0b0001, t0));  // slice 0
+  for (int i = 0; i < 8; ++i) r.push_back(&b.sm0.add(Kind::load, 512 * i, 0b0001, t0));  // slice 0
   b.run();
   b.slice0.hold_end_req_ps = 0;
-  // r0 reaches the slice at t0+5 and is held until t0+25; r1 waits in the queue, r2 finds it
-  // full and waits until r0 leaves it (t0+4), r3 until r1 leaves it (t0+25).
-  CHECK(r[0]->end_req_ps == t0 + 1 * ns);
-  CHECK(r[1]->end_req_ps == t0 + 2 * ns);
-  CHECK(r[2]->end_req_ps == t0 + 5 * ns);
-  CHECK(r[3]->end_req_ps == t0 + 26 * ns);
-  REQUIRE(b.slice0.arrivals.size() == 4);
-  CHECK(b.slice0.arrivals[0].time_ps == t0 + 5 * ns);
-  CHECK(b.slice0.arrivals[1].time_ps == t0 + 26 * ns);
-  CHECK(b.slice0.arrivals[2].time_ps == t0 + 47 * ns);
-  CHECK(b.slice0.arrivals[3].time_ps == t0 + 68 * ns);
-  CHECK(b.counter("request_stalls") - stalls_before == 2);
+  // The output has 6 places: 4 on the way, 2 waiting. One packet starts a cycle. r0 leaves its
+  // place at t0+4, when it starts on the output; it reaches the slice at t0+5 and is held until
+  // t0+25. r1..r6 take the places from t0+1 to t0+6; r7 finds none until r1 leaves its place at
+  // t0+25. Each arrival then waits for the one before to be released: 21 cycles apart.
+  for (int i = 0; i < 7; ++i) CHECK(r[i]->end_req_ps == t0 + uint64_t(i + 1) * ns);
+  CHECK(r[7]->end_req_ps == t0 + 26 * ns);
+  REQUIRE(b.slice0.arrivals.size() == 8);
+  for (int i = 0; i < 8; ++i) CHECK(b.slice0.arrivals[i].time_ps == t0 + uint64_t(5 + 21 * i) * ns);
+  CHECK(b.counter("request_stalls") - stalls_before == 1);
+}
+
+TEST_CASE("an output keeps one packet a cycle going while its slice takes them", "[crossbar]") {
+  Bench& b = the_bench();
+  b.slice0.arrivals.clear();
+  const uint64_t stalls_before = b.counter("request_stalls");
+  const uint64_t t0 = b.later();
+  // Twelve one-cycle requests from one SM to one slice: more than the output's 6 places, yet
+  // none waits, since each leaves its place one cycle after the one before.
+  for (int i = 0; i < 12; ++i) b.sm0.add(Kind::load, 512 * i, 0b0001, t0);
+  b.run();
+  REQUIRE(b.slice0.arrivals.size() == 12);
+  for (int i = 0; i < 12; ++i) CHECK(b.slice0.arrivals[i].time_ps == t0 + uint64_t(5 + i) * ns);
+  CHECK(b.counter("request_stalls") == stalls_before);
 }
 
 TEST_CASE("an SM that holds END_RESP back delays the responses behind it", "[crossbar]") {

@@ -224,12 +224,16 @@ TEST_CASE("cli: SWAP-CMD swaps chosen together take the bank presets one at a ti
   }
 }
 
-TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and runs longer") {
+TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and takes longer") {
   // At 5 and 1 Gb/s a 64-byte transfer takes 6.4 and 32 ns: a DRAM column command the controller
   // could have issued earlier, woken later by a request, finds its burst's slot from the cycle it
   // issues in, not from the cycle it was first due in (where an XPoint line has since gone).
+  // Each read waits longer for its burst on a slower light. The run's own time moves by a few
+  // percent with the instants at which requests meet (docs/results.md, "How much is noise"),
+  // more than 5 Gb/s adds, so only the mean read latency is checked step by step.
   const std::string dir = scratch_dir("slow_light");
-  double previous_ns = 0;
+  double previous_latency_ns = 0;
+  double first_ns = 0;
   for (const char* rate : {"30", "5", "1"}) {
     INFO("rate_gbps " << rate);
     const CliResult r = run_ohmvp(std::string("run -q --platform ohm_base_planar --workload spmv "
@@ -238,8 +242,11 @@ TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and run
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
     const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+    const double latency_ns = report["summary"]["avg_latency_ns"].get<double>();
+    CHECK(latency_ns > previous_latency_ns);
+    previous_latency_ns = latency_ns;
     const double simulated_ns = report["summary"]["simulated_ns"].get<double>();
-    CHECK(simulated_ns > previous_ns);
-    previous_ns = simulated_ns;
+    if (first_ns == 0) first_ns = simulated_ns;
+    if (std::string(rate) == "1") CHECK(simulated_ns > 1.2 * first_ns);
   }
 }
