@@ -312,12 +312,14 @@ void PlanarMode::migration_done(uint64_t t, const uint8_t* data, bool crossed) {
     // The XPoint controller snarfed the DRAM burst on its way to the controller and writes it
     // into the hot page's place itself, once it has read that place out. A burst the DRAM
     // controller answered from its write queue never crossed: the controller sends it.
-    m.bursts_read[burst] |= kind == dram_read ? (crossed ? 1 : 1 | 4) : 2;
-    if ((m.bursts_read[burst] & 3) == 3) {
+    m.bursts_read[burst] |= kind == xpoint_read ? xpoint_in
+                            : crossed           ? dram_in
+                                                : dram_in | dram_queued;
+    if ((m.bursts_read[burst] & both_in) == both_in) {
       ++m.snarfed_outstanding;
       const uint64_t address = m.xpoint_base + burst * 64;
       const uint8_t* bytes = m.from_dram.data() + burst * 64;
-      if ((m.bursts_read[burst] & 4) == 0) {
+      if ((m.bursts_read[burst] & dram_queued) == 0) {
         m_back.xpoint_snarfed_write(address, bytes, 64, token(m, xpoint_write, burst));
       } else {
         m_back.xpoint_write(address, bytes, 64, Traffic::migration, token(m, xpoint_write, burst));
@@ -382,8 +384,8 @@ void PlanarMode::swap_cmd_done(Migration& m, Kind kind, uint64_t burst, const ui
     case dram_read:
     case xpoint_read:
       std::memcpy((kind == dram_read ? m.from_dram : m.from_xpoint).data() + burst * 64, data, 64);
-      m.bursts_read[burst] |= kind == dram_read ? 1 : 2;
-      if (m.bursts_read[burst] == 3) {
+      m.bursts_read[burst] |= kind == dram_read ? dram_in : xpoint_in;
+      if (m.bursts_read[burst] == both_in) {
         // Both halves of this burst are out: each may go into the other's place.
         m.queued.push_back(Transfer{dram_write, static_cast<uint32_t>(burst)});
         m.queued.push_back(Transfer{xpoint_write, static_cast<uint32_t>(burst)});

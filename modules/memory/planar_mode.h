@@ -84,6 +84,9 @@ class PlanarMode {
     uint32_t burst;
     bool waited = false;  // held back by a full register buffer before
   };
+  // A burst's reads in a swap: its DRAM read, its XPoint read, and whether the DRAM controller
+  // answered the DRAM one from its write queue (then no burst crossed to be snarfed).
+  enum BurstReads : uint8_t { dram_in = 1, xpoint_in = 2, both_in = 3, dram_queued = 4 };
   struct Migration {
     Phase phase = Phase::idle;
     uint64_t hot_page = 0;       // in XPoint, moving to DRAM
@@ -92,8 +95,7 @@ class PlanarMode {
     uint64_t xpoint_base = 0;
     uint32_t outstanding = 0;
     uint32_t snarfed_outstanding = 0;  // auto-read/write: XPoint writes of the DRAM page
-    // Auto-read/write and SWAP-CMD: per burst, which of its reads are in (1 DRAM, 2 XPoint),
-    // and 4 when the DRAM one was answered from the controller's write queue.
+    // Auto-read/write and SWAP-CMD: per burst, which of its reads are in (BurstReads).
     std::vector<uint8_t> bursts_read;
     uint64_t start_ps = 0;
     uint64_t moved_bytes = 0;  // SWAP-CMD: what the sequence generator's writes have moved
