@@ -65,15 +65,6 @@ struct MemoryController::Trace {
 
 enum BankTraceState : uint64_t { bank_idle = 0, bank_active = 1, bank_refresh = 2 };
 
-namespace {
-
-// Tells the initiator that the access took no burst of its own (DramAccessExtension::from_queue).
-void mark_from_queue(tlm::tlm_generic_payload& payload) {
-  if (auto* ohm = payload.get_extension<DramAccessExtension>()) ohm->from_queue = true;
-}
-
-}  // namespace
-
 MemoryController::MemoryController(sc_core::sc_module_name name, const ControllerConfig& config,
                                    const DramGeometry& geometry, const DramTiming& timing,
                                    uint32_t bus_bytes, StatsRegistry& stats, VcdWriter* vcd)
@@ -196,7 +187,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   if (m_pending != nullptr) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
   }
-  const auto* ohm = payload.get_extension<DramAccessExtension>();
+  auto* ohm = payload.get_extension<DramAccessExtension>();
   if (!validate(payload, ohm)) return tlm::TLM_COMPLETED;
   const Location where = locate(payload.get_address());
   if (ohm != nullptr && ohm->kind == DramAccessExtension::Kind::release) {
@@ -242,7 +233,7 @@ MemoryController::Location MemoryController::locate(uint64_t address) const {
 }
 
 MemoryController::Arrival MemoryController::arrival_of(tlm::tlm_generic_payload& payload,
-                                                       const DramAccessExtension* ohm,
+                                                       DramAccessExtension* ohm,
                                                        uint64_t arrival_ps, const Location& where) {
   BankMachine& bank = bank_of(where.address);
   return Arrival{payload,
@@ -309,7 +300,7 @@ bool MemoryController::accept_read(const Arrival& a) {
   const uint32_t length = a.payload.get_data_length();
   if (!takes_entry(a)) {
     std::memcpy(a.payload.get_data_ptr(), a.newest->data.data() + a.offset, length);
-    mark_from_queue(a.payload);
+    if (a.ohm != nullptr) a.ohm->from_queue = true;  // no burst of its own
     a.payload.set_response_status(tlm::TLM_OK_RESPONSE);
     a.payload.acquire();
     m_stats->forwarded_reads.inc();
@@ -332,7 +323,7 @@ bool MemoryController::accept_write(const Arrival& a) {
   const bool memory_route = a.ohm != nullptr && a.ohm->memory_route;
   if (!takes_entry(a)) {
     m_stats->merged_writes.inc();
-    mark_from_queue(a.payload);
+    if (a.ohm != nullptr) a.ohm->from_queue = true;  // no burst of its own
   } else {
     if (queue_full(true)) return false;
     target = enqueue(a, true);
@@ -411,7 +402,7 @@ void MemoryController::retry_pending() {
     wake_at(next_edge_ps());
     return;
   }
-  const DramAccessExtension* ohm = m_pending_ohm;
+  DramAccessExtension* ohm = m_pending_ohm;
   if (!accept(arrival_of(payload, ohm, m_pending_arrival_ps, m_pending_location))) {
     // Taken in a clock after it arrived, it found no longer what it found then: the write that
     // could answer it or take its bytes has gone to DRAM, and its queue is full.

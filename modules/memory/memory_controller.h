@@ -137,15 +137,15 @@ class MemoryController : public sc_core::sc_module,
   // A request as it arrives, decoded once.
   struct Arrival {
     tlm::tlm_generic_payload& payload;
-    const DramAccessExtension* ohm;  // its Ohm-GPU extension, if any
-    uint64_t burst;                  // channel address of its burst
-    uint32_t offset;                 // inside the burst
+    DramAccessExtension* ohm;  // its Ohm-GPU extension, if any (the controller sets from_queue)
+    uint64_t burst;            // channel address of its burst
+    uint32_t offset;           // inside the burst
     DramAddress address;
     BankMachine& bank;
     ControllerRequest* newest;  // the newest queued request to the same burst, if any
     uint64_t arrival_ps;        // its BEGIN_REQ, even if it then waited to be taken
   };
-  Arrival arrival_of(tlm::tlm_generic_payload& payload, const DramAccessExtension* ohm,
+  Arrival arrival_of(tlm::tlm_generic_payload& payload, DramAccessExtension* ohm,
                      uint64_t arrival_ps, const Location& where);
   // Takes the request into its queue, or answers or merges it from a queued write: false when
   // it needs a queue entry and there is none.
@@ -202,8 +202,8 @@ class MemoryController : public sc_core::sc_module,
   tlm::tlm_generic_payload* m_pending = nullptr;  // a request waiting for queue space
   uint64_t m_pending_arrival_ps = 0;              // when m_pending arrived
   Location m_pending_location{};                  // where m_pending goes
-  const DramAccessExtension* m_pending_ohm = nullptr;  // m_pending's Ohm extension, if any
-  bool m_pending_for_space = false;  // found its queue full, not only its clock taken
+  DramAccessExtension* m_pending_ohm = nullptr;   // m_pending's Ohm extension, if any
+  bool m_pending_for_space = false;               // found its queue full, not only its clock taken
   // The front end takes one request a clock (a modelling choice): the clock it last took one in.
   uint64_t m_intake_cycle = UINT64_MAX;
 
