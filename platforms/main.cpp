@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/load_hoisting.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/host/device_allocator.h"
 #include "platforms/catalog.h"
@@ -235,8 +236,9 @@ int command_kernels(const std::vector<std::string>& args) {
       "Usage: ohmvp kernels FILE.ptx\n\n"
       "Lists each kernel of the PTX module: the shortest name that picks it in a workload's\n"
       "\"kernel\", its C++ signature, its parameters (PTX type, offset and size in the argument\n"
-      "block), its static shared and per-thread local bytes, its declared PTX registers and\n"
-      "the compute capability it needs.\n\nOptions");
+      "block), its static shared and per-thread local bytes, its registers (the most live at\n"
+      "once, as the default gpu.load_order issues it, and those the PTX declares) and the\n"
+      "compute capability it needs.\n\nOptions");
   options.add_options()("help,h", "show this help");
   const ParsedCommand parsed = parse_with_arguments("kernels", options, args);
   if (parsed.options.count("help")) {
@@ -246,7 +248,10 @@ int command_kernels(const std::vector<std::string>& args) {
   const std::vector<std::string>& files = parsed.arguments;
   if (files.size() != 1)
     throw UsageError("ohmvp kernels: expected one PTX file (see 'ohmvp kernels --help')");
-  ohmvp::print_kernels(std::cout, ohmvp::gpu::load_ptx_file(files.front()));
+  // Registers as a platform with the default gpu.load_order issues the kernels.
+  ohmvp::gpu::Module module = ohmvp::gpu::load_ptx_file(files.front());
+  ohmvp::gpu::hoist_loads(module);
+  ohmvp::print_kernels(std::cout, module);
   return 0;
 }
 

@@ -251,6 +251,8 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
     reader.fail("sub_cores_per_sm",
                 "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");
   parse_scheduler(reader.child("warp_scheduler"), c.scheduler);
+  reader.get_enum("load_order", c.load_order,
+                  {{"as_written", LoadOrder::as_written}, {"hoisted", LoadOrder::hoisted}});
   parse_units(reader.child("units"), c.units);
   parse_l1d(reader.child("l1d"), c.l1d);
   parse_shared_memory(reader.child("shared_memory"), c.shared_memory);

@@ -22,6 +22,11 @@ namespace ohmvp::gpu {
 
 enum class WarpSchedulerPolicy : uint8_t { lrr, gto, two_level };
 
+// The order in which a warp issues a kernel's instructions: nvcc's PTX as written, or with each
+// block's loads moved up past the instructions they do not depend on, as ptxas schedules the
+// SASS (load_hoisting.h).
+enum class LoadOrder : uint8_t { as_written, hoisted };
+
 struct WarpSchedulerConfig {
   WarpSchedulerPolicy policy = WarpSchedulerPolicy::gto;
   // two_level only: warps in the active set of each sub-core's scheduler.
@@ -143,6 +148,7 @@ struct GpuConfig {
   uint32_t issue_width = 1;
   SmLimits sm;
   WarpSchedulerConfig scheduler;
+  LoadOrder load_order = LoadOrder::hoisted;
   std::array<UnitTiming, k_unit_class_count> units = default_units();
   L1DataCacheConfig l1d;
   SharedMemoryConfig shared_memory;

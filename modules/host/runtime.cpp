@@ -7,6 +7,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/process_error.h"
+#include "modules/gpu/load_hoisting.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/gpu/simt/kernel_layout.h"
 #include "modules/gpu/simt/module_image.h"
@@ -196,6 +197,7 @@ Runtime::ModuleId Runtime::load_module(gpu::Module parsed) {
   raise_fault();
   auto loaded = std::make_unique<LoadedModule>();
   loaded->module = std::move(parsed);
+  if (m_gpu.config().load_order == gpu::LoadOrder::hoisted) gpu::hoist_loads(loaded->module);
   const gpu::Module& module = loaded->module;
   const uint64_t segment_bytes = gpu::module_segment_bytes(module);
   if (segment_bytes > 0) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <vector>
@@ -1289,4 +1290,26 @@ TEST_CASE("cli: a __grid_constant__ parameter read through a generic pointer") {
   const std::vector<float> out = read_dump<float>(dir, "out", 32);
   for (int i = 0; i < 20; ++i) CHECK(out[i] == 0.5f * (i % 16) + 100.0f);
   CHECK(out[20] == 0.0f);
+}
+
+TEST_CASE("cli: gpu.load_order issues the same instructions in another order") {
+  // spmv's unrolled row loop loads four column indices, values and x[column]s with an FMA after
+  // each: hoisted, every load of an iteration goes out before its first FMA.
+  const std::string dir = scratch_dir("load_order");
+  std::map<std::string, nlohmann::json> summaries;
+  for (const char* order : {"hoisted", "as_written"}) {
+    INFO(order);
+    const CliResult r =
+        run_ohmvp(std::string("run -q --workload spmv --verify --set gpu.load_order=") + order +
+                  " --out " + dir + "/" + order);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    summaries[order] =
+        nlohmann::json::parse(read_text(dir + "/" + order + "/report.json"))["summary"];
+  }
+  const nlohmann::json& hoisted = summaries["hoisted"];
+  const nlohmann::json& as_written = summaries["as_written"];
+  CHECK(hoisted["warp_instructions"] == as_written["warp_instructions"]);
+  CHECK(hoisted["thread_instructions"] == as_written["thread_instructions"]);
+  CHECK(hoisted["cycles"] != as_written["cycles"]);
 }

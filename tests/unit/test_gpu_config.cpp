@@ -59,6 +59,7 @@ void check_same(const GpuConfig& a, const GpuConfig& b) {
   CHECK(a.sm.max_shared_memory_per_cta == b.sm.max_shared_memory_per_cta);
   CHECK(a.scheduler.policy == b.scheduler.policy);
   CHECK(a.scheduler.active_set_size == b.scheduler.active_set_size);
+  CHECK(a.load_order == b.load_order);
   for (size_t i = 0; i < k_unit_class_count; ++i) {
     INFO("unit " << unit_class_name(static_cast<UnitClass>(i)));
     CHECK(a.units[i].latency == b.units[i].latency);
@@ -104,6 +105,7 @@ TEST_CASE("gpu config: Titan V preset", "[sm]") {
   CHECK(c.sm.max_threads == 2048);
   CHECK(c.sm.shared_memory_bytes == 98304);
   CHECK(c.scheduler.policy == WarpSchedulerPolicy::gto);
+  CHECK(c.load_order == LoadOrder::hoisted);
   CHECK(c.unit(UnitClass::fp64).latency == 8);
   CHECK(c.unit(UnitClass::fp64).initiation_interval == 4);
   CHECK(c.unit(UnitClass::tensor).latency == 54);
@@ -167,6 +169,7 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
         {"shared_memory_allocation_unit", 128},
         {"max_shared_memory_per_cta", 49152}}},
       {"warp_scheduler", {{"policy", "two_level"}, {"active_set_size", 6}}},
+      {"load_order", "as_written"},
       {"units",
        {{"sfu", {{"latency", 20}, {"initiation_interval", 16}, {"units_per_sub_core", 2}}}}},
       {"l1d",
@@ -205,6 +208,7 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
   CHECK(c.sm.max_shared_memory_per_cta == 49152);
   CHECK(c.scheduler.policy == WarpSchedulerPolicy::two_level);
   CHECK(c.scheduler.active_set_size == 6);
+  CHECK(c.load_order == LoadOrder::as_written);
   CHECK(c.unit(UnitClass::sfu).latency == 20);
   CHECK(c.unit(UnitClass::sfu).initiation_interval == 16);
   CHECK(c.unit(UnitClass::sfu).units_per_sub_core == 2);
@@ -243,6 +247,9 @@ TEST_CASE("gpu config: bad values name the key and what was expected", "[sm]") {
   CHECK_THAT(error_of({{"warp_scheduler", {{"policy", "gtoo"}}}}),
              Contains("gpu.warp_scheduler.policy: unknown value 'gtoo'") &&
                  Contains("did you mean 'gto'"));
+  CHECK_THAT(
+      error_of({{"load_order", "hoist"}}),
+      Contains("gpu.load_order: unknown value 'hoist'") && Contains("did you mean 'hoisted'"));
   CHECK_THAT(error_of({{"units", {{"fp33", json::object()}}}}),
              Contains("unknown key 'fp33' at gpu.units") && Contains("did you mean 'fp32'"));
   CHECK_THAT(error_of({{"units", {{"fp32", {{"latency", 0}}}}}}),
