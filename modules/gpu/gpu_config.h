@@ -23,8 +23,8 @@ namespace ohmvp::gpu {
 enum class WarpSchedulerPolicy : uint8_t { lrr, gto, two_level };
 
 // The order in which a warp issues a kernel's instructions: nvcc's PTX as written, or with each
-// block's loads moved up past the instructions they do not depend on, as ptxas schedules the
-// SASS (load_hoisting.h).
+// block's loads from beyond the SM, and what computes their addresses, moved up past the
+// instructions they do not depend on, as ptxas schedules the SASS (load_hoisting.h).
 enum class LoadOrder : uint8_t { as_written, hoisted };
 
 struct WarpSchedulerConfig {
