@@ -71,6 +71,46 @@ ret;
 )") == std::vector<uint32_t>{1, 2, 4, 3, 5, 6, 7, 8, 9, 10, 12, 11, 13});
 }
 
+TEST_CASE("load hoisting: clock reads stay and carry chains move with their load", "[gpu]") {
+  // Nothing passes the clock read. The last load's address comes from the addc, which reads the
+  // carry the add.cc writes: both move up with it, past the mul, which feeds no load.
+  CHECK(hoisted_order(R"(ld.param.u64 %rd0, [out];
+mov.u32 %r0, %clock;
+add.s32 %r1, %r0, 1;
+ld.global.u32 %r2, [%rd0];
+add.cc.u32 %r3, %r1, 1;
+mul.lo.s32 %r4, %r1, 3;
+addc.u32 %r5, %r1, 0;
+cvt.u64.u32 %rd1, %r5;
+ld.global.u32 %r0, [%rd1];
+ret;
+)") == std::vector<uint32_t>{1, 2, 3, 4, 5, 7, 8, 9, 6, 10});
+}
+
+TEST_CASE("load hoisting: a guard from a two-predicate setp moves up with its load", "[gpu]") {
+  CHECK(hoisted_order(R"(ld.param.u64 %rd0, [out];
+mul.lo.s32 %r1, %r0, 3;
+setp.lt.s32 %p0|%p1, %r0, 7;
+@%p1 ld.global.u32 %r2, [%rd0];
+add.s32 %r3, %r1, %r2;
+ret;
+)") == std::vector<uint32_t>{1, 3, 4, 2, 5, 6});
+}
+
+TEST_CASE("load hoisting: a long block with stores takes runs between them", "[gpu]") {
+  // 2,000 add / load / store triples, a run of two between each pair of stores.
+  std::string body = "ld.param.u64 %rd0, [out];\n";
+  for (int i = 0; i < 2000; ++i)
+    body += "add.s32 %r1, %r0, " + std::to_string(i) + ";\nld.global.u32 %r0, [%rd0+" +
+            std::to_string(4 * i) + "];\nst.global.u32 [%rd0+" + std::to_string(4 * i) +
+            "], %r1;\n";
+  body += "ret;\n";
+  // The load writes %r0, which the add before it reads: nothing moves.
+  std::vector<uint32_t> as_written(6002);
+  for (uint32_t i = 0; i < as_written.size(); ++i) as_written[i] = i + 1;
+  CHECK(hoisted_order(body) == as_written);
+}
+
 TEST_CASE("load hoisting: blocks keep their bounds so branches keep their targets", "[gpu]") {
   const std::string body = R"(ld.param.u64 %rd0, [out];
 setp.eq.s32 %p0, %r0, 0;
