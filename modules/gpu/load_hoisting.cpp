@@ -91,33 +91,16 @@ bool keeps_its_place(const Instruction& instruction) {
   }
 }
 
-// For each instruction of [first, end), the latest earlier instruction of the range that writes
-// each register it reads (read after write), as indices from `first`.
-std::vector<std::vector<uint32_t>> producers(const std::vector<InstructionRegisters>& registers) {
-  std::map<uint32_t, uint32_t> last_writer;
-  std::vector<std::vector<uint32_t>> result(registers.size());
-  for (uint32_t j = 0; j < registers.size(); ++j) {
-    for (const uint32_t* reg = registers[j].sources_begin(); reg != registers[j].sources_end();
-         ++reg) {
-      const auto writer = last_writer.find(*reg);
-      if (writer != last_writer.end()) result[j].push_back(writer->second);
-    }
-    for (const uint32_t* reg = registers[j].destinations_begin();
-         reg != registers[j].destinations_end(); ++reg)
-      last_writer[*reg] = j;
-  }
-  return result;
-}
-
-// Schedules [first, end) of a block, a run with no instruction that keeps its place: a list
-// schedule of the run's register dependences (read after write, write after read, write after
-// write) that takes, of the instructions ready, the first that feeds a far load, or else the
-// first. Each instruction waits for the latest writer of every register it reads or writes and
-// for the readers of a register it writes since that register's latest write; the other
-// dependences follow from those.
-void schedule_run(std::vector<Instruction>& instructions, uint32_t first, uint32_t end,
-                  const std::vector<InstructionRegisters>& registers,
-                  const std::vector<bool>& feeds_load, uint32_t offset) {
+// Reorders instructions [first, end) of one basic block: a list schedule of its dependences that
+// takes, of the instructions ready, the first that feeds a far load, or else the first.
+// - Registers: each instruction waits for the latest writer of every register it reads or writes
+//   and for the readers of a register it writes since that register's latest write; the other
+//   register dependences follow from those.
+// - An instruction that keeps its place waits for everything since the one before it, and
+//   everything after it waits for it.
+// - A far load feeds itself, and an instruction that feeds one (and does not keep its place)
+//   makes the latest writer of each register it reads feed one too.
+void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint32_t end) {
   const uint32_t count = end - first;
   std::vector<std::vector<uint32_t>> successors(count);
   std::vector<uint32_t> waiting_for(count, 0);
@@ -125,19 +108,31 @@ void schedule_run(std::vector<Instruction>& instructions, uint32_t first, uint32
     successors[earlier].push_back(later);
     ++waiting_for[later];
   };
+  std::vector<bool> fixed(count);
+  std::vector<std::vector<uint32_t>> producers(count);  // read after write
   std::map<uint32_t, uint32_t> last_writer;
   std::map<uint32_t, std::vector<uint32_t>> readers_since_write;
+  uint32_t since_fixed = 0;  // the first instruction after the latest that keeps its place
   for (uint32_t j = 0; j < count; ++j) {
-    const InstructionRegisters& used = registers[first - offset + j];
+    const Instruction& instruction = instructions[first + j];
+    const InstructionRegisters used = instruction_registers(instruction);
+    fixed[j] = keeps_its_place(instruction);
     for (const uint32_t* reg = used.sources_begin(); reg != used.sources_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
-      if (writer != last_writer.end()) depend(writer->second, j);
+      if (writer == last_writer.end()) continue;
+      producers[j].push_back(writer->second);
+      depend(writer->second, j);
     }
     for (const uint32_t* reg = used.destinations_begin(); reg != used.destinations_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
       if (writer != last_writer.end()) depend(writer->second, j);
       for (uint32_t reader : readers_since_write[*reg])
         if (reader != j) depend(reader, j);
+    }
+    if (since_fixed > 0) depend(since_fixed - 1, j);
+    if (fixed[j]) {
+      for (uint32_t i = since_fixed; i < j; ++i) depend(i, j);
+      since_fixed = j + 1;
     }
     for (const uint32_t* reg = used.sources_begin(); reg != used.sources_end(); ++reg)
       readers_since_write[*reg].push_back(j);
@@ -147,51 +142,30 @@ void schedule_run(std::vector<Instruction>& instructions, uint32_t first, uint32
     }
   }
 
+  std::vector<bool> feeds_load(count, false);
+  for (uint32_t j = count; j-- > 0;) {
+    if (is_far_load(instructions[first + j])) feeds_load[j] = true;
+    if (!feeds_load[j] || fixed[j]) continue;
+    for (uint32_t i : producers[j]) feeds_load[i] = true;
+  }
+
   std::set<uint32_t> ready_feeders, ready_others;
   const auto make_ready = [&](uint32_t i) {
-    (feeds_load[first - offset + i] ? ready_feeders : ready_others).insert(i);
+    (feeds_load[i] ? ready_feeders : ready_others).insert(i);
   };
   for (uint32_t i = 0; i < count; ++i)
     if (waiting_for[i] == 0) make_ready(i);
-  std::vector<Instruction> run;
-  run.reserve(count);
+  std::vector<Instruction> block;
+  block.reserve(count);
   while (!ready_feeders.empty() || !ready_others.empty()) {
     std::set<uint32_t>& from = ready_feeders.empty() ? ready_others : ready_feeders;
     const uint32_t next = *from.begin();
     from.erase(from.begin());
     for (uint32_t successor : successors[next])
       if (--waiting_for[successor] == 0) make_ready(successor);
-    run.push_back(std::move(instructions[first + next]));
+    block.push_back(std::move(instructions[first + next]));
   }
-  std::move(run.begin(), run.end(), instructions.begin() + first);
-}
-
-// Reorders instructions [first, end) of one basic block. The instructions that keep their place
-// cut it into runs, each scheduled on its own (schedule_run); which instructions feed a far load
-// is worked out over the whole block.
-void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint32_t end) {
-  std::vector<InstructionRegisters> registers;
-  registers.reserve(end - first);
-  for (uint32_t i = first; i < end; ++i)
-    registers.push_back(instruction_registers(instructions[i]));
-
-  // Far loads, and the latest writer in the block of every register a load-feeding instruction
-  // reads (an instruction that keeps its place passes the mark on to nothing).
-  const std::vector<std::vector<uint32_t>> producer = producers(registers);
-  std::vector<bool> feeds_load(end - first, false);
-  for (uint32_t j = end - first; j-- > 0;) {
-    const Instruction& instruction = instructions[first + j];
-    if (is_far_load(instruction)) feeds_load[j] = true;
-    if (!feeds_load[j] || keeps_its_place(instruction)) continue;
-    for (uint32_t i : producer[j]) feeds_load[i] = true;
-  }
-
-  uint32_t run_start = first;
-  for (uint32_t i = first; i <= end; ++i) {
-    if (i != end && !keeps_its_place(instructions[i])) continue;
-    schedule_run(instructions, run_start, i, registers, feeds_load, first);
-    run_start = i + 1;
-  }
+  std::move(block.begin(), block.end(), instructions.begin() + first);
 }
 
 }  // namespace
