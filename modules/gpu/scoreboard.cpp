@@ -9,11 +9,14 @@ namespace ohmvp::gpu {
 
 namespace {
 
-bool writes_no_register(Opcode op) {
-  switch (op) {
+// Whether the instruction's first operand is what it writes. bar.red writes its reduction there;
+// the other barriers and stackrestore only read theirs.
+bool writes_first_operand(const Instruction& instruction) {
+  switch (instruction.op) {
+    case Opcode::bar:
+      return instruction.mod.barrier == BarrierMode::reduce;
     case Opcode::st:
     case Opcode::red:
-    case Opcode::bar:
     case Opcode::bra:
     case Opcode::call:
     case Opcode::ret:
@@ -25,9 +28,10 @@ bool writes_no_register(Opcode op) {
     case Opcode::fence:
     case Opcode::prefetch:
     case Opcode::wmma_store_d:
-      return true;
-    default:
+    case Opcode::stackrestore:
       return false;
+    default:
+      return true;
   }
 }
 
@@ -71,7 +75,7 @@ void for_each_register(const Operand& operand, Use use) {
 
 InstructionRegisters instruction_registers(const Instruction& instruction) {
   InstructionRegisters r;
-  const bool has_destination = !writes_no_register(instruction.op) && instruction.operand_count > 0;
+  const bool has_destination = writes_first_operand(instruction) && instruction.operand_count > 0;
   const auto add_destination = [&](uint32_t reg) { add(r.destinations, r.destination_count, reg); };
   const auto add_source = [&](uint32_t reg) { add(r.sources, r.source_count, reg); };
   for (uint8_t i = 0; i < instruction.operand_count; ++i) {

@@ -163,6 +163,14 @@ TEST_CASE("scoreboard: control flow, barriers and moves", "[sm]") {
   const Instruction bar_reg = make(Opcode::bar, {reg(3), reg(4)});
   CHECK(destinations(bar_reg).empty());
   CHECK(sources(bar_reg) == Regs{3, 4});
+  Instruction bar_red = make(Opcode::bar, {reg(6), imm(0), reg(7)});  // bar.red.popc d, 0, p
+  bar_red.mod.barrier = BarrierMode::reduce;
+  CHECK(destinations(bar_red) == Regs{6});
+  CHECK(sources(bar_red) == Regs{7});
+  const Instruction stackrestore = make(Opcode::stackrestore, {reg(8)});
+  CHECK(destinations(stackrestore).empty());
+  CHECK(sources(stackrestore) == Regs{8});
+  CHECK(destinations(make(Opcode::stacksave, {reg(8)})) == Regs{8});
   CHECK(destinations(make(Opcode::exit, {})).empty());
   CHECK(destinations(make(Opcode::ret, {})).empty());
 
