@@ -109,12 +109,20 @@ std::string use_of(const KernelLayout& layout, const Function& function,
          what + " ('" + format_instruction(module, function, instruction) + "')";
 }
 
+// Whether `instruction` of `function` is written before what `found` (of `found_function`) is:
+// the first found, or an earlier PTX line of the same function. The load-hoisting pass reorders
+// a function's instructions, and an error names the line a reader meets first either way.
+bool written_before(const Function& function, const Instruction& instruction,
+                    const Function* found_function, const Instruction* found) {
+  return !found || (found_function == &function && instruction.source_line < found->source_line);
+}
+
 // The first tensor-core instruction of the kernel or a function it calls, with its function;
 // null pointers when there is none.
 std::pair<const Function*, const Instruction*> first_tensor_core_use(const KernelLayout& layout) {
   std::pair<const Function*, const Instruction*> use{nullptr, nullptr};
   for_each_instruction(layout, [&](const Function& f, const Instruction& i) {
-    if (!use.second && is_tensor_core(i)) use = {&f, &i};
+    if (is_tensor_core(i) && written_before(f, i, use.first, use.second)) use = {&f, &i};
   });
   return use;
 }
@@ -160,7 +168,10 @@ KernelNeed kernel_need(const KernelLayout& layout) {
   KernelNeed need;
   for_each_instruction(layout, [&](const Function& function, const Instruction& instruction) {
     const ComputeCapability needed = required_capability(instruction);
-    if (needed > need.capability) need = {needed, &function, &instruction};
+    if (needed > need.capability ||
+        (needed == need.capability && need.instruction &&
+         written_before(function, instruction, need.function, need.instruction)))
+      need = {needed, &function, &instruction};
   });
   return need;
 }

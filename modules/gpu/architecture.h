@@ -22,9 +22,9 @@ std::string capability_name(ComputeCapability capability);
 ComputeCapability required_capability(const Instruction& instruction);
 const char* required_feature(const Instruction& instruction);
 
-// The first instruction of the kernel (its own body, then the functions it calls) that needs
-// the highest compute capability any of them needs; `instruction` is null when none needs more
-// than 7.0.
+// The first instruction of the kernel (its own body, then the functions it calls; in a function,
+// the earliest PTX line, whatever order the load-hoisting pass left) that needs the highest
+// compute capability any of them needs; `instruction` is null when none needs more than 7.0.
 struct KernelNeed {
   ComputeCapability capability = ComputeCapability::sm_70;
   const Function* function = nullptr;

@@ -1,4 +1,5 @@
 // Which compute capability a kernel needs, through the functions it calls, and the refusal.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -175,4 +176,33 @@ TEST_CASE("architecture: tanh and half ex2 need 7.5; half min/max and bf16 arith
                     Contains("newer.ptx:4: kernel 'tangent' uses tanh.approx ('tanh.approx.f32"));
   CHECK_THROWS_WITH(check_architecture(KernelLayout(module, "half_max"), ComputeCapability::sm_75),
                     Contains("uses min/max on f16, f16x2, bf16 or bf16x2"));
+}
+
+TEST_CASE("architecture: errors name the earliest PTX line whatever the order run", "[tensor]") {
+  Module module = parse_ptx(R"(.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry two_needs()
+{
+  .reg .b16 %h<2>;
+  .reg .b32 %r<4>;
+  .reg .f32 %f<2>;
+  cvt.rn.bf16.f32 %h1, %f1;
+  redux.sync.add.u32 %r1, %r2, -1;
+  mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1, %f1, %f1, %f1}, {%r1, %r2}, {%r3}, {%f1, %f1, %f1, %f1};
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r2, %r3}, [%r1];
+  exit;
+}
+)",
+                            "order.ptx");
+  // What the load-hoisting pass may do: run the instructions in another order than written.
+  std::vector<Instruction>& instructions = module.functions[0].instructions;
+  std::reverse(instructions.begin(), instructions.end() - 1);
+  const KernelLayout layout(module, "two_needs");
+  REQUIRE(kernel_need(layout).instruction != nullptr);
+  CHECK(kernel_need(layout).instruction->source_line == 9);
+  CHECK_THROWS_WITH(check_architecture(layout, ComputeCapability::sm_75),
+                    Contains("order.ptx:9: kernel 'two_needs' uses cvt to or from bf16"));
+  CHECK_THROWS_WITH(check_warp_size(layout, 64), Contains("order.ptx:11: kernel 'two_needs' uses "
+                                                          "a tensor-core instruction ('mma.sync"));
 }
