@@ -101,7 +101,7 @@ class LdstUnit : public tlm::tlm_mm_interface {
   // Runs `cycle`: completions due, then one line request into the L1. Returns the next cycle
   // with work (UINT64_MAX: none until a response arrives).
   uint64_t step(uint64_t cycle);
-  bool idle() const { return m_queue.empty() && m_in_flight == 0; }
+  bool idle() const { return m_queue.empty() && m_in_flight == 0 && m_hits.empty(); }
   // The queue's head could not enter the L1. What it waits for (an MSHR, a merge slot, a way, a
   // fill) only a response frees, so the unit has nothing to do until one arrives; the cycles it
   // waits count as l1_stall_cycles once it enters.

@@ -142,3 +142,27 @@ TEST_CASE("ldst: after a fence a load does not hit a sector the first of two fil
   REQUIRE(b.sent.size() == 3);
   CHECK(b.completes_with(after, 2, 9) == 9);
 }
+
+TEST_CASE("ldst: the unit is not idle while an L1 hit is on its way back", "[gpu][ldst]") {
+  LdstBench b;
+  const MemoryOp& miss = b.access(MemoryKind::load, k_line);
+  b.run(k_settle);
+  REQUIRE(b.sent.size() == 1);
+  CHECK(b.completes_with(miss, 0, 5) == 5);
+  CHECK(b.unit.idle());
+
+  const MemoryOp& hit = b.access(MemoryKind::load, k_line);
+  uint64_t busy_cycles = 0;
+  for (uint64_t end = b.cycle + k_settle; b.cycle < end && !b.is_done(hit); ++b.cycle) {
+    b.unit.step(b.cycle);
+    if (!b.is_done(hit)) {
+      CHECK_FALSE(b.unit.idle());
+      ++busy_cycles;
+    }
+  }
+  REQUIRE(b.is_done(hit));
+  CHECK(b.sent.size() == 1);  // it hit: nothing more went to the L2
+  CHECK(busy_cycles > b.config.l1d.hit_latency);
+  CHECK(LdstBench::loaded(hit) == 5);
+  CHECK(b.unit.idle());
+}
