@@ -99,7 +99,8 @@ bool keeps_its_place(const Instruction& instruction) {
 // - An instruction that keeps its place waits for everything since the one before it, and
 //   everything after it waits for it.
 // - A far load feeds itself, and an instruction that feeds one (and does not keep its place)
-//   makes the latest writer of each register it reads feed one too.
+//   makes every instruction it waits for through its registers feed one too: the latest writers
+//   of what it reads or writes, and the readers of what it overwrites.
 void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint32_t end) {
   const uint32_t count = end - first;
   std::vector<std::vector<uint32_t>> successors(count);
@@ -109,7 +110,10 @@ void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint
     ++waiting_for[later];
   };
   std::vector<bool> fixed(count);
-  std::vector<std::vector<uint32_t>> producers(count);  // read after write
+  // What each waits for through its registers (read after write, write after read or write),
+  // within its run: what comes before the latest instruction that keeps its place is done first
+  // whatever the order.
+  std::vector<std::vector<uint32_t>> register_predecessors(count);
   std::map<uint32_t, uint32_t> last_writer;
   std::map<uint32_t, std::vector<uint32_t>> readers_since_write;
   uint32_t since_fixed = 0;  // the first instruction after the latest that keeps its place
@@ -120,14 +124,20 @@ void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint
     for (const uint32_t* reg = used.sources_begin(); reg != used.sources_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
       if (writer == last_writer.end()) continue;
-      producers[j].push_back(writer->second);
+      if (writer->second >= since_fixed) register_predecessors[j].push_back(writer->second);
       depend(writer->second, j);
     }
     for (const uint32_t* reg = used.destinations_begin(); reg != used.destinations_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
-      if (writer != last_writer.end()) depend(writer->second, j);
-      for (uint32_t reader : readers_since_write[*reg])
-        if (reader != j) depend(reader, j);
+      if (writer != last_writer.end()) {
+        if (writer->second >= since_fixed) register_predecessors[j].push_back(writer->second);
+        depend(writer->second, j);
+      }
+      for (uint32_t reader : readers_since_write[*reg]) {
+        if (reader == j) continue;
+        if (reader >= since_fixed) register_predecessors[j].push_back(reader);
+        depend(reader, j);
+      }
     }
     if (since_fixed > 0) depend(since_fixed - 1, j);
     if (fixed[j]) {
@@ -146,7 +156,7 @@ void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint
   for (uint32_t j = count; j-- > 0;) {
     if (is_far_load(instructions[first + j])) feeds_load[j] = true;
     if (!feeds_load[j] || fixed[j]) continue;
-    for (uint32_t i : producers[j]) feeds_load[i] = true;
+    for (uint32_t i : register_predecessors[j]) feeds_load[i] = true;
   }
 
   std::set<uint32_t> ready_feeders, ready_others;

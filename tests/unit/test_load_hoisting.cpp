@@ -164,6 +164,24 @@ ret;
 )") == std::vector<uint32_t>{1, 2, 4, 6, 3, 5, 7, 8});
 }
 
+TEST_CASE("load hoisting: what an address write must wait for moves up with the load", "[gpu]") {
+  // Line 6 overwrites %rd2, which line 5 reads: line 5 must go first, and it goes at once, before
+  // the arithmetic on line 3 and 4 that feeds no load. So does line 8, which reads the %rd3 that
+  // line 9 writes for the last load.
+  CHECK(hoisted_order(R"(ld.param.u64 %rd0, [out];
+ld.global.u32 %r0, [%rd0];
+add.s32 %r1, %r0, 1;
+mul.lo.s32 %r2, %r1, %r1;
+add.s64 %rd1, %rd2, 8;
+add.s64 %rd2, %rd0, 4;
+ld.global.u32 %r3, [%rd2];
+add.s64 %rd4, %rd3, 16;
+mov.u64 %rd3, %rd0;
+ld.global.u32 %r4, [%rd3+8];
+ret;
+)") == std::vector<uint32_t>{1, 2, 5, 6, 7, 8, 9, 10, 3, 4, 11});
+}
+
 TEST_CASE("load hoisting: fdtd_step3 has its five loads in flight before its arithmetic", "[gpu]") {
   Module module = load_ptx_file(std::string(OHMVP_SOURCE_DIR) + "/testbenches/kernels/fdtd2d.ptx");
   const Function& step3 = function_named(module, "fdtd_step3");
