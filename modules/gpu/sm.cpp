@@ -80,6 +80,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
         std::make_unique<SubCore>(config, config.max_warps_per_sub_core(), stats, sub, vcd, sub));
   }
   m_idle.assign(m_sub_core_count, IdleSubCore{});
+  m_reports_access_waits = m_sub_cores.front()->scheduler().wants_access_waits();
+  m_access_waits.reserve(config.max_warps_per_sub_core());
   m_ldst.on_op_done([this](MemoryOp& op, uint64_t cycle) { memory_done(op, cycle); });
   m_ldst.on_send([this](LdstUnit::Outbound& outbound) { queue_send(outbound); });
   m_trace_mshrs.attach(vcd, this->name(), "l1_mshrs", 16);
@@ -104,6 +106,7 @@ void Sm::begin_launch(const LaunchState& launch) {
   }
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
   for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());
+  if (m_reports_access_waits) m_load_boards = m_scoreboards;
   m_ctas.clear();
   m_ctas.resize(std::max(1u, launch.occupancy.ctas_per_sm));
   for (Cta& cta : m_ctas) cta.shared.reserve(launch.shared_bytes_per_cta);
@@ -171,6 +174,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
     warp.ready_cycle = cycle;
     ++warp.generation;
     m_scoreboards[w].reset(launch.layout->total_registers());
+    if (m_reports_access_waits) m_load_boards[w].reset(launch.layout->total_registers());
     fetch_next(warp);
     SubCore& sub_core = *m_sub_cores[sub_core_of(w)];
     sub_core.scheduler().add_warp(scheduler_slot(w), m_warp_age++);
@@ -238,6 +242,7 @@ uint64_t Sm::simulate(uint64_t cycle) {
     const uint32_t slot = gto ? gto->pick_ready(ready) : sub_core.scheduler().pick(ready);
     idle = IdleSubCore{slot == WarpScheduler::k_no_warp, m_next_wake, first};
     m_next_wake = std::min(m_next_wake, others_wake);
+    if (!m_access_waits.empty()) report_access_waits(s, cycle);
     if (slot == WarpScheduler::k_no_warp) {
       sub_core.record(cycle, first);
       sub_core.trace_issue(0, time_ps);
@@ -283,13 +288,20 @@ StallReason Sm::check(uint32_t w, uint64_t cycle) {
   }
   const Instruction& instruction = *warp.next;
   const IssueTraits& traits = *warp.next_traits;
-  if (warp.memory_in_flight != 0 && traits.drains_memory) return StallReason::memory;
+  if (warp.memory_in_flight != 0 && traits.drains_memory) {
+    if (m_reports_access_waits && m_load_boards[w].pending_count() != 0)
+      m_access_waits.push_back(w);
+    return StallReason::memory;
+  }
   // An acquire orders the warp's later accesses after it, and after the L1 it empties.
   if (warp.acquires_in_flight != 0 && traits.memory) return StallReason::memory;
   if (has_hazard(warp, w)) {
     // A warp with an access in flight is taken to wait for it (the usual case: a use of loaded
     // data); otherwise the pending register belongs to an arithmetic result.
-    return warp.memory_in_flight != 0 ? StallReason::memory : StallReason::scoreboard;
+    if (warp.memory_in_flight == 0) return StallReason::scoreboard;
+    if (m_reports_access_waits && m_load_boards[w].has_hazard(*warp.next_registers))
+      m_access_waits.push_back(w);
+    return StallReason::memory;
   }
   FunctionalUnitGroup& unit = m_sub_cores[sub_core_of(w)]->unit(instruction.unit);
   if (!unit.can_issue(cycle)) {
@@ -526,9 +538,9 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   ++warp.memory_in_flight;
   ++m_ctas[warp.cta].memory_in_flight;
   if (request.acquires) ++warp.acquires_in_flight;
-  if (request.kind != MemoryKind::store && request.kind != MemoryKind::reduction) {
-    m_sub_cores[sub_core_of(w)]->scheduler().on_long_latency_wait(scheduler_slot(w));
-  }
+  if (m_reports_access_waits && request.kind != MemoryKind::store &&
+      request.kind != MemoryKind::reduction)
+    m_load_boards[w].reserve(registers);
   if (request.lanes == 0) {
     memory_done(op, cycle);
   } else if (request.run_count > 1) {
@@ -601,7 +613,9 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.acquires) empty_l1_for_ordering();
-      if (op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction) {
+      if (m_reports_access_waits && op.request.kind != MemoryKind::store &&
+          op.request.kind != MemoryKind::reduction) {
+        m_load_boards[op.warp].release(*op.registers);
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
             scheduler_slot(op.warp));
       }
@@ -616,6 +630,17 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
   --cta.memory_in_flight;
   m_ldst.release(op);
   if (!m_aborted) maybe_finish_cta(warp.cta);
+}
+
+// The warps of sub-core `s` its scheduler's pick found waiting on a load: told now, after the
+// pick. The scheduler's sets changed (a two-level active set may now have room for a pending
+// warp), so the sub-core picks again next cycle.
+void Sm::report_access_waits(uint32_t s, uint64_t cycle) {
+  WarpScheduler& scheduler = m_sub_cores[s]->scheduler();
+  for (const uint32_t w : m_access_waits) scheduler.on_long_latency_wait(scheduler_slot(w));
+  m_access_waits.clear();
+  m_idle[s].valid = false;
+  m_next_wake = std::min(m_next_wake, cycle + 1);
 }
 
 void Sm::arrive_at_barrier(uint32_t w, const StepResult& result, uint64_t cycle) {

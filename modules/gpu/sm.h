@@ -147,6 +147,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void response_arrived(LdstUnit::Outbound& outbound, const sc_core::sc_time& delay);
   StallReason check(uint32_t warp, uint64_t cycle);
   bool has_hazard(Warp& warp, uint32_t w);
+  void report_access_waits(uint32_t s, uint64_t cycle);
   void fetch_next(Warp& warp);
   void issue(uint32_t sub_core, uint32_t warp, uint64_t cycle);
   void issue_memory(uint32_t warp, const InstructionRegisters& registers, Opcode op,
@@ -187,6 +188,12 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::vector<Cta> m_ctas;
   std::vector<Warp> m_warps;
   std::vector<Scoreboard> m_scoreboards;  // by warp slot
+  // The schedulers want to know when a warp first waits on a load (two-level scheduling): by
+  // warp slot, the registers that loads, atomics and texture fetches in flight will write, and
+  // the warps simulate() found waiting on them while a scheduler picked (reported after it).
+  bool m_reports_access_waits = false;
+  std::vector<Scoreboard> m_load_boards;
+  std::vector<uint32_t> m_access_waits;
   uint32_t m_resident_ctas = 0;
   uint64_t m_warp_age = 0;
   uint64_t m_next_wake = 0;         // scratch of step(): earliest cycle a stalled warp may go

@@ -24,6 +24,7 @@ class TwoLevelScheduler final : public WarpScheduler {
   void on_issue(uint32_t slot) override;
   void on_long_latency_wait(uint32_t slot) override;
   void on_long_latency_done(uint32_t slot) override;
+  bool wants_access_waits() const override { return true; }
   uint32_t warp_count() const override {
     return static_cast<uint32_t>(m_active.size() + m_pending.size());
   }

@@ -45,11 +45,15 @@ class WarpScheduler {
 
   // `slot` issued an instruction this cycle.
   virtual void on_issue(uint32_t slot) = 0;
-  // `slot` now waits on a long-latency operation (a global or local memory access, a texture
-  // fetch) or on the other warps of its CTA (a barrier); on_long_latency_done() when the data
-  // is back or the barrier releases it.
+  // `slot` now waits on a long-latency operation or on the other warps of its CTA: its next
+  // instruction needs a register that a load, atomic or texture fetch in flight will write (or
+  // waits for such accesses to drain), or it waits at a barrier. on_long_latency_done() when an
+  // access is back or the barrier releases it (the warp may still wait on another access: the
+  // SM then reports the wait again). The SM reports waits on accesses only to a scheduler that
+  // wants them.
   virtual void on_long_latency_wait(uint32_t slot) { (void)slot; }
   virtual void on_long_latency_done(uint32_t slot) { (void)slot; }
+  virtual bool wants_access_waits() const { return false; }
 
   virtual uint32_t warp_count() const = 0;
   virtual WarpSchedulerPolicy policy() const = 0;

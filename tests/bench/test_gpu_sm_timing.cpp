@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "modules/common/errors.h"
-#include "modules/gpu/load_hoisting.h"
 #include "tests/bench/gpu_bench.h"
+#include "tests/bench/two_loads_kernel.h"
 
 using namespace ohmvp;
 using namespace ohmvp::gpu;
@@ -55,27 +55,6 @@ const char* hit_miss_ptx = R"(
   st.global.u32 [%rd2+4], %r6;
   st.global.u32 [%rd2+8], %r8;
   st.global.u32 [%rd2+12], %r9;
-  exit;
-}
-)";
-
-// Two loads from different lines, the second independent of the first but written after the
-// arithmetic that uses the first; the result goes 2048 bytes past `in`.
-const char* two_loads_ptx = R"(
-.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry two_loads(.param .u64 in)
-{
-  .reg .b32 %r<6>;
-  .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [in];
-  ld.global.u32 %r1, [%rd1];
-  add.s32 %r2, %r1, 1;
-  ld.global.u32 %r3, [%rd1+128];
-  add.s32 %r4, %r3, %r2;
-  add.s64 %rd2, %rd1, 2048;
-  st.global.u32 [%rd2], %r4;
   exit;
 }
 )";
@@ -418,35 +397,7 @@ TEST_CASE("gpu timing: an atomic at L2 leaves no stale copy of its word in the L
 }
 
 TEST_CASE("gpu timing: a hoisted load waits for its line alongside the one before it") {
-  bench::GpuBench& b = the_bench();
-  const uint64_t in = 0x50000, out = in + 2048;
-  b.write<uint32_t>(in, {41});
-  b.write<uint32_t>(in + 128, {1000});
-  const Module as_written = parse_ptx(two_loads_ptx, "two_loads.ptx");
-  Module hoisted = parse_ptx(two_loads_ptx, "two_loads.ptx");
-  hoist_loads(hoisted);
-  REQUIRE(hoisted.functions[0].instructions[2].op == Opcode::ld);
-  // The first launch brings both lines into the L2; each launch starts with an empty L1.
-  REQUIRE_FALSE(b.run(as_written, "two_loads", {1, 1, 1}, {1, 1, 1}, {in}).faulted);
-  const LaunchResult written = b.run(as_written, "two_loads", {1, 1, 1}, {1, 1, 1}, {in});
-  CHECK(b.read<uint32_t>(out, 1)[0] == 1042);
-  b.write<uint32_t>(out, {0});
-  const LaunchResult early = b.run(hoisted, "two_loads", {1, 1, 1}, {1, 1, 1}, {in});
-  CHECK(b.read<uint32_t>(out, 1)[0] == 1042);
-  REQUIRE_FALSE(written.faulted);
-  REQUIRE_FALSE(early.faulted);
-  CHECK(early.warp_instructions == written.warp_instructions);
-  // Both lines are L2 hits (load-to-use as in the hit/miss case above). As written the second
-  // load issues the cycle after the add that waits for the first, l2_hit + 1 after it; hoisted,
-  // the LD/ST unit's initiation interval after it. The last add waits for the second load in
-  // both (the first add's result is ready by then), and the rest follows it.
-  const GpuConfig& c = b.config;
-  const uint32_t l2_hit = c.unit(UnitClass::ldst).latency + c.l1d.hit_latency +
-                          2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
-  const uint32_t ldst_interval = c.unit(UnitClass::ldst).initiation_interval;
-  REQUIRE(c.unit(UnitClass::int_alu).latency <= ldst_interval);
-  INFO("as written " << written.cycles() << ", hoisted " << early.cycles());
-  CHECK(written.cycles() - early.cycles() == l2_hit + 1 - ldst_interval);
+  bench::check_two_loads_hoisted(the_bench());
 }
 
 TEST_CASE("gpu timing: bar.sync holds every warp until the last one arrives") {
