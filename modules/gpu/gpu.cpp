@@ -29,6 +29,9 @@ struct Gpu::Totals {
                                  "L2 requests, all slices, that found every sector they needed")),
         memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
                                        "issue to completion of a global/local/texture access")),
+        load_latency(
+            stats.histogram("gpu", "load_latency", "cycles",
+                            "issue to data of a global/local load, texture fetch or atomic")),
         wmma_load_latency(stats.histogram("gpu", "wmma_load_latency", "cycles",
                                           "issue of a wmma.load to its fragment written")),
         wmma_store_latency(stats.histogram("gpu", "wmma_store_latency", "cycles",
@@ -59,6 +62,7 @@ struct Gpu::Totals {
   Scalar& l1_hit_rate;
   Scalar& l2_hit_rate;
   Histogram& memory_latency;
+  Histogram& load_latency;
   Histogram& wmma_load_latency;
   Histogram& wmma_store_latency;
   Histogram& wmma_mma_latency;
@@ -124,8 +128,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
     };
     m_sms.push_back(std::make_unique<Sm>(
         ("sm" + std::to_string(i)).c_str(), i, m_config, m_loop, stats, vcd,
-        Sm::LatencyTotals{m_totals->memory_latency, m_totals->wmma_load_latency,
-                          m_totals->wmma_store_latency, m_totals->wmma_mma_latency},
+        Sm::LatencyTotals{m_totals->memory_latency, m_totals->load_latency,
+                          m_totals->wmma_load_latency, m_totals->wmma_store_latency,
+                          m_totals->wmma_mma_latency},
         callbacks));
   }
   m_crossbar =

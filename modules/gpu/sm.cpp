@@ -613,14 +613,19 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.acquires) empty_l1_for_ordering();
-      if (m_reports_access_waits && op.request.kind != MemoryKind::store &&
-          op.request.kind != MemoryKind::reduction) {
+      const bool returns_data =
+          op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction;
+      if (m_reports_access_waits && returns_data) {
         m_load_boards[op.warp].release(*op.registers);
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
             scheduler_slot(op.warp));
       }
       m_stats.memory_latency.sample(cycle - op.issue_cycle);
       m_totals.memory.sample(cycle - op.issue_cycle);
+      if (returns_data) {
+        m_stats.load_latency.sample(cycle - op.issue_cycle);
+        m_totals.load.sample(cycle - op.issue_cycle);
+      }
       sample_fragment_latency(op.opcode, cycle - op.issue_cycle);
     }
   }

@@ -50,6 +50,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   // The GPU-wide latency histograms every SM samples (the memory one alongside its own).
   struct LatencyTotals {
     Histogram& memory;      // issue to completion of a global/local/texture access
+    Histogram& load;        // of those, the loads, texture fetches and atomics: issue to data
     Histogram& wmma_load;   // a wmma.load: issue to the fragment written
     Histogram& wmma_store;  // a wmma.store: issue to its last access done
     Histogram& wmma_mma;    // a wmma.mma or mma.sync: issue to D written

@@ -80,6 +80,9 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
       tensor_multiply_adds(stats.counter(group, "tensor_multiply_adds", "operations",
                                          "multiply-adds (m x n x k) of the matrix multiplies")),
       memory_latency(stats.histogram(group, "memory_latency", "cycles",
-                                     "issue to completion of a global/local/texture access")) {}
+                                     "issue to completion of a global/local/texture access")),
+      load_latency(
+          stats.histogram(group, "load_latency", "cycles",
+                          "issue to data of a global/local load, texture fetch or atomic")) {}
 
 }  // namespace ohmvp::gpu

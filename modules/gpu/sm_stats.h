@@ -54,6 +54,7 @@ struct SmStats {
   Counter& tensor_busy_cycles;    // sub-core tensor-core cycles taken, summed over sub-cores
   Counter& tensor_multiply_adds;  // m x n x k of every matrix multiply issued
   Histogram& memory_latency;      // cycles from issue to completion of a global/local access
+  Histogram& load_latency;        // of those, the loads, texture fetches and atomics
 };
 
 }  // namespace ohmvp::gpu

@@ -286,12 +286,21 @@ TEST_CASE("gpu timing: an L1 hit takes the hit latency, a miss goes to L2 and DR
   CHECK(got[2] > l2_hit + around);
 
   // A new launch starts with an empty L1 but the line stays in L2.
+  const Histogram& loads = *b.stats.find_histogram("gpu", "load_latency");
+  const Histogram& accesses = *b.stats.find_histogram("gpu", "memory_latency");
+  const uint64_t loads_before = loads.count(), load_cycles_before = loads.sum();
+  const uint64_t accesses_before = accesses.count();
   const LaunchResult again = b.run(module, "hit_miss", {1, 1, 1}, {1, 1, 1}, {in, out});
   REQUIRE_FALSE(again.faulted);
   const std::vector<uint32_t> now = b.read<uint32_t>(out, 4);
   CHECK(now[0] == 0xcafe1234);
   CHECK(now[2] == l2_hit + around);
   CHECK(now[3] == l1_hit + around);
+  // gpu.load_latency takes the two loads' load-to-use latencies; memory_latency the four stores'
+  // acknowledgements too.
+  CHECK(loads.count() - loads_before == 2);
+  CHECK(loads.sum() - load_cycles_before == l2_hit + l1_hit);
+  CHECK(accesses.count() - accesses_before == 6);
 
   // gpu.l2_hit_rate sums the slices' counters (one slice: one memory channel).
   const double hits = double(b.stats.find_counter("gpu.l2_0", "hits")->value());
