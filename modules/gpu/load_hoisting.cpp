@@ -117,27 +117,23 @@ void hoist_in_block(std::vector<Instruction>& instructions, uint32_t first, uint
   std::map<uint32_t, uint32_t> last_writer;
   std::map<uint32_t, std::vector<uint32_t>> readers_since_write;
   uint32_t since_fixed = 0;  // the first instruction after the latest that keeps its place
+  const auto depend_through_register = [&](uint32_t earlier, uint32_t later) {
+    if (earlier >= since_fixed) register_predecessors[later].push_back(earlier);
+    depend(earlier, later);
+  };
   for (uint32_t j = 0; j < count; ++j) {
     const Instruction& instruction = instructions[first + j];
     const InstructionRegisters used = instruction_registers(instruction);
     fixed[j] = keeps_its_place(instruction);
     for (const uint32_t* reg = used.sources_begin(); reg != used.sources_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
-      if (writer == last_writer.end()) continue;
-      if (writer->second >= since_fixed) register_predecessors[j].push_back(writer->second);
-      depend(writer->second, j);
+      if (writer != last_writer.end()) depend_through_register(writer->second, j);
     }
     for (const uint32_t* reg = used.destinations_begin(); reg != used.destinations_end(); ++reg) {
       const auto writer = last_writer.find(*reg);
-      if (writer != last_writer.end()) {
-        if (writer->second >= since_fixed) register_predecessors[j].push_back(writer->second);
-        depend(writer->second, j);
-      }
-      for (uint32_t reader : readers_since_write[*reg]) {
-        if (reader == j) continue;
-        if (reader >= since_fixed) register_predecessors[j].push_back(reader);
-        depend(reader, j);
-      }
+      if (writer != last_writer.end()) depend_through_register(writer->second, j);
+      for (uint32_t reader : readers_since_write[*reg])
+        if (reader != j) depend_through_register(reader, j);
     }
     if (since_fixed > 0) depend(since_fixed - 1, j);
     if (fixed[j]) {

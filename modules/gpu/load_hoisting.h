@@ -5,13 +5,13 @@
 namespace ohmvp::gpu {
 
 // A scheduling pass over a module's PTX that stands for what ptxas does to the SASS a GPU runs:
-// inside each basic block, the loads from beyond the SM (global, local, generic, texture) and the
-// instructions that compute their addresses and guards move up past the other instructions they
-// do not depend on, so a warp has its independent loads in flight before the arithmetic between
-// them. It is a list schedule of the block's dependence graph that, of the instructions ready,
-// takes the first (in the order written) that feeds such a load, or else the first. Shared-memory
-// and constant-bank loads, which answer in tens of cycles, stay near their use. An instruction
-// never passes:
+// inside each basic block, the loads from beyond the SM (global, local, generic, texture), the
+// instructions that compute their addresses and guards, and what those must wait for, move up
+// past the other instructions they do not depend on, so a warp has its independent loads in flight
+// before the arithmetic between them. It is a list schedule of the block's dependence graph that,
+// of the instructions ready, takes the first (in the order written) that feeds such a load, or else
+// the first. Shared-memory and constant-bank loads, which answer in tens of cycles, stay near their
+// use. An instruction never passes:
 // - one that writes a register it reads or writes, or reads a register it writes (the carry flag
 //   of .cc and addc counts as a register);
 // - a store, atomic or reduction, barrier, fence, call, branch, ret, exit, trap, brkpt or

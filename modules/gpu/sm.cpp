@@ -538,9 +538,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   ++warp.memory_in_flight;
   ++m_ctas[warp.cta].memory_in_flight;
   if (request.acquires) ++warp.acquires_in_flight;
-  if (m_reports_access_waits && request.kind != MemoryKind::store &&
-      request.kind != MemoryKind::reduction)
-    m_load_boards[w].reserve(registers);
+  if (m_reports_access_waits && returns_data(request.kind)) m_load_boards[w].reserve(registers);
   if (request.lanes == 0) {
     memory_done(op, cycle);
   } else if (request.run_count > 1) {
@@ -613,16 +611,15 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       Interpreter::complete_memory(*warp.state, op.request);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.acquires) empty_l1_for_ordering();
-      const bool returns_data =
-          op.request.kind != MemoryKind::store && op.request.kind != MemoryKind::reduction;
-      if (m_reports_access_waits && returns_data) {
+      const bool loaded = returns_data(op.request.kind);
+      if (m_reports_access_waits && loaded) {
         m_load_boards[op.warp].release(*op.registers);
         m_sub_cores[sub_core_of(op.warp)]->scheduler().on_long_latency_done(
             scheduler_slot(op.warp));
       }
       m_stats.memory_latency.sample(cycle - op.issue_cycle);
       m_totals.memory.sample(cycle - op.issue_cycle);
-      if (returns_data) {
+      if (loaded) {
         m_stats.load_latency.sample(cycle - op.issue_cycle);
         m_totals.load.sample(cycle - op.issue_cycle);
       }

@@ -10,6 +10,12 @@ namespace ohmvp::gpu {
 
 enum class MemoryKind : uint8_t { load, store, atomic, reduction, texture };
 
+// Loads, atomics (the old value) and texture fetches bring data back to registers; stores and
+// reductions only wait for their acknowledgement.
+constexpr bool returns_data(MemoryKind kind) {
+  return kind != MemoryKind::store && kind != MemoryKind::reduction;
+}
+
 // A warp's access to global, local or generic memory (and texture fetches), produced by a step
 // and completed by the caller. For each lane in `lanes`: `space[lane]` (global or local after
 // generic resolution), `address[lane]` (a device address; local already mapped into the local
