@@ -13,6 +13,17 @@
 
 namespace ohmvp::bench {
 
+// Load-to-use latencies as docs/gpu_sm.md composes them: the access reaches the L1 `ldst` cycles
+// after issue; a hit is back `l1d.hit_latency` later; a miss leaves for L2 then, crosses the
+// crossbar (latency + one cycle for a one-sector packet) each way, spends `l2.hit_latency` in the
+// slice and is usable the cycle after it arrives.
+inline uint32_t l1_hit_cycles(const gpu::GpuConfig& c) {
+  return c.unit(gpu::UnitClass::ldst).latency + c.l1d.hit_latency;
+}
+inline uint32_t l2_hit_cycles(const gpu::GpuConfig& c) {
+  return l1_hit_cycles(c) + 2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+}
+
 // A GPU on a one-channel DDR4 memory system, for the GPU timing benches. Built on first use
 // inside sc_main and elaborated once per executable.
 struct GpuBench {

@@ -271,13 +271,10 @@ TEST_CASE("gpu timing: an L1 hit takes the hit latency, a miss goes to L2 and DR
   const std::vector<uint32_t> got = b.read<uint32_t>(out, 4);
   CHECK(got[0] == 0xcafe1234);
   CHECK(got[1] == 0xcafe1234);
-  // Load-to-use latencies as docs/gpu_sm.md composes them: the access reaches the L1 `ldst`
-  // cycles after issue; a hit is back `l1d.hit_latency` later; a miss leaves for L2 then, crosses
-  // the crossbar (latency + one cycle for a one-sector packet) each way, spends
-  // `l2.hit_latency` in the slice and is usable the cycle after it arrives.
+  // Load-to-use latencies (bench::l1_hit_cycles, l2_hit_cycles).
   const GpuConfig& c = b.config;
-  const uint32_t l1_hit = c.unit(UnitClass::ldst).latency + c.l1d.hit_latency;
-  const uint32_t l2_hit = l1_hit + 2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  const uint32_t l1_hit = bench::l1_hit_cycles(c);
+  const uint32_t l2_hit = bench::l2_hit_cycles(c);
   // The interval between the clock reads: the ld issues one cycle after the first read, the add
   // at load-to-use, the second read once the add's INT unit is free again.
   const uint32_t around = 1 + c.unit(UnitClass::int_alu).initiation_interval;
@@ -325,8 +322,7 @@ TEST_CASE("gpu timing: a miss on a line in flight fetches the sectors its fetch 
   const std::vector<uint32_t> got = b.read<uint32_t>(out, 2);
   CHECK(got[0] == 42);
   const GpuConfig& c = b.config;
-  const uint32_t l2_hit = c.unit(UnitClass::ldst).latency + c.l1d.hit_latency +
-                          2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  const uint32_t l2_hit = bench::l2_hit_cycles(c);
   const uint32_t around = 1 + c.unit(UnitClass::int_alu).initiation_interval;
   CHECK(got[1] == l2_hit + c.unit(UnitClass::ldst).initiation_interval + around);
   CHECK(b.stats.find_counter("gpu.sm0", "l1_added_fetches")->value() == added_before + 1);
@@ -369,8 +365,7 @@ TEST_CASE(
   CHECK(got[1] == 4444);
   const uint32_t ldst = c.unit(UnitClass::ldst).latency;
   const uint32_t ldst_interval = c.unit(UnitClass::ldst).initiation_interval;
-  const uint32_t l2_hit =
-      ldst + c.l1d.hit_latency + 2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  const uint32_t l2_hit = bench::l2_hit_cycles(c);
   // Warp 0's loads issue an LD/ST initiation interval apart from the cycle after its clock read,
   // and its first load's line fills l2_hit after it issued. Until then the fifth load, at the
   // head of the LD/ST unit's queue from `ldst` cycles after it issued, finds no way to allocate.

@@ -54,8 +54,7 @@ inline void check_two_loads_hoisted(GpuBench& b) {
   REQUIRE_FALSE(early.faulted);
   CHECK(early.warp_instructions == written.warp_instructions);
   const GpuConfig& c = b.config;
-  const uint32_t l2_hit = c.unit(UnitClass::ldst).latency + c.l1d.hit_latency +
-                          2 * (c.crossbar.latency + 1) + c.l2.hit_latency + 1;
+  const uint32_t l2_hit = l2_hit_cycles(c);
   const uint32_t ldst_interval = c.unit(UnitClass::ldst).initiation_interval;
   REQUIRE(c.unit(UnitClass::int_alu).latency <= ldst_interval);
   INFO("as written " << written.cycles() << ", hoisted " << early.cycles());
