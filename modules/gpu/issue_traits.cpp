@@ -30,8 +30,8 @@ bool is_memory_access(Opcode op) {
 }
 
 bool drains_memory(Opcode op) {
-  return op == Opcode::bar || op == Opcode::membar || op == Opcode::fence || op == Opcode::exit ||
-         op == Opcode::call || op == Opcode::ret;
+  return op == Opcode::membar || op == Opcode::fence || op == Opcode::exit || op == Opcode::call ||
+         op == Opcode::ret;
 }
 
 const Operand* address_operand(const Instruction& instruction) {

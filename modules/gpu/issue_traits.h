@@ -25,8 +25,10 @@ IssueTraits issue_traits(const Instruction& instruction);
 bool is_fragment_access(Opcode op);
 // ld, ldu, st, atom, red, tex, ldmatrix and the fragment accesses: what goes to the LD/ST unit.
 bool is_memory_access(Opcode op);
-// Instructions that wait until the warp's own accesses are complete: fences and barriers order
-// memory, exit ends the warp, call/ret change the register window results are written into.
+// Instructions that wait until the warp's own accesses are complete: fences order memory, exit
+// ends the warp, call/ret change the register window results are written into. Barriers do not:
+// bar orders memory only among the CTA's threads, which all reach memory through the SM's one
+// in-order LD/ST path, so an access issued before the barrier is ahead of any issued after it.
 bool drains_memory(Opcode op);
 // The instruction's first address operand, or null.
 const Operand* address_operand(const Instruction& instruction);

@@ -252,6 +252,39 @@ TEST_CASE("cli: a load waiting in the L1 for its line does not see the thread's 
   CHECK(stats["gpu.sm0"]["l1_misses"]["value"] == 1);
 }
 
+TEST_CASE("cli: words written before bar.sync are seen by the other warps on full platforms") {
+  // tests/data/ptx/coherence.cu: four warps hand their words on through global memory across
+  // __syncthreads(), which does not wait for the stores' acknowledgements, and overwrite them
+  // after a second barrier, which the reads before it must not see.
+  const std::string dir = scratch_dir("barrier_handoff");
+  constexpr int threads = 128;
+  const CliResult first = run_fixture(
+      dir, "coherence.ptx", "barrier_handoff", 1, threads,
+      {{"words", {{"type", "s32"}, {"count", threads}, {"init", {{"sequence", {{"start", 0}}}}}}},
+       {"out", {{"type", "s32"}, {"count", 2 * threads}}}},
+      {{{"buffer", "words"}}, {{"buffer", "out"}}}, {"words", "out"});
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  // The default platform's run, then the same workload through XPoint and the optical channel.
+  for (const char* platform : {"", "hetero_two_level", "ohm_bw_planar"}) {
+    INFO("platform " << platform);
+    if (*platform != 0) {
+      const CliResult r = run_ohmvp("run -q --platform " + std::string(platform) + " --workload " +
+                                    dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+    }
+    const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 2 * threads);
+    const std::vector<int32_t> words = read_dump<int32_t>(dir, "words", threads);
+    for (int t = 0; t < threads; ++t) {
+      const int other = (t + 32) % threads;
+      CHECK(out[2 * t] == other);             // the initial word
+      CHECK(out[2 * t + 1] == 1000 + other);  // written by another warp before the barrier
+      CHECK(words[t] == 2000 + t);
+    }
+  }
+}
+
 TEST_CASE("cli: an acquiring load orders the plain load after it behind the L1 it empties") {
   // tests/data/ptx/coherence.cu: the consumer's L1 holds the data's line from before the
   // producer wrote it; the load of the data comes right after ld.acquire.gpu of the flag, with

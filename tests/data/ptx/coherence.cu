@@ -69,3 +69,23 @@ extern "C" __global__ void acquire_handoff(int* flag, int* data, int* out) {
     *(volatile int*)flag = 1;
   }
 }
+
+// Threads of different warps of one CTA hand words to each other through global memory across
+// __syncthreads(), which does not wait for the stores' acknowledgements. Each thread first reads
+// the word of the thread 32 further on (another warp), so the L1 holds the line, then writes its
+// own word; after the barrier it reads the other word again, which must be the new one (the L1's
+// copy updated, or L2's). After a second barrier every thread overwrites its word, which the
+// other warp read before that barrier and must not have seen. out = {first read, second read}
+// per thread.
+extern "C" __global__ void barrier_handoff(int* words, int* out) {
+  const int t = threadIdx.x;
+  const int other = (t + 32) % blockDim.x;
+  const int before = words[other];
+  words[t] = 1000 + t;
+  __syncthreads();
+  const int after = words[other];
+  __syncthreads();
+  words[t] = 2000 + t;
+  out[2 * t] = before;
+  out[2 * t + 1] = after;
+}
