@@ -48,8 +48,11 @@ struct MemoryOp {
   // expands it): each part names the whole op, which no line request belongs to and which
   // completes when its last part does.
   MemoryOp* whole = nullptr;
-  uint32_t run = 0;         // a part: which run of the whole it moves
+  uint32_t run = 0;         // a part: which run (or texture tap) of the whole it moves
   uint32_t parts_left = 0;  // the whole: parts not yet complete
+  // A filtered texture fetch goes as one part per tap; the whole keeps its taps and the texels
+  // its parts bring (made on first use, kept with the pooled op).
+  std::unique_ptr<TextureTaps> taps;
 };
 
 // The SM's shared LD/ST path for global, local and texture accesses: coalesced line requests

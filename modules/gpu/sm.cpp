@@ -30,20 +30,32 @@ uint64_t sleep_cycles(const Instruction& instruction, const WarpState& state, ui
   return (std::min<uint64_t>(ns, 1000000) * 1000 + period_ps - 1) / period_ps;
 }
 
+// Calls `f(address)` for each access of `lane`: its runs, or a filtered texture fetch's taps.
+template <class F>
+void for_each_access(const MemoryRequest& request, const TextureTaps* taps, uint32_t lane, F f) {
+  if (taps) {
+    for (uint32_t k = 0; k < taps->count; ++k)
+      if ((taps->present[lane] >> k) & 1) f(taps->address[lane][k]);
+    return;
+  }
+  for (uint32_t run = 0; run < request.run_count; ++run)
+    f(request.address[lane] + uint64_t(request.run_offset[run]));
+}
+
 // Whether every lane's bytes of an access are mapped and at most 16, found from the lowest and
-// the highest of the lanes' addresses (every run's): an allocation that holds the bytes from the
-// one to the other holds every lane's, so one look-up stands for one per lane and run. False when
-// it cannot tell; the lanes are then checked one by one.
-bool every_lane_mapped(const KernelLaunch& k, const MemoryRequest& request) {
+// the highest of the lanes' addresses (every run's or tap's): an allocation that holds the bytes
+// from the one to the other holds every lane's, so one look-up stands for one per lane and run.
+// False when it cannot tell; the lanes are then checked one by one.
+bool every_lane_mapped(const KernelLaunch& k, const MemoryRequest& request,
+                       const TextureTaps* taps) {
   if (request.bytes > 16) return false;
   if (!k.mapped) return true;
   uint64_t lowest = UINT64_MAX, highest = 0;
   for (uint64_t m = request.lanes; m != 0; m &= m - 1) {
-    const uint64_t address = request.address[__builtin_ctzll(m)];
-    for (uint32_t run = 0; run < request.run_count; ++run) {
-      lowest = std::min(lowest, address + uint64_t(request.run_offset[run]));
-      highest = std::max(highest, address + uint64_t(request.run_offset[run]));
-    }
+    for_each_access(request, taps, uint32_t(__builtin_ctzll(m)), [&](uint64_t address) {
+      lowest = std::min(lowest, address);
+      highest = std::max(highest, address);
+    });
   }
   return lowest <= highest && highest <= UINT64_MAX - request.bytes &&
          k.mapped(lowest, highest - lowest + request.bytes);
@@ -508,12 +520,13 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   WarpState& state = *warp.state;
   MemoryRequest& request = state.memory_request();
   const KernelLaunch& k = m_launch->launch;
-  for (uint64_t m = every_lane_mapped(k, request) ? 0 : request.lanes; m != 0; m &= m - 1) {
+  const TextureTaps* taps = request.filtered ? &state.texture_taps() : nullptr;
+  for (uint64_t m = every_lane_mapped(k, request, taps) ? 0 : request.lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
     bool mapped = true;
-    for (uint32_t run = 0; run < request.run_count && k.mapped; ++run)
-      mapped = mapped &&
-               k.mapped(request.address[lane] + uint64_t(request.run_offset[run]), request.bytes);
+    for_each_access(request, taps, lane, [&](uint64_t address) {
+      mapped = mapped && (!k.mapped || k.mapped(address, request.bytes));
+    });
     if (!mapped || request.bytes > 16) {
       DeviceFault fault;
       fault.kind = mapped ? FaultKind::unsupported : FaultKind::unmapped_address;
@@ -533,6 +546,10 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   op.issue_cycle = cycle;
   op.opcode = opcode;
   op.request = request;
+  if (taps) {
+    if (!op.taps) op.taps = std::make_unique<TextureTaps>();
+    *op.taps = *taps;
+  }
   state.set_memory_pending(false);
   m_scoreboards[w].reserve(registers);
   ++warp.memory_in_flight;
@@ -541,29 +558,45 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   if (m_reports_access_waits && returns_data(request.kind)) m_load_boards[w].reserve(registers);
   if (request.lanes == 0) {
     memory_done(op, cycle);
-  } else if (request.run_count > 1) {
-    issue_fragment_parts(w, op, cycle);
+  } else if (request.run_count > 1 || request.filtered) {
+    issue_parts(w, op, cycle);
   } else {
     m_ldst.accept(op);
   }
 }
 
-void Sm::issue_fragment_parts(uint32_t w, MemoryOp& whole, uint64_t cycle) {
+// A wmma.load/store goes as one part per run, every lane's address moved by the run's offset; a
+// filtered texture fetch as one part per tap, with the lanes that have the tap, at its address.
+void Sm::issue_parts(uint32_t w, MemoryOp& whole, uint64_t cycle) {
   const MemoryRequest& r = whole.request;
-  whole.parts_left = r.run_count;
-  for (uint32_t run = 0; run < r.run_count; ++run) {
+  const TextureTaps* taps = r.filtered ? whole.taps.get() : nullptr;
+  const uint32_t runs = taps ? taps->count : r.run_count;
+  std::array<uint64_t, TextureTaps::max_taps + MemoryRequest::max_runs> run_lanes{};
+  whole.parts_left = 0;
+  for (uint32_t run = 0; run < runs; ++run) {
+    for (uint64_t m = r.lanes; m != 0; m &= m - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctzll(m));
+      if (!taps || (taps->present[lane] >> run) & 1) run_lanes[run] |= uint64_t{1} << lane;
+    }
+    whole.parts_left += run_lanes[run] != 0;
+  }
+  for (uint32_t run = 0; run < runs; ++run) {
+    if (run_lanes[run] == 0) continue;
     MemoryOp& part = m_ldst.new_op();
     part.warp = w;
     part.registers = whole.registers;
     part.issue_cycle = cycle;
     part.request = r;
+    part.request.lanes = run_lanes[run];
     part.request.run_count = 1;
     part.request.fragment = false;
+    part.request.filtered = false;
     part.whole = &whole;
     part.run = run;
-    for (uint64_t m = r.lanes; m != 0; m &= m - 1) {
+    for (uint64_t m = run_lanes[run]; m != 0; m &= m - 1) {
       const uint32_t lane = uint32_t(__builtin_ctzll(m));
-      part.request.address[lane] += uint64_t(r.run_offset[run]);
+      part.request.address[lane] =
+          taps ? taps->address[lane][run] : r.address[lane] + uint64_t(r.run_offset[run]);
       if (r.kind == MemoryKind::store)
         std::memcpy(part.request.data[lane].data(), r.data[lane].data() + run * r.bytes, r.bytes);
     }
@@ -583,11 +616,13 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       whole.error = true;
       whole.request.address = op.request.address;
     }
-    if (!op.error && whole.request.kind == MemoryKind::load) {
+    if (!op.error && (whole.request.kind == MemoryKind::load || whole.request.filtered)) {
       for (uint64_t m = op.request.lanes; m != 0; m &= m - 1) {
         const uint32_t lane = uint32_t(__builtin_ctzll(m));
-        std::memcpy(whole.request.data[lane].data() + op.run * op.request.bytes,
-                    op.request.data[lane].data(), op.request.bytes);
+        uint8_t* into = whole.request.filtered ? whole.taps->texels[lane].data()
+                                               : whole.request.data[lane].data();
+        std::memcpy(into + op.run * op.request.bytes, op.request.data[lane].data(),
+                    op.request.bytes);
       }
     }
     m_ldst.release(op);
@@ -608,7 +643,8 @@ void Sm::memory_done(MemoryOp& op, uint64_t cycle) {
       fault.detail = "the memory system answered an address error";
       raise_fault(warp, fault);
     } else {
-      Interpreter::complete_memory(*warp.state, op.request);
+      Interpreter::complete_memory(*warp.state, op.request,
+                                   op.request.filtered ? op.taps.get() : nullptr);
       m_scoreboards[op.warp].release(*op.registers);
       if (op.request.acquires) empty_l1_for_ordering();
       const bool loaded = returns_data(op.request.kind);

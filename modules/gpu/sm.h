@@ -158,7 +158,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   uint32_t shared_passes(const Warp& warp, const Instruction& instruction, uint64_t lanes);
   uint32_t fragment_shared_passes(const WarpState& state, const Instruction& instruction,
                                   uint64_t lanes);
-  void issue_fragment_parts(uint32_t warp, MemoryOp& whole, uint64_t cycle);
+  void issue_parts(uint32_t warp, MemoryOp& whole, uint64_t cycle);
   void arrive_at_barrier(uint32_t warp, const StepResult& result, uint64_t cycle);
   void check_barriers(Cta& cta, uint32_t cta_index, uint64_t cycle);
   void finish_warp(uint32_t warp, uint64_t cycle);

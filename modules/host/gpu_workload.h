@@ -13,6 +13,7 @@
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/device_limits.h"
+#include "modules/gpu/simt/texture.h"
 #include "modules/host/csr_generator.h"
 #include "modules/host/gpu_element_type.h"
 
@@ -48,8 +49,8 @@ struct BufferSpec {
   uint64_t size_bytes() const { return count * element_size(type); }
 };
 
-enum class TextureFilter { point, linear };
-enum class TextureAddress { clamp, wrap, mirror, border };
+using TextureFilter = gpu::TextureFilter;
+using TextureAddress = gpu::TextureAddress;
 
 struct TextureBinding {
   std::string buffer;

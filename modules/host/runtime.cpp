@@ -250,6 +250,8 @@ uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
 
 uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
   raise_fault();
+  const std::string problem = gpu::texture_sampling_problem(binding);
+  if (!problem.empty()) throw std::invalid_argument("create_texture: " + problem);
   binding.handle = m_next_texture++;
   m_textures.bind(binding);
   return binding.handle;

@@ -34,11 +34,6 @@ gpu::DataType texel_type(ElementType type) {
 gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureBinding& texture,
                                      uint64_t base) {
   const std::string where = "texture over '" + texture.buffer + "': ";
-  if (texture.filter != TextureFilter::point || texture.address != TextureAddress::clamp ||
-      texture.normalized)
-    throw ConfigError(where +
-                      "the GPU samples point-filtered, clamp-addressed, unnormalised textures "
-                      "only (filter \"point\", address \"clamp\", normalized false)");
   if (texture.width > UINT32_MAX || texture.height > UINT32_MAX || texture.depth > UINT32_MAX)
     throw ConfigError(where + "width, height and depth must fit in 32 bits");
   const BufferSpec* spec = workload.find_buffer(texture.buffer);
@@ -50,6 +45,11 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
   binding.element = element;
   binding.channels = texture.channels;
   binding.normalized_read = texture.normalized_read;
+  binding.filter = texture.filter;
+  binding.address = texture.address;
+  binding.normalized_coordinates = texture.normalized;
+  const std::string problem = gpu::texture_sampling_problem(binding);
+  if (!problem.empty()) throw ConfigError(where + problem);
   binding.dimensions = texture.dimensions;
   binding.width = static_cast<uint32_t>(texture.width);
   binding.height = static_cast<uint32_t>(texture.dimensions >= 2 ? texture.height : 1);

@@ -9,9 +9,9 @@
 namespace ohmvp {
 
 // The GPU's binding for a workload's texture argument over its buffer at device address `base`
-// (handle left 0 for the executor to give). The GPU samples point-filtered, clamp-addressed,
-// unnormalised textures; other bindings, texel types the GPU has no format for and sizes beyond
-// 32 bits are a ConfigError naming the texture's buffer (the caller adds the launch).
+// (handle left 0 for the executor to give). Sampling CUDA refuses (texture_sampling_problem),
+// texel types the GPU has no format for and sizes beyond 32 bits are a ConfigError naming the
+// texture's buffer (the caller adds the launch).
 gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureBinding& texture,
                                      uint64_t base);
 

@@ -69,6 +69,22 @@ TEST_CASE("runtime: launches check their arguments against the kernel's paramete
   CHECK_THROWS_AS(cuda.launch(module, "vecadd", {}, std::vector<uint8_t>(3)), ohmvp::ConfigError);
 }
 
+TEST_CASE("runtime: create_texture refuses sampling settings CUDA does not have") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  ohmvp::gpu::TextureBinding binding;
+  binding.base = cuda.malloc(256);
+  binding.width = 8;
+  binding.height = 8;
+  binding.dimensions = 2;
+  binding.address = ohmvp::gpu::TextureAddress::wrap;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    Catch::Contains("create_texture: address \"wrap\" needs normalized "
+                                    "coordinates"));
+  binding.normalized_coordinates = true;
+  CHECK(cuda.create_texture(binding) != 0);
+  cuda.free(binding.base);
+}
+
 TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on synchronize") {
   ohmvp::Runtime& cuda = platform().runtime();
   const auto module =

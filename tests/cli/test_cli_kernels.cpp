@@ -202,6 +202,102 @@ TEST_CASE("cli: __syncthreads_count/and/or on the timed GPU give every thread th
   }
 }
 
+TEST_CASE("cli: tex2D samples as the binding says: point or linear, four address modes") {
+  // tests/data/ptx/textures.cu sample2d on an 8 x 4 texture whose texel (x, y) holds 8 y + x.
+  struct Case {
+    float x, y;
+    std::map<std::string, float> expected;  // by address mode
+  };
+  // Point sampling at texel coordinates (clamp, border), then at normalised ones (all four modes;
+  // x scaled by 8, y by 4): (1.3, -0.1) is texel (10, -1), (-0.3, 1.6) texel (-3, 6).
+  const std::vector<Case> point_texels = {{2.5f, 1.5f, {{"clamp", 10}, {"border", 10}}},
+                                          {-0.5f, 2.5f, {{"clamp", 16}, {"border", 0}}},
+                                          {9.0f, 3.9f, {{"clamp", 31}, {"border", 0}}},
+                                          {7.99f, 0.0f, {{"clamp", 7}, {"border", 7}}}};
+  const std::vector<Case> point_normalized = {
+      {0.3f, 0.6f, {{"clamp", 18}, {"border", 18}, {"wrap", 18}, {"mirror", 18}}},
+      {1.3f, -0.1f, {{"clamp", 7}, {"border", 0}, {"wrap", 26}, {"mirror", 5}}},
+      {-0.3f, 1.6f, {{"clamp", 24}, {"border", 0}, {"wrap", 21}, {"mirror", 10}}}};
+  // Linear filtering blends texels i = floor(x - 0.5) and i + 1 (and j, j + 1) with weights in
+  // 1/256 steps: on this texture, inside it, 8 (j + b) + i + a. (2.5 + 1/3, 2) has a = 85/256,
+  // b = 1/2; (0.25, 3.75) clamps to texel (0, 3), or takes 9/16 of it among border texels;
+  // (0.25, 1.5) takes 3/4 of texel (0, 1) and 1/4 of a border texel; (-5, 9) has only border
+  // texels. Normalised (0, 0.5) is halfway between columns 7 (wrapped; mirrored: 0) and 0, and
+  // between rows 1 and 2.
+  const std::vector<Case> linear_texels = {
+      {2.75f, 1.5f, {{"clamp", 10.25f}, {"border", 10.25f}}},
+      {2.5f + 1.0f / 3.0f, 2.0f, {{"clamp", 14.33203125f}, {"border", 14.33203125f}}},
+      {0.25f, 3.75f, {{"clamp", 24}, {"border", 13.5f}}},
+      {0.25f, 1.5f, {{"clamp", 8}, {"border", 6}}},
+      {-5.0f, 9.0f, {{"clamp", 24}, {"border", 0}}}};
+  const std::vector<Case> linear_normalized = {
+      {0.0f, 0.5f, {{"clamp", 12}, {"border", 6}, {"wrap", 15.5f}, {"mirror", 12}}}};
+  const std::string dir = scratch_dir("sample2d");
+  const auto check = [&](const std::vector<Case>& cases, const std::string& filter,
+                         bool normalized) {
+    std::vector<float> xs, ys;
+    for (const Case& c : cases) {
+      xs.push_back(c.x);
+      ys.push_back(c.y);
+    }
+    std::filesystem::create_directories(dir);
+    write_text(dir + "/xs.bin",
+               std::string(reinterpret_cast<const char*>(xs.data()), 4 * xs.size()));
+    write_text(dir + "/ys.bin",
+               std::string(reinterpret_cast<const char*>(ys.data()), 4 * ys.size()));
+    const int n = int(cases.size());
+    for (const auto& [mode, ignored] : cases.front().expected) {
+      INFO("filter " << filter << ", address " << mode << ", normalized " << normalized);
+      const CliResult r = run_fixture(
+          dir, "textures.ptx", "sample2d", 1, 32,
+          {{"image", {{"type", "f32"}, {"count", 32}, {"init", {{"sequence", {{"start", 0}}}}}}},
+           {"xs", {{"type", "f32"}, {"count", n}, {"init", {{"file", "xs.bin"}}}}},
+           {"ys", {{"type", "f32"}, {"count", n}, {"init", {{"file", "ys.bin"}}}}},
+           {"out", {{"type", "f32"}, {"count", n}}}},
+          {{{"texture",
+             {{"buffer", "image"},
+              {"width", 8},
+              {"height", 4},
+              {"filter", filter},
+              {"address", mode},
+              {"normalized", normalized}}}},
+           {{"buffer", "xs"}},
+           {{"buffer", "ys"}},
+           {{"buffer", "out"}},
+           {{"s32", n}}},
+          {"out"});
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      const std::vector<float> out = read_dump<float>(dir, "out", cases.size());
+      for (size_t i = 0; i < cases.size(); ++i) {
+        INFO("coordinates " << cases[i].x << ", " << cases[i].y);
+        CHECK(out[i] == cases[i].expected.at(mode));
+      }
+    }
+  };
+  check(point_texels, "point", false);
+  check(point_normalized, "point", true);
+  check(linear_texels, "linear", false);
+  check(linear_normalized, "linear", true);
+}
+
+TEST_CASE("cli: blur_tex2d with border or normalised mirror addressing matches its reference") {
+  const std::string dir = scratch_dir("blur_addressing");
+  auto blur = shipped_kernel_workload("blur_tex2d");
+  for (const auto& [address, normalized] :
+       std::vector<std::pair<std::string, bool>>{{"border", false}, {"mirror", true}}) {
+    INFO(address);
+    blur["launches"][0]["args"][0]["texture"]["address"] = address;
+    blur["launches"][0]["args"][0]["texture"]["normalized"] = normalized;
+    write_text(dir + "/blur_tex2d.json", blur.dump());
+    const CliResult r = run_ohmvp("run -q --verify --workload " + dir + "/blur_tex2d.json --out " +
+                                  dir + "/" + address);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.output, Contains("every output matches the C++ reference"));
+  }
+}
+
 TEST_CASE("cli: what one SM writes another sees through volatile, .cg, .cv loads and a fence") {
   // tests/data/ptx/coherence.cu: the consumer's L1 holds the flag's and the data's lines before
   // the producer writes them; polls past the L1 see the flag, and the fence after it makes a
@@ -993,7 +1089,7 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
                         "(vecadd_param_3) is .u32; got a value of type f32 (expected "
                         "an integer type)"));
   }
-  SECTION("a texture binding the GPU does not sample; a texture of the other geometry") {
+  SECTION("a texture binding CUDA does not have; a texture of the other geometry") {
     auto blur = shipped_kernel_workload("blur_tex2d");
     const auto run_with = [&](const nlohmann::json& texture) {
       blur["launches"][0]["args"][0]["texture"] = texture;
@@ -1006,8 +1102,9 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     INFO(wrap.output);
     CHECK(wrap.exit_code == 2);
     CHECK_THAT(wrap.output,
-               Contains("w.json: launches[0]: launch of 'blur_tex2d': texture over 'image': the "
-                        "GPU samples point-filtered, clamp-addressed"));
+               Contains("w.json: launches[0]: launch of 'blur_tex2d': texture over 'image': "
+                        "address \"wrap\" needs normalized coordinates (\"normalized\": true), "
+                        "as in CUDA"));
     CHECK_FALSE(std::filesystem::exists(dir + "/out"));
     const CliResult one_d = run_with({{"buffer", "image"}, {"width", 128}});
     INFO(one_d.output);

@@ -272,3 +272,75 @@ TEST_CASE("the int8 and 4-bit tensor-core GEMMs (Turing only so not shipped) mat
 TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tensor]") {
   check_against_reference(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
 }
+
+TEST_CASE("functional executor: linear filtering of 1-D and 3-D textures", "[coverify]") {
+  // tests/data/ptx/textures.cu sample1d on texels 0..7, and sample3d on a 4 x 4 x 4 texture
+  // whose texel (x, y, z) holds 16 z + 4 y + x: a blend of texels i = floor(x - 0.5) and i + 1 on
+  // each axis, weights in 1/256 steps (here quarters, so exact).
+  const std::string ptx =
+      (fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / "textures.ptx").string();
+  const auto coordinates = [](const std::vector<float>& values) {
+    return nlohmann::json{
+        {"type", "f32"},
+        {"count", values.size()},
+        {"init", {{"sequence", {{"start", values[0]}, {"step", values[1] - values[0]}}}}}};
+  };
+  TempFolder folder;
+  const nlohmann::json one_d = {
+      {"type", "kernel"},
+      {"ptx", ptx},
+      {"buffers",
+       {{"texels", {{"type", "f32"}, {"count", 8}, {"init", {{"sequence", {{"start", 0}}}}}}},
+        {"xs", coordinates({2.75f, 7.75f})},  // 2.25; then 7 (clamped), 7 (clamped)
+        {"out", {{"type", "f32"}, {"count", 2}}}}},
+      {"launches",
+       {{{"kernel", "sample1d"},
+         {"grid", {1, 1, 1}},
+         {"block", {32, 1, 1}},
+         {"args",
+          {{{"texture", {{"buffer", "texels"}, {"width", 8}, {"filter", "linear"}}}},
+           {{"buffer", "xs"}},
+           {{"buffer", "out"}},
+           {{"s32", 2}}}}}}},
+      {"outputs", {"out"}}};
+  FunctionalRun run =
+      run_workload_functionally(load_gpu_workload(folder.write("one.json", one_d.dump())));
+  std::vector<float> out(2);
+  std::memcpy(out.data(), run.outputs.at("out").data(), 8);
+  CHECK(out[0] == 2.25f);
+  CHECK(out[1] == 7.0f);
+
+  const nlohmann::json three_d = {
+      {"type", "kernel"},
+      {"ptx", ptx},
+      {"buffers",
+       {{"texels", {{"type", "f32"}, {"count", 64}, {"init", {{"sequence", {{"start", 0}}}}}}},
+        {"xs", coordinates({1.75f, 0.25f})},
+        {"ys", coordinates({2.5f, 3.5f})},
+        {"zs", coordinates({1.25f, 4.25f})},
+        {"out", {{"type", "f32"}, {"count", 2}}}}},
+      {"launches",
+       {{{"kernel", "sample3d"},
+         {"grid", {1, 1, 1}},
+         {"block", {32, 1, 1}},
+         {"args",
+          {{{"texture",
+             {{"buffer", "texels"},
+              {"width", 4},
+              {"height", 4},
+              {"depth", 4},
+              {"filter", "linear"},
+              {"address", "border"}}}},
+           {{"buffer", "xs"}},
+           {{"buffer", "ys"}},
+           {{"buffer", "zs"}},
+           {{"buffer", "out"}},
+           {{"s32", 2}}}}}}},
+      {"outputs", {"out"}}};
+  run = run_workload_functionally(load_gpu_workload(folder.write("three.json", three_d.dump())));
+  std::memcpy(out.data(), run.outputs.at("out").data(), 8);
+  // (1.75, 2.5, 1.25): 16 * 0.75 + 4 * 2 + 1.25. (0.25, 3.5, 4.25): x takes 3/4 of column 0 and
+  // 1/4 of the border, z 1/4 of slice 3 and 3/4 of the border: 3/16 of texel (0, 3, 3) = 60.
+  CHECK(out[0] == 21.25f);
+  CHECK(out[1] == 11.25f);
+}

@@ -46,24 +46,34 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctzll(lanes));
     lanes &= lanes - 1;
     uint64_t address = request.address[lane];
-    switch (request.kind) {
-      case MemoryKind::load:
-      case MemoryKind::texture:
-      case MemoryKind::store:
-        for (uint32_t run = 0; run < request.run_count && ok; ++run) {
-          address = request.address[lane] + static_cast<uint64_t>(request.run_offset[run]);
-          uint8_t* bytes = request.data[lane].data() + run * request.bytes;
-          ok = request.kind == MemoryKind::store ? m_memory.write(address, bytes, request.bytes)
-                                                 : m_memory.read(address, bytes, request.bytes);
+    if (request.filtered) {
+      TextureTaps& taps = warp.texture_taps();
+      for (uint32_t k = 0; k < taps.count && ok; ++k) {
+        if (!((taps.present[lane] >> k) & 1)) continue;
+        address = taps.address[lane][k];
+        ok = m_memory.read(address, taps.texels[lane].data() + k * taps.texel_bytes,
+                           taps.texel_bytes);
+      }
+    } else {
+      switch (request.kind) {
+        case MemoryKind::load:
+        case MemoryKind::texture:
+        case MemoryKind::store:
+          for (uint32_t run = 0; run < request.run_count && ok; ++run) {
+            address = request.address[lane] + static_cast<uint64_t>(request.run_offset[run]);
+            uint8_t* bytes = request.data[lane].data() + run * request.bytes;
+            ok = request.kind == MemoryKind::store ? m_memory.write(address, bytes, request.bytes)
+                                                   : m_memory.read(address, bytes, request.bytes);
+          }
+          break;
+        case MemoryKind::atomic:
+        case MemoryKind::reduction: {
+          uint64_t old_value = 0;
+          ok = m_memory.atomic(address, request.atomic_op, request.type, request.operand_b[lane],
+                               request.operand_c[lane], old_value);
+          std::memcpy(request.data[lane].data(), &old_value, sizeof old_value);
+          break;
         }
-        break;
-      case MemoryKind::atomic:
-      case MemoryKind::reduction: {
-        uint64_t old_value = 0;
-        ok = m_memory.atomic(address, request.atomic_op, request.type, request.operand_b[lane],
-                             request.operand_c[lane], old_value);
-        std::memcpy(request.data[lane].data(), &old_value, sizeof old_value);
-        break;
       }
     }
     if (!ok)

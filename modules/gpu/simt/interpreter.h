@@ -40,8 +40,10 @@ class Interpreter {
   // Finishes the pending global/local/generic/texture access: writes loaded bytes, atomic old
   // values and texels from warp.memory_request().data into the destination registers.
   static void complete_memory(WarpState& warp) { complete_memory(warp, warp.memory_request()); }
-  // The same from a copy of the request (the timing model's, kept while the access is in flight).
-  static void complete_memory(WarpState& warp, const MemoryRequest& request);
+  // The same from a copy of the request (the timing model's, kept while the access is in flight)
+  // and, for a filtered texture fetch, of its taps (null: the warp's own).
+  static void complete_memory(WarpState& warp, const MemoryRequest& request,
+                              const TextureTaps* taps = nullptr);
 };
 
 }  // namespace ohmvp::gpu

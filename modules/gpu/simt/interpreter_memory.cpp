@@ -6,6 +6,7 @@
 #include "modules/gpu/simt/half.h"
 #include "modules/gpu/simt/interpreter.h"
 #include "modules/gpu/simt/interpreter_internal.h"
+#include "modules/gpu/simt/texture_sampler.h"
 
 namespace ohmvp::gpu::detail {
 namespace {
@@ -306,12 +307,13 @@ void execute_memory(Exec& x, bool& pending) {
   request.destination = has_destination ? destination : Operand{};
   request.run_count = 1;
   request.fragment = false;
+  request.filtered = false;
   pending = true;
 }
 
-// tex.1d (integer coordinate: tex1Dfetch on linear memory, 0 outside the width), tex.2d and
-// tex.3d (float coordinates, unnormalised): point sampling, coordinates clamped to the texture's
-// edges.
+// tex.1d with an integer coordinate (tex1Dfetch on linear memory, 0 outside the width), and
+// float coordinates sampled as the texture's binding says (texture_sampler.h; integer ones of
+// tex.2d/3d are clamped). A lane whose texel lies outside a border-addressed texture reads 0.
 void execute_texture(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
   if (!x.context.textures || in.mod.geometry < 1 || in.mod.geometry > 3) {
@@ -331,23 +333,54 @@ void execute_texture(Exec& x, bool& pending) {
                  : 0;
     return index == 0 ? read(x, coordinates, lane) : 0;
   };
-  auto coordinate = [&](uint32_t index, uint32_t lane, uint32_t size) -> uint64_t {
+  auto texel = [&](uint32_t index, uint32_t lane, uint32_t size, const TextureBinding& binding) {
     const uint64_t raw = coordinate_bits(index, lane);
-    int64_t position;
-    if (float_coordinates) {
-      const float value = as_f32(raw);
-      position = std::isnan(value)                   ? 0
-                 : value < 0                         ? 0
-                 : value >= static_cast<float>(size) ? size - 1
-                                                     : static_cast<int64_t>(std::floor(value));
-    } else {
-      position = sign_extend(raw, 32);
-    }
-    return static_cast<uint64_t>(position < 0 ? 0 : position >= size ? size - 1 : position);
+    if (float_coordinates) return sample_axis(as_f32(raw), size, binding).first;
+    return std::clamp<int64_t>(sign_extend(raw, 32), 0, int64_t{size} - 1);
   };
   auto out_of_range = [&](uint32_t lane, uint32_t width) {
     const int64_t position = sign_extend(coordinate_bits(0, lane), 32);
     return position < 0 || position >= static_cast<int64_t>(width);
+  };
+  TextureTaps* taps = nullptr;
+  // Linear filtering: the lane's 2, 4 or 8 texels and weights; false when every one of them lies
+  // outside a border-addressed texture.
+  auto add_taps = [&](uint32_t lane, const TextureBinding& binding) {
+    if (!taps) {
+      taps = &x.warp.texture_taps();
+      taps->count = 1u << in.mod.geometry;
+      taps->texel_bytes = binding.texel_bytes();
+    }
+    const uint32_t sizes[3] = {binding.width, binding.height, binding.depth};
+    AxisTexels axes[3];
+    for (uint32_t axis = 0; axis < 3; ++axis) {
+      axes[axis] = axis < in.mod.geometry
+                       ? sample_axis(as_f32(coordinate_bits(axis, lane)), sizes[axis], binding)
+                       : AxisTexels{};
+      taps->weight[lane][axis] = axes[axis].weight;
+    }
+    uint8_t present = 0;
+    for (uint32_t k = 0; k < taps->count; ++k) {
+      const int64_t u = k & 1 ? axes[0].second : axes[0].first;
+      const int64_t v = k & 2 ? axes[1].second : axes[1].first;
+      const int64_t w = k & 4 ? axes[2].second : axes[2].first;
+      if (u == AxisTexels::border || v == AxisTexels::border || w == AxisTexels::border) continue;
+      present |= uint8_t(1u << k);
+      taps->address[lane][k] = binding.texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
+    }
+    taps->present[lane] = present;
+    if (present == 0) return false;
+    request.lanes |= uint64_t{1} << lane;
+    request.space[lane] = StateSpace::global;
+    request.address[lane] = taps->address[lane][__builtin_ctz(present)];
+    return true;
+  };
+  auto read_zero = [&](uint32_t lane) {
+    const Operand& destination = in.operands[0];
+    for (uint32_t channel = 0; channel < destination.vector_count; ++channel)
+      if (destination.vector_regs[channel] != no_register)
+        x.warp.reg(destination.vector_regs[channel], lane) = 0;
+    if (destination.kind == Operand::Kind::reg) write(x, lane, 0);
   };
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
@@ -368,26 +401,28 @@ void execute_texture(Exec& x, bool& pending) {
     }
     if (!first) first = binding;
     if (binding->element != first->element || binding->channels != first->channels ||
-        binding->normalized_read != first->normalized_read) {
+        binding->normalized_read != first->normalized_read || binding->filter != first->filter) {
       x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
       return;
     }
     if (in.mod.geometry == 1 && !float_coordinates && out_of_range(lane, binding->width)) {
-      // tex1Dfetch outside linear memory reads 0 (CUDA's rule), with no memory access.
-      const Operand& destination = in.operands[0];
-      for (uint32_t channel = 0; channel < destination.vector_count; ++channel)
-        if (destination.vector_regs[channel] != no_register)
-          x.warp.reg(destination.vector_regs[channel], lane) = 0;
-      if (destination.kind == Operand::Kind::reg) write(x, lane, 0);
+      read_zero(lane);  // tex1Dfetch outside linear memory reads 0 (CUDA's rule)
       return;
     }
-    const uint64_t u = coordinate(0, lane, binding->width);
-    const uint64_t v = in.mod.geometry >= 2 ? coordinate(1, lane, binding->height) : 0;
-    const uint64_t w = in.mod.geometry == 3 ? coordinate(2, lane, binding->depth) : 0;
+    if (float_coordinates && binding->filter == TextureFilter::linear) {
+      if (!add_taps(lane, *binding)) read_zero(lane);
+      return;
+    }
+    const int64_t u = texel(0, lane, binding->width, *binding);
+    const int64_t v = in.mod.geometry >= 2 ? texel(1, lane, binding->height, *binding) : 0;
+    const int64_t w = in.mod.geometry == 3 ? texel(2, lane, binding->depth, *binding) : 0;
+    if (u == AxisTexels::border || v == AxisTexels::border || w == AxisTexels::border) {
+      read_zero(lane);
+      return;
+    }
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
-    request.address[lane] = binding->base + w * binding->slice_pitch() + v * binding->row_pitch() +
-                            u * binding->texel_bytes();
+    request.address[lane] = binding->texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
   });
   if (x.failed() || request.lanes == 0) return;
   if (first->texel_bytes() > MemoryRequest::max_lane_bytes) {
@@ -405,6 +440,7 @@ void execute_texture(Exec& x, bool& pending) {
   request.texture_element = first->element;
   request.texture_channels = first->channels;
   request.texture_normalized = first->normalized_read;
+  request.filtered = taps != nullptr;
   request.run_count = 1;
   request.fragment = false;
   pending = true;
@@ -443,9 +479,74 @@ double texel_channel(const uint8_t* bytes, DataType element, bool normalized) {
   }
 }
 
+// Channel `channel` of a fetched texel into the lane's destination register, if it has one:
+// element values convert to the destination type; missing channels read 0.
+void write_texel_channel(WarpState& warp, const MemoryRequest& request, uint32_t lane,
+                         uint32_t channel, double value) {
+  const Operand& destination = request.destination;
+  uint32_t reg = no_register;
+  if (destination.kind == Operand::Kind::vector && channel < destination.vector_count)
+    reg = destination.vector_regs[channel];
+  else if (destination.kind == Operand::Kind::reg && channel == 0)
+    reg = destination.reg;
+  if (reg == no_register) return;
+  warp.reg(reg, lane) =
+      request.type == DataType::f32
+          ? f32_bits(static_cast<float>(value))
+          : int_image(request.type, static_cast<uint64_t>(static_cast<int64_t>(value)));
+}
+
+// Point sampling: one texel per lane in data[lane] (normalised first under
+// cudaReadModeNormalizedFloat).
+void write_texels(WarpState& warp, const MemoryRequest& request) {
+  const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
+  for_each_lane(request.lanes, [&](uint32_t lane) {
+    for (uint32_t channel = 0; channel < 4; ++channel)
+      write_texel_channel(warp, request, lane, channel,
+                          channel < request.texture_channels
+                              ? texel_channel(request.data[lane].data() + channel * element,
+                                              request.texture_element, request.texture_normalized)
+                              : 0.0);
+  });
+}
+
+// Linear filtering, in single precision as the CUDA guide writes it for two dimensions:
+// (1 - a)(1 - b) T[i, j] + a (1 - b) T[i + 1, j] + (1 - a) b T[i, j + 1] + a b T[i + 1, j + 1],
+// taps in that order; a texel outside a border-addressed texture is 0.
+void write_filtered_texels(WarpState& warp, const MemoryRequest& request, const TextureTaps& taps) {
+  const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
+  const uint32_t axes = static_cast<uint32_t>(__builtin_ctz(taps.count));
+  for_each_lane(request.lanes, [&](uint32_t lane) {
+    float tap_weight[TextureTaps::max_taps];
+    for (uint32_t k = 0; k < taps.count; ++k) {
+      tap_weight[k] = 1.0f;
+      for (uint32_t axis = 0; axis < axes; ++axis) {
+        const float second = taps.weight[lane][axis];
+        tap_weight[k] *= (k >> axis) & 1 ? second : 1.0f - second;
+      }
+    }
+    for (uint32_t channel = 0; channel < 4; ++channel) {
+      float value = 0.0f;
+      if (channel < request.texture_channels) {
+        for (uint32_t k = 0; k < taps.count; ++k) {
+          const float texel =
+              (taps.present[lane] >> k) & 1
+                  ? static_cast<float>(texel_channel(
+                        taps.texels[lane].data() + k * taps.texel_bytes + channel * element,
+                        request.texture_element, request.texture_normalized))
+                  : 0.0f;
+          value += tap_weight[k] * texel;
+        }
+      }
+      write_texel_channel(warp, request, lane, channel, value);
+    }
+  });
+}
+
 }  // namespace
 
-void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request) {
+void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request,
+                                  const TextureTaps* taps) {
   switch (request.kind) {
     case MemoryKind::load:
       if (request.fragment) {
@@ -464,32 +565,12 @@ void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request)
               element_image(request.type, load_bytes(request.data[lane].data(), request.bytes));
       });
       break;
-    case MemoryKind::texture: {
-      // Element values convert to the destination type (normalised first under
-      // cudaReadModeNormalizedFloat); missing channels read 0.
-      const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
-      for_each_lane(request.lanes, [&](uint32_t lane) {
-        const Operand& destination = request.destination;
-        for (uint32_t channel = 0; channel < 4; ++channel) {
-          uint32_t reg = no_register;
-          if (destination.kind == Operand::Kind::vector && channel < destination.vector_count)
-            reg = destination.vector_regs[channel];
-          else if (destination.kind == Operand::Kind::reg && channel == 0)
-            reg = destination.reg;
-          if (reg == no_register) continue;
-          const double value =
-              channel < request.texture_channels
-                  ? texel_channel(request.data[lane].data() + channel * element,
-                                  request.texture_element, request.texture_normalized)
-                  : 0.0;
-          warp.reg(reg, lane) =
-              request.type == DataType::f32
-                  ? f32_bits(static_cast<float>(value))
-                  : int_image(request.type, static_cast<uint64_t>(static_cast<int64_t>(value)));
-        }
-      });
+    case MemoryKind::texture:
+      if (request.filtered)
+        write_filtered_texels(warp, request, taps ? *taps : warp.texture_taps());
+      else
+        write_texels(warp, request);
       break;
-    }
     case MemoryKind::store:
     case MemoryKind::reduction:
       break;

@@ -150,6 +150,7 @@ void execute_fragment_memory(Exec& x, bool& pending) {
   request.destination = is_store ? Operand{} : fragment;
   request.run_count = static_cast<uint8_t>(runs.runs);
   request.fragment = !is_store;
+  request.filtered = false;
   pending = true;
 }
 

@@ -61,6 +61,25 @@ struct MemoryRequest {
   DataType texture_element = DataType::none;  // tex: the bound buffer's element type
   uint32_t texture_channels = 0;
   bool texture_normalized = false;  // TextureBinding::normalized_read
+  // tex with linear filtering: the texels each lane blends are the warp's TextureTaps, not
+  // address[lane] (which holds the lane's first texel, for fault reports).
+  bool filtered = false;
+};
+
+// The texels of a linearly filtered texture fetch (MemoryRequest::filtered), per lane: tap k is
+// texel (i + (k & 1), j + (k >> 1 & 1), l + (k >> 2)) after addressing (texture_sampler.h), at
+// `address`; a tap outside a border-addressed texture is not `present` and reads 0. `weight` holds
+// alpha, beta and gamma, the weights of the second texel along each axis. Whoever performs the
+// fetch reads each present tap's texel into `texels`; complete_memory blends them.
+struct TextureTaps {
+  static constexpr uint32_t max_taps = 8;
+  static constexpr uint32_t max_texel_bytes = 16;
+  uint32_t count = 0;  // 2, 4 or 8 for a 1-, 2- or 3-D fetch
+  uint32_t texel_bytes = 0;
+  std::array<uint8_t, 64> present{};  // bit k: tap k reads a texel
+  std::array<std::array<uint64_t, max_taps>, 64> address{};
+  std::array<std::array<float, 3>, 64> weight{};
+  std::array<std::array<uint8_t, max_taps * max_texel_bytes>, 64> texels{};
 };
 
 // The shared-memory addresses (inside the CTA's shared memory) of the lanes of a warp's last

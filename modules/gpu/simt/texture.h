@@ -1,11 +1,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "modules/gpu/ptx/ptx_types.h"
 
 namespace ohmvp::gpu {
+
+// cudaTextureFilterMode and cudaTextureAddressMode.
+enum class TextureFilter : uint8_t { point, linear };
+enum class TextureAddress : uint8_t { clamp, wrap, mirror, border };
 
 // A buffer bound as a texture. Texels are `channels` elements of `element` type, contiguous; row
 // y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes),
@@ -23,11 +28,24 @@ struct TextureBinding {
   // cudaReadModeNormalizedFloat: 8- and 16-bit integer texels read as floats in [0, 1]
   // (unsigned) or [-1, 1] (signed); otherwise (cudaReadModeElementType) as their values.
   bool normalized_read = false;
+  // How float coordinates (tex.1d/2d/3d with .f32 coordinates) sample it: filter, what a
+  // coordinate outside the texture reads, and whether coordinates are in [0, 1) rather than
+  // texels (texture_sampler.h). tex1Dfetch's integer coordinates ignore all three.
+  TextureFilter filter = TextureFilter::point;
+  TextureAddress address = TextureAddress::clamp;
+  bool normalized_coordinates = false;
 
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }
   uint64_t slice_pitch() const { return uint64_t{height} * row_pitch(); }
+  uint64_t texel_address(uint64_t u, uint64_t v, uint64_t w) const {
+    return base + w * slice_pitch() + v * row_pitch() + u * texel_bytes();
+  }
 };
+
+// What CUDA would refuse, or the model does not sample, in a binding's sampling settings (one
+// sentence), or "" when there is nothing.
+std::string texture_sampling_problem(const TextureBinding& binding);
 
 // Lookup by handle; a handful of bindings per launch, so a linear search.
 class TextureTable {

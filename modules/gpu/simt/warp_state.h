@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -83,6 +84,11 @@ class WarpState {
 
   MemoryRequest& memory_request() { return m_request; }
   const MemoryRequest& memory_request() const { return m_request; }
+  // The taps of the warp's last filtered texture fetch; made on first use (few kernels filter).
+  TextureTaps& texture_taps() {
+    if (!m_texture_taps) m_texture_taps = std::make_unique<TextureTaps>();
+    return *m_texture_taps;
+  }
   SharedAccess& shared_access() { return m_shared_access; }
   const SharedAccess& shared_access() const { return m_shared_access; }
   bool memory_pending() const { return m_memory_pending; }
@@ -257,6 +263,7 @@ class WarpState {
   std::vector<uint64_t> m_saved_registers;
   std::vector<uint8_t> m_saved_blocks;
   MemoryRequest m_request;
+  std::unique_ptr<TextureTaps> m_texture_taps;
   SharedAccess m_shared_access;
   bool m_memory_pending = false;
   DeviceFault m_fault;
