@@ -64,6 +64,8 @@ bool keeps_its_place(const Instruction& instruction) {
   if (is_load(instruction)) return is_ordered(instruction);
   switch (instruction.op) {
     case Opcode::st:
+    case Opcode::suld:  // a surface may alias global memory; its loads are left in place too
+    case Opcode::sust:
     case Opcode::atom:
     case Opcode::red:
     case Opcode::bar:

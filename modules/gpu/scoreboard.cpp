@@ -16,6 +16,7 @@ bool writes_first_operand(const Instruction& instruction) {
     case Opcode::bar:
       return instruction.mod.barrier == BarrierMode::reduce;
     case Opcode::st:
+    case Opcode::sust:
     case Opcode::red:
     case Opcode::bra:
     case Opcode::call:

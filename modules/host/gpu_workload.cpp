@@ -597,7 +597,7 @@ class WorkloadParser {
     const char* expected =
         "expected one of {\"buffer\": name} (with \"offset\": elements), {TYPE: value} (TYPE "
         "one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64), {\"texture\": {...}}, "
-        "{\"struct\": [fields]}";
+        "{\"surface\": {...}}, {\"struct\": [fields]}";
     const auto pair_of = [&node](const char* first, const char* second) {
       return node.is_object() && node.size() == 2 && node.contains(first) && node.contains(second);
     };
@@ -615,9 +615,9 @@ class WorkloadParser {
       r.get("buffer", arg.buffer);
       const BufferSpec& buffer = buffer_named(path + ".buffer", arg.buffer);
       r.get("offset", arg.offset, uint64_t{0}, buffer.count);
-    } else if (key == "texture") {
+    } else if (key == "texture" || key == "surface") {
       arg.kind = KernelArg::Kind::texture;
-      arg.texture = parse_texture(r.child("texture"));
+      arg.texture = parse_texture(r.child(key.c_str()), key == "surface");
     } else if (key == "struct") {
       arg.kind = KernelArg::Kind::structure;
       const nlohmann::json& fields = *r.raw("struct");
@@ -638,7 +638,7 @@ class WorkloadParser {
                "expected a power of two (the N of __align__(N)), got " + std::to_string(arg.align));
     } else {
       bool known = false;
-      std::vector<std::string> keys = {"buffer", "texture", "struct"};
+      std::vector<std::string> keys = {"buffer", "texture", "surface", "struct"};
       for (const auto& entry : element_type_names()) {
         keys.push_back(entry.first);
         if (entry.first == key) {
@@ -681,41 +681,48 @@ class WorkloadParser {
     r.finish();
   }
 
-  TextureBinding parse_texture(const ConfigReader& r) {
+  // A texture, or a surface (no sampling settings; 64-bit elements too).
+  TextureBinding parse_texture(const ConfigReader& r, bool surface) {
     TextureBinding t;
+    t.surface = surface;
+    const char* kind = surface ? "surface" : "texture";
     r.get("buffer", t.buffer);
     const BufferSpec& buffer = buffer_named(r.path() + ".buffer", t.buffer);
-    if (buffer.type == ElementType::u64 || buffer.type == ElementType::s64 ||
-        buffer.type == ElementType::f64)
+    if (!surface && (buffer.type == ElementType::u64 || buffer.type == ElementType::s64 ||
+                     buffer.type == ElementType::f64))
       r.fail("buffer", "buffer '" + t.buffer + "' holds " + element_type_name(buffer.type) +
                            "; textures hold f32, s32, u32, f16, s16, u16, s8 or u8");
-    if (!r.has("width")) r.fail("width", "required: texels per row");
+    if (!r.has("width"))
+      r.fail("width", std::string("required: ") + (surface ? "elements" : "texels") + " per row");
     r.get("width", t.width, uint64_t{1}, uint64_t{1} << 27);
     if (r.has("height")) {
       t.dimensions = 2;
       r.get("height", t.height, uint64_t{1}, uint64_t{65536});
     }
     if (r.has("depth")) {
-      if (!r.has("height")) r.fail("depth", "a 3-D texture needs a height too");
+      if (!r.has("height")) r.fail("depth", std::string("a 3-D ") + kind + " needs a height too");
       t.dimensions = 3;
       r.get("depth", t.depth, uint64_t{1}, uint64_t{16384});
     }
-    r.get_enum("filter", t.filter,
-               {{"point", TextureFilter::point}, {"linear", TextureFilter::linear}});
-    r.get_enum("address", t.address,
-               {{"clamp", TextureAddress::clamp},
-                {"wrap", TextureAddress::wrap},
-                {"mirror", TextureAddress::mirror},
-                {"border", TextureAddress::border}});
-    r.get("normalized", t.normalized);
     r.get("channels", t.channels, 1u, 4u);
-    r.get_enum("read_mode", t.normalized_read, {{"element", false}, {"normalized_float", true}});
+    if (!surface) {
+      r.get_enum("filter", t.filter,
+                 {{"point", TextureFilter::point}, {"linear", TextureFilter::linear}});
+      r.get_enum("address", t.address,
+                 {{"clamp", TextureAddress::clamp},
+                  {"wrap", TextureAddress::wrap},
+                  {"mirror", TextureAddress::mirror},
+                  {"border", TextureAddress::border}});
+      r.get("normalized", t.normalized);
+      r.get_enum("read_mode", t.normalized_read, {{"element", false}, {"normalized_float", true}});
+    }
     const bool narrow_integer = buffer.type == ElementType::u8 || buffer.type == ElementType::s8 ||
                                 buffer.type == ElementType::u16 || buffer.type == ElementType::s16;
     if (t.normalized_read && !narrow_integer)
       r.fail("read_mode", "normalized_float reads 8- and 16-bit integer texels; buffer '" +
                               t.buffer + "' holds " + element_type_name(buffer.type));
-    if (t.channels == 3) r.fail("channels", "3-channel textures do not exist; expected 1, 2 or 4");
+    if (t.channels == 3)
+      r.fail("channels", std::string("3-channel ") + kind + "s do not exist; expected 1, 2 or 4");
     r.finish();
     if (t.width * t.height * t.depth * t.channels > buffer.count)
       r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) +

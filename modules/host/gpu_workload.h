@@ -63,6 +63,7 @@ struct TextureBinding {
   TextureFilter filter = TextureFilter::point;
   TextureAddress address = TextureAddress::clamp;
   bool normalized = false;  // coordinates in [0, 1) rather than texels
+  bool surface = false;     // {"surface": {...}}: a surface object for suld/sust, not a texture
 };
 
 struct KernelArg {

@@ -88,7 +88,9 @@ class Runtime : public sc_core::sc_module {
   // std::invalid_argument when the module has none of that name.
   uint64_t symbol_address(ModuleId id, const std::string& name) const;
 
-  // Binds `binding` (handle ignored) and returns the texture-object handle a kernel receives.
+  // Binds `binding` (handle ignored) and returns the texture-object handle a kernel receives;
+  // with `binding.surface` set, the surface-object handle suld/sust take
+  // (cudaCreateSurfaceObject). Sampling CUDA refuses is std::invalid_argument.
   uint64_t create_texture(gpu::TextureBinding binding);
 
   // Queues a launch; `arguments` is the kernel's parameter block, laid out as its PTX .param

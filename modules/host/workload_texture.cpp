@@ -24,6 +24,12 @@ gpu::DataType texel_type(ElementType type) {
       return gpu::DataType::f16;
     case ElementType::f32:
       return gpu::DataType::f32;
+    case ElementType::u64:
+      return gpu::DataType::u64;
+    case ElementType::s64:
+      return gpu::DataType::s64;
+    case ElementType::f64:
+      return gpu::DataType::f64;
     default:
       return gpu::DataType::none;
   }
@@ -33,13 +39,15 @@ gpu::DataType texel_type(ElementType type) {
 
 gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureBinding& texture,
                                      uint64_t base) {
-  const std::string where = "texture over '" + texture.buffer + "': ";
+  const std::string where =
+      std::string(texture.surface ? "surface" : "texture") + " over '" + texture.buffer + "': ";
   if (texture.width > UINT32_MAX || texture.height > UINT32_MAX || texture.depth > UINT32_MAX)
     throw ConfigError(where + "width, height and depth must fit in 32 bits");
   const BufferSpec* spec = workload.find_buffer(texture.buffer);
   const gpu::DataType element = spec ? texel_type(spec->type) : gpu::DataType::none;
-  if (element == gpu::DataType::none)
-    throw ConfigError(where + "texel type must be one of u8 s8 u16 s16 u32 s32 f16 f32");
+  if (element == gpu::DataType::none || (!texture.surface && type_bytes(element) == 8))
+    throw ConfigError(where + "texel type must be one of u8 s8 u16 s16 u32 s32 f16 f32" +
+                      (texture.surface ? " u64 s64 f64" : ""));
   gpu::TextureBinding binding;
   binding.base = base;
   binding.element = element;
@@ -48,6 +56,7 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
   binding.filter = texture.filter;
   binding.address = texture.address;
   binding.normalized_coordinates = texture.normalized;
+  binding.surface = texture.surface;
   const std::string problem = gpu::texture_sampling_problem(binding);
   if (!problem.empty()) throw ConfigError(where + problem);
   binding.dimensions = texture.dimensions;

@@ -281,6 +281,98 @@ TEST_CASE("cli: tex2D samples as the binding says: point or linear, four address
   check(linear_normalized, "linear", true);
 }
 
+TEST_CASE("cli: surfaces are read and written in bytes along x with their boundary modes") {
+  // tests/data/ptx/surfaces.cu.
+  const std::string dir = scratch_dir("surfaces");
+  const auto surface = [](const char* buffer, int width, int height = 0, int depth = 0,
+                          int channels = 1) {
+    nlohmann::json s = {{"buffer", buffer}, {"width", width}, {"channels", channels}};
+    if (height) s["height"] = height;
+    if (depth) s["depth"] = depth;
+    return nlohmann::json{{"surface", s}};
+  };
+  SECTION("2-D floats: out = 2 in + 1") {
+    const CliResult r = run_fixture(
+        dir, "surfaces.ptx", "scale2d", 1, 32,
+        {{"in", {{"type", "f32"}, {"count", 24}, {"init", {{"sequence", {{"start", 0}}}}}}},
+         {"out", {{"type", "f32"}, {"count", 24}}}},
+        {surface("in", 6, 4), surface("out", 6, 4), {{"s32", 6}}, {{"s32", 4}}}, {"out"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> out = read_dump<float>(dir, "out", 24);
+    for (int i = 0; i < 24; ++i) CHECK(out[i] == 2.0f * float(i) + 1.0f);
+  }
+  SECTION("3-D uchar4 (v4.b8 into 16-bit registers), in place") {
+    const CliResult r = run_fixture(
+        dir, "surfaces.ptx", "bump3d", 1, 32,
+        {{"s", {{"type", "u8"}, {"count", 96}, {"init", {{"sequence", {{"start", 0}}}}}}}},
+        {surface("s", 2, 3, 4, 4), {{"s32", 2}}, {{"s32", 3}}, {{"s32", 4}}}, {"s"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<uint8_t> s = read_dump<uint8_t>(dir, "s", 96);
+    for (int i = 0; i < 96; ++i) CHECK(s[i] == i + 1);
+  }
+  SECTION("1-D ints outside the surface: clamp, zero, a dropped store, a trap") {
+    const CliResult r = run_fixture(
+        dir, "surfaces.ptx", "bounds1d", 1, 12,
+        {{"in", {{"type", "s32"}, {"count", 8}, {"init", {{"sequence", {{"start", 100}}}}}}},
+         {"out", {{"type", "s32"}, {"count", 8}, {"init", {{"value", -1}}}}},
+         {"clamped", {{"type", "s32"}, {"count", 12}}},
+         {"zeroed", {{"type", "s32"}, {"count", 12}}}},
+        {surface("in", 8), surface("out", 8), {{"buffer", "clamped"}}, {{"buffer", "zeroed"}}},
+        {"out", "clamped", "zeroed"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> clamped = read_dump<int32_t>(dir, "clamped", 12);
+    const std::vector<int32_t> zeroed = read_dump<int32_t>(dir, "zeroed", 12);
+    const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 8);
+    for (int t = 0; t < 12; ++t) {
+      INFO("thread " << t << ", element " << t - 2);
+      CHECK(clamped[t] == 100 + std::clamp(t - 2, 0, 7));
+      CHECK(zeroed[t] == (t >= 2 && t < 10 ? 100 + t - 2 : 0));
+    }
+    for (int i = 0; i < 8; ++i) CHECK(out[i] == i + 2);
+
+    const auto trap = [&](int x) {
+      return run_fixture(
+          dir, "surfaces.ptx", "trap1d", 1, 1,
+          {{"in", {{"type", "s32"}, {"count", 8}}}, {"out", {{"type", "s32"}, {"count", 1}}}},
+          {surface("in", 8), {{"buffer", "out"}}, {{"s32", x}}}, {"out"});
+    };
+    const CliResult inside = trap(28);
+    INFO(inside.output);
+    CHECK(inside.exit_code == 0);
+    const CliResult outside = trap(32);
+    INFO(outside.output);
+    CHECK(outside.exit_code == 1);
+    CHECK_THAT(outside.output, Contains("surface access out of bounds") && Contains("trap1d"));
+    const CliResult misaligned = trap(2);
+    INFO(misaligned.output);
+    CHECK(misaligned.exit_code == 1);
+    CHECK_THAT(misaligned.output, Contains("surface x coordinate (bytes) not a multiple of the "
+                                           "access size"));
+  }
+  SECTION("a texture handle is no surface, and a surface has no sampling settings") {
+    const CliResult r = run_fixture(
+        dir, "surfaces.ptx", "trap1d", 1, 1,
+        {{"in", {{"type", "s32"}, {"count", 8}}}, {"out", {{"type", "s32"}, {"count", 1}}}},
+        {{{"texture", {{"buffer", "in"}, {"width", 8}}}}, {{"buffer", "out"}}, {{"s32", 0}}},
+        {"out"});
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Contains("invalid surface handle"));
+    nlohmann::json filtered = surface("in", 8);
+    filtered["surface"]["filter"] = "linear";
+    const CliResult bad = run_fixture(
+        dir, "surfaces.ptx", "trap1d", 1, 1,
+        {{"in", {{"type", "s32"}, {"count", 8}}}, {"out", {{"type", "s32"}, {"count", 1}}}},
+        {filtered, {{"buffer", "out"}}, {{"s32", 0}}}, {"out"});
+    INFO(bad.output);
+    CHECK(bad.exit_code == 2);
+    CHECK_THAT(bad.output, Contains("launches[0].args[0].surface") && Contains("filter"));
+  }
+}
+
 TEST_CASE("cli: blur_tex2d with border or normalised mirror addressing matches its reference") {
   const std::string dir = scratch_dir("blur_addressing");
   auto blur = shipped_kernel_workload("blur_tex2d");

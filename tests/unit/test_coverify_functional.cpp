@@ -344,3 +344,39 @@ TEST_CASE("functional executor: linear filtering of 1-D and 3-D textures", "[cov
   CHECK(out[0] == 21.25f);
   CHECK(out[1] == 11.25f);
 }
+
+TEST_CASE("functional executor: surface reads and writes with their boundary modes", "[coverify]") {
+  // tests/data/ptx/surfaces.cu bounds1d: thread t reads int element t - 2 clamped and zeroed
+  // outside the 8-element surface, and writes t there with the zero mode (outside: dropped).
+  const nlohmann::json workload = {
+      {"type", "kernel"},
+      {"ptx", (fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / "surfaces.ptx").string()},
+      {"buffers",
+       {{"in", {{"type", "s32"}, {"count", 8}, {"init", {{"sequence", {{"start", 100}}}}}}},
+        {"out", {{"type", "s32"}, {"count", 8}, {"init", {{"value", -1}}}}},
+        {"clamped", {{"type", "s32"}, {"count", 12}}},
+        {"zeroed", {{"type", "s32"}, {"count", 12}}}}},
+      {"launches",
+       {{{"kernel", "bounds1d"},
+         {"grid", {1, 1, 1}},
+         {"block", {12, 1, 1}},
+         {"args",
+          {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
+           {{"surface", {{"buffer", "out"}, {"width", 8}}}},
+           {{"buffer", "clamped"}},
+           {{"buffer", "zeroed"}}}}}}},
+      {"outputs", {"out", "clamped", "zeroed"}}};
+  TempFolder folder;
+  const FunctionalRun run =
+      run_workload_functionally(load_gpu_workload(folder.write("bounds.json", workload.dump())));
+  std::vector<int32_t> out(8), clamped(12), zeroed(12);
+  std::memcpy(out.data(), run.outputs.at("out").data(), 32);
+  std::memcpy(clamped.data(), run.outputs.at("clamped").data(), 48);
+  std::memcpy(zeroed.data(), run.outputs.at("zeroed").data(), 48);
+  for (int t = 0; t < 12; ++t) {
+    INFO("thread " << t);
+    CHECK(clamped[t] == 100 + std::clamp(t - 2, 0, 7));
+    CHECK(zeroed[t] == (t >= 2 && t < 10 ? 98 + t : 0));
+  }
+  for (int i = 0; i < 8; ++i) CHECK(out[i] == i + 2);
+}

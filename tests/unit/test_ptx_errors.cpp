@@ -84,9 +84,9 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
   CHECK_THAT(kernel_refusal("@%p1 min.NaN.f32 %f1, %f2, %f3;"),
              Catch::Contains("cannot run '@%p1 min.NaN.f32 %f1, %f2, %f3;': modifier '.NaN' of "
                              "min (PTX ISA 7.0, sm_80) is not supported"));
-  // Operands of any shape: surfaces take a bracketed handle and coordinate vector.
-  CHECK_THAT(kernel_refusal("suld.b.1d.b32.trap {%r1}, [p, {%r2}];"),
-             Catch::Contains("'suld' (a surface instruction) is not supported"));
+  // Operands of any shape: surface reductions take a bracketed handle and coordinate vector.
+  CHECK_THAT(kernel_refusal("sured.b.add.1d.u32.trap [p, {%r2}], %r1;"),
+             Catch::Contains("'sured' (a surface reduction or query) is not supported"));
   // Unknown PTX still fails the load.
   CHECK(error_of("vadd9.u32 %r1, %r2, %r3;").find("unknown instruction 'vadd9'") !=
         std::string::npos);
@@ -462,4 +462,26 @@ TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {
   }
   CHECK_THROWS_WITH(load_ptx_file(OHMVP_SOURCE_DIR),
                     "cannot read PTX file '" OHMVP_SOURCE_DIR "': a folder, not a file");
+}
+
+TEST_CASE("ptx errors: surface and texture forms the model does not run", "[ptx]") {
+  CHECK(error_of("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];") ==
+        "snippet.ptx:8: formatted surface accesses (.p) are not supported; raw ones (.b) are in "
+        "'suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];'");
+  CHECK(error_of("sust.b.a2d.b32.trap [%rd1, {%r1, %r2, %r3}], {%r1};")
+            .find("layered surfaces (.a2d) are not supported") != std::string::npos);
+  CHECK(error_of("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];")
+            .find("layered, cube and multisample textures (.cube) are not supported") !=
+        std::string::npos);
+  CHECK(error_of("suld.b.2d.v2.b32.trap {%r1}, [%rd1, {%r2, %r3}];")
+            .find("suld with .v2 needs 2 data registers") != std::string::npos);
+  CHECK(error_of("suld.b.2d.f32.trap {%r1}, [%rd1, {%r2, %r3}];")
+            .find("suld takes .b8, .b16, .b32 or .b64 data, got .f32") != std::string::npos);
+  CHECK(error_of("sust.b.3d.b32.zero [%rd1, {%r1, %r2}], {%r3};")
+            .find("sust.3d needs 3 coordinates") != std::string::npos);
+  CHECK(error_of("suld.b.b32.trap {%r1}, [%rd1, {%r2}];")
+            .find("suld needs a geometry (.1d, .2d, .3d") != std::string::npos);
+  // v4.b8 data in 16-bit registers, as nvcc writes surf3Dread<uchar4>.
+  CHECK(error_of("suld.b.3d.v4.b8.clamp {%rs1, %rs2, %rs3, %rs1}, [%rd1, {%r1, %r2, %r3, %r3}];") ==
+        "no error");
 }

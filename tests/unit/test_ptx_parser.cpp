@@ -28,6 +28,7 @@ TEST_CASE("ptx: every fixture compiled by nvcc loads", "[ptx]") {
   for (const char* name : {"basics.ptx",
                            "atomics.ptx",
                            "textures.ptx",
+                           "surfaces.ptx",
                            "textures_lineinfo.ptx",
                            "stack.ptx",
                            "large.ptx",
@@ -379,6 +380,35 @@ TEST_CASE("ptx: atomics, warp operations and textures", "[ptx]") {
   CHECK(tex->operands[2].vector_count == 2);
   CHECK(format_instruction(textures, fetch2d, *tex) ==
         "tex.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f2, %f4}]");
+}
+
+TEST_CASE("ptx: surface loads and stores decode with geometry, vector, type and boundary",
+          "[ptx]") {
+  const Module surfaces = load_fixture("surfaces.ptx");
+  std::vector<std::string> texts;
+  for (const char* kernel : {"scale2d", "bump3d", "bounds1d"}) {
+    const Function& function = function_named(surfaces, kernel);
+    for (const Instruction& inst : function.instructions)
+      if (inst.op == Opcode::suld || inst.op == Opcode::sust)
+        texts.push_back(format_instruction(surfaces, function, inst));
+  }
+  // As nvcc wrote them (tests/data/ptx/surfaces.ptx), less the tab and the semicolon.
+  CHECK(texts ==
+        std::vector<std::string>{
+            "suld.b.2d.b32.trap {%r10}, [%rd1, {%r9, %r2}]",
+            "sust.b.2d.b32.trap [%rd2, {%r9, %r2}], {%r11}",
+            "suld.b.3d.v4.b8.trap {%rs1, %rs2, %rs3, %rs4}, [%rd1, {%r14, %r11, %r2, %r2}]",
+            "sust.b.3d.v4.b8.trap [%rd1, {%r14, %r11, %r2, %r2}], {%rs9, %rs10, %rs11, %rs12}",
+            "suld.b.1d.b32.clamp {%r4}, [%rd1, {%r3}]", "suld.b.1d.b32.zero {%r5}, [%rd1, {%r3}]",
+            "sust.b.1d.b32.zero [%rd2, {%r3}], {%r1}"});
+  const Function& bump = function_named(surfaces, "bump3d");
+  for (const Instruction& inst : bump.instructions) {
+    if (inst.op != Opcode::suld) continue;
+    CHECK(inst.mod.geometry == 3);
+    CHECK(inst.mod.vector_width == 4);
+    CHECK(inst.type == DataType::b8);
+    CHECK(inst.unit == UnitClass::ldst);
+  }
 }
 
 TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]") {

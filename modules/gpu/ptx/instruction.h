@@ -50,6 +50,8 @@ enum class Opcode : uint8_t {
   // a bit mask of a position and width (cuda::bitmask, CUB's radix sort); sign or zero extension
   // of a value's low N bits
   bmsk, szext,
+  // surface loads and stores of raw bits (suld.b, sust.b: surf1Dread ... surf3Dwrite)
+  suld, sust,
   // PTX the model does not run (unsupported_ptx.h), kept in its place so that only the kernels
   // that reach it are refused (Function::unsupported holds what it was)
   unsupported,
@@ -168,6 +170,10 @@ struct Operand {
   uint64_t imm = 0;
 };
 
+// suld/sust out of bounds (cudaBoundaryModeTrap / Clamp / Zero): a device fault, the nearest
+// element, or a load of 0 and no store.
+enum class SurfaceBoundary : uint8_t { trap, clamp, zero };
+
 struct Modifiers {
   RoundingMode rounding = RoundingMode::none;
   CompareOp compare = CompareOp::none;
@@ -178,7 +184,9 @@ struct Modifiers {
   VoteMode vote = VoteMode::none;
   BarrierMode barrier = BarrierMode::none;
   uint8_t vector_width = 1;  // .v2 / .v4 on ld/st/tex
-  uint8_t geometry = 0;      // tex: 1 (.1d), 2 (.2d), 3 (.3d)
+  uint8_t geometry = 0;      // tex, suld, sust: 1 (.1d), 2 (.2d), 3 (.3d)
+  // suld/sust: what an access outside the surface does (.trap, .clamp, .zero)
+  SurfaceBoundary boundary = SurfaceBoundary::trap;
   bool ftz = false;
   bool sat = false;
   bool approx = false;

@@ -65,6 +65,12 @@ bool is_float_rounding(RoundingMode mode) {
 }
 
 // Applies one modifier piece of `base` to `inst`; false if the opcode does not take it.
+// The geometries of texture and surface arrays, cube maps and multisample textures.
+bool is_layered_geometry(std::string_view piece) {
+  return piece == "a1d" || piece == "a2d" || piece == "cube" || piece == "acube" ||
+         piece == "2dms" || piece == "a2dms";
+}
+
 bool apply_modifier(std::string_view base, std::string_view piece, Instruction& inst) {
   Modifiers& mod = inst.mod;
   const Opcode op = inst.op;
@@ -282,11 +288,32 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "any") return mod.vote = VoteMode::any, true;
       return false;
     case Opcode::tex:
+      if (is_layered_geometry(piece))
+        fail("layered, cube and multisample textures (." + std::string(piece) +
+             ") are not supported");
       if (piece == "1d") return mod.geometry = 1, true;
       if (piece == "2d") return mod.geometry = 2, true;
       if (piece == "3d") return mod.geometry = 3, true;
       if (piece == "v4") return mod.vector_width = 4, true;
       return false;
+    case Opcode::suld:
+    case Opcode::sust:
+      if (piece == "b") return true;  // raw bits
+      if (piece == "p")
+        fail("formatted surface accesses (.p) are not supported; raw ones (.b) are");
+      if (is_layered_geometry(piece))
+        fail("layered surfaces (." + std::string(piece) + ") are not supported");
+      if (piece == "1d") return mod.geometry = 1, true;
+      if (piece == "2d") return mod.geometry = 2, true;
+      if (piece == "3d") return mod.geometry = 3, true;
+      if (piece == "v2") return mod.vector_width = 2, true;
+      if (piece == "v4") return mod.vector_width = 4, true;
+      if (piece == "trap") return mod.boundary = SurfaceBoundary::trap, true;
+      if (piece == "clamp") return mod.boundary = SurfaceBoundary::clamp, true;
+      if (piece == "zero") return mod.boundary = SurfaceBoundary::zero, true;
+      // cache operators: the surface goes through the L1 as any global access
+      return piece == "ca" || piece == "cg" || piece == "cs" || piece == "cv" || piece == "wb" ||
+             piece == "wt";
     default:
       return false;
   }
@@ -527,6 +554,14 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       return {{Rule::vector, t},
               {Rule::reg | Rule::symbol, DataType::b64},
               {Rule::vector, inst.source_type}};
+    case Opcode::suld:  // suld.b d, [surface, {x (bytes), y, z}]
+      return {{Rule::vector, t},
+              {Rule::reg | Rule::symbol, DataType::b64},
+              {Rule::vector, DataType::b32}};
+    case Opcode::sust:  // sust.b [surface, {x (bytes), y, z}], b
+      return {{Rule::reg | Rule::symbol, DataType::b64},
+              {Rule::vector, DataType::b32},
+              {Rule::vector, t}};
     default:
       return {};
   }
@@ -587,7 +622,7 @@ uint16_t rule_bit(Operand::Kind kind) {
 // isspacep a 32- or 64-bit address.
 bool takes_wider_registers(Opcode op) {
   return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::cvt ||
-         op == Opcode::isspacep;
+         op == Opcode::isspacep || op == Opcode::suld || op == Opcode::sust;
 }
 
 std::string operand_text(size_t position) {
@@ -684,6 +719,19 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       if (inst.op == Opcode::tex && i == 2 && operand.vector_count < inst.mod.geometry)
         fail("tex." + std::to_string(inst.mod.geometry) + "d needs " +
              std::to_string(inst.mod.geometry) + " coordinates");
+      const bool surface_data =
+          (inst.op == Opcode::suld && i == 0) || (inst.op == Opcode::sust && i == 2);
+      const bool surface_coordinates =
+          (inst.op == Opcode::suld && i == 2) || (inst.op == Opcode::sust && i == 1);
+      if (surface_data && operand.vector_count != inst.mod.vector_width)
+        fail(std::string(opcode_name(inst.op)) + " with ." +
+             (inst.mod.vector_width == 1 ? std::string("b")
+                                         : "v" + std::to_string(inst.mod.vector_width)) +
+             " needs " + std::to_string(inst.mod.vector_width) + " data register" +
+             (inst.mod.vector_width == 1 ? "" : "s"));
+      if (surface_coordinates && operand.vector_count < inst.mod.geometry)
+        fail(std::string(opcode_name(inst.op)) + "." + std::to_string(inst.mod.geometry) +
+             "d needs " + std::to_string(inst.mod.geometry) + " coordinates");
       if (inst.op == Opcode::mov) {
         const size_t other = i == 0 ? 1 : 0;
         if (operands.size() == 2 && operands[other].operand.kind != Operand::Kind::reg)
@@ -693,8 +741,9 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
                std::to_string(operand.vector_count) + " parts");
       }
       // '_' discards a destination's element; a vector that is read has none to give.
-      const bool written = i == 0 && (inst.op == Opcode::ld || inst.op == Opcode::ldu ||
-                                      inst.op == Opcode::tex || inst.op == Opcode::mov);
+      const bool written =
+          i == 0 && (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::tex ||
+                     inst.op == Opcode::mov || inst.op == Opcode::suld);
       for (size_t k = 0; k < operand.vector_count && !written; ++k)
         if (operand.vector_regs[k] == no_register)
           fail(operand_text(i) + " is read: its element " + std::to_string(k + 1) +
@@ -721,6 +770,8 @@ UnitClass unit_class_of(const Instruction& inst) {
     case Opcode::atom:
     case Opcode::red:
     case Opcode::tex:
+    case Opcode::suld:
+    case Opcode::sust:
       return UnitClass::ldst;
     case Opcode::bra:
     case Opcode::call:
@@ -899,6 +950,14 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)
     fail("tex needs a geometry (.1d, .2d, .3d)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
+  if ((inst.op == Opcode::suld || inst.op == Opcode::sust) && inst.mod.geometry == 0)
+    fail(std::string(base) +
+         " needs a geometry (.1d, .2d, .3d; layered surfaces are not supported)");
+  if ((inst.op == Opcode::suld || inst.op == Opcode::sust) &&
+      !(inst.type == DataType::b8 || inst.type == DataType::b16 || inst.type == DataType::b32 ||
+        inst.type == DataType::b64))
+    fail(std::string(base) + " takes .b8, .b16, .b32 or .b64 data, got ." +
+         std::string(type_name(inst.type)));
   if (inst.op == Opcode::cvta && inst.space == StateSpace::generic)
     fail("cvta needs a state space (.global, .shared, .local, .const, .param)");
   if ((inst.op == Opcode::mul || inst.op == Opcode::mad) && !is_float(inst.type) &&

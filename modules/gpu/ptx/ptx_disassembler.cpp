@@ -200,6 +200,10 @@ std::string mnemonic(const Instruction& inst) {
     case Opcode::tex:
       text += "." + std::to_string(mod.geometry) + "d";
       break;
+    case Opcode::suld:
+    case Opcode::sust:
+      text += ".b." + std::to_string(mod.geometry) + "d";
+      break;
     default:
       break;
   }
@@ -240,6 +244,10 @@ std::string mnemonic(const Instruction& inst) {
     add(text, type_name(inst.source_type));
   if (mod.b_type != DataType::none) add(text, type_name(mod.b_type));
   if (mod.accumulate) add(text, "add");
+  if (inst.op == Opcode::suld || inst.op == Opcode::sust)
+    add(text, mod.boundary == SurfaceBoundary::trap    ? "trap"
+              : mod.boundary == SurfaceBoundary::clamp ? "clamp"
+                                                       : "zero");
   return text;
 }
 
@@ -269,10 +277,14 @@ std::string format_instruction(const Module& module, const Function& function,
   }
   for (uint32_t i = 0; i < inst.operand_count; ++i) {
     text += i == 0 ? " " : ", ";
-    if (inst.op == Opcode::tex && i == 1) {
-      text += "[" + operand_text(module, function, inst, 1) + ", " +
-              operand_text(module, function, inst, 2) + "]";
-      break;
+    // [handle, {coordinates}]: tex's and suld's operands 1 and 2, sust's 0 and 1.
+    const uint32_t handle = inst.op == Opcode::sust ? 0 : 1;
+    if ((inst.op == Opcode::tex || inst.op == Opcode::suld || inst.op == Opcode::sust) &&
+        i == handle) {
+      text += "[" + operand_text(module, function, inst, i) + ", " +
+              operand_text(module, function, inst, i + 1) + "]";
+      ++i;
+      continue;
     }
     text += operand_text(module, function, inst, i);
     if (i == 0 && inst.dest_pred != no_register)

@@ -48,7 +48,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 83> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 85> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -119,6 +119,8 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 83> k_opcodes{{
     {O::match, "match"},
     {O::redux, "redux"},
     {O::tex, "tex"},
+    {O::suld, "suld"},
+    {O::sust, "sust"},
     {O::mma, "mma"},
     {O::wmma_mma, "wmma"},
     {O::shf, "shf"},

@@ -34,6 +34,10 @@ const char* fault_kind_name(FaultKind kind) {
       return "assertion";
     case FaultKind::stack_overflow:
       return "call stack overflow";
+    case FaultKind::invalid_surface:
+      return "invalid surface handle";
+    case FaultKind::surface_bounds:
+      return "surface access out of bounds";
   }
   return "fault";
 }

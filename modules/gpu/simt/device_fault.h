@@ -21,6 +21,8 @@ enum class FaultKind : uint8_t {
   bad_control_flow,    // pc past the end of a function, a call to no function
   assertion,           // assert() failed: a call of __assertfail
   stack_overflow,      // recursion beyond the thread's call stack
+  invalid_surface,     // suld/sust on a handle that is no bound surface
+  surface_bounds,      // suld/sust.trap outside the surface
 };
 
 const char* fault_kind_name(FaultKind kind);

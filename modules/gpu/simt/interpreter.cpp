@@ -549,6 +549,10 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
     case Opcode::tex:
       execute_texture(x, pending);
       break;
+    case Opcode::suld:
+    case Opcode::sust:
+      execute_surface(x, pending);
+      break;
     case Opcode::prefetch:
     case Opcode::membar:
     case Opcode::fence:

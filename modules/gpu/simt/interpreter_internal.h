@@ -373,6 +373,7 @@ bool meet_parked_paths(Exec& x, uint64_t members);
 void execute_runtime_call(Exec& x, const Function& callee);
 void execute_memory(Exec& x, bool& pending);
 void execute_texture(Exec& x, bool& pending);
+void execute_surface(Exec& x, bool& pending);
 void execute_fragment_memory(Exec& x, bool& pending);  // wmma.load / wmma.store
 void execute_matrix_multiply(Exec& x);                 // wmma.mma / mma.sync
 void execute_ldmatrix(Exec& x);

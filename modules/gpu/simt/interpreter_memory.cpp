@@ -63,17 +63,17 @@ inline __attribute__((always_inline)) void write_loaded(WarpState& warp, const O
   }
 }
 
-// A store's data: operands[1].
+// A store's data: operands[operand] (1 for st, 2 for sust).
 void gather_store_data(const Exec& x, uint32_t lane, uint8_t* bytes, uint32_t element,
-                       uint32_t vector_width) {
-  const Operand& source = x.instruction.operands[1];
+                       uint32_t vector_width, uint32_t operand = 1) {
+  const Operand& source = x.instruction.operands[operand];
   if (source.kind == Operand::Kind::vector) {
     for (uint32_t i = 0; i < vector_width; ++i) {
       const uint32_t reg = i < source.vector_count ? source.vector_regs[i] : no_register;
       store_bytes(bytes + i * element, reg == no_register ? 0 : x.warp.reg(reg, lane), element);
     }
   } else {
-    store_bytes(bytes, read(x, 1, lane), element);
+    store_bytes(bytes, read(x, operand, lane), element);
   }
 }
 
@@ -311,6 +311,30 @@ void execute_memory(Exec& x, bool& pending) {
   pending = true;
 }
 
+// The texture (or surface) a lane's handle names; null after a fault: a handle bound to neither
+// or to the other kind, or an object of another geometry than the instruction's (CUDA leaves that
+// undefined: tex1Dfetch reads linear memory only).
+const TextureBinding* bound_object(Exec& x, uint64_t handle, uint32_t lane, bool surface) {
+  const TextureBinding* binding = x.context.textures ? x.context.textures->find(handle) : nullptr;
+  if (!binding || binding->surface != surface || binding->width == 0 || binding->height == 0 ||
+      binding->depth == 0) {
+    x.fail(surface ? FaultKind::invalid_surface : FaultKind::invalid_texture, lane);
+    return nullptr;
+  }
+  const uint32_t geometry = x.instruction.mod.geometry;
+  if (geometry == binding->dimensions) return binding;
+  static const char* const mismatch[2][3][3] = {
+      {{"", "tex.1d fetches from a 2-D texture", "tex.1d fetches from a 3-D texture"},
+       {"tex.2d fetches from a 1-D texture", "", "tex.2d fetches from a 3-D texture"},
+       {"tex.3d fetches from a 1-D texture", "tex.3d fetches from a 2-D texture", ""}},
+      {{"", "a 1-D surface access to a 2-D surface", "a 1-D surface access to a 3-D surface"},
+       {"a 2-D surface access to a 1-D surface", "", "a 2-D surface access to a 3-D surface"},
+       {"a 3-D surface access to a 1-D surface", "a 3-D surface access to a 2-D surface", ""}}};
+  const uint32_t bound = std::clamp<uint32_t>(binding->dimensions, 1, 3);
+  x.fail(FaultKind::texture_geometry, lane, mismatch[surface][geometry - 1][bound - 1]);
+  return nullptr;
+}
+
 // tex.1d with an integer coordinate (tex1Dfetch on linear memory, 0 outside the width), and
 // float coordinates sampled as the texture's binding says (texture_sampler.h; integer ones of
 // tex.2d/3d are clamped). A lane whose texel lies outside a border-addressed texture reads 0.
@@ -384,21 +408,8 @@ void execute_texture(Exec& x, bool& pending) {
   };
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
-    const TextureBinding* binding = x.context.textures->find(read(x, 1, lane));
-    if (!binding || binding->width == 0 || binding->height == 0 || binding->depth == 0) {
-      x.fail(FaultKind::invalid_texture, lane);
-      return;
-    }
-    if (in.mod.geometry != binding->dimensions) {
-      // CUDA leaves a fetch of another geometry undefined (tex1Dfetch reads linear memory only).
-      static const char* const mismatch[3][3] = {
-          {"", "tex.1d fetches from a 2-D texture", "tex.1d fetches from a 3-D texture"},
-          {"tex.2d fetches from a 1-D texture", "", "tex.2d fetches from a 3-D texture"},
-          {"tex.3d fetches from a 1-D texture", "tex.3d fetches from a 2-D texture", ""}};
-      const uint32_t bound = std::clamp<uint32_t>(binding->dimensions, 1, 3);
-      x.fail(FaultKind::texture_geometry, lane, mismatch[in.mod.geometry - 1][bound - 1]);
-      return;
-    }
+    const TextureBinding* binding = bound_object(x, read(x, 1, lane), lane, false);
+    if (!binding) return;
     if (!first) first = binding;
     if (binding->element != first->element || binding->channels != first->channels ||
         binding->normalized_read != first->normalized_read || binding->filter != first->filter) {
@@ -443,6 +454,79 @@ void execute_texture(Exec& x, bool& pending) {
   request.filtered = taps != nullptr;
   request.run_count = 1;
   request.fragment = false;
+  pending = true;
+}
+
+// suld.b / sust.b (PTX's surfaces of raw bits): x is a byte offset into the row, y and z are
+// row and slice indices; an access moves vector_width elements of the data type and must be
+// aligned to its size. Outside the surface, .trap faults, .clamp takes the nearest access inside
+// it, .zero loads 0 (no memory access) and drops the store.
+void execute_surface(Exec& x, bool& pending) {
+  const Instruction& in = x.instruction;
+  const bool is_store = in.op == Opcode::sust;
+  const Operand& handle = in.operands[is_store ? 0 : 1];
+  const Operand& coordinates = in.operands[is_store ? 1 : 2];
+  const Operand& data = in.operands[is_store ? 2 : 0];
+  const uint32_t element = static_cast<uint32_t>(type_bytes(in.type));
+  const uint32_t vector_width = std::max<uint32_t>(in.mod.vector_width, 1);
+  const uint32_t bytes = element * vector_width;
+  MemoryRequest& request = x.warp.memory_request();
+  request.lanes = 0;
+  auto coordinate = [&](uint32_t axis, uint32_t lane) -> int64_t {
+    if (axis >= in.mod.geometry || axis >= coordinates.vector_count ||
+        coordinates.vector_regs[axis] == no_register)
+      return 0;
+    return sign_extend(x.warp.reg(coordinates.vector_regs[axis], lane), 32);
+  };
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const TextureBinding* surface = bound_object(x, read(x, handle, lane), lane, true);
+    if (!surface) return;
+    int64_t position[3] = {coordinate(0, lane), coordinate(1, lane), coordinate(2, lane)};
+    if (position[0] % bytes != 0) {
+      x.fail(FaultKind::misaligned_address, lane,
+             "surface x coordinate (bytes) not a multiple of the access size");
+      return;
+    }
+    const int64_t row_bytes = int64_t{surface->width} * surface->texel_bytes();
+    const int64_t last[3] = {(row_bytes - bytes) / bytes * bytes, int64_t{surface->height} - 1,
+                             int64_t{surface->depth} - 1};
+    bool outside = row_bytes < bytes;
+    for (uint32_t axis = 0; axis < 3; ++axis)
+      outside = outside || position[axis] < 0 || position[axis] > last[axis];
+    if (outside) {
+      if (in.mod.boundary == SurfaceBoundary::zero) {
+        static constexpr uint8_t zeros[MemoryRequest::max_lane_bytes] = {};
+        if (!is_store) write_loaded(x.warp, data, lane, zeros, in.type, vector_width);
+        return;
+      }
+      if (in.mod.boundary == SurfaceBoundary::trap || row_bytes < bytes) {
+        x.fail(FaultKind::surface_bounds, lane);
+        return;
+      }
+      for (uint32_t axis = 0; axis < 3; ++axis)
+        position[axis] = std::clamp<int64_t>(position[axis], 0, last[axis]);
+    }
+    request.lanes |= uint64_t{1} << lane;
+    request.space[lane] = StateSpace::global;
+    request.address[lane] = surface->base + uint64_t(position[2]) * surface->slice_pitch() +
+                            uint64_t(position[1]) * surface->row_pitch() + uint64_t(position[0]);
+    if (is_store) gather_store_data(x, lane, request.data[lane].data(), element, vector_width, 2);
+  });
+  if (x.failed() || request.lanes == 0) return;
+  request.kind = is_store ? MemoryKind::store : MemoryKind::load;
+  request.function = x.function;
+  request.pc = x.pc;
+  request.bytes = bytes;
+  request.type = in.type;
+  request.vector_width = static_cast<uint8_t>(vector_width);
+  request.atomic_op = AtomicOp::none;
+  request.l2_only = false;
+  request.acquires = false;
+  request.destination = is_store ? Operand{} : data;
+  request.run_count = 1;
+  request.fragment = false;
+  request.filtered = false;
   pending = true;
 }
 

@@ -3,6 +3,7 @@
 namespace ohmvp::gpu {
 
 std::string texture_sampling_problem(const TextureBinding& binding) {
+  if (binding.surface) return "";  // a surface is not sampled
   const bool float_texels = binding.element == DataType::f32 || binding.element == DataType::f16 ||
                             (binding.normalized_read && type_bytes(binding.element) <= 2);
   if (binding.filter == TextureFilter::linear && !float_texels)

@@ -34,6 +34,9 @@ struct TextureBinding {
   TextureFilter filter = TextureFilter::point;
   TextureAddress address = TextureAddress::clamp;
   bool normalized_coordinates = false;
+  // A surface object (cudaSurfaceObject_t) rather than a texture one: suld/sust take it, tex
+  // does not.
+  bool surface = false;
 
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }
