@@ -571,7 +571,7 @@ void Sm::issue_parts(uint32_t w, MemoryOp& whole, uint64_t cycle) {
   const MemoryRequest& r = whole.request;
   const TextureTaps* taps = r.filtered ? whole.taps.get() : nullptr;
   const uint32_t runs = taps ? taps->count : r.run_count;
-  std::array<uint64_t, TextureTaps::max_taps + MemoryRequest::max_runs> run_lanes{};
+  std::array<uint64_t, std::max(TextureTaps::max_taps, MemoryRequest::max_runs)> run_lanes{};
   whole.parts_left = 0;
   for (uint32_t run = 0; run < runs; ++run) {
     for (uint64_t m = r.lanes; m != 0; m &= m - 1) {
