@@ -26,8 +26,8 @@ bool is_fragment_access(Opcode op) {
 
 bool is_memory_access(Opcode op) {
   return op == Opcode::ld || op == Opcode::ldu || op == Opcode::st || op == Opcode::atom ||
-         op == Opcode::red || op == Opcode::tex || op == Opcode::suld || op == Opcode::sust ||
-         op == Opcode::ldmatrix || is_fragment_access(op);
+         op == Opcode::red || op == Opcode::tex || op == Opcode::tld4 || op == Opcode::suld ||
+         op == Opcode::sust || op == Opcode::ldmatrix || is_fragment_access(op);
 }
 
 bool drains_memory(Opcode op) {

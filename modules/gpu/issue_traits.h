@@ -23,8 +23,8 @@ IssueTraits issue_traits(const Instruction& instruction);
 
 // wmma.load.a/b/c and wmma.store.d.
 bool is_fragment_access(Opcode op);
-// ld, ldu, st, atom, red, tex, suld, sust, ldmatrix and the fragment accesses: what goes to the
-// LD/ST unit.
+// ld, ldu, st, atom, red, tex, tld4, suld, sust, ldmatrix and the fragment accesses: what goes
+// to the LD/ST unit.
 bool is_memory_access(Opcode op);
 // Instructions that wait until the warp's own accesses are complete: fences order memory, exit
 // ends the warp, call/ret change the register window results are written into. Barriers do not:

@@ -22,7 +22,7 @@ bool is_ordered(const Instruction& instruction) {
 
 bool is_load(const Instruction& instruction) {
   return instruction.op == Opcode::ld || instruction.op == Opcode::ldu ||
-         instruction.op == Opcode::tex;
+         instruction.op == Opcode::tex || instruction.op == Opcode::tld4;
 }
 
 // A load whose data comes from beyond the SM (global, local, or generic, which on the shipped
@@ -36,7 +36,7 @@ bool is_far_load(const Instruction& instruction) {
     case StateSpace::generic:
       return true;
     default:
-      return instruction.op == Opcode::tex;
+      return instruction.op == Opcode::tex || instruction.op == Opcode::tld4;
   }
 }
 

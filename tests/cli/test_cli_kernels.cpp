@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
@@ -279,6 +280,50 @@ TEST_CASE("cli: tex2D samples as the binding says: point or linear, four address
   check(point_normalized, "point", true);
   check(linear_texels, "linear", false);
   check(linear_normalized, "linear", true);
+}
+
+TEST_CASE("cli: tex2Dgather returns the bilinear footprint counter-clockwise from lower left") {
+  // tests/data/ptx/textures.cu gather2d on an 8 x 4 texture whose texel (x, y) holds 8 y + x:
+  // {T[i, j + 1], T[i + 1, j + 1], T[i + 1, j], T[i, j]} with i = floor(x - 0.5),
+  // j = floor(y - 0.5), addressed as the binding says, whatever its filter.
+  struct Case {
+    float x, y;
+    std::string address;
+    bool normalized;
+    std::array<float, 4> expected;
+  };
+  const std::vector<Case> cases = {{2.75f, 1.5f, "clamp", false, {18, 19, 11, 10}},
+                                   {7.75f, 3.75f, "clamp", false, {31, 31, 31, 31}},
+                                   {7.75f, 3.75f, "border", false, {0, 0, 0, 31}},
+                                   {0.0f, 0.5f, "wrap", true, {23, 16, 8, 15}}};
+  const std::string dir = scratch_dir("gather2d");
+  for (const Case& c : cases) {
+    INFO(c.x << ", " << c.y << " " << c.address);
+    std::filesystem::create_directories(dir);
+    write_text(dir + "/xs.bin", std::string(reinterpret_cast<const char*>(&c.x), 4));
+    write_text(dir + "/ys.bin", std::string(reinterpret_cast<const char*>(&c.y), 4));
+    const CliResult r = run_fixture(
+        dir, "textures.ptx", "gather2d", 1, 32,
+        {{"image", {{"type", "f32"}, {"count", 32}, {"init", {{"sequence", {{"start", 0}}}}}}},
+         {"xs", {{"type", "f32"}, {"count", 1}, {"init", {{"file", "xs.bin"}}}}},
+         {"ys", {{"type", "f32"}, {"count", 1}, {"init", {{"file", "ys.bin"}}}}},
+         {"out", {{"type", "f32"}, {"count", 4}}}},
+        {{{"texture",
+           {{"buffer", "image"},
+            {"width", 8},
+            {"height", 4},
+            {"address", c.address},
+            {"normalized", c.normalized}}}},
+         {{"buffer", "xs"}},
+         {{"buffer", "ys"}},
+         {{"buffer", "out"}},
+         {{"s32", 1}}},
+        {"out"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> out = read_dump<float>(dir, "out", 4);
+    for (int k = 0; k < 4; ++k) CHECK(out[k] == c.expected[k]);
+  }
 }
 
 TEST_CASE("cli: surfaces are read and written in bytes along x with their boundary modes") {

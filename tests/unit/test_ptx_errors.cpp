@@ -464,7 +464,7 @@ TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {
                     "cannot read PTX file '" OHMVP_SOURCE_DIR "': a folder, not a file");
 }
 
-TEST_CASE("ptx errors: surface and texture forms the model does not run", "[ptx]") {
+TEST_CASE("ptx errors: surface texture and gather forms the model does not run", "[ptx]") {
   CHECK(error_of("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];") ==
         "snippet.ptx:8: formatted surface accesses (.p) are not supported; raw ones (.b) are in "
         "'suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];'");
@@ -481,6 +481,12 @@ TEST_CASE("ptx errors: surface and texture forms the model does not run", "[ptx]
             .find("sust.3d needs 3 coordinates") != std::string::npos);
   CHECK(error_of("suld.b.b32.trap {%r1}, [%rd1, {%r2}];")
             .find("suld needs a geometry (.1d, .2d, .3d") != std::string::npos);
+  CHECK(error_of("tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];")
+            .find("layered and cube texture gathers (.a2d) are not supported") !=
+        std::string::npos);
+  CHECK(error_of("tld4.g.2d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2}];")
+            .find("tld4 takes .f32 coordinates") != std::string::npos);
+  CHECK(error_of("tld4.b.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2}];") == "no error");
   // v4.b8 data in 16-bit registers, as nvcc writes surf3Dread<uchar4>.
   CHECK(error_of("suld.b.3d.v4.b8.clamp {%rs1, %rs2, %rs3, %rs1}, [%rd1, {%r1, %r2, %r3, %r3}];") ==
         "no error");

@@ -50,8 +50,9 @@ enum class Opcode : uint8_t {
   // a bit mask of a position and width (cuda::bitmask, CUB's radix sort); sign or zero extension
   // of a value's low N bits
   bmsk, szext,
-  // surface loads and stores of raw bits (suld.b, sust.b: surf1Dread ... surf3Dwrite)
-  suld, sust,
+  // surface loads and stores of raw bits (suld.b, sust.b: surf1Dread ... surf3Dwrite); the
+  // four texels of a bilinear footprint (tld4: tex2Dgather)
+  suld, sust, tld4,
   // PTX the model does not run (unsupported_ptx.h), kept in its place so that only the kernels
   // that reach it are refused (Function::unsupported holds what it was)
   unsupported,
@@ -187,6 +188,7 @@ struct Modifiers {
   uint8_t geometry = 0;      // tex, suld, sust: 1 (.1d), 2 (.2d), 3 (.3d)
   // suld/sust: what an access outside the surface does (.trap, .clamp, .zero)
   SurfaceBoundary boundary = SurfaceBoundary::trap;
+  uint8_t gather_component = 0;  // tld4: .r .g .b .a (0 to 3)
   bool ftz = false;
   bool sat = false;
   bool approx = false;

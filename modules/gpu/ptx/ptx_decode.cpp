@@ -296,6 +296,15 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "3d") return mod.geometry = 3, true;
       if (piece == "v4") return mod.vector_width = 4, true;
       return false;
+    case Opcode::tld4:
+      if (is_layered_geometry(piece))
+        fail("layered and cube texture gathers (." + std::string(piece) + ") are not supported");
+      if (piece == "2d") return mod.geometry = 2, true;
+      if (piece == "v4") return mod.vector_width = 4, true;
+      for (uint8_t component = 0; component < 4; ++component)
+        if (piece == std::string_view("rgba" + component, 1))
+          return mod.gather_component = component, true;
+      return false;
     case Opcode::suld:
     case Opcode::sust:
       if (piece == "b") return true;  // raw bits
@@ -343,6 +352,7 @@ std::pair<size_t, size_t> type_count(const Instruction& inst) {
     case Opcode::set:
     case Opcode::slct:
     case Opcode::tex:
+    case Opcode::tld4:
     case Opcode::dp4a:
     case Opcode::dp2a:
       return {2, 2};
@@ -551,6 +561,7 @@ std::vector<Rule> operand_rules(const Instruction& inst, size_t given) {
       if (given == 3) return {dst, src, {Rule::imm, DataType::u32}};
       return {dst, src};
     case Opcode::tex:
+    case Opcode::tld4:
       return {{Rule::vector, t},
               {Rule::reg | Rule::symbol, DataType::b64},
               {Rule::vector, inst.source_type}};
@@ -714,11 +725,12 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
                std::to_string(inst.mod.vector_width) + " needs " +
                std::to_string(inst.mod.vector_width));
       }
-      if (inst.op == Opcode::tex && i == 0 && operand.vector_count != 4)
-        fail("tex needs a destination vector of 4 registers");
-      if (inst.op == Opcode::tex && i == 2 && operand.vector_count < inst.mod.geometry)
-        fail("tex." + std::to_string(inst.mod.geometry) + "d needs " +
-             std::to_string(inst.mod.geometry) + " coordinates");
+      const bool fetch = inst.op == Opcode::tex || inst.op == Opcode::tld4;
+      if (fetch && i == 0 && operand.vector_count != 4)
+        fail(std::string(opcode_name(inst.op)) + " needs a destination vector of 4 registers");
+      if (fetch && i == 2 && operand.vector_count < inst.mod.geometry)
+        fail(std::string(opcode_name(inst.op)) + "." + std::to_string(inst.mod.geometry) +
+             "d needs " + std::to_string(inst.mod.geometry) + " coordinates");
       const bool surface_data =
           (inst.op == Opcode::suld && i == 0) || (inst.op == Opcode::sust && i == 2);
       const bool surface_coordinates =
@@ -743,7 +755,7 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       // '_' discards a destination's element; a vector that is read has none to give.
       const bool written =
           i == 0 && (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::tex ||
-                     inst.op == Opcode::mov || inst.op == Opcode::suld);
+                     inst.op == Opcode::mov || inst.op == Opcode::suld || inst.op == Opcode::tld4);
       for (size_t k = 0; k < operand.vector_count && !written; ++k)
         if (operand.vector_regs[k] == no_register)
           fail(operand_text(i) + " is read: its element " + std::to_string(k + 1) +
@@ -770,6 +782,7 @@ UnitClass unit_class_of(const Instruction& inst) {
     case Opcode::atom:
     case Opcode::red:
     case Opcode::tex:
+    case Opcode::tld4:
     case Opcode::suld:
     case Opcode::sust:
       return UnitClass::ldst;
@@ -950,6 +963,10 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)
     fail("tex needs a geometry (.1d, .2d, .3d)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
+  if (inst.op == Opcode::tld4 && (inst.mod.geometry != 2 || inst.mod.vector_width != 4))
+    fail("tld4 needs .2d and .v4");
+  if (inst.op == Opcode::tld4 && inst.source_type != DataType::f32)
+    fail("tld4 takes .f32 coordinates");
   if ((inst.op == Opcode::suld || inst.op == Opcode::sust) && inst.mod.geometry == 0)
     fail(std::string(base) +
          " needs a geometry (.1d, .2d, .3d; layered surfaces are not supported)");

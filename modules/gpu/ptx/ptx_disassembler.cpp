@@ -204,6 +204,9 @@ std::string mnemonic(const Instruction& inst) {
     case Opcode::sust:
       text += ".b." + std::to_string(mod.geometry) + "d";
       break;
+    case Opcode::tld4:
+      text += std::string(".") + "rgba"[mod.gather_component % 4] + ".2d";
+      break;
     default:
       break;
   }
@@ -277,9 +280,10 @@ std::string format_instruction(const Module& module, const Function& function,
   }
   for (uint32_t i = 0; i < inst.operand_count; ++i) {
     text += i == 0 ? " " : ", ";
-    // [handle, {coordinates}]: tex's and suld's operands 1 and 2, sust's 0 and 1.
+    // [handle, {coordinates}]: tex's, tld4's and suld's operands 1 and 2, sust's 0 and 1.
     const uint32_t handle = inst.op == Opcode::sust ? 0 : 1;
-    if ((inst.op == Opcode::tex || inst.op == Opcode::suld || inst.op == Opcode::sust) &&
+    if ((inst.op == Opcode::tex || inst.op == Opcode::tld4 || inst.op == Opcode::suld ||
+         inst.op == Opcode::sust) &&
         i == handle) {
       text += "[" + operand_text(module, function, inst, i) + ", " +
               operand_text(module, function, inst, i + 1) + "]";

@@ -48,7 +48,7 @@ constexpr std::array<std::pair<StateSpace, std::string_view>, 7> k_spaces{{
 }};
 
 using O = Opcode;
-constexpr std::array<std::pair<Opcode, std::string_view>, 85> k_opcodes{{
+constexpr std::array<std::pair<Opcode, std::string_view>, 86> k_opcodes{{
     {O::ld, "ld"},
     {O::ldu, "ldu"},
     {O::st, "st"},
@@ -121,6 +121,7 @@ constexpr std::array<std::pair<Opcode, std::string_view>, 85> k_opcodes{{
     {O::tex, "tex"},
     {O::suld, "suld"},
     {O::sust, "sust"},
+    {O::tld4, "tld4"},
     {O::mma, "mma"},
     {O::wmma_mma, "wmma"},
     {O::shf, "shf"},

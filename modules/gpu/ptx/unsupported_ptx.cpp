@@ -18,7 +18,7 @@ const std::vector<Family> k_families{
       "vmad",  "vset",  "vadd2",    "vsub2",  "vavrg2", "vmin2", "vmax2",
       "vset2", "vadd4", "vsub4",    "vavrg4", "vmin4",  "vmax4", "vset4"}},
     {"a surface reduction or query", {"sured", "suq"}},
-    {"a texture query or gather", {"txq", "tld4"}},
+    {"a texture query", {"txq"}},
     {"a performance-monitor instruction", {"pmevent"}},
     {"a texture/sampler/surface type test", {"istypep"}},
     {"an indexed branch", {"brx"}},

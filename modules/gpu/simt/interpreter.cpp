@@ -547,6 +547,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
       execute_ldmatrix(x);
       break;
     case Opcode::tex:
+    case Opcode::tld4:
       execute_texture(x, pending);
       break;
     case Opcode::suld:

@@ -346,6 +346,7 @@ void execute_texture(Exec& x, bool& pending) {
   }
   MemoryRequest& request = x.warp.memory_request();
   request.lanes = 0;
+  const bool gather = in.op == Opcode::tld4;
   const TextureBinding* first = nullptr;
   const Operand& coordinates = in.operands[2];
   const bool float_coordinates =
@@ -420,6 +421,12 @@ void execute_texture(Exec& x, bool& pending) {
       read_zero(lane);  // tex1Dfetch outside linear memory reads 0 (CUDA's rule)
       return;
     }
+    if (gather) {  // tld4: the bilinear footprint whatever the texture's filter
+      TextureBinding footprint = *binding;
+      footprint.filter = TextureFilter::linear;
+      if (!add_taps(lane, footprint)) read_zero(lane);
+      return;
+    }
     if (float_coordinates && binding->filter == TextureFilter::linear) {
       if (!add_taps(lane, *binding)) read_zero(lane);
       return;
@@ -452,6 +459,7 @@ void execute_texture(Exec& x, bool& pending) {
   request.texture_channels = first->channels;
   request.texture_normalized = first->normalized_read;
   request.filtered = taps != nullptr;
+  request.gather_component = gather ? static_cast<int8_t>(in.mod.gather_component) : -1;
   request.run_count = 1;
   request.fragment = false;
   pending = true;
@@ -627,6 +635,27 @@ void write_filtered_texels(WarpState& warp, const MemoryRequest& request, const 
   });
 }
 
+// tld4: channel `gather_component` of the footprint's four texels, counter-clockwise from the
+// lower left (PTX ISA): T[i, j + 1], T[i + 1, j + 1], T[i + 1, j], T[i, j]; a texel outside a
+// border-addressed texture, or a channel the texture lacks, reads 0.
+void write_gathered_texels(WarpState& warp, const MemoryRequest& request, const TextureTaps& taps) {
+  static constexpr uint32_t k_tap_of_channel[4] = {2, 3, 1, 0};
+  const uint32_t element = static_cast<uint32_t>(type_bytes(request.texture_element));
+  const uint32_t component = static_cast<uint32_t>(request.gather_component);
+  for_each_lane(request.lanes, [&](uint32_t lane) {
+    for (uint32_t channel = 0; channel < 4; ++channel) {
+      const uint32_t k = k_tap_of_channel[channel];
+      const bool present = (taps.present[lane] >> k) & 1 && component < request.texture_channels;
+      write_texel_channel(
+          warp, request, lane, channel,
+          present
+              ? texel_channel(taps.texels[lane].data() + k * taps.texel_bytes + component * element,
+                              request.texture_element, request.texture_normalized)
+              : 0.0);
+    }
+  });
+}
+
 }  // namespace
 
 void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request,
@@ -650,7 +679,9 @@ void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request,
       });
       break;
     case MemoryKind::texture:
-      if (request.filtered)
+      if (request.gather_component >= 0)
+        write_gathered_texels(warp, request, taps ? *taps : warp.texture_taps());
+      else if (request.filtered)
         write_filtered_texels(warp, request, taps ? *taps : warp.texture_taps());
       else
         write_texels(warp, request);

@@ -61,9 +61,10 @@ struct MemoryRequest {
   DataType texture_element = DataType::none;  // tex: the bound buffer's element type
   uint32_t texture_channels = 0;
   bool texture_normalized = false;  // TextureBinding::normalized_read
-  // tex with linear filtering: the texels each lane blends are the warp's TextureTaps, not
-  // address[lane] (which holds the lane's first texel, for fault reports).
+  // tex with linear filtering, or tld4: the texels each lane blends (or gathers) are the warp's
+  // TextureTaps, not address[lane] (which holds the lane's first texel, for fault reports).
   bool filtered = false;
+  int8_t gather_component = -1;  // tld4: the channel gathered from each of the four texels
 };
 
 // The texels of a linearly filtered texture fetch (MemoryRequest::filtered), per lane: tap k is

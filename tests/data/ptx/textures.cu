@@ -28,3 +28,10 @@ extern "C" __global__ void sample3d(cudaTextureObject_t tex, const float* xs, co
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex3D<float>(tex, xs[i], ys[i], zs[i]);
 }
+
+// tex2Dgather of channel 0 at the coordinates given: the four texels of the bilinear footprint.
+extern "C" __global__ void gather2d(cudaTextureObject_t tex, const float* xs, const float* ys,
+                                    float4* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex2Dgather<float4>(tex, xs[i], ys[i], 0);
+}
