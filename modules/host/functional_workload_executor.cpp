@@ -11,14 +11,14 @@ namespace ohmvp {
 
 namespace {
 
-const char* kind_name(KernelArg::Kind kind) {
-  switch (kind) {
+const char* kind_name(const ResolvedArg& arg) {
+  switch (arg.kind) {
     case KernelArg::Kind::buffer:
       return "a buffer (an 8-byte pointer)";
     case KernelArg::Kind::scalar:
       return "a scalar";
     case KernelArg::Kind::texture:
-      return "a texture (an 8-byte handle)";
+      return arg.texture.surface ? "a surface (an 8-byte handle)" : "a texture (an 8-byte handle)";
     case KernelArg::Kind::structure:
       return "a struct";
   }
@@ -103,8 +103,8 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
         break;
     }
     if (bytes.size() != param.size)
-      throw ConfigError(where + "argument " + std::to_string(i) + " is " + kind_name(arg.kind) +
-                        " of " + std::to_string(bytes.size()) + " bytes, parameter '" + param.name +
+      throw ConfigError(where + "argument " + std::to_string(i) + " is " + kind_name(arg) + " of " +
+                        std::to_string(bytes.size()) + " bytes, parameter '" + param.name +
                         "' takes " + std::to_string(param.size) +
                         (arg.kind == KernelArg::Kind::structure ? struct_layout_hint() : ""));
     std::memcpy(block.data() + param.offset, bytes.data(), bytes.size());

@@ -379,4 +379,14 @@ TEST_CASE("functional executor: surface reads and writes with their boundary mod
     CHECK(zeroed[t] == (t >= 2 && t < 10 ? 98 + t : 0));
   }
   for (int i = 0; i < 8; ++i) CHECK(out[i] == i + 2);
+
+  // A surface where the kernel takes an int.
+  nlohmann::json misplaced = workload;
+  misplaced["launches"][0]["kernel"] = "trap1d";
+  misplaced["launches"][0]["args"] = {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
+                                      {{"buffer", "clamped"}},
+                                      {{"surface", {{"buffer", "out"}, {"width", 8}}}}};
+  CHECK_THROWS_WITH(
+      run_workload_functionally(load_gpu_workload(folder.write("bad.json", misplaced.dump()))),
+      Catch::Contains("argument 2 is a surface (an 8-byte handle) of 8 bytes"));
 }
