@@ -14,10 +14,10 @@ namespace ohmvp::gpu {
 // use. An instruction never passes:
 // - one that writes a register it reads or writes, or reads a register it writes (the carry flag
 //   of .cc and addc counts as a register);
-// - a store, atomic or reduction, barrier, fence, call, branch, ret, exit, trap, brkpt or
-//   nanosleep, a warp-wide (.sync) instruction, a tensor-core instruction, a stack change, a
-//   read of a clock, an instruction the model does not run, or an ordered (volatile, relaxed,
-//   acquire) load: these keep their place, and everything stays on its side of them.
+// - a store, atomic or reduction, surface load or store, barrier, fence, call, branch, ret, exit,
+//   trap, brkpt or nanosleep, a warp-wide (.sync) instruction, a tensor-core instruction, a stack
+//   change, a read of a clock, an instruction the model does not run, or an ordered (volatile,
+//   relaxed, acquire) load: these keep their place, and everything stays on its side of them.
 // Only the order inside a block changes, so branch targets, reconvergence points and the indices
 // of unsupported instructions keep their values. What each thread computes does not change;
 // where several instructions of a block would fault, the one reported may. The time and memory

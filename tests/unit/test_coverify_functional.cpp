@@ -273,12 +273,39 @@ TEST_CASE("the 1024^3 tensor-core GEMM matches its reference", "[.][large][tenso
   check_against_reference(test::workloads_dir() / "large" / "wmma_gemm_1024.json");
 }
 
+namespace {
+
+// A workload of one launch of `kernel` (tests/data/ptx/`ptx`) on one CTA of `threads` threads.
+nlohmann::json fixture_workload(const std::string& ptx, const nlohmann::json& buffers,
+                                const std::string& kernel, unsigned threads,
+                                const nlohmann::json& args, const nlohmann::json& outputs) {
+  return {{"type", "kernel"},
+          {"ptx", (fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / ptx).string()},
+          {"buffers", buffers},
+          {"launches",
+           {{{"kernel", kernel}, {"grid", {1, 1, 1}}, {"block", {threads, 1, 1}}, {"args", args}}}},
+          {"outputs", outputs}};
+}
+
+FunctionalRun run_fixture(const TempFolder& folder, const nlohmann::json& workload) {
+  return run_workload_functionally(load_gpu_workload(folder.write("w.json", workload.dump())));
+}
+
+// Output `name` of a run as values of T.
+template <class T>
+std::vector<T> output_values(const FunctionalRun& run, const std::string& name) {
+  const std::vector<uint8_t>& bytes = run.outputs.at(name);
+  std::vector<T> values(bytes.size() / sizeof(T));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+}  // namespace
+
 TEST_CASE("functional executor: linear filtering of 1-D and 3-D textures", "[coverify]") {
   // tests/data/ptx/textures.cu sample1d on texels 0..7, and sample3d on a 4 x 4 x 4 texture
   // whose texel (x, y, z) holds 16 z + 4 y + x: a blend of texels i = floor(x - 0.5) and i + 1 on
   // each axis, weights in 1/256 steps (here quarters, so exact).
-  const std::string ptx =
-      (fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / "textures.ptx").string();
   const auto coordinates = [](const std::vector<float>& values) {
     return nlohmann::json{
         {"type", "f32"},
@@ -286,59 +313,43 @@ TEST_CASE("functional executor: linear filtering of 1-D and 3-D textures", "[cov
         {"init", {{"sequence", {{"start", values[0]}, {"step", values[1] - values[0]}}}}}};
   };
   TempFolder folder;
-  const nlohmann::json one_d = {
-      {"type", "kernel"},
-      {"ptx", ptx},
-      {"buffers",
-       {{"texels", {{"type", "f32"}, {"count", 8}, {"init", {{"sequence", {{"start", 0}}}}}}},
-        {"xs", coordinates({2.75f, 7.75f})},  // 2.25; then 7 (clamped), 7 (clamped)
-        {"out", {{"type", "f32"}, {"count", 2}}}}},
-      {"launches",
-       {{{"kernel", "sample1d"},
-         {"grid", {1, 1, 1}},
-         {"block", {32, 1, 1}},
-         {"args",
-          {{{"texture", {{"buffer", "texels"}, {"width", 8}, {"filter", "linear"}}}},
-           {{"buffer", "xs"}},
-           {{"buffer", "out"}},
-           {{"s32", 2}}}}}}},
-      {"outputs", {"out"}}};
-  FunctionalRun run =
-      run_workload_functionally(load_gpu_workload(folder.write("one.json", one_d.dump())));
-  std::vector<float> out(2);
-  std::memcpy(out.data(), run.outputs.at("out").data(), 8);
+  const nlohmann::json one_d = fixture_workload(
+      "textures.ptx",
+      {{"texels", {{"type", "f32"}, {"count", 8}, {"init", {{"sequence", {{"start", 0}}}}}}},
+       {"xs", coordinates({2.75f, 7.75f})},  // 2.25; then 7 (clamped), 7 (clamped)
+       {"out", {{"type", "f32"}, {"count", 2}}}},
+      "sample1d", 32,
+      {{{"texture", {{"buffer", "texels"}, {"width", 8}, {"filter", "linear"}}}},
+       {{"buffer", "xs"}},
+       {{"buffer", "out"}},
+       {{"s32", 2}}},
+      {"out"});
+  std::vector<float> out = output_values<float>(run_fixture(folder, one_d), "out");
   CHECK(out[0] == 2.25f);
   CHECK(out[1] == 7.0f);
 
-  const nlohmann::json three_d = {
-      {"type", "kernel"},
-      {"ptx", ptx},
-      {"buffers",
-       {{"texels", {{"type", "f32"}, {"count", 64}, {"init", {{"sequence", {{"start", 0}}}}}}},
-        {"xs", coordinates({1.75f, 0.25f})},
-        {"ys", coordinates({2.5f, 3.5f})},
-        {"zs", coordinates({1.25f, 4.25f})},
-        {"out", {{"type", "f32"}, {"count", 2}}}}},
-      {"launches",
-       {{{"kernel", "sample3d"},
-         {"grid", {1, 1, 1}},
-         {"block", {32, 1, 1}},
-         {"args",
-          {{{"texture",
-             {{"buffer", "texels"},
-              {"width", 4},
-              {"height", 4},
-              {"depth", 4},
-              {"filter", "linear"},
-              {"address", "border"}}}},
-           {{"buffer", "xs"}},
-           {{"buffer", "ys"}},
-           {{"buffer", "zs"}},
-           {{"buffer", "out"}},
-           {{"s32", 2}}}}}}},
-      {"outputs", {"out"}}};
-  run = run_workload_functionally(load_gpu_workload(folder.write("three.json", three_d.dump())));
-  std::memcpy(out.data(), run.outputs.at("out").data(), 8);
+  const nlohmann::json three_d = fixture_workload(
+      "textures.ptx",
+      {{"texels", {{"type", "f32"}, {"count", 64}, {"init", {{"sequence", {{"start", 0}}}}}}},
+       {"xs", coordinates({1.75f, 0.25f})},
+       {"ys", coordinates({2.5f, 3.5f})},
+       {"zs", coordinates({1.25f, 4.25f})},
+       {"out", {{"type", "f32"}, {"count", 2}}}},
+      "sample3d", 32,
+      {{{"texture",
+         {{"buffer", "texels"},
+          {"width", 4},
+          {"height", 4},
+          {"depth", 4},
+          {"filter", "linear"},
+          {"address", "border"}}}},
+       {{"buffer", "xs"}},
+       {{"buffer", "ys"}},
+       {{"buffer", "zs"}},
+       {{"buffer", "out"}},
+       {{"s32", 2}}},
+      {"out"});
+  out = output_values<float>(run_fixture(folder, three_d), "out");
   // (1.75, 2.5, 1.25): 16 * 0.75 + 4 * 2 + 1.25. (0.25, 3.5, 4.25): x takes 3/4 of column 0 and
   // 1/4 of the border, z 1/4 of slice 3 and 3/4 of the border: 3/16 of texel (0, 3, 3) = 60.
   CHECK(out[0] == 21.25f);
@@ -348,31 +359,22 @@ TEST_CASE("functional executor: linear filtering of 1-D and 3-D textures", "[cov
 TEST_CASE("functional executor: surface reads and writes with their boundary modes", "[coverify]") {
   // tests/data/ptx/surfaces.cu bounds1d: thread t reads int element t - 2 clamped and zeroed
   // outside the 8-element surface, and writes t there with the zero mode (outside: dropped).
-  const nlohmann::json workload = {
-      {"type", "kernel"},
-      {"ptx", (fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / "surfaces.ptx").string()},
-      {"buffers",
-       {{"in", {{"type", "s32"}, {"count", 8}, {"init", {{"sequence", {{"start", 100}}}}}}},
-        {"out", {{"type", "s32"}, {"count", 8}, {"init", {{"value", -1}}}}},
-        {"clamped", {{"type", "s32"}, {"count", 12}}},
-        {"zeroed", {{"type", "s32"}, {"count", 12}}}}},
-      {"launches",
-       {{{"kernel", "bounds1d"},
-         {"grid", {1, 1, 1}},
-         {"block", {12, 1, 1}},
-         {"args",
-          {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
-           {{"surface", {{"buffer", "out"}, {"width", 8}}}},
-           {{"buffer", "clamped"}},
-           {{"buffer", "zeroed"}}}}}}},
-      {"outputs", {"out", "clamped", "zeroed"}}};
+  const nlohmann::json buffers = {
+      {"in", {{"type", "s32"}, {"count", 8}, {"init", {{"sequence", {{"start", 100}}}}}}},
+      {"out", {{"type", "s32"}, {"count", 8}, {"init", {{"value", -1}}}}},
+      {"clamped", {{"type", "s32"}, {"count", 12}}},
+      {"zeroed", {{"type", "s32"}, {"count", 12}}}};
   TempFolder folder;
   const FunctionalRun run =
-      run_workload_functionally(load_gpu_workload(folder.write("bounds.json", workload.dump())));
-  std::vector<int32_t> out(8), clamped(12), zeroed(12);
-  std::memcpy(out.data(), run.outputs.at("out").data(), 32);
-  std::memcpy(clamped.data(), run.outputs.at("clamped").data(), 48);
-  std::memcpy(zeroed.data(), run.outputs.at("zeroed").data(), 48);
+      run_fixture(folder, fixture_workload("surfaces.ptx", buffers, "bounds1d", 12,
+                                           {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
+                                            {{"surface", {{"buffer", "out"}, {"width", 8}}}},
+                                            {{"buffer", "clamped"}},
+                                            {{"buffer", "zeroed"}}},
+                                           {"out", "clamped", "zeroed"}));
+  const std::vector<int32_t> out = output_values<int32_t>(run, "out");
+  const std::vector<int32_t> clamped = output_values<int32_t>(run, "clamped");
+  const std::vector<int32_t> zeroed = output_values<int32_t>(run, "zeroed");
   for (int t = 0; t < 12; ++t) {
     INFO("thread " << t);
     CHECK(clamped[t] == 100 + std::clamp(t - 2, 0, 7));
@@ -381,12 +383,11 @@ TEST_CASE("functional executor: surface reads and writes with their boundary mod
   for (int i = 0; i < 8; ++i) CHECK(out[i] == i + 2);
 
   // A surface where the kernel takes an int.
-  nlohmann::json misplaced = workload;
-  misplaced["launches"][0]["kernel"] = "trap1d";
-  misplaced["launches"][0]["args"] = {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
-                                      {{"buffer", "clamped"}},
-                                      {{"surface", {{"buffer", "out"}, {"width", 8}}}}};
   CHECK_THROWS_WITH(
-      run_workload_functionally(load_gpu_workload(folder.write("bad.json", misplaced.dump()))),
+      run_fixture(folder, fixture_workload("surfaces.ptx", buffers, "trap1d", 12,
+                                           {{{"surface", {{"buffer", "in"}, {"width", 8}}}},
+                                            {{"buffer", "clamped"}},
+                                            {{"surface", {{"buffer", "out"}, {"width", 8}}}}},
+                                           {"out", "clamped", "zeroed"})),
       Catch::Contains("argument 2 is a surface (an 8-byte handle) of 8 bytes"));
 }

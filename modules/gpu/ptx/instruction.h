@@ -185,7 +185,7 @@ struct Modifiers {
   VoteMode vote = VoteMode::none;
   BarrierMode barrier = BarrierMode::none;
   uint8_t vector_width = 1;  // .v2 / .v4 on ld/st/tex
-  uint8_t geometry = 0;      // tex, suld, sust: 1 (.1d), 2 (.2d), 3 (.3d)
+  uint8_t geometry = 0;      // tex, tld4, suld, sust: 1 (.1d), 2 (.2d), 3 (.3d)
   // suld/sust: what an access outside the surface does (.trap, .clamp, .zero)
   SurfaceBoundary boundary = SurfaceBoundary::trap;
   uint8_t gather_component = 0;  // tld4: .r .g .b .a (0 to 3)

@@ -64,13 +64,21 @@ bool is_float_rounding(RoundingMode mode) {
          mode == RoundingMode::rp;
 }
 
-// Applies one modifier piece of `base` to `inst`; false if the opcode does not take it.
 // The geometries of texture and surface arrays, cube maps and multisample textures.
 bool is_layered_geometry(std::string_view piece) {
   return piece == "a1d" || piece == "a2d" || piece == "cube" || piece == "acube" ||
          piece == "2dms" || piece == "a2dms";
 }
 
+// tex, suld, sust: .1d, .2d or .3d into mod.geometry; false for another piece.
+bool apply_geometry(std::string_view piece, Modifiers& mod) {
+  for (uint8_t dimensions = 1; dimensions <= 3; ++dimensions)
+    if (piece.size() == 2 && piece[0] == char('0' + dimensions) && piece[1] == 'd')
+      return mod.geometry = dimensions, true;
+  return false;
+}
+
+// Applies one modifier piece of `base` to `inst`; false if the opcode does not take it.
 bool apply_modifier(std::string_view base, std::string_view piece, Instruction& inst) {
   Modifiers& mod = inst.mod;
   const Opcode op = inst.op;
@@ -291,9 +299,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (is_layered_geometry(piece))
         fail("layered, cube and multisample textures (." + std::string(piece) +
              ") are not supported");
-      if (piece == "1d") return mod.geometry = 1, true;
-      if (piece == "2d") return mod.geometry = 2, true;
-      if (piece == "3d") return mod.geometry = 3, true;
+      if (apply_geometry(piece, mod)) return true;
       if (piece == "v4") return mod.vector_width = 4, true;
       return false;
     case Opcode::tld4:
@@ -312,9 +318,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
         fail("formatted surface accesses (.p) are not supported; raw ones (.b) are");
       if (is_layered_geometry(piece))
         fail("layered surfaces (." + std::string(piece) + ") are not supported");
-      if (piece == "1d") return mod.geometry = 1, true;
-      if (piece == "2d") return mod.geometry = 2, true;
-      if (piece == "3d") return mod.geometry = 3, true;
+      if (apply_geometry(piece, mod)) return true;
       if (piece == "v2") return mod.vector_width = 2, true;
       if (piece == "v4") return mod.vector_width = 4, true;
       if (piece == "trap") return mod.boundary = SurfaceBoundary::trap, true;

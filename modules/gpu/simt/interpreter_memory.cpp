@@ -368,8 +368,8 @@ void execute_texture(Exec& x, bool& pending) {
     return position < 0 || position >= static_cast<int64_t>(width);
   };
   TextureTaps* taps = nullptr;
-  // Linear filtering: the lane's 2, 4 or 8 texels and weights; false when every one of them lies
-  // outside a border-addressed texture.
+  // Linear filtering or tld4: the lane's 2, 4 or 8 texels and weights; false when every one of
+  // them lies outside a border-addressed texture.
   auto add_taps = [&](uint32_t lane, const TextureBinding& binding) {
     if (!taps) {
       taps = &x.warp.texture_taps();
@@ -380,7 +380,7 @@ void execute_texture(Exec& x, bool& pending) {
     AxisTexels axes[3];
     for (uint32_t axis = 0; axis < 3; ++axis) {
       axes[axis] = axis < in.mod.geometry
-                       ? sample_axis(as_f32(coordinate_bits(axis, lane)), sizes[axis], binding)
+                       ? linear_footprint(as_f32(coordinate_bits(axis, lane)), sizes[axis], binding)
                        : AxisTexels{};
       taps->weight[lane][axis] = axes[axis].weight;
     }
@@ -421,13 +421,7 @@ void execute_texture(Exec& x, bool& pending) {
       read_zero(lane);  // tex1Dfetch outside linear memory reads 0 (CUDA's rule)
       return;
     }
-    if (gather) {  // tld4: the bilinear footprint whatever the texture's filter
-      TextureBinding footprint = *binding;
-      footprint.filter = TextureFilter::linear;
-      if (!add_taps(lane, footprint)) read_zero(lane);
-      return;
-    }
-    if (float_coordinates && binding->filter == TextureFilter::linear) {
+    if (gather || (float_coordinates && binding->filter == TextureFilter::linear)) {
       if (!add_taps(lane, *binding)) read_zero(lane);
       return;
     }
@@ -678,14 +672,18 @@ void Interpreter::complete_memory(WarpState& warp, const MemoryRequest& request,
               element_image(request.type, load_bytes(request.data[lane].data(), request.bytes));
       });
       break;
-    case MemoryKind::texture:
-      if (request.gather_component >= 0)
-        write_gathered_texels(warp, request, taps ? *taps : warp.texture_taps());
-      else if (request.filtered)
-        write_filtered_texels(warp, request, taps ? *taps : warp.texture_taps());
-      else
+    case MemoryKind::texture: {
+      if (!request.filtered) {
         write_texels(warp, request);
+        break;
+      }
+      const TextureTaps& fetched = taps ? *taps : warp.texture_taps();
+      if (request.gather_component >= 0)
+        write_gathered_texels(warp, request, fetched);
+      else
+        write_filtered_texels(warp, request, fetched);
       break;
+    }
     case MemoryKind::store:
     case MemoryKind::reduction:
       break;

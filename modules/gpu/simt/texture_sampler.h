@@ -28,6 +28,10 @@ struct AxisTexels {
 
 AxisTexels sample_axis(float coordinate, uint32_t size, const TextureBinding& binding);
 
+// The two texels and the weight linear filtering blends along the axis, whatever the binding's
+// filter (tld4 gathers this footprint from any texture).
+AxisTexels linear_footprint(float coordinate, uint32_t size, const TextureBinding& binding);
+
 // Texel `index` (any integer) of an axis of `size` texels under `mode`, or AxisTexels::border.
 int64_t address_texel(int64_t index, uint32_t size, TextureAddress mode);
 
