@@ -704,6 +704,14 @@ class WorkloadParser {
       t.dimensions = 3;
       r.get("depth", t.depth, uint64_t{1}, uint64_t{16384});
     }
+    r.get("layers", t.layers, uint64_t{1}, uint64_t{2048});
+    if (r.has("layers") && t.dimensions == 3)
+      r.fail("layers", std::string("a layered ") + kind + " is 1-D or 2-D; drop \"depth\"");
+    r.get("cubemap", t.cubemap);
+    if (t.cubemap && (t.dimensions != 2 || t.height != t.width))
+      r.fail("cubemap",
+             std::string("a cubemap ") + kind +
+                 "'s faces are square: give \"height\" equal to \"width\", no \"depth\"");
     r.get("channels", t.channels, 1u, 4u);
     if (!surface) {
       r.get_enum("filter", t.filter,
@@ -724,11 +732,13 @@ class WorkloadParser {
     if (t.channels == 3)
       r.fail("channels", std::string("3-channel ") + kind + "s do not exist; expected 1, 2 or 4");
     r.finish();
-    if (t.width * t.height * t.depth * t.channels > buffer.count)
+    const uint64_t slices = (t.cubemap ? 6 : 1) * (t.layers ? t.layers : 1);
+    if (t.width * t.height * t.depth * slices * t.channels > buffer.count)
       r.fail("width", std::to_string(t.width) + " x " + std::to_string(t.height) +
                           (t.dimensions == 3 ? " x " + std::to_string(t.depth) : "") +
-                          " texels of " + std::to_string(t.channels) + " elements exceed buffer '" +
-                          t.buffer + "' (" + std::to_string(buffer.count) + " elements)");
+                          (slices > 1 ? " x " + std::to_string(slices) : "") + " texels of " +
+                          std::to_string(t.channels) + " elements exceed buffer '" + t.buffer +
+                          "' (" + std::to_string(buffer.count) + " elements)");
     return t;
   }
 

@@ -60,6 +60,8 @@ struct TextureBinding {
   uint64_t width = 0;
   uint64_t height = 1;
   uint64_t depth = 1;
+  uint64_t layers = 0;   // "layers": a layered texture of that many 1-D or 2-D ones; 0: not
+  bool cubemap = false;  // "cubemap": six square faces (width = height), layered with "layers"
   TextureFilter filter = TextureFilter::point;
   TextureAddress address = TextureAddress::clamp;
   bool normalized = false;  // coordinates in [0, 1) rather than texels

@@ -57,12 +57,14 @@ gpu::TextureBinding workload_texture(const GpuWorkload& workload, const TextureB
   binding.address = texture.address;
   binding.normalized_coordinates = texture.normalized;
   binding.surface = texture.surface;
-  const std::string problem = gpu::texture_sampling_problem(binding);
-  if (!problem.empty()) throw ConfigError(where + problem);
   binding.dimensions = texture.dimensions;
   binding.width = static_cast<uint32_t>(texture.width);
   binding.height = static_cast<uint32_t>(texture.dimensions >= 2 ? texture.height : 1);
   binding.depth = static_cast<uint32_t>(texture.dimensions == 3 ? texture.depth : 1);
+  binding.layers = static_cast<uint32_t>(texture.layers);
+  binding.cubemap = texture.cubemap;
+  const std::string problem = gpu::texture_sampling_problem(binding);
+  if (!problem.empty()) throw ConfigError(where + problem);
   return binding;
 }
 

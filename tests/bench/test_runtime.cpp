@@ -69,7 +69,7 @@ TEST_CASE("runtime: launches check their arguments against the kernel's paramete
   CHECK_THROWS_AS(cuda.launch(module, "vecadd", {}, std::vector<uint8_t>(3)), ohmvp::ConfigError);
 }
 
-TEST_CASE("runtime: create_texture refuses sampling settings CUDA does not have") {
+TEST_CASE("runtime: create_texture refuses sampling settings and shapes CUDA does not have") {
   ohmvp::Runtime& cuda = platform().runtime();
   ohmvp::gpu::TextureBinding binding;
   binding.base = cuda.malloc(256);
@@ -81,6 +81,13 @@ TEST_CASE("runtime: create_texture refuses sampling settings CUDA does not have"
                     Catch::Contains("create_texture: address \"wrap\" needs normalized "
                                     "coordinates"));
   binding.normalized_coordinates = true;
+  CHECK(cuda.create_texture(binding) != 0);
+  binding.cubemap = true;
+  binding.height = 4;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    "create_texture: a cubemap texture's faces are square: width and height "
+                    "equal, no depth");
+  binding.height = 8;
   CHECK(cuda.create_texture(binding) != 0);
   cuda.free(binding.base);
 }

@@ -418,6 +418,253 @@ TEST_CASE("cli: surfaces are read and written in bytes along x with their bounda
   }
 }
 
+TEST_CASE("cli: layered textures and cubemaps sample the layer and face their coordinates name") {
+  // tests/data/ptx/layered_textures.cu on the timed GPU.
+  const std::string dir = scratch_dir("layered_textures");
+  std::filesystem::create_directories(dir);
+  const auto floats = [&](const std::string& name, const std::vector<float>& values) {
+    write_text(dir + "/" + name + ".bin",
+               std::string(reinterpret_cast<const char*>(values.data()), 4 * values.size()));
+    return nlohmann::json{
+        {"type", "f32"}, {"count", values.size()}, {"init", {{"file", name + ".bin"}}}};
+  };
+  const auto sequence = [](int count) {
+    return nlohmann::json{
+        {"type", "f32"}, {"count", count}, {"init", {{"sequence", {{"start", 0}}}}}};
+  };
+  SECTION("tex2DLayered: texel (x, y) of layer l holds 8 l + 4 y + x; the layer index is clamped") {
+    struct Case {
+      float x, y;
+      int layer;
+      float point, linear;
+    };
+    const std::vector<Case> cases = {{0.5f, 0.5f, 0, 0, 0},     {3.5f, 1.5f, 1, 15, 15},
+                                     {1.5f, 0.5f, 2, 17, 17},   {1.5f, 0.5f, 7, 17, 17},
+                                     {2.5f, 1.5f, -1, 22, 22},  {9.0f, -3.0f, 1, 11, 11},
+                                     {1.0f, 1.0f, 1, 13, 10.5f}};
+    std::vector<float> xs, ys;
+    std::vector<int32_t> layers;
+    for (const Case& c : cases) {
+      xs.push_back(c.x);
+      ys.push_back(c.y);
+      layers.push_back(c.layer);
+    }
+    write_text(dir + "/layers.bin",
+               std::string(reinterpret_cast<const char*>(layers.data()), 4 * layers.size()));
+    const int n = int(cases.size());
+    for (const std::string filter : {"point", "linear"}) {
+      INFO("filter " << filter);
+      const CliResult r = run_fixture(
+          dir, "layered_textures.ptx", "sample_a2d", 1, 32,
+          {{"image", sequence(24)},
+           {"xs", floats("xs", xs)},
+           {"ys", floats("ys", ys)},
+           {"layers", {{"type", "s32"}, {"count", n}, {"init", {{"file", "layers.bin"}}}}},
+           {"out", {{"type", "f32"}, {"count", n}}}},
+          {{{"texture",
+             {{"buffer", "image"},
+              {"width", 4},
+              {"height", 2},
+              {"layers", 3},
+              {"filter", filter}}}},
+           {{"buffer", "xs"}},
+           {{"buffer", "ys"}},
+           {{"buffer", "layers"}},
+           {{"buffer", "out"}},
+           {{"s32", n}}},
+          {"out"});
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      const std::vector<float> out = read_dump<float>(dir, "out", cases.size());
+      for (size_t i = 0; i < cases.size(); ++i) {
+        INFO(cases[i].x << ", " << cases[i].y << " in layer " << cases[i].layer);
+        CHECK(out[i] == (filter == "point" ? cases[i].point : cases[i].linear));
+      }
+    }
+  }
+  SECTION("texCubemap: texel (x, y) of face f holds 16 f + 4 y + x") {
+    // Worked from the CUDA guide's cubemap table: face, then texel floor(4 (s / m + 1) / 2).
+    struct Case {
+      float x, y, z, expected;
+    };
+    const std::vector<Case> cases = {{1.0f, 0.5f, 0.0f, 6},   {-3.0f, 0.0f, 0.0f, 26},
+                                     {0.0f, 2.0f, -2.0f, 34}, {0.0f, -1.0f, 0.3f, 54},
+                                     {0.25f, 0.5f, 1.0f, 70}, {-0.2f, 0.1f, -2.0f, 86},
+                                     {1.0f, -0.9f, 0.9f, 12}};
+    std::vector<float> xs, ys, zs;
+    for (const Case& c : cases) {
+      xs.push_back(c.x);
+      ys.push_back(c.y);
+      zs.push_back(c.z);
+    }
+    const int n = int(cases.size());
+    const CliResult r = run_fixture(
+        dir, "layered_textures.ptx", "sample_cube", 1, 32,
+        {{"cube", sequence(96)},
+         {"xs", floats("xs", xs)},
+         {"ys", floats("ys", ys)},
+         {"zs", floats("zs", zs)},
+         {"out", {{"type", "f32"}, {"count", n}}}},
+        {{{"texture", {{"buffer", "cube"}, {"width", 4}, {"height", 4}, {"cubemap", true}}}},
+         {{"buffer", "xs"}},
+         {{"buffer", "ys"}},
+         {{"buffer", "zs"}},
+         {{"buffer", "out"}},
+         {{"s32", n}}},
+        {"out"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> out = read_dump<float>(dir, "out", cases.size());
+    for (size_t i = 0; i < cases.size(); ++i) {
+      INFO("direction " << cases[i].x << ", " << cases[i].y << ", " << cases[i].z);
+      CHECK(out[i] == cases[i].expected);
+    }
+  }
+  SECTION("a layered cubemap's texels read back through their centres' directions") {
+    const CliResult r = run_fixture(
+        dir, "layered_textures.ptx", "cube_texels", 6, 32,
+        {{"cube", sequence(192)}, {"out", {{"type", "f32"}, {"count", 192}}}},
+        {{{"texture",
+           {{"buffer", "cube"}, {"width", 4}, {"height", 4}, {"cubemap", true}, {"layers", 2}}}},
+         {{"buffer", "out"}},
+         {{"s32", 4}},
+         {{"s32", 2}}},
+        {"out"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> out = read_dump<float>(dir, "out", 192);
+    for (int i = 0; i < 192; ++i) CHECK(out[i] == float(i));
+  }
+  SECTION("a geometry that is not the texture's shape is a device fault naming both") {
+    const auto fetch = [&](const nlohmann::json& texture) {
+      return run_fixture(dir, "layered_textures.ptx", "sample_cube", 1, 1,
+                         {{"cube", sequence(96)},
+                          {"xs", floats("xs", {1.0f})},
+                          {"ys", floats("ys", {0.0f})},
+                          {"zs", floats("zs", {0.0f})},
+                          {"out", {{"type", "f32"}, {"count", 1}}}},
+                         {{{"texture", texture}},
+                          {{"buffer", "xs"}},
+                          {{"buffer", "ys"}},
+                          {{"buffer", "zs"}},
+                          {{"buffer", "out"}},
+                          {{"s32", 1}}},
+                         {"out"});
+    };
+    const CliResult flat = fetch({{"buffer", "cube"}, {"width", 4}, {"height", 4}});
+    INFO(flat.output);
+    CHECK(flat.exit_code == 1);
+    CHECK_THAT(flat.output, Contains("tex.cube fetches from a 2-D texture"));
+    const CliResult layered =
+        fetch({{"buffer", "cube"}, {"width", 4}, {"height", 4}, {"cubemap", true}, {"layers", 1}});
+    INFO(layered.output);
+    CHECK(layered.exit_code == 1);
+    CHECK_THAT(layered.output, Contains("tex.cube fetches from a layered cubemap texture"));
+  }
+  SECTION("shapes the workload cannot have") {
+    const auto bind = [&](const nlohmann::json& texture) {
+      return run_fixture(dir, "layered_textures.ptx", "cube_texels", 1, 32,
+                         {{"cube", sequence(96)}, {"out", {{"type", "f32"}, {"count", 96}}}},
+                         {{{"texture", texture}}, {{"buffer", "out"}}, {{"s32", 4}}, {{"s32", 0}}},
+                         {"out"});
+    };
+    const CliResult oblong =
+        bind({{"buffer", "cube"}, {"width", 4}, {"height", 2}, {"cubemap", true}});
+    INFO(oblong.output);
+    CHECK(oblong.exit_code == 2);
+    CHECK_THAT(oblong.output,
+               Contains("launches[0].args[0].texture.cubemap") && Contains("faces are square"));
+    const CliResult deep =
+        bind({{"buffer", "cube"}, {"width", 2}, {"height", 2}, {"depth", 2}, {"layers", 2}});
+    INFO(deep.output);
+    CHECK(deep.exit_code == 2);
+    CHECK_THAT(deep.output, Contains("launches[0].args[0].texture.layers") &&
+                                Contains("a layered texture is 1-D or 2-D"));
+    const CliResult small =
+        bind({{"buffer", "cube"}, {"width", 4}, {"height", 4}, {"cubemap", true}, {"layers", 2}});
+    INFO(small.output);
+    CHECK(small.exit_code == 2);
+    CHECK_THAT(small.output, Contains("4 x 4 x 12 texels of 1 elements exceed buffer 'cube'"));
+  }
+}
+
+TEST_CASE("cli: layered and cubemap surfaces take the layer or face after x and y") {
+  // tests/data/ptx/layered_textures.cu on the timed GPU.
+  const std::string dir = scratch_dir("layered_surfaces");
+  const auto numbers = [](const char* type, int count, int start) {
+    return nlohmann::json{
+        {"type", type}, {"count", count}, {"init", {{"sequence", {{"start", start}}}}}};
+  };
+  SECTION("layered 1-D ints plus one") {
+    const CliResult r = run_fixture(
+        dir, "layered_textures.ptx", "bump_a1d", 1, 32, {{"s", numbers("s32", 12, 0)}},
+        {{{"surface", {{"buffer", "s"}, {"width", 4}, {"layers", 3}}}}, {{"s32", 4}}, {{"s32", 3}}},
+        {"s"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> s = read_dump<int32_t>(dir, "s", 12);
+    for (int i = 0; i < 12; ++i) CHECK(s[i] == i + 1);
+  }
+  SECTION("layered 2-D float2s swapped") {
+    const CliResult r = run_fixture(
+        dir, "layered_textures.ptx", "swap_a2d", 1, 32, {{"s", numbers("f32", 16, 0)}},
+        {{{"surface",
+           {{"buffer", "s"}, {"width", 2}, {"height", 2}, {"layers", 2}, {"channels", 2}}}},
+         {{"s32", 2}},
+         {{"s32", 2}},
+         {{"s32", 2}}},
+        {"s"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> s = read_dump<float>(dir, "s", 16);
+    for (int i = 0; i < 16; ++i) CHECK(s[i] == float(i ^ 1));
+  }
+  SECTION("cubemap faces doubled") {
+    const CliResult r = run_fixture(
+        dir, "layered_textures.ptx", "double_cube", 1, 32, {{"s", numbers("f32", 24, 1)}},
+        {{{"surface", {{"buffer", "s"}, {"width", 2}, {"height", 2}, {"cubemap", true}}}},
+         {{"s32", 2}}},
+        {"s"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<float> s = read_dump<float>(dir, "s", 24);
+    for (int i = 0; i < 24; ++i) CHECK(s[i] == 2.0f * float(i + 1));
+  }
+  SECTION("a layer past the last: clamped, zero, a trap") {
+    const nlohmann::json surface = {{"surface", {{"buffer", "s"}, {"width", 4}, {"layers", 3}}}};
+    const auto read = [&](const char* kernel, int layer) {
+      return run_fixture(dir, "layered_textures.ptx", kernel, 1, 1,
+                         {{"s", numbers("s32", 12, 100)}, {"out", {{"type", "s32"}, {"count", 2}}}},
+                         {surface, {{"buffer", "out"}}, {{"s32", layer}}}, {"out"});
+    };
+    for (const auto& [layer, clamped, zeroed] :
+         std::vector<std::array<int, 3>>{{2, 108, 108}, {3, 108, 0}, {-1, 108, 0}}) {
+      INFO("layer " << layer);
+      const CliResult r = read("layer_bounds", layer);
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      const std::vector<int32_t> out = read_dump<int32_t>(dir, "out", 2);
+      CHECK(out[0] == clamped);
+      CHECK(out[1] == zeroed);
+    }
+    const CliResult inside = read("layer_trap", 2);
+    INFO(inside.output);
+    CHECK(inside.exit_code == 0);
+    const CliResult outside = read("layer_trap", 3);
+    INFO(outside.output);
+    CHECK(outside.exit_code == 1);
+    CHECK_THAT(outside.output, Contains("surface access out of bounds") && Contains("layer_trap"));
+    const CliResult flat = run_fixture(
+        dir, "layered_textures.ptx", "layer_trap", 1, 1,
+        {{"s", numbers("s32", 12, 100)}, {"out", {{"type", "s32"}, {"count", 2}}}},
+        {{{"surface", {{"buffer", "s"}, {"width", 4}}}}, {{"buffer", "out"}}, {{"s32", 0}}},
+        {"out"});
+    INFO(flat.output);
+    CHECK(flat.exit_code == 1);
+    CHECK_THAT(flat.output, Contains("suld.a1d on a 1-D surface"));
+  }
+}
+
 TEST_CASE("cli: blur_tex2d with border or normalised mirror addressing matches its reference") {
   const std::string dir = scratch_dir("blur_addressing");
   auto blur = shipped_kernel_workload("blur_tex2d");

@@ -391,3 +391,45 @@ TEST_CASE("functional executor: surface reads and writes with their boundary mod
                                            {"out", "clamped", "zeroed"})),
       Catch::Contains("argument 2 is a surface (an 8-byte handle) of 8 bytes"));
 }
+
+TEST_CASE("functional executor: layered textures and cubemaps", "[coverify]") {
+  // tests/data/ptx/layered_textures.cu.
+  TempFolder folder;
+  const auto sequence = [](int count) {
+    return nlohmann::json{
+        {"type", "f32"}, {"count", count}, {"init", {{"sequence", {{"start", 0}}}}}};
+  };
+  // sample_a1d on 3 layers of 4 texels holding 0..11, at x + 0.75 linearly: a quarter of the
+  // next texel of the same layer, none at the last (clamped) texel.
+  const nlohmann::json one_d = fixture_workload(
+      "layered_textures.ptx", {{"texels", sequence(12)}, {"out", {{"type", "f32"}, {"count", 12}}}},
+      "sample_a1d", 32,
+      {{{"texture", {{"buffer", "texels"}, {"width", 4}, {"layers", 3}, {"filter", "linear"}}}},
+       {{"buffer", "out"}},
+       {{"s32", 4}},
+       {{"s32", 12}},
+       {{"f32", 0.75}}},
+      {"out"});
+  const std::vector<float> blended = output_values<float>(run_fixture(folder, one_d), "out");
+  for (int i = 0; i < 12; ++i) {
+    INFO("texel " << i);
+    CHECK(blended[i] == float(i) + (i % 4 == 3 ? 0.0f : 0.25f));
+  }
+  // cube_texels: each texel's centre direction reads that texel back, one cubemap and two layers.
+  for (const int layers : {0, 2}) {
+    INFO("layers " << layers);
+    const int count = 4 * 4 * 6 * std::max(layers, 1);
+    nlohmann::json texture = {{"buffer", "cube"}, {"width", 4}, {"height", 4}, {"cubemap", true}};
+    if (layers) texture["layers"] = layers;
+    const nlohmann::json cube = fixture_workload(
+        "layered_textures.ptx",
+        {{"cube", sequence(count)}, {"out", {{"type", "f32"}, {"count", count}}}}, "cube_texels",
+        count, {{{"texture", texture}}, {{"buffer", "out"}}, {{"s32", 4}}, {{"s32", layers}}},
+        {"out"});
+    const std::vector<float> texels = output_values<float>(run_fixture(folder, cube), "out");
+    for (int i = 0; i < count; ++i) {
+      INFO("texel " << i);
+      CHECK(texels[i] == float(i));
+    }
+  }
+}

@@ -468,11 +468,20 @@ TEST_CASE("ptx errors: surface texture and gather forms the model does not run",
   CHECK(error_of("suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];") ==
         "snippet.ptx:8: formatted surface accesses (.p) are not supported; raw ones (.b) are in "
         "'suld.p.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];'");
-  CHECK(error_of("sust.b.a2d.b32.trap [%rd1, {%r1, %r2, %r3}], {%r1};")
-            .find("layered surfaces (.a2d) are not supported") != std::string::npos);
-  CHECK(error_of("tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];")
-            .find("layered, cube and multisample textures (.cube) are not supported") !=
-        std::string::npos);
+  CHECK(error_of("tex.2dms.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2, %r3, %r3}];")
+            .find("multisample textures (.2dms) are not supported") != std::string::npos);
+  CHECK(error_of("suld.b.cube.b32.trap {%r1}, [%rd1, {%r1, %r2, %r3, %r3}];")
+            .find("suld has no .cube geometry (.1d .2d .3d .a1d .a2d; a cubemap surface is "
+                  "accessed as .a2d)") != std::string::npos);
+  CHECK(error_of("tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1}];")
+            .find("tld4 has no .1d geometry (.2d .a2d .cube .acube)") != std::string::npos);
+  CHECK(error_of("tex.cube.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2, %r3, %r3}];")
+            .find("tex.cube takes .f32 coordinates") != std::string::npos);
+  CHECK(error_of("tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2}];")
+            .find("tex.a2d needs 3 coordinates") != std::string::npos);
+  CHECK(
+      error_of("sust.b.a1d.b32.trap [%rd1, {%r1}], {%r1};").find("sust.a1d needs 2 coordinates") !=
+      std::string::npos);
   CHECK(error_of("suld.b.2d.v2.b32.trap {%r1}, [%rd1, {%r2, %r3}];")
             .find("suld with .v2 needs 2 data registers") != std::string::npos);
   CHECK(error_of("suld.b.2d.f32.trap {%r1}, [%rd1, {%r2, %r3}];")
@@ -481,12 +490,22 @@ TEST_CASE("ptx errors: surface texture and gather forms the model does not run",
             .find("sust.3d needs 3 coordinates") != std::string::npos);
   CHECK(error_of("suld.b.b32.trap {%r1}, [%rd1, {%r2}];")
             .find("suld needs a geometry (.1d, .2d, .3d") != std::string::npos);
-  CHECK(error_of("tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];")
-            .find("layered and cube texture gathers (.a2d) are not supported") !=
-        std::string::npos);
   CHECK(error_of("tld4.g.2d.v4.f32.s32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %r2}];")
             .find("tld4 takes .f32 coordinates") != std::string::npos);
   CHECK(error_of("tld4.b.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2}];") == "no error");
+  // The layered and cubemap forms nvcc writes for tex1DLayered ... surfCubemapwrite.
+  for (const char* form :
+       {"tex.a1d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2}];",
+        "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
+        "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
+        "tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f1, %f2, %f3}];",
+        "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
+        "tld4.a.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
+        "suld.b.a1d.b32.trap {%r3}, [%rd1, {%r1, %r2}];",
+        "sust.b.a2d.v2.b32.trap [%rd1, {%r1, %r2, %r3, %r3}], {%r2, %r3};"}) {
+    INFO(form);
+    CHECK(error_of(form) == "no error");
+  }
   // v4.b8 data in 16-bit registers, as nvcc writes surf3Dread<uchar4>.
   CHECK(error_of("suld.b.3d.v4.b8.clamp {%rs1, %rs2, %rs3, %rs1}, [%rd1, {%r1, %r2, %r3, %r3}];") ==
         "no error");

@@ -119,3 +119,55 @@ TEST_CASE("texture bindings: what CUDA refuses to sample", "[simt]") {
   b.normalized_read = false;
   CHECK(texture_sampling_problem(b).empty());
 }
+
+TEST_CASE("texture bindings: layered and cubemap shapes", "[simt]") {
+  TextureBinding b;
+  b.dimensions = 2;
+  b.width = 8;
+  b.height = 8;
+  b.layers = 3;
+  CHECK(texture_sampling_problem(b).empty());
+  CHECK(texture_shape_text(b) == "a layered 2-D texture");
+  CHECK(b.slices() == 3);
+  CHECK(b.layer_pitch() == 8 * 8 * 4);
+  b.cubemap = true;
+  CHECK(texture_sampling_problem(b).empty());
+  CHECK(texture_shape_text(b) == "a layered cubemap texture");
+  CHECK(b.slices() == 18);
+  b.height = 4;
+  CHECK(texture_sampling_problem(b) ==
+        "a cubemap texture's faces are square: width and height equal, no depth");
+  b = TextureBinding{};
+  b.surface = true;
+  b.dimensions = 3;
+  b.layers = 2;
+  CHECK(texture_sampling_problem(b) == "a layered surface is 1-D or 2-D, as in CUDA");
+  b.dimensions = 1;
+  b.width = 16;
+  CHECK(texture_shape_text(b) == "a layered 1-D surface");
+  CHECK(b.layer_pitch() == 16 * 4);  // a 1-D texture's layers are rows
+}
+
+TEST_CASE("cubemap fetch: the major axis picks the face and scales the other two", "[simt]") {
+  // The CUDA C++ Programming Guide's cubemap table: face, then s and t before normalisation.
+  struct Case {
+    float x, y, z;
+    uint32_t face;
+    float s, t;
+  };
+  const Case cases[] = {{2.0f, 1.0f, 0.5f, 0, -0.25f, -0.5f},     // +x: s = -z, t = -y
+                        {-4.0f, 1.0f, 2.0f, 1, 0.5f, -0.25f},     // -x: s = z, t = -y
+                        {0.5f, 2.0f, -1.0f, 2, 0.25f, -0.5f},     // +y: s = x, t = z
+                        {0.5f, -2.0f, -1.0f, 3, 0.25f, 0.5f},     // -y: s = x, t = -z
+                        {-1.0f, 0.5f, 4.0f, 4, -0.25f, -0.125f},  // +z: s = x, t = -y
+                        {-1.0f, 0.5f, -4.0f, 5, 0.25f, -0.125f},  // -z: s = -x, t = -y
+                        {1.0f, 1.0f, 0.0f, 0, 0.0f, -1.0f},       // a tie: x before y
+                        {0.0f, -1.0f, 1.0f, 3, 0.0f, -1.0f}};     // a tie: y before z
+  for (const Case& c : cases) {
+    INFO(c.x << ", " << c.y << ", " << c.z);
+    const CubemapFace face = cubemap_face(c.x, c.y, c.z);
+    CHECK(face.face == c.face);
+    CHECK(face.s == 0.5f * (c.s + 1.0f));
+    CHECK(face.t == 0.5f * (c.t + 1.0f));
+  }
+}

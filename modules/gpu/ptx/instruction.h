@@ -185,7 +185,13 @@ struct Modifiers {
   VoteMode vote = VoteMode::none;
   BarrierMode barrier = BarrierMode::none;
   uint8_t vector_width = 1;  // .v2 / .v4 on ld/st/tex
-  uint8_t geometry = 0;      // tex, tld4, suld, sust: 1 (.1d), 2 (.2d), 3 (.3d)
+  // tex, tld4, suld, sust: the dimensions of what is sampled, 1 (.1d, .a1d), 2 (.2d, .a2d, and a
+  // cubemap's face: .cube, .acube) or 3 (.3d); `layered`: the coordinates start with a layer
+  // index (.a1d, .a2d, .acube); `cube`: three direction coordinates pick a cubemap's face.
+  uint8_t geometry = 0;
+  bool layered = false;
+  bool cube = false;
+  uint32_t coordinate_count() const { return geometry + layered + cube; }
   // suld/sust: what an access outside the surface does (.trap, .clamp, .zero)
   SurfaceBoundary boundary = SurfaceBoundary::trap;
   uint8_t gather_component = 0;  // tld4: .r .g .b .a (0 to 3)

@@ -64,17 +64,32 @@ bool is_float_rounding(RoundingMode mode) {
          mode == RoundingMode::rp;
 }
 
-// The geometries of texture and surface arrays, cube maps and multisample textures.
-bool is_layered_geometry(std::string_view piece) {
-  return piece == "a1d" || piece == "a2d" || piece == "cube" || piece == "acube" ||
-         piece == "2dms" || piece == "a2dms";
-}
-
-// tex, suld, sust: .1d, .2d or .3d into mod.geometry; false for another piece.
-bool apply_geometry(std::string_view piece, Modifiers& mod) {
-  for (uint8_t dimensions = 1; dimensions <= 3; ++dimensions)
-    if (piece.size() == 2 && piece[0] == char('0' + dimensions) && piece[1] == 'd')
-      return mod.geometry = dimensions, true;
+// tex, tld4, suld, sust: the geometry into mod.geometry, mod.layered and mod.cube; false for a
+// piece that is none. Surfaces have no cube geometries (a cubemap surface is read as .a2d) and
+// only tex and tld4 have .cube, .acube; tld4 takes the 2-D ones. Multisample textures fail.
+bool apply_geometry(std::string_view piece, Opcode op, Modifiers& mod) {
+  static constexpr struct {
+    std::string_view name;
+    uint8_t dimensions;
+    bool layered, cube;
+  } geometries[] = {{"1d", 1, false, false}, {"2d", 2, false, false}, {"3d", 3, false, false},
+                    {"a1d", 1, true, false}, {"a2d", 2, true, false}, {"cube", 2, false, true},
+                    {"acube", 2, true, true}};
+  if (piece == "2dms" || piece == "a2dms")
+    fail("multisample textures (." + std::string(piece) + ") are not supported");
+  for (const auto& geometry : geometries) {
+    if (piece != geometry.name) continue;
+    const bool surface = op == Opcode::suld || op == Opcode::sust;
+    if ((surface && geometry.cube) || (op == Opcode::tld4 && geometry.dimensions != 2))
+      fail(std::string(opcode_name(op)) + " has no ." + std::string(piece) + " geometry (" +
+           (surface ? ".1d .2d .3d .a1d .a2d; a cubemap surface is accessed as .a2d"
+                    : ".2d .a2d .cube .acube") +
+           ")");
+    mod.geometry = geometry.dimensions;
+    mod.layered = geometry.layered;
+    mod.cube = geometry.cube;
+    return true;
+  }
   return false;
 }
 
@@ -296,16 +311,11 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "any") return mod.vote = VoteMode::any, true;
       return false;
     case Opcode::tex:
-      if (is_layered_geometry(piece))
-        fail("layered, cube and multisample textures (." + std::string(piece) +
-             ") are not supported");
-      if (apply_geometry(piece, mod)) return true;
+      if (apply_geometry(piece, op, mod)) return true;
       if (piece == "v4") return mod.vector_width = 4, true;
       return false;
     case Opcode::tld4:
-      if (is_layered_geometry(piece))
-        fail("layered and cube texture gathers (." + std::string(piece) + ") are not supported");
-      if (piece == "2d") return mod.geometry = 2, true;
+      if (apply_geometry(piece, op, mod)) return true;
       if (piece == "v4") return mod.vector_width = 4, true;
       for (uint8_t component = 0; component < 4; ++component)
         if (piece == std::string_view("rgba" + component, 1))
@@ -316,9 +326,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "b") return true;  // raw bits
       if (piece == "p")
         fail("formatted surface accesses (.p) are not supported; raw ones (.b) are");
-      if (is_layered_geometry(piece))
-        fail("layered surfaces (." + std::string(piece) + ") are not supported");
-      if (apply_geometry(piece, mod)) return true;
+      if (apply_geometry(piece, op, mod)) return true;
       if (piece == "v2") return mod.vector_width = 2, true;
       if (piece == "v4") return mod.vector_width = 4, true;
       if (piece == "trap") return mod.boundary = SurfaceBoundary::trap, true;
@@ -732,9 +740,13 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       const bool fetch = inst.op == Opcode::tex || inst.op == Opcode::tld4;
       if (fetch && i == 0 && operand.vector_count != 4)
         fail(std::string(opcode_name(inst.op)) + " needs a destination vector of 4 registers");
-      if (fetch && i == 2 && operand.vector_count < inst.mod.geometry)
-        fail(std::string(opcode_name(inst.op)) + "." + std::to_string(inst.mod.geometry) +
-             "d needs " + std::to_string(inst.mod.geometry) + " coordinates");
+      const auto too_few_coordinates = [&] {
+        fail(std::string(opcode_name(inst.op)) + "." +
+             geometry_name(inst.mod.geometry, inst.mod.layered, inst.mod.cube) + " needs " +
+             std::to_string(inst.mod.coordinate_count()) + " coordinates");
+      };
+      if (fetch && i == 2 && operand.vector_count < inst.mod.coordinate_count())
+        too_few_coordinates();
       const bool surface_data =
           (inst.op == Opcode::suld && i == 0) || (inst.op == Opcode::sust && i == 2);
       const bool surface_coordinates =
@@ -745,9 +757,8 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
                                          : "v" + std::to_string(inst.mod.vector_width)) +
              " needs " + std::to_string(inst.mod.vector_width) + " data register" +
              (inst.mod.vector_width == 1 ? "" : "s"));
-      if (surface_coordinates && operand.vector_count < inst.mod.geometry)
-        fail(std::string(opcode_name(inst.op)) + "." + std::to_string(inst.mod.geometry) +
-             "d needs " + std::to_string(inst.mod.geometry) + " coordinates");
+      if (surface_coordinates && operand.vector_count < inst.mod.coordinate_count())
+        too_few_coordinates();
       if (inst.op == Opcode::mov) {
         const size_t other = i == 0 ? 1 : 0;
         if (operands.size() == 2 && operands[other].operand.kind != Operand::Kind::reg)
@@ -965,15 +976,17 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::isspacep && inst.space == StateSpace::generic)
     fail("isspacep needs a state space (.global, .shared, .local, .const, .param)");
   if (inst.op == Opcode::tex && inst.mod.geometry == 0)
-    fail("tex needs a geometry (.1d, .2d, .3d)");
+    fail("tex needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)");
   if (inst.op == Opcode::tex && inst.mod.vector_width != 4) fail("tex needs .v4");
   if (inst.op == Opcode::tld4 && (inst.mod.geometry != 2 || inst.mod.vector_width != 4))
-    fail("tld4 needs .2d and .v4");
+    fail("tld4 needs a geometry (.2d, .a2d, .cube, .acube) and .v4");
   if (inst.op == Opcode::tld4 && inst.source_type != DataType::f32)
     fail("tld4 takes .f32 coordinates");
+  if (inst.op == Opcode::tex && inst.mod.cube && inst.source_type != DataType::f32)
+    fail("tex." + geometry_name(inst.mod.geometry, inst.mod.layered, inst.mod.cube) +
+         " takes .f32 coordinates");
   if ((inst.op == Opcode::suld || inst.op == Opcode::sust) && inst.mod.geometry == 0)
-    fail(std::string(base) +
-         " needs a geometry (.1d, .2d, .3d; layered surfaces are not supported)");
+    fail(std::string(base) + " needs a geometry (.1d, .2d, .3d, .a1d, .a2d)");
   if ((inst.op == Opcode::suld || inst.op == Opcode::sust) &&
       !(inst.type == DataType::b8 || inst.type == DataType::b16 || inst.type == DataType::b32 ||
         inst.type == DataType::b64))

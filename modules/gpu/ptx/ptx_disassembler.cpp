@@ -198,14 +198,15 @@ std::string mnemonic(const Instruction& inst) {
       text += mod.clamp ? ".clamp" : ".wrap";
       break;
     case Opcode::tex:
-      text += "." + std::to_string(mod.geometry) + "d";
+      text += "." + geometry_name(mod.geometry, mod.layered, mod.cube);
       break;
     case Opcode::suld:
     case Opcode::sust:
-      text += ".b." + std::to_string(mod.geometry) + "d";
+      text += ".b." + geometry_name(mod.geometry, mod.layered, mod.cube);
       break;
     case Opcode::tld4:
-      text += std::string(".") + "rgba"[mod.gather_component % 4] + ".2d";
+      text += std::string(".") + "rgba"[mod.gather_component % 4] + "." +
+              geometry_name(mod.geometry, mod.layered, mod.cube);
       break;
     default:
       break;

@@ -257,6 +257,11 @@ std::optional<StateSpace> space_from_name(std::string_view name) {
   return value_of(k_spaces, name);
 }
 
+std::string geometry_name(uint32_t dimensions, bool layered, bool cube) {
+  if (cube) return layered ? "acube" : "cube";
+  return (layered ? "a" : "") + std::to_string(dimensions) + "d";
+}
+
 std::string_view opcode_name(Opcode op) {
   switch (op) {
     case O::wmma_load_a:

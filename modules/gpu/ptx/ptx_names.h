@@ -23,6 +23,8 @@ std::string_view space_name(StateSpace space);  // "" for generic
 std::optional<StateSpace> space_from_name(std::string_view name);
 
 std::string_view opcode_name(Opcode op);
+// A tex/tld4/suld/sust geometry: "1d", "2d", "3d", "a1d", "a2d", "cube" or "acube".
+std::string geometry_name(uint32_t dimensions, bool layered, bool cube);
 std::optional<Opcode> opcode_from_name(std::string_view name);
 
 std::string_view compare_name(CompareOp op);

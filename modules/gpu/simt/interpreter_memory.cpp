@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "modules/gpu/ptx/atomic_alu.h"
+#include "modules/gpu/ptx/ptx_names.h"
 #include "modules/gpu/simt/half.h"
 #include "modules/gpu/simt/interpreter.h"
 #include "modules/gpu/simt/interpreter_internal.h"
@@ -311,9 +314,23 @@ void execute_memory(Exec& x, bool& pending) {
   pending = true;
 }
 
+// "tex.2d fetches from a layered 2-D texture", "sust.a1d on a 2-D surface", ...: the fault's
+// detail when an instruction's geometry is not its object's shape, kept for the process (a fault
+// holds a pointer to static text; a run meets few of them).
+const char* geometry_mismatch_text(Opcode op, const Modifiers& mod, const TextureBinding& binding) {
+  static std::set<std::string> texts;
+  const bool surface = op == Opcode::suld || op == Opcode::sust;
+  return texts
+      .insert(std::string(opcode_name(op)) + "." +
+              geometry_name(mod.geometry, mod.layered, mod.cube) +
+              (surface ? " on " : " fetches from ") + texture_shape_text(binding))
+      .first->c_str();
+}
+
 // The texture (or surface) a lane's handle names; null after a fault: a handle bound to neither
-// or to the other kind, or an object of another geometry than the instruction's (CUDA leaves that
-// undefined: tex1Dfetch reads linear memory only).
+// or to the other kind, or an object of another shape than the instruction's geometry (CUDA
+// leaves that undefined: tex1Dfetch reads linear memory only). A cubemap surface is accessed as a
+// layered 2-D one whose layers are its faces (surfCubemapread is suld.a2d).
 const TextureBinding* bound_object(Exec& x, uint64_t handle, uint32_t lane, bool surface) {
   const TextureBinding* binding = x.context.textures ? x.context.textures->find(handle) : nullptr;
   if (!binding || binding->surface != surface || binding->width == 0 || binding->height == 0 ||
@@ -321,23 +338,48 @@ const TextureBinding* bound_object(Exec& x, uint64_t handle, uint32_t lane, bool
     x.fail(surface ? FaultKind::invalid_surface : FaultKind::invalid_texture, lane);
     return nullptr;
   }
-  const uint32_t geometry = x.instruction.mod.geometry;
-  if (geometry == binding->dimensions) return binding;
-  static const char* const mismatch[2][3][3] = {
-      {{"", "tex.1d fetches from a 2-D texture", "tex.1d fetches from a 3-D texture"},
-       {"tex.2d fetches from a 1-D texture", "", "tex.2d fetches from a 3-D texture"},
-       {"tex.3d fetches from a 1-D texture", "tex.3d fetches from a 2-D texture", ""}},
-      {{"", "a 1-D surface access to a 2-D surface", "a 1-D surface access to a 3-D surface"},
-       {"a 2-D surface access to a 1-D surface", "", "a 2-D surface access to a 3-D surface"},
-       {"a 3-D surface access to a 1-D surface", "a 3-D surface access to a 2-D surface", ""}}};
-  const uint32_t bound = std::clamp<uint32_t>(binding->dimensions, 1, 3);
-  x.fail(FaultKind::texture_geometry, lane, mismatch[surface][geometry - 1][bound - 1]);
+  const Modifiers& mod = x.instruction.mod;
+  const bool layered = binding->layers != 0 || (surface && binding->cubemap);
+  const bool cube = binding->cubemap && !surface;
+  if (mod.geometry == binding->dimensions && mod.layered == layered && mod.cube == cube)
+    return binding;
+  x.fail(FaultKind::texture_geometry, lane,
+         geometry_mismatch_text(x.instruction.op, mod, *binding));
   return nullptr;
+}
+
+// bound_object for one lane after another, looked up again only where a lane's handle is not the
+// previous lane's (a warp's lanes mostly name one texture).
+class LaneObjects {
+ public:
+  LaneObjects(Exec& x, bool surface) : m_x(x), m_surface(surface) {}
+  const TextureBinding* operator()(uint64_t handle, uint32_t lane) {
+    if (!m_binding || handle != m_handle) {
+      m_binding = bound_object(m_x, handle, lane, m_surface);
+      m_handle = handle;
+    }
+    return m_binding;
+  }
+
+ private:
+  Exec& m_x;
+  bool m_surface;
+  uint64_t m_handle = 0;
+  const TextureBinding* m_binding = nullptr;
+};
+
+// The layer a texture fetch's index selects: the PTX ISA reads it as .u32; one past the last
+// layer reads the last (clamped as OpenGL and Direct3D clamp array layers: a modelling choice,
+// the CUDA guide does not say).
+uint64_t texture_layer(uint64_t index_bits, uint32_t layers) {
+  return std::min<uint64_t>(index_bits & 0xffffffffu, layers - 1);
 }
 
 // tex.1d with an integer coordinate (tex1Dfetch on linear memory, 0 outside the width), and
 // float coordinates sampled as the texture's binding says (texture_sampler.h; integer ones of
 // tex.2d/3d are clamped). A lane whose texel lies outside a border-addressed texture reads 0.
+// Layered geometries take the layer index first; a cubemap's three direction coordinates pick a
+// face and the face's coordinates (cubemap_face), sampled in the face as a 2-D texture.
 void execute_texture(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
   if (!x.context.textures || in.mod.geometry < 1 || in.mod.geometry > 3) {
@@ -349,8 +391,9 @@ void execute_texture(Exec& x, bool& pending) {
   const bool gather = in.op == Opcode::tld4;
   const TextureBinding* first = nullptr;
   const Operand& coordinates = in.operands[2];
-  const bool float_coordinates =
-      in.source_type == DataType::f32 || (in.source_type == DataType::none && in.mod.geometry >= 2);
+  const uint32_t first_axis = in.mod.layered ? 1 : 0;  // the coordinates' x
+  const bool float_coordinates = in.mod.cube || in.source_type == DataType::f32 ||
+                                 (in.source_type == DataType::none && in.mod.geometry >= 2);
   auto coordinate_bits = [&](uint32_t index, uint32_t lane) -> uint64_t {
     if (coordinates.kind == Operand::Kind::vector)
       return index < coordinates.vector_count && coordinates.vector_regs[index] != no_register
@@ -358,15 +401,40 @@ void execute_texture(Exec& x, bool& pending) {
                  : 0;
     return index == 0 ? read(x, coordinates, lane) : 0;
   };
-  auto texel = [&](uint32_t index, uint32_t lane, uint32_t size, const TextureBinding& binding) {
-    const uint64_t raw = coordinate_bits(index, lane);
-    if (float_coordinates) return sample_axis(as_f32(raw), size, binding).first;
-    return std::clamp<int64_t>(sign_extend(raw, 32), 0, int64_t{size} - 1);
+  // The lane's float coordinates along the sampled axes, in the binding's convention (texels,
+  // or normalised), and the layer or cubemap face it samples (the slice of slices()).
+  float position[3] = {};
+  uint64_t slice = 0;
+  auto locate = [&](uint32_t lane, const TextureBinding& binding) {
+    slice = in.mod.layered
+                ? texture_layer(coordinate_bits(0, lane), binding.layers) * (in.mod.cube ? 6 : 1)
+                : 0;
+    if (in.mod.cube) {
+      const CubemapFace face = cubemap_face(as_f32(coordinate_bits(first_axis, lane)),
+                                            as_f32(coordinate_bits(first_axis + 1, lane)),
+                                            as_f32(coordinate_bits(first_axis + 2, lane)));
+      const float scale = binding.normalized_coordinates ? 1.0f : float(binding.width);
+      slice += face.face;
+      position[0] = face.s * scale;
+      position[1] = face.t * scale;
+      position[2] = 0.0f;
+      return;
+    }
+    for (uint32_t axis = 0; axis < 3; ++axis)
+      position[axis] = axis < in.mod.geometry && float_coordinates
+                           ? as_f32(coordinate_bits(first_axis + axis, lane))
+                           : 0.0f;
+  };
+  auto texel = [&](uint32_t axis, uint32_t lane, uint32_t size, const TextureBinding& binding) {
+    if (float_coordinates) return sample_axis(position[axis], size, binding).first;
+    return std::clamp<int64_t>(sign_extend(coordinate_bits(first_axis + axis, lane), 32), 0,
+                               int64_t{size} - 1);
   };
   auto out_of_range = [&](uint32_t lane, uint32_t width) {
     const int64_t position = sign_extend(coordinate_bits(0, lane), 32);
     return position < 0 || position >= static_cast<int64_t>(width);
   };
+  LaneObjects object_of(x, false);
   TextureTaps* taps = nullptr;
   // Linear filtering or tld4: the lane's 2, 4 or 8 texels and weights; false when every one of
   // them lies outside a border-addressed texture.
@@ -377,11 +445,11 @@ void execute_texture(Exec& x, bool& pending) {
       taps->texel_bytes = binding.texel_bytes();
     }
     const uint32_t sizes[3] = {binding.width, binding.height, binding.depth};
+    const uint64_t origin = slice * binding.layer_pitch();
     AxisTexels axes[3];
     for (uint32_t axis = 0; axis < 3; ++axis) {
-      axes[axis] = axis < in.mod.geometry
-                       ? linear_footprint(as_f32(coordinate_bits(axis, lane)), sizes[axis], binding)
-                       : AxisTexels{};
+      axes[axis] = axis < in.mod.geometry ? linear_footprint(position[axis], sizes[axis], binding)
+                                          : AxisTexels{};
       taps->weight[lane][axis] = axes[axis].weight;
     }
     uint8_t present = 0;
@@ -391,7 +459,8 @@ void execute_texture(Exec& x, bool& pending) {
       const int64_t w = k & 4 ? axes[2].second : axes[2].first;
       if (u == AxisTexels::border || v == AxisTexels::border || w == AxisTexels::border) continue;
       present |= uint8_t(1u << k);
-      taps->address[lane][k] = binding.texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
+      taps->address[lane][k] =
+          origin + binding.texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
     }
     taps->present[lane] = present;
     if (present == 0) return false;
@@ -409,18 +478,21 @@ void execute_texture(Exec& x, bool& pending) {
   };
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
-    const TextureBinding* binding = bound_object(x, read(x, 1, lane), lane, false);
+    const TextureBinding* binding = object_of(read(x, 1, lane), lane);
     if (!binding) return;
     if (!first) first = binding;
-    if (binding->element != first->element || binding->channels != first->channels ||
-        binding->normalized_read != first->normalized_read || binding->filter != first->filter) {
+    if (binding != first &&
+        (binding->element != first->element || binding->channels != first->channels ||
+         binding->normalized_read != first->normalized_read || binding->filter != first->filter)) {
       x.fail(FaultKind::unsupported, lane, "lanes fetch from textures of different formats");
       return;
     }
-    if (in.mod.geometry == 1 && !float_coordinates && out_of_range(lane, binding->width)) {
+    if (in.mod.geometry == 1 && !in.mod.layered && !float_coordinates &&
+        out_of_range(lane, binding->width)) {
       read_zero(lane);  // tex1Dfetch outside linear memory reads 0 (CUDA's rule)
       return;
     }
+    if (float_coordinates || in.mod.layered) locate(lane, *binding);
     if (gather || (float_coordinates && binding->filter == TextureFilter::linear)) {
       if (!add_taps(lane, *binding)) read_zero(lane);
       return;
@@ -435,6 +507,7 @@ void execute_texture(Exec& x, bool& pending) {
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
     request.address[lane] = binding->texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
+    if (slice) request.address[lane] += slice * binding->layer_pitch();
   });
   if (x.failed() || request.lanes == 0) return;
   if (first->texel_bytes() > MemoryRequest::max_lane_bytes) {
@@ -460,9 +533,10 @@ void execute_texture(Exec& x, bool& pending) {
 }
 
 // suld.b / sust.b (PTX's surfaces of raw bits): x is a byte offset into the row, y and z are
-// row and slice indices; an access moves vector_width elements of the data type and must be
-// aligned to its size. Outside the surface, .trap faults, .clamp takes the nearest access inside
-// it, .zero loads 0 (no memory access) and drops the store.
+// row and slice indices, and a layered geometry's index (.u32) comes first; an access moves
+// vector_width elements of the data type and must be aligned to its size. Outside the surface (a
+// layer index past the last included), .trap faults, .clamp takes the nearest access inside it,
+// .zero loads 0 (no memory access) and drops the store.
 void execute_surface(Exec& x, bool& pending) {
   const Instruction& in = x.instruction;
   const bool is_store = in.op == Opcode::sust;
@@ -474,27 +548,32 @@ void execute_surface(Exec& x, bool& pending) {
   const uint32_t bytes = element * vector_width;
   MemoryRequest& request = x.warp.memory_request();
   request.lanes = 0;
-  auto coordinate = [&](uint32_t axis, uint32_t lane) -> int64_t {
-    if (axis >= in.mod.geometry || axis >= coordinates.vector_count ||
-        coordinates.vector_regs[axis] == no_register)
+  const uint32_t first_axis = in.mod.layered ? 1 : 0;
+  LaneObjects object_of(x, true);
+  auto coordinate_bits = [&](uint32_t index, uint32_t lane) -> uint64_t {
+    if (index >= coordinates.vector_count || coordinates.vector_regs[index] == no_register)
       return 0;
-    return sign_extend(x.warp.reg(coordinates.vector_regs[axis], lane), 32);
+    return x.warp.reg(coordinates.vector_regs[index], lane);
   };
   for_each_lane(x.lanes, [&](uint32_t lane) {
     if (x.failed()) return;
-    const TextureBinding* surface = bound_object(x, read(x, handle, lane), lane, true);
+    const TextureBinding* surface = object_of(read(x, handle, lane), lane);
     if (!surface) return;
-    int64_t position[3] = {coordinate(0, lane), coordinate(1, lane), coordinate(2, lane)};
+    // x (bytes), y, z, then the layer
+    int64_t position[4] = {};
+    for (uint32_t axis = 0; axis < in.mod.geometry; ++axis)
+      position[axis] = sign_extend(coordinate_bits(first_axis + axis, lane), 32);
+    if (in.mod.layered) position[3] = int64_t(coordinate_bits(0, lane) & 0xffffffffu);
     if (position[0] % bytes != 0) {
       x.fail(FaultKind::misaligned_address, lane,
              "surface x coordinate (bytes) not a multiple of the access size");
       return;
     }
     const int64_t row_bytes = int64_t{surface->width} * surface->texel_bytes();
-    const int64_t last[3] = {(row_bytes - bytes) / bytes * bytes, int64_t{surface->height} - 1,
-                             int64_t{surface->depth} - 1};
+    const int64_t last[4] = {(row_bytes - bytes) / bytes * bytes, int64_t{surface->height} - 1,
+                             int64_t{surface->depth} - 1, int64_t{surface->slices()} - 1};
     bool outside = row_bytes < bytes;
-    for (uint32_t axis = 0; axis < 3; ++axis)
+    for (uint32_t axis = 0; axis < 4; ++axis)
       outside = outside || position[axis] < 0 || position[axis] > last[axis];
     if (outside) {
       if (in.mod.boundary == SurfaceBoundary::zero) {
@@ -506,12 +585,13 @@ void execute_surface(Exec& x, bool& pending) {
         x.fail(FaultKind::surface_bounds, lane);
         return;
       }
-      for (uint32_t axis = 0; axis < 3; ++axis)
+      for (uint32_t axis = 0; axis < 4; ++axis)
         position[axis] = std::clamp<int64_t>(position[axis], 0, last[axis]);
     }
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
-    request.address[lane] = surface->base + uint64_t(position[2]) * surface->slice_pitch() +
+    request.address[lane] = surface->base + uint64_t(position[3]) * surface->layer_pitch() +
+                            uint64_t(position[2]) * surface->slice_pitch() +
                             uint64_t(position[1]) * surface->row_pitch() + uint64_t(position[0]);
     if (is_store) gather_store_data(x, lane, request.data[lane].data(), element, vector_width, 2);
   });

@@ -14,7 +14,10 @@ enum class TextureAddress : uint8_t { clamp, wrap, mirror, border };
 
 // A buffer bound as a texture. Texels are `channels` elements of `element` type, contiguous; row
 // y of a 2-D texture starts at base + y * pitch (pitch in bytes; 0 means width * texel bytes),
-// and slice z of a 3-D one at base + z * height * pitch.
+// and slice z of a 3-D one at base + z * height * pitch. A layered texture is `layers` 1-D or 2-D
+// textures one after another (layer l of a 1-D one is row l, of a 2-D one slice l); a cubemap is
+// six square 2-D faces (+x, -x, +y, -y, +z, -z) one after another, and a layered cubemap
+// `layers` such cubemaps, face f of layer l at slice 6 l + f.
 struct TextureBinding {
   uint64_t handle = 0;               // the value a kernel receives as its texture object
   uint64_t base = 0;                 // device address
@@ -25,6 +28,8 @@ struct TextureBinding {
   uint64_t pitch = 0;
   uint32_t dimensions = 1;  // fetched by tex.1d, tex.2d or tex.3d (another is a device fault)
   uint32_t depth = 1;
+  uint32_t layers = 0;   // a layered texture's layers (tex.a1d, tex.a2d, tex.acube); 0: not layered
+  bool cubemap = false;  // fetched by tex.cube (tex.acube when layered); dimensions 2, square
   // cudaReadModeNormalizedFloat: 8- and 16-bit integer texels read as floats in [0, 1]
   // (unsigned) or [-1, 1] (signed); otherwise (cudaReadModeElementType) as their values.
   bool normalized_read = false;
@@ -41,14 +46,32 @@ struct TextureBinding {
   uint32_t texel_bytes() const { return static_cast<uint32_t>(type_bytes(element)) * channels; }
   uint64_t row_pitch() const { return pitch ? pitch : uint64_t{width} * texel_bytes(); }
   uint64_t slice_pitch() const { return uint64_t{height} * row_pitch(); }
+  // The 1-D or 2-D textures a layered texture or cubemap holds (1 for any other).
+  uint32_t slices() const { return (cubemap ? 6u : 1u) * (layers ? layers : 1u); }
+  uint64_t layer_pitch() const { return dimensions == 1 ? row_pitch() : slice_pitch(); }
   uint64_t texel_address(uint64_t u, uint64_t v, uint64_t w) const {
     return base + w * slice_pitch() + v * row_pitch() + u * texel_bytes();
   }
 };
 
-// What CUDA would refuse, or the model does not sample, in a binding's sampling settings (one
-// sentence), or "" when there is nothing.
+// What CUDA would refuse, or the model does not sample, in a binding's sampling settings and
+// shape (one sentence), or "" when there is nothing.
 std::string texture_sampling_problem(const TextureBinding& binding);
+
+// "a 2-D texture", "a layered 1-D surface", "a cubemap texture", ...: the binding's shape in an
+// error message.
+std::string texture_shape_text(const TextureBinding& binding);
+
+// Cubemap fetch (the CUDA C++ Programming Guide's cubemap table, OpenGL's): the coordinate of
+// largest magnitude picks the face, the other two divided by its magnitude give the face's
+// coordinates, returned normalised to [0, 1]. On a tie x is taken before y and y before z (the
+// guide's table does not say; a modelling choice).
+struct CubemapFace {
+  uint32_t face = 0;  // 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z
+  float s = 0.5f;
+  float t = 0.5f;
+};
+CubemapFace cubemap_face(float x, float y, float z);
 
 // Lookup by handle; a handful of bindings per launch, so a linear search.
 class TextureTable {
