@@ -163,6 +163,23 @@ void Gpu::launch(const KernelLaunch& launch, LaunchDone done) {
   if (!m_running) start_next();
 }
 
+void Gpu::launch_first(const KernelLaunch& launch, LaunchDone done) {
+  prepare(launch);
+  m_queued.push_front(Queued{launch, std::move(done)});
+  if (!m_running) start_next();
+}
+
+void Gpu::skip_queued() {
+  std::deque<Queued> skipped;
+  skipped.swap(m_queued);
+  for (Queued& queued : skipped) {
+    LaunchResult result;
+    result.skipped = true;
+    result.start_cycle = result.end_cycle = m_result.end_cycle;
+    if (queued.done) queued.done(result);
+  }
+}
+
 std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   if (launch.module == nullptr) throw ConfigError("launch: no module");
   auto state = std::make_unique<LaunchState>();
@@ -378,8 +395,8 @@ void Gpu::deliver_done() {
   m_state.reset();
   std::deque<Queued> skipped;
   if (m_result.faulted) skipped.swap(m_queued);
-  if (!m_queued.empty()) start_next();
-  if (done) done(m_result);
+  if (done) done(m_result);  // may put the grids the kernel launched first (launch_first)
+  if (!m_queued.empty() && !m_running) start_next();
   for (Queued& queued : skipped) {
     LaunchResult result;
     result.skipped = true;

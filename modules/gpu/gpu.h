@@ -30,7 +30,8 @@ namespace ohmvp::gpu {
 // memory controller (the MemorySystem must be built with MemorySystem::Front::per_channel).
 //
 // Public API, for the runtime:
-//  - launch(): runs one kernel launch; launches queue behind each other in call order. `done`
+//  - launch(): runs one kernel launch; launches queue behind each other in call order
+//    (launch_first puts one ahead of them). `done`
 //    runs (from a SystemC process, at the simulated time the launch ended) once every CTA has
 //    finished and every store has reached L2, or once a device fault stopped the launch (then
 //    LaunchResult::faulted with the message naming kernel, PC and instruction, CTA and thread).
@@ -52,6 +53,12 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   SC_HAS_PROCESS(Gpu);
 
   void launch(const KernelLaunch& launch, LaunchDone done);
+  // As launch(), but ahead of the queued launches: a grid launched from the device, which runs
+  // before the host's later launches. Called from a done callback, it runs next.
+  void launch_first(const KernelLaunch& launch, LaunchDone done);
+  // Ends the queued launches as a device fault does (each done runs with
+  // LaunchResult::skipped): the runtime found a device launch it cannot make.
+  void skip_queued();
   bool busy() const { return m_running || !m_queued.empty(); }
   // CTAs that have finished, every launch: progress a run monitor can see.
   uint64_t ctas_done() const { return m_ctas_done; }

@@ -25,6 +25,9 @@ struct KernelLaunch {
   std::vector<uint8_t> arguments;
   const TextureTable* textures = nullptr;  // may be null when the kernel fetches no texels
   DeviceHeap* heap = nullptr;  // malloc/free's, for a kernel that uses them (KernelLayout)
+  // Where the grid's launches of kernels from the device go, for a kernel that makes them
+  // (KernelLayout::launches_kernels); the runtime runs them once the grid has ended.
+  DeviceLaunches* device_launches = nullptr;
   // The stack and printf limits the program set (the heap's is the heap's size).
   uint64_t call_stack_bytes = DeviceLimits{}.stack_bytes;
   uint64_t printf_fifo_bytes = DeviceLimits{}.printf_fifo_bytes;

@@ -157,6 +157,7 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   c.textures = k.textures;
   c.printf_buffer = launch.printf_buffer;
   c.heap = k.heap;
+  c.device_launches = k.device_launches;
   c.fragment_mapping = m_config.tensor.fragment_mapping;
   c.grid = k.grid;
   c.block = k.block;

@@ -23,13 +23,27 @@ struct Runtime::LoadedModule {
   std::vector<uint8_t> const_bank;
 };
 
+// A grid a kernel launched from the device (dynamic parallelism), waiting to run.
+struct Runtime::DeviceWork {
+  gpu::DeviceLaunch launch;
+  std::string parent;  // the launching kernel
+  uint32_t depth = 1;  // 1 for a grid the host's kernel launched
+};
+
+// A host launch. It is done when its grid and every grid launched from the device under it have
+// run: they run one after another as they were made, a grid's own launches before those its
+// launcher made after it (depth first), ahead of the host's later launches.
 struct Runtime::Pending {
   bool done = false;
-  gpu::LaunchResult result;
+  gpu::LaunchResult result;   // the host grid's; the device grids add their printf text and fault
   uint64_t local_region = 0;  // 0 when the kernel uses no .local storage
   uint64_t start_ps = 0;
   std::string kernel;
   uint64_t printf_fifo_bytes = 0;
+  ModuleId module = 0;
+  gpu::DeviceLaunches device_launches;  // what the grid running now launches
+  std::deque<DeviceWork> device_work;   // the grids launched from the device still to run
+  uint64_t device_local_region = 0;     // the running device grid's .local storage
 };
 
 namespace {
@@ -292,7 +306,6 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     raise_fault();
   }
   LoadedModule& loaded = *m_modules[id];
-  const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
   // Constant memory is device memory: the bank takes what the host wrote to its copy (every
   // host write waits for the queued launches, so none of them reads the bank while it changes).
   if (!loaded.const_bank.empty())
@@ -300,6 +313,25 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
                loaded.const_bank.size());
 
   auto pending = std::make_unique<Pending>();
+  Pending* state = pending.get();
+  const gpu::KernelLaunch request =
+      make_request(id, kernel, config, std::move(arguments), *state, state->local_region);
+  state->start_ps = now_ps();
+  state->kernel = kernel;
+  state->module = id;
+  state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
+  m_pending.push_back(std::move(pending));
+  m_launches.inc();
+  m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
+    grid_done(*state, result, state->kernel, 0);
+  });
+}
+
+gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
+                                        const LaunchConfig& config, std::vector<uint8_t> arguments,
+                                        Pending& pending, uint64_t& local_region) {
+  LoadedModule& loaded = *m_modules[id];
+  const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
   gpu::KernelLaunch request;
   request.module = &loaded.module;
   request.kernel = kernel;
@@ -317,13 +349,14 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
                                                    m_limits.malloc_heap_bytes);
       } catch (const OutOfDeviceMemory& error) {
         throw ConfigError(module(id).file + ": kernel '" + kernel +
-                          "' calls malloc or free, and the device heap's " +
+                          "' calls malloc or free or launches kernels, and the device heap's " +
                           std::to_string(m_limits.malloc_heap_bytes) +
                           " bytes do not fit: " + error.what());
       }
     }
     request.heap = m_heap.get();
   }
+  if (layout.launches_kernels()) request.device_launches = &pending.device_launches;
   if (config.cooperative) {
     if (m_grid_workspace == 0) {  // zeroed, as the driver gives it; sync() leaves it as it was
       m_grid_workspace = allocate(grid_workspace_bytes);
@@ -339,29 +372,82 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     request.local_stride = gpu::align_up(layout.local_bytes_per_thread(), 16);
     const uint64_t threads = config.grid.count() * config.block.count();
     try {
-      pending->local_region = allocate(threads * request.local_stride);
+      local_region = allocate(threads * request.local_stride);
     } catch (const OutOfDeviceMemory& error) {
       throw ConfigError(module(id).file + ": kernel '" + kernel + "' needs " +
                         std::to_string(request.local_stride) + " bytes of .local storage for " +
                         "each of the launch's " + std::to_string(threads) +
                         " threads: " + error.what());
     }
-    request.local_base = pending->local_region;
+    request.local_base = local_region;
   }
   request.mapped = [this](uint64_t address, uint64_t bytes) { return mapped(address, bytes); };
+  return request;
+}
 
-  Pending* state = pending.get();
-  state->start_ps = now_ps();
-  state->kernel = kernel;
-  state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
-  m_pending.push_back(std::move(pending));
-  m_launches.inc();
-  m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
-    state->done = true;
-    state->result = result;
-    if (!result.skipped) m_kernel_ps.inc(now_ps() - state->start_ps);
-    sc_core::sc_pause();
-  });
+void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
+                        const std::string& kernel, uint32_t depth) {
+  if (depth == 0) {
+    pending.result = result;
+  } else {
+    gpu::LaunchResult& merged = pending.result;
+    merged.printed += result.printed;
+    merged.printf_dropped += result.printf_dropped;
+    merged.end_cycle = result.end_cycle;
+    merged.warp_instructions += result.warp_instructions;
+    merged.thread_instructions += result.thread_instructions;
+    if (result.faulted && !merged.faulted) {
+      merged.faulted = true;
+      merged.fault = result.fault;
+      merged.fault_address = result.fault_address;
+    }
+  }
+  if (pending.device_local_region) m_allocator.free(pending.device_local_region);
+  pending.device_local_region = 0;
+  std::vector<gpu::DeviceLaunch> made = pending.device_launches.take(m_heap.get());
+  if (!result.faulted && !result.skipped)
+    for (auto launch = made.rbegin(); launch != made.rend(); ++launch)
+      pending.device_work.push_front(DeviceWork{*launch, kernel, depth + 1});
+  else
+    for (const gpu::DeviceLaunch& launch : made) m_heap->release(launch.parameter_buffer);
+  if (!pending.result.faulted && !pending.device_work.empty() && start_device_work(pending)) return;
+  for (const DeviceWork& dropped : pending.device_work)
+    m_heap->release(dropped.launch.parameter_buffer);
+  pending.device_work.clear();
+  pending.done = true;
+  if (!pending.result.skipped) m_kernel_ps.inc(now_ps() - pending.start_ps);
+  sc_core::sc_pause();
+}
+
+bool Runtime::start_device_work(Pending& pending) {
+  const DeviceWork work = pending.device_work.front();
+  pending.device_work.pop_front();
+  const gpu::Module& loaded = module(pending.module);
+  const std::string kernel = loaded.functions[work.launch.function].name;
+  std::vector<uint8_t> arguments(work.launch.parameter_bytes);
+  m_gpu.read(work.launch.parameter_buffer, arguments.data(), arguments.size());
+  m_heap->release(work.launch.parameter_buffer);
+  try {
+    if (work.depth > gpu::DeviceLaunches::max_depth) throw ConfigError(gpu::too_deep_text);
+    LaunchConfig config;
+    config.grid = {work.launch.grid[0], work.launch.grid[1], work.launch.grid[2]};
+    config.block = {work.launch.block[0], work.launch.block[1], work.launch.block[2]};
+    config.dynamic_shared_bytes = work.launch.shared_bytes;
+    const gpu::KernelLaunch request = make_request(
+        pending.module, kernel, config, std::move(arguments), pending, pending.device_local_region);
+    m_gpu.launch_first(
+        request, [this, &pending, kernel, depth = work.depth](const gpu::LaunchResult& result) {
+          grid_done(pending, result, kernel, depth);
+        });
+    return true;
+  } catch (const ConfigError& error) {
+    if (pending.device_local_region) m_allocator.free(pending.device_local_region);
+    pending.device_local_region = 0;
+    pending.result.faulted = true;
+    pending.result.fault = gpu::device_launch_fault(loaded, work.parent, work.launch, error.what());
+    m_gpu.skip_queued();  // as a device fault does: the context runs nothing more
+    return false;
+  }
 }
 
 void Runtime::reap_finished_launches() {

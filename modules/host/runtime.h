@@ -134,8 +134,21 @@ class Runtime : public sc_core::sc_module {
  private:
   struct LoadedModule;
   struct Pending;
+  struct DeviceWork;
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
+  // The Gpu's request for a launch of `kernel` whose grids record their device launches in
+  // `pending`; `local_region` gets its .local storage. ConfigError when it cannot be made.
+  gpu::KernelLaunch make_request(ModuleId module, const std::string& kernel,
+                                 const LaunchConfig& config, std::vector<uint8_t> arguments,
+                                 Pending& pending, uint64_t& local_region);
+  // A grid of `pending`'s ended (depth 0: the host's, else one launched from the device): queues
+  // the grids it launched, starts the next one, or marks the launch done.
+  void grid_done(Pending& pending, const gpu::LaunchResult& result, const std::string& kernel,
+                 uint32_t depth);
+  // Starts the next grid launched from the device; false when it cannot run (then `pending`
+  // holds the fault, and the queued launches are skipped).
+  bool start_device_work(Pending& pending);
   void reap_finished_launches();
   // Raises the sticky fault, if one has been seen (after reaping the finished launches).
   void raise_fault();

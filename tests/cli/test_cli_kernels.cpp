@@ -665,6 +665,98 @@ TEST_CASE("cli: layered and cubemap surfaces take the layer or face after x and 
   }
 }
 
+TEST_CASE("cli: kernels launched from the device run before the host's next launch") {
+  // tests/data/ptx/device_launch.cu (built with -rdc=true) on the timed GPU.
+  const std::string dir = scratch_dir("device_launch");
+  const auto ints = [](int count, int start) {
+    return nlohmann::json{
+        {"type", "s32"}, {"count", count}, {"init", {{"sequence", {{"start", start}}}}}};
+  };
+  const auto report = [&] { return nlohmann::json::parse(read_text(dir + "/report.json")); };
+  SECTION("one grid from each block") {
+    const CliResult r =
+        run_fixture(dir, "device_launch.ptx", "per_block", 4, 32, {{"data", ints(256, 0)}},
+                    {{{"buffer", "data"}}, {{"s32", 64}}}, {"data"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> data = read_dump<int32_t>(dir, "data", 256);
+    for (int i = 0; i < 256; ++i) CHECK(data[i] == i + i / 64 * 64);
+    const nlohmann::json stats = report()["stats"];
+    CHECK(stats["gpu"]["launches"]["value"] == 5);
+    CHECK(stats["host"]["kernel_launches"]["value"] == 1);
+  }
+  SECTION("a block's launches in order, and the host's next launch after them") {
+    nlohmann::json workload = {
+        {"type", "kernel"},
+        {"ptx", shipped("tests/data/ptx/device_launch.ptx")},
+        {"buffers", {{"data", ints(8, 3)}}},
+        {"launches",
+         {{{"kernel", "two_in_order"},
+           {"grid", {1, 1, 1}},
+           {"block", {32, 1, 1}},
+           {"args", {{{"buffer", "data"}}, {{"s32", 8}}}}},
+          {{"kernel", "append_digit"},
+           {"grid", {1, 1, 1}},
+           {"block", {8, 1, 1}},
+           {"args", {{{"buffer", "data"}}, {{"s32", 3}}}}}}},
+        {"outputs", {"data"}},
+        {"limits", {{"malloc_heap_bytes", 65536}}}};  // the parameter buffers' heap
+    std::filesystem::create_directories(dir);
+    write_text(dir + "/w.json", workload.dump());
+    for (const char* platform : {"gpu_small", "hetero_two_level", "ohm_bw_planar"}) {
+      INFO("platform " << platform);
+      const CliResult r = run_ohmvp("run -q --platform " + std::string(platform) + " --workload " +
+                                    dir + "/w.json --out " + dir + " --dump " + dir + "/d");
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      const std::vector<int32_t> data = read_dump<int32_t>(dir, "data", 8);
+      for (int i = 0; i < 8; ++i) CHECK(data[i] == (3 + i) * 1000 + 123);
+    }
+  }
+  SECTION("a tail launch sees what its launcher's threads wrote after launching it") {
+    const CliResult r = run_fixture(
+        dir, "device_launch.ptx", "tail", 1, 64,
+        {{"flags", {{"type", "s32"}, {"count", 64}}}, {"seen", {{"type", "s32"}, {"count", 64}}}},
+        {{{"buffer", "flags"}}, {{"buffer", "seen"}}}, {"seen"});
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> seen = read_dump<int32_t>(dir, "seen", 64);
+    for (int i = 0; i < 64; ++i) CHECK(seen[i] == i + 1);
+  }
+  SECTION("a tree of nested launches, and one nested too deep") {
+    const auto tree = [&](int levels) {
+      return run_fixture(
+          dir, "device_launch.ptx", "tree", 1, 1,
+          {{"leaves", {{"type", "s32"}, {"count", 16}}},
+           {"grids", {{"type", "s32"}, {"count", 1}}}},
+          {{{"buffer", "leaves"}}, {{"buffer", "grids"}}, {{"s32", levels}}, {{"s32", 0}}},
+          {"leaves", "grids"});
+    };
+    const CliResult r = tree(4);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> leaves = read_dump<int32_t>(dir, "leaves", 16);
+    for (int i = 0; i < 16; ++i) CHECK(leaves[i] == i + 1);
+    CHECK(read_dump<int32_t>(dir, "grids", 1)[0] == 31);
+    CHECK(report()["stats"]["gpu"]["launches"]["value"] == 31);
+    const CliResult deep = tree(30);
+    INFO(deep.output);
+    CHECK(deep.exit_code == 1);
+    CHECK_THAT(deep.output, Contains("kernel 'tree' launched 'tree' <<<(1,1,1), (1,1,1)>>> from "
+                                     "the device: launches from the device nest deeper than "
+                                     "CUDA's 24 levels"));
+  }
+  SECTION("a launch the device runtime refuses is a fault naming it") {
+    const CliResult r = run_fixture(dir, "device_launch.ptx", "empty_launch", 1, 32,
+                                    {{"data", ints(8, 0)}}, {{{"buffer", "data"}}}, {"data"});
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Contains("kernel 'empty_launch' launched 'add_base' <<<(0,1,1), "
+                                  "(32,1,1)>>> from the device: launch of kernel 'add_base': "
+                                  "grid and block must have at least one thread"));
+  }
+}
+
 TEST_CASE("cli: blur_tex2d with border or normalised mirror addressing matches its reference") {
   const std::string dir = scratch_dir("blur_addressing");
   auto blur = shipped_kernel_workload("blur_tex2d");

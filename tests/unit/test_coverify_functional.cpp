@@ -433,3 +433,54 @@ TEST_CASE("functional executor: layered textures and cubemaps", "[coverify]") {
     }
   }
 }
+
+TEST_CASE("functional executor: kernels launched from the device", "[coverify]") {
+  // tests/data/ptx/device_launch.cu (built with -rdc=true).
+  TempFolder folder;
+  const auto ints = [](int count, int start) {
+    return nlohmann::json{
+        {"type", "s32"}, {"count", count}, {"init", {{"sequence", {{"start", start}}}}}};
+  };
+  // per_block: block b's thread 0 launches add_base on elements [64 b, 64 b + 64).
+  nlohmann::json per_block =
+      fixture_workload("device_launch.ptx", {{"data", ints(256, 0)}}, "per_block", 32,
+                       {{{"buffer", "data"}}, {{"s32", 64}}}, {"data"});
+  per_block["launches"][0]["grid"] = {4, 1, 1};
+  const FunctionalRun run = run_fixture(folder, per_block);
+  const std::vector<int32_t> data = output_values<int32_t>(run, "data");
+  for (int i = 0; i < 256; ++i) CHECK(data[i] == i + i / 64 * 64);
+  CHECK(run.launches == 1);  // the host's; the device's grids are inside it
+
+  // Two launches into one block's NULL stream run in order.
+  const std::vector<int32_t> digits = output_values<int32_t>(
+      run_fixture(folder,
+                  fixture_workload("device_launch.ptx", {{"data", ints(8, 3)}}, "two_in_order", 32,
+                                   {{{"buffer", "data"}}, {{"s32", 8}}}, {"data"})),
+      "data");
+  for (int i = 0; i < 8; ++i) CHECK(digits[i] == (3 + i) * 100 + 12);
+
+  // A binary tree three levels deep: eight leaves, fifteen grids.
+  const FunctionalRun tree = run_fixture(
+      folder,
+      fixture_workload(
+          "device_launch.ptx",
+          {{"leaves", {{"type", "s32"}, {"count", 8}}}, {"grids", {{"type", "s32"}, {"count", 1}}}},
+          "tree", 1, {{{"buffer", "leaves"}}, {{"buffer", "grids"}}, {{"s32", 3}}, {{"s32", 0}}},
+          {"leaves", "grids"}));
+  const std::vector<int32_t> leaves = output_values<int32_t>(tree, "leaves");
+  for (int i = 0; i < 8; ++i) CHECK(leaves[i] == i + 1);
+  CHECK(output_values<int32_t>(tree, "grids")[0] == 15);
+
+  // Nested deeper than CUDA allows: a fault naming the launch.
+  CHECK_THROWS_WITH(
+      run_fixture(folder,
+                  fixture_workload(
+                      "device_launch.ptx",
+                      {{"leaves", {{"type", "s32"}, {"count", 1}}},
+                       {"grids", {{"type", "s32"}, {"count", 1}}}},
+                      "tree", 1,
+                      {{{"buffer", "leaves"}}, {{"buffer", "grids"}}, {{"s32", 30}}, {{"s32", 0}}},
+                      {"grids"})),
+      "kernel 'tree' launched 'tree' <<<(1,1,1), (1,1,1)>>> from the device: launches from the "
+      "device nest deeper than CUDA's 24 levels");
+}

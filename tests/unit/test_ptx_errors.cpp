@@ -441,15 +441,22 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   CHECK_THROWS_WITH(KernelLayout(external, "k"),
                     "external.ptx:8: kernel 'k' calls 'helper', which has no body (external "
                     "functions are not supported)");
-  // <<<>>> in device code (-rdc) calls the device runtime: told as such.
+  // <<<>>> in device code (-rdc) runs; the device runtime's other functions are told as such.
+  const Module device_runtime =
+      parse_ptx(snippet_text(".extern .func (.param .b32 error) cudaStreamCreateWithFlags\n();\n"
+                             ".visible .entry parent()\n{\n.param .b32 error;\n"
+                             "call.uni (error), cudaStreamCreateWithFlags, ();\nret;\n}\n"),
+                "parent.ptx");
+  CHECK_THROWS_WITH(KernelLayout(device_runtime, "parent"),
+                    "parent.ptx:9: kernel 'parent' calls 'cudaStreamCreateWithFlags', a device "
+                    "runtime function the model does not run (of dynamic parallelism only <<<>>> "
+                    "into the NULL, tail-launch and fire-and-forget streams runs)");
   const Module device_launch = parse_ptx(
       snippet_text(".extern .func (.param .b64 buffer) __cudaCDP2GetParameterBufferV2\n();\n"
                    ".visible .entry parent()\n{\n.param .b64 buffer;\n"
                    "call.uni (buffer), __cudaCDP2GetParameterBufferV2, ();\nret;\n}\n"),
       "parent.ptx");
-  CHECK_THROWS_WITH(KernelLayout(device_launch, "parent"),
-                    "parent.ptx:9: kernel 'parent' calls '__cudaCDP2GetParameterBufferV2', which "
-                    "launches a kernel from the device (dynamic parallelism is not supported)");
+  CHECK(KernelLayout(device_launch, "parent").uses_heap());
 }
 
 TEST_CASE("ptx errors: unreadable file names the path", "[ptx]") {

@@ -58,11 +58,23 @@ struct Function {
   // The CUDA runtime's device functions, declared without a body, that the interpreter
   // executes: assert() calls __assertfail when its condition fails (a device fault that quotes
   // the assertion), printf calls vprintf (the text goes to the launch's printf buffer),
-  // malloc/free and new/delete use the device heap.
+  // malloc/free and new/delete use the device heap, and <<<>>> in device code (dynamic
+  // parallelism) takes a parameter buffer and launches it (CUDA 12's __cudaCDP2 names, and the
+  // same functions' names before them).
   bool is_assertion_failure() const { return !defined && name == "__assertfail"; }
   bool is_printf() const { return !defined && name == "vprintf"; }
   bool is_heap_call() const { return !defined && (name == "malloc" || name == "free"); }
-  bool is_runtime_call() const { return is_assertion_failure() || is_printf() || is_heap_call(); }
+  bool is_parameter_buffer_call() const {
+    return !defined &&
+           (name == "__cudaCDP2GetParameterBufferV2" || name == "cudaGetParameterBufferV2");
+  }
+  bool is_device_launch_call() const {
+    return !defined && (name == "__cudaCDP2LaunchDeviceV2" || name == "cudaLaunchDeviceV2");
+  }
+  bool is_runtime_call() const {
+    return is_assertion_failure() || is_printf() || is_heap_call() || is_parameter_buffer_call() ||
+           is_device_launch_call();
+  }
 
   // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the
   // function's parameter block (kernel: the launch's argument buffer, in declaration order with

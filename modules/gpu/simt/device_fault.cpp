@@ -38,6 +38,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "invalid surface handle";
     case FaultKind::surface_bounds:
       return "surface access out of bounds";
+    case FaultKind::invalid_launch:
+      return "invalid kernel launch from the device";
   }
   return "fault";
 }

@@ -23,6 +23,7 @@ enum class FaultKind : uint8_t {
   stack_overflow,      // recursion beyond the thread's call stack
   invalid_surface,     // suld/sust on a handle that is no bound surface
   surface_bounds,      // suld/sust.trap outside the surface
+  invalid_launch,      // a kernel launch from the device that cannot run (dynamic parallelism)
 };
 
 const char* fault_kind_name(FaultKind kind);

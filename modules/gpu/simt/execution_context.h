@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "modules/gpu/simt/device_heap.h"
+#include "modules/gpu/simt/device_launches.h"
 #include "modules/gpu/simt/device_printf.h"
 #include "modules/gpu/simt/fragment_layout.h"
 #include "modules/gpu/simt/kernel_layout.h"
@@ -38,6 +39,8 @@ struct ExecutionContext {
   const TextureTable* textures = nullptr;
   PrintfBuffer* printf_buffer = nullptr;  // where printf's text goes; null: printf faults
   DeviceHeap* heap = nullptr;             // malloc/free's; null: they fault
+  // Where the grid's device launches (dynamic parallelism) are recorded; null: they fault.
+  DeviceLaunches* device_launches = nullptr;
   // Which lanes hold which elements of a wmma fragment: the GPU's architecture.
   FragmentMapping fragment_mapping = FragmentMapping::volta;
 

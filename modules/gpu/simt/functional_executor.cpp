@@ -90,6 +90,10 @@ bool FunctionalExecutor::perform(WarpState& warp, DeviceFault& fault) {
 }
 
 LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
+  return run_launch(params, 0);
+}
+
+LaunchStatistics FunctionalExecutor::run_launch(const LaunchParams& params, uint32_t depth) {
   const KernelLayout layout(m_module, params.kernel, m_limits.stack_bytes);
   const Function& kernel = layout.kernel();
   if (params.grid.count() == 0 || params.block.count() == 0)
@@ -133,6 +137,8 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
       m_heap.emplace(m_memory.allocate(m_limits.malloc_heap_bytes), m_limits.malloc_heap_bytes);
     context.heap = &*m_heap;
   }
+  DeviceLaunches device_launches;
+  if (layout.launches_kernels()) context.device_launches = &device_launches;
   context.fragment_mapping = m_mapping;
   context.grid = params.grid;
   context.block = params.block;
@@ -255,7 +261,37 @@ LaunchStatistics FunctionalExecutor::launch(const LaunchParams& params) {
     throw;
   }
   if (local_region) m_memory.free(local_region);
+  for (const DeviceLaunch& child : device_launches.take(m_heap ? &*m_heap : nullptr)) {
+    const LaunchStatistics ran = run_device_launch(params.kernel, child, depth + 1);
+    stats.ctas += ran.ctas;
+    stats.warp_instructions += ran.warp_instructions;
+    stats.thread_instructions += ran.thread_instructions;
+    stats.active_lanes += ran.active_lanes;
+    stats.path_yields += ran.path_yields;
+  }
   return stats;
+}
+
+// A launch kernel `parent` made on the device, once the parent's grid has ended: its arguments
+// come from the parameter buffer, which goes back to the heap. A launch that cannot run is a
+// device fault of the parent's, as the device runtime's launch fails.
+LaunchStatistics FunctionalExecutor::run_device_launch(const std::string& parent,
+                                                       const DeviceLaunch& child, uint32_t depth) {
+  LaunchParams params;
+  params.kernel = m_module.functions[child.function].name;
+  params.grid = {child.grid[0], child.grid[1], child.grid[2]};
+  params.block = {child.block[0], child.block[1], child.block[2]};
+  params.dynamic_shared_bytes = child.shared_bytes;
+  params.arguments.resize(child.parameter_bytes);
+  m_memory.read(child.parameter_buffer, params.arguments.data(), params.arguments.size());
+  m_heap->release(child.parameter_buffer);
+  if (depth > DeviceLaunches::max_depth)
+    throw SimulationError(device_launch_fault(m_module, parent, child, too_deep_text));
+  try {
+    return run_launch(params, depth);
+  } catch (const ConfigError& error) {
+    throw SimulationError(device_launch_fault(m_module, parent, child, error.what()));
+  }
 }
 
 }  // namespace ohmvp::gpu

@@ -64,10 +64,15 @@ class FunctionalExecutor {
   void set_limits(const DeviceLimits& limits);
 
   // Throws ConfigError for a bad launch (unknown kernel, empty grid, short argument block) and
-  // SimulationError for a device fault, naming kernel, PC, CTA and thread.
+  // SimulationError for a device fault, naming kernel, PC, CTA and thread. The grids the kernel
+  // launches from the device run after its own, depth first (docs/gpu_simt.md); the statistics
+  // are theirs too.
   LaunchStatistics launch(const LaunchParams& params);
 
  private:
+  LaunchStatistics run_launch(const LaunchParams& params, uint32_t depth);
+  LaunchStatistics run_device_launch(const std::string& parent, const DeviceLaunch& child,
+                                     uint32_t depth);
   // Performs the warp's pending access on the device memory; false with `fault` set if a lane's
   // address is not mapped.
   bool perform(WarpState& warp, DeviceFault& fault);

@@ -1,5 +1,6 @@
 // The CUDA runtime's device functions that PTX declares without a body: __assertfail (assert),
-// vprintf (printf), malloc and free. The interpreter executes them in place of a call.
+// vprintf (printf), malloc and free, and the two calls of <<<>>> in device code (dynamic
+// parallelism). The interpreter executes them in place of a call.
 
 #include <algorithm>
 #include <cstring>
@@ -22,17 +23,24 @@ uint32_t string_symbol(const Exec& x, uint64_t pointer) {
   return DeviceFault::no_symbol;
 }
 
-// A call-site parameter of the call being executed, in `lane`'s parameter arena: the value the
-// callee would receive as its parameter `index` (at most 8 bytes; 0 if there is none).
-uint64_t call_argument(Exec& x, uint32_t lane, size_t index) {
+// The first `bytes` of a call-site parameter of the call being executed, in `lane`'s parameter
+// arena: what the callee would receive as its parameter `index` (zeros past its size, all zeros
+// if there is none).
+void call_argument_bytes(Exec& x, uint32_t lane, size_t index, void* data, uint64_t bytes) {
+  std::memset(data, 0, bytes);
   const Instruction& in = x.instruction;
-  if (index >= in.call_arguments.size()) return 0;
+  if (index >= in.call_arguments.size()) return;
   const uint32_t symbol = in.call_arguments[index];
   const uint64_t offset = x.context.layout->param_offset(symbol);
-  const uint64_t size = std::min<uint64_t>(x.context.layout->module().symbols[symbol].size, 8);
-  if (offset + size > x.warp.param_arena_bytes()) return 0;
+  const uint64_t size = std::min<uint64_t>(x.context.layout->module().symbols[symbol].size, bytes);
+  if (offset + size <= x.warp.param_arena_bytes())
+    std::memcpy(data, x.warp.param_arena(lane) + offset, size);
+}
+
+// A call-site parameter's value (at most 8 bytes; 0 if there is none).
+uint64_t call_argument(Exec& x, uint32_t lane, size_t index) {
   uint64_t value = 0;
-  std::memcpy(&value, x.warp.param_arena(lane) + offset, size);
+  call_argument_bytes(x, lane, index, &value, sizeof value);
   return value;
 }
 
@@ -150,6 +158,63 @@ void heap_call(Exec& x, const Function& callee) {
   if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
 
+// cudaGetParameterBuffer(kernel, grid, block, dynamic shared bytes), the first half of <<<>>> in
+// device code, lane by lane in lane order: a buffer for the kernel's arguments from the device
+// heap, or NULL when none is left (the launch is then skipped, as CUDA's fails). An address that
+// is no kernel of the module is a fault.
+void parameter_buffer(Exec& x) {
+  if (!x.context.heap || !x.context.device_launches) {
+    x.fail(FaultKind::invalid_launch, 0, "with no device runtime to take it");
+    return;
+  }
+  const std::vector<Function>& functions = x.context.layout->module().functions;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const uint64_t kernel = call_argument(x, lane, 0);
+    const uint64_t index = kernel - function_address_base;
+    if (kernel < function_address_base || index >= functions.size() ||
+        !functions[index].is_kernel || !functions[index].defined) {
+      x.fail(FaultKind::invalid_launch, lane, "the address launched is no kernel", kernel);
+      return;
+    }
+    DeviceLaunch launch;
+    launch.function = static_cast<uint32_t>(index);
+    call_argument_bytes(x, lane, 1, launch.grid, sizeof launch.grid);
+    call_argument_bytes(x, lane, 2, launch.block, sizeof launch.block);
+    launch.shared_bytes = static_cast<uint32_t>(call_argument(x, lane, 3));
+    launch.parameter_bytes = functions[index].param_bytes;
+    write_return(x, lane, x.context.device_launches->prepare(*x.context.heap, launch), 8);
+  });
+  if (!x.failed()) x.warp.set_pc(x.pc + 1);
+}
+
+// cudaLaunchDevice(parameter buffer, stream), the second half: launches what the buffer was
+// taken for and returns cudaSuccess. The runtime runs the launch once the grid has ended, as
+// tail launches run, which is also a schedule CUDA allows for the NULL and fire-and-forget
+// streams; a stream created on the device cannot exist here (cudaStreamCreateWithFlags is not
+// run). A buffer cudaGetParameterBuffer did not hand out, or one launched already, is a fault.
+void launch_device(Exec& x) {
+  constexpr uint64_t null_stream = 0, tail_launch = 0x3, fire_and_forget = 0x4;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    if (x.failed()) return;
+    const uint64_t buffer = call_argument(x, lane, 0);
+    const uint64_t stream = call_argument(x, lane, 1);
+    if (stream != null_stream && stream != tail_launch && stream != fire_and_forget) {
+      x.fail(FaultKind::invalid_launch, lane,
+             "into a stream made on the device (NULL, tail-launch and fire-and-forget run)");
+      return;
+    }
+    if (!x.context.device_launches || !x.context.device_launches->launch(buffer)) {
+      x.fail(FaultKind::invalid_launch, lane,
+             "of a parameter buffer cudaGetParameterBuffer did not hand out, or launched already",
+             buffer);
+      return;
+    }
+    write_return(x, lane, 0, 4);
+  });
+  if (!x.failed()) x.warp.set_pc(x.pc + 1);
+}
+
 }  // namespace
 
 void execute_runtime_call(Exec& x, const Function& callee) {
@@ -157,6 +222,10 @@ void execute_runtime_call(Exec& x, const Function& callee) {
     fail_assertion(x);
   else if (callee.is_printf())
     device_printf(x);
+  else if (callee.is_parameter_buffer_call())
+    parameter_buffer(x);
+  else if (callee.is_device_launch_call())
+    launch_device(x);
   else
     heap_call(x, callee);
 }

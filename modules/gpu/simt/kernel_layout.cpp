@@ -7,14 +7,12 @@ namespace ohmvp::gpu {
 
 namespace {
 
-// Why a function without a body cannot be called: the device runtime's kernel launch
-// (dynamic parallelism: <<<>>> in device code, built with -rdc) or any other external function.
+// Why a function without a body cannot be called: a device runtime function beyond the kernel
+// launch (<<<>>> in device code, built with -rdc, runs) or any other external function.
 std::string why_no_body(const std::string& callee) {
-  const bool device_launch = callee.rfind("__cudaCDP", 0) == 0 ||
-                             callee.rfind("cudaGetParameterBuffer", 0) == 0 ||
-                             callee.rfind("cudaLaunchDevice", 0) == 0;
-  if (device_launch)
-    return "which launches a kernel from the device (dynamic parallelism is not supported)";
+  if (callee.rfind("__cudaCDP", 0) == 0 || callee.rfind("cuda", 0) == 0)
+    return "a device runtime function the model does not run (of dynamic parallelism only <<<>>> "
+           "into the NULL, tail-launch and fire-and-forget streams runs)";
   return "which has no body (external functions are not supported)";
 }
 
@@ -114,7 +112,8 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
         throw ConfigError(m_module->file + ":" + std::to_string(instruction.source_line) +
                           ": call to an unknown function");
       const Function& callee = m_module->functions[operand.target];
-      if (callee.is_heap_call()) m_uses_heap = true;
+      if (callee.is_heap_call() || callee.is_parameter_buffer_call()) m_uses_heap = true;
+      if (callee.is_device_launch_call()) m_launches_kernels = true;
       if (callee.is_runtime_call()) continue;  // the interpreter's; no body to lay out
       if (callee.instructions.empty()) {
         if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called

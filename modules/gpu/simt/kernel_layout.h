@@ -45,6 +45,8 @@ class KernelLayout {
   bool reachable(uint32_t function) const { return m_slots[function].reachable; }
   // Whether the kernel may call malloc or free: its launch needs the device heap.
   bool uses_heap() const { return m_uses_heap; }
+  // Whether the kernel may launch kernels from the device (dynamic parallelism).
+  bool launches_kernels() const { return m_launches_kernels; }
 
   uint64_t param_arena_bytes() const { return m_param_arena_bytes; }
   uint64_t local_frame_base(uint32_t function) const { return m_slots[function].local_base; }
@@ -112,6 +114,7 @@ class KernelLayout {
   std::vector<uint64_t> m_param_offsets;
   uint32_t m_total_registers = 0;
   bool m_uses_heap = false;
+  bool m_launches_kernels = false;
   bool m_recursive = false;
   bool m_uses_alloca = false;
   uint64_t m_call_stack_bytes = 0;
