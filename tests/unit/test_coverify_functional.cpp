@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_parser.h"
@@ -450,6 +452,11 @@ TEST_CASE("functional executor: kernels launched from the device", "[coverify]")
   const std::vector<int32_t> data = output_values<int32_t>(run, "data");
   for (int i = 0; i < 256; ++i) CHECK(data[i] == i + i / 64 * 64);
   CHECK(run.launches == 1);  // the host's; the device's grids are inside it
+  // A heap of two parameter buffers: blocks 2 and 3 get NULL and launch nothing, as CUDA's
+  // device launch fails when its pool is full.
+  per_block["limits"] = {{"malloc_heap_bytes", 32}};
+  const std::vector<int32_t> two = output_values<int32_t>(run_fixture(folder, per_block), "data");
+  for (int i = 0; i < 256; ++i) CHECK(two[i] == (i / 64 == 1 ? i + 64 : i));
 
   // Two launches into one block's NULL stream run in order.
   const std::vector<int32_t> digits = output_values<int32_t>(
@@ -483,4 +490,33 @@ TEST_CASE("functional executor: kernels launched from the device", "[coverify]")
                       {"grids"})),
       "kernel 'tree' launched 'tree' <<<(1,1,1), (1,1,1)>>> from the device: launches from the "
       "device nest deeper than CUDA's 24 levels");
+}
+
+TEST_CASE("functional executor: launches from the device that cannot be made are faults",
+          "[coverify]") {
+  // tests/data/ptx/device_launch.cu's per_block with one line of its PTX changed.
+  std::ifstream file(fs::path(OHMVP_SOURCE_DIR) / "tests" / "data" / "ptx" / "device_launch.ptx");
+  const std::string ptx((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  TempFolder folder;
+  const auto run_changed = [&](const std::string& line, const std::string& changed) {
+    const size_t at = ptx.find(line);  // per_block comes first
+    REQUIRE(at != std::string::npos);
+    std::string text = ptx;
+    text.replace(at, line.size(), changed);
+    nlohmann::json workload =
+        fixture_workload("device_launch.ptx", {{"data", {{"type", "s32"}, {"count", 64}}}},
+                         "per_block", 32, {{{"buffer", "data"}}, {{"s32", 64}}}, {"data"});
+    workload["ptx"] = folder.write("changed.ptx", text).string();
+    return run_fixture(folder, workload);
+  };
+  CHECK_THROWS_WITH(run_changed("st.param.b64 \t[param1+0], 0;", "st.param.b64 [param1+0], 7;"),
+                    Catch::Contains("invalid kernel launch from the device: into a stream made "
+                                    "on the device (NULL, tail-launch and fire-and-forget run)"));
+  CHECK_THROWS_WITH(
+      run_changed("st.param.b64 \t[param0+0], %rd1;", "st.param.b64 [param0+0], %rd2;"),
+      Catch::Contains("invalid kernel launch from the device: of a parameter buffer "
+                      "cudaGetParameterBuffer did not hand out, or launched already"));
+  CHECK_THROWS_WITH(run_changed("mov.u64 \t%rd3, add_base;", "mov.u64 %rd3, 4096;"),
+                    Catch::Contains("invalid kernel launch from the device: the address launched "
+                                    "is no kernel"));
 }
