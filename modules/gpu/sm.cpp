@@ -549,7 +549,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   op.request = request;
   if (taps) {
     if (!op.taps) op.taps = std::make_unique<TextureTaps>();
-    *op.taps = *taps;
+    op.taps->copy_plan(*taps, request.lanes);
   }
   state.set_memory_pending(false);
   m_scoreboards[w].reserve(registers);

@@ -81,6 +81,19 @@ struct TextureTaps {
   std::array<std::array<uint64_t, max_taps>, 64> address{};
   std::array<std::array<float, 3>, 64> weight{};
   std::array<std::array<uint8_t, max_taps * max_texel_bytes>, 64> texels{};
+
+  // `from`'s plan for `lanes` (how many taps, their presence, addresses and weights), without
+  // the texel space its accesses fill (128 of the 205 bytes a lane has here).
+  void copy_plan(const TextureTaps& from, uint64_t lanes) {
+    count = from.count;
+    texel_bytes = from.texel_bytes;
+    for (; lanes != 0; lanes &= lanes - 1) {
+      const uint32_t lane = uint32_t(__builtin_ctzll(lanes));
+      present[lane] = from.present[lane];
+      address[lane] = from.address[lane];
+      weight[lane] = from.weight[lane];
+    }
+  }
 };
 
 // The shared-memory addresses (inside the CTA's shared memory) of the lanes of a warp's last
