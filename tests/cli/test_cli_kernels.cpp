@@ -746,6 +746,25 @@ TEST_CASE("cli: kernels launched from the device run before the host's next laun
                                      "the device: launches from the device nest deeper than "
                                      "CUDA's 24 levels"));
   }
+  SECTION("a block whose launch got no parameter buffer reads the error") {
+    const CliResult r =
+        run_fixture(dir, "device_launch.ptx", "launch_errors", 4, 32,
+                    {{"data", ints(8, 0)}, {"errors", {{"type", "s32"}, {"count", 12}}}},
+                    {{{"buffer", "data"}}, {{"buffer", "errors"}}}, {"errors"},
+                    {{"malloc_heap_bytes", 32}});  // two parameter buffers for four blocks
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::vector<int32_t> errors = read_dump<int32_t>(dir, "errors", 12);
+    int failed = 0;
+    for (int b = 0; b < 4; ++b) {
+      INFO("block " << b);
+      CHECK(errors[3 * b] == errors[3 * b + 1]);  // peek, then get: the same error
+      CHECK((errors[3 * b] == 0 || errors[3 * b] == 69));
+      CHECK(errors[3 * b + 2] == 0);  // cleared by the get
+      failed += errors[3 * b] == 69;
+    }
+    CHECK(failed == 2);
+  }
   SECTION("a launch the device runtime refuses is a fault naming it") {
     const CliResult r = run_fixture(dir, "device_launch.ptx", "empty_launch", 1, 32,
                                     {{"data", ints(8, 0)}}, {{{"buffer", "data"}}}, {"data"});

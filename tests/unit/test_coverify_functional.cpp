@@ -457,6 +457,15 @@ TEST_CASE("functional executor: kernels launched from the device", "[coverify]")
   per_block["limits"] = {{"malloc_heap_bytes", 32}};
   const std::vector<int32_t> two = output_values<int32_t>(run_fixture(folder, per_block), "data");
   for (int i = 0; i < 256; ++i) CHECK(two[i] == (i / 64 == 1 ? i + 64 : i));
+  // The blocks that got no buffer read cudaErrorLaunchPendingCountExceeded (69) from
+  // cudaPeekAtLastError and cudaGetLastError, then cudaSuccess.
+  nlohmann::json errors = fixture_workload(
+      "device_launch.ptx", {{"data", ints(64, 0)}, {"errors", {{"type", "s32"}, {"count", 12}}}},
+      "launch_errors", 32, {{{"buffer", "data"}}, {{"buffer", "errors"}}}, {"errors"});
+  errors["launches"][0]["grid"] = {4, 1, 1};
+  errors["limits"] = {{"malloc_heap_bytes", 32}};
+  const std::vector<int32_t> codes = output_values<int32_t>(run_fixture(folder, errors), "errors");
+  CHECK(codes == std::vector<int32_t>{0, 0, 0, 0, 0, 0, 69, 69, 0, 69, 69, 0});
 
   // Two launches into one block's NULL stream run in order.
   const std::vector<int32_t> digits = output_values<int32_t>(

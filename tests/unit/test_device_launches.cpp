@@ -65,3 +65,20 @@ TEST_CASE("device launches: a launch that cannot run names both kernels", "[heap
         "kernel 'parent' launched 'child(int*, int, int)' <<<(4,1,1), (2048,1,1)>>> from the "
         "device: too many threads");
 }
+
+TEST_CASE("device launches: a thread's last error, read and cleared", "[heap]") {
+  DeviceHeap heap(0x1000, 16);
+  DeviceLaunches launches;
+  DeviceLaunch launch;
+  launch.parameter_bytes = 16;
+  CHECK(launches.prepare(heap, launch) != 0);
+  CHECK(launches.prepare(heap, launch) == 0);  // the heap is full
+  launches.set_error(7, DeviceLaunches::pending_count_exceeded);
+  CHECK(launches.last_error(6, false) == 0);
+  CHECK(launches.last_error(7, false) == 69);  // peek
+  CHECK(launches.last_error(7, true) == 69);   // get
+  CHECK(launches.last_error(7, true) == 0);    // cleared
+  launches.set_error(7, DeviceLaunches::pending_count_exceeded);
+  launches.take(&heap);
+  CHECK(launches.last_error(7, false) == 0);  // the next grid starts with none
+}

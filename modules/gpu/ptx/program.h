@@ -71,9 +71,15 @@ struct Function {
   bool is_device_launch_call() const {
     return !defined && (name == "__cudaCDP2LaunchDeviceV2" || name == "cudaLaunchDeviceV2");
   }
+  // cudaGetLastError / cudaPeekAtLastError in device code: what the thread's last device
+  // launch left.
+  bool is_last_error_call() const {
+    return !defined && (name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError" ||
+                        name == "cudaGetLastError" || name == "cudaPeekAtLastError");
+  }
   bool is_runtime_call() const {
     return is_assertion_failure() || is_printf() || is_heap_call() || is_parameter_buffer_call() ||
-           is_device_launch_call();
+           is_device_launch_call() || is_last_error_call();
   }
 
   // Symbols of this function, by index into Module::symbols. Parameter offsets are inside the

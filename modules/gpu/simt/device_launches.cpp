@@ -29,9 +29,18 @@ std::vector<DeviceLaunch> DeviceLaunches::take(DeviceHeap* heap) {
   if (heap)
     for (const DeviceLaunch& unlaunched : m_prepared) heap->release(unlaunched.parameter_buffer);
   m_prepared.clear();
+  m_errors.clear();
   std::vector<DeviceLaunch> launched;
   launched.swap(m_launched);
   return launched;
+}
+
+uint32_t DeviceLaunches::last_error(uint64_t thread, bool clear) {
+  const auto found = m_errors.find(thread);
+  if (found == m_errors.end()) return 0;
+  const uint32_t error = found->second;
+  if (clear) m_errors.erase(found);
+  return error;
 }
 
 std::string device_launch_fault(const Module& module, const std::string& parent,

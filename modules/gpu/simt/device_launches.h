@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,22 @@ class DeviceLaunches {
   uint64_t prepare(DeviceHeap& heap, DeviceLaunch launch);
   // cudaLaunchDevice of a buffer prepare() returned and not launched yet; false for any other.
   bool launch(uint64_t parameter_buffer);
-  // The launches made, in order, leaving none; buffers prepared but never launched go back to
-  // the heap.
+  // The launches made, in order, leaving none (and no errors); buffers prepared but never
+  // launched go back to the heap.
   std::vector<DeviceLaunch> take(DeviceHeap* heap);
+
+  // cudaErrorLaunchPendingCountExceeded: what a thread whose prepare() got no buffer reads from
+  // cudaGetLastError.
+  static constexpr uint32_t pending_count_exceeded = 69;
+  // The grid's thread `thread` (its index in the grid) failed to launch with `error`.
+  void set_error(uint64_t thread, uint32_t error) { m_errors[thread] = error; }
+  // cudaGetLastError (`clear`) or cudaPeekAtLastError: the thread's last error, 0 for none.
+  uint32_t last_error(uint64_t thread, bool clear);
 
  private:
   std::vector<DeviceLaunch> m_prepared;
   std::vector<DeviceLaunch> m_launched;
+  std::map<uint64_t, uint32_t> m_errors;  // by thread; only threads with an error
 };
 
 // Why a launch from the device beyond DeviceLaunches::max_depth cannot run.

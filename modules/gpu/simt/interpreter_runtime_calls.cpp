@@ -158,6 +158,11 @@ void heap_call(Exec& x, const Function& callee) {
   if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
 
+// `lane`'s thread's index in the grid.
+uint64_t grid_thread(const Exec& x, uint32_t lane) {
+  return cta_first_thread(x) + x.warp.thread_linear(lane);
+}
+
 // cudaGetParameterBuffer(kernel, grid, block, dynamic shared bytes), the first half of <<<>>> in
 // device code, lane by lane in lane order: a buffer for the kernel's arguments from the device
 // heap, or NULL when none is left (the launch is then skipped, as CUDA's fails). An address that
@@ -183,7 +188,11 @@ void parameter_buffer(Exec& x) {
     call_argument_bytes(x, lane, 2, launch.block, sizeof launch.block);
     launch.shared_bytes = static_cast<uint32_t>(call_argument(x, lane, 3));
     launch.parameter_bytes = functions[index].param_bytes;
-    write_return(x, lane, x.context.device_launches->prepare(*x.context.heap, launch), 8);
+    const uint64_t buffer = x.context.device_launches->prepare(*x.context.heap, launch);
+    if (buffer == 0)
+      x.context.device_launches->set_error(grid_thread(x, lane),
+                                           DeviceLaunches::pending_count_exceeded);
+    write_return(x, lane, buffer, 8);
   });
   if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
@@ -215,6 +224,19 @@ void launch_device(Exec& x) {
   if (!x.failed()) x.warp.set_pc(x.pc + 1);
 }
 
+// cudaGetLastError and cudaPeekAtLastError in device code: the error the thread's last failed
+// device launch left (cudaErrorLaunchPendingCountExceeded when it got no parameter buffer), 0
+// (cudaSuccess) for none; cudaGetLastError clears it. A launch that cannot run is a fault here,
+// so no other error is ever read.
+void last_error(Exec& x, const Function& callee) {
+  const bool clear = callee.name.find("Get") != std::string::npos;
+  for_each_lane(x.lanes, [&](uint32_t lane) {
+    DeviceLaunches* launches = x.context.device_launches;
+    write_return(x, lane, launches ? launches->last_error(grid_thread(x, lane), clear) : 0, 4);
+  });
+  x.warp.set_pc(x.pc + 1);
+}
+
 }  // namespace
 
 void execute_runtime_call(Exec& x, const Function& callee) {
@@ -226,6 +248,8 @@ void execute_runtime_call(Exec& x, const Function& callee) {
     parameter_buffer(x);
   else if (callee.is_device_launch_call())
     launch_device(x);
+  else if (callee.is_last_error_call())
+    last_error(x, callee);
   else
     heap_call(x, callee);
 }

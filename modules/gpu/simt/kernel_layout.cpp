@@ -113,7 +113,7 @@ void KernelLayout::visit(uint32_t f, std::vector<uint8_t>& state, bool through_p
                           ": call to an unknown function");
       const Function& callee = m_module->functions[operand.target];
       if (callee.is_heap_call() || callee.is_parameter_buffer_call()) m_uses_heap = true;
-      if (callee.is_device_launch_call()) m_launches_kernels = true;
+      if (callee.is_device_launch_call() || callee.is_last_error_call()) m_launches_kernels = true;
       if (callee.is_runtime_call()) continue;  // the interpreter's; no body to lay out
       if (callee.instructions.empty()) {
         if (through_pointer) continue;  // e.g. free in a vtable's destructor: faults if called

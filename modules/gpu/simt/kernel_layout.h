@@ -45,7 +45,8 @@ class KernelLayout {
   bool reachable(uint32_t function) const { return m_slots[function].reachable; }
   // Whether the kernel may call malloc or free: its launch needs the device heap.
   bool uses_heap() const { return m_uses_heap; }
-  // Whether the kernel may launch kernels from the device (dynamic parallelism).
+  // Whether the kernel may launch kernels from the device (dynamic parallelism), or read their
+  // errors.
   bool launches_kernels() const { return m_launches_kernels; }
 
   uint64_t param_arena_bytes() const { return m_param_arena_bytes; }

@@ -47,6 +47,17 @@ extern "C" __global__ void tree(int* leaves, int* grids, int levels, int index) 
   tree<<<1, 1>>>(leaves, grids, levels - 1, 2 * index + 1);
 }
 
+// Thread 0 of each block launches add_base, then reads cudaPeekAtLastError, cudaGetLastError and
+// cudaGetLastError again into errors[3 b], [3 b + 1], [3 b + 2].
+extern "C" __global__ void launch_errors(int* data, int* errors) {
+  if (threadIdx.x != 0) return;
+  add_base<<<1, 32>>>(data, blockIdx.x, 1);
+  int* e = errors + 3 * blockIdx.x;
+  e[0] = cudaPeekAtLastError();
+  e[1] = cudaGetLastError();
+  e[2] = cudaGetLastError();
+}
+
 // A launch with no threads: the device runtime refuses it.
 extern "C" __global__ void empty_launch(int* data) {
   if (threadIdx.x == 0) add_base<<<0, 32>>>(data, 0, 1);
