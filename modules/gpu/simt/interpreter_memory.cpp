@@ -368,8 +368,8 @@ class LaneObjects {
   const TextureBinding* m_binding = nullptr;
 };
 
-// The layer a texture fetch's index selects: the PTX ISA reads it as .u32; one past the last
-// layer reads the last (clamped as OpenGL and Direct3D clamp array layers: a modelling choice,
+// The layer a texture fetch's index selects: the PTX ISA reads it as .u32; an index past the
+// last layer reads the last (clamped as OpenGL and Direct3D clamp array layers: a modelling choice,
 // the CUDA guide does not say).
 uint64_t texture_layer(uint64_t index_bits, uint32_t layers) {
   return std::min<uint64_t>(index_bits & 0xffffffffu, layers - 1);
