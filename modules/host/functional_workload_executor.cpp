@@ -129,10 +129,7 @@ void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
     throw launch_error(m_workload, launch, error.what());
   }
   m_totals.warp_size = stats.warp_size;
-  m_totals.ctas += stats.ctas;
-  m_totals.warp_instructions += stats.warp_instructions;
-  m_totals.thread_instructions += stats.thread_instructions;
-  m_totals.active_lanes += stats.active_lanes;
+  m_totals.add(stats);
   ++m_launches;
 }
 

@@ -61,7 +61,7 @@ class FunctionalWorkloadExecutor : public WorkloadExecutor {
 
 struct FunctionalRun {
   std::map<std::string, std::vector<uint8_t>> outputs;  // the workload's outputs, by name
-  gpu::LaunchStatistics totals;  // warp/thread instructions and active lanes over all launches
+  gpu::LaunchStatistics totals;  // the counts of LaunchStatistics over all launches
   uint64_t launches = 0;
 };
 

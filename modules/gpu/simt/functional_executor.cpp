@@ -261,14 +261,8 @@ LaunchStatistics FunctionalExecutor::run_launch(const LaunchParams& params, uint
     throw;
   }
   if (local_region) m_memory.free(local_region);
-  for (const DeviceLaunch& child : device_launches.take(m_heap ? &*m_heap : nullptr)) {
-    const LaunchStatistics ran = run_device_launch(params.kernel, child, depth + 1);
-    stats.ctas += ran.ctas;
-    stats.warp_instructions += ran.warp_instructions;
-    stats.thread_instructions += ran.thread_instructions;
-    stats.active_lanes += ran.active_lanes;
-    stats.path_yields += ran.path_yields;
-  }
+  for (const DeviceLaunch& child : device_launches.take(m_heap ? &*m_heap : nullptr))
+    stats.add(run_device_launch(params.kernel, child, depth + 1));
   return stats;
 }
 

@@ -29,6 +29,15 @@ struct LaunchStatistics {
   uint64_t active_lanes = 0;         // active lanes at issue, summed over warp instructions
   uint64_t path_yields = 0;          // StepResult::yielded, summed
 
+  // Adds `other`'s counts (the warp size stays).
+  void add(const LaunchStatistics& other) {
+    ctas += other.ctas;
+    warp_instructions += other.warp_instructions;
+    thread_instructions += other.thread_instructions;
+    active_lanes += other.active_lanes;
+    path_yields += other.path_yields;
+  }
+
   // Active lanes / (warp size x warp instructions).
   double simd_efficiency() const {
     return warp_instructions == 0

@@ -445,7 +445,6 @@ void execute_texture(Exec& x, bool& pending) {
       taps->texel_bytes = binding.texel_bytes();
     }
     const uint32_t sizes[3] = {binding.width, binding.height, binding.depth};
-    const uint64_t origin = slice * binding.layer_pitch();
     AxisTexels axes[3];
     for (uint32_t axis = 0; axis < 3; ++axis) {
       axes[axis] = axis < in.mod.geometry ? linear_footprint(position[axis], sizes[axis], binding)
@@ -459,8 +458,7 @@ void execute_texture(Exec& x, bool& pending) {
       const int64_t w = k & 4 ? axes[2].second : axes[2].first;
       if (u == AxisTexels::border || v == AxisTexels::border || w == AxisTexels::border) continue;
       present |= uint8_t(1u << k);
-      taps->address[lane][k] =
-          origin + binding.texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
+      taps->address[lane][k] = binding.texel_address(uint64_t(u), uint64_t(v), uint64_t(w), slice);
     }
     taps->present[lane] = present;
     if (present == 0) return false;
@@ -506,8 +504,7 @@ void execute_texture(Exec& x, bool& pending) {
     }
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
-    request.address[lane] = binding->texel_address(uint64_t(u), uint64_t(v), uint64_t(w));
-    if (slice) request.address[lane] += slice * binding->layer_pitch();
+    request.address[lane] = binding->texel_address(uint64_t(u), uint64_t(v), uint64_t(w), slice);
   });
   if (x.failed() || request.lanes == 0) return;
   if (first->texel_bytes() > MemoryRequest::max_lane_bytes) {
@@ -590,9 +587,8 @@ void execute_surface(Exec& x, bool& pending) {
     }
     request.lanes |= uint64_t{1} << lane;
     request.space[lane] = StateSpace::global;
-    request.address[lane] = surface->base + uint64_t(position[3]) * surface->layer_pitch() +
-                            uint64_t(position[2]) * surface->slice_pitch() +
-                            uint64_t(position[1]) * surface->row_pitch() + uint64_t(position[0]);
+    request.address[lane] = surface->byte_address(uint64_t(position[0]), uint64_t(position[1]),
+                                                  uint64_t(position[2]), uint64_t(position[3]));
     if (is_store) gather_store_data(x, lane, request.data[lane].data(), element, vector_width, 2);
   });
   if (x.failed() || request.lanes == 0) return;

@@ -49,8 +49,12 @@ struct TextureBinding {
   // The 1-D or 2-D textures a layered texture or cubemap holds (1 for any other).
   uint32_t slices() const { return (cubemap ? 6u : 1u) * (layers ? layers : 1u); }
   uint64_t layer_pitch() const { return dimensions == 1 ? row_pitch() : slice_pitch(); }
-  uint64_t texel_address(uint64_t u, uint64_t v, uint64_t w) const {
-    return base + w * slice_pitch() + v * row_pitch() + u * texel_bytes();
+  // Byte `x` of row v of slice w of layer (or cubemap face) `slice`: surfaces address x in bytes.
+  uint64_t byte_address(uint64_t x, uint64_t v, uint64_t w, uint64_t slice = 0) const {
+    return base + (slice ? slice * layer_pitch() : 0) + w * slice_pitch() + v * row_pitch() + x;
+  }
+  uint64_t texel_address(uint64_t u, uint64_t v, uint64_t w, uint64_t slice = 0) const {
+    return byte_address(u * texel_bytes(), v, w, slice);
   }
 };
 
