@@ -37,7 +37,7 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
                                      device_base(m_config.memory));
   m_runtime =
       std::make_unique<Runtime>("host", *m_gpu, m_config.pcie, m_config.memory.capacity_bytes(),
-                                peak_gb_per_s(m_config.memory), m_stats);
+                                peak_gb_per_s(m_config.memory), m_stats, m_config.uvm, vcd);
   // The host's functional copies wait for the memory to settle: for writes still queued in a
   // controller (an L2 write-back), and for pages a heterogeneous memory is moving.
   m_runtime->settle_with(*m_memory);

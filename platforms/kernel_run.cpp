@@ -42,9 +42,10 @@ class SimulatedExecutor : public WorkloadExecutor {
     m_module = runtime.load_module(std::move(module));
     for (const BufferSpec& buffer : workload.buffers) {
       if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
-      const uint64_t address = buffer.symbol.empty()
-                                   ? runtime.malloc(buffer.size_bytes())
-                                   : runtime.symbol_address(m_module, buffer.symbol);
+      const uint64_t address = !buffer.symbol.empty()
+                                   ? runtime.symbol_address(m_module, buffer.symbol)
+                               : buffer.managed ? runtime.malloc_managed(buffer.size_bytes())
+                                                : runtime.malloc(buffer.size_bytes());
       m_addresses[buffer.name] = address;
       if (buffer.init.kind == BufferInit::Kind::variable) continue;
       const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);

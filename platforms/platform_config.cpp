@@ -411,6 +411,7 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   parse(host.child("pcie"), config.pcie);
   host.finish();
   config.memory.host_link = config.pcie;
+  parse(root.child("uvm"), config.uvm);
   root.finish();
   return config;
 }

@@ -13,6 +13,7 @@
 #include "modules/optical/energy_model.h"
 #include "modules/optical/ohm_platform.h"
 #include "modules/optical/optical_config.h"
+#include "modules/uvm/uvm_config.h"
 #include "modules/xpoint/xpoint_config.h"
 
 namespace ohmvp {
@@ -107,6 +108,7 @@ struct PlatformConfig {
   // Present on GPU platforms (a "gpu" section); memory-only platforms run traffic and traces.
   std::optional<gpu::GpuConfig> gpu;
   PcieLinkConfig pcie;  // "host": {"pcie": {...}}
+  UvmConfig uvm;        // "uvm": the unified-memory driver of managed allocations
 };
 
 // Parses and validates the whole resolved platform document; unknown keys are errors.

@@ -107,7 +107,6 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
       m_config(config),
       m_map{memory.map().channels, memory.map().interleave_bytes, device_base},
       m_loop("cycle_loop", period_ps_of(config), *this),
-      m_debug_port("debug_port"),
       m_dispatcher(config.sm_count),
       m_totals(std::make_unique<Totals>(stats)) {
   if (config.l1d.line_bytes != config.l2.line_bytes ||
@@ -137,8 +136,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
       std::make_unique<Crossbar>("crossbar", crossbar_config(config), period, config.sm_count + 1,
                                  m_map, config.l2.sector_bytes, stats);
   for (uint32_t i = 0; i < config.sm_count; ++i) m_sms[i]->out.bind(*m_crossbar->in[i]);
-  m_debug_port.bind(*this);
-  m_debug_port.bind(*m_crossbar->in[config.sm_count]);
+  m_copy_engine = std::make_unique<CopyEngine>("copy_engine", config.sm_count, config.l2.line_bytes,
+                                               config.l2.sector_bytes);
+  m_copy_engine->out.bind(*m_crossbar->in[config.sm_count]);
   const L2SliceConfig slice = slice_config(config, memory.channel_count());
   for (uint32_t c = 0; c < memory.channel_count(); ++c) {
     m_slices.push_back(std::make_unique<L2Slice>(("l2_" + std::to_string(c)).c_str(), slice, period,
@@ -415,13 +415,17 @@ void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint6
     payload.set_data_ptr(data + done);
     payload.set_data_length(uint32_t(n));
     payload.set_streaming_width(uint32_t(n));
-    if (m_debug_port->transport_dbg(payload) != n) {
+    if (m_copy_engine->debug(payload) != n) {
       throw SimulationError(std::string("gpu: debug ") +
                             (command == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
                             std::to_string(bytes) + " bytes at device address " +
                             std::to_string(address) + " lies outside device memory");
     }
   }
+}
+
+void Gpu::set_translation(ManagedTranslation* translation) {
+  for (auto& sm : m_sms) sm->set_translation(translation);
 }
 
 void Gpu::read(uint64_t address, void* data, uint64_t bytes) {

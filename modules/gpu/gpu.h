@@ -11,6 +11,7 @@
 
 #include "modules/common/stats.h"
 #include "modules/common/trace_signal.h"
+#include "modules/gpu/copy_engine.h"
 #include "modules/gpu/cta_dispatcher.h"
 #include "modules/gpu/cycle_loop.h"
 #include "modules/gpu/gpu_config.h"
@@ -45,7 +46,7 @@ namespace ohmvp::gpu {
 // Device addresses start at `device_base` (a multiple of the memory's interleave): the byte at
 // device_base is the memory's first, so a guard below it costs no memory.
 // Statistics: group "gpu" (totals over all launches) and "gpu.smN" / "gpu.smN.subK".
-class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemoryBwTransport {
+class Gpu : public sc_core::sc_module, public CycleLoop::Client {
  public:
   Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
       StatsRegistry& stats, VcdWriter* vcd, uint64_t device_base = 0);
@@ -69,6 +70,10 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
 
   void read(uint64_t address, void* data, uint64_t bytes);
   void write(uint64_t address, const void* data, uint64_t bytes);
+  // Timed copies between the host side and device memory through the L2s.
+  CopyEngine& copy_engine() { return *m_copy_engine; }
+  // Every SM's requests to managed addresses go through `translation` (the UVM driver).
+  void set_translation(ManagedTranslation* translation);
 
   const GpuConfig& config() const { return m_config; }
   uint64_t device_base() const { return m_map.base; }
@@ -81,12 +86,6 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
 
   uint64_t step(uint64_t cycle) override;
   bool paced() const override;
-
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override {
-    return tlm::TLM_COMPLETED;
-  }
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
  private:
   struct Queued {
@@ -112,7 +111,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client, public GpuMemor
   std::vector<std::unique_ptr<Sm>> m_sms;
   std::unique_ptr<Crossbar> m_crossbar;
   std::vector<std::unique_ptr<L2Slice>> m_slices;
-  tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> m_debug_port;
+  std::unique_ptr<CopyEngine> m_copy_engine;  // the crossbar port after the SMs'
   CtaDispatcher m_dispatcher;
 
   std::deque<Queued> m_queued;

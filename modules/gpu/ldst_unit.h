@@ -81,6 +81,7 @@ class LdstUnit : public tlm::tlm_mm_interface {
     uint16_t request = 0;
     uint32_t mshr = 0;
     uint64_t send_cycle = 0;
+    bool translated = false;  // a managed address the driver turned into a frame address
   };
 
   LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats);

@@ -795,6 +795,13 @@ void Sm::send() {
       return;
     }
     m_to_send.pop_front();
+    if (head.get_address() - m_managed_base < m_managed_bytes) {
+      const std::optional<uint64_t> frame =
+          m_translation->translate(head.get_address(), *this, head);
+      if (!frame) continue;  // a far fault: the driver replays it
+      head.set_address(*frame);
+      head.translated = true;
+    }
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_port_busy = true;
@@ -828,7 +835,22 @@ tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::t
   throw SimulationError(std::string(name()) + ": unexpected phase from the crossbar");
 }
 
+void Sm::set_translation(ManagedTranslation* translation) {
+  m_translation = translation;
+  m_managed_base = translation ? translation->window_base() : 0;
+  m_managed_bytes = translation ? translation->window_bytes() : 0;
+}
+
+void Sm::replay(LdstUnit::Outbound& request) {
+  request.send_cycle = m_loop.arrival_cycle(sc_core::SC_ZERO_TIME);
+  queue_send(request);
+}
+
 void Sm::response_arrived(LdstUnit::Outbound& outbound, const sc_core::sc_time& delay) {
+  if (outbound.translated) {
+    outbound.translated = false;
+    m_translation->answered(outbound.get_address());
+  }
   m_ldst.response(outbound, m_loop.arrival_cycle(delay));
   m_wake_cycle = 0;
   m_loop.wake();

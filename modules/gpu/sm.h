@@ -17,6 +17,7 @@
 #include "modules/gpu/gpu_config.h"
 #include "modules/gpu/launch_state.h"
 #include "modules/gpu/ldst_unit.h"
+#include "modules/gpu/managed_translation.h"
 #include "modules/gpu/release_wheel.h"
 #include "modules/gpu/shared_memory_banks.h"
 #include "modules/gpu/simt/interpreter.h"
@@ -80,6 +81,10 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void abort();
   // No CTA resident, nothing in flight or waiting to be sent.
   bool idle() const;
+  // Requests to managed addresses go through `translation` (null: none are made).
+  void set_translation(ManagedTranslation* translation);
+  // A request the driver parked on a far fault, sent again now that its page is on the GPU.
+  void replay(LdstUnit::Outbound& request);
   // Kernel boundary: the L1 forgets everything (it is not coherent with other SMs' stores).
   void end_launch() { m_ldst.invalidate_l1(); }
 
@@ -206,6 +211,8 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::array<uint64_t, 64> m_lane_addresses{};  // scratch
 
   std::deque<LdstUnit::Outbound*> m_to_send;
+  ManagedTranslation* m_translation = nullptr;
+  uint64_t m_managed_base = 0, m_managed_bytes = 0;
   bool m_port_busy = false;  // BEGIN_REQ sent, END_REQ not yet back
   sc_core::sc_event m_send_event;
 

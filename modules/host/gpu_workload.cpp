@@ -152,13 +152,14 @@ class WorkloadParser {
   }
 
   // Runs the generators, each stopped as soon as its buffers cannot fit in the memory, then gives
-  // their buffers their counts.
+  // their buffers their counts. Managed buffers need not fit: the UVM driver oversubscribes.
   void generate(const ConfigReader& root) {
     // Bytes every buffer needs whatever the generators draw, and per generator its buffers'
     // bytes per entry (column index or value).
     uint64_t fewest_bytes = 0;
     std::map<std::string, uint64_t> bytes_per_entry;
     for (const BufferSpec& spec : m_workload.buffers) {
+      if (spec.managed) continue;  // in host memory, moved to the GPU page by page
       const bool per_entry =
           spec.init.kind == BufferInit::Kind::generator && spec.init.output != "row_offsets";
       if (!per_entry) {
@@ -243,7 +244,7 @@ class WorkloadParser {
                                  "beginning with '.'");
       BufferSpec spec;
       spec.name = it.key();
-      b.finish({"type", "count", "init", "symbol"});  // "cnt" is not "no count"
+      b.finish({"type", "count", "init", "symbol", "managed"});  // "cnt" is not "no count"
       if (!b.has("type"))
         b.fail("type", "required: one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64");
       b.get_enum("type", spec.type, element_type_names());
@@ -258,6 +259,9 @@ class WorkloadParser {
                  "variable");
         if (!b.has("init")) spec.init.kind = BufferInit::Kind::variable;
       }
+      b.get("managed", spec.managed);
+      if (spec.managed && !spec.symbol.empty())
+        b.fail("managed", "a buffer that is a module variable (\"symbol\") cannot be managed");
       if (spec.init.kind == BufferInit::Kind::generator) {
         // The count comes from the generator (generate(), below); a count given must match it.
         if (spec.init.output == "row_offsets") {

@@ -46,6 +46,9 @@ struct BufferSpec {
   // A module-scope __device__ or __constant__ variable the buffer is (its bytes from the first),
   // as cudaMemcpyToSymbol / cudaGetSymbolAddress reach it; empty for an allocation of its own.
   std::string symbol;
+  // "managed": true: allocated with cudaMallocManaged (unified memory, moved by the UVM driver)
+  // and initialised in host memory; the functional GPU treats it as device memory.
+  bool managed = false;
   uint64_t size_bytes() const { return count * element_size(type); }
 };
 

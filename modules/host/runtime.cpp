@@ -66,7 +66,8 @@ void simulate(const Args&... duration) {
 }  // namespace
 
 Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
-                 uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats)
+                 uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats,
+                 const UvmConfig& uvm, VcdWriter* vcd)
     : sc_module(name),
       m_gpu(gpu),
       m_pcie(pcie),
@@ -80,7 +81,16 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       m_pcie_busy_ps(stats.counter(this->name(), "pcie_busy", "ps",
                                    "time the PCIe link carried copies, both directions")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
-                                "simulated time from each launch to its completion")) {}
+                                "simulated time from each launch to its completion")) {
+  const auto chunks = [this](uint64_t bytes) -> std::optional<uint64_t> {
+    try {
+      return allocate(bytes);
+    } catch (const OutOfDeviceMemory&) {
+      return std::nullopt;
+    }
+  };
+  m_uvm = std::make_unique<UvmDriver>("uvm", uvm, gpu, m_pcie, chunks, stats, vcd);
+}
 
 Runtime::~Runtime() = default;
 
@@ -95,9 +105,22 @@ uint64_t Runtime::allocate(uint64_t bytes) {
   return address;
 }
 
+uint64_t Runtime::malloc_managed(uint64_t bytes) {
+  raise_fault();
+  const uint64_t chunk = m_uvm->config().chunk_bytes;
+  if (chunk > m_allocator.capacity())
+    throw ConfigError("uvm.chunk_bytes: is " + std::to_string(chunk) +
+                      "; managed memory needs chunks no larger than the GPU's memory (" +
+                      std::to_string(m_allocator.capacity()) + " bytes)");
+  return m_uvm->allocate(bytes);
+}
+
 void Runtime::free(uint64_t address) {
   synchronize();
-  m_allocator.free(address);
+  if (managed(address))
+    m_uvm->free(address);
+  else
+    m_allocator.free(address);
 }
 
 void Runtime::ensure_started() {
@@ -128,20 +151,42 @@ void Runtime::run_until(const std::function<bool()>& finished, const char* what)
 
 void Runtime::check_range(uint64_t address, uint64_t bytes, const char* what) const {
   if (bytes == 0) return;
-  if (!m_allocator.find(address, bytes))
+  if (!mapped(address, bytes))
     throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
                                 " bytes at device address " + std::to_string(address) +
                                 " is outside every allocation");
 }
 
 bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
-  return m_allocator.find(address, bytes).has_value();
+  return m_allocator.find(address, bytes).has_value() || m_uvm->mapped(address, bytes);
+}
+
+void Runtime::bring_to_host(uint64_t address, uint64_t bytes) {
+  bool there = false;
+  m_uvm->migrate_to_host(address, bytes, [&there] {
+    there = true;
+    sc_core::sc_pause();
+  });
+  run_until([&there] { return there; }, "bringing managed pages back to host memory");
+}
+
+void Runtime::read_bytes(uint64_t address, void* data, uint64_t bytes) {
+  if (!managed(address)) return m_gpu.read(address, data, bytes);
+  bring_to_host(address, bytes);
+  m_uvm->host_read(address, data, bytes);
+}
+
+void Runtime::write_bytes(uint64_t address, const void* data, uint64_t bytes) {
+  if (!managed(address)) return m_gpu.write(address, data, bytes);
+  bring_to_host(address, bytes);
+  m_uvm->host_write(address, data, bytes);
 }
 
 void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t bytes) {
   raise_fault();
   check_range(destination, bytes, "copy to device");
   quiesce();
+  if (managed(destination)) return write_bytes(destination, source, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
   advance_to(done);
@@ -153,6 +198,7 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   raise_fault();
   check_range(source, bytes, "copy to host");
   quiesce();
+  if (managed(source)) return read_bytes(source, destination, bytes);
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
@@ -182,9 +228,10 @@ void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t byt
   check_range(destination, bytes, "device copy destination");
   quiesce();
   std::vector<uint8_t> staging(bytes);
-  m_gpu.read(source, staging.data(), bytes);
-  device_side_copy_time(2 * bytes);  // read and write
-  m_gpu.write(destination, staging.data(), bytes);
+  read_bytes(source, staging.data(), bytes);
+  // The read and the write, each on the device unless it is a host access to managed memory.
+  device_side_copy_time((managed(source) ? 0 : bytes) + (managed(destination) ? 0 : bytes));
+  write_bytes(destination, staging.data(), bytes);
 }
 
 void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
@@ -196,8 +243,8 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   raise_fault();
   check_range(destination, bytes, "fill");
   quiesce();
-  device_side_copy_time(bytes);
-  m_gpu.write(destination, pattern, bytes);
+  if (!managed(destination)) device_side_copy_time(bytes);
+  write_bytes(destination, pattern, bytes);
 }
 
 Runtime::ModuleId Runtime::load_module(const std::filesystem::path& ptx) {
@@ -497,6 +544,7 @@ void Runtime::reset() {
   m_fault.clear();
   m_fault_address.reset();
   m_allocator = DeviceAllocator(m_gpu.device_base(), m_gpu.device_base() + m_allocator.capacity());
+  m_uvm->reset();
   for (auto& loaded : m_modules) loaded.reset();
   m_textures = gpu::TextureTable();
   m_limits = gpu::DeviceLimits();

@@ -17,6 +17,7 @@
 #include "modules/host/device_allocator.h"
 #include "modules/host/settling_memory.h"
 #include "modules/interconnect/pcie_link.h"
+#include "modules/uvm/uvm_driver.h"
 
 namespace ohmvp {
 
@@ -54,8 +55,10 @@ class Runtime : public sc_core::sc_module {
   // `device_bytes` of memory behind the GPU, at device addresses from gpu.device_base() on;
   // `device_gb_per_s` is its peak bandwidth, which times memset and device-to-device copies
   // (they run on the GPU's copy engine, not over PCIe).
+  // `uvm` configures the unified-memory driver of managed allocations; `vcd` traces its faults.
   Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConfig& pcie,
-          uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats);
+          uint64_t device_bytes, double device_gb_per_s, StatsRegistry& stats,
+          const UvmConfig& uvm = {}, VcdWriter* vcd = nullptr);
   ~Runtime() override;
 
   // cudaDeviceSetLimit, for the launches from now on: the call stack, the device heap (its size
@@ -67,6 +70,13 @@ class Runtime : public sc_core::sc_module {
   // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits; std::invalid_argument for a bad
   // free.
   uint64_t malloc(uint64_t bytes);
+  // cudaMallocManaged: memory the host and the GPU share. Its pages start in host memory and
+  // move to the GPU when a kernel touches them (UvmDriver); a host access (the copies, fill and
+  // memset below, on a managed address) first brings the pages it covers back to host memory,
+  // as a CPU page fault does, and then takes no simulated time of its own (a modelling choice:
+  // host memory's own timing is not modelled). OutOfDeviceMemory when the managed window is full.
+  uint64_t malloc_managed(uint64_t bytes);
+  // cudaFree of either kind.
   void free(uint64_t address);
 
   void copy_to_device(uint64_t destination, const void* source, uint64_t bytes);
@@ -164,10 +174,17 @@ class Runtime : public sc_core::sc_module {
   void quiesce();
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;
   bool mapped(uint64_t address, uint64_t bytes) const;
+  bool managed(uint64_t address) const { return m_uvm->in_window(address); }
+  // The bytes of a range of one allocation, as the host sees them: device memory through the
+  // L2s, or a managed range's host memory once its pages are back there.
+  void read_bytes(uint64_t address, void* data, uint64_t bytes);
+  void write_bytes(uint64_t address, const void* data, uint64_t bytes);
+  void bring_to_host(uint64_t address, uint64_t bytes);
 
   gpu::Gpu& m_gpu;
   SettlingMemory* m_settling = nullptr;
   PcieLink m_pcie;
+  std::unique_ptr<UvmDriver> m_uvm;
   double m_device_gb_per_s;
   DeviceAllocator m_allocator;
   uint64_t m_untouched_from = 0;  // device memory from here on was never allocated: all zero

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "tlm_protocols/gpu_memory_protocol.h"
+
+namespace ohmvp::gpu {
+
+// The GPU's copy engine: moves bytes between a host-side buffer and device memory through the
+// crossbar and the L2s, as timed line requests on the crossbar port after the SMs' (the
+// extension's `sm` is the SM count), so that it sees and leaves what the L2s and the memory
+// hold exactly as the SMs do. A copy is cut into whole-line stores or loads, of which
+// k_lines_in_flight are outstanding at once; its callback runs when the last is answered. Copies
+// queue in order. The same port carries the host's debug (functional) accesses.
+class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
+ public:
+  tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
+
+  // Line requests outstanding at once: a modelling choice (the engine's depth is not published).
+  static constexpr uint32_t k_lines_in_flight = 32;
+
+  // `engine_id` is the value of the extension's `sm` field (the SM count); the addresses of
+  // copies are multiples of `line_bytes`, and so are their lengths.
+  CopyEngine(sc_core::sc_module_name name, uint32_t engine_id, uint32_t line_bytes,
+             uint32_t sector_bytes);
+  ~CopyEngine() override;
+  SC_HAS_PROCESS(CopyEngine);
+
+  // Writes `bytes` (a whole number of lines) at device address `address`.
+  void write(uint64_t address, std::vector<uint8_t> bytes, std::function<void()> done);
+  // Reads `length` bytes (a whole number of lines) at `address`; `done` receives them.
+  void read(uint64_t address, uint64_t length, std::function<void(std::vector<uint8_t>&)> done);
+  bool idle() const { return m_copies.empty(); }
+  uint64_t lines_moved() const { return m_lines_moved; }
+
+  // Functional access through the same port (the host's copies).
+  unsigned int debug(tlm::tlm_generic_payload& payload) { return out->transport_dbg(payload); }
+
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  struct Copy;
+  struct Line;
+
+  void send();    // the next line of the head copies, while the port and the window allow
+  void arrive();  // responses whose time has come
+  void answered(Line& line);
+
+  uint32_t m_engine_id, m_line_bytes, m_sector_mask;
+  std::deque<std::unique_ptr<Copy>> m_copies;  // in order; the head sends first
+  std::vector<std::unique_ptr<Line>> m_lines;  // pooled payloads
+  std::vector<Line*> m_free_lines;
+  uint32_t m_in_flight = 0;
+  bool m_port_busy = false;
+  std::multimap<uint64_t, Line*> m_arrivals;  // by arrival time, ps
+  uint64_t m_lines_moved = 0;
+  sc_core::sc_event m_send_event, m_arrival_event;
+};
+
+}  // namespace ohmvp::gpu

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "modules/gpu/ldst_unit.h"
+
+namespace ohmvp::gpu {
+
+class Sm;
+
+// What an SM asks of the unified-memory driver for a request to a managed address, as it leaves
+// the L1 for the L2 (the MMU's place in ARCHITECTURE.md: the L1 is virtually addressed, the L2
+// physically). A resident page's request goes on to its frame; any other raises a far fault:
+// the driver keeps the request and hands it back through Sm::replay once the page is on the GPU.
+// Translation takes no time of its own (TLB misses are not modelled).
+class ManagedTranslation {
+ public:
+  virtual ~ManagedTranslation() = default;
+
+  // The managed window [base, base + bytes): requests outside it are not translated.
+  virtual uint64_t window_base() const = 0;
+  virtual uint64_t window_bytes() const = 0;
+  // The frame address of `address`, counted in flight until answered(); or none: the driver
+  // parked `request` and will call sm.replay(request).
+  virtual std::optional<uint64_t> translate(uint64_t address, Sm& sm,
+                                            LdstUnit::Outbound& request) = 0;
+  // A translated request to frame address `frame` was answered.
+  virtual void answered(uint64_t frame) = 0;
+};
+
+}  // namespace ohmvp::gpu

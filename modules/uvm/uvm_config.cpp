@@ -1,0 +1,36 @@
+#include "modules/uvm/uvm_config.h"
+
+#include "modules/common/config_reader.h"
+
+namespace ohmvp {
+
+namespace {
+
+bool power_of_two(uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+}  // namespace
+
+void parse(const ConfigReader& reader, UvmConfig& config) {
+  reader.get("page_bytes", config.page_bytes, uint64_t{256}, uint64_t{1} << 30);
+  reader.get("chunk_bytes", config.chunk_bytes, uint64_t{256}, uint64_t{1} << 40);
+  reader.get("gpu_memory_bytes", config.gpu_memory_bytes, uint64_t{0}, uint64_t{1} << 50);
+  reader.get("fault_batch_size", config.fault_batch_size, 1u, 1u << 20);
+  reader.get("fault_service_ns", config.fault_service_ns, 0.0, 1e9);
+  reader.get("prefetch_threshold_percent", config.prefetch_threshold_percent, 0u, 100u);
+  reader.finish();
+  if (!power_of_two(config.page_bytes))
+    reader.fail("page_bytes",
+                "is " + std::to_string(config.page_bytes) + "; expected a power of two");
+  if (!power_of_two(config.chunk_bytes) || config.chunk_bytes < config.page_bytes)
+    reader.fail("chunk_bytes", "is " + std::to_string(config.chunk_bytes) +
+                                   "; expected a power of two of at least page_bytes (" +
+                                   std::to_string(config.page_bytes) + ")");
+  if (config.gpu_memory_bytes != 0 && config.gpu_memory_bytes < config.chunk_bytes)
+    reader.fail("gpu_memory_bytes", "is " + std::to_string(config.gpu_memory_bytes) +
+                                        "; expected 0 (no limit) or at least one chunk (" +
+                                        std::to_string(config.chunk_bytes) + " bytes)");
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ohmvp {
+
+class ConfigReader;
+
+// The unified-memory driver of a platform ("uvm" in the platform file). Defaults are the NVIDIA
+// UVM driver's figures (PARAMETERS.md) and UVMSmart's far-fault latency.
+struct UvmConfig {
+  // The page a fault migrates: the driver's 4 KiB.
+  uint64_t page_bytes = 4096;
+  // A root chunk of GPU memory, which backs one VA block of the same size: 2 MiB. Eviction
+  // gives up a whole chunk.
+  uint64_t chunk_bytes = 2 << 20;
+  // GPU memory the driver may hold for managed pages; 0: as much as cudaMalloc leaves free.
+  uint64_t gpu_memory_bytes = 0;
+  // Faults one batch takes from the fault buffer.
+  uint32_t fault_batch_size = 256;
+  // From a batch's first fault to its migrations (interrupt, fetch, sort, page-table walk):
+  // UVMSmart's 45 us far-fault latency, charged once per batch.
+  double fault_service_ns = 45000.0;
+  // The tree prefetcher's density threshold: a region of a VA block whose pages are more than
+  // this percentage resident or faulted is migrated whole. 0 turns prefetching off.
+  uint32_t prefetch_threshold_percent = 51;
+
+  uint64_t pages_per_chunk() const { return chunk_bytes / page_bytes; }
+};
+
+// ConfigError naming the key for a value out of range or a chunk that is not a power-of-two
+// multiple of the page.
+void parse(const ConfigReader& reader, UvmConfig& config);
+
+}  // namespace ohmvp

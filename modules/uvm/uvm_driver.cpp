@@ -1,0 +1,364 @@
+#include "modules/uvm/uvm_driver.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "modules/common/errors.h"
+#include "modules/common/sim_time.h"
+
+namespace ohmvp {
+
+// Holds back the copy-engine writes into an evicted chunk until its old pages are read out.
+struct UvmDriver::Gate {
+  uint32_t closed_by = 0;  // reads not yet done
+  std::vector<std::function<void()>> waiting;
+
+  void pass(std::function<void()> action) {
+    if (closed_by == 0)
+      action();
+    else
+      waiting.push_back(std::move(action));
+  }
+  void open_one() {
+    if (--closed_by > 0) return;
+    for (auto& action : waiting) action();
+    waiting.clear();
+  }
+};
+
+struct UvmDriver::Stats {
+  Stats(StatsRegistry& r, const std::string& g)
+      : faults(r.counter(g, "far_faults", "faults",
+                         "requests to managed pages not on the GPU (each waits for a batch)")),
+        batches(r.counter(g, "fault_batches", "batches", "fault batches serviced")),
+        pages_to_gpu(r.counter(g, "pages_to_gpu", "pages", "pages migrated to the GPU")),
+        pages_prefetched(r.counter(g, "pages_prefetched", "pages",
+                                   "of those, brought by the tree prefetcher, not a fault")),
+        pages_to_host(r.counter(g, "pages_to_host", "pages",
+                                "pages migrated back to host memory (evictions, host accesses)")),
+        chunks_evicted(r.counter(g, "chunks_evicted", "chunks",
+                                 "chunks given up to make room for another VA block")),
+        chunks(r.counter(g, "chunks_allocated", "chunks", "chunks of GPU memory the driver took")),
+        bytes_to_gpu(
+            r.counter(g, "bytes_to_gpu", "bytes", "managed bytes moved over PCIe to the GPU")),
+        bytes_to_host(
+            r.counter(g, "bytes_to_host", "bytes", "managed bytes moved over PCIe to host memory")),
+        fault_latency(r.histogram(g, "fault_latency", "ps", "from a far fault to its replay")) {}
+  Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
+      &chunks, &bytes_to_gpu, &bytes_to_host;
+  Histogram& fault_latency;
+};
+
+namespace {
+
+// Runs of consecutive set entries: (first, count).
+std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& pages) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  for (uint64_t p = 0; p < pages.size();) {
+    if (!pages[p]) {
+      ++p;
+      continue;
+    }
+    uint64_t end = p;
+    while (end < pages.size() && pages[end]) ++end;
+    runs.emplace_back(p, end - p);
+    p = end;
+  }
+  return runs;
+}
+
+}  // namespace
+
+UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu,
+                     PcieLink& pcie, ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd)
+    : sc_module(name),
+      m_config(config),
+      m_gpu(gpu),
+      m_pcie(pcie),
+      m_chunks(std::move(chunks)),
+      m_space(config.page_bytes, config.chunk_bytes),
+      m_pool(config.chunk_bytes),
+      m_prefetcher(config.prefetch_threshold_percent),
+      m_stats(std::make_unique<Stats>(stats, this->name())) {
+  const uint32_t line = gpu.config().l2.line_bytes;
+  if (config.page_bytes % line != 0)
+    throw ConfigError("uvm.page_bytes: is " + std::to_string(config.page_bytes) +
+                      "; expected a multiple of the L2 line (" + std::to_string(line) +
+                      " bytes, gpu.l2.line_bytes)");
+  m_trace_faults.attach(vcd, "uvm", "faults_pending", 16);
+  gpu.set_translation(this);
+  SC_METHOD(service_batch);
+  sensitive << m_batch_event;
+  dont_initialize();
+  SC_METHOD(run_timers);
+  sensitive << m_timer_event;
+  dont_initialize();
+}
+
+UvmDriver::~UvmDriver() = default;
+
+uint64_t UvmDriver::allocate(uint64_t bytes) {
+  return m_space.allocate(bytes);
+}
+
+void UvmDriver::free(uint64_t address) {
+  const ManagedSpace::Allocation* allocation = m_space.find(address);
+  if (allocation != nullptr && allocation->address == address) {
+    for (uint64_t block : m_space.blocks_of(address, allocation->host.size())) {
+      const ManagedSpace::Block* state = m_space.find_block(block);
+      if (state != nullptr && state->chunk) m_pool.release(*state->chunk);
+    }
+  }
+  m_space.free(address);
+}
+
+void UvmDriver::reset() {
+  m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
+  m_pool = ChunkPool(m_config.chunk_bytes);
+}
+
+std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
+                                             gpu::LdstUnit::Outbound& request) {
+  const ManagedSpace::Block* block = m_space.find_block(m_space.block_number(address));
+  if (block != nullptr && block->chunk && block->resident[m_space.page_in_block(address)]) {
+    m_pool.begin_access(*block->chunk);
+    return m_pool.chunk(*block->chunk).address + address % m_space.block_bytes();
+  }
+  m_buffer.push_back({address, &sm, &request, kernel_now_ps()});
+  m_stats->faults.inc();
+  trace_faults();
+  if (!m_batch_open) {
+    m_batch_open = true;
+    m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
+  }
+  return std::nullopt;
+}
+
+void UvmDriver::answered(uint64_t frame) {
+  m_pool.end_access(m_pool.chunk_at(frame));
+}
+
+void UvmDriver::service_batch() {
+  m_stats->batches.inc();
+  const size_t taken = std::min<size_t>(m_buffer.size(), m_config.fault_batch_size);
+  std::map<uint64_t, std::vector<Fault>> by_block;
+  for (size_t i = 0; i < taken; ++i) {
+    by_block[m_space.block_number(m_buffer.front().address)].push_back(m_buffer.front());
+    m_buffer.pop_front();
+  }
+  std::vector<uint64_t> served;
+  std::vector<Fault> deferred;
+  for (auto& [block, faults] : by_block) {
+    auto gate = std::make_shared<Gate>();
+    ManagedSpace::Block& state = m_space.block(block);
+    if (!state.chunk) {
+      state.chunk = obtain_chunk(block, served, gate);
+      if (!state.chunk) {
+        deferred.insert(deferred.end(), faults.begin(), faults.end());
+        continue;
+      }
+    }
+    served.push_back(block);
+    std::vector<bool> faulted(m_space.pages_per_block(), false);
+    for (const Fault& fault : faults) faulted[m_space.page_in_block(fault.address)] = true;
+    const std::vector<bool> pages =
+        m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
+    for (size_t p = 0; p < pages.size(); ++p)
+      if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
+    for (const auto& [first, count] : runs_of(pages)) {
+      ++m_batch_moves;
+      migrate_in(block, first, count, gate, [this] {
+        if (--m_batch_moves == 0) end_batch();
+      });
+    }
+    m_mapping.emplace_back(block, pages);
+    m_serving.insert(m_serving.end(), faults.begin(), faults.end());
+  }
+  m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
+  if (m_batch_moves == 0) end_batch();
+}
+
+std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
+                                                const std::shared_ptr<Gate>& gate) {
+  if (const auto chunk = m_pool.take_free(block)) return chunk;
+  const uint64_t chunk_bytes = m_config.chunk_bytes;
+  if (m_config.gpu_memory_bytes == 0 ||
+      (m_pool.size() + 1) * chunk_bytes <= m_config.gpu_memory_bytes) {
+    if (const std::optional<uint64_t> address = m_chunks(chunk_bytes)) {
+      m_pool.add(*address);
+      m_stats->chunks.inc();
+      return m_pool.take_free(block);
+    }
+  }
+  const auto victim = m_pool.victim(
+      [&keep](uint64_t b) { return std::find(keep.begin(), keep.end(), b) != keep.end(); });
+  if (victim) {
+    evict(*victim, gate);
+    return m_pool.take_free(block);
+  }
+  if (m_pool.size() == 0)
+    throw SimulationError(std::string(name()) + ": no GPU memory for managed pages: a chunk of " +
+                          std::to_string(chunk_bytes) +
+                          " bytes (uvm.chunk_bytes) does not fit in what cudaMalloc left free");
+  return std::nullopt;
+}
+
+void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate) {
+  const uint64_t block = *m_pool.chunk(chunk).block;
+  ManagedSpace::Block& state = m_space.block(block);
+  const std::vector<bool> pages = state.resident;
+  state.resident.assign(pages.size(), false);
+  state.resident_pages = 0;
+  state.chunk.reset();
+  m_stats->chunks_evicted.inc();
+  for (const auto& [first, count] : runs_of(pages)) {
+    ++gate->closed_by;
+    ++m_batch_moves;
+    migrate_out(
+        block, chunk, first, count, [gate] { gate->open_one(); },
+        [this] {
+          if (--m_batch_moves == 0) end_batch();
+        });
+  }
+  m_pool.release(chunk);
+}
+
+void UvmDriver::migrate_in(uint64_t block, uint64_t first, uint64_t count,
+                           const std::shared_ptr<Gate>& gate, std::function<void()> then) {
+  const uint64_t bytes = count * m_config.page_bytes;
+  const uint64_t arrival =
+      m_pcie.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
+  m_stats->pages_to_gpu.inc(count);
+  m_stats->bytes_to_gpu.inc(bytes);
+  moved(+1);
+  at(arrival, [this, block, first, bytes, gate, then = std::move(then)] {
+    gate->pass([this, block, first, bytes, then] {
+      const uint8_t* host = m_space.host_pages(block, first);
+      const uint32_t chunk = *m_space.block(block).chunk;
+      m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
+                                std::vector<uint8_t>(host, host + bytes), [this, then] {
+                                  moved(-1);
+                                  then();
+                                });
+    });
+  });
+}
+
+void UvmDriver::migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint64_t count,
+                            std::function<void()> read, std::function<void()> then) {
+  const uint64_t bytes = count * m_config.page_bytes;
+  m_stats->pages_to_host.inc(count);
+  m_stats->bytes_to_host.inc(bytes);
+  moved(+1);
+  m_gpu.copy_engine().read(
+      m_pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
+      [this, block, first, bytes, read = std::move(read),
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        read();
+        const uint64_t arrival =
+            m_pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), bytes);
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [this, block, first, kept, then] {
+          std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
+          moved(-1);
+          then();
+        });
+      });
+}
+
+void UvmDriver::end_batch() {
+  for (const auto& [block, pages] : m_mapping) {
+    ManagedSpace::Block& state = m_space.block(block);
+    for (size_t p = 0; p < pages.size(); ++p) {
+      if (!pages[p] || state.resident[p]) continue;
+      state.resident[p] = true;
+      ++state.resident_pages;
+    }
+  }
+  m_mapping.clear();
+  const uint64_t now = kernel_now_ps();
+  std::vector<Fault> serving;
+  serving.swap(m_serving);
+  for (const Fault& fault : serving) {
+    m_stats->fault_latency.sample(now - fault.time_ps);
+    fault.sm->replay(*fault.request);
+  }
+  trace_faults();
+  if (m_buffer.empty()) {
+    m_batch_open = false;
+    return;
+  }
+  m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
+}
+
+void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done) {
+  if (m_batch_open)
+    throw SimulationError(std::string(name()) +
+                          ": a host access to managed memory while faults are in service");
+  auto left = std::make_shared<uint32_t>(1);  // one for this call, dropped at its end
+  auto finish = [left, done] {
+    if (--*left == 0) done();
+  };
+  const uint64_t page = m_config.page_bytes;
+  for (uint64_t block : m_space.blocks_of(address, bytes)) {
+    ManagedSpace::Block& state = m_space.block(block);
+    if (!state.chunk) continue;
+    const uint64_t start = m_space.block_address(block);
+    std::vector<bool> pages(state.resident.size(), false);
+    for (uint64_t p = 0; p < pages.size(); ++p) {
+      const uint64_t page_start = start + p * page;
+      pages[p] = state.resident[p] && page_start < address + bytes && address < page_start + page;
+      if (!pages[p]) continue;
+      state.resident[p] = false;
+      --state.resident_pages;
+    }
+    const uint32_t chunk = *state.chunk;
+    for (const auto& [first, count] : runs_of(pages)) {
+      ++*left;
+      migrate_out(
+          block, chunk, first, count, [] {}, finish);
+    }
+    if (state.resident_pages == 0) {
+      state.chunk.reset();
+      m_pool.release(chunk);
+    }
+  }
+  finish();
+}
+
+void UvmDriver::host_read(uint64_t address, void* data, uint64_t bytes) const {
+  const ManagedSpace::Allocation* allocation = m_space.find(address, bytes);
+  std::memcpy(data, allocation->host.data() + (address - allocation->address), bytes);
+}
+
+void UvmDriver::host_write(uint64_t address, const void* data, uint64_t bytes) {
+  ManagedSpace::Allocation* allocation = m_space.find(address, bytes);
+  std::memcpy(allocation->host.data() + (address - allocation->address), data, bytes);
+}
+
+void UvmDriver::at(uint64_t time_ps, std::function<void()> action) {
+  const uint64_t now = kernel_now_ps();
+  time_ps = std::max(time_ps, now);
+  m_timers.emplace(time_ps, std::move(action));
+  m_timer_event.notify(kernel_delay_of_ps(m_timers.begin()->first - now));
+}
+
+void UvmDriver::run_timers() {
+  const uint64_t now = kernel_now_ps();
+  while (!m_timers.empty() && m_timers.begin()->first <= now) {
+    std::function<void()> action = std::move(m_timers.begin()->second);
+    m_timers.erase(m_timers.begin());
+    action();
+  }
+  if (!m_timers.empty()) m_timer_event.notify(kernel_delay_of_ps(m_timers.begin()->first - now));
+}
+
+void UvmDriver::moved(int delta) {
+  m_moves = uint32_t(int(m_moves) + delta);
+}
+
+void UvmDriver::trace_faults() {
+  m_trace_faults.set(m_buffer.size() + m_serving.size(), kernel_now_ps());
+}
+
+}  // namespace ohmvp

@@ -1,0 +1,129 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "modules/common/stats.h"
+#include "modules/common/trace_signal.h"
+#include "modules/common/vcd_writer.h"
+#include "modules/gpu/gpu.h"
+#include "modules/gpu/managed_translation.h"
+#include "modules/interconnect/pcie_link.h"
+#include "modules/uvm/chunk_pool.h"
+#include "modules/uvm/managed_space.h"
+#include "modules/uvm/tree_prefetcher.h"
+#include "modules/uvm/uvm_config.h"
+
+namespace ohmvp {
+
+// The unified-memory driver of one GPU, after the NVIDIA UVM driver (PARAMETERS.md). Managed
+// pages start in host memory. An SM's request to a page that is not on the GPU is a far fault:
+// the request waits in the fault buffer. The first fault opens a batch, which
+// `fault_service_ns` later takes up to `fault_batch_size` faults, coalesces them by VA block
+// and services the blocks in address order: each gets a chunk of GPU memory (a free one, a new
+// one while GPU memory and `gpu_memory_bytes` allow, else the least recently allocated chunk is
+// evicted: its pages go back to host memory), and its faulted pages, with those the tree
+// prefetcher adds, cross PCIe and are written into the chunk by the copy engine. When the
+// batch's last copy is done its pages are mapped and its faults replayed; faults that came
+// meanwhile open the next batch. A block that gets no chunk (every chunk has accesses in flight
+// or is this batch's) keeps its faults for the next batch. The bytes move with the pages: host
+// memory holds a page's bytes while it is there, its frame while it is on the GPU.
+class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
+ public:
+  // Where chunks of GPU memory come from: `allocate` gives one's device address, or none when
+  // device memory has no room for it.
+  using ChunkSource = std::function<std::optional<uint64_t>(uint64_t bytes)>;
+
+  UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu, PcieLink& pcie,
+            ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd);
+  ~UvmDriver() override;
+  SC_HAS_PROCESS(UvmDriver);
+
+  // cudaMallocManaged: zero-filled, in host memory. OutOfDeviceMemory when the window is full.
+  uint64_t allocate(uint64_t bytes);
+  // cudaFree of a managed allocation: its chunks stay with the driver, free. std::invalid_argument
+  // for an address that no allocation starts at.
+  void free(uint64_t address);
+  bool in_window(uint64_t address) const { return m_space.in_window(address); }
+  const UvmConfig& config() const { return m_config; }
+  bool mapped(uint64_t address, uint64_t bytes) const {
+    return m_space.find(address, bytes) != nullptr;
+  }
+
+  // Brings the pages of [address, address + bytes) that are on the GPU back to host memory, as a
+  // host access does (copy-engine reads, then PCIe), and calls `done` when they are there.
+  void migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done);
+  // Host memory's bytes; call after migrate_to_host of the range.
+  void host_read(uint64_t address, void* data, uint64_t bytes) const;
+  void host_write(uint64_t address, const void* data, uint64_t bytes);
+
+  // No fault waiting or in service, no page moving.
+  bool idle() const { return !m_batch_open && m_moves == 0; }
+  // Forgets every allocation and chunk (the runtime's device memory starts afresh).
+  void reset();
+
+  uint64_t window_base() const override { return ManagedSpace::window_base; }
+  uint64_t window_bytes() const override { return ManagedSpace::window_bytes; }
+  std::optional<uint64_t> translate(uint64_t address, gpu::Sm& sm,
+                                    gpu::LdstUnit::Outbound& request) override;
+  void answered(uint64_t frame) override;
+
+ private:
+  struct Fault {
+    uint64_t address;
+    gpu::Sm* sm;
+    gpu::LdstUnit::Outbound* request;
+    uint64_t time_ps;
+  };
+  struct Stats;
+  struct Gate;
+
+  void service_batch();  // the open batch's service time is over
+  // A chunk for `block`, or none when none can be had now; `keep`: blocks this batch serves. An
+  // evicted chunk's frames are written only after `gate` opens (their old pages are read out).
+  std::optional<uint32_t> obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
+                                       const std::shared_ptr<Gate>& gate);
+  // Sends the resident pages of the block on `chunk` back to host memory and frees the chunk.
+  void evict(uint32_t chunk, const std::shared_ptr<Gate>& gate);
+  // Moves pages [first, first + count) of `block` to the GPU, written into its chunk once
+  // `gate` is open; `then` runs when they are written.
+  void migrate_in(uint64_t block, uint64_t first, uint64_t count, const std::shared_ptr<Gate>& gate,
+                  std::function<void()> then);
+  // Moves pages [first, first + count) of `block` (on chunk `chunk`) to host memory; `read`
+  // runs when the frames have been read, `then` when the bytes are in host memory.
+  void migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint64_t count,
+                   std::function<void()> read, std::function<void()> then);
+  void end_batch();
+  // Runs `action` at `time_ps` (not before now).
+  void at(uint64_t time_ps, std::function<void()> action);
+  void run_timers();
+  void moved(int delta);
+  void trace_faults();
+
+  UvmConfig m_config;
+  gpu::Gpu& m_gpu;
+  PcieLink& m_pcie;
+  ChunkSource m_chunks;
+  ManagedSpace m_space;
+  ChunkPool m_pool;
+  TreePrefetcher m_prefetcher;
+  std::deque<Fault> m_buffer;  // faults not yet taken by a batch, in arrival order
+  std::vector<Fault> m_serving;
+  std::vector<std::pair<uint64_t, std::vector<bool>>> m_mapping;  // block, pages to map
+  bool m_batch_open = false;
+  uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
+  uint32_t m_moves = 0;        // every copy in progress
+  std::multimap<uint64_t, std::function<void()>> m_timers;
+  sc_core::sc_event m_batch_event, m_timer_event;
+  std::unique_ptr<Stats> m_stats;
+  TraceSignal m_trace_faults;
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,173 @@
+// The unified-memory driver on the default GPU platform: managed memory in host memory until a
+// kernel touches it, far faults serviced in batches (service time, PCIe, the copy engine through
+// the L2s), eviction of whole chunks when GPU memory is oversubscribed, and the bytes intact
+// through all of it. One platform for the whole executable; the test cases run in file order.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/host/kernel_arguments.h"
+#include "platforms/catalog.h"
+#include "platforms/gpu_platform.h"
+
+namespace {
+
+// PCIe at 1 GB/s (1 byte per ns) and 500 ns per copy; 4 KiB pages in 16 KiB chunks, at most two
+// of them on the GPU; 10 us to service a batch.
+ohmvp::GpuPlatform& platform() {
+  static ohmvp::GpuPlatform instance("gpu_small",
+                                     {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500",
+                                      R"(uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 32768,
+                         "fault_service_ns": 10000})"});
+  return instance;
+}
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+uint64_t counter(const char* name) {
+  const ohmvp::Counter* found = platform().stats().find_counter("host.uvm", name);
+  REQUIRE(found != nullptr);
+  return found->value();
+}
+
+const ohmvp::Histogram& fault_latency() {
+  const ohmvp::Histogram* found = platform().stats().find_histogram("host.uvm", "fault_latency");
+  REQUIRE(found != nullptr);
+  return *found;
+}
+
+ohmvp::Runtime::ModuleId vecadd_module() {
+  static const ohmvp::Runtime::ModuleId module = platform().runtime().load_module(
+      ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  return module;
+}
+
+void vecadd(uint64_t a, uint64_t b, uint64_t c, uint32_t n) {
+  ohmvp::Runtime& cuda = platform().runtime();
+  ohmvp::Runtime::LaunchConfig launch;
+  launch.grid = {(n + 255) / 256, 1, 1};
+  launch.block = {256, 1, 1};
+  cuda.launch(
+      vecadd_module(), "vecadd", launch,
+      ohmvp::KernelArguments(cuda, vecadd_module(), "vecadd").add(a).add(b).add(c).add(n).bytes());
+  cuda.synchronize();
+}
+
+std::vector<float> ramp(uint32_t n, float scale) {
+  std::vector<float> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = scale * float(i % 1000);
+  return v;
+}
+
+uint64_t copy_engine_page_write_ps = 0;
+
+}  // namespace
+
+TEST_CASE("uvm: the host reads and writes managed memory where it is, in no simulated time") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  vecadd_module();  // ends elaboration
+  const uint64_t a = cuda.malloc_managed(6000);
+  CHECK(a % 16384 == 0);
+  std::vector<uint8_t> bytes(6000);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 13);
+  const uint64_t start = now_ps();
+  cuda.copy_to_device(a, bytes.data(), bytes.size());
+  std::vector<uint8_t> back(bytes.size());
+  cuda.copy_to_host(back.data(), a, back.size());
+  CHECK(back == bytes);
+  cuda.memset(a + 100, 7, 10);
+  cuda.copy_to_host(back.data(), a, back.size());
+  CHECK(back[105] == 7);
+  CHECK(now_ps() == start);
+  CHECK(counter("far_faults") == 0);
+  CHECK_THROWS_AS(cuda.copy_to_host(back.data(), a + 5000, 1001), std::invalid_argument);
+  cuda.free(a);
+  CHECK_THROWS_AS(cuda.free(a), std::invalid_argument);
+  CHECK_THROWS_AS(cuda.copy_to_host(back.data(), a, 1), std::invalid_argument);
+}
+
+TEST_CASE("uvm: the copy engine writes a page through the L2s") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint64_t d = cuda.malloc(4096);
+  std::vector<uint8_t> page(4096);
+  for (size_t i = 0; i < page.size(); ++i) page[i] = uint8_t(i * 3 + 1);
+  const uint64_t start = now_ps();
+  uint64_t end = 0;
+  platform().gpu().copy_engine().write(d, page, [&end] {
+    end = now_ps();
+    sc_core::sc_pause();
+  });
+  sc_core::sc_start();
+  REQUIRE(end > start);
+  copy_engine_page_write_ps = end - start;
+  std::vector<uint8_t> back(4096);
+  cuda.copy_to_host(back.data(), d, back.size());
+  CHECK(back == page);
+  cuda.free(d);
+}
+
+TEST_CASE("uvm: a far fault waits for the batch's service time, PCIe and the copy engine") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint64_t a = cuda.malloc_managed(4), b = cuda.malloc_managed(4), c = cuda.malloc(4);
+  const float x = 1.5f, y = 2.25f;
+  cuda.copy_to_device(a, &x, 4);
+  cuda.copy_to_device(b, &y, 4);
+  vecadd(a, b, c, 1);
+  float sum = 0;
+  cuda.copy_to_host(&sum, c, 4);
+  CHECK(sum == 3.75f);
+  // One batch of two faults, a page each (the prefetcher has nothing more to bring). The first
+  // fault waits 10 us, then both pages cross PCIe one after the other (500 + 4096 ns each) and
+  // the second is written into its chunk, in the copy engine's time for a page to within a core
+  // clock (the crossbar and the L2 work on clock edges, which the write meets at another phase).
+  CHECK(counter("far_faults") == 2);
+  CHECK(counter("fault_batches") == 1);
+  CHECK(counter("pages_to_gpu") == 2);
+  CHECK(counter("pages_prefetched") == 0);
+  CHECK(counter("chunks_allocated") == 2);
+  CHECK(fault_latency().count() == 2);
+  const int64_t write_ps =
+      int64_t(fault_latency().max()) - int64_t(10'000'000 + 2 * (500 + 4096) * 1000);
+  const int64_t period_ps = int64_t(platform().gpu().clock_period().value());
+  CHECK(write_ps > int64_t(copy_engine_page_write_ps) - period_ps);
+  CHECK(write_ps < int64_t(copy_engine_page_write_ps) + period_ps);
+  cuda.free(a);
+  cuda.free(b);
+  cuda.free(c);
+}
+
+TEST_CASE("uvm: oversubscribed GPU memory evicts whole chunks and the bytes survive") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 8192;  // 32 KiB a buffer: two chunks each, six against the GPU's two
+  const uint64_t a = cuda.malloc_managed(n * 4), b = cuda.malloc_managed(n * 4),
+                 c = cuda.malloc_managed(n * 4);
+  const std::vector<float> x = ramp(n, 0.5f), y = ramp(n, 0.25f);
+  cuda.copy_to_device(a, x.data(), n * 4);
+  cuda.copy_to_device(b, y.data(), n * 4);
+  const uint64_t evicted_before = counter("chunks_evicted");
+  vecadd(a, b, c, n);
+  std::vector<float> sum(n), x_back(n);
+  cuda.copy_to_host(sum.data(), c, n * 4);
+  cuda.copy_to_host(x_back.data(), a, n * 4);
+  for (uint32_t i = 0; i < n; ++i) REQUIRE(sum[i] == x[i] + y[i]);
+  CHECK(x_back == x);
+  CHECK(counter("chunks_allocated") == 2);  // the limit: the chunks freed above are reused
+  CHECK(counter("chunks_evicted") - evicted_before >= 4);
+  // Every page of the three buffers came to the GPU at least once, and everything evicted or
+  // read back by the host went back.
+  CHECK(counter("pages_to_gpu") >= 2 + 24);
+  CHECK(counter("bytes_to_host") == counter("pages_to_host") * 4096);
+  cuda.free(a);
+  cuda.free(b);
+  cuda.free(c);
+}
+
+TEST_CASE("uvm: an access past a managed allocation is a device fault") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);
+  CHECK_THROWS_AS(vecadd(a, a, c, 300), ohmvp::DeviceFaultError);  // a[256..299]: past its end
+  cuda.reset();
+}

@@ -1,0 +1,96 @@
+// Managed (unified) memory through the CLI: the shipped managed workloads verify on the default
+// GPU, oversubscribed and on an Ohm-GPU platform; the report counts the driver's work; bad
+// input is refused with its key.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+namespace {
+
+// `ohmvp run --verify` of testbenches/workloads/managed/NAME.json; the report's host.uvm group.
+nlohmann::json run_managed(const std::string& dir, const std::string& name,
+                           const std::string& options) {
+  const CliResult r =
+      run_ohmvp("run -q --verify --workload " + shipped("testbenches/workloads/managed/" + name) +
+                ".json --out " + dir + " " + options);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+  return nlohmann::json::parse(read_text(dir + "/report.json"))["stats"]["host.uvm"];
+}
+
+uint64_t value(const nlohmann::json& group, const char* name) {
+  return group.at(name).at("value").get<uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("cli: managed workloads move their pages on demand and verify") {
+  const std::string dir = scratch_dir("cli_uvm_runs");
+  SECTION("all of the footprint fits") {
+    const nlohmann::json uvm = run_managed(dir + "/spmv", "spmv", "-p gpu_small");
+    CHECK(value(uvm, "far_faults") > 0);
+    CHECK(value(uvm, "chunks_evicted") == 0);
+    CHECK(value(uvm, "bytes_to_gpu") == value(uvm, "pages_to_gpu") * 4096);
+    CHECK(uvm.at("fault_latency").at("max").get<uint64_t>() >= 45'000'000);  // the service time
+  }
+  SECTION("GPU memory oversubscribed: chunks are evicted and the results still match") {
+    const std::string small = R"( --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536}')";
+    const nlohmann::json uvm = run_managed(dir + "/small", "spmv", "-p gpu_small" + small);
+    CHECK(value(uvm, "chunks_allocated") == 4);
+    CHECK(value(uvm, "chunks_evicted") > 0);
+    CHECK(value(uvm, "pages_to_host") > 0);
+    // Same platform, same workload: the same report.
+    run_managed(dir + "/again", "spmv", "-p gpu_small" + small);
+    CHECK(read_text(dir + "/small/report.json") == read_text(dir + "/again/report.json"));
+  }
+  SECTION("kernels launched again after the host reads a flag, on an Ohm-GPU platform") {
+    const nlohmann::json uvm =
+        run_managed(dir + "/bfs", "bfs", R"(-p ohm_bw_planar --set 'uvm={"chunk_bytes": 16384}')");
+    CHECK(value(uvm, "pages_to_host") > 0);  // the flag's page, read between launches
+  }
+  SECTION("the VCD traces the faults waiting") {
+    const CliResult r = run_ohmvp("run -q -p gpu_small --workload " +
+                                  shipped("testbenches/workloads/managed/vecadd.json") + " --out " +
+                                  dir + "/vcd --vcd " + dir + "/vcd/t.vcd");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const std::string vcd = read_text(dir + "/vcd/t.vcd");
+    CHECK_THAT(vcd, Contains("$scope module uvm $end"));
+    CHECK_THAT(vcd, Contains("faults_pending"));
+  }
+}
+
+TEST_CASE("cli: bad managed-memory input names its key") {
+  const std::string dir = scratch_dir("cli_uvm_errors");
+  auto workload = shipped_kernel_workload("vecadd");
+  SECTION("managed is a boolean") {
+    workload["buffers"]["a"]["managed"] = 1;
+    write_text(dir + "/w.json", workload.dump());
+    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("buffers.a.managed"));
+  }
+  SECTION("a chunk larger than the GPU's memory") {
+    const CliResult r =
+        run_ohmvp("run -q -p ohm_base_planar --workload " +
+                  shipped("testbenches/workloads/managed/vecadd.json") + " --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("uvm.chunk_bytes: is 2097152; managed memory needs chunks no "
+                                  "larger than the GPU's memory (442368 bytes)"));
+  }
+  SECTION("a misspelt uvm key") {
+    const CliResult r =
+        run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"chunk_byte": 4096}' --out )" + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("unknown key 'chunk_byte' at uvm; did you mean 'chunk_bytes'?"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+}
