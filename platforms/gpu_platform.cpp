@@ -41,6 +41,21 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
   // The host's functional copies wait for the memory to settle: for writes still queued in a
   // controller (an L2 write-back), and for pages a heterogeneous memory is moving.
   m_runtime->settle_with(*m_memory);
+  if (m_config.gpus > 1) m_fabric = std::make_unique<NvlinkFabric>(m_config.nvlink, m_config.gpus);
+  for (uint32_t g = 1; g < m_config.gpus; ++g) {
+    const std::string suffix = std::to_string(g);
+    m_peer_memories.push_back(std::make_unique<MemorySystem>(("memory" + suffix).c_str(),
+                                                             m_config.memory, m_stats, vcd,
+                                                             MemorySystem::Front::per_channel));
+    m_peers.push_back(std::make_unique<gpu::Gpu>(("gpu" + suffix).c_str(), *m_config.gpu,
+                                                 *m_peer_memories.back(), m_stats, vcd,
+                                                 device_base(m_config.memory)));
+    if (!m_config.uvm.harvest) continue;
+    const uint64_t lent = m_config.uvm.harvest_bytes == 0 ? m_config.memory.capacity_bytes()
+                                                          : m_config.uvm.harvest_bytes;
+    m_runtime->uvm().add_peer(*m_peers.back(), g, m_peers.back()->device_base(), lent,
+                              m_config.pcie, *m_fabric);
+  }
 }
 
 GpuPlatform::~GpuPlatform() = default;

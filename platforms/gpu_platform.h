@@ -30,6 +30,8 @@ class GpuPlatform {
 
   Runtime& runtime() { return *m_runtime; }
   gpu::Gpu& gpu() { return *m_gpu; }
+  // GPU `index` of a multi_gpu platform (0: gpu()).
+  gpu::Gpu& gpu(uint32_t index) { return index == 0 ? *m_gpu : *m_peers.at(index - 1); }
   MemorySystem& memory() { return *m_memory; }
   StatsRegistry& stats() { return m_stats; }
   const PlatformConfig& config() const { return m_config; }
@@ -42,6 +44,10 @@ class GpuPlatform {
   std::unique_ptr<MemorySystem> m_memory;
   std::unique_ptr<gpu::Gpu> m_gpu;
   std::unique_ptr<Runtime> m_runtime;
+  // multi_gpu: GPUs 1 and up, each with its own memory, and the NVSwitch between all of them.
+  std::vector<std::unique_ptr<MemorySystem>> m_peer_memories;
+  std::vector<std::unique_ptr<gpu::Gpu>> m_peers;
+  std::unique_ptr<NvlinkFabric> m_fabric;
 };
 
 }  // namespace ohmvp

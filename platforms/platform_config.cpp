@@ -412,6 +412,22 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
   host.finish();
   config.memory.host_link = config.pcie;
   parse(root.child("uvm"), config.uvm);
+  const ConfigReader multi_gpu = root.child("multi_gpu");
+  multi_gpu.get("gpus", config.gpus, 1u, 16u);
+  parse(multi_gpu.child("nvlink"), config.nvlink);
+  multi_gpu.finish();
+  if (config.gpus > 1 && !config.gpu)
+    multi_gpu.fail("gpus", "is " + std::to_string(config.gpus) +
+                               "; GPUs need a \"gpu\" section (this platform is memory only)");
+  if (config.gpu && config.uvm.harvest_bytes > config.memory.capacity_bytes())
+    root.child("uvm").fail("harvest_bytes", "is " + std::to_string(config.uvm.harvest_bytes) +
+                                                "; a neighbour lends at most its memory, " +
+                                                std::to_string(config.memory.capacity_bytes()) +
+                                                " bytes");
+  if (config.uvm.harvest && config.gpus < 2)
+    root.child("uvm").fail_against("harvest", "multi_gpu.gpus",
+                                   "expected neighbour GPUs to harvest memory from "
+                                   "(multi_gpu.gpus of at least 2)");
   root.finish();
   return config;
 }

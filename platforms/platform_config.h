@@ -5,6 +5,7 @@
 
 #include "modules/gpu/gpu_config.h"
 #include "modules/interconnect/electrical_channel.h"
+#include "modules/interconnect/nvlink_fabric.h"
 #include "modules/interconnect/pcie_link.h"
 #include "modules/memory/controller_config.h"
 #include "modules/memory/dram_config.h"
@@ -109,6 +110,10 @@ struct PlatformConfig {
   std::optional<gpu::GpuConfig> gpu;
   PcieLinkConfig pcie;  // "host": {"pcie": {...}}
   UvmConfig uvm;        // "uvm": the unified-memory driver of managed allocations
+  // "multi_gpu": GPUs of the same kind on an NVSwitch. GPU 0 runs the kernels; the others lend
+  // their spare memory to its UVM driver (uvm.harvest).
+  uint32_t gpus = 1;
+  NvlinkConfig nvlink;
 };
 
 // Parses and validates the whole resolved platform document; unknown keys are errors.

@@ -13,44 +13,44 @@
 namespace ohmvp::gpu {
 
 struct Gpu::Totals {
-  explicit Totals(StatsRegistry& stats)
-      : cycles(stats.counter("gpu", "cycles", "cycles", "core cycles of all launches")),
-        launches(stats.counter("gpu", "launches", "launches", "kernel launches completed")),
+  Totals(StatsRegistry& stats, const std::string& g)
+      : cycles(stats.counter(g, "cycles", "cycles", "core cycles of all launches")),
+        launches(stats.counter(g, "launches", "launches", "kernel launches completed")),
         warp_instructions(
-            stats.counter("gpu", "warp_instructions", "instructions", "warp instructions issued")),
-        thread_instructions(stats.counter("gpu", "thread_instructions", "instructions",
+            stats.counter(g, "warp_instructions", "instructions", "warp instructions issued")),
+        thread_instructions(stats.counter(g, "thread_instructions", "instructions",
                                           "lanes whose guard held, over issued instructions")),
-        ipc(stats.scalar("gpu", "ipc", "instructions/cycle",
+        ipc(stats.scalar(g, "ipc", "instructions/cycle",
                          "warp instructions per core cycle, all SMs together")),
-        simd_efficiency(stats.scalar("gpu", "simd_efficiency", "ratio",
+        simd_efficiency(stats.scalar(g, "simd_efficiency", "ratio",
                                      "active lanes at issue / (warp size x warp instructions)")),
-        l1_hit_rate(stats.scalar("gpu", "l1_hit_rate", "ratio", "L1 line accesses that hit")),
-        l2_hit_rate(stats.scalar("gpu", "l2_hit_rate", "ratio",
+        l1_hit_rate(stats.scalar(g, "l1_hit_rate", "ratio", "L1 line accesses that hit")),
+        l2_hit_rate(stats.scalar(g, "l2_hit_rate", "ratio",
                                  "L2 requests, all slices, that found every sector they needed")),
-        memory_latency(stats.histogram("gpu", "memory_latency", "cycles",
+        memory_latency(stats.histogram(g, "memory_latency", "cycles",
                                        "issue to completion of a global/local/texture access")),
         load_latency(
-            stats.histogram("gpu", "load_latency", "cycles",
+            stats.histogram(g, "load_latency", "cycles",
                             "issue to data of a global/local load, texture fetch or atomic")),
-        wmma_load_latency(stats.histogram("gpu", "wmma_load_latency", "cycles",
+        wmma_load_latency(stats.histogram(g, "wmma_load_latency", "cycles",
                                           "issue of a wmma.load to its fragment written")),
-        wmma_store_latency(stats.histogram("gpu", "wmma_store_latency", "cycles",
+        wmma_store_latency(stats.histogram(g, "wmma_store_latency", "cycles",
                                            "issue of a wmma.store to its last access done")),
-        wmma_mma_latency(stats.histogram("gpu", "wmma_mma_latency", "cycles",
+        wmma_mma_latency(stats.histogram(g, "wmma_mma_latency", "cycles",
                                          "issue of a wmma.mma or mma.sync to D written")),
-        hmma(stats.counter("gpu", "hmma", "instructions",
+        hmma(stats.counter(g, "hmma", "instructions",
                            "HMMA steps of the tensor-core matrix multiplies, all SMs")),
-        tensor_tflops(stats.scalar("gpu", "tensor_tflops", "TFLOPS",
+        tensor_tflops(stats.scalar(g, "tensor_tflops", "TFLOPS",
                                    "2 x multiply-adds of the matrix multiplies / kernel time")),
         tensor_utilization(
-            stats.scalar("gpu", "tensor_utilization", "ratio",
+            stats.scalar(g, "tensor_utilization", "ratio",
                          "tensor-core busy cycles / (cycles x sub-cores of all SMs)")) {
     for (size_t r = 0; r < k_stall_reasons; ++r) {
       const auto reason = StallReason(r);
       const std::string name = reason == StallReason::issued
                                    ? "issue_cycles"
                                    : std::string("stall_") + stall_name(reason);
-      stalls[r] = &stats.scalar("gpu", name, "cycles", "sum over every sub-core of its " + name);
+      stalls[r] = &stats.scalar(g, name, "cycles", "sum over every sub-core of its " + name);
     }
   }
   Counter& cycles;
@@ -108,7 +108,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
       m_map{memory.map().channels, memory.map().interleave_bytes, device_base},
       m_loop("cycle_loop", period_ps_of(config), *this),
       m_dispatcher(config.sm_count),
-      m_totals(std::make_unique<Totals>(stats)) {
+      m_totals(std::make_unique<Totals>(stats, this->name())) {
   if (config.l1d.line_bytes != config.l2.line_bytes ||
       config.l1d.sector_bytes != config.l2.sector_bytes) {
     throw ConfigError("gpu.l1d: line_bytes and sector_bytes must equal gpu.l2's");

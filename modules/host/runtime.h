@@ -138,6 +138,9 @@ class Runtime : public sc_core::sc_module {
   // for a migration of the pages it touches.
   void settle_with(SettlingMemory& memory) { m_settling = &memory; }
 
+  // The unified-memory driver of the managed allocations.
+  UvmDriver& uvm() { return *m_uvm; }
+
   sc_core::sc_time now() const { return sc_core::sc_time_stamp(); }
   uint32_t kernels_run() const { return static_cast<uint32_t>(m_launches.value()); }
 

@@ -24,10 +24,18 @@ class ManagedSpace {
     uint64_t bytes = 0;         // as requested
     std::vector<uint8_t> host;  // the bytes while in host memory, whole pages
   };
+  // Where a block evicted from GPU 0 lies in a neighbour's memory (memHarvester).
+  struct Harvested {
+    uint32_t peer = 0;          // the neighbour, 0-based among the neighbours
+    uint32_t chunk = 0;         // the chunk of its memory
+    std::vector<bool> pages;    // per page: its bytes are there
+    bool written_back = false;  // host memory has them too: the chunk may be reclaimed
+  };
   struct Block {
     std::optional<uint32_t> chunk;  // the chunk of GPU memory backing it, if any
     std::vector<bool> resident;     // per page: on the GPU (in the chunk) and mapped
     uint32_t resident_pages = 0;
+    std::optional<Harvested> harvested;  // never together with `chunk`
   };
 
   // `block_bytes` is a power-of-two multiple of `page_bytes` (UvmConfig checks both).

@@ -24,6 +24,12 @@ struct UvmConfig {
   // The tree prefetcher's density threshold: a region of a VA block whose pages are more than
   // this percentage resident or faulted is migrated whole. 0 turns prefetching off.
   uint32_t prefetch_threshold_percent = 51;
+  // memHarvester: chunks evicted from GPU 0 go to a neighbour GPU's spare memory over NVLink
+  // (the neighbours in turn), are written back to host memory in the background, and come back
+  // over NVLink on a fault. Needs multi_gpu.gpus of at least 2.
+  bool harvest = false;
+  // Spare memory each neighbour lends, from its first byte; 0: all of it.
+  uint64_t harvest_bytes = 0;
 
   uint64_t pages_per_chunk() const { return chunk_bytes / page_bytes; }
 };

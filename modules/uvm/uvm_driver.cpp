@@ -26,6 +26,24 @@ struct UvmDriver::Gate {
   }
 };
 
+// A neighbour GPU lending memory (memHarvester).
+struct UvmDriver::Peer {
+  Peer(gpu::Gpu& g, uint32_t p, uint64_t base_address, uint64_t bytes, uint64_t chunk_bytes,
+       const PcieLinkConfig& link)
+      : gpu(&g), port(p), base(base_address), lent(bytes), pool(chunk_bytes), pcie(link) {}
+  // A free chunk for `block`: a free one, else a new one while the lent memory has room.
+  std::optional<uint32_t> take_free(uint64_t block) {
+    if (pool.free_count() == 0 && (pool.size() + 1) * pool.chunk_bytes() <= lent)
+      pool.add(base + pool.size() * pool.chunk_bytes());
+    return pool.take_free(block);
+  }
+  gpu::Gpu* gpu;
+  uint32_t port;
+  uint64_t base, lent;
+  ChunkPool pool;  // a chunk's in_flight counts its reads in progress
+  PcieLink pcie;
+};
+
 struct UvmDriver::Stats {
   Stats(StatsRegistry& r, const std::string& g)
       : faults(r.counter(g, "far_faults", "faults",
@@ -43,10 +61,19 @@ struct UvmDriver::Stats {
             r.counter(g, "bytes_to_gpu", "bytes", "managed bytes moved over PCIe to the GPU")),
         bytes_to_host(
             r.counter(g, "bytes_to_host", "bytes", "managed bytes moved over PCIe to host memory")),
-        fault_latency(r.histogram(g, "fault_latency", "ps", "from a far fault to its replay")) {}
+        fault_latency(r.histogram(g, "fault_latency", "ps", "from a far fault to its replay")),
+        chunks_harvested(r.counter(g, "chunks_harvested", "chunks",
+                                   "of the chunks evicted, those that went to a neighbour GPU")),
+        pages_from_peer(r.counter(g, "pages_from_peer", "pages",
+                                  "of the pages migrated to the GPU, those from a neighbour")),
+        harvest_write_backs(r.counter(g, "harvest_write_backs", "chunks",
+                                      "harvested chunks written back to host memory")),
+        bytes_over_nvlink(r.counter(g, "bytes_over_nvlink", "bytes",
+                                    "managed bytes moved between GPU 0 and its neighbours")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
+  Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink;
 };
 
 namespace {
@@ -85,7 +112,7 @@ UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu:
     throw ConfigError("uvm.page_bytes: is " + std::to_string(config.page_bytes) +
                       "; expected a multiple of the L2 line (" + std::to_string(line) +
                       " bytes, gpu.l2.line_bytes)");
-  m_trace_faults.attach(vcd, "uvm", "faults_pending", 16);
+  m_trace_faults.attach(vcd, this->name(), "faults_pending", 16);
   gpu.set_translation(this);
   SC_METHOD(service_batch);
   sensitive << m_batch_event;
@@ -107,6 +134,7 @@ void UvmDriver::free(uint64_t address) {
     for (uint64_t block : m_space.blocks_of(address, allocation->host.size())) {
       const ManagedSpace::Block* state = m_space.find_block(block);
       if (state != nullptr && state->chunk) m_pool.release(*state->chunk);
+      if (state != nullptr && state->harvested) drop_harvest(block);
     }
   }
   m_space.free(address);
@@ -115,6 +143,13 @@ void UvmDriver::free(uint64_t address) {
 void UvmDriver::reset() {
   m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
   m_pool = ChunkPool(m_config.chunk_bytes);
+  for (auto& peer : m_peers) peer->pool = ChunkPool(m_config.chunk_bytes);
+}
+
+void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
+                         const PcieLinkConfig& pcie, NvlinkFabric& fabric) {
+  m_peers.push_back(std::make_unique<Peer>(peer, port, base, bytes, m_config.chunk_bytes, pcie));
+  m_fabric = &fabric;
 }
 
 std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
@@ -146,30 +181,51 @@ void UvmDriver::service_batch() {
     by_block[m_space.block_number(m_buffer.front().address)].push_back(m_buffer.front());
     m_buffer.pop_front();
   }
-  std::vector<uint64_t> served;
+  // No block of the batch is a victim: its pages would be read back while still on their way
+  // out.
+  std::vector<uint64_t> batch_blocks;
+  for (const auto& entry : by_block) batch_blocks.push_back(entry.first);
   std::vector<Fault> deferred;
   for (auto& [block, faults] : by_block) {
     auto gate = std::make_shared<Gate>();
     ManagedSpace::Block& state = m_space.block(block);
     if (!state.chunk) {
-      state.chunk = obtain_chunk(block, served, gate);
+      state.chunk = obtain_chunk(block, batch_blocks, gate);
       if (!state.chunk) {
         deferred.insert(deferred.end(), faults.begin(), faults.end());
         continue;
       }
     }
-    served.push_back(block);
     std::vector<bool> faulted(m_space.pages_per_block(), false);
     for (const Fault& fault : faults) faulted[m_space.page_in_block(fault.address)] = true;
-    const std::vector<bool> pages =
+    std::vector<bool> pages =
         m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
     for (size_t p = 0; p < pages.size(); ++p)
       if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
-    for (const auto& [first, count] : runs_of(pages)) {
+    const auto moved = [this] {
+      if (--m_batch_moves == 0) end_batch();
+    };
+    // A harvested block comes back whole, as memHarvester moves chunks; the pages the
+    // neighbour lacks come from host memory.
+    std::vector<bool> from_peer(pages.size(), false);
+    if (state.harvested) {
+      const ManagedSpace::Harvested harvested = *state.harvested;
+      state.harvested.reset();
+      for (size_t p = 0; p < pages.size(); ++p) {
+        from_peer[p] = harvested.pages[p];
+        pages[p] = pages[p] || from_peer[p];
+      }
+      for (const auto& [first, count] : runs_of(from_peer)) {
+        ++m_batch_moves;
+        fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, gate, moved);
+      }
+      release_if_unused(harvested.peer, harvested.chunk);
+    }
+    std::vector<bool> from_host(pages.size());
+    for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
+    for (const auto& [first, count] : runs_of(from_host)) {
       ++m_batch_moves;
-      migrate_in(block, first, count, gate, [this] {
-        if (--m_batch_moves == 0) end_batch();
-      });
+      migrate_in(block, first, count, gate, moved);
     }
     m_mapping.emplace_back(block, pages);
     m_serving.insert(m_serving.end(), faults.begin(), faults.end());
@@ -205,12 +261,19 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
 
 void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate) {
   const uint64_t block = *m_pool.chunk(chunk).block;
+  m_stats->chunks_evicted.inc();
+  if (m_config.harvest && m_space.block(block).resident_pages > 0) {
+    if (const auto target = harvest_chunk(block)) {
+      harvest(block, chunk, target->first, target->second, gate);
+      m_pool.release(chunk);
+      return;
+    }
+  }
   ManagedSpace::Block& state = m_space.block(block);
   const std::vector<bool> pages = state.resident;
   state.resident.assign(pages.size(), false);
   state.resident_pages = 0;
   state.chunk.reset();
-  m_stats->chunks_evicted.inc();
   for (const auto& [first, count] : runs_of(pages)) {
     ++gate->closed_by;
     ++m_batch_moves;
@@ -230,16 +293,12 @@ void UvmDriver::migrate_in(uint64_t block, uint64_t first, uint64_t count,
       m_pcie.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
   m_stats->pages_to_gpu.inc(count);
   m_stats->bytes_to_gpu.inc(bytes);
-  moved(+1);
   at(arrival, [this, block, first, bytes, gate, then = std::move(then)] {
     gate->pass([this, block, first, bytes, then] {
       const uint8_t* host = m_space.host_pages(block, first);
       const uint32_t chunk = *m_space.block(block).chunk;
       m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
-                                std::vector<uint8_t>(host, host + bytes), [this, then] {
-                                  moved(-1);
-                                  then();
-                                });
+                                std::vector<uint8_t>(host, host + bytes), [this, then] { then(); });
     });
   });
 }
@@ -249,7 +308,6 @@ void UvmDriver::migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint
   const uint64_t bytes = count * m_config.page_bytes;
   m_stats->pages_to_host.inc(count);
   m_stats->bytes_to_host.inc(bytes);
-  moved(+1);
   m_gpu.copy_engine().read(
       m_pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
       [this, block, first, bytes, read = std::move(read),
@@ -260,10 +318,158 @@ void UvmDriver::migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint
         auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
         at(arrival, [this, block, first, kept, then] {
           std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
-          moved(-1);
           then();
         });
       });
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t block) {
+  for (size_t tried = 0; tried < m_peers.size(); ++tried) {
+    const uint32_t p = uint32_t((m_next_peer + tried) % m_peers.size());
+    ChunkPool& pool = m_peers[p]->pool;
+    std::optional<uint32_t> chunk = m_peers[p]->take_free(block);
+    if (!chunk) {
+      // A block written back is removable: its chunk is reclaimed without a copy.
+      const auto removable = pool.victim([this, p](uint64_t b) {
+        const ManagedSpace::Block* state = m_space.find_block(b);
+        return state != nullptr && state->harvested && state->harvested->peer == p &&
+               !state->harvested->written_back;
+      });
+      if (!removable) continue;
+      const uint64_t owner = *pool.chunk(*removable).block;
+      if (holds(owner, p, *removable)) m_space.block(owner).harvested.reset();
+      pool.release(*removable);
+      chunk = pool.take_free(block);
+    }
+    m_next_peer = uint32_t((p + 1) % m_peers.size());
+    return std::make_pair(p, *chunk);
+  }
+  return std::nullopt;
+}
+
+void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
+                        const std::shared_ptr<Gate>& gate) {
+  ManagedSpace::Block& state = m_space.block(block);
+  ManagedSpace::Harvested harvested;
+  harvested.peer = peer;
+  harvested.chunk = peer_chunk;
+  harvested.pages = state.resident;
+  state.harvested = harvested;
+  state.resident.assign(harvested.pages.size(), false);
+  state.resident_pages = 0;
+  state.chunk.reset();
+  m_stats->chunks_harvested.inc();
+  Peer& target = *m_peers[peer];
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  for (const auto& [first, count] : runs) {
+    const uint64_t offset = first * m_config.page_bytes;
+    const uint64_t bytes = count * m_config.page_bytes;
+    ++gate->closed_by;
+    ++m_batch_moves;
+    m_stats->bytes_over_nvlink.inc(bytes);
+    m_gpu.copy_engine().read(
+        m_pool.chunk(chunk).address + offset, bytes,
+        [this, &target, block, peer_chunk, offset, gate, left](std::vector<uint8_t>& data) {
+          gate->open_one();
+          const uint64_t arrival = m_fabric->transfer(0, target.port, kernel_now_ps(), data.size());
+          auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+          at(arrival, [this, &target, block, peer_chunk, offset, kept, left] {
+            target.gpu->copy_engine().write(target.pool.chunk(peer_chunk).address + offset,
+                                            std::move(*kept), [this, block, left] {
+                                              if (--*left == 0) write_back(block);
+                                              if (--m_batch_moves == 0) end_batch();
+                                            });
+          });
+        });
+  }
+}
+
+void UvmDriver::write_back(uint64_t block) {
+  const ManagedSpace::Harvested harvested = *m_space.block(block).harvested;
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  for (const auto& [first, count] : runs) {
+    // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
+    peer_to_host(block, harvested, first, count, true, [this, block, harvested, left] {
+      if (--*left > 0 || !holds(block, harvested.peer, harvested.chunk)) return;
+      m_space.block(block).harvested->written_back = true;
+      m_stats->harvest_write_backs.inc();
+    });
+  }
+}
+
+void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harvested,
+                             uint64_t first, uint64_t count, bool only_if_held,
+                             std::function<void()> then) {
+  Peer& peer = *m_peers[harvested.peer];
+  const uint64_t bytes = count * m_config.page_bytes;
+  const uint32_t p = harvested.peer, chunk = harvested.chunk;
+  peer.pool.begin_access(chunk);
+  m_stats->pages_to_host.inc(count);
+  m_stats->bytes_to_host.inc(bytes);
+  peer.gpu->copy_engine().read(
+      peer.pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
+      [this, &peer, p, chunk, block, first, only_if_held,
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        peer.pool.end_access(chunk);
+        release_if_unused(p, chunk);
+        const uint64_t arrival =
+            peer.pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), data.size());
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [this, p, chunk, block, first, only_if_held, kept, then] {
+          if (!only_if_held || holds(block, p, chunk))
+            std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
+          then();
+        });
+      });
+}
+
+void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
+                                uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
+                                std::function<void()> then) {
+  Peer& source = *m_peers[peer];
+  const uint64_t bytes = count * m_config.page_bytes;
+  m_stats->pages_to_gpu.inc(count);
+  m_stats->pages_from_peer.inc(count);
+  m_stats->bytes_over_nvlink.inc(bytes);
+  source.pool.begin_access(peer_chunk);
+  source.gpu->copy_engine().read(
+      source.pool.chunk(peer_chunk).address + first * m_config.page_bytes, bytes,
+      [this, &source, block, first, peer, peer_chunk, gate,
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        source.pool.end_access(peer_chunk);
+        release_if_unused(peer, peer_chunk);
+        const uint64_t arrival = m_fabric->transfer(source.port, 0, kernel_now_ps(), data.size());
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [this, block, first, gate, kept, then] {
+          gate->pass([this, block, first, kept, then] {
+            const uint32_t chunk = *m_space.block(block).chunk;
+            m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
+                                      std::move(*kept), then);
+          });
+        });
+      });
+}
+
+bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const {
+  const ManagedSpace::Block* state = m_space.find_block(block);
+  return state != nullptr && state->harvested && state->harvested->peer == peer &&
+         state->harvested->chunk == peer_chunk;
+}
+
+void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
+  ChunkPool& pool = m_peers[peer]->pool;
+  const ChunkPool::Chunk& chunk = pool.chunk(peer_chunk);
+  if (!chunk.block || chunk.in_flight > 0 || holds(*chunk.block, peer, peer_chunk)) return;
+  pool.release(peer_chunk);
+}
+
+void UvmDriver::drop_harvest(uint64_t block) {
+  ManagedSpace::Block& state = m_space.block(block);
+  const ManagedSpace::Harvested harvested = *state.harvested;
+  state.harvested.reset();
+  release_if_unused(harvested.peer, harvested.chunk);
 }
 
 void UvmDriver::end_batch() {
@@ -302,6 +508,17 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
   const uint64_t page = m_config.page_bytes;
   for (uint64_t block : m_space.blocks_of(address, bytes)) {
     ManagedSpace::Block& state = m_space.block(block);
+    if (state.harvested) {
+      // The whole block comes back from the neighbour unless host memory has it already.
+      const ManagedSpace::Harvested harvested = *state.harvested;
+      if (!harvested.written_back) {
+        for (const auto& [first, count] : runs_of(harvested.pages)) {
+          ++*left;
+          peer_to_host(block, harvested, first, count, false, finish);
+        }
+      }
+      drop_harvest(block);
+    }
     if (!state.chunk) continue;
     const uint64_t start = m_space.block_address(block);
     std::vector<bool> pages(state.resident.size(), false);
@@ -351,10 +568,6 @@ void UvmDriver::run_timers() {
     action();
   }
   if (!m_timers.empty()) m_timer_event.notify(kernel_delay_of_ps(m_timers.begin()->first - now));
-}
-
-void UvmDriver::moved(int delta) {
-  m_moves = uint32_t(int(m_moves) + delta);
 }
 
 void UvmDriver::trace_faults() {

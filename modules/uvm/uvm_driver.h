@@ -15,6 +15,7 @@
 #include "modules/common/vcd_writer.h"
 #include "modules/gpu/gpu.h"
 #include "modules/gpu/managed_translation.h"
+#include "modules/interconnect/nvlink_fabric.h"
 #include "modules/interconnect/pcie_link.h"
 #include "modules/uvm/chunk_pool.h"
 #include "modules/uvm/managed_space.h"
@@ -46,6 +47,12 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   ~UvmDriver() override;
   SC_HAS_PROCESS(UvmDriver);
 
+  // memHarvester (uvm.harvest): neighbour GPU `peer`, at NVLink port `port` of `fabric` (GPU 0's
+  // is 0), lends `bytes` of its memory from device address `base`; its own PCIe link (`pcie`)
+  // carries the background write-backs of the chunks it holds.
+  void add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
+                const PcieLinkConfig& pcie, NvlinkFabric& fabric);
+
   // cudaMallocManaged: zero-filled, in host memory. OutOfDeviceMemory when the window is full.
   uint64_t allocate(uint64_t bytes);
   // cudaFree of a managed allocation: its chunks stay with the driver, free. std::invalid_argument
@@ -64,8 +71,6 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
   void host_write(uint64_t address, const void* data, uint64_t bytes);
 
-  // No fault waiting or in service, no page moving.
-  bool idle() const { return !m_batch_open && m_moves == 0; }
   // Forgets every allocation and chunk (the runtime's device memory starts afresh).
   void reset();
 
@@ -84,9 +89,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   };
   struct Stats;
   struct Gate;
+  struct Peer;
 
   void service_batch();  // the open batch's service time is over
-  // A chunk for `block`, or none when none can be had now; `keep`: blocks this batch serves. An
+  // A chunk for `block`, or none when none can be had now; `keep`: the batch's blocks. An
   // evicted chunk's frames are written only after `gate` opens (their old pages are read out).
   std::optional<uint32_t> obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
                                        const std::shared_ptr<Gate>& gate);
@@ -100,11 +106,35 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // runs when the frames have been read, `then` when the bytes are in host memory.
   void migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint64_t count,
                    std::function<void()> read, std::function<void()> then);
+  // memHarvester: a neighbour and a chunk of its memory for evicted `block` (a free chunk, or one
+  // whose block is written back, reclaimed without a copy), the neighbours in turn; none when
+  // every neighbour's lent memory holds blocks not yet written back.
+  std::optional<std::pair<uint32_t, uint32_t>> harvest_chunk(uint64_t block);
+  // Moves the resident pages of `block` from GPU 0's `chunk` to the neighbour's chunk over
+  // NVLink; `gate` opens as GPU 0's frames are read; a background write-back to host follows.
+  void harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
+               const std::shared_ptr<Gate>& gate);
+  // The background write-back of a harvested block to host memory; it becomes removable.
+  void write_back(uint64_t block);
+  // Pages [first, first + count) of `harvested` from the neighbour to host memory (copy-engine
+  // reads there, its PCIe link); with `only_if_held`, the bytes land only if the block still lies
+  // there when they arrive. `then` runs when they have arrived.
+  void peer_to_host(uint64_t block, const ManagedSpace::Harvested& harvested, uint64_t first,
+                    uint64_t count, bool only_if_held, std::function<void()> then);
+  // Brings pages [first, first + count) of `block` from the neighbour's chunk to GPU 0.
+  void fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
+                       uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
+                       std::function<void()> then);
+  // Whether `block` still lies in the neighbour's chunk.
+  bool holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const;
+  // Frees the neighbour's chunk once no block lies there and nothing reads it.
+  void release_if_unused(uint32_t peer, uint32_t peer_chunk);
+  // Forgets where `block` was harvested (host memory has, or will get, its bytes).
+  void drop_harvest(uint64_t block);
   void end_batch();
   // Runs `action` at `time_ps` (not before now).
   void at(uint64_t time_ps, std::function<void()> action);
   void run_timers();
-  void moved(int delta);
   void trace_faults();
 
   UvmConfig m_config;
@@ -119,9 +149,11 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::vector<std::pair<uint64_t, std::vector<bool>>> m_mapping;  // block, pages to map
   bool m_batch_open = false;
   uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
-  uint32_t m_moves = 0;        // every copy in progress
   std::multimap<uint64_t, std::function<void()>> m_timers;
   sc_core::sc_event m_batch_event, m_timer_event;
+  std::vector<std::unique_ptr<Peer>> m_peers;
+  NvlinkFabric* m_fabric = nullptr;
+  uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
   std::unique_ptr<Stats> m_stats;
   TraceSignal m_trace_faults;
 };

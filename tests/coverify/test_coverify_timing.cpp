@@ -1,6 +1,7 @@
 // Co-verification on the full platforms: every shipped kernel workload runs through the ohmvp
 // executable (PTX, SMs, caches, crossbar, L2, memory controllers, DRAM, PCIe copies) with
 // --verify, and its outputs must match the C++ reference.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -200,6 +201,20 @@ TEST_CASE("the tensor-core kernels match their reference on turing", "[coverify]
   std::vector<fs::path> files = integer_gemms();
   files.push_back(fs::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads" / "volta_mma_gemm.json");
   check_platform("turing", "wmma_", files);
+}
+
+// The multi-GPU platform: the shipped kernels on GPU 0 with its neighbours idle, and the managed
+// workloads with GPU 0's memory oversubscribed and its evicted chunks harvested by the neighbours
+// (docs/uvm.md).
+TEST_CASE("every shipped kernel and managed workload matches its reference on multi_gpu_huvm",
+          "[coverify][multi_gpu_huvm]") {
+  std::vector<fs::path> managed;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(OHMVP_SOURCE_DIR) / "testbenches" / "workloads" / "managed"))
+    managed.push_back(entry.path());
+  std::sort(managed.begin(), managed.end());
+  REQUIRE(managed.size() == 4);
+  check_platform("multi_gpu_huvm", "", managed);
 }
 
 // Hidden (not run by ctest, about 4 minutes): the 1024^3 GEMM of docs/results.md on titanv.

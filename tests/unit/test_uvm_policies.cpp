@@ -5,6 +5,7 @@
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
 #include "modules/host/device_allocator.h"
+#include "modules/interconnect/nvlink_fabric.h"
 #include "modules/uvm/chunk_pool.h"
 #include "modules/uvm/managed_space.h"
 #include "modules/uvm/tree_prefetcher.h"
@@ -130,4 +131,24 @@ TEST_CASE("uvm config: defaults are the driver's and bad values name their key",
   CHECK_THROWS_WITH(parse_text(R"({"gpu_memory_bytes": 4096, "chunk_bytes": 8192})"),
                     Catch::Contains("uvm.gpu_memory_bytes"));
   CHECK_THROWS_AS(parse_text(R"({"prefetch_threshold_percent": 101})"), ohmvp::ConfigError);
+}
+
+TEST_CASE("nvlink fabric: a transfer holds its sender's and its receiver's port", "[uvm]") {
+  ohmvp::NvlinkConfig config;
+  config.bandwidth_gb_per_s = 2.0;  // 2 bytes per ns
+  config.latency_ns = 100.0;
+  ohmvp::NvlinkFabric fabric(config, 3);
+  CHECK(fabric.transfer(0, 1, 0, 4000) == 2'100'000);
+  // 0 is still sending: 0 -> 2 starts when it is done; 2 -> 0 and 1 -> 2 meet neither.
+  CHECK(fabric.transfer(0, 2, 1000, 2000) == 2'100'000 + 1'100'000);
+  CHECK(fabric.transfer(2, 0, 1000, 2000) == 1000 + 1'100'000);
+  // 1 -> 2 waits for 2's receiving side, taken by 0 -> 2.
+  CHECK(fabric.transfer(1, 2, 0, 0) == 3'200'000 + 100'000);
+  CHECK(fabric.bytes_sent(0) == 6000);
+  CHECK(fabric.busy_ps(0) == 2'100'000 + 1'100'000);
+  CHECK_THROWS_AS(fabric.transfer(1, 1, 0, 1), std::logic_error);
+  CHECK_THROWS_AS(fabric.transfer(0, 3, 0, 1), std::logic_error);
+  const auto bad = nlohmann::json::parse(R"({"bandwidth_gbps": 3})");
+  CHECK_THROWS_WITH(parse(ohmvp::ConfigReader(bad, "multi_gpu.nvlink"), config),
+                    Catch::Contains("unknown key 'bandwidth_gbps' at multi_gpu.nvlink"));
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The unified-memory figures of docs/results.md, as markdown tables: spmv with every buffer managed
+# on gpu_small as GPU memory shrinks (16 KiB chunks), and the managed workloads on multi_gpu_huvm
+# with and without memHarvester's harvesting. Every run is checked with --verify. Deterministic.
+#   tools/uvm_figures.sh [BUILD_DIR]      (default: build)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+managed="$root/testbenches/workloads/managed"
+
+run() {  # name platform workload [--set ...]
+  local name="$1" platform="$2" workload="$3"
+  shift 3
+  "$build/ohmvp" run -q --verify --platform "$platform" --workload "$managed/$workload.json" \
+    --out "$out/$name" "$@" >/dev/null
+}
+
+for bytes in 0 131072 65536 32768; do
+  run "spmv_$bytes" gpu_small spmv --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}"
+done
+for workload in vecadd spmv bfs pagerank; do
+  run "on_$workload" multi_gpu_huvm "$workload"
+  run "off_$workload" multi_gpu_huvm "$workload" --set uvm.harvest=false
+done
+
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+
+def load(name):
+    stats = json.load(open(f"{out}/{name}/report.json"))["stats"]
+    uvm = {k: v.get("value") for k, v in stats["host.uvm"].items()}
+    uvm["latency_us"] = stats["host.uvm"]["fault_latency"]["mean"] / 1e6
+    return stats["host"]["kernel_time"]["value"] / 1e6, uvm
+
+print("| GPU memory for managed pages | kernel time (us) | far faults | batches | pages to GPU "
+      "(prefetched) | chunks evicted | pages to host | mean fault latency (us) |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for bytes in (0, 131072, 65536, 32768):
+    time, u = load(f"spmv_{bytes}")
+    memory = "unlimited" if bytes == 0 else f"{bytes // 1024} KiB"
+    print(f"| {memory} | {time:.1f} | {u['far_faults']} | {u['fault_batches']} | "
+          f"{u['pages_to_gpu']} ({u['pages_prefetched']}) | {u['chunks_evicted']} | "
+          f"{u['pages_to_host']} | {u['latency_us']:.1f} |")
+print()
+print("| workload | kernel time without harvesting (us) | with (us) | speed-up | chunks evicted "
+      "(harvested) | pages fetched from neighbours | bytes to host without / with | "
+      "bytes over NVLink |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for workload in ("vecadd", "spmv", "bfs", "pagerank"):
+    off, uo = load(f"off_{workload}")
+    on, un = load(f"on_{workload}")
+    print(f"| {workload} | {off:.1f} | {on:.1f} | {off / on:.2f} | {un['chunks_evicted']} "
+          f"({un['chunks_harvested']}) | {un['pages_from_peer']} | {uo['bytes_to_host']} / "
+          f"{un['bytes_to_host']} | {un['bytes_over_nvlink']} |")
+PY
