@@ -416,7 +416,7 @@ void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint6
     payload.set_data_length(uint32_t(n));
     payload.set_streaming_width(uint32_t(n));
     if (m_copy_engine->debug(payload) != n) {
-      throw SimulationError(std::string("gpu: debug ") +
+      throw SimulationError(std::string(name()) + ": debug " +
                             (command == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
                             std::to_string(bytes) + " bytes at device address " +
                             std::to_string(address) + " lies outside device memory");

@@ -117,10 +117,12 @@ uint64_t Runtime::malloc_managed(uint64_t bytes) {
 
 void Runtime::free(uint64_t address) {
   synchronize();
-  if (managed(address))
+  if (managed(address)) {
+    settle_managed();
     m_uvm->free(address);
-  else
+  } else {
     m_allocator.free(address);
+  }
 }
 
 void Runtime::ensure_started() {
@@ -161,7 +163,17 @@ bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
   return m_allocator.find(address, bytes).has_value() || m_uvm->mapped(address, bytes);
 }
 
+void Runtime::settle_managed() {
+  bool settled = false;
+  m_uvm->when_settled([&settled] {
+    settled = true;
+    sc_core::sc_pause();
+  });
+  run_until([&settled] { return settled; }, "waiting for managed pages on their way out");
+}
+
 void Runtime::bring_to_host(uint64_t address, uint64_t bytes) {
+  settle_managed();
   bool there = false;
   m_uvm->migrate_to_host(address, bytes, [&there] {
     there = true;
@@ -543,6 +555,7 @@ void Runtime::reset() {
   wait_for_launches("waiting for kernels before a reset");
   m_fault.clear();
   m_fault_address.reset();
+  settle_managed();
   m_allocator = DeviceAllocator(m_gpu.device_base(), m_gpu.device_base() + m_allocator.capacity());
   m_uvm->reset();
   for (auto& loaded : m_modules) loaded.reset();

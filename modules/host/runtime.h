@@ -182,6 +182,8 @@ class Runtime : public sc_core::sc_module {
   // L2s, or a managed range's host memory once its pages are back there.
   void read_bytes(uint64_t address, void* data, uint64_t bytes);
   void write_bytes(uint64_t address, const void* data, uint64_t bytes);
+  // Runs until the UVM driver has no pre-eviction in flight.
+  void settle_managed();
   void bring_to_host(uint64_t address, uint64_t bytes);
 
   gpu::Gpu& m_gpu;

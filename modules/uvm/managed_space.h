@@ -36,6 +36,7 @@ class ManagedSpace {
     std::vector<bool> resident;     // per page: on the GPU (in the chunk) and mapped
     uint32_t resident_pages = 0;
     std::optional<Harvested> harvested;  // never together with `chunk`
+    bool leaving = false;                // pre-evicted, its bytes not yet arrived
   };
 
   // `block_bytes` is a power-of-two multiple of `page_bytes` (UvmConfig checks both).

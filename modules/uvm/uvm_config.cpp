@@ -19,6 +19,7 @@ void parse(const ConfigReader& reader, UvmConfig& config) {
   reader.get("fault_batch_size", config.fault_batch_size, 1u, 1u << 20);
   reader.get("fault_service_ns", config.fault_service_ns, 0.0, 1e9);
   reader.get("prefetch_threshold_percent", config.prefetch_threshold_percent, 0u, 100u);
+  reader.get("reserve_chunks", config.reserve_chunks, 0u, 1u << 20);
   reader.get("harvest", config.harvest);
   reader.get("harvest_bytes", config.harvest_bytes, uint64_t{0}, uint64_t{1} << 50);
   reader.finish();

@@ -24,6 +24,10 @@ struct UvmConfig {
   // The tree prefetcher's density threshold: a region of a VA block whose pages are more than
   // this percentage resident or faulted is migrated whole. 0 turns prefetching off.
   uint32_t prefetch_threshold_percent = 51;
+  // memHarvester's pre-eviction: once GPU memory is full, chunks are evicted in the background
+  // after each batch so that this many are free for the next (the released code keeps 50 of 2
+  // MiB). 0: eviction only on demand, in the fault path, as stock UVM.
+  uint32_t reserve_chunks = 0;
   // memHarvester: chunks evicted from GPU 0 go to a neighbour GPU's spare memory over NVLink
   // (the neighbours in turn), are written back to host memory in the background, and come back
   // over NVLink on a fault. Needs multi_gpu.gpus of at least 2.

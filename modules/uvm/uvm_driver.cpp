@@ -69,11 +69,15 @@ struct UvmDriver::Stats {
         harvest_write_backs(r.counter(g, "harvest_write_backs", "chunks",
                                       "harvested chunks written back to host memory")),
         bytes_over_nvlink(r.counter(g, "bytes_over_nvlink", "bytes",
-                                    "managed bytes moved between GPU 0 and its neighbours")) {}
+                                    "managed bytes moved between GPU 0 and its neighbours")),
+        chunks_pre_evicted(r.counter(g, "chunks_pre_evicted", "chunks",
+                                     "of the chunks evicted, those evicted ahead of need to keep "
+                                     "uvm.reserve_chunks free")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
-  Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink;
+  Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
+      &chunks_pre_evicted;
 };
 
 namespace {
@@ -143,6 +147,7 @@ void UvmDriver::free(uint64_t address) {
 void UvmDriver::reset() {
   m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
   m_pool = ChunkPool(m_config.chunk_bytes);
+  m_memory_full = false;
   for (auto& peer : m_peers) peer->pool = ChunkPool(m_config.chunk_bytes);
 }
 
@@ -186,9 +191,14 @@ void UvmDriver::service_batch() {
   std::vector<uint64_t> batch_blocks;
   for (const auto& entry : by_block) batch_blocks.push_back(entry.first);
   std::vector<Fault> deferred;
+  ++m_batch_moves;  // the batch ends no sooner than this loop
   for (auto& [block, faults] : by_block) {
     auto gate = std::make_shared<Gate>();
     ManagedSpace::Block& state = m_space.block(block);
+    if (state.leaving) {  // its bytes are on their way out: the next batch brings them back
+      deferred.insert(deferred.end(), faults.begin(), faults.end());
+      continue;
+    }
     if (!state.chunk) {
       state.chunk = obtain_chunk(block, batch_blocks, gate);
       if (!state.chunk) {
@@ -231,7 +241,7 @@ void UvmDriver::service_batch() {
     m_serving.insert(m_serving.end(), faults.begin(), faults.end());
   }
   m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
-  if (m_batch_moves == 0) end_batch();
+  if (--m_batch_moves == 0) end_batch();
 }
 
 std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
@@ -245,11 +255,17 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
       m_stats->chunks.inc();
       return m_pool.take_free(block);
     }
+    m_memory_full = true;
   }
-  const auto victim = m_pool.victim(
-      [&keep](uint64_t b) { return std::find(keep.begin(), keep.end(), b) != keep.end(); });
+  const auto victim = m_pool.victim([this, &keep](uint64_t b) {
+    return m_space.block(b).leaving || std::find(keep.begin(), keep.end(), b) != keep.end();
+  });
   if (victim) {
-    evict(*victim, gate);
+    ++m_batch_moves;
+    evict(*victim, gate, [this] {
+      if (--m_batch_moves == 0) end_batch();
+    });
+    m_pool.release(*victim);
     return m_pool.take_free(block);
   }
   if (m_pool.size() == 0)
@@ -259,13 +275,13 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
   return std::nullopt;
 }
 
-void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate) {
+void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate,
+                      std::function<void()> done) {
   const uint64_t block = *m_pool.chunk(chunk).block;
   m_stats->chunks_evicted.inc();
   if (m_config.harvest && m_space.block(block).resident_pages > 0) {
     if (const auto target = harvest_chunk(block)) {
-      harvest(block, chunk, target->first, target->second, gate);
-      m_pool.release(chunk);
+      harvest(block, chunk, target->first, target->second, gate, std::move(done));
       return;
     }
   }
@@ -274,16 +290,17 @@ void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate) {
   state.resident.assign(pages.size(), false);
   state.resident_pages = 0;
   state.chunk.reset();
-  for (const auto& [first, count] : runs_of(pages)) {
+  const auto runs = runs_of(pages);
+  if (runs.empty()) return done();
+  auto left = std::make_shared<size_t>(runs.size());
+  for (const auto& [first, count] : runs) {
     ++gate->closed_by;
-    ++m_batch_moves;
     migrate_out(
         block, chunk, first, count, [gate] { gate->open_one(); },
-        [this] {
-          if (--m_batch_moves == 0) end_batch();
+        [left, done] {
+          if (--*left == 0) done();
         });
   }
-  m_pool.release(chunk);
 }
 
 void UvmDriver::migrate_in(uint64_t block, uint64_t first, uint64_t count,
@@ -298,7 +315,7 @@ void UvmDriver::migrate_in(uint64_t block, uint64_t first, uint64_t count,
       const uint8_t* host = m_space.host_pages(block, first);
       const uint32_t chunk = *m_space.block(block).chunk;
       m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
-                                std::vector<uint8_t>(host, host + bytes), [this, then] { then(); });
+                                std::vector<uint8_t>(host, host + bytes), then);
     });
   });
 }
@@ -348,7 +365,7 @@ std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t b
 }
 
 void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
-                        const std::shared_ptr<Gate>& gate) {
+                        const std::shared_ptr<Gate>& gate, std::function<void()> done) {
   ManagedSpace::Block& state = m_space.block(block);
   ManagedSpace::Harvested harvested;
   harvested.peer = peer;
@@ -366,19 +383,19 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
     const uint64_t offset = first * m_config.page_bytes;
     const uint64_t bytes = count * m_config.page_bytes;
     ++gate->closed_by;
-    ++m_batch_moves;
     m_stats->bytes_over_nvlink.inc(bytes);
     m_gpu.copy_engine().read(
         m_pool.chunk(chunk).address + offset, bytes,
-        [this, &target, block, peer_chunk, offset, gate, left](std::vector<uint8_t>& data) {
+        [this, &target, block, peer_chunk, offset, gate, left, done](std::vector<uint8_t>& data) {
           gate->open_one();
           const uint64_t arrival = m_fabric->transfer(0, target.port, kernel_now_ps(), data.size());
           auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-          at(arrival, [this, &target, block, peer_chunk, offset, kept, left] {
+          at(arrival, [this, &target, block, peer_chunk, offset, kept, left, done] {
             target.gpu->copy_engine().write(target.pool.chunk(peer_chunk).address + offset,
-                                            std::move(*kept), [this, block, left] {
-                                              if (--*left == 0) write_back(block);
-                                              if (--m_batch_moves == 0) end_batch();
+                                            std::move(*kept), [this, block, left, done] {
+                                              if (--*left > 0) return;
+                                              write_back(block);
+                                              done();
                                             });
           });
         });
@@ -389,12 +406,16 @@ void UvmDriver::write_back(uint64_t block) {
   const ManagedSpace::Harvested harvested = *m_space.block(block).harvested;
   const auto runs = runs_of(harvested.pages);
   auto left = std::make_shared<size_t>(runs.size());
+  ++m_background;
   for (const auto& [first, count] : runs) {
     // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
     peer_to_host(block, harvested, first, count, true, [this, block, harvested, left] {
-      if (--*left > 0 || !holds(block, harvested.peer, harvested.chunk)) return;
-      m_space.block(block).harvested->written_back = true;
-      m_stats->harvest_write_backs.inc();
+      if (--*left > 0) return;
+      if (holds(block, harvested.peer, harvested.chunk)) {
+        m_space.block(block).harvested->written_back = true;
+        m_stats->harvest_write_backs.inc();
+      }
+      background_done();
     });
   }
 }
@@ -472,8 +493,35 @@ void UvmDriver::drop_harvest(uint64_t block) {
   release_if_unused(harvested.peer, harvested.chunk);
 }
 
+void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
+  const uint64_t chunk_bytes = m_config.chunk_bytes;
+  while (m_pool.free_count() + m_leaving < m_config.reserve_chunks) {
+    // Only full GPU memory is pre-evicted: a pool that may grow takes new chunks at the fault.
+    const bool may_grow = m_config.gpu_memory_bytes == 0 ||
+                          (m_pool.size() + 1) * chunk_bytes <= m_config.gpu_memory_bytes;
+    if (may_grow && !m_memory_full) return;
+    const auto victim = m_pool.victim([this, &keep](uint64_t b) {
+      return m_space.block(b).leaving || std::find(keep.begin(), keep.end(), b) != keep.end();
+    });
+    if (!victim) return;
+    const uint64_t block = *m_pool.chunk(*victim).block;
+    m_space.block(block).leaving = true;
+    ++m_leaving;
+    ++m_background;
+    m_stats->chunks_pre_evicted.inc();
+    evict(*victim, std::make_shared<Gate>(), [this, chunk = *victim, block] {
+      m_pool.release(chunk);
+      m_space.block(block).leaving = false;
+      --m_leaving;
+      background_done();
+    });
+  }
+}
+
 void UvmDriver::end_batch() {
+  std::vector<uint64_t> mapped;
   for (const auto& [block, pages] : m_mapping) {
+    mapped.push_back(block);
     ManagedSpace::Block& state = m_space.block(block);
     for (size_t p = 0; p < pages.size(); ++p) {
       if (!pages[p] || state.resident[p]) continue;
@@ -490,11 +538,24 @@ void UvmDriver::end_batch() {
     fault.sm->replay(*fault.request);
   }
   trace_faults();
+  keep_reserve(mapped);
   if (m_buffer.empty()) {
     m_batch_open = false;
     return;
   }
   m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
+}
+
+void UvmDriver::when_settled(std::function<void()> done) {
+  if (m_background == 0) return done();
+  m_when_settled.push_back(std::move(done));
+}
+
+void UvmDriver::background_done() {
+  if (--m_background > 0) return;
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(m_when_settled);
+  for (auto& action : waiting) action();
 }
 
 void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done) {

@@ -64,8 +64,13 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
     return m_space.find(address, bytes) != nullptr;
   }
 
+  // Calls `done` once no pre-eviction or write-back is in flight (at once if none is): what a
+  // host access, a free or a reset waits for, since the pages they move are in neither place
+  // until they arrive.
+  void when_settled(std::function<void()> done);
   // Brings the pages of [address, address + bytes) that are on the GPU back to host memory, as a
-  // host access does (copy-engine reads, then PCIe), and calls `done` when they are there.
+  // host access does (copy-engine reads, then PCIe), and calls `done` when they are there. Call
+  // once settled.
   void migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done);
   // Host memory's bytes; call after migrate_to_host of the range.
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
@@ -96,8 +101,16 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // evicted chunk's frames are written only after `gate` opens (their old pages are read out).
   std::optional<uint32_t> obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
                                        const std::shared_ptr<Gate>& gate);
-  // Sends the resident pages of the block on `chunk` back to host memory and frees the chunk.
-  void evict(uint32_t chunk, const std::shared_ptr<Gate>& gate);
+  // Unmaps the block on `chunk` and sends its resident pages to a neighbour (harvest) or to host
+  // memory: `gate` opens once they are read out of the chunk's frames, `done` runs when they
+  // have arrived. The caller frees the chunk.
+  void evict(uint32_t chunk, const std::shared_ptr<Gate>& gate, std::function<void()> done);
+  // memHarvester's pre-eviction: once GPU memory is full, evicts least recently allocated chunks
+  // (not `keep`'s blocks, which the batch just mapped) in the background until
+  // uvm.reserve_chunks are free or on their way to being so.
+  void keep_reserve(const std::vector<uint64_t>& keep);
+  // One background operation ended; the waiters of when_settled run when none is left.
+  void background_done();
   // Moves pages [first, first + count) of `block` to the GPU, written into its chunk once
   // `gate` is open; `then` runs when they are written.
   void migrate_in(uint64_t block, uint64_t first, uint64_t count, const std::shared_ptr<Gate>& gate,
@@ -113,7 +126,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // Moves the resident pages of `block` from GPU 0's `chunk` to the neighbour's chunk over
   // NVLink; `gate` opens as GPU 0's frames are read; a background write-back to host follows.
   void harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
-               const std::shared_ptr<Gate>& gate);
+               const std::shared_ptr<Gate>& gate, std::function<void()> done);
   // The background write-back of a harvested block to host memory; it becomes removable.
   void write_back(uint64_t block);
   // Pages [first, first + count) of `harvested` from the neighbour to host memory (copy-engine
@@ -149,11 +162,15 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::vector<std::pair<uint64_t, std::vector<bool>>> m_mapping;  // block, pages to map
   bool m_batch_open = false;
   uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
+  std::vector<std::function<void()>> m_when_settled;
   std::multimap<uint64_t, std::function<void()>> m_timers;
   sc_core::sc_event m_batch_event, m_timer_event;
   std::vector<std::unique_ptr<Peer>> m_peers;
   NvlinkFabric* m_fabric = nullptr;
   uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
+  uint32_t m_leaving = 0;    // chunks being pre-evicted
+  uint32_t m_background = 0;   // pre-evictions and write-backs in flight
+  bool m_memory_full = false;  // device memory refused a chunk
   std::unique_ptr<Stats> m_stats;
   TraceSignal m_trace_faults;
 };

@@ -48,6 +48,18 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     run_managed(dir + "/again", "spmv", "-p gpu_small" + small);
     CHECK(read_text(dir + "/small/report.json") == read_text(dir + "/again/report.json"));
   }
+  SECTION("pre-eviction keeps a chunk free, to host memory and to the neighbours") {
+    const nlohmann::json to_host =
+        run_managed(dir + "/reserve", "spmv",
+                    R"(-p gpu_small --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536, )"
+                    R"("reserve_chunks": 1}')");
+    CHECK(value(to_host, "chunks_pre_evicted") > 0);
+    CHECK(value(to_host, "chunks_pre_evicted") <= value(to_host, "chunks_evicted"));
+    const nlohmann::json harvested = run_managed(dir + "/reserve_harvest", "pagerank",
+                                                 "-p multi_gpu_huvm --set uvm.reserve_chunks=1");
+    CHECK(value(harvested, "chunks_pre_evicted") > 0);
+    CHECK(value(harvested, "chunks_harvested") == value(harvested, "chunks_evicted"));
+  }
   SECTION("kernels launched again after the host reads a flag, on an Ohm-GPU platform") {
     const nlohmann::json uvm =
         run_managed(dir + "/bfs", "bfs", R"(-p ohm_bw_planar --set 'uvm={"chunk_bytes": 16384}')");
