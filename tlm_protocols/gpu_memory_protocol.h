@@ -74,6 +74,13 @@ struct gpu_memory_protocol_types {
 using GpuMemoryFwTransport = tlm::tlm_fw_transport_if<gpu_memory_protocol_types>;
 using GpuMemoryBwTransport = tlm::tlm_bw_transport_if<gpu_memory_protocol_types>;
 
+// Sets `payload` (which carries `extension`) up as a new request of initiator `sm` to the line at
+// `line_address`: the command of `kind`, the initiator's line buffer `data` of `line_bytes`, no
+// byte enables (every byte of the covered sectors), `sectors`, no atomic lanes, no response yet.
+void start_line_request(tlm::tlm_generic_payload& payload, GpuMemoryExtension& extension,
+                        GpuRequestKind kind, uint32_t sm, uint64_t line_address, uint8_t* data,
+                        uint32_t line_bytes, uint32_t sectors);
+
 // The extension of a protocol transaction; SimulationError when it has none.
 GpuMemoryExtension& gpu_extension(const tlm::tlm_generic_payload& payload);
 

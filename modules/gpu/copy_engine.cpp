@@ -85,20 +85,10 @@ void CopyEngine::send() {
     line.copy = copy;
     line.index = copy->next_line++;
     const uint64_t offset = line.index * m_line_bytes;
-    line.set_command(copy->write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    line.set_address(copy->address + offset);
     if (copy->write) std::copy_n(copy->bytes.begin() + offset, m_line_bytes, line.data.begin());
-    line.set_data_ptr(line.data.data());
-    line.set_data_length(m_line_bytes);
-    line.set_streaming_width(m_line_bytes);
-    line.set_byte_enable_ptr(nullptr);
-    line.set_byte_enable_length(0);
-    line.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    line.extension.kind = copy->write ? GpuRequestKind::store : GpuRequestKind::load;
-    line.extension.sm = m_engine_id;
-    line.extension.sector_mask = m_sector_mask;
-    line.extension.lanes.clear();
-    line.extension.l2_hit = false;
+    start_line_request(line, line.extension,
+                       copy->write ? GpuRequestKind::store : GpuRequestKind::load, m_engine_id,
+                       copy->address + offset, line.data.data(), m_line_bytes, m_sector_mask);
     ++m_in_flight;
     m_port_busy = true;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -277,19 +277,7 @@ LdstUnit::Outbound& LdstUnit::new_outbound(GpuRequestKind kind, uint64_t line, u
   }
   Outbound& out = *m_free_outbound.back();
   m_free_outbound.pop_back();
-  out.set_command(kind == GpuRequestKind::load ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-  out.set_address(line);
-  out.set_data_ptr(out.data.data());
-  out.set_data_length(m_line_bytes);
-  out.set_streaming_width(m_line_bytes);
-  out.set_byte_enable_ptr(nullptr);
-  out.set_byte_enable_length(0);
-  out.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  out.extension.kind = kind;
-  out.extension.sm = m_sm;
-  out.extension.sector_mask = sectors;
-  out.extension.lanes.clear();
-  out.extension.l2_hit = false;
+  start_line_request(out, out.extension, kind, m_sm, line, out.data.data(), m_line_bytes, sectors);
   out.op = nullptr;
   out.send_cycle = cycle + m_hit_latency;  // the L1 tag pipeline has found the miss / passed it
   out.acquire();

@@ -3,22 +3,18 @@
 #include <cstdint>
 #include <vector>
 
-namespace ohmvp {
+#include "modules/interconnect/link_config.h"
 
-class ConfigReader;
+namespace ohmvp {
 
 // The GPUs' NVLink ports on an NVSwitch, full duplex: a transfer from GPU a to GPU b occupies
 // a's sending side and b's receiving side for latency + bytes / bandwidth, starting when both are
 // free; transfers between other pairs do not meet.
-struct NvlinkConfig {
+struct NvlinkConfig : LinkConfig {
   // GPU-to-GPU migration rate measured for 2 MB chunks on V100s (memHarvester, ATC 2022;
-  // PARAMETERS.md).
-  double bandwidth_gb_per_s = 40.1;
-  // Modelling choice: the fixed cost of one copy, as for PCIe (host.pcie.latency_ns).
-  double latency_ns = 1000.0;
+  // PARAMETERS.md); latency: a modelling choice, as for PCIe (host.pcie.latency_ns).
+  NvlinkConfig() : LinkConfig{40.1, 1000.0} {}
 };
-
-void parse(const ConfigReader& reader, NvlinkConfig& config);
 
 class NvlinkFabric {
  public:

@@ -2,20 +2,18 @@
 
 #include <cstdint>
 
-namespace ohmvp {
+#include "modules/interconnect/link_config.h"
 
-class ConfigReader;
+namespace ohmvp {
 
 // The host <-> GPU PCIe link, full duplex. A copy occupies its direction for
 // latency + bytes / bandwidth; copies in one direction queue behind each other.
-struct PcieLinkConfig {
-  // Effective host<->GPU copy bandwidth measured on a V100 (memHarvester, ATC 2022; PARAMETERS.md).
-  double bandwidth_gb_per_s = 12.3;
-  // Modelling choice: fixed set-up cost of one DMA copy (descriptor fetch, completion).
-  double latency_ns = 1000.0;
+struct PcieLinkConfig : LinkConfig {
+  // Effective host<->GPU copy bandwidth measured on a V100 (memHarvester, ATC 2022; PARAMETERS.md);
+  // latency: a modelling choice, the fixed set-up cost of one DMA copy (descriptor fetch,
+  // completion).
+  PcieLinkConfig() : LinkConfig{12.3, 1000.0} {}
 };
-
-void parse(const ConfigReader& reader, PcieLinkConfig& config);
 
 class PcieLink {
  public:

@@ -5,84 +5,10 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
+#include "modules/uvm/uvm_driver_internal.h"
 
 namespace ohmvp {
 
-// Holds back the copy-engine writes into an evicted chunk until its old pages are read out.
-struct UvmDriver::Gate {
-  uint32_t closed_by = 0;  // reads not yet done
-  std::vector<std::function<void()>> waiting;
-
-  void pass(std::function<void()> action) {
-    if (closed_by == 0)
-      action();
-    else
-      waiting.push_back(std::move(action));
-  }
-  void open_one() {
-    if (--closed_by > 0) return;
-    for (auto& action : waiting) action();
-    waiting.clear();
-  }
-};
-
-// A neighbour GPU lending memory (memHarvester).
-struct UvmDriver::Peer {
-  Peer(gpu::Gpu& g, uint32_t p, uint64_t base_address, uint64_t bytes, uint64_t chunk_bytes,
-       const PcieLinkConfig& link)
-      : gpu(&g), port(p), base(base_address), lent(bytes), pool(chunk_bytes), pcie(link) {}
-  // A free chunk for `block`: a free one, else a new one while the lent memory has room.
-  std::optional<uint32_t> take_free(uint64_t block) {
-    if (pool.free_count() == 0 && (pool.size() + 1) * pool.chunk_bytes() <= lent)
-      pool.add(base + pool.size() * pool.chunk_bytes());
-    return pool.take_free(block);
-  }
-  gpu::Gpu* gpu;
-  uint32_t port;
-  uint64_t base, lent;
-  ChunkPool pool;  // a chunk's in_flight counts its reads in progress
-  PcieLink pcie;
-};
-
-struct UvmDriver::Stats {
-  Stats(StatsRegistry& r, const std::string& g)
-      : faults(r.counter(g, "far_faults", "faults",
-                         "requests to managed pages not on the GPU (each waits for a batch)")),
-        batches(r.counter(g, "fault_batches", "batches", "fault batches serviced")),
-        pages_to_gpu(r.counter(g, "pages_to_gpu", "pages", "pages migrated to the GPU")),
-        pages_prefetched(r.counter(g, "pages_prefetched", "pages",
-                                   "of those, brought by the tree prefetcher, not a fault")),
-        pages_to_host(r.counter(g, "pages_to_host", "pages",
-                                "pages migrated back to host memory (evictions, host accesses)")),
-        chunks_evicted(r.counter(g, "chunks_evicted", "chunks",
-                                 "chunks given up to make room for another VA block")),
-        chunks(r.counter(g, "chunks_allocated", "chunks", "chunks of GPU memory the driver took")),
-        bytes_to_gpu(
-            r.counter(g, "bytes_to_gpu", "bytes", "managed bytes moved over PCIe to the GPU")),
-        bytes_to_host(
-            r.counter(g, "bytes_to_host", "bytes", "managed bytes moved over PCIe to host memory")),
-        fault_latency(r.histogram(g, "fault_latency", "ps", "from a far fault to its replay")),
-        chunks_harvested(r.counter(g, "chunks_harvested", "chunks",
-                                   "of the chunks evicted, those that went to a neighbour GPU")),
-        pages_from_peer(r.counter(g, "pages_from_peer", "pages",
-                                  "of the pages migrated to the GPU, those from a neighbour")),
-        harvest_write_backs(r.counter(g, "harvest_write_backs", "chunks",
-                                      "harvested chunks written back to host memory")),
-        bytes_over_nvlink(r.counter(g, "bytes_over_nvlink", "bytes",
-                                    "managed bytes moved between GPU 0 and its neighbours")),
-        chunks_pre_evicted(r.counter(g, "chunks_pre_evicted", "chunks",
-                                     "of the chunks evicted, those evicted ahead of need to keep "
-                                     "uvm.reserve_chunks free")) {}
-  Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
-      &chunks, &bytes_to_gpu, &bytes_to_host;
-  Histogram& fault_latency;
-  Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
-      &chunks_pre_evicted;
-};
-
-namespace {
-
-// Runs of consecutive set entries: (first, count).
 std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& pages) {
   std::vector<std::pair<uint64_t, uint64_t>> runs;
   for (uint64_t p = 0; p < pages.size();) {
@@ -97,8 +23,6 @@ std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& page
   }
   return runs;
 }
-
-}  // namespace
 
 UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu,
                      PcieLink& pcie, ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd)
@@ -149,12 +73,6 @@ void UvmDriver::reset() {
   m_pool = ChunkPool(m_config.chunk_bytes);
   m_memory_full = false;
   for (auto& peer : m_peers) peer->pool = ChunkPool(m_config.chunk_bytes);
-}
-
-void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
-                         const PcieLinkConfig& pcie, NvlinkFabric& fabric) {
-  m_peers.push_back(std::make_unique<Peer>(peer, port, base, bytes, m_config.chunk_bytes, pcie));
-  m_fabric = &fabric;
 }
 
 std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
@@ -338,159 +256,6 @@ void UvmDriver::migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint
           then();
         });
       });
-}
-
-std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t block) {
-  for (size_t tried = 0; tried < m_peers.size(); ++tried) {
-    const uint32_t p = uint32_t((m_next_peer + tried) % m_peers.size());
-    ChunkPool& pool = m_peers[p]->pool;
-    std::optional<uint32_t> chunk = m_peers[p]->take_free(block);
-    if (!chunk) {
-      // A block written back is removable: its chunk is reclaimed without a copy.
-      const auto removable = pool.victim([this, p](uint64_t b) {
-        const ManagedSpace::Block* state = m_space.find_block(b);
-        return state != nullptr && state->harvested && state->harvested->peer == p &&
-               !state->harvested->written_back;
-      });
-      if (!removable) continue;
-      const uint64_t owner = *pool.chunk(*removable).block;
-      if (holds(owner, p, *removable)) m_space.block(owner).harvested.reset();
-      pool.release(*removable);
-      chunk = pool.take_free(block);
-    }
-    m_next_peer = uint32_t((p + 1) % m_peers.size());
-    return std::make_pair(p, *chunk);
-  }
-  return std::nullopt;
-}
-
-void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
-                        const std::shared_ptr<Gate>& gate, std::function<void()> done) {
-  ManagedSpace::Block& state = m_space.block(block);
-  ManagedSpace::Harvested harvested;
-  harvested.peer = peer;
-  harvested.chunk = peer_chunk;
-  harvested.pages = state.resident;
-  state.harvested = harvested;
-  state.resident.assign(harvested.pages.size(), false);
-  state.resident_pages = 0;
-  state.chunk.reset();
-  m_stats->chunks_harvested.inc();
-  Peer& target = *m_peers[peer];
-  const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
-  for (const auto& [first, count] : runs) {
-    const uint64_t offset = first * m_config.page_bytes;
-    const uint64_t bytes = count * m_config.page_bytes;
-    ++gate->closed_by;
-    m_stats->bytes_over_nvlink.inc(bytes);
-    m_gpu.copy_engine().read(
-        m_pool.chunk(chunk).address + offset, bytes,
-        [this, &target, block, peer_chunk, offset, gate, left, done](std::vector<uint8_t>& data) {
-          gate->open_one();
-          const uint64_t arrival = m_fabric->transfer(0, target.port, kernel_now_ps(), data.size());
-          auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-          at(arrival, [this, &target, block, peer_chunk, offset, kept, left, done] {
-            target.gpu->copy_engine().write(target.pool.chunk(peer_chunk).address + offset,
-                                            std::move(*kept), [this, block, left, done] {
-                                              if (--*left > 0) return;
-                                              write_back(block);
-                                              done();
-                                            });
-          });
-        });
-  }
-}
-
-void UvmDriver::write_back(uint64_t block) {
-  const ManagedSpace::Harvested harvested = *m_space.block(block).harvested;
-  const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
-  ++m_background;
-  for (const auto& [first, count] : runs) {
-    // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
-    peer_to_host(block, harvested, first, count, true, [this, block, harvested, left] {
-      if (--*left > 0) return;
-      if (holds(block, harvested.peer, harvested.chunk)) {
-        m_space.block(block).harvested->written_back = true;
-        m_stats->harvest_write_backs.inc();
-      }
-      background_done();
-    });
-  }
-}
-
-void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harvested,
-                             uint64_t first, uint64_t count, bool only_if_held,
-                             std::function<void()> then) {
-  Peer& peer = *m_peers[harvested.peer];
-  const uint64_t bytes = count * m_config.page_bytes;
-  const uint32_t p = harvested.peer, chunk = harvested.chunk;
-  peer.pool.begin_access(chunk);
-  m_stats->pages_to_host.inc(count);
-  m_stats->bytes_to_host.inc(bytes);
-  peer.gpu->copy_engine().read(
-      peer.pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
-      [this, &peer, p, chunk, block, first, only_if_held,
-       then = std::move(then)](std::vector<uint8_t>& data) {
-        peer.pool.end_access(chunk);
-        release_if_unused(p, chunk);
-        const uint64_t arrival =
-            peer.pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), data.size());
-        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [this, p, chunk, block, first, only_if_held, kept, then] {
-          if (!only_if_held || holds(block, p, chunk))
-            std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
-          then();
-        });
-      });
-}
-
-void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
-                                uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
-                                std::function<void()> then) {
-  Peer& source = *m_peers[peer];
-  const uint64_t bytes = count * m_config.page_bytes;
-  m_stats->pages_to_gpu.inc(count);
-  m_stats->pages_from_peer.inc(count);
-  m_stats->bytes_over_nvlink.inc(bytes);
-  source.pool.begin_access(peer_chunk);
-  source.gpu->copy_engine().read(
-      source.pool.chunk(peer_chunk).address + first * m_config.page_bytes, bytes,
-      [this, &source, block, first, peer, peer_chunk, gate,
-       then = std::move(then)](std::vector<uint8_t>& data) {
-        source.pool.end_access(peer_chunk);
-        release_if_unused(peer, peer_chunk);
-        const uint64_t arrival = m_fabric->transfer(source.port, 0, kernel_now_ps(), data.size());
-        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [this, block, first, gate, kept, then] {
-          gate->pass([this, block, first, kept, then] {
-            const uint32_t chunk = *m_space.block(block).chunk;
-            m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
-                                      std::move(*kept), then);
-          });
-        });
-      });
-}
-
-bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const {
-  const ManagedSpace::Block* state = m_space.find_block(block);
-  return state != nullptr && state->harvested && state->harvested->peer == peer &&
-         state->harvested->chunk == peer_chunk;
-}
-
-void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
-  ChunkPool& pool = m_peers[peer]->pool;
-  const ChunkPool::Chunk& chunk = pool.chunk(peer_chunk);
-  if (!chunk.block || chunk.in_flight > 0 || holds(*chunk.block, peer, peer_chunk)) return;
-  pool.release(peer_chunk);
-}
-
-void UvmDriver::drop_harvest(uint64_t block) {
-  ManagedSpace::Block& state = m_space.block(block);
-  const ManagedSpace::Harvested harvested = *state.harvested;
-  state.harvested.reset();
-  release_if_unused(harvested.peer, harvested.chunk);
 }
 
 void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {

@@ -35,7 +35,9 @@ namespace ohmvp {
 // batch's last copy is done its pages are mapped and its faults replayed; faults that came
 // meanwhile open the next batch. A block that gets no chunk (every chunk has accesses in flight
 // or is this batch's) keeps its faults for the next batch. The bytes move with the pages: host
-// memory holds a page's bytes while it is there, its frame while it is on the GPU.
+// memory holds a page's bytes while it is there, its frame while it is on the GPU. With
+// neighbour GPUs (add_peer, uvm.harvest) evicted chunks go to their memory instead
+// (memHarvester, uvm_harvest.cpp); with uvm.reserve_chunks, chunks are evicted ahead of need.
 class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
  public:
   // Where chunks of GPU memory come from: `allocate` gives one's device address, or none when

@@ -1,0 +1,92 @@
+#pragma once
+
+// What the UVM driver's two source files share: uvm_driver.cpp (faults, batches, migrations,
+// host accesses) and uvm_harvest.cpp (memHarvester).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "modules/uvm/uvm_driver.h"
+
+namespace ohmvp {
+
+// Holds back the copy-engine writes into an evicted chunk until its old pages are read out.
+struct UvmDriver::Gate {
+  uint32_t closed_by = 0;  // reads not yet done
+  std::vector<std::function<void()>> waiting;
+
+  void pass(std::function<void()> action) {
+    if (closed_by == 0)
+      action();
+    else
+      waiting.push_back(std::move(action));
+  }
+  void open_one() {
+    if (--closed_by > 0) return;
+    for (auto& action : waiting) action();
+    waiting.clear();
+  }
+};
+
+// A neighbour GPU lending memory (memHarvester).
+struct UvmDriver::Peer {
+  Peer(gpu::Gpu& g, uint32_t p, uint64_t base_address, uint64_t bytes, uint64_t chunk_bytes,
+       const PcieLinkConfig& link)
+      : gpu(&g), port(p), base(base_address), lent(bytes), pool(chunk_bytes), pcie(link) {}
+  // A free chunk for `block`: a free one, else a new one while the lent memory has room.
+  std::optional<uint32_t> take_free(uint64_t block) {
+    if (pool.free_count() == 0 && (pool.size() + 1) * pool.chunk_bytes() <= lent)
+      pool.add(base + pool.size() * pool.chunk_bytes());
+    return pool.take_free(block);
+  }
+  gpu::Gpu* gpu;
+  uint32_t port;
+  uint64_t base, lent;
+  ChunkPool pool;  // a chunk's in_flight counts its reads in progress
+  PcieLink pcie;
+};
+
+struct UvmDriver::Stats {
+  Stats(StatsRegistry& r, const std::string& g)
+      : faults(r.counter(g, "far_faults", "faults",
+                         "requests to managed pages not on the GPU (each waits for a batch)")),
+        batches(r.counter(g, "fault_batches", "batches", "fault batches serviced")),
+        pages_to_gpu(r.counter(g, "pages_to_gpu", "pages", "pages migrated to the GPU")),
+        pages_prefetched(r.counter(g, "pages_prefetched", "pages",
+                                   "of those, brought by the tree prefetcher, not a fault")),
+        pages_to_host(r.counter(g, "pages_to_host", "pages",
+                                "pages migrated back to host memory (evictions, host accesses)")),
+        chunks_evicted(r.counter(g, "chunks_evicted", "chunks",
+                                 "chunks given up to make room for another VA block")),
+        chunks(r.counter(g, "chunks_allocated", "chunks", "chunks of GPU memory the driver took")),
+        bytes_to_gpu(
+            r.counter(g, "bytes_to_gpu", "bytes", "managed bytes moved over PCIe to the GPU")),
+        bytes_to_host(
+            r.counter(g, "bytes_to_host", "bytes", "managed bytes moved over PCIe to host memory")),
+        fault_latency(r.histogram(g, "fault_latency", "ps", "from a far fault to its replay")),
+        chunks_harvested(r.counter(g, "chunks_harvested", "chunks",
+                                   "of the chunks evicted, those that went to a neighbour GPU")),
+        pages_from_peer(r.counter(g, "pages_from_peer", "pages",
+                                  "of the pages migrated to the GPU, those from a neighbour")),
+        harvest_write_backs(r.counter(g, "harvest_write_backs", "chunks",
+                                      "harvested chunks written back to host memory")),
+        bytes_over_nvlink(r.counter(g, "bytes_over_nvlink", "bytes",
+                                    "managed bytes moved between GPU 0 and its neighbours")),
+        chunks_pre_evicted(r.counter(g, "chunks_pre_evicted", "chunks",
+                                     "of the chunks evicted, those evicted ahead of need to keep "
+                                     "uvm.reserve_chunks free")) {}
+  Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
+      &chunks, &bytes_to_gpu, &bytes_to_host;
+  Histogram& fault_latency;
+  Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
+      &chunks_pre_evicted;
+};
+
+// Runs of consecutive set entries: (first, count).
+std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& pages);
+
+}  // namespace ohmvp

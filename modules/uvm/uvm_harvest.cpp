@@ -1,0 +1,172 @@
+// memHarvester (ATC 2022) in the UVM driver: chunks evicted from GPU 0 go to the neighbour GPUs'
+// lent memory over NVLink, are written back to host memory in the background, and come back over
+// NVLink on a fault (docs/uvm.md).
+#include <cstring>
+#include <memory>
+
+#include "modules/common/sim_time.h"
+#include "modules/uvm/uvm_driver.h"
+#include "modules/uvm/uvm_driver_internal.h"
+
+namespace ohmvp {
+
+void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
+                         const PcieLinkConfig& pcie, NvlinkFabric& fabric) {
+  m_peers.push_back(std::make_unique<Peer>(peer, port, base, bytes, m_config.chunk_bytes, pcie));
+  m_fabric = &fabric;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t block) {
+  for (size_t tried = 0; tried < m_peers.size(); ++tried) {
+    const uint32_t p = uint32_t((m_next_peer + tried) % m_peers.size());
+    ChunkPool& pool = m_peers[p]->pool;
+    std::optional<uint32_t> chunk = m_peers[p]->take_free(block);
+    if (!chunk) {
+      // A block written back is removable: its chunk is reclaimed without a copy.
+      const auto removable = pool.victim([this, p](uint64_t b) {
+        const ManagedSpace::Block* state = m_space.find_block(b);
+        return state != nullptr && state->harvested && state->harvested->peer == p &&
+               !state->harvested->written_back;
+      });
+      if (!removable) continue;
+      const uint64_t owner = *pool.chunk(*removable).block;
+      if (holds(owner, p, *removable)) m_space.block(owner).harvested.reset();
+      pool.release(*removable);
+      chunk = pool.take_free(block);
+    }
+    m_next_peer = uint32_t((p + 1) % m_peers.size());
+    return std::make_pair(p, *chunk);
+  }
+  return std::nullopt;
+}
+
+void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
+                        const std::shared_ptr<Gate>& gate, std::function<void()> done) {
+  ManagedSpace::Block& state = m_space.block(block);
+  ManagedSpace::Harvested harvested;
+  harvested.peer = peer;
+  harvested.chunk = peer_chunk;
+  harvested.pages = state.resident;
+  state.harvested = harvested;
+  state.resident.assign(harvested.pages.size(), false);
+  state.resident_pages = 0;
+  state.chunk.reset();
+  m_stats->chunks_harvested.inc();
+  Peer& target = *m_peers[peer];
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  for (const auto& [first, count] : runs) {
+    const uint64_t offset = first * m_config.page_bytes;
+    const uint64_t bytes = count * m_config.page_bytes;
+    ++gate->closed_by;
+    m_stats->bytes_over_nvlink.inc(bytes);
+    m_gpu.copy_engine().read(
+        m_pool.chunk(chunk).address + offset, bytes,
+        [this, &target, block, peer_chunk, offset, gate, left, done](std::vector<uint8_t>& data) {
+          gate->open_one();
+          const uint64_t arrival = m_fabric->transfer(0, target.port, kernel_now_ps(), data.size());
+          auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+          at(arrival, [this, &target, block, peer_chunk, offset, kept, left, done] {
+            target.gpu->copy_engine().write(target.pool.chunk(peer_chunk).address + offset,
+                                            std::move(*kept), [this, block, left, done] {
+                                              if (--*left > 0) return;
+                                              write_back(block);
+                                              done();
+                                            });
+          });
+        });
+  }
+}
+
+void UvmDriver::write_back(uint64_t block) {
+  const ManagedSpace::Harvested harvested = *m_space.block(block).harvested;
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  ++m_background;
+  for (const auto& [first, count] : runs) {
+    // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
+    peer_to_host(block, harvested, first, count, true, [this, block, harvested, left] {
+      if (--*left > 0) return;
+      if (holds(block, harvested.peer, harvested.chunk)) {
+        m_space.block(block).harvested->written_back = true;
+        m_stats->harvest_write_backs.inc();
+      }
+      background_done();
+    });
+  }
+}
+
+void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harvested,
+                             uint64_t first, uint64_t count, bool only_if_held,
+                             std::function<void()> then) {
+  Peer& peer = *m_peers[harvested.peer];
+  const uint64_t bytes = count * m_config.page_bytes;
+  const uint32_t p = harvested.peer, chunk = harvested.chunk;
+  peer.pool.begin_access(chunk);
+  m_stats->pages_to_host.inc(count);
+  m_stats->bytes_to_host.inc(bytes);
+  peer.gpu->copy_engine().read(
+      peer.pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
+      [this, &peer, p, chunk, block, first, only_if_held,
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        peer.pool.end_access(chunk);
+        release_if_unused(p, chunk);
+        const uint64_t arrival =
+            peer.pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), data.size());
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [this, p, chunk, block, first, only_if_held, kept, then] {
+          if (!only_if_held || holds(block, p, chunk))
+            std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
+          then();
+        });
+      });
+}
+
+void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
+                                uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
+                                std::function<void()> then) {
+  Peer& source = *m_peers[peer];
+  const uint64_t bytes = count * m_config.page_bytes;
+  m_stats->pages_to_gpu.inc(count);
+  m_stats->pages_from_peer.inc(count);
+  m_stats->bytes_over_nvlink.inc(bytes);
+  source.pool.begin_access(peer_chunk);
+  source.gpu->copy_engine().read(
+      source.pool.chunk(peer_chunk).address + first * m_config.page_bytes, bytes,
+      [this, &source, block, first, peer, peer_chunk, gate,
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        source.pool.end_access(peer_chunk);
+        release_if_unused(peer, peer_chunk);
+        const uint64_t arrival = m_fabric->transfer(source.port, 0, kernel_now_ps(), data.size());
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [this, block, first, gate, kept, then] {
+          gate->pass([this, block, first, kept, then] {
+            const uint32_t chunk = *m_space.block(block).chunk;
+            m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
+                                      std::move(*kept), then);
+          });
+        });
+      });
+}
+
+bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const {
+  const ManagedSpace::Block* state = m_space.find_block(block);
+  return state != nullptr && state->harvested && state->harvested->peer == peer &&
+         state->harvested->chunk == peer_chunk;
+}
+
+void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
+  ChunkPool& pool = m_peers[peer]->pool;
+  const ChunkPool::Chunk& chunk = pool.chunk(peer_chunk);
+  if (!chunk.block || chunk.in_flight > 0 || holds(*chunk.block, peer, peer_chunk)) return;
+  pool.release(peer_chunk);
+}
+
+void UvmDriver::drop_harvest(uint64_t block) {
+  ManagedSpace::Block& state = m_space.block(block);
+  const ManagedSpace::Harvested harvested = *state.harvested;
+  state.harvested.reset();
+  release_if_unused(harvested.peer, harvested.chunk);
+}
+
+}  // namespace ohmvp
