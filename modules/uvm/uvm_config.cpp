@@ -18,6 +18,8 @@ void parse(const ConfigReader& reader, UvmConfig& config) {
   reader.get("gpu_memory_bytes", config.gpu_memory_bytes, uint64_t{0}, uint64_t{1} << 50);
   reader.get("fault_batch_size", config.fault_batch_size, 1u, 1u << 20);
   reader.get("fault_service_ns", config.fault_service_ns, 0.0, 1e9);
+  reader.get_enum("replay_policy", config.replay_policy,
+                  {{"batch", ReplayPolicy::batch}, {"block", ReplayPolicy::block}});
   reader.get("prefetch_threshold_percent", config.prefetch_threshold_percent, 0u, 100u);
   reader.get("reserve_chunks", config.reserve_chunks, 0u, 1u << 20);
   reader.get("harvest", config.harvest);

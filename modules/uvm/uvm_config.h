@@ -8,6 +8,12 @@ class ConfigReader;
 
 // The unified-memory driver of a platform ("uvm" in the platform file). Defaults are the NVIDIA
 // UVM driver's figures (PARAMETERS.md) and UVMSmart's far-fault latency.
+// When the faults of a batch are replayed (the NVIDIA driver's uvm_perf_fault_replay_policy):
+// all after the batch (`batch`, its default, with the buffer flush), or each VA block's as soon as
+// its pages are mapped (`block`), which lets the faults served by a fast path (a neighbour over
+// NVLink) go on before the slow ones: memHarvester's split of a batch between its paths.
+enum class ReplayPolicy { batch, block };
+
 struct UvmConfig {
   // The page a fault migrates: the driver's 4 KiB.
   uint64_t page_bytes = 4096;
@@ -18,6 +24,7 @@ struct UvmConfig {
   uint64_t gpu_memory_bytes = 0;
   // Faults one batch takes from the fault buffer.
   uint32_t fault_batch_size = 256;
+  ReplayPolicy replay_policy = ReplayPolicy::batch;
   // From a batch's first fault to its migrations (interrupt, fetch, sort, page-table walk):
   // UVMSmart's 45 us far-fault latency, charged once per batch.
   double fault_service_ns = 45000.0;

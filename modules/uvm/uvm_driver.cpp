@@ -9,6 +9,14 @@
 
 namespace ohmvp {
 
+struct UvmDriver::Serving {
+  uint64_t block = 0;
+  std::vector<bool> pages;  // to map
+  std::vector<Fault> faults;
+  uint32_t moves_left = 0;  // copies into the block not yet done
+  bool finished = false;
+};
+
 std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& pages) {
   std::vector<std::pair<uint64_t, uint64_t>> runs;
   for (uint64_t p = 0; p < pages.size();) {
@@ -130,7 +138,12 @@ void UvmDriver::service_batch() {
         m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
     for (size_t p = 0; p < pages.size(); ++p)
       if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
-    const auto moved = [this] {
+    auto serving = std::make_shared<Serving>();
+    serving->block = block;
+    serving->faults = faults;
+    const auto moved = [this, serving] {
+      if (--serving->moves_left == 0 && m_config.replay_policy == ReplayPolicy::block)
+        finish_block(*serving);
       if (--m_batch_moves == 0) end_batch();
     };
     // A harvested block comes back whole, as memHarvester moves chunks; the pages the
@@ -145,6 +158,7 @@ void UvmDriver::service_batch() {
       }
       for (const auto& [first, count] : runs_of(from_peer)) {
         ++m_batch_moves;
+        ++serving->moves_left;
         fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, gate, moved);
       }
       release_if_unused(harvested.peer, harvested.chunk);
@@ -153,11 +167,16 @@ void UvmDriver::service_batch() {
     for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
     for (const auto& [first, count] : runs_of(from_host)) {
       ++m_batch_moves;
+      ++serving->moves_left;
       migrate_in(block, first, count, gate, moved);
     }
-    m_mapping.emplace_back(block, pages);
-    m_serving.insert(m_serving.end(), faults.begin(), faults.end());
+    serving->pages = std::move(pages);
+    m_faults_in_service += faults.size();
+    m_serving.push_back(serving);
   }
+  if (m_config.replay_policy == ReplayPolicy::block)
+    for (const auto& serving : m_serving)
+      if (serving->moves_left == 0) finish_block(*serving);
   m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
   if (--m_batch_moves == 0) end_batch();
 }
@@ -283,41 +302,52 @@ void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
   }
 }
 
-void UvmDriver::end_batch() {
-  std::vector<uint64_t> mapped;
-  for (const auto& [block, pages] : m_mapping) {
-    mapped.push_back(block);
-    ManagedSpace::Block& state = m_space.block(block);
-    for (size_t p = 0; p < pages.size(); ++p) {
-      if (!pages[p] || state.resident[p]) continue;
-      state.resident[p] = true;
-      ++state.resident_pages;
-    }
+void UvmDriver::finish_block(Serving& serving) {
+  ManagedSpace::Block& state = m_space.block(serving.block);
+  for (size_t p = 0; p < serving.pages.size(); ++p) {
+    if (!serving.pages[p] || state.resident[p]) continue;
+    state.resident[p] = true;
+    ++state.resident_pages;
   }
-  m_mapping.clear();
   const uint64_t now = kernel_now_ps();
-  std::vector<Fault> serving;
-  serving.swap(m_serving);
-  for (const Fault& fault : serving) {
+  for (const Fault& fault : serving.faults) {
     m_stats->fault_latency.sample(now - fault.time_ps);
     fault.sm->replay(*fault.request);
   }
+  m_faults_in_service -= serving.faults.size();
+  serving.finished = true;
+  m_batch_mapped.push_back(serving.block);
   trace_faults();
+}
+
+void UvmDriver::end_batch() {
+  std::vector<std::shared_ptr<Serving>> serving;
+  serving.swap(m_serving);
+  for (const auto& block : serving)
+    if (!block->finished) finish_block(*block);
+  std::vector<uint64_t> mapped;
+  mapped.swap(m_batch_mapped);
   keep_reserve(mapped);
   if (m_buffer.empty()) {
     m_batch_open = false;
+    check_settled();
     return;
   }
   m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
 }
 
 void UvmDriver::when_settled(std::function<void()> done) {
-  if (m_background == 0) return done();
   m_when_settled.push_back(std::move(done));
+  check_settled();
 }
 
 void UvmDriver::background_done() {
-  if (--m_background > 0) return;
+  --m_background;
+  check_settled();
+}
+
+void UvmDriver::check_settled() {
+  if (m_background > 0 || m_batch_open) return;
   std::vector<std::function<void()>> waiting;
   waiting.swap(m_when_settled);
   for (auto& action : waiting) action();
@@ -397,7 +427,7 @@ void UvmDriver::run_timers() {
 }
 
 void UvmDriver::trace_faults() {
-  m_trace_faults.set(m_buffer.size() + m_serving.size(), kernel_now_ps());
+  m_trace_faults.set(m_buffer.size() + m_faults_in_service, kernel_now_ps());
 }
 
 }  // namespace ohmvp

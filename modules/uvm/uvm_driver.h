@@ -66,9 +66,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
     return m_space.find(address, bytes) != nullptr;
   }
 
-  // Calls `done` once no pre-eviction or write-back is in flight (at once if none is): what a
-  // host access, a free or a reset waits for, since the pages they move are in neither place
-  // until they arrive.
+  // Calls `done` once no batch is open and no pre-eviction or write-back is in flight (at once if
+  // so): what a host access, a free or a reset waits for, since the pages they move are in
+  // neither place until they arrive (with replay_policy block a kernel may end before its last
+  // batch does).
   void when_settled(std::function<void()> done);
   // Brings the pages of [address, address + bytes) that are on the GPU back to host memory, as a
   // host access does (copy-engine reads, then PCIe), and calls `done` when they are there. Call
@@ -97,6 +98,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   struct Stats;
   struct Gate;
   struct Peer;
+  struct Serving;
 
   void service_batch();  // the open batch's service time is over
   // A chunk for `block`, or none when none can be had now; `keep`: the batch's blocks. An
@@ -111,8 +113,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // (not `keep`'s blocks, which the batch just mapped) in the background until
   // uvm.reserve_chunks are free or on their way to being so.
   void keep_reserve(const std::vector<uint64_t>& keep);
-  // One background operation ended; the waiters of when_settled run when none is left.
+  // One background operation ended.
   void background_done();
+  // Runs the waiters of when_settled if nothing is open or in flight.
+  void check_settled();
   // Moves pages [first, first + count) of `block` to the GPU, written into its chunk once
   // `gate` is open; `then` runs when they are written.
   void migrate_in(uint64_t block, uint64_t first, uint64_t count, const std::shared_ptr<Gate>& gate,
@@ -146,6 +150,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void release_if_unused(uint32_t peer, uint32_t peer_chunk);
   // Forgets where `block` was harvested (host memory has, or will get, its bytes).
   void drop_harvest(uint64_t block);
+  // Maps the block's pages and replays its faults.
+  void finish_block(Serving& serving);
   void end_batch();
   // Runs `action` at `time_ps` (not before now).
   void at(uint64_t time_ps, std::function<void()> action);
@@ -160,8 +166,9 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   ChunkPool m_pool;
   TreePrefetcher m_prefetcher;
   std::deque<Fault> m_buffer;  // faults not yet taken by a batch, in arrival order
-  std::vector<Fault> m_serving;
-  std::vector<std::pair<uint64_t, std::vector<bool>>> m_mapping;  // block, pages to map
+  std::vector<std::shared_ptr<Serving>> m_serving;  // the blocks the batch serves
+  std::vector<uint64_t> m_batch_mapped;             // blocks the batch has mapped
+  size_t m_faults_in_service = 0;
   bool m_batch_open = false;
   uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
   std::vector<std::function<void()>> m_when_settled;

@@ -60,6 +60,14 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     CHECK(value(harvested, "chunks_pre_evicted") > 0);
     CHECK(value(harvested, "chunks_harvested") == value(harvested, "chunks_evicted"));
   }
+  SECTION("faults replayed block by block") {
+    const nlohmann::json batch = run_managed(dir + "/batch", "pagerank", "-p multi_gpu_huvm");
+    const nlohmann::json block =
+        run_managed(dir + "/block", "pagerank", "-p multi_gpu_huvm --set uvm.replay_policy=block");
+    // A block's faults go on when its own pages are in, not when the batch's last copy is done.
+    CHECK(block.at("fault_latency").at("min").get<uint64_t>() <
+          batch.at("fault_latency").at("min").get<uint64_t>());
+  }
   SECTION("kernels launched again after the host reads a flag, on an Ohm-GPU platform") {
     const nlohmann::json uvm =
         run_managed(dir + "/bfs", "bfs", R"(-p ohm_bw_planar --set 'uvm={"chunk_bytes": 16384}')");
@@ -130,6 +138,14 @@ TEST_CASE("cli: bad managed-memory input names its key") {
     INFO(r.output);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains("multi_gpu.gpus: is 2; GPUs need a \"gpu\" section"));
+  }
+  SECTION("an unknown replay policy") {
+    const CliResult r =
+        run_ohmvp("run -q -p multi_gpu_huvm --set uvm.replay_policy=flush --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains("uvm.replay_policy"));
+    CHECK_THAT(r.output, Contains("batch"));
   }
   SECTION("a misspelt uvm key") {
     const CliResult r =
