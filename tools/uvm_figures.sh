@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The unified-memory figures of docs/results.md, as markdown tables: spmv with every buffer managed
 # on gpu_small as GPU memory shrinks (16 KiB chunks), and the managed workloads on multi_gpu_huvm
-# with and without memHarvester's harvesting. Every run is checked with --verify. Deterministic.
+# with and without memHarvester's harvesting, and with each of its other parts added. Every run is
+# checked with --verify. Deterministic.
 #   tools/uvm_figures.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +24,9 @@ done
 for workload in vecadd spmv bfs pagerank; do
   run "on_$workload" multi_gpu_huvm "$workload"
   run "off_$workload" multi_gpu_huvm "$workload" --set uvm.harvest=false
+  run "reserve_$workload" multi_gpu_huvm "$workload" --set uvm.reserve_chunks=1
+  run "multi_path_$workload" multi_gpu_huvm "$workload" --set uvm.multi_path_chunks=16
+  run "block_$workload" multi_gpu_huvm "$workload" --set uvm.replay_policy=block
 done
 
 python3 - "$out" <<'PY'
@@ -55,4 +59,11 @@ for workload in ("vecadd", "spmv", "bfs", "pagerank"):
     print(f"| {workload} | {off:.1f} | {on:.1f} | {off / on:.2f} | {un['chunks_evicted']} "
           f"({un['chunks_harvested']}) | {un['pages_from_peer']} | {uo['bytes_to_host']} / "
           f"{un['bytes_to_host']} | {un['bytes_over_nvlink']} |")
+print()
+print("| workload | harvesting (us) | + one chunk kept free (us) | + multi-path prefetcher, "
+      "16 chunks (us) | + block-by-block replay (us) |")
+print("| --- | ---: | ---: | ---: | ---: |")
+for workload in ("vecadd", "spmv", "bfs", "pagerank"):
+    times = [load(f"{kind}_{workload}")[0] for kind in ("on", "reserve", "multi_path", "block")]
+    print(f"| {workload} | " + " | ".join(f"{t:.1f}" for t in times) + " |")
 PY

@@ -140,7 +140,6 @@ void CopyEngine::answered(Line& line) {
   if (!copy.write)
     std::copy_n(line.data.begin(), m_line_bytes, copy.bytes.begin() + line.index * m_line_bytes);
   --m_in_flight;
-  ++m_lines_moved;
   m_free_lines.push_back(&line);
   if (++copy.answered < copy.lines) return;
   // Copies complete in any order; take this one out before its callback queues others.

@@ -37,8 +37,6 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
   void write(uint64_t address, std::vector<uint8_t> bytes, std::function<void()> done);
   // Reads `length` bytes (a whole number of lines) at `address`; `done` receives them.
   void read(uint64_t address, uint64_t length, std::function<void(std::vector<uint8_t>&)> done);
-  bool idle() const { return m_copies.empty(); }
-  uint64_t lines_moved() const { return m_lines_moved; }
 
   // Functional access through the same port (the host's copies).
   unsigned int debug(tlm::tlm_generic_payload& payload) { return out->transport_dbg(payload); }
@@ -62,7 +60,6 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
   uint32_t m_in_flight = 0;
   bool m_port_busy = false;
   std::multimap<uint64_t, Line*> m_arrivals;  // by arrival time, ps
-  uint64_t m_lines_moved = 0;
   sc_core::sc_event m_send_event, m_arrival_event;
 };
 

@@ -36,7 +36,7 @@ class ManagedSpace {
     std::vector<bool> resident;     // per page: on the GPU (in the chunk) and mapped
     uint32_t resident_pages = 0;
     std::optional<Harvested> harvested;  // never together with `chunk`
-    bool leaving = false;                // pre-evicted, its bytes not yet arrived
+    bool moving = false;  // pre-evicted or prefetched in the background, its bytes not yet there
   };
 
   // `block_bytes` is a power-of-two multiple of `page_bytes` (UvmConfig checks both).

@@ -41,6 +41,12 @@ struct UvmConfig {
   bool harvest = false;
   // Spare memory each neighbour lends, from its first byte; 0: all of it.
   uint64_t harvest_bytes = 0;
+  // memHarvester's multi-path prefetcher (with harvest): at each batch, the chunks this many
+  // ahead in the faults' direction, `multi_path_stride` chunks apart, move in the background
+  // (host memory's to a neighbour, a neighbour's to GPU 0). Its released code: 16 chunks of 2 MiB
+  // at stride 2. 0: off.
+  uint32_t multi_path_chunks = 0;
+  uint32_t multi_path_stride = 2;
 
   uint64_t pages_per_chunk() const { return chunk_bytes / page_bytes; }
 };

@@ -80,6 +80,7 @@ void UvmDriver::reset() {
   m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
   m_pool = ChunkPool(m_config.chunk_bytes);
   m_memory_full = false;
+  m_previous_first = 0;
   for (auto& peer : m_peers) peer->pool = ChunkPool(m_config.chunk_bytes);
 }
 
@@ -121,7 +122,7 @@ void UvmDriver::service_batch() {
   for (auto& [block, faults] : by_block) {
     auto gate = std::make_shared<Gate>();
     ManagedSpace::Block& state = m_space.block(block);
-    if (state.leaving) {  // its bytes are on their way out: the next batch brings them back
+    if (state.moving) {  // its bytes are on their way: the next batch finds them arrived
       deferred.insert(deferred.end(), faults.begin(), faults.end());
       continue;
     }
@@ -178,11 +179,11 @@ void UvmDriver::service_batch() {
     for (const auto& serving : m_serving)
       if (serving->moves_left == 0) finish_block(*serving);
   m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
+  multi_path_prefetch(by_block.begin()->first, by_block.rbegin()->first);
   if (--m_batch_moves == 0) end_batch();
 }
 
-std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
-                                                const std::shared_ptr<Gate>& gate) {
+std::optional<uint32_t> UvmDriver::free_chunk(uint64_t block) {
   if (const auto chunk = m_pool.take_free(block)) return chunk;
   const uint64_t chunk_bytes = m_config.chunk_bytes;
   if (m_config.gpu_memory_bytes == 0 ||
@@ -194,8 +195,15 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
     }
     m_memory_full = true;
   }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
+                                                const std::shared_ptr<Gate>& gate) {
+  if (const auto chunk = free_chunk(block)) return chunk;
+  const uint64_t chunk_bytes = m_config.chunk_bytes;
   const auto victim = m_pool.victim([this, &keep](uint64_t b) {
-    return m_space.block(b).leaving || std::find(keep.begin(), keep.end(), b) != keep.end();
+    return m_space.block(b).moving || std::find(keep.begin(), keep.end(), b) != keep.end();
   });
   if (victim) {
     ++m_batch_moves;
@@ -285,17 +293,17 @@ void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
                           (m_pool.size() + 1) * chunk_bytes <= m_config.gpu_memory_bytes;
     if (may_grow && !m_memory_full) return;
     const auto victim = m_pool.victim([this, &keep](uint64_t b) {
-      return m_space.block(b).leaving || std::find(keep.begin(), keep.end(), b) != keep.end();
+      return m_space.block(b).moving || std::find(keep.begin(), keep.end(), b) != keep.end();
     });
     if (!victim) return;
     const uint64_t block = *m_pool.chunk(*victim).block;
-    m_space.block(block).leaving = true;
+    m_space.block(block).moving = true;
     ++m_leaving;
     ++m_background;
     m_stats->chunks_pre_evicted.inc();
     evict(*victim, std::make_shared<Gate>(), [this, chunk = *victim, block] {
       m_pool.release(chunk);
-      m_space.block(block).leaving = false;
+      m_space.block(block).moving = false;
       --m_leaving;
       background_done();
     });

@@ -101,6 +101,9 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   struct Serving;
 
   void service_batch();  // the open batch's service time is over
+  // A free chunk for `block`, or a new one while GPU memory and gpu_memory_bytes allow; none
+  // else.
+  std::optional<uint32_t> free_chunk(uint64_t block);
   // A chunk for `block`, or none when none can be had now; `keep`: the batch's blocks. An
   // evicted chunk's frames are written only after `gate` opens (their old pages are read out).
   std::optional<uint32_t> obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
@@ -144,6 +147,13 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
                        uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
                        std::function<void()> then);
+  // memHarvester's multi-path prefetcher, at a batch whose faults span blocks `first` to
+  // `last`: along the faults' direction (against the previous batch's), the blocks
+  // multi_path_stride apart up to multi_path_chunks of them ahead move in the background, those in
+  // host memory to a neighbour, those on a neighbour to GPU 0 (into free chunks only).
+  void multi_path_prefetch(uint64_t first, uint64_t last);
+  void prefetch_to_peer(uint64_t block);
+  void prefetch_from_peer(uint64_t block);
   // Whether `block` still lies in the neighbour's chunk.
   bool holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const;
   // Frees the neighbour's chunk once no block lies there and nothing reads it.
@@ -177,6 +187,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::vector<std::unique_ptr<Peer>> m_peers;
   NvlinkFabric* m_fabric = nullptr;
   uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
+  uint64_t m_previous_first = 0;  // the first block of the previous batch's faults
   uint32_t m_leaving = 0;    // chunks being pre-evicted
   uint32_t m_background = 0;   // pre-evictions and write-backs in flight
   bool m_memory_full = false;  // device memory refused a chunk

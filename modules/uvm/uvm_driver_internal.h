@@ -78,12 +78,18 @@ struct UvmDriver::Stats {
                                     "managed bytes moved between GPU 0 and its neighbours")),
         chunks_pre_evicted(r.counter(g, "chunks_pre_evicted", "chunks",
                                      "of the chunks evicted, those evicted ahead of need to keep "
-                                     "uvm.reserve_chunks free")) {}
+                                     "uvm.reserve_chunks free")),
+        chunks_prefetched_to_peer(
+            r.counter(g, "chunks_prefetched_to_peer", "chunks",
+                      "chunks the multi-path prefetcher moved from host memory to a neighbour")),
+        chunks_prefetched_from_peer(
+            r.counter(g, "chunks_prefetched_from_peer", "chunks",
+                      "chunks the multi-path prefetcher moved from a neighbour to the GPU")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
-      &chunks_pre_evicted;
+      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer;
 };
 
 // Runs of consecutive set entries: (first, count).

@@ -1,6 +1,6 @@
 // memHarvester (ATC 2022) in the UVM driver: chunks evicted from GPU 0 go to the neighbour GPUs'
 // lent memory over NVLink, are written back to host memory in the background, and come back over
-// NVLink on a fault (docs/uvm.md).
+// NVLink on a fault; its multi-path prefetcher moves chunks ahead of the faults (docs/uvm.md).
 #include <cstring>
 #include <memory>
 
@@ -26,7 +26,7 @@ std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t b
       const auto removable = pool.victim([this, p](uint64_t b) {
         const ManagedSpace::Block* state = m_space.find_block(b);
         return state != nullptr && state->harvested && state->harvested->peer == p &&
-               !state->harvested->written_back;
+               (!state->harvested->written_back || state->moving);
       });
       if (!removable) continue;
       const uint64_t owner = *pool.chunk(*removable).block;
@@ -147,6 +147,87 @@ void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, 
           });
         });
       });
+}
+
+void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
+  if (m_config.multi_path_chunks == 0 || m_peers.empty()) return;
+  const bool forward = first >= m_previous_first;
+  m_previous_first = first;
+  for (uint64_t i = 1; i <= m_config.multi_path_chunks; ++i) {
+    const uint64_t step = i * m_config.multi_path_stride;
+    if (!forward && step > first) break;
+    const uint64_t block = forward ? last + step : first - step;
+    if (m_space.find(m_space.block_address(block)) == nullptr) continue;
+    const ManagedSpace::Block& state = m_space.block(block);
+    if (state.chunk || state.moving) continue;
+    if (state.harvested)
+      prefetch_from_peer(block);
+    else
+      prefetch_to_peer(block);
+  }
+}
+
+void UvmDriver::prefetch_to_peer(uint64_t block) {
+  const auto target = harvest_chunk(block);
+  if (!target) return;
+  ManagedSpace::Block& state = m_space.block(block);
+  ManagedSpace::Harvested harvested;
+  harvested.peer = target->first;
+  harvested.chunk = target->second;
+  harvested.pages = m_space.allocated_pages(block);
+  harvested.written_back = true;  // host memory keeps them: the chunk is removable
+  state.harvested = harvested;
+  state.moving = true;
+  ++m_background;
+  m_stats->chunks_prefetched_to_peer.inc();
+  Peer& peer = *m_peers[harvested.peer];
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  for (const auto& [first, count] : runs) {
+    const uint64_t bytes = count * m_config.page_bytes;
+    const uint8_t* host = m_space.host_pages(block, first);
+    auto data = std::make_shared<std::vector<uint8_t>>(host, host + bytes);
+    const uint64_t arrival =
+        peer.pcie.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
+    const uint64_t frame = peer.pool.chunk(harvested.chunk).address + first * m_config.page_bytes;
+    at(arrival, [this, &peer, block, frame, data, left] {
+      peer.gpu->copy_engine().write(frame, std::move(*data), [this, block, left] {
+        if (--*left > 0) return;
+        m_space.block(block).moving = false;
+        background_done();
+      });
+    });
+  }
+}
+
+void UvmDriver::prefetch_from_peer(uint64_t block) {
+  const std::optional<uint32_t> chunk = free_chunk(block);
+  if (!chunk) return;
+  ManagedSpace::Block& state = m_space.block(block);
+  const ManagedSpace::Harvested harvested = *state.harvested;
+  state.harvested.reset();
+  state.chunk = chunk;
+  state.moving = true;
+  ++m_background;
+  m_stats->chunks_prefetched_from_peer.inc();
+  const auto runs = runs_of(harvested.pages);
+  auto left = std::make_shared<size_t>(runs.size());
+  const auto open = std::make_shared<Gate>();
+  for (const auto& [first, count] : runs) {
+    fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, open,
+                    [this, block, pages = harvested.pages, left] {
+                      if (--*left > 0) return;
+                      ManagedSpace::Block& arrived = m_space.block(block);
+                      for (size_t p = 0; p < pages.size(); ++p) {
+                        if (!pages[p] || arrived.resident[p]) continue;
+                        arrived.resident[p] = true;
+                        ++arrived.resident_pages;
+                      }
+                      arrived.moving = false;
+                      background_done();
+                    });
+  }
+  release_if_unused(harvested.peer, harvested.chunk);
 }
 
 bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const {

@@ -60,6 +60,11 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     CHECK(value(harvested, "chunks_pre_evicted") > 0);
     CHECK(value(harvested, "chunks_harvested") == value(harvested, "chunks_evicted"));
   }
+  SECTION("the multi-path prefetcher moves chunks ahead of the faults") {
+    const nlohmann::json uvm = run_managed(dir + "/multi_path", "spmv",
+                                           "-p multi_gpu_huvm --set uvm.multi_path_chunks=16");
+    CHECK(value(uvm, "chunks_prefetched_to_peer") > 0);
+  }
   SECTION("faults replayed block by block") {
     const nlohmann::json batch = run_managed(dir + "/batch", "pagerank", "-p multi_gpu_huvm");
     const nlohmann::json block =
