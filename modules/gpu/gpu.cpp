@@ -425,6 +425,7 @@ void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint6
 }
 
 void Gpu::set_translation(ManagedTranslation* translation) {
+  m_translation = translation;
   for (auto& sm : m_sms) sm->set_translation(translation);
 }
 

@@ -112,6 +112,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   std::unique_ptr<Crossbar> m_crossbar;
   std::vector<std::unique_ptr<L2Slice>> m_slices;
   std::unique_ptr<CopyEngine> m_copy_engine;  // the crossbar port after the SMs'
+  ManagedTranslation* m_translation = nullptr;
   CtaDispatcher m_dispatcher;
 
   std::deque<Queued> m_queued;
@@ -133,7 +134,10 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   // copy reads, after the warp's own stores completed (a call waits for them).
   PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
     if (m_state && m_state->launch.mapped && !m_state->launch.mapped(address, bytes)) return false;
-    read(address, data, bytes);
+    if (m_translation && address - m_translation->window_base() < m_translation->window_bytes())
+      m_translation->read(address, data, bytes);
+    else
+      read(address, data, bytes);
     return true;
   }};
   sc_core::sc_event m_done_event;

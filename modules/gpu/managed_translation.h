@@ -27,6 +27,10 @@ class ManagedTranslation {
                                             LdstUnit::Outbound& request) = 0;
   // A translated request to frame address `frame` was answered.
   virtual void answered(uint64_t frame) = 0;
+  // The bytes of [address, address + bytes) wherever they lie now, in zero time (what printf's
+  // %s reads). A page still on its way to host memory or a neighbour reads as its destination
+  // held it before.
+  virtual void read(uint64_t address, void* data, uint64_t bytes) = 0;
 };
 
 }  // namespace ohmvp::gpu

@@ -19,6 +19,22 @@ uint64_t round_up(uint64_t value, uint64_t unit) {
 ManagedSpace::ManagedSpace(uint64_t page_bytes, uint64_t block_bytes)
     : m_page_bytes(page_bytes), m_block_bytes(block_bytes) {}
 
+void ManagedSpace::Block::map(const std::vector<bool>& pages) {
+  for (size_t p = 0; p < pages.size(); ++p) {
+    if (!pages[p] || resident[p]) continue;
+    resident[p] = true;
+    ++resident_pages;
+  }
+}
+
+std::vector<bool> ManagedSpace::Block::unmap() {
+  std::vector<bool> mapped(resident.size(), false);
+  mapped.swap(resident);
+  resident_pages = 0;
+  chunk.reset();
+  return mapped;
+}
+
 uint64_t ManagedSpace::allocate(uint64_t bytes) {
   const uint64_t pages_bytes = round_up(bytes == 0 ? 1 : bytes, m_page_bytes);
   const uint64_t span = round_up(pages_bytes, m_block_bytes);

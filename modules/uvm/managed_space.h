@@ -37,6 +37,11 @@ class ManagedSpace {
     uint32_t resident_pages = 0;
     std::optional<Harvested> harvested;  // never together with `chunk`
     bool moving = false;  // pre-evicted or prefetched in the background, its bytes not yet there
+
+    // Maps `pages` (those set) in the block's chunk.
+    void map(const std::vector<bool>& pages);
+    // Unmaps every page and gives up the chunk; returns the pages that were mapped.
+    std::vector<bool> unmap();
   };
 
   // `block_bytes` is a power-of-two multiple of `page_bytes` (UvmConfig checks both).

@@ -105,6 +105,29 @@ void UvmDriver::answered(uint64_t frame) {
   m_pool.end_access(m_pool.chunk_at(frame));
 }
 
+void UvmDriver::read(uint64_t address, void* data, uint64_t bytes) {
+  auto* out = static_cast<uint8_t*>(data);
+  while (bytes > 0) {
+    const uint64_t page_end = (address / m_config.page_bytes + 1) * m_config.page_bytes;
+    const uint64_t piece = std::min(bytes, page_end - address);
+    const uint64_t block = m_space.block_number(address);
+    const uint64_t page = m_space.page_in_block(address);
+    const uint64_t offset = address % m_space.block_bytes();
+    const ManagedSpace::Block* state = m_space.find_block(block);
+    if (state != nullptr && state->chunk && state->resident[page]) {
+      m_gpu.read(m_pool.chunk(*state->chunk).address + offset, out, piece);
+    } else if (state != nullptr && state->harvested && state->harvested->pages[page]) {
+      const Peer& peer = *m_peers[state->harvested->peer];
+      peer.gpu->read(peer.pool.chunk(state->harvested->chunk).address + offset, out, piece);
+    } else {
+      host_read(address, out, piece);
+    }
+    address += piece;
+    out += piece;
+    bytes -= piece;
+  }
+}
+
 void UvmDriver::service_batch() {
   m_stats->batches.inc();
   const size_t taken = std::min<size_t>(m_buffer.size(), m_config.fault_batch_size);
@@ -230,12 +253,7 @@ void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate,
       return;
     }
   }
-  ManagedSpace::Block& state = m_space.block(block);
-  const std::vector<bool> pages = state.resident;
-  state.resident.assign(pages.size(), false);
-  state.resident_pages = 0;
-  state.chunk.reset();
-  const auto runs = runs_of(pages);
+  const auto runs = runs_of(m_space.block(block).unmap());
   if (runs.empty()) return done();
   auto left = std::make_shared<size_t>(runs.size());
   for (const auto& [first, count] : runs) {
@@ -311,12 +329,7 @@ void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
 }
 
 void UvmDriver::finish_block(Serving& serving) {
-  ManagedSpace::Block& state = m_space.block(serving.block);
-  for (size_t p = 0; p < serving.pages.size(); ++p) {
-    if (!serving.pages[p] || state.resident[p]) continue;
-    state.resident[p] = true;
-    ++state.resident_pages;
-  }
+  m_space.block(serving.block).map(serving.pages);
   const uint64_t now = kernel_now_ps();
   for (const Fault& fault : serving.faults) {
     m_stats->fault_latency.sample(now - fault.time_ps);

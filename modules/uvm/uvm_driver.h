@@ -87,6 +87,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::optional<uint64_t> translate(uint64_t address, gpu::Sm& sm,
                                     gpu::LdstUnit::Outbound& request) override;
   void answered(uint64_t frame) override;
+  void read(uint64_t address, void* data, uint64_t bytes) override;
 
  private:
   struct Fault {

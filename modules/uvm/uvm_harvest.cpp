@@ -46,11 +46,8 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
   ManagedSpace::Harvested harvested;
   harvested.peer = peer;
   harvested.chunk = peer_chunk;
-  harvested.pages = state.resident;
+  harvested.pages = state.unmap();
   state.harvested = harvested;
-  state.resident.assign(harvested.pages.size(), false);
-  state.resident_pages = 0;
-  state.chunk.reset();
   m_stats->chunks_harvested.inc();
   Peer& target = *m_peers[peer];
   const auto runs = runs_of(harvested.pages);
@@ -218,11 +215,7 @@ void UvmDriver::prefetch_from_peer(uint64_t block) {
                     [this, block, pages = harvested.pages, left] {
                       if (--*left > 0) return;
                       ManagedSpace::Block& arrived = m_space.block(block);
-                      for (size_t p = 0; p < pages.size(); ++p) {
-                        if (!pages[p] || arrived.resident[p]) continue;
-                        arrived.resident[p] = true;
-                        ++arrived.resident_pages;
-                      }
+                      arrived.map(pages);
                       arrived.moving = false;
                       background_done();
                     });

@@ -90,6 +90,32 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
   }
 }
 
+TEST_CASE("cli: printf prints a string in managed memory") {
+  // tests/data/ptx/device_printf.cu's print_values prints the string it is given with %s.
+  const std::string dir = scratch_dir("cli_uvm_printf");
+  write_text(dir + "/name.bin", std::string("managed\0", 8));
+  nlohmann::json workload = {
+      {"ptx", shipped("tests/data/ptx/device_printf.ptx")},
+      {"buffers",
+       {{"name",
+         {{"type", "u8"},
+          {"count", 8},
+          {"init", {{"file", dir + "/name.bin"}}},
+          {"managed", true}}},
+        {"values", {{"type", "s32"}, {"count", 3}, {"init", {{"sequence", {{"start", 10}}}}}}}}},
+      {"launches",
+       {{{"kernel", "print_values"},
+         {"grid", {1, 1, 1}},
+         {"block", {40, 1, 1}},
+         {"args", {{{"buffer", "name"}}, {{"buffer", "values"}}, {{"s32", 3}}}}}}},
+      {"outputs", {"values"}}};
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("[managed] [left  |   tru] 100%"));
+}
+
 TEST_CASE("cli: memHarvester: neighbours' memory takes GPU 0's evicted chunks") {
   const std::string dir = scratch_dir("cli_uvm_harvest");
   const auto kernel_time = [&dir](const std::string& name) {

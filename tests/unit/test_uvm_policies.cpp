@@ -103,6 +103,16 @@ TEST_CASE("managed space: allocations start on their own VA block", "[uvm]") {
   CHECK(space.find(a) == nullptr);
   CHECK_THROWS_AS(space.free(a), std::invalid_argument);
   CHECK_THROWS_AS(space.free(b + 1), std::invalid_argument);
+  ManagedSpace::Block& block = space.block(space.block_number(b));
+  block.chunk = 3;
+  block.map(bits("0110"));
+  block.map(bits("0011"));
+  CHECK(block.resident == bits("0111"));
+  CHECK(block.resident_pages == 3);
+  CHECK(block.unmap() == bits("0111"));
+  CHECK(block.resident == bits("0000"));
+  CHECK(block.resident_pages == 0);
+  CHECK_FALSE(block.chunk);
   ManagedSpace full(4096, uint64_t{1} << 39);
   full.allocate(1);
   CHECK_THROWS_AS(full.allocate(uint64_t{1} << 40), ohmvp::OutOfDeviceMemory);
