@@ -32,6 +32,13 @@ std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& page
   return runs;
 }
 
+std::function<void()> after_all(size_t count, std::function<void()> then) {
+  auto left = std::make_shared<size_t>(count);
+  return [left, then = std::move(then)] {
+    if (--*left == 0) then();
+  };
+}
+
 UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu,
                      PcieLink& pcie, ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd)
     : sc_module(name),
@@ -96,7 +103,7 @@ std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
   trace_faults();
   if (!m_batch_open) {
     m_batch_open = true;
-    m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
+    schedule_batch();
   }
   return std::nullopt;
 }
@@ -206,12 +213,21 @@ void UvmDriver::service_batch() {
   if (--m_batch_moves == 0) end_batch();
 }
 
+bool UvmDriver::within_limit() const {
+  return m_config.gpu_memory_bytes == 0 ||
+         (m_pool.size() + 1) * m_config.chunk_bytes <= m_config.gpu_memory_bytes;
+}
+
+std::optional<uint32_t> UvmDriver::victim(const std::vector<uint64_t>& keep) {
+  return m_pool.victim([this, &keep](uint64_t b) {
+    return m_space.block(b).moving || std::find(keep.begin(), keep.end(), b) != keep.end();
+  });
+}
+
 std::optional<uint32_t> UvmDriver::free_chunk(uint64_t block) {
   if (const auto chunk = m_pool.take_free(block)) return chunk;
-  const uint64_t chunk_bytes = m_config.chunk_bytes;
-  if (m_config.gpu_memory_bytes == 0 ||
-      (m_pool.size() + 1) * chunk_bytes <= m_config.gpu_memory_bytes) {
-    if (const std::optional<uint64_t> address = m_chunks(chunk_bytes)) {
+  if (within_limit()) {
+    if (const std::optional<uint64_t> address = m_chunks(m_config.chunk_bytes)) {
       m_pool.add(*address);
       m_stats->chunks.inc();
       return m_pool.take_free(block);
@@ -224,21 +240,17 @@ std::optional<uint32_t> UvmDriver::free_chunk(uint64_t block) {
 std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
                                                 const std::shared_ptr<Gate>& gate) {
   if (const auto chunk = free_chunk(block)) return chunk;
-  const uint64_t chunk_bytes = m_config.chunk_bytes;
-  const auto victim = m_pool.victim([this, &keep](uint64_t b) {
-    return m_space.block(b).moving || std::find(keep.begin(), keep.end(), b) != keep.end();
-  });
-  if (victim) {
+  if (const auto given_up = victim(keep)) {
     ++m_batch_moves;
-    evict(*victim, gate, [this] {
+    evict(*given_up, gate, [this] {
       if (--m_batch_moves == 0) end_batch();
     });
-    m_pool.release(*victim);
+    m_pool.release(*given_up);
     return m_pool.take_free(block);
   }
   if (m_pool.size() == 0)
     throw SimulationError(std::string(name()) + ": no GPU memory for managed pages: a chunk of " +
-                          std::to_string(chunk_bytes) +
+                          std::to_string(m_config.chunk_bytes) +
                           " bytes (uvm.chunk_bytes) does not fit in what cudaMalloc left free");
   return std::nullopt;
 }
@@ -255,71 +267,96 @@ void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate,
   }
   const auto runs = runs_of(m_space.block(block).unmap());
   if (runs.empty()) return done();
-  auto left = std::make_shared<size_t>(runs.size());
+  const auto arrived = after_all(runs.size(), std::move(done));
   for (const auto& [first, count] : runs) {
     ++gate->closed_by;
     migrate_out(
-        block, chunk, first, count, [gate] { gate->open_one(); },
-        [left, done] {
-          if (--*left == 0) done();
-        });
+        block, chunk, first, count, [gate] { gate->open_one(); }, arrived);
   }
+}
+
+void UvmDriver::frames_to_host(gpu::CopyEngine& engine, PcieLink& link, uint64_t frame,
+                               uint64_t block, uint64_t first, uint64_t bytes,
+                               std::function<void()> read, std::function<bool()> lands,
+                               std::function<void()> then) {
+  m_stats->pages_to_host.inc(bytes / m_config.page_bytes);
+  m_stats->bytes_to_host.inc(bytes);
+  engine.read(frame, bytes,
+              [this, &link, block, first, read = std::move(read), lands = std::move(lands),
+               then = std::move(then)](std::vector<uint8_t>& data) {
+                read();
+                const uint64_t arrival = link.transfer(PcieLink::Direction::device_to_host,
+                                                       kernel_now_ps(), data.size());
+                auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+                at(arrival, [this, block, first, kept, lands, then] {
+                  if (lands())
+                    std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
+                  then();
+                });
+              });
+}
+
+void UvmDriver::host_to_frames(gpu::CopyEngine& engine, PcieLink& link, uint64_t block,
+                               uint64_t first, uint64_t bytes, uint64_t frame,
+                               const std::shared_ptr<Gate>& gate, std::function<void()> then) {
+  const uint64_t arrival =
+      link.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
+  at(arrival, [this, &engine, block, first, bytes, frame, gate, then = std::move(then)] {
+    gate->pass([this, &engine, block, first, bytes, frame, then] {
+      const uint8_t* host = m_space.host_pages(block, first);
+      engine.write(frame, std::vector<uint8_t>(host, host + bytes), then);
+    });
+  });
+}
+
+void UvmDriver::frames_over_nvlink(gpu::CopyEngine& from, uint32_t from_port, uint64_t from_frame,
+                                   gpu::CopyEngine& to, uint32_t to_port, uint64_t to_frame,
+                                   uint64_t bytes, std::function<void()> read,
+                                   const std::shared_ptr<Gate>& gate, std::function<void()> then) {
+  m_stats->bytes_over_nvlink.inc(bytes);
+  from.read(
+      from_frame, bytes,
+      [this, from_port, &to, to_port, to_frame, read = std::move(read), gate,
+       then = std::move(then)](std::vector<uint8_t>& data) {
+        read();
+        const uint64_t arrival =
+            m_fabric->transfer(from_port, to_port, kernel_now_ps(), data.size());
+        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+        at(arrival, [&to, to_frame, gate, kept, then] {
+          gate->pass([&to, to_frame, kept, then] { to.write(to_frame, std::move(*kept), then); });
+        });
+      });
 }
 
 void UvmDriver::migrate_in(uint64_t block, uint64_t first, uint64_t count,
                            const std::shared_ptr<Gate>& gate, std::function<void()> then) {
   const uint64_t bytes = count * m_config.page_bytes;
-  const uint64_t arrival =
-      m_pcie.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
   m_stats->pages_to_gpu.inc(count);
   m_stats->bytes_to_gpu.inc(bytes);
-  at(arrival, [this, block, first, bytes, gate, then = std::move(then)] {
-    gate->pass([this, block, first, bytes, then] {
-      const uint8_t* host = m_space.host_pages(block, first);
-      const uint32_t chunk = *m_space.block(block).chunk;
-      m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
-                                std::vector<uint8_t>(host, host + bytes), then);
-    });
-  });
+  host_to_frames(m_gpu.copy_engine(), m_pcie, block, first, bytes,
+                 m_pool.chunk(*m_space.block(block).chunk).address + first * m_config.page_bytes,
+                 gate, std::move(then));
 }
 
 void UvmDriver::migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint64_t count,
                             std::function<void()> read, std::function<void()> then) {
-  const uint64_t bytes = count * m_config.page_bytes;
-  m_stats->pages_to_host.inc(count);
-  m_stats->bytes_to_host.inc(bytes);
-  m_gpu.copy_engine().read(
-      m_pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
-      [this, block, first, bytes, read = std::move(read),
-       then = std::move(then)](std::vector<uint8_t>& data) {
-        read();
-        const uint64_t arrival =
-            m_pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), bytes);
-        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [this, block, first, kept, then] {
-          std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
-          then();
-        });
-      });
+  frames_to_host(
+      m_gpu.copy_engine(), m_pcie, m_pool.chunk(chunk).address + first * m_config.page_bytes, block,
+      first, count * m_config.page_bytes, std::move(read), [] { return true; }, std::move(then));
 }
 
 void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
-  const uint64_t chunk_bytes = m_config.chunk_bytes;
   while (m_pool.free_count() + m_leaving < m_config.reserve_chunks) {
     // Only full GPU memory is pre-evicted: a pool that may grow takes new chunks at the fault.
-    const bool may_grow = m_config.gpu_memory_bytes == 0 ||
-                          (m_pool.size() + 1) * chunk_bytes <= m_config.gpu_memory_bytes;
-    if (may_grow && !m_memory_full) return;
-    const auto victim = m_pool.victim([this, &keep](uint64_t b) {
-      return m_space.block(b).moving || std::find(keep.begin(), keep.end(), b) != keep.end();
-    });
-    if (!victim) return;
-    const uint64_t block = *m_pool.chunk(*victim).block;
+    if (within_limit() && !m_memory_full) return;
+    const auto given_up = victim(keep);
+    if (!given_up) return;
+    const uint64_t block = *m_pool.chunk(*given_up).block;
     m_space.block(block).moving = true;
     ++m_leaving;
     ++m_background;
     m_stats->chunks_pre_evicted.inc();
-    evict(*victim, std::make_shared<Gate>(), [this, chunk = *victim, block] {
+    evict(*given_up, std::make_shared<Gate>(), [this, chunk = *given_up, block] {
       m_pool.release(chunk);
       m_space.block(block).moving = false;
       --m_leaving;
@@ -354,6 +391,10 @@ void UvmDriver::end_batch() {
     check_settled();
     return;
   }
+  schedule_batch();
+}
+
+void UvmDriver::schedule_batch() {
   m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
 }
 

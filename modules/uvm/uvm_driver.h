@@ -121,6 +121,29 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void background_done();
   // Runs the waiters of when_settled if nothing is open or in flight.
   void check_settled();
+  // Whether gpu_memory_bytes allows one chunk more.
+  bool within_limit() const;
+  // The first chunk in eviction order with nothing in flight whose block is neither moving nor
+  // one of `keep`.
+  std::optional<uint32_t> victim(const std::vector<uint64_t>& keep);
+  // Opens the next batch fault_service_ns from now.
+  void schedule_batch();
+  // The three ways bytes move, a run of pages at a time. Frames of `engine`'s GPU to host memory
+  // over `link`: `read` runs once the frames are read, `then` once the bytes have arrived, which
+  // land in the block's host memory only if `lands` says so then.
+  void frames_to_host(gpu::CopyEngine& engine, PcieLink& link, uint64_t frame, uint64_t block,
+                      uint64_t first, uint64_t bytes, std::function<void()> read,
+                      std::function<bool()> lands, std::function<void()> then);
+  // The block's host memory to frames of `engine`'s GPU over `link`, written once `gate` is open.
+  void host_to_frames(gpu::CopyEngine& engine, PcieLink& link, uint64_t block, uint64_t first,
+                      uint64_t bytes, uint64_t frame, const std::shared_ptr<Gate>& gate,
+                      std::function<void()> then);
+  // Frames of one GPU to another's over NVLink: `read` runs once the source frames are read; the
+  // bytes are written once `gate` is open.
+  void frames_over_nvlink(gpu::CopyEngine& from, uint32_t from_port, uint64_t from_frame,
+                          gpu::CopyEngine& to, uint32_t to_port, uint64_t to_frame, uint64_t bytes,
+                          std::function<void()> read, const std::shared_ptr<Gate>& gate,
+                          std::function<void()> then);
   // Moves pages [first, first + count) of `block` to the GPU, written into its chunk once
   // `gate` is open; `then` runs when they are written.
   void migrate_in(uint64_t block, uint64_t first, uint64_t count, const std::shared_ptr<Gate>& gate,

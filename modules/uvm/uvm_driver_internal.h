@@ -95,4 +95,7 @@ struct UvmDriver::Stats {
 // Runs of consecutive set entries: (first, count).
 std::vector<std::pair<uint64_t, uint64_t>> runs_of(const std::vector<bool>& pages);
 
+// A callback that runs `then` at its `count`-th call (count > 0): the join of a move's runs.
+std::function<void()> after_all(size_t count, std::function<void()> then);
+
 }  // namespace ohmvp

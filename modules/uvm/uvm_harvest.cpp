@@ -51,99 +51,72 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
   m_stats->chunks_harvested.inc();
   Peer& target = *m_peers[peer];
   const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
+  const auto landed = after_all(runs.size(), [this, block, done = std::move(done)] {
+    write_back(block);
+    done();
+  });
+  const auto open = std::make_shared<Gate>();  // the neighbour's chunk is free
   for (const auto& [first, count] : runs) {
     const uint64_t offset = first * m_config.page_bytes;
-    const uint64_t bytes = count * m_config.page_bytes;
     ++gate->closed_by;
-    m_stats->bytes_over_nvlink.inc(bytes);
-    m_gpu.copy_engine().read(
-        m_pool.chunk(chunk).address + offset, bytes,
-        [this, &target, block, peer_chunk, offset, gate, left, done](std::vector<uint8_t>& data) {
-          gate->open_one();
-          const uint64_t arrival = m_fabric->transfer(0, target.port, kernel_now_ps(), data.size());
-          auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-          at(arrival, [this, &target, block, peer_chunk, offset, kept, left, done] {
-            target.gpu->copy_engine().write(target.pool.chunk(peer_chunk).address + offset,
-                                            std::move(*kept), [this, block, left, done] {
-                                              if (--*left > 0) return;
-                                              write_back(block);
-                                              done();
-                                            });
-          });
-        });
+    frames_over_nvlink(
+        m_gpu.copy_engine(), 0, m_pool.chunk(chunk).address + offset, target.gpu->copy_engine(),
+        target.port, target.pool.chunk(peer_chunk).address + offset, count * m_config.page_bytes,
+        [gate] { gate->open_one(); }, open, landed);
   }
 }
 
 void UvmDriver::write_back(uint64_t block) {
   const ManagedSpace::Harvested harvested = *m_space.block(block).harvested;
   const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
   ++m_background;
-  for (const auto& [first, count] : runs) {
-    // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
-    peer_to_host(block, harvested, first, count, true, [this, block, harvested, left] {
-      if (--*left > 0) return;
-      if (holds(block, harvested.peer, harvested.chunk)) {
-        m_space.block(block).harvested->written_back = true;
-        m_stats->harvest_write_backs.inc();
-      }
-      background_done();
-    });
-  }
+  const auto arrived = after_all(runs.size(), [this, block, harvested] {
+    if (holds(block, harvested.peer, harvested.chunk)) {
+      m_space.block(block).harvested->written_back = true;
+      m_stats->harvest_write_backs.inc();
+    }
+    background_done();
+  });
+  // A block fetched back or brought to the host meanwhile has newer bytes elsewhere.
+  for (const auto& [first, count] : runs)
+    peer_to_host(block, harvested, first, count, true, arrived);
 }
 
 void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harvested,
                              uint64_t first, uint64_t count, bool only_if_held,
                              std::function<void()> then) {
   Peer& peer = *m_peers[harvested.peer];
-  const uint64_t bytes = count * m_config.page_bytes;
   const uint32_t p = harvested.peer, chunk = harvested.chunk;
   peer.pool.begin_access(chunk);
-  m_stats->pages_to_host.inc(count);
-  m_stats->bytes_to_host.inc(bytes);
-  peer.gpu->copy_engine().read(
-      peer.pool.chunk(chunk).address + first * m_config.page_bytes, bytes,
-      [this, &peer, p, chunk, block, first, only_if_held,
-       then = std::move(then)](std::vector<uint8_t>& data) {
+  frames_to_host(
+      peer.gpu->copy_engine(), peer.pcie,
+      peer.pool.chunk(chunk).address + first * m_config.page_bytes, block, first,
+      count * m_config.page_bytes,
+      [this, &peer, p, chunk] {
         peer.pool.end_access(chunk);
         release_if_unused(p, chunk);
-        const uint64_t arrival =
-            peer.pcie.transfer(PcieLink::Direction::device_to_host, kernel_now_ps(), data.size());
-        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [this, p, chunk, block, first, only_if_held, kept, then] {
-          if (!only_if_held || holds(block, p, chunk))
-            std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
-          then();
-        });
-      });
+      },
+      [this, p, chunk, block, only_if_held] { return !only_if_held || holds(block, p, chunk); },
+      std::move(then));
 }
 
 void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, uint32_t peer,
                                 uint32_t peer_chunk, const std::shared_ptr<Gate>& gate,
                                 std::function<void()> then) {
   Peer& source = *m_peers[peer];
-  const uint64_t bytes = count * m_config.page_bytes;
+  const uint64_t offset = first * m_config.page_bytes;
   m_stats->pages_to_gpu.inc(count);
   m_stats->pages_from_peer.inc(count);
-  m_stats->bytes_over_nvlink.inc(bytes);
   source.pool.begin_access(peer_chunk);
-  source.gpu->copy_engine().read(
-      source.pool.chunk(peer_chunk).address + first * m_config.page_bytes, bytes,
-      [this, &source, block, first, peer, peer_chunk, gate,
-       then = std::move(then)](std::vector<uint8_t>& data) {
+  frames_over_nvlink(
+      source.gpu->copy_engine(), source.port, source.pool.chunk(peer_chunk).address + offset,
+      m_gpu.copy_engine(), 0, m_pool.chunk(*m_space.block(block).chunk).address + offset,
+      count * m_config.page_bytes,
+      [this, &source, peer, peer_chunk] {
         source.pool.end_access(peer_chunk);
         release_if_unused(peer, peer_chunk);
-        const uint64_t arrival = m_fabric->transfer(source.port, 0, kernel_now_ps(), data.size());
-        auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [this, block, first, gate, kept, then] {
-          gate->pass([this, block, first, kept, then] {
-            const uint32_t chunk = *m_space.block(block).chunk;
-            m_gpu.copy_engine().write(m_pool.chunk(chunk).address + first * m_config.page_bytes,
-                                      std::move(*kept), then);
-          });
-        });
-      });
+      },
+      gate, std::move(then));
 }
 
 void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
@@ -179,22 +152,15 @@ void UvmDriver::prefetch_to_peer(uint64_t block) {
   m_stats->chunks_prefetched_to_peer.inc();
   Peer& peer = *m_peers[harvested.peer];
   const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
-  for (const auto& [first, count] : runs) {
-    const uint64_t bytes = count * m_config.page_bytes;
-    const uint8_t* host = m_space.host_pages(block, first);
-    auto data = std::make_shared<std::vector<uint8_t>>(host, host + bytes);
-    const uint64_t arrival =
-        peer.pcie.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
-    const uint64_t frame = peer.pool.chunk(harvested.chunk).address + first * m_config.page_bytes;
-    at(arrival, [this, &peer, block, frame, data, left] {
-      peer.gpu->copy_engine().write(frame, std::move(*data), [this, block, left] {
-        if (--*left > 0) return;
-        m_space.block(block).moving = false;
-        background_done();
-      });
-    });
-  }
+  const auto arrived = after_all(runs.size(), [this, block] {
+    m_space.block(block).moving = false;
+    background_done();
+  });
+  const auto open = std::make_shared<Gate>();
+  for (const auto& [first, count] : runs)
+    host_to_frames(peer.gpu->copy_engine(), peer.pcie, block, first, count * m_config.page_bytes,
+                   peer.pool.chunk(harvested.chunk).address + first * m_config.page_bytes, open,
+                   arrived);
 }
 
 void UvmDriver::prefetch_from_peer(uint64_t block) {
@@ -208,18 +174,15 @@ void UvmDriver::prefetch_from_peer(uint64_t block) {
   ++m_background;
   m_stats->chunks_prefetched_from_peer.inc();
   const auto runs = runs_of(harvested.pages);
-  auto left = std::make_shared<size_t>(runs.size());
+  const auto arrived = after_all(runs.size(), [this, block, pages = harvested.pages] {
+    ManagedSpace::Block& state = m_space.block(block);
+    state.map(pages);
+    state.moving = false;
+    background_done();
+  });
   const auto open = std::make_shared<Gate>();
-  for (const auto& [first, count] : runs) {
-    fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, open,
-                    [this, block, pages = harvested.pages, left] {
-                      if (--*left > 0) return;
-                      ManagedSpace::Block& arrived = m_space.block(block);
-                      arrived.map(pages);
-                      arrived.moving = false;
-                      background_done();
-                    });
-  }
+  for (const auto& [first, count] : runs)
+    fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, open, arrived);
   release_if_unused(harvested.peer, harvested.chunk);
 }
 
