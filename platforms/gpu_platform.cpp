@@ -50,11 +50,16 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
     m_peers.push_back(std::make_unique<gpu::Gpu>(("gpu" + suffix).c_str(), *m_config.gpu,
                                                  *m_peer_memories.back(), m_stats, vcd,
                                                  device_base(m_config.memory)));
+    UvmConfig own_uvm = m_config.uvm;  // GPU 0 harvests; the others lend
+    own_uvm.harvest = false;
+    m_peer_runtimes.push_back(std::make_unique<Runtime>(
+        ("host" + suffix).c_str(), *m_peers.back(), m_config.pcie, m_config.memory.capacity_bytes(),
+        peak_gb_per_s(m_config.memory), m_stats, own_uvm, vcd));
+    m_peer_runtimes.back()->settle_with(*m_peer_memories.back());
     if (!m_config.uvm.harvest) continue;
-    const uint64_t lent = m_config.uvm.harvest_bytes == 0 ? m_config.memory.capacity_bytes()
-                                                          : m_config.uvm.harvest_bytes;
-    m_runtime->uvm().add_peer(*m_peers.back(), g, m_peers.back()->device_base(), lent,
-                              m_config.pcie, *m_fabric);
+    m_runtime->uvm().add_peer(*m_peers.back(), g, *m_peer_runtimes.back(),
+                              m_config.uvm.harvest_bytes, m_peer_runtimes.back()->pcie(),
+                              *m_fabric);
   }
 }
 

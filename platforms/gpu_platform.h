@@ -15,7 +15,8 @@
 namespace ohmvp {
 
 // A GPU platform, elaborated: the memory system, the GPU bound to it channel by channel, and the
-// host runtime. What a host program builds in sc_main before calling runtime():
+// host runtime; on a multi_gpu platform, each further GPU with its own memory and runtime. What a
+// host program builds in sc_main before calling runtime():
 //   ohmvp::GpuPlatform platform("gpu_small");
 //   ohmvp::Runtime& cuda = platform.runtime();
 // Construct at most one per process (SystemC elaborates once).
@@ -29,6 +30,11 @@ class GpuPlatform {
   ~GpuPlatform();
 
   Runtime& runtime() { return *m_runtime; }
+  // The host runtime of GPU `index` of a multi_gpu platform (0: runtime()); a host program of a
+  // GPU other than 0 runs in a SystemC thread of its own (see Runtime).
+  Runtime& runtime(uint32_t index) {
+    return index == 0 ? *m_runtime : *m_peer_runtimes.at(index - 1);
+  }
   gpu::Gpu& gpu() { return *m_gpu; }
   // GPU `index` of a multi_gpu platform (0: gpu()).
   gpu::Gpu& gpu(uint32_t index) { return index == 0 ? *m_gpu : *m_peers.at(index - 1); }
@@ -47,6 +53,7 @@ class GpuPlatform {
   // multi_gpu: GPUs 1 and up, each with its own memory, and the NVSwitch between all of them.
   std::vector<std::unique_ptr<MemorySystem>> m_peer_memories;
   std::vector<std::unique_ptr<gpu::Gpu>> m_peers;
+  std::vector<std::unique_ptr<Runtime>> m_peer_runtimes;
   std::unique_ptr<NvlinkFabric> m_fabric;
 };
 

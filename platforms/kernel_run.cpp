@@ -16,150 +16,25 @@
 #include "modules/host/kernel_arguments.h"
 #include "modules/host/workload_architecture.h"
 #include "modules/host/workload_texture.h"
+#include "platforms/catalog.h"
 #include "platforms/energy_summary.h"
+#include "platforms/file_kind.h"
 #include "platforms/gpu_platform.h"
 #include "platforms/hetero_summary.h"
+#include "platforms/host_thread.h"
 #include "platforms/interruption.h"
 #include "platforms/optical_summary.h"
 #include "platforms/reference_check.h"
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 #include "platforms/run_outputs.h"
+#include "platforms/simulated_executor.h"
 #include "platforms/time_limit.h"
 #include "platforms/vcd_limit.h"
 
 namespace ohmvp {
 
 namespace {
-
-// Runs a workload's steps on the simulated platform through the runtime, buffer by name.
-class SimulatedExecutor : public WorkloadExecutor {
- public:
-  // `module` is the workload's PTX, parsed.
-  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::Module module)
-      : m_runtime(runtime), m_workload(workload) {
-    runtime.set_limits(workload.limits);
-    m_module = runtime.load_module(std::move(module));
-    for (const BufferSpec& buffer : workload.buffers) {
-      if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
-      const uint64_t address = !buffer.symbol.empty()
-                                   ? runtime.symbol_address(m_module, buffer.symbol)
-                               : buffer.managed ? runtime.malloc_managed(buffer.size_bytes())
-                                                : runtime.malloc(buffer.size_bytes());
-      m_addresses[buffer.name] = address;
-      if (buffer.init.kind == BufferInit::Kind::variable) continue;
-      const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
-      runtime.copy_to_device(address, bytes.data(), bytes.size());
-    }
-  }
-
-  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
-    try {
-      KernelArguments packed(m_runtime, m_module, launch.kernel);  // check_launches counted them
-      for (const ResolvedArg& arg : args) add(packed, arg);
-      Runtime::LaunchConfig config;
-      config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
-      config.block = {launch.block[0], launch.block[1], launch.block[2]};
-      config.dynamic_shared_bytes = launch.shared_bytes;
-      config.cooperative = launch.cooperative;
-      config.registers_per_thread = launch.registers_per_thread;
-      m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
-    } catch (const std::invalid_argument& error) {
-      throw launch_error(m_workload, launch, error.what());
-    } catch (const ConfigError& error) {
-      throw launch_error(m_workload, launch, error.what());
-    }
-  }
-
-  void copy(const std::string& from, const std::string& to) override {
-    const BufferSpec& source = buffer(from);
-    m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
-  }
-
-  void fill(const std::string& name, uint64_t element_bits) override {
-    const BufferSpec& target = buffer(name);
-    const size_t size = element_size(target.type);
-    std::vector<uint8_t> pattern(target.size_bytes());
-    for (size_t offset = 0; offset < pattern.size(); offset += size)
-      std::memcpy(pattern.data() + offset, &element_bits, size);
-    m_runtime.fill(m_addresses.at(name), pattern.data(), pattern.size());
-  }
-
-  uint64_t read_element(const std::string& name, uint64_t index) override {
-    const BufferSpec& source = buffer(name);
-    const size_t size = element_size(source.type);
-    uint64_t bits = 0;
-    m_runtime.copy_to_host(&bits, m_addresses.at(name) + index * size, size);
-    return bits;
-  }
-
-  // The workload's buffers where they were allocated, for a fault message to name.
-  std::vector<LocatedBuffer> located_buffers() const {
-    std::vector<LocatedBuffer> located;
-    for (const BufferSpec& buffer : m_workload.buffers)
-      located.push_back({buffer.name, m_addresses.at(buffer.name), buffer.count,
-                         static_cast<uint32_t>(element_size(buffer.type)),
-                         element_type_name(buffer.type)});
-    return located;
-  }
-
-  std::vector<uint8_t> read_buffer(const std::string& name) {
-    std::vector<uint8_t> bytes(buffer(name).size_bytes());
-    m_runtime.copy_to_host(bytes.data(), m_addresses.at(name), bytes.size());
-    return bytes;
-  }
-
- private:
-  const BufferSpec& buffer(const std::string& name) const {
-    const BufferSpec* found = m_workload.find_buffer(name);
-    if (!found) throw ConfigError(m_workload.file.string() + ": no buffer '" + name + "'");
-    return *found;
-  }
-
-  void add(KernelArguments& packed, const ResolvedArg& arg) {
-    switch (arg.kind) {
-      case KernelArg::Kind::buffer:
-        packed.add(m_addresses.at(arg.buffer) + arg.byte_offset);
-        break;
-      case KernelArg::Kind::scalar:
-        packed.add_number(&arg.bits, element_size(arg.scalar_type), is_float_type(arg.scalar_type),
-                          element_type_name(arg.scalar_type));
-        break;
-      case KernelArg::Kind::structure: {
-        const std::vector<uint8_t> bytes =
-            arg.struct_bytes([this](const std::string& name) { return m_addresses.at(name); });
-        try {
-          packed.add_bytes(bytes.data(), bytes.size());
-        } catch (const std::invalid_argument& error) {
-          throw std::invalid_argument(error.what() + std::string(struct_layout_hint()));
-        }
-        break;
-      }
-      case KernelArg::Kind::texture:
-        packed.add(texture(arg));
-        break;
-    }
-  }
-
-  uint64_t texture(const ResolvedArg& arg) {
-    return m_runtime.create_texture(
-        workload_texture(m_workload, arg.texture, m_addresses.at(arg.buffer)));
-  }
-
-  Runtime& m_runtime;
-  const GpuWorkload& m_workload;
-  Runtime::ModuleId m_module = 0;
-  std::map<std::string, uint64_t> m_addresses;
-};
-
-// The host reads every output buffer back at the end, dumped or not, so a run's timing does not
-// depend on --dump.
-std::map<std::string, std::vector<uint8_t>> read_outputs(const GpuWorkload& workload,
-                                                         SimulatedExecutor& executor) {
-  std::map<std::string, std::vector<uint8_t>> outputs;
-  for (const std::string& name : workload.outputs) outputs[name] = executor.read_buffer(name);
-  return outputs;
-}
 
 void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
                 const std::map<std::string, std::vector<uint8_t>>& outputs) {
@@ -220,6 +95,39 @@ RunSummary summarise(GpuPlatform& platform) {
   return s;
 }
 
+// One line for the summary: what GPU `thread.gpu()` ran and how long its kernels took.
+void print_host_thread(std::ostream& out, const HostThread& thread, const StatsRegistry& stats) {
+  const nlohmann::json entry = thread.report(stats);
+  out << "gpu" << thread.gpu() << ": " << thread.workload().name << ", "
+      << entry["kernel_launches"].get<uint64_t>() << " kernels in "
+      << entry["kernel_time_ns"].get<double>() / 1000.0 << " us, host program ended at "
+      << entry["end_ns"].get<double>() / 1000.0 << " us";
+  if (thread.verification())
+    out << (thread.verification()->matches ? ", verified" : ", outputs differ from the reference");
+  out << "\n";
+}
+
+// The host programs of GPUs 1 and up, loaded and checked.
+std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& options,
+                                                           const PlatformConfig& config) {
+  std::vector<std::unique_ptr<HostThread>> threads;
+  for (const auto& [gpu, name] : options.gpu_workloads) {
+    const std::string option = "--gpu-workload " + std::to_string(gpu) + "=" + name;
+    if (gpu == 0) throw ConfigError(option + ": GPU 0 runs --workload; give GPUs 1 and up here");
+    if (gpu >= config.gpus)
+      throw ConfigError(option + ": platform " + config.name + " has " +
+                        std::to_string(config.gpus) + (config.gpus == 1 ? " GPU" : " GPUs") +
+                        " (multi_gpu.gpus); expected a GPU from 1 to " +
+                        std::to_string(config.gpus - 1));
+    const std::filesystem::path file = resolve_workload(name);
+    if (!is_kernel_workload(load_workload_json(file)))
+      throw ConfigError(option + ": " + file.string() +
+                        " is memory traffic; a GPU runs kernel workloads");
+    threads.push_back(std::make_unique<HostThread>(gpu, file, config, options.verify));
+  }
+  return threads;
+}
+
 }  // namespace
 
 void run_kernel_workload(const RunOptions& options, const ConfigDocument& document,
@@ -239,10 +147,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                               config.gpu->warp_size);
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
+  const std::vector<std::unique_ptr<HostThread>> host_threads = load_host_threads(options, config);
 
   std::vector<std::filesystem::path> inputs{document.file(), file, workload.ptx};
   for (const BufferSpec& buffer : workload.buffers)
     if (buffer.init.kind == BufferInit::Kind::file) inputs.push_back(buffer.init.file);
+  for (const auto& thread : host_threads)
+    for (const std::filesystem::path& input : thread->inputs()) inputs.push_back(input);
   std::vector<std::string> dump_files{"index.json"};
   for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
   RunOutputs outputs(options, inputs, dump_files);
@@ -267,6 +178,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         stall_looks(monitor_period(), config.memory.longest_operation_ps()),
         sc_core::sc_time::from_value(time_limit_ps));
 
+    for (const auto& thread : host_threads) thread->start(platform.runtime(thread->gpu()));
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
     try {
@@ -277,6 +189,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       const auto outputs = read_outputs(workload, *executor);
       if (options.dump) write_dump(*options.dump, workload, outputs);
       if (reference_check) verification = reference_check->check(outputs);
+      platform.runtime().run_until(
+          [&host_threads] {
+            return std::all_of(host_threads.begin(), host_threads.end(),
+                               [](const auto& thread) { return thread->done(); });
+          },
+          "waiting for the other GPUs' host programs");
+      for (const auto& thread : host_threads) thread->rethrow_failure();
     } catch (const SimulationError& error) {
       monitor.clear_line();
       end_if_interrupted();
@@ -328,17 +247,28 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));
     if (verification) report["verification"] = verification->json();
+    for (const auto& thread : host_threads)
+      report["other_gpus"].push_back(thread->report(platform.stats()));
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
     if (options.print_summary) {
       print_summary(std::cout, config.name, workload.name, summary, platform.stats());
       if (verification && verification->matches)
         std::cout << "verified: every output matches the C++ reference\n";
+      for (const auto& thread : host_threads)
+        print_host_thread(std::cout, *thread, platform.stats());
     }
     // The report is written first, so that a failed check can be looked into.
+    const std::string written =
+        " (report written to " + (options.out_dir / "report.json").string() + ")";
     if (verification && !verification->matches)
       throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
-                            "' (report written to " + (options.out_dir / "report.json").string() +
-                            "):\n" + verification->message);
+                            "'" + written + ":\n" + verification->message);
+    for (const auto& thread : host_threads)
+      if (thread->verification() && !thread->verification()->matches)
+        throw SimulationError("GPU " + std::to_string(thread->gpu()) +
+                              ": outputs differ from the C++ reference of '" +
+                              thread->verification()->reference + "'" + written + ":\n" +
+                              thread->verification()->message);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <new>
 #include <systemc>
 
@@ -125,6 +126,26 @@ uint64_t parse_seed(const std::string& text) {
   return seed;
 }
 
+// --gpu-workload N=WORKLOAD, each GPU once.
+std::map<uint32_t, std::string> parse_gpu_workloads(const po::variables_map& vm) {
+  std::map<uint32_t, std::string> workloads;
+  for (const std::string& text : vm["gpu-workload"].as<std::vector<std::string>>()) {
+    const size_t equals = text.find('=');
+    uint32_t gpu = 0;
+    const char* end = text.data() + (equals == std::string::npos ? 0 : equals);
+    const auto [stop, error] = std::from_chars(text.data(), end, gpu);
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() || stop != end ||
+        error != std::errc())
+      throw UsageError("ohmvp run: --gpu-workload " + text +
+                       ": expected N=WORKLOAD, a GPU number and a workload name or file, e.g. "
+                       "1=spmv (see 'ohmvp run --help')");
+    if (!workloads.emplace(gpu, text.substr(equals + 1)).second)
+      throw UsageError("ohmvp run: --gpu-workload names GPU " + std::to_string(gpu) +
+                       " twice; each GPU runs one workload");
+  }
+  return workloads;
+}
+
 std::vector<std::string> overrides_of(const po::variables_map& vm) {
   return vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
@@ -135,6 +156,9 @@ int command_run(const std::vector<std::string>& args) {
   options.add_options()("workload,w", po::value<std::string>(),
                         "workload name (see 'ohmvp list') or path to a .json file; default: "
                         "the platform's default workload")(
+      "gpu-workload", po::value<std::vector<std::string>>(),
+      "multi-GPU platforms: N=WORKLOAD runs a kernel workload on GPU N (1 and up) beside "
+      "--workload on GPU 0, each GPU with a host program of its own; repeat for more GPUs")(
       "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
       "vcd-limit", po::value<std::string>(),
@@ -160,6 +184,7 @@ int command_run(const std::vector<std::string>& args) {
   ohmvp::RunOptions run;
   if (vm.count("platform")) run.platform = vm["platform"].as<std::string>();
   if (vm.count("workload")) run.workload = vm["workload"].as<std::string>();
+  if (vm.count("gpu-workload")) run.gpu_workloads = parse_gpu_workloads(vm);
   // Lexically normal, so that "x/../y" names y alone and x is neither made nor needed.
   const auto path_of = [&vm](const char* option) {
     return std::filesystem::path(vm[option].as<std::string>()).lexically_normal();

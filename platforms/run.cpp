@@ -109,6 +109,11 @@ void run_platform(const RunOptions& options) {
     return;
   }
   Workload workload = load_workload(workload_file, options.seed);
+  if (!options.gpu_workloads.empty())
+    throw ConfigError(
+        "--gpu-workload runs kernel workloads on the other GPUs beside GPU 0's; "
+        "workload " +
+        workload_name + " is memory traffic");
   if (options.dump)
     throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
                       workload_name + " is memory traffic");

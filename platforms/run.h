@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ namespace ohmvp {
 struct RunOptions {
   std::string platform;                // name or file; empty for the default platform
   std::string workload;                // name or file; empty for the platform's default workload
+  // Multi-GPU platforms: the workloads of GPUs 1 and up (--gpu-workload N=WORKLOAD), each run by
+  // a host program of its own beside GPU 0's.
+  std::map<uint32_t, std::string> gpu_workloads;
   std::vector<std::string> overrides;  // "json.path=value"
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;

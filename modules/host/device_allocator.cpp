@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
+#include <vector>
 
 namespace ohmvp {
 
@@ -69,6 +70,13 @@ std::optional<DeviceAllocator::Block> DeviceAllocator::find(uint64_t address,
   const Block& block = std::prev(it)->second;
   if (address + bytes > block.address + block.bytes) return std::nullopt;
   return block;
+}
+
+void DeviceAllocator::free_all_but(const std::set<uint64_t>& keep) {
+  std::vector<uint64_t> freed;
+  for (const auto& [address, block] : m_live)
+    if (keep.count(address) == 0) freed.push_back(address);
+  for (uint64_t address : freed) free(address);
 }
 
 }  // namespace ohmvp

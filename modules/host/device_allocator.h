@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace ohmvp {
@@ -26,6 +27,9 @@ class DeviceAllocator {
   uint64_t allocate(uint64_t bytes);
   // Throws std::invalid_argument for an address that allocate() did not return.
   void free(uint64_t address);
+
+  // Frees every block but those starting at an address in `keep`.
+  void free_all_but(const std::set<uint64_t>& keep);
 
   // The live block containing [address, address + bytes), if any.
   std::optional<Block> find(uint64_t address, uint64_t bytes = 1) const;

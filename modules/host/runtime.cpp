@@ -54,6 +54,12 @@ uint64_t now_ps() {
 
 // An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
 // sc_report (process_error.h).
+// Whether the caller is a SystemC process (a host thread), not sc_main. (The current process
+// handle can stay valid in sc_main after sc_start returns; the status cannot.)
+bool in_process() {
+  return sc_core::sc_get_status() == sc_core::SC_RUNNING;
+}
+
 template <class... Args>
 void simulate(const Args&... duration) {
   try {
@@ -84,7 +90,7 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
                                 "simulated time from each launch to its completion")) {
   const auto chunks = [this](uint64_t bytes) -> std::optional<uint64_t> {
     try {
-      return allocate(bytes);
+      return allocate(bytes, false);
     } catch (const OutOfDeviceMemory&) {
       return std::nullopt;
     }
@@ -96,13 +102,47 @@ Runtime::~Runtime() = default;
 
 uint64_t Runtime::malloc(uint64_t bytes) {
   raise_fault();
-  return allocate(bytes);
+  return allocate(bytes, true);
 }
 
-uint64_t Runtime::allocate(uint64_t bytes) {
-  const uint64_t address = m_allocator.allocate(bytes);
-  m_untouched_from = std::max(m_untouched_from, address + bytes);
-  return address;
+uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
+  for (;;) {
+    try {
+      const uint64_t address = m_allocator.allocate(bytes);
+      m_untouched_from = std::max(m_untouched_from, address + bytes);
+      return address;
+    } catch (const OutOfDeviceMemory&) {
+      if (m_borrower == nullptr) throw;
+      const MemoryBorrower::Reclaim answer = m_borrower->reclaim();
+      if (answer == MemoryBorrower::Reclaim::holds_none ||
+          (answer == MemoryBorrower::Reclaim::wait && !may_wait))
+        throw;
+      if (answer == MemoryBorrower::Reclaim::gave_back) continue;
+      bool changed = false;
+      m_borrower->when_reclaimable([this, &changed] {
+        changed = true;
+        wake();
+      });
+      run_until([&changed] { return changed; },
+                "waiting for lent memory to be written back to host memory");
+    }
+  }
+}
+
+std::optional<uint64_t> Runtime::lend(uint64_t bytes) {
+  try {
+    const uint64_t address = m_allocator.allocate(bytes);
+    m_untouched_from = std::max(m_untouched_from, address + bytes);
+    m_lent.insert(address);
+    return address;
+  } catch (const OutOfDeviceMemory&) {
+    return std::nullopt;
+  }
+}
+
+void Runtime::give_back(uint64_t address) {
+  m_lent.erase(address);
+  m_allocator.free(address);
 }
 
 uint64_t Runtime::malloc_managed(uint64_t bytes) {
@@ -128,6 +168,7 @@ void Runtime::free(uint64_t address) {
 void Runtime::ensure_started() {
   if (m_started) return;
   m_started = true;
+  if (in_process()) return;  // the simulation runs
   // Ending elaboration with a zero-time start is deliberate; SystemC warns when it finds nothing
   // to do at time zero.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
@@ -136,11 +177,33 @@ void Runtime::ensure_started() {
 }
 
 void Runtime::advance_to(uint64_t time_ps) {
-  if (time_ps > now_ps()) simulate(sc_time(static_cast<double>(time_ps - now_ps()), SC_PS));
+  // sc_start may return early when another GPU's host thread ends (sc_pause).
+  while (time_ps > now_ps()) {
+    const sc_time left(static_cast<double>(time_ps - now_ps()), SC_PS);
+    if (in_process())
+      sc_core::wait(left);
+    else
+      simulate(left);
+  }
+}
+
+void Runtime::wake() {
+  if (m_thread_waiting)
+    m_progress.notify(sc_core::SC_ZERO_TIME);
+  else
+    sc_core::sc_pause();
 }
 
 void Runtime::run_until(const std::function<bool()>& finished, const char* what) {
   ensure_started();
+  if (in_process()) {
+    while (!finished()) {
+      m_thread_waiting = true;
+      sc_core::wait(m_progress);
+      m_thread_waiting = false;
+    }
+    return;
+  }
   while (!finished()) {
     if (!sc_core::sc_pending_activity())
       throw SimulationError(std::string("simulation stalled while ") + what +
@@ -160,14 +223,15 @@ void Runtime::check_range(uint64_t address, uint64_t bytes, const char* what) co
 }
 
 bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
-  return m_allocator.find(address, bytes).has_value() || m_uvm->mapped(address, bytes);
+  const std::optional<DeviceAllocator::Block> block = m_allocator.find(address, bytes);
+  return (block && m_lent.count(block->address) == 0) || m_uvm->mapped(address, bytes);
 }
 
 void Runtime::settle_managed() {
   bool settled = false;
-  m_uvm->when_settled([&settled] {
+  m_uvm->when_settled([this, &settled] {
     settled = true;
-    sc_core::sc_pause();
+    wake();
   });
   run_until([&settled] { return settled; }, "waiting for managed pages on their way out");
 }
@@ -175,9 +239,9 @@ void Runtime::settle_managed() {
 void Runtime::bring_to_host(uint64_t address, uint64_t bytes) {
   settle_managed();
   bool there = false;
-  m_uvm->migrate_to_host(address, bytes, [&there] {
+  m_uvm->migrate_to_host(address, bytes, [this, &there] {
     there = true;
-    sc_core::sc_pause();
+    wake();
   });
   run_until([&there] { return there; }, "bringing managed pages back to host memory");
 }
@@ -222,9 +286,9 @@ void Runtime::quiesce() {
   synchronize();
   if (m_settling == nullptr || m_settling->idle()) return;
   bool quiet = false;
-  m_settling->when_idle([&quiet] {
+  m_settling->when_idle([this, &quiet] {
     quiet = true;
-    sc_core::sc_pause();
+    wake();
   });
   run_until([&quiet] { return quiet; }, "waiting for the memory's migrations to finish");
 }
@@ -276,7 +340,7 @@ Runtime::ModuleId Runtime::load_module(gpu::Module parsed) {
   if (segment_bytes > 0) {
     const uint64_t untouched_from = m_untouched_from;
     try {
-      loaded->global_base = allocate(segment_bytes);
+      loaded->global_base = allocate(segment_bytes, true);
     } catch (const OutOfDeviceMemory& error) {
       throw ConfigError(module.file + ": its .global and .const variables take " +
                         std::to_string(segment_bytes) + " bytes: " + error.what());
@@ -374,7 +438,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   auto pending = std::make_unique<Pending>();
   Pending* state = pending.get();
   const gpu::KernelLaunch request =
-      make_request(id, kernel, config, std::move(arguments), *state, state->local_region);
+      make_request(id, kernel, config, std::move(arguments), *state, state->local_region, true);
   state->start_ps = now_ps();
   state->kernel = kernel;
   state->module = id;
@@ -388,7 +452,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
 
 gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
                                         const LaunchConfig& config, std::vector<uint8_t> arguments,
-                                        Pending& pending, uint64_t& local_region) {
+                                        Pending& pending, uint64_t& local_region, bool from_host) {
   LoadedModule& loaded = *m_modules[id];
   const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
   gpu::KernelLaunch request;
@@ -404,7 +468,7 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
   if (layout.uses_heap()) {  // set aside at the first launch that needs it, kept from then on
     if (!m_heap) {
       try {
-        m_heap = std::make_unique<gpu::DeviceHeap>(allocate(m_limits.malloc_heap_bytes),
+        m_heap = std::make_unique<gpu::DeviceHeap>(allocate(m_limits.malloc_heap_bytes, from_host),
                                                    m_limits.malloc_heap_bytes);
       } catch (const OutOfDeviceMemory& error) {
         throw ConfigError(module(id).file + ": kernel '" + kernel +
@@ -418,7 +482,7 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
   if (layout.launches_kernels()) request.device_launches = &pending.device_launches;
   if (config.cooperative) {
     if (m_grid_workspace == 0) {  // zeroed, as the driver gives it; sync() leaves it as it was
-      m_grid_workspace = allocate(grid_workspace_bytes);
+      m_grid_workspace = allocate(grid_workspace_bytes, from_host);
       const uint8_t zeros[grid_workspace_bytes] = {};
       m_gpu.write(m_grid_workspace, zeros, grid_workspace_bytes);
     }
@@ -431,7 +495,7 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
     request.local_stride = gpu::align_up(layout.local_bytes_per_thread(), 16);
     const uint64_t threads = config.grid.count() * config.block.count();
     try {
-      local_region = allocate(threads * request.local_stride);
+      local_region = allocate(threads * request.local_stride, from_host);
     } catch (const OutOfDeviceMemory& error) {
       throw ConfigError(module(id).file + ": kernel '" + kernel + "' needs " +
                         std::to_string(request.local_stride) + " bytes of .local storage for " +
@@ -475,7 +539,7 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
   pending.device_work.clear();
   pending.done = true;
   if (!pending.result.skipped) m_kernel_ps.inc(now_ps() - pending.start_ps);
-  sc_core::sc_pause();
+  wake();
 }
 
 bool Runtime::start_device_work(Pending& pending) {
@@ -492,8 +556,9 @@ bool Runtime::start_device_work(Pending& pending) {
     config.grid = {work.launch.grid[0], work.launch.grid[1], work.launch.grid[2]};
     config.block = {work.launch.block[0], work.launch.block[1], work.launch.block[2]};
     config.dynamic_shared_bytes = work.launch.shared_bytes;
-    const gpu::KernelLaunch request = make_request(
-        pending.module, kernel, config, std::move(arguments), pending, pending.device_local_region);
+    const gpu::KernelLaunch request =
+        make_request(pending.module, kernel, config, std::move(arguments), pending,
+                     pending.device_local_region, false);
     m_gpu.launch_first(
         request, [this, &pending, kernel, depth = work.depth](const gpu::LaunchResult& result) {
           grid_done(pending, result, kernel, depth);
@@ -556,7 +621,7 @@ void Runtime::reset() {
   m_fault.clear();
   m_fault_address.reset();
   settle_managed();
-  m_allocator = DeviceAllocator(m_gpu.device_base(), m_gpu.device_base() + m_allocator.capacity());
+  m_allocator.free_all_but(m_lent);
   m_uvm->reset();
   for (auto& loaded : m_modules) loaded.reset();
   m_textures = gpu::TextureTable();

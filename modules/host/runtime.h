@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -32,7 +33,14 @@ namespace ohmvp {
 // <<<...>>> on the default stream: they queue and run in order, and a host that has
 // max_queued_launches waiting waits for the oldest to finish, as a real runtime's launch queue
 // stops the host when it is full.
-class Runtime : public sc_core::sc_module {
+//
+// The host program calls it from sc_main, or from a SystemC thread of its own (sc_spawn): then
+// each call that waits suspends that thread (wait()) while the rest of the platform runs, so that
+// the host programs of several GPUs run side by side.
+//
+// On a multi-GPU platform with memHarvester, another GPU's UVM driver may borrow this GPU's spare
+// memory (MemoryLender); a cudaMalloc that finds no room takes borrowed chunks back first.
+class Runtime : public sc_core::sc_module, public MemoryLender {
  public:
   using ModuleId = uint32_t;
   // A modelling choice: the host queue's depth is not published; launches on one stream are
@@ -67,8 +75,9 @@ class Runtime : public sc_core::sc_module {
   void set_limits(const gpu::DeviceLimits& limits);
   const gpu::DeviceLimits& limits() const { return m_limits; }
 
-  // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits; std::invalid_argument for a bad
-  // free.
+  // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits, even with every chunk a
+  // neighbour borrowed taken back (waiting for those still being written back to host memory);
+  // std::invalid_argument for a bad free.
   uint64_t malloc(uint64_t bytes);
   // cudaMallocManaged: memory the host and the GPU share. Its pages start in host memory and
   // move to the GPU when a kernel touches them (UvmDriver); a host access (the copies, fill and
@@ -140,6 +149,20 @@ class Runtime : public sc_core::sc_module {
 
   // The unified-memory driver of the managed allocations.
   UvmDriver& uvm() { return *m_uvm; }
+  // The PCIe link between host memory and this GPU.
+  PcieLink& pcie() { return m_pcie; }
+
+  // MemoryLender: chunks of this GPU's memory for a neighbour's UVM driver.
+  std::optional<uint64_t> lend(uint64_t bytes) override;
+  void give_back(uint64_t address) override;
+  void lend_to(MemoryBorrower& borrower) override { m_borrower = &borrower; }
+
+  // Runs the simulation until `finished()` says so (`what` names the wait in a stall's message):
+  // from sc_main, in sc_start slices ended by sc_pause() (a completion calls wake()); from a
+  // SystemC thread, waiting on wake()'s event.
+  void run_until(const std::function<bool()>& finished, const char* what);
+  // What a completion calls to have run_until look again.
+  void wake();
 
   sc_core::sc_time now() const { return sc_core::sc_time_stamp(); }
   uint32_t kernels_run() const { return static_cast<uint32_t>(m_launches.value()); }
@@ -152,9 +175,10 @@ class Runtime : public sc_core::sc_module {
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   // The Gpu's request for a launch of `kernel` whose grids record their device launches in
   // `pending`; `local_region` gets its .local storage. ConfigError when it cannot be made.
+  // `from_host`: the host launches it (not a kernel), so that memory may be waited for.
   gpu::KernelLaunch make_request(ModuleId module, const std::string& kernel,
                                  const LaunchConfig& config, std::vector<uint8_t> arguments,
-                                 Pending& pending, uint64_t& local_region);
+                                 Pending& pending, uint64_t& local_region, bool from_host);
   // A grid of `pending`'s ended (depth 0: the host's, else one launched from the device): queues
   // the grids it launched, starts the next one, or marks the launch done.
   void grid_done(Pending& pending, const gpu::LaunchResult& result, const std::string& kernel,
@@ -168,10 +192,11 @@ class Runtime : public sc_core::sc_module {
   void raise_seen_fault() const;
   // Runs the simulation until every queued launch is done, and reaps them.
   void wait_for_launches(const char* what);
-  uint64_t allocate(uint64_t bytes);  // and moves m_untouched_from past it
+  // Moves m_untouched_from past the block. With `may_wait`, a host call's, it waits for borrowed
+  // chunks to become removable; without, it takes back only those that can go at once.
+  uint64_t allocate(uint64_t bytes, bool may_wait);
   void ensure_started();
   void advance_to(uint64_t time_ps);
-  void run_until(const std::function<bool()>& finished, const char* what);
   void device_side_copy_time(uint64_t bytes_moved);
   // Kernels done and, with settle_with, the memory quiet: what a functional copy needs.
   void quiesce();
@@ -206,6 +231,10 @@ class Runtime : public sc_core::sc_module {
   std::string m_fault;                      // the first device fault seen: sticky until reset()
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   bool m_started = false;
+  bool m_thread_waiting = false;  // a host thread waits in run_until for m_progress
+  sc_core::sc_event m_progress;
+  MemoryBorrower* m_borrower = nullptr;
+  std::set<uint64_t> m_lent;  // chunks the borrower holds
 
   Counter& m_launches;
   Counter& m_h2d_bytes;

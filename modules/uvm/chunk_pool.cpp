@@ -37,6 +37,16 @@ void ChunkPool::release(uint32_t chunk) {
   m_free.push_back(chunk);
 }
 
+void ChunkPool::withdraw(uint32_t chunk) {
+  const auto found = std::find(m_free.begin(), m_free.end(), chunk);
+  if (found == m_free.end())
+    throw std::logic_error("ChunkPool: chunk " + std::to_string(chunk) + " is not free");
+  m_free.erase(found);
+  m_by_address.erase(m_chunks[chunk].address);
+  m_chunks[chunk].withdrawn = true;
+  ++m_withdrawn;
+}
+
 uint32_t ChunkPool::chunk_at(uint64_t address) const {
   auto after = m_by_address.upper_bound(address);
   if (after != m_by_address.begin()) {

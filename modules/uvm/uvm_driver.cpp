@@ -88,7 +88,12 @@ void UvmDriver::reset() {
   m_pool = ChunkPool(m_config.chunk_bytes);
   m_memory_full = false;
   m_previous_first = 0;
-  for (auto& peer : m_peers) peer->pool = ChunkPool(m_config.chunk_bytes);
+  for (auto& peer : m_peers) {
+    for (uint32_t chunk = 0; chunk < peer->pool.size(); ++chunk)
+      if (!peer->pool.chunk(chunk).withdrawn)
+        peer->lender.give_back(peer->pool.chunk(chunk).address);
+    peer->pool = ChunkPool(m_config.chunk_bytes);
+  }
 }
 
 std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
@@ -242,7 +247,7 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
   if (const auto chunk = free_chunk(block)) return chunk;
   if (const auto given_up = victim(keep)) {
     ++m_batch_moves;
-    evict(*given_up, gate, [this] {
+    evict(*given_up, keep, gate, [this] {
       if (--m_batch_moves == 0) end_batch();
     });
     m_pool.release(*given_up);
@@ -255,12 +260,12 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
   return std::nullopt;
 }
 
-void UvmDriver::evict(uint32_t chunk, const std::shared_ptr<Gate>& gate,
-                      std::function<void()> done) {
+void UvmDriver::evict(uint32_t chunk, const std::vector<uint64_t>& keep,
+                      const std::shared_ptr<Gate>& gate, std::function<void()> done) {
   const uint64_t block = *m_pool.chunk(chunk).block;
   m_stats->chunks_evicted.inc();
   if (m_config.harvest && m_space.block(block).resident_pages > 0) {
-    if (const auto target = harvest_chunk(block)) {
+    if (const auto target = harvest_chunk(block, keep)) {
       harvest(block, chunk, target->first, target->second, gate, std::move(done));
       return;
     }
@@ -356,7 +361,7 @@ void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
     ++m_leaving;
     ++m_background;
     m_stats->chunks_pre_evicted.inc();
-    evict(*given_up, std::make_shared<Gate>(), [this, chunk = *given_up, block] {
+    evict(*given_up, keep, std::make_shared<Gate>(), [this, chunk = *given_up, block] {
       m_pool.release(chunk);
       m_space.block(block).moving = false;
       --m_leaving;
@@ -405,6 +410,7 @@ void UvmDriver::when_settled(std::function<void()> done) {
 
 void UvmDriver::background_done() {
   --m_background;
+  notify_reclaimable();
   check_settled();
 }
 

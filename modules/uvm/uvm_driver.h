@@ -19,6 +19,7 @@
 #include "modules/interconnect/pcie_link.h"
 #include "modules/uvm/chunk_pool.h"
 #include "modules/uvm/managed_space.h"
+#include "modules/uvm/memory_lender.h"
 #include "modules/uvm/tree_prefetcher.h"
 #include "modules/uvm/uvm_config.h"
 
@@ -50,10 +51,11 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   SC_HAS_PROCESS(UvmDriver);
 
   // memHarvester (uvm.harvest): neighbour GPU `peer`, at NVLink port `port` of `fabric` (GPU 0's
-  // is 0), lends `bytes` of its memory from device address `base`; its own PCIe link (`pcie`)
+  // is 0), lends up to `limit` bytes of its memory (0: as much as `lender` has room for), chunk by
+  // chunk, and takes chunks back when its own allocations need them; its own PCIe link (`pcie`)
   // carries the background write-backs of the chunks it holds.
-  void add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
-                const PcieLinkConfig& pcie, NvlinkFabric& fabric);
+  void add_peer(gpu::Gpu& peer, uint32_t port, MemoryLender& lender, uint64_t limit, PcieLink& pcie,
+                NvlinkFabric& fabric);
 
   // cudaMallocManaged: zero-filled, in host memory. OutOfDeviceMemory when the window is full.
   uint64_t allocate(uint64_t bytes);
@@ -79,7 +81,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
   void host_write(uint64_t address, const void* data, uint64_t bytes);
 
-  // Forgets every allocation and chunk (the runtime's device memory starts afresh).
+  // Forgets every allocation and chunk (the runtime's device memory starts afresh); lent chunks go
+  // back to their neighbours.
   void reset();
 
   uint64_t window_base() const override { return ManagedSpace::window_base; }
@@ -109,10 +112,11 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // evicted chunk's frames are written only after `gate` opens (their old pages are read out).
   std::optional<uint32_t> obtain_chunk(uint64_t block, const std::vector<uint64_t>& keep,
                                        const std::shared_ptr<Gate>& gate);
-  // Unmaps the block on `chunk` and sends its resident pages to a neighbour (harvest) or to host
-  // memory: `gate` opens once they are read out of the chunk's frames, `done` runs when they
-  // have arrived. The caller frees the chunk.
-  void evict(uint32_t chunk, const std::shared_ptr<Gate>& gate, std::function<void()> done);
+  // Unmaps the block on `chunk` and sends its resident pages to a neighbour (harvest; not into a
+  // chunk holding one of `keep`'s blocks) or to host memory: `gate` opens once they are read out
+  // of the chunk's frames, `done` runs when they have arrived. The caller frees the chunk.
+  void evict(uint32_t chunk, const std::vector<uint64_t>& keep, const std::shared_ptr<Gate>& gate,
+             std::function<void()> done);
   // memHarvester's pre-eviction: once GPU memory is full, evicts least recently allocated chunks
   // (not `keep`'s blocks, which the batch just mapped) in the background until
   // uvm.reserve_chunks are free or on their way to being so.
@@ -155,7 +159,9 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // memHarvester: a neighbour and a chunk of its memory for evicted `block` (a free chunk, or one
   // whose block is written back, reclaimed without a copy), the neighbours in turn; none when
   // every neighbour's lent memory holds blocks not yet written back.
-  std::optional<std::pair<uint32_t, uint32_t>> harvest_chunk(uint64_t block);
+  // `keep`: blocks whose neighbour chunks are spared (the batch is about to fetch them).
+  std::optional<std::pair<uint32_t, uint32_t>> harvest_chunk(uint64_t block,
+                                                             const std::vector<uint64_t>& keep);
   // Moves the resident pages of `block` from GPU 0's `chunk` to the neighbour's chunk over
   // NVLink; `gate` opens as GPU 0's frames are read; a background write-back to host follows.
   void harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t peer_chunk,
@@ -178,6 +184,14 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void multi_path_prefetch(uint64_t first, uint64_t last);
   void prefetch_to_peer(uint64_t block);
   void prefetch_from_peer(uint64_t block);
+  // A chunk of neighbour `peer` freed of a block written back to host memory (removable: freed
+  // without a copy), least recently allocated first; none when it holds no such chunk.
+  // `keep`'s blocks are spared.
+  std::optional<uint32_t> free_removable(uint32_t peer, const std::vector<uint64_t>& keep);
+  // Neighbour `peer` takes a lent chunk back (MemoryBorrower::reclaim).
+  MemoryBorrower::Reclaim reclaim(uint32_t peer);
+  // Tells the neighbours waiting to take memory back to ask again.
+  void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.
   bool holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const;
   // Frees the neighbour's chunk once no block lies there and nothing reads it.
@@ -209,6 +223,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::multimap<uint64_t, std::function<void()>> m_timers;
   sc_core::sc_event m_batch_event, m_timer_event;
   std::vector<std::unique_ptr<Peer>> m_peers;
+  std::vector<std::function<void()>> m_reclaimable_waiters;
   NvlinkFabric* m_fabric = nullptr;
   uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
   uint64_t m_previous_first = 0;  // the first block of the previous batch's faults

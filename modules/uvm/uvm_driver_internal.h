@@ -32,22 +32,40 @@ struct UvmDriver::Gate {
   }
 };
 
-// A neighbour GPU lending memory (memHarvester).
-struct UvmDriver::Peer {
-  Peer(gpu::Gpu& g, uint32_t p, uint64_t base_address, uint64_t bytes, uint64_t chunk_bytes,
-       const PcieLinkConfig& link)
-      : gpu(&g), port(p), base(base_address), lent(bytes), pool(chunk_bytes), pcie(link) {}
-  // A free chunk for `block`: a free one, else a new one while the lent memory has room.
+// A neighbour GPU lending memory (memHarvester): the chunks it lent so far, and its own PCIe
+// link, which the background write-backs share with its host's copies.
+struct UvmDriver::Peer : MemoryBorrower {
+  Peer(UvmDriver& d, uint32_t i, gpu::Gpu& g, uint32_t p, MemoryLender& l, uint64_t limit_bytes,
+       uint64_t chunk_bytes, PcieLink& link)
+      : driver(d),
+        index(i),
+        gpu(&g),
+        port(p),
+        lender(l),
+        limit(limit_bytes),
+        pool(chunk_bytes),
+        pcie(link) {}
+  // A free chunk for `block`: a free one, else a new one while the lender has room and the lent
+  // memory stays within `limit` (0: no limit).
   std::optional<uint32_t> take_free(uint64_t block) {
-    if (pool.free_count() == 0 && (pool.size() + 1) * pool.chunk_bytes() <= lent)
-      pool.add(base + pool.size() * pool.chunk_bytes());
+    if (pool.free_count() == 0 && (limit == 0 || (pool.held() + 1) * pool.chunk_bytes() <= limit))
+      if (const std::optional<uint64_t> address = lender.lend(pool.chunk_bytes()))
+        pool.add(*address);
     return pool.take_free(block);
   }
+  Reclaim reclaim() override { return driver.reclaim(index); }
+  void when_reclaimable(std::function<void()> then) override {
+    driver.m_reclaimable_waiters.push_back(std::move(then));
+  }
+
+  UvmDriver& driver;
+  uint32_t index;
   gpu::Gpu* gpu;
   uint32_t port;
-  uint64_t base, lent;
+  MemoryLender& lender;
+  uint64_t limit;
   ChunkPool pool;  // a chunk's in_flight counts its reads in progress
-  PcieLink pcie;
+  PcieLink& pcie;
 };
 
 struct UvmDriver::Stats {
@@ -84,12 +102,16 @@ struct UvmDriver::Stats {
                       "chunks the multi-path prefetcher moved from host memory to a neighbour")),
         chunks_prefetched_from_peer(
             r.counter(g, "chunks_prefetched_from_peer", "chunks",
-                      "chunks the multi-path prefetcher moved from a neighbour to the GPU")) {}
+                      "chunks the multi-path prefetcher moved from a neighbour to the GPU")),
+        chunks_reclaimed(r.counter(g, "chunks_reclaimed", "chunks",
+                                   "lent chunks the neighbours took back for their own "
+                                   "allocations")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
-      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer;
+      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
+      &chunks_reclaimed;
 };
 
 // Runs of consecutive set entries: (first, count).

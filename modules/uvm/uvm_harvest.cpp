@@ -1,6 +1,7 @@
 // memHarvester (ATC 2022) in the UVM driver: chunks evicted from GPU 0 go to the neighbour GPUs'
 // lent memory over NVLink, are written back to host memory in the background, and come back over
 // NVLink on a fault; its multi-path prefetcher moves chunks ahead of the faults (docs/uvm.md).
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -10,28 +11,61 @@
 
 namespace ohmvp {
 
-void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, uint64_t base, uint64_t bytes,
-                         const PcieLinkConfig& pcie, NvlinkFabric& fabric) {
-  m_peers.push_back(std::make_unique<Peer>(peer, port, base, bytes, m_config.chunk_bytes, pcie));
+void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, MemoryLender& lender, uint64_t limit,
+                         PcieLink& pcie, NvlinkFabric& fabric) {
+  m_peers.push_back(std::make_unique<Peer>(*this, uint32_t(m_peers.size()), peer, port, lender,
+                                           limit, m_config.chunk_bytes, pcie));
+  lender.lend_to(*m_peers.back());
   m_fabric = &fabric;
 }
 
-std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(uint64_t block) {
+std::optional<uint32_t> UvmDriver::free_removable(uint32_t p, const std::vector<uint64_t>& keep) {
+  ChunkPool& pool = m_peers[p]->pool;
+  const auto removable = pool.victim([this, p, &keep](uint64_t b) {
+    const ManagedSpace::Block* state = m_space.find_block(b);
+    return (state != nullptr && state->harvested && state->harvested->peer == p &&
+            (!state->harvested->written_back || state->moving)) ||
+           std::find(keep.begin(), keep.end(), b) != keep.end();
+  });
+  if (!removable) return std::nullopt;
+  const uint64_t owner = *pool.chunk(*removable).block;
+  if (holds(owner, p, *removable)) m_space.block(owner).harvested.reset();
+  pool.release(*removable);
+  return removable;
+}
+
+MemoryBorrower::Reclaim UvmDriver::reclaim(uint32_t p) {
+  Peer& peer = *m_peers[p];
+  std::optional<uint32_t> chunk;
+  if (peer.pool.free_count() > 0)
+    chunk = peer.pool.free_chunks().back();
+  else
+    chunk = free_removable(p, {});
+  if (!chunk)
+    return peer.pool.held() == 0 ? MemoryBorrower::Reclaim::holds_none
+                                 : MemoryBorrower::Reclaim::wait;
+  const uint64_t address = peer.pool.chunk(*chunk).address;
+  peer.pool.withdraw(*chunk);
+  peer.lender.give_back(address);
+  m_stats->chunks_reclaimed.inc();
+  return MemoryBorrower::Reclaim::gave_back;
+}
+
+void UvmDriver::notify_reclaimable() {
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(m_reclaimable_waiters);
+  for (auto& then : waiting) then();
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> UvmDriver::harvest_chunk(
+    uint64_t block, const std::vector<uint64_t>& keep) {
   for (size_t tried = 0; tried < m_peers.size(); ++tried) {
     const uint32_t p = uint32_t((m_next_peer + tried) % m_peers.size());
     ChunkPool& pool = m_peers[p]->pool;
     std::optional<uint32_t> chunk = m_peers[p]->take_free(block);
     if (!chunk) {
       // A block written back is removable: its chunk is reclaimed without a copy.
-      const auto removable = pool.victim([this, p](uint64_t b) {
-        const ManagedSpace::Block* state = m_space.find_block(b);
-        return state != nullptr && state->harvested && state->harvested->peer == p &&
-               (!state->harvested->written_back || state->moving);
-      });
-      if (!removable) continue;
-      const uint64_t owner = *pool.chunk(*removable).block;
-      if (holds(owner, p, *removable)) m_space.block(owner).harvested.reset();
-      pool.release(*removable);
+      if (!free_removable(p, keep)) continue;
       chunk = pool.take_free(block);
     }
     m_next_peer = uint32_t((p + 1) % m_peers.size());
@@ -138,7 +172,7 @@ void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
 }
 
 void UvmDriver::prefetch_to_peer(uint64_t block) {
-  const auto target = harvest_chunk(block);
+  const auto target = harvest_chunk(block, {});
   if (!target) return;
   ManagedSpace::Block& state = m_space.block(block);
   ManagedSpace::Harvested harvested;
@@ -197,6 +231,7 @@ void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
   const ChunkPool::Chunk& chunk = pool.chunk(peer_chunk);
   if (!chunk.block || chunk.in_flight > 0 || holds(*chunk.block, peer, peer_chunk)) return;
   pool.release(peer_chunk);
+  notify_reclaimable();
 }
 
 void UvmDriver::drop_harvest(uint64_t block) {

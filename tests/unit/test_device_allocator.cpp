@@ -28,6 +28,19 @@ TEST_CASE("device allocator reuses and coalesces freed blocks first fit", "[allo
   CHECK(allocator.allocate(512) == c);
 }
 
+TEST_CASE("device allocator frees every block but those kept", "[allocator]") {
+  DeviceAllocator allocator(4096, 4096 + 4 * 256);
+  const uint64_t a = allocator.allocate(256);
+  const uint64_t b = allocator.allocate(256);
+  allocator.allocate(512);
+  allocator.free_all_but({b});
+  CHECK(allocator.bytes_in_use() == 256);
+  CHECK(allocator.find(b));
+  CHECK_FALSE(allocator.find(a));
+  CHECK(allocator.allocate(256) == a);
+  CHECK(allocator.allocate(512) == b + 256);  // the range after b, merged again
+}
+
 TEST_CASE("device allocator finds the block holding an address range", "[allocator]") {
   DeviceAllocator allocator(256, 1 << 16);
   const uint64_t a = allocator.allocate(100);

@@ -79,6 +79,26 @@ TEST_CASE("chunk pool: free chunks first, then the least recently allocated", "[
   CHECK(pool.eviction_order() == std::list<uint32_t>{b, a});
 }
 
+TEST_CASE("chunk pool: a withdrawn chunk leaves the pool for good", "[uvm]") {
+  ChunkPool pool(4096);
+  const uint32_t a = pool.add(0x10000);
+  const uint32_t b = pool.add(0x20000);
+  CHECK(*pool.take_free(7) == a);
+  CHECK_THROWS_AS(pool.withdraw(a), std::logic_error);  // it backs a block
+  pool.withdraw(b);
+  CHECK(pool.chunk(b).withdrawn);
+  CHECK(pool.held() == 1);
+  CHECK(pool.size() == 2);
+  CHECK(pool.free_count() == 0);
+  CHECK_FALSE(pool.take_free(9));
+  CHECK_THROWS_AS(pool.chunk_at(0x20000), std::logic_error);
+  // Its address may come back as a new chunk.
+  const uint32_t again = pool.add(0x20000);
+  CHECK(again != b);
+  CHECK(pool.chunk_at(0x20000) == again);
+  CHECK(pool.held() == 2);
+}
+
 TEST_CASE("managed space: allocations start on their own VA block", "[uvm]") {
   ManagedSpace space(4096, 16384);
   const uint64_t a = space.allocate(5000);

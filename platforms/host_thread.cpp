@@ -1,0 +1,87 @@
+#include "platforms/host_thread.h"
+
+#include <memory>
+#include <systemc>
+#include <utility>
+
+#include "modules/common/errors.h"
+#include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/host/buffer_locator.h"
+#include "modules/host/gpu_workload_runner.h"
+#include "modules/host/workload_architecture.h"
+#include "platforms/simulated_executor.h"
+
+namespace ohmvp {
+
+HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
+                       const PlatformConfig& config, bool verify)
+    : m_gpu(gpu),
+      m_workload(load_gpu_workload(
+          file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()))),
+      m_module(gpu::load_ptx_file(m_workload.ptx.string())) {
+  check_launches(m_workload, m_module);
+  check_workload_architecture(m_workload, m_module, config.gpu->compute_capability,
+                              config.gpu->warp_size);
+  if (verify) m_check.emplace(m_workload);
+}
+
+std::vector<std::filesystem::path> HostThread::inputs() const {
+  std::vector<std::filesystem::path> files{m_workload.file, m_workload.ptx};
+  for (const BufferSpec& buffer : m_workload.buffers)
+    if (buffer.init.kind == BufferInit::Kind::file) files.push_back(buffer.init.file);
+  return files;
+}
+
+void HostThread::start(Runtime& runtime) {
+  sc_core::sc_spawn([this, &runtime] { run(runtime); },
+                    ("host" + std::to_string(m_gpu) + "_program").c_str());
+}
+
+void HostThread::run(Runtime& runtime) {
+  const std::string who = "GPU " + std::to_string(m_gpu) + " (workload '" + m_workload.name + "')";
+  std::unique_ptr<SimulatedExecutor> executor;
+  try {
+    executor = std::make_unique<SimulatedExecutor>(runtime, m_workload, std::move(m_module));
+    run_workload_steps(m_workload, *executor);
+    runtime.synchronize();
+    const auto outputs = read_outputs(m_workload, *executor);
+    if (m_check) m_verification = m_check->check(outputs);
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;  // SystemC ends the thread
+  } catch (const OutOfDeviceMemory& error) {
+    m_failure = [message = who + ": " + error.what()] { throw OutOfDeviceMemory(message); };
+  } catch (const ConfigError& error) {
+    m_failure = [message = who + ": " + error.what()] { throw ConfigError(message); };
+  } catch (const DeviceFaultError& error) {
+    std::string message = who + ": " + error.what();
+    if (error.global_address() && executor) {
+      const std::string where =
+          locate_address(*error.global_address(), executor->located_buffers());
+      if (!where.empty()) message += "; that is " + where;
+    }
+    m_failure = [message] { throw SimulationError(message); };
+  } catch (const std::exception& error) {
+    m_failure = [message = who + ": " + error.what()] { throw SimulationError(message); };
+  }
+  m_end_ps = sc_core::sc_time_stamp().value();
+  m_done = true;
+  sc_core::sc_pause();  // sc_main, waiting for the host programs, looks again
+}
+
+void HostThread::rethrow_failure() const {
+  if (m_failure) m_failure();
+}
+
+nlohmann::json HostThread::report(const StatsRegistry& stats) const {
+  const std::string host = "host" + std::to_string(m_gpu);
+  nlohmann::json entry = {
+      {"gpu", m_gpu},
+      {"workload", m_workload.name},
+      {"end_ns", double(m_end_ps) / 1000.0},
+      {"kernel_launches", stats.find_counter(host, "kernel_launches")->value()},
+      {"kernel_time_ns", double(stats.find_counter(host, "kernel_time")->value()) / 1000.0}};
+  if (m_verification) entry["verification"] = m_verification->json();
+  return entry;
+}
+
+}  // namespace ohmvp

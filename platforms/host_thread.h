@@ -1,0 +1,61 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "modules/common/stats.h"
+#include "modules/gpu/ptx/program.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/runtime.h"
+#include "platforms/platform_config.h"
+#include "platforms/reference_check.h"
+
+namespace ohmvp {
+
+// The host program of GPU `gpu` (1 and up) of a multi-GPU platform (--gpu-workload): its workload
+// run through that GPU's runtime in a SystemC thread of its own, beside GPU 0's, as the host
+// threads of a multi-GPU machine drive their GPUs side by side. It copies its buffers in, runs
+// its steps, copies its outputs back and, with --verify, checks them against the C++ reference.
+class HostThread {
+ public:
+  // Loads and checks the workload before anything is written: ConfigError for a bad one, a
+  // kernel this GPU cannot run, or (with `verify`) one without a reference.
+  HostThread(uint32_t gpu, const std::filesystem::path& file, const PlatformConfig& config,
+             bool verify);
+  HostThread(const HostThread&) = delete;
+  HostThread& operator=(const HostThread&) = delete;
+
+  // Spawns the thread; it starts when the simulation does.
+  void start(Runtime& runtime);
+  bool done() const { return m_done; }
+  // The program's failure, if any, rethrown with its GPU named (the error's kind kept).
+  void rethrow_failure() const;
+
+  uint32_t gpu() const { return m_gpu; }
+  const GpuWorkload& workload() const { return m_workload; }
+  const std::optional<Verification>& verification() const { return m_verification; }
+  // The files it reads: the workload, its PTX, its buffers' files.
+  std::vector<std::filesystem::path> inputs() const;
+  // Its entry in report.json's "other_gpus": when it ended, its kernels' time, its verification.
+  nlohmann::json report(const StatsRegistry& stats) const;
+
+ private:
+  void run(Runtime& runtime);
+
+  uint32_t m_gpu;
+  GpuWorkload m_workload;
+  gpu::Module m_module;
+  std::optional<ReferenceCheck> m_check;
+  std::optional<Verification> m_verification;
+  bool m_done = false;
+  uint64_t m_end_ps = 0;
+  std::function<void()> m_failure;  // rethrows it
+};
+
+}  // namespace ohmvp

@@ -1,0 +1,127 @@
+#include "platforms/simulated_executor.h"
+
+#include <cstring>
+#include <utility>
+
+#include "modules/common/errors.h"
+#include "modules/host/workload_texture.h"
+
+namespace ohmvp {
+
+SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload,
+                                     gpu::Module module)
+    : m_runtime(runtime), m_workload(workload) {
+  runtime.set_limits(workload.limits);
+  m_module = runtime.load_module(std::move(module));
+  for (const BufferSpec& buffer : workload.buffers) {
+    if (!buffer.symbol.empty()) check_symbol_buffer(workload, buffer, runtime.module(m_module));
+    const uint64_t address = !buffer.symbol.empty()
+                                 ? runtime.symbol_address(m_module, buffer.symbol)
+                             : buffer.managed ? runtime.malloc_managed(buffer.size_bytes())
+                                              : runtime.malloc(buffer.size_bytes());
+    m_addresses[buffer.name] = address;
+    if (buffer.init.kind == BufferInit::Kind::variable) continue;
+    const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
+    runtime.copy_to_device(address, bytes.data(), bytes.size());
+  }
+}
+
+void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) {
+  try {
+    KernelArguments packed(m_runtime, m_module, launch.kernel);  // check_launches counted them
+    for (const ResolvedArg& arg : args) add(packed, arg);
+    Runtime::LaunchConfig config;
+    config.grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
+    config.block = {launch.block[0], launch.block[1], launch.block[2]};
+    config.dynamic_shared_bytes = launch.shared_bytes;
+    config.cooperative = launch.cooperative;
+    config.registers_per_thread = launch.registers_per_thread;
+    m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
+  } catch (const std::invalid_argument& error) {
+    throw launch_error(m_workload, launch, error.what());
+  } catch (const ConfigError& error) {
+    throw launch_error(m_workload, launch, error.what());
+  }
+}
+
+void SimulatedExecutor::copy(const std::string& from, const std::string& to) {
+  const BufferSpec& source = buffer(from);
+  m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
+}
+
+void SimulatedExecutor::fill(const std::string& name, uint64_t element_bits) {
+  const BufferSpec& target = buffer(name);
+  const size_t size = element_size(target.type);
+  std::vector<uint8_t> pattern(target.size_bytes());
+  for (size_t offset = 0; offset < pattern.size(); offset += size)
+    std::memcpy(pattern.data() + offset, &element_bits, size);
+  m_runtime.fill(m_addresses.at(name), pattern.data(), pattern.size());
+}
+
+uint64_t SimulatedExecutor::read_element(const std::string& name, uint64_t index) {
+  const BufferSpec& source = buffer(name);
+  const size_t size = element_size(source.type);
+  uint64_t bits = 0;
+  m_runtime.copy_to_host(&bits, m_addresses.at(name) + index * size, size);
+  return bits;
+}
+
+std::vector<LocatedBuffer> SimulatedExecutor::located_buffers() const {
+  std::vector<LocatedBuffer> located;
+  for (const BufferSpec& buffer : m_workload.buffers)
+    located.push_back({buffer.name, m_addresses.at(buffer.name), buffer.count,
+                       static_cast<uint32_t>(element_size(buffer.type)),
+                       element_type_name(buffer.type)});
+  return located;
+}
+
+std::vector<uint8_t> SimulatedExecutor::read_buffer(const std::string& name) {
+  std::vector<uint8_t> bytes(buffer(name).size_bytes());
+  m_runtime.copy_to_host(bytes.data(), m_addresses.at(name), bytes.size());
+  return bytes;
+}
+
+const BufferSpec& SimulatedExecutor::buffer(const std::string& name) const {
+  const BufferSpec* found = m_workload.find_buffer(name);
+  if (!found) throw ConfigError(m_workload.file.string() + ": no buffer '" + name + "'");
+  return *found;
+}
+
+void SimulatedExecutor::add(KernelArguments& packed, const ResolvedArg& arg) {
+  switch (arg.kind) {
+    case KernelArg::Kind::buffer:
+      packed.add(m_addresses.at(arg.buffer) + arg.byte_offset);
+      break;
+    case KernelArg::Kind::scalar:
+      packed.add_number(&arg.bits, element_size(arg.scalar_type), is_float_type(arg.scalar_type),
+                        element_type_name(arg.scalar_type));
+      break;
+    case KernelArg::Kind::structure: {
+      const std::vector<uint8_t> bytes =
+          arg.struct_bytes([this](const std::string& name) { return m_addresses.at(name); });
+      try {
+        packed.add_bytes(bytes.data(), bytes.size());
+      } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument(error.what() + std::string(struct_layout_hint()));
+      }
+      break;
+    }
+    case KernelArg::Kind::texture:
+      packed.add(texture(arg));
+      break;
+  }
+}
+
+uint64_t SimulatedExecutor::texture(const ResolvedArg& arg) {
+  return m_runtime.create_texture(
+      workload_texture(m_workload, arg.texture, m_addresses.at(arg.buffer)));
+}
+
+std::map<std::string, std::vector<uint8_t>> read_outputs(const GpuWorkload& workload,
+                                                         SimulatedExecutor& executor) {
+  std::map<std::string, std::vector<uint8_t>> outputs;
+  for (const std::string& name : workload.outputs) outputs[name] = executor.read_buffer(name);
+  return outputs;
+}
+
+}  // namespace ohmvp

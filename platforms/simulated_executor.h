@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "modules/gpu/ptx/program.h"
+#include "modules/host/buffer_locator.h"
+#include "modules/host/gpu_workload.h"
+#include "modules/host/gpu_workload_runner.h"
+#include "modules/host/kernel_arguments.h"
+#include "modules/host/runtime.h"
+
+namespace ohmvp {
+
+// Runs a workload's steps on the simulated platform through the runtime, buffer by name.
+class SimulatedExecutor : public WorkloadExecutor {
+ public:
+  // `module` is the workload's PTX, parsed.
+  SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::Module module);
+
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
+  void copy(const std::string& from, const std::string& to) override;
+  void fill(const std::string& name, uint64_t element_bits) override;
+  uint64_t read_element(const std::string& name, uint64_t index) override;
+
+  // The workload's buffers where they were allocated, for a fault message to name.
+  std::vector<LocatedBuffer> located_buffers() const;
+
+  // An output buffer's bytes, copied back to the host.
+  std::vector<uint8_t> read_buffer(const std::string& name);
+
+ private:
+  const BufferSpec& buffer(const std::string& name) const;
+  void add(KernelArguments& packed, const ResolvedArg& arg);
+  uint64_t texture(const ResolvedArg& arg);
+
+  Runtime& m_runtime;
+  const GpuWorkload& m_workload;
+  Runtime::ModuleId m_module = 0;
+  std::map<std::string, uint64_t> m_addresses;
+};
+
+// The host reads every output buffer back at the end, dumped or not, so a run's timing does not
+// depend on --dump.
+std::map<std::string, std::vector<uint8_t>> read_outputs(const GpuWorkload& workload,
+                                                         SimulatedExecutor& executor);
+
+}  // namespace ohmvp

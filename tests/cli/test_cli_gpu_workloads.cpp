@@ -1,0 +1,65 @@
+// Workloads on every GPU of a multi-GPU platform (--gpu-workload): each GPU's host program runs
+// beside GPU 0's, its outputs are verified, the report lists it; bad choices are refused.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using Catch::Contains;
+
+TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
+  const std::string dir = scratch_dir("cli_gpu_workloads");
+  const std::string options =
+      "run -q --verify -p multi_gpu_huvm --gpu-workload 1=spmv --gpu-workload 3=" +
+      shipped("testbenches/workloads/bfs.json") + " --out ";
+  const CliResult r = run_ohmvp(options + dir + "/first");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+  CHECK_THAT(r.output, Contains("gpu1: spmv, 1 kernels in"));
+  CHECK_THAT(r.output, Contains("gpu3: bfs"));
+  CHECK_THAT(r.output, Contains(", verified"));
+  const nlohmann::json report = nlohmann::json::parse(read_text(dir + "/first/report.json"));
+  const nlohmann::json& others = report.at("other_gpus");
+  REQUIRE(others.size() == 2);
+  CHECK(others[0]["gpu"] == 1);
+  CHECK(others[0]["workload"] == "spmv");
+  CHECK(others[0]["verification"]["matches"] == true);
+  CHECK(others[1]["gpu"] == 3);
+  CHECK(others[1]["kernel_launches"].get<uint64_t>() > 1);
+  // Each GPU ran on its own: GPU 2 ran nothing, GPU 1 its one kernel, and GPU 0 its managed spmv.
+  const nlohmann::json& stats = report.at("stats");
+  CHECK(stats["host1"]["kernel_launches"]["value"] == 1);
+  CHECK(stats["host2"]["kernel_launches"]["value"] == 0);
+  CHECK(stats["gpu2"]["warp_instructions"]["value"] == 0);
+  CHECK(stats["host"]["kernel_launches"]["value"] == 1);
+  CHECK(stats["host.uvm"]["far_faults"]["value"].get<uint64_t>() > 0);
+  // GPU 1 finished long before GPU 0's managed run: they ran side by side.
+  CHECK(others[0]["end_ns"].get<double>() < report["summary"]["simulated_ns"].get<double>() / 10);
+  // The same run, the same report.
+  REQUIRE(run_ohmvp(options + dir + "/again").exit_code == 0);
+  CHECK(read_text(dir + "/first/report.json") == read_text(dir + "/again/report.json"));
+}
+
+TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
+  const std::string dir = scratch_dir("cli_gpu_workload_errors");
+  const auto refused = [&dir](const std::string& options, const std::string& message) {
+    const CliResult r = run_ohmvp("run -q " + options + " --out " + dir + "/out");
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.output, Contains(message));
+  };
+  refused("-p multi_gpu_huvm --gpu-workload spmv",
+          "--gpu-workload spmv: expected N=WORKLOAD, a GPU number and a workload name or file");
+  refused("-p multi_gpu_huvm --gpu-workload 1=spmv --gpu-workload 1=bfs",
+          "--gpu-workload names GPU 1 twice");
+  refused("-p multi_gpu_huvm --gpu-workload 0=spmv", "GPU 0 runs --workload");
+  refused("-p multi_gpu_huvm --gpu-workload 4=spmv",
+          "platform multi_gpu_huvm has 4 GPUs (multi_gpu.gpus); expected a GPU from 1 to 3");
+  refused("-p gpu_small --workload spmv --gpu-workload 1=spmv",
+          "platform gpu_small has 1 GPU (multi_gpu.gpus)");
+  refused("-p multi_gpu_huvm --gpu-workload 1=no_such_workload", "no_such_workload");
+  refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+}
