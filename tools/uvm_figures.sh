@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The unified-memory figures of docs/results.md, as markdown tables: spmv with every buffer managed
 # on gpu_small as GPU memory shrinks (16 KiB chunks), and the managed workloads on multi_gpu_huvm
-# with and without memHarvester's harvesting, and with each of its other parts added. Every run is
-# checked with --verify. Deterministic.
+# with and without memHarvester's harvesting, and with each of its other parts added; and the
+# yielding GPUs' own kernels (x16 lu on GPUs 1 to 3) while GPU 0 harvests their memory or not.
+# Every run is checked with --verify. Deterministic.
 #   tools/uvm_figures.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -27,6 +28,16 @@ for workload in vecadd spmv bfs pagerank; do
   run "reserve_$workload" multi_gpu_huvm "$workload" --set uvm.reserve_chunks=1
   run "multi_path_$workload" multi_gpu_huvm "$workload" --set uvm.multi_path_chunks=16
   run "block_$workload" multi_gpu_huvm "$workload" --set uvm.replay_policy=block
+done
+
+# The yielding GPUs each run the x16 lu (some 560 us) beside GPU 0's managed run.
+lu="$root/testbenches/workloads/x16/lu.json"
+yielding=(--gpu-workload "1=$lu" --gpu-workload "2=$lu" --gpu-workload "3=$lu")
+"$build/ohmvp" run -q --verify --platform multi_gpu_huvm --workload "$root/testbenches/workloads/vecadd.json" \
+  "${yielding[@]}" --out "$out/yield_idle" >/dev/null
+for workload in spmv pagerank; do
+  run "yield_on_$workload" multi_gpu_huvm "$workload" "${yielding[@]}"
+  run "yield_off_$workload" multi_gpu_huvm "$workload" "${yielding[@]}" --set uvm.harvest=false
 done
 
 python3 - "$out" <<'PY'
@@ -66,4 +77,22 @@ print("| --- | ---: | ---: | ---: | ---: |")
 for workload in ("vecadd", "spmv", "bfs", "pagerank"):
     times = [load(f"{kind}_{workload}")[0] for kind in ("on", "reserve", "multi_path", "block")]
     print(f"| {workload} | " + " | ".join(f"{t:.1f}" for t in times) + " |")
+print()
+print("| GPU 0 runs | chunks harvested | GPUs 1, 2, 3: x16 lu time with harvesting (us) | "
+      "without (us) | change |")
+print("| --- | ---: | ---: | ---: | ---: |")
+
+def yielding(name):
+    report = json.load(open(f"{out}/{name}/report.json"))
+    times = [gpu["end_ns"] / 1000 for gpu in report["other_gpus"]]
+    return times, report["stats"]["host.uvm"]["chunks_harvested"]["value"]
+
+idle, _ = yielding("yield_idle")
+print("| plain vecadd (no managed memory) | 0 | | " + ", ".join(f"{t:.2f}" for t in idle) + " | |")
+for workload in ("spmv", "pagerank"):
+    on, harvested = yielding(f"yield_on_{workload}")
+    off, _ = yielding(f"yield_off_{workload}")
+    change = (sum(on) / sum(off) - 1) * 100
+    print(f"| managed {workload} | {harvested} | " + ", ".join(f"{t:.2f}" for t in on) + " | " +
+          ", ".join(f"{t:.2f}" for t in off) + f" | {change:+.2f}% |")
 PY
