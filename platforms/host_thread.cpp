@@ -65,7 +65,10 @@ void HostThread::run(Runtime& runtime) {
   }
   m_end_ps = sc_core::sc_time_stamp().value();
   m_done = true;
-  sc_core::sc_pause();  // sc_main, waiting for the host programs, looks again
+  if (m_failure)
+    sc_core::sc_stop();  // the run fails: sc_main finds it stopped and asks rethrow_failure
+  else
+    sc_core::sc_pause();  // sc_main, waiting for the host programs, looks again
 }
 
 void HostThread::rethrow_failure() const {

@@ -34,7 +34,8 @@ class HostThread {
   // Spawns the thread; it starts when the simulation does.
   void start(Runtime& runtime);
   bool done() const { return m_done; }
-  // The program's failure, if any, rethrown with its GPU named (the error's kind kept).
+  // The program's failure, if any, rethrown with its GPU named (the error's kind kept). A failure
+  // stops the simulation (sc_stop) as it happens.
   void rethrow_failure() const;
 
   uint32_t gpu() const { return m_gpu; }

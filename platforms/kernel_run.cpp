@@ -199,6 +199,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     } catch (const SimulationError& error) {
       monitor.clear_line();
       end_if_interrupted();
+      for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
       const std::string kernel = platform.gpu().running_kernel();
       const std::string running =
           kernel.empty() ? std::string("the GPU is busy") : "kernel '" + kernel + "' is running";

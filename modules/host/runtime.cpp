@@ -52,14 +52,14 @@ uint64_t now_ps() {
   return sc_core::sc_time_stamp().value();
 }
 
-// An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
-// sc_report (process_error.h).
 // Whether the caller is a SystemC process (a host thread), not sc_main. (The current process
 // handle can stay valid in sc_main after sc_start returns; the status cannot.)
 bool in_process() {
   return sc_core::sc_get_status() == sc_core::SC_RUNNING;
 }
 
+// An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
+// sc_report (process_error.h).
 template <class... Args>
 void simulate(const Args&... duration) {
   try {
@@ -179,6 +179,8 @@ void Runtime::ensure_started() {
 void Runtime::advance_to(uint64_t time_ps) {
   // sc_start may return early when another GPU's host thread ends (sc_pause).
   while (time_ps > now_ps()) {
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
+      throw SimulationError("simulation stopped while the host waited for a copy");
     const sc_time left(static_cast<double>(time_ps - now_ps()), SC_PS);
     if (in_process())
       sc_core::wait(left);

@@ -63,3 +63,17 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 }
+
+TEST_CASE("cli: a device fault on another GPU fails the run, naming that GPU") {
+  const std::string dir = scratch_dir("cli_gpu_workload_fault");
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["buffers"]["c"]["count"] = 64;  // the kernel writes 8192 elements
+  write_text(dir + "/short_c.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q -p multi_gpu_huvm --gpu-workload 2=" + dir +
+                                "/short_c.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("GPU 2 (workload 'short_c')"));
+  CHECK_THAT(r.output, Contains("past the end of buffer 'c'"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+}
