@@ -52,7 +52,19 @@ std::vector<std::string> list_platforms() {
   return json_stems(platforms_dir());
 }
 std::vector<std::string> list_workloads() {
-  return json_stems(workloads_dir());
+  std::vector<std::string> names = json_stems(workloads_dir());
+  // Variants in subfolders (managed/, x16/, ...) are named with their folder: managed/spmv.
+  std::error_code error;
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(workloads_dir(), error)) {
+    std::error_code unknown;
+    if (entry.is_directory(unknown)) folders.push_back(entry.path());
+  }
+  std::sort(folders.begin(), folders.end());
+  for (const fs::path& folder : folders)
+    for (const std::string& stem : json_stems(folder))
+      names.push_back(folder.filename().string() + "/" + stem);
+  return names;
 }
 
 static fs::path resolve(const std::string& name_or_file, const fs::path& dir, const char* what,
@@ -60,6 +72,11 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   const fs::path given(name_or_file);
   const bool looks_like_file = given.has_parent_path() || given.extension() == ".json";
   if (looks_like_file) {
+    // A shipped variant in a subfolder is named without its .json: managed/spmv.
+    const fs::path variant = dir / (name_or_file + ".json");
+    if (!regular_file_exists(given) && given.extension() != ".json" && given.is_relative() &&
+        regular_file_exists(variant))
+      return variant;
     if (!regular_file_exists(given)) {
       throw ConfigError(std::string("cannot read ") + what + " file " + excerpt(name_or_file, 200) +
                         ": " + why_not_a_file(given));

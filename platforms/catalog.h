@@ -15,8 +15,9 @@ std::filesystem::path workloads_dir();
 
 constexpr const char* default_platform = "gpu_small";
 
-// NAME (a shipped platform or workload) or FILE (a path to a .json file). An unknown name is a
-// ConfigError that lists what ships and suggests the closest name.
+// NAME (a shipped platform or workload; a workload in a subfolder of the workloads is named with
+// it, managed/spmv) or FILE (a path to a .json file). An unknown name is a ConfigError that lists
+// what ships and suggests the closest name.
 std::filesystem::path resolve_platform(const std::string& name_or_file);
 std::filesystem::path resolve_workload(const std::string& name_or_file);
 

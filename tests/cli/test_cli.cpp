@@ -57,6 +57,12 @@ TEST_CASE("cli: list names the shipped platforms and workloads") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("gpu_small  (default)") && Contains("ddr4_2400") &&
                            Contains("stream_read") && Contains("random_mix") && Contains("vecadd"));
+  // Variants in subfolders, by the name that runs them.
+  CHECK_THAT(r.output, Contains("  managed/spmv\n") && Contains("  x16/lu\n"));
+  const std::string dir = scratch_dir("list_variant");
+  const CliResult variant = run_ohmvp("run -q --workload managed/vecadd --verify --out " + dir);
+  INFO(variant.output);
+  CHECK(variant.exit_code == 0);
 }
 
 TEST_CASE("cli: list names regular files only; a name with a file of it here is hinted") {
