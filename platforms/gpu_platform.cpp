@@ -50,16 +50,23 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
     m_peers.push_back(std::make_unique<gpu::Gpu>(("gpu" + suffix).c_str(), *m_config.gpu,
                                                  *m_peer_memories.back(), m_stats, vcd,
                                                  device_base(m_config.memory)));
-    UvmConfig own_uvm = m_config.uvm;  // GPU 0 harvests; the others lend
-    own_uvm.harvest = false;
+    UvmConfig own_uvm = m_config.uvm;  // GPUs 0 to harvesters - 1 harvest; the others lend
+    own_uvm.harvest = own_uvm.harvest && g < own_uvm.harvesters;
     m_peer_runtimes.push_back(std::make_unique<Runtime>(
         ("host" + suffix).c_str(), *m_peers.back(), m_config.pcie, m_config.memory.capacity_bytes(),
         peak_gb_per_s(m_config.memory), m_stats, own_uvm, vcd));
     m_peer_runtimes.back()->settle_with(*m_peer_memories.back());
-    if (!m_config.uvm.harvest) continue;
-    m_runtime->uvm().add_peer(*m_peers.back(), g, *m_peer_runtimes.back(),
-                              m_config.uvm.harvest_bytes, m_peer_runtimes.back()->pcie(),
-                              *m_fabric);
+  }
+  if (m_config.uvm.harvest) connect_harvesters();
+}
+
+void GpuPlatform::connect_harvesters() {
+  const uint32_t harvesters = m_config.uvm.harvesters;
+  for (uint32_t h = 0; h < harvesters; ++h) {
+    UvmDriver& driver = runtime(h).uvm();
+    driver.join_fabric(*m_fabric, h);
+    for (uint32_t y = harvesters; y < m_config.gpus; ++y)
+      driver.add_peer(gpu(y), y, runtime(y), m_config.uvm.harvest_bytes, runtime(y).pcie());
   }
 }
 

@@ -44,6 +44,9 @@ class GpuPlatform {
   const ConfigDocument& document() const { return m_document; }
 
  private:
+  // memHarvester: each harvesting GPU's driver borrows from every yielding GPU.
+  void connect_harvesters();
+
   ConfigDocument m_document;
   PlatformConfig m_config;
   StatsRegistry m_stats;

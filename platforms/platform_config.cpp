@@ -428,6 +428,11 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     root.child("uvm").fail_against("harvest", "multi_gpu.gpus",
                                    "expected neighbour GPUs to harvest memory from "
                                    "(multi_gpu.gpus of at least 2)");
+  if (config.uvm.harvest && config.uvm.harvesters >= config.gpus)
+    root.child("uvm").fail_against(
+        "harvesters", "multi_gpu.gpus",
+        "is " + std::to_string(config.uvm.harvesters) + " of " + std::to_string(config.gpus) +
+            " GPUs; expected fewer, so that at least one GPU yields its memory");
   root.finish();
   return config;
 }

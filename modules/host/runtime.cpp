@@ -112,21 +112,34 @@ uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
       m_untouched_from = std::max(m_untouched_from, address + bytes);
       return address;
     } catch (const OutOfDeviceMemory&) {
-      if (m_borrower == nullptr) throw;
-      const MemoryBorrower::Reclaim answer = m_borrower->reclaim();
+      const MemoryBorrower::Reclaim answer = reclaim_one();
       if (answer == MemoryBorrower::Reclaim::holds_none ||
           (answer == MemoryBorrower::Reclaim::wait && !may_wait))
         throw;
       if (answer == MemoryBorrower::Reclaim::gave_back) continue;
-      bool changed = false;
-      m_borrower->when_reclaimable([this, &changed] {
-        changed = true;
-        wake();
-      });
-      run_until([&changed] { return changed; },
+      // Any borrower's change will do; the others' calls find the flag set long after.
+      const auto changed = std::make_shared<bool>(false);
+      for (MemoryBorrower* borrower : m_borrowers)
+        borrower->when_reclaimable([this, changed] {
+          if (*changed) return;
+          *changed = true;
+          wake();
+        });
+      run_until([changed] { return *changed; },
                 "waiting for lent memory to be written back to host memory");
     }
   }
+}
+
+MemoryBorrower::Reclaim Runtime::reclaim_one() {
+  bool wait = false;
+  for (const bool removable : {false, true})
+    for (MemoryBorrower* borrower : m_borrowers) {
+      const MemoryBorrower::Reclaim answer = borrower->reclaim(removable);
+      if (answer == MemoryBorrower::Reclaim::gave_back) return answer;
+      wait = wait || answer == MemoryBorrower::Reclaim::wait;
+    }
+  return wait ? MemoryBorrower::Reclaim::wait : MemoryBorrower::Reclaim::holds_none;
 }
 
 std::optional<uint64_t> Runtime::lend(uint64_t bytes) {

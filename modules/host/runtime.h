@@ -155,7 +155,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // MemoryLender: chunks of this GPU's memory for a neighbour's UVM driver.
   std::optional<uint64_t> lend(uint64_t bytes) override;
   void give_back(uint64_t address) override;
-  void lend_to(MemoryBorrower& borrower) override { m_borrower = &borrower; }
+  void lend_to(MemoryBorrower& borrower) override { m_borrowers.push_back(&borrower); }
 
   // Runs the simulation until `finished()` says so (`what` names the wait in a stall's message):
   // from sc_main, in sc_start slices ended by sc_pause() (a completion calls wake()); from a
@@ -195,6 +195,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // Moves m_untouched_from past the block. With `may_wait`, a host call's, it waits for borrowed
   // chunks to become removable; without, it takes back only those that can go at once.
   uint64_t allocate(uint64_t bytes, bool may_wait);
+  // One borrowed chunk back: a free one from any borrower, else a removable one.
+  MemoryBorrower::Reclaim reclaim_one();
   void ensure_started();
   void advance_to(uint64_t time_ps);
   void device_side_copy_time(uint64_t bytes_moved);
@@ -233,8 +235,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   bool m_started = false;
   bool m_thread_waiting = false;  // a host thread waits in run_until for m_progress
   sc_core::sc_event m_progress;
-  MemoryBorrower* m_borrower = nullptr;
-  std::set<uint64_t> m_lent;  // chunks the borrower holds
+  std::vector<MemoryBorrower*> m_borrowers;
+  std::set<uint64_t> m_lent;  // chunks the borrowers hold
 
   Counter& m_launches;
   Counter& m_h2d_bytes;

@@ -16,9 +16,9 @@ class MemoryBorrower {
     holds_none  // nothing borrowed is left
   };
   virtual ~MemoryBorrower() = default;
-  // Gives one chunk back, a free one before a removable one (written back to host memory, so it
-  // goes without a copy).
-  virtual Reclaim reclaim() = 0;
+  // Gives one chunk back: a free one, or with `removable` also one whose block is written back to
+  // host memory (it goes without a copy). Ask every borrower for a free one first.
+  virtual Reclaim reclaim(bool removable) = 0;
   // Calls `then` once a chunk may have become free or removable.
   virtual void when_reclaimable(std::function<void()> then) = 0;
 };
@@ -31,7 +31,7 @@ class MemoryLender {
   virtual std::optional<uint64_t> lend(uint64_t bytes) = 0;
   // A lent chunk comes back.
   virtual void give_back(uint64_t address) = 0;
-  // From now on, `borrower` holds what this memory lends.
+  // From now on, `borrower` (one of the harvesting GPUs) may hold chunks of this memory.
   virtual void lend_to(MemoryBorrower& borrower) = 0;
 };
 

@@ -35,11 +35,14 @@ struct UvmConfig {
   // after each batch so that this many are free for the next (the released code keeps 50 of 2
   // MiB). 0: eviction only on demand, in the fault path, as stock UVM.
   uint32_t reserve_chunks = 0;
-  // memHarvester: chunks evicted from GPU 0 go to a neighbour GPU's spare memory over NVLink
-  // (the neighbours in turn), are written back to host memory in the background, and come back
-  // over NVLink on a fault. Needs multi_gpu.gpus of at least 2.
+  // memHarvester: chunks evicted from a harvesting GPU go to a yielding GPU's spare memory over
+  // NVLink (the yielding GPUs in turn), are written back to host memory in the background, and
+  // come back over NVLink on a fault. Needs multi_gpu.gpus of at least 2.
   bool harvest = false;
-  // Spare memory each neighbour lends, from its first byte; 0: all of it.
+  // With harvest: GPUs 0 to harvesters - 1 harvest, the others yield (lend their spare memory).
+  uint32_t harvesters = 1;
+  // Spare memory each yielding GPU lends to each harvester at most, taken from its allocator a
+  // chunk at a time; 0: as much as it has free.
   uint64_t harvest_bytes = 0;
   // memHarvester's multi-path prefetcher (with harvest): at each batch, the chunks this many
   // ahead in the faults' direction, `multi_path_stride` chunks apart, move in the background

@@ -50,12 +50,14 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   ~UvmDriver() override;
   SC_HAS_PROCESS(UvmDriver);
 
-  // memHarvester (uvm.harvest): neighbour GPU `peer`, at NVLink port `port` of `fabric` (GPU 0's
-  // is 0), lends up to `limit` bytes of its memory (0: as much as `lender` has room for), chunk by
-  // chunk, and takes chunks back when its own allocations need them; its own PCIe link (`pcie`)
-  // carries the background write-backs of the chunks it holds.
-  void add_peer(gpu::Gpu& peer, uint32_t port, MemoryLender& lender, uint64_t limit, PcieLink& pcie,
-                NvlinkFabric& fabric);
+  // memHarvester (uvm.harvest): this driver's GPU is at port `port` of `fabric`.
+  void join_fabric(NvlinkFabric& fabric, uint32_t port);
+  // Neighbour GPU `peer`, at NVLink port `port`, lends up to `limit` bytes of its memory (0: as
+  // much as `lender` has room for), chunk by chunk, and takes chunks back when its own
+  // allocations need them; its own PCIe link (`pcie`) carries the background write-backs of the
+  // chunks it holds. Call join_fabric first.
+  void add_peer(gpu::Gpu& peer, uint32_t port, MemoryLender& lender, uint64_t limit,
+                PcieLink& pcie);
 
   // cudaMallocManaged: zero-filled, in host memory. OutOfDeviceMemory when the window is full.
   uint64_t allocate(uint64_t bytes);
@@ -180,7 +182,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // memHarvester's multi-path prefetcher, at a batch whose faults span blocks `first` to
   // `last`: along the faults' direction (against the previous batch's), the blocks
   // multi_path_stride apart up to multi_path_chunks of them ahead move in the background, those in
-  // host memory to a neighbour, those on a neighbour to GPU 0 (into free chunks only).
+  // host memory to a neighbour (unless harvesting GPUs outnumber yielding ones), those on a
+  // neighbour to this GPU (into free chunks only).
   void multi_path_prefetch(uint64_t first, uint64_t last);
   void prefetch_to_peer(uint64_t block);
   void prefetch_from_peer(uint64_t block);
@@ -189,7 +192,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // `keep`'s blocks are spared.
   std::optional<uint32_t> free_removable(uint32_t peer, const std::vector<uint64_t>& keep);
   // Neighbour `peer` takes a lent chunk back (MemoryBorrower::reclaim).
-  MemoryBorrower::Reclaim reclaim(uint32_t peer);
+  MemoryBorrower::Reclaim reclaim(uint32_t peer, bool removable);
   // Tells the neighbours waiting to take memory back to ask again.
   void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.
@@ -225,6 +228,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::vector<std::unique_ptr<Peer>> m_peers;
   std::vector<std::function<void()>> m_reclaimable_waiters;
   NvlinkFabric* m_fabric = nullptr;
+  uint32_t m_port = 0;       // this GPU's NVLink port
   uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
   uint64_t m_previous_first = 0;  // the first block of the previous batch's faults
   uint32_t m_leaving = 0;    // chunks being pre-evicted

@@ -53,7 +53,7 @@ struct UvmDriver::Peer : MemoryBorrower {
         pool.add(*address);
     return pool.take_free(block);
   }
-  Reclaim reclaim() override { return driver.reclaim(index); }
+  Reclaim reclaim(bool removable) override { return driver.reclaim(index, removable); }
   void when_reclaimable(std::function<void()> then) override {
     driver.m_reclaimable_waiters.push_back(std::move(then));
   }

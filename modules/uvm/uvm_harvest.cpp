@@ -11,12 +11,16 @@
 
 namespace ohmvp {
 
+void UvmDriver::join_fabric(NvlinkFabric& fabric, uint32_t port) {
+  m_fabric = &fabric;
+  m_port = port;
+}
+
 void UvmDriver::add_peer(gpu::Gpu& peer, uint32_t port, MemoryLender& lender, uint64_t limit,
-                         PcieLink& pcie, NvlinkFabric& fabric) {
+                         PcieLink& pcie) {
   m_peers.push_back(std::make_unique<Peer>(*this, uint32_t(m_peers.size()), peer, port, lender,
                                            limit, m_config.chunk_bytes, pcie));
   lender.lend_to(*m_peers.back());
-  m_fabric = &fabric;
 }
 
 std::optional<uint32_t> UvmDriver::free_removable(uint32_t p, const std::vector<uint64_t>& keep) {
@@ -34,12 +38,12 @@ std::optional<uint32_t> UvmDriver::free_removable(uint32_t p, const std::vector<
   return removable;
 }
 
-MemoryBorrower::Reclaim UvmDriver::reclaim(uint32_t p) {
+MemoryBorrower::Reclaim UvmDriver::reclaim(uint32_t p, bool removable) {
   Peer& peer = *m_peers[p];
   std::optional<uint32_t> chunk;
   if (peer.pool.free_count() > 0)
     chunk = peer.pool.free_chunks().back();
-  else
+  else if (removable)
     chunk = free_removable(p, {});
   if (!chunk)
     return peer.pool.held() == 0 ? MemoryBorrower::Reclaim::holds_none
@@ -94,9 +98,9 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
     const uint64_t offset = first * m_config.page_bytes;
     ++gate->closed_by;
     frames_over_nvlink(
-        m_gpu.copy_engine(), 0, m_pool.chunk(chunk).address + offset, target.gpu->copy_engine(),
-        target.port, target.pool.chunk(peer_chunk).address + offset, count * m_config.page_bytes,
-        [gate] { gate->open_one(); }, open, landed);
+        m_gpu.copy_engine(), m_port, m_pool.chunk(chunk).address + offset,
+        target.gpu->copy_engine(), target.port, target.pool.chunk(peer_chunk).address + offset,
+        count * m_config.page_bytes, [gate] { gate->open_one(); }, open, landed);
   }
 }
 
@@ -144,7 +148,7 @@ void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, 
   source.pool.begin_access(peer_chunk);
   frames_over_nvlink(
       source.gpu->copy_engine(), source.port, source.pool.chunk(peer_chunk).address + offset,
-      m_gpu.copy_engine(), 0, m_pool.chunk(*m_space.block(block).chunk).address + offset,
+      m_gpu.copy_engine(), m_port, m_pool.chunk(*m_space.block(block).chunk).address + offset,
       count * m_config.page_bytes,
       [this, &source, peer, peer_chunk] {
         source.pool.end_access(peer_chunk);
@@ -166,8 +170,8 @@ void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
     if (state.chunk || state.moving) continue;
     if (state.harvested)
       prefetch_from_peer(block);
-    else
-      prefetch_to_peer(block);
+    else if (m_config.harvesters <= m_peers.size())  // else only to the local GPU, as memHarvester
+      prefetch_to_peer(block);                       // does when harvesters outnumber lenders
   }
 }
 

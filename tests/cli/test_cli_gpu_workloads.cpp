@@ -42,6 +42,40 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   CHECK(read_text(dir + "/first/report.json") == read_text(dir + "/again/report.json"));
 }
 
+TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {
+  const std::string dir = scratch_dir("cli_gpu_harvesters");
+  const auto run = [&dir](const std::string& name, const std::string& options) {
+    const CliResult r = run_ohmvp(
+        "run -q --verify -p multi_gpu_huvm --gpu-workload "
+        "1=managed/pagerank --out " +
+        dir + "/" + name + " " + options);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.output, Contains("gpu1: pagerank") && Contains(", verified"));
+    return nlohmann::json::parse(read_text(dir + "/" + name + "/report.json"))["stats"];
+  };
+  const auto value = [](const nlohmann::json& stats, const char* group, const char* name) {
+    return stats.at(group).at(name).at("value").get<uint64_t>();
+  };
+  // GPU 1 lends to GPU 0 while it runs its own managed pagerank, evicting to host memory.
+  const nlohmann::json one = run("one", "");
+  CHECK(value(one, "host1.uvm", "chunks_evicted") > 0);
+  CHECK(value(one, "host1.uvm", "chunks_harvested") == 0);
+  // Two harvesters: GPUs 0 and 1 both evict to GPUs 2 and 3, and GPU 1's run is faster for it.
+  const nlohmann::json two = run("two", "--set uvm.harvesters=2");
+  CHECK(value(two, "host.uvm", "chunks_harvested") > 0);
+  CHECK(value(two, "host1.uvm", "chunks_harvested") == value(two, "host1.uvm", "chunks_evicted"));
+  CHECK(value(two, "host1.uvm", "pages_from_peer") > 0);
+  CHECK(value(two, "host1", "kernel_time") < value(one, "host1", "kernel_time"));
+  // With more harvesters than yielding GPUs the multi-path prefetcher moves nothing to them.
+  const std::string three = "--set multi_gpu.gpus=3 --set uvm.multi_path_chunks=16 ";
+  const nlohmann::json ahead = run("ahead", three);
+  CHECK(value(ahead, "host.uvm", "chunks_prefetched_to_peer") > 0);
+  const nlohmann::json local = run("local", three + "--set uvm.harvesters=2");
+  CHECK(value(local, "host.uvm", "chunks_prefetched_to_peer") == 0);
+  CHECK(value(local, "host1.uvm", "chunks_prefetched_to_peer") == 0);
+}
+
 TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   const std::string dir = scratch_dir("cli_gpu_workload_errors");
   const auto refused = [&dir](const std::string& options, const std::string& message) {
@@ -61,6 +95,9 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
           "platform gpu_small has 1 GPU (multi_gpu.gpus)");
   refused("-p multi_gpu_huvm --gpu-workload 1=no_such_workload", "no_such_workload");
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
+  refused("-p multi_gpu_huvm --set uvm.harvesters=4",
+          "uvm.harvesters: is 4 of 4 GPUs; expected fewer, so that at least one GPU yields its "
+          "memory");
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 }
 

@@ -161,6 +161,9 @@ TEST_CASE("uvm config: defaults are the driver's and bad values name their key",
   CHECK_THROWS_WITH(parse_text(R"({"gpu_memory_bytes": 4096, "chunk_bytes": 8192})"),
                     Catch::Contains("uvm.gpu_memory_bytes"));
   CHECK_THROWS_AS(parse_text(R"({"prefetch_threshold_percent": 101})"), ohmvp::ConfigError);
+  CHECK(config.harvesters == 1);
+  CHECK(parse_text(R"({"harvesters": 3})").harvesters == 3);
+  CHECK_THROWS_WITH(parse_text(R"({"harvesters": 0})"), Catch::Contains("uvm.harvesters"));
 }
 
 TEST_CASE("nvlink fabric: a transfer holds its sender's and its receiver's port", "[uvm]") {
