@@ -59,8 +59,9 @@ void check_refused(const std::string& platform, const fs::path& file,
 
 // Every shipped kernel workload on `platform`, or only those whose name starts with `prefix`,
 // and the `extra` workload files whatever their names.
+// `on_gpu_1`: each workload runs on GPU 1 too, beside GPU 0 (--gpu-workload), and is checked there.
 void check_platform(const std::string& platform, const std::string& prefix = "",
-                    const std::vector<fs::path>& extra = {}) {
+                    const std::vector<fs::path>& extra = {}, bool on_gpu_1 = false) {
   std::vector<fs::path> files = kernel_workloads();
   REQUIRE(files.size() >= 14);
   const size_t shipped = files.size();
@@ -80,14 +81,16 @@ void check_platform(const std::string& platform, const std::string& prefix = "",
     }
     SECTION(platform + " " + workload.name) {
       const std::string dir = scratch_dir(platform + "_" + workload.name);
+      const std::string beside = on_gpu_1 ? " --gpu-workload 1=" + file.string() : "";
       const CliResult run = run_ohmvp("run -q --verify --platform " + platform + " --workload " +
-                                      file.string() + " --out " + dir);
+                                      file.string() + beside + " --out " + dir);
       INFO(run.output);
       CHECK(run.exit_code == 0);
       const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
       REQUIRE(report.contains("verification"));
       INFO(report["verification"]["message"].get<std::string>());
       CHECK(report["verification"]["matches"] == true);
+      if (on_gpu_1) CHECK(report["other_gpus"][0]["verification"]["matches"] == true);
       fs::remove_all(dir);
     }
   }
@@ -203,9 +206,9 @@ TEST_CASE("the tensor-core kernels match their reference on turing", "[coverify]
   check_platform("turing", "wmma_", files);
 }
 
-// The multi-GPU platform: the shipped kernels on GPU 0 with its neighbours idle, and the managed
-// workloads with GPU 0's memory oversubscribed and its evicted chunks harvested by the neighbours
-// (docs/uvm.md).
+// The multi-GPU platform: the shipped kernels on GPUs 0 and 1 side by side with GPUs 2 and 3 idle,
+// and the managed workloads with GPU 0's memory oversubscribed and its evicted chunks harvested by
+// GPUs 1 to 3 while GPU 1 runs the same workload with its own memory oversubscribed (docs/uvm.md).
 TEST_CASE("every shipped kernel and managed workload matches its reference on multi_gpu_huvm",
           "[coverify][multi_gpu_huvm]") {
   std::vector<fs::path> managed;
@@ -214,7 +217,7 @@ TEST_CASE("every shipped kernel and managed workload matches its reference on mu
     managed.push_back(entry.path());
   std::sort(managed.begin(), managed.end());
   REQUIRE(managed.size() == 4);
-  check_platform("multi_gpu_huvm", "", managed);
+  check_platform("multi_gpu_huvm", "", managed, true);
 }
 
 // Hidden (not run by ctest, about 4 minutes): the 1024^3 GEMM of docs/results.md on titanv.
