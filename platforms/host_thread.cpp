@@ -14,8 +14,9 @@
 namespace ohmvp {
 
 HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
-                       const PlatformConfig& config, bool verify)
+                       const PlatformConfig& config, bool verify, uint64_t start_ps)
     : m_gpu(gpu),
+      m_start_ps(start_ps),
       m_workload(load_gpu_workload(
           file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()))),
       m_module(gpu::load_ptx_file(m_workload.ptx.string())) {
@@ -40,6 +41,7 @@ void HostThread::start(Runtime& runtime) {
 void HostThread::run(Runtime& runtime) {
   const std::string who = "GPU " + std::to_string(m_gpu) + " (workload '" + m_workload.name + "')";
   std::unique_ptr<SimulatedExecutor> executor;
+  if (m_start_ps > 0) sc_core::wait(sc_core::sc_time::from_value(m_start_ps));  // from time 0
   try {
     executor = std::make_unique<SimulatedExecutor>(runtime, m_workload, std::move(m_module));
     run_workload_steps(m_workload, *executor);
@@ -80,6 +82,7 @@ nlohmann::json HostThread::report(const StatsRegistry& stats) const {
   nlohmann::json entry = {
       {"gpu", m_gpu},
       {"workload", m_workload.name},
+      {"start_ns", double(m_start_ps) / 1000.0},
       {"end_ns", double(m_end_ps) / 1000.0},
       {"kernel_launches", stats.find_counter(host, "kernel_launches")->value()},
       {"kernel_time_ns", double(stats.find_counter(host, "kernel_time")->value()) / 1000.0}};

@@ -25,9 +25,10 @@ namespace ohmvp {
 class HostThread {
  public:
   // Loads and checks the workload before anything is written: ConfigError for a bad one, a
-  // kernel this GPU cannot run, or (with `verify`) one without a reference.
+  // kernel this GPU cannot run, or (with `verify`) one without a reference. The program starts
+  // at simulated time `start_ps`.
   HostThread(uint32_t gpu, const std::filesystem::path& file, const PlatformConfig& config,
-             bool verify);
+             bool verify, uint64_t start_ps = 0);
   HostThread(const HostThread&) = delete;
   HostThread& operator=(const HostThread&) = delete;
 
@@ -39,17 +40,20 @@ class HostThread {
   void rethrow_failure() const;
 
   uint32_t gpu() const { return m_gpu; }
+  uint64_t start_ps() const { return m_start_ps; }
   const GpuWorkload& workload() const { return m_workload; }
   const std::optional<Verification>& verification() const { return m_verification; }
   // The files it reads: the workload, its PTX, its buffers' files.
   std::vector<std::filesystem::path> inputs() const;
-  // Its entry in report.json's "other_gpus": when it ended, its kernels' time, its verification.
+  // Its entry in report.json's "other_gpus": when it started and ended, its kernels' time, its
+  // verification.
   nlohmann::json report(const StatsRegistry& stats) const;
 
  private:
   void run(Runtime& runtime);
 
   uint32_t m_gpu;
+  uint64_t m_start_ps;
   GpuWorkload m_workload;
   gpu::Module m_module;
   std::optional<ReferenceCheck> m_check;

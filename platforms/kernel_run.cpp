@@ -98,8 +98,9 @@ RunSummary summarise(GpuPlatform& platform) {
 // One line for the summary: what GPU `thread.gpu()` ran and how long its kernels took.
 void print_host_thread(std::ostream& out, const HostThread& thread, const StatsRegistry& stats) {
   const nlohmann::json entry = thread.report(stats);
-  out << "gpu" << thread.gpu() << ": " << thread.workload().name << ", "
-      << entry["kernel_launches"].get<uint64_t>() << " kernels in "
+  out << "gpu" << thread.gpu() << ": " << thread.workload().name;
+  if (thread.start_ps() != 0) out << " from " << time_limit_text(thread.start_ps());
+  out << ", " << entry["kernel_launches"].get<uint64_t>() << " kernels in "
       << entry["kernel_time_ns"].get<double>() / 1000.0 << " us, host program ended at "
       << entry["end_ns"].get<double>() / 1000.0 << " us";
   if (thread.verification())
@@ -111,7 +112,8 @@ void print_host_thread(std::ostream& out, const HostThread& thread, const StatsR
 std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& options,
                                                            const PlatformConfig& config) {
   std::vector<std::unique_ptr<HostThread>> threads;
-  for (const auto& [gpu, name] : options.gpu_workloads) {
+  for (const auto& [gpu, choice] : options.gpu_workloads) {
+    const std::string& name = choice.workload;
     const std::string option = "--gpu-workload " + std::to_string(gpu) + "=" + name;
     if (gpu == 0) throw ConfigError(option + ": GPU 0 runs --workload; give GPUs 1 and up here");
     if (gpu >= config.gpus)
@@ -123,7 +125,8 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
     if (!is_kernel_workload(load_workload_json(file)))
       throw ConfigError(option + ": " + file.string() +
                         " is memory traffic; a GPU runs kernel workloads");
-    threads.push_back(std::make_unique<HostThread>(gpu, file, config, options.verify));
+    threads.push_back(
+        std::make_unique<HostThread>(gpu, file, config, options.verify, choice.start_ps));
   }
   return threads;
 }

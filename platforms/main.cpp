@@ -126,9 +126,10 @@ uint64_t parse_seed(const std::string& text) {
   return seed;
 }
 
-// --gpu-workload N=WORKLOAD, each GPU once.
-std::map<uint32_t, std::string> parse_gpu_workloads(const po::variables_map& vm) {
-  std::map<uint32_t, std::string> workloads;
+// --gpu-workload N=WORKLOAD[@TIME], each GPU once.
+std::map<uint32_t, ohmvp::RunOptions::GpuWorkloadChoice> parse_gpu_workloads(
+    const po::variables_map& vm) {
+  std::map<uint32_t, ohmvp::RunOptions::GpuWorkloadChoice> workloads;
   for (const std::string& text : vm["gpu-workload"].as<std::vector<std::string>>()) {
     const size_t equals = text.find('=');
     uint32_t gpu = 0;
@@ -137,9 +138,19 @@ std::map<uint32_t, std::string> parse_gpu_workloads(const po::variables_map& vm)
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() || stop != end ||
         error != std::errc())
       throw UsageError("ohmvp run: --gpu-workload " + text +
-                       ": expected N=WORKLOAD, a GPU number and a workload name or file, e.g. "
-                       "1=spmv (see 'ohmvp run --help')");
-    if (!workloads.emplace(gpu, text.substr(equals + 1)).second)
+                       ": expected N=WORKLOAD[@TIME], a GPU number and a workload name or file, "
+                       "e.g. 1=spmv or 1=spmv@2ms (see 'ohmvp run --help')");
+    ohmvp::RunOptions::GpuWorkloadChoice choice{text.substr(equals + 1), 0};
+    if (const size_t at = choice.workload.rfind('@'); at != std::string::npos) {
+      try {
+        choice.start_ps = ohmvp::parse_time_limit_ps(choice.workload.substr(at + 1));
+      } catch (const std::invalid_argument& error) {
+        throw UsageError("ohmvp run: --gpu-workload " + text + ": the start time " + error.what() +
+                         " (see 'ohmvp run --help')");
+      }
+      choice.workload.resize(at);
+    }
+    if (!workloads.emplace(gpu, choice).second)
       throw UsageError("ohmvp run: --gpu-workload names GPU " + std::to_string(gpu) +
                        " twice; each GPU runs one workload");
   }
@@ -158,7 +169,8 @@ int command_run(const std::vector<std::string>& args) {
                         "the platform's default workload")(
       "gpu-workload", po::value<std::vector<std::string>>(),
       "multi-GPU platforms: N=WORKLOAD runs a kernel workload on GPU N (1 and up) beside "
-      "--workload on GPU 0, each GPU with a host program of its own; repeat for more GPUs")(
+      "--workload on GPU 0, each GPU with a host program of its own; N=WORKLOAD@TIME starts it at "
+      "that simulated time, e.g. 1=spmv@2ms; repeat for more GPUs")(
       "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
       "vcd-limit", po::value<std::string>(),

@@ -15,9 +15,13 @@ namespace ohmvp {
 struct RunOptions {
   std::string platform;                // name or file; empty for the default platform
   std::string workload;                // name or file; empty for the platform's default workload
-  // Multi-GPU platforms: the workloads of GPUs 1 and up (--gpu-workload N=WORKLOAD), each run by
-  // a host program of its own beside GPU 0's.
-  std::map<uint32_t, std::string> gpu_workloads;
+  // Multi-GPU platforms: the workloads of GPUs 1 and up (--gpu-workload N=WORKLOAD[@TIME]), each
+  // run by a host program of its own beside GPU 0's, from simulated time `start_ps`.
+  struct GpuWorkloadChoice {
+    std::string workload;
+    uint64_t start_ps = 0;
+  };
+  std::map<uint32_t, GpuWorkloadChoice> gpu_workloads;
   std::vector<std::string> overrides;  // "json.path=value"
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;

@@ -40,6 +40,18 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   // The same run, the same report.
   REQUIRE(run_ohmvp(options + dir + "/again").exit_code == 0);
   CHECK(read_text(dir + "/first/report.json") == read_text(dir + "/again/report.json"));
+  // A program may start later.
+  const CliResult later = run_ohmvp(
+      "run -q -p multi_gpu_huvm --workload vecadd --gpu-workload "
+      "1=vecadd@50us --out " +
+      dir + "/later");
+  INFO(later.output);
+  REQUIRE(later.exit_code == 0);
+  CHECK_THAT(later.output, Contains("gpu1: vecadd from 50 us, 1 kernels in"));
+  const nlohmann::json started =
+      nlohmann::json::parse(read_text(dir + "/later/report.json")).at("other_gpus")[0];
+  CHECK(started["start_ns"] == 50000.0);
+  CHECK(started["end_ns"].get<double>() > 50000.0);
 }
 
 TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {
@@ -84,8 +96,11 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.output, Contains(message));
   };
-  refused("-p multi_gpu_huvm --gpu-workload spmv",
-          "--gpu-workload spmv: expected N=WORKLOAD, a GPU number and a workload name or file");
+  refused(
+      "-p multi_gpu_huvm --gpu-workload spmv",
+      "--gpu-workload spmv: expected N=WORKLOAD[@TIME], a GPU number and a workload name or file");
+  refused("-p multi_gpu_huvm --gpu-workload 1=spmv@soon",
+          "--gpu-workload 1=spmv@soon: the start time 'soon': expected a time and its unit");
   refused("-p multi_gpu_huvm --gpu-workload 1=spmv --gpu-workload 1=bfs",
           "--gpu-workload names GPU 1 twice");
   refused("-p multi_gpu_huvm --gpu-workload 0=spmv", "GPU 0 runs --workload");
