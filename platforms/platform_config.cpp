@@ -428,6 +428,9 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     root.child("uvm").fail_against("harvest", "multi_gpu.gpus",
                                    "expected neighbour GPUs to harvest memory from "
                                    "(multi_gpu.gpus of at least 2)");
+  if (config.uvm.parallel_fetch && !config.uvm.harvest)
+    root.child("uvm").fail_against("parallel_fetch", "uvm.harvest",
+                                   "expected harvest: the pages go through the yielding GPUs");
   if (config.uvm.harvest && config.uvm.harvesters >= config.gpus)
     root.child("uvm").fail_against(
         "harvesters", "multi_gpu.gpus",

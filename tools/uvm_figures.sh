@@ -28,6 +28,7 @@ for workload in vecadd spmv bfs pagerank; do
   run "reserve_$workload" multi_gpu_huvm "$workload" --set uvm.reserve_chunks=1
   run "multi_path_$workload" multi_gpu_huvm "$workload" --set uvm.multi_path_chunks=16
   run "block_$workload" multi_gpu_huvm "$workload" --set uvm.replay_policy=block
+  run "parallel_$workload" multi_gpu_huvm "$workload" --set uvm.parallel_fetch=true
 done
 
 # The yielding GPUs each run the x16 lu (some 560 us) from 2 ms on, while GPU 0's managed run
@@ -73,10 +74,11 @@ for workload in ("vecadd", "spmv", "bfs", "pagerank"):
           f"{un['bytes_to_host']} | {un['bytes_over_nvlink']} |")
 print()
 print("| workload | harvesting (us) | + one chunk kept free (us) | + multi-path prefetcher, "
-      "16 chunks (us) | + block-by-block replay (us) |")
-print("| --- | ---: | ---: | ---: | ---: |")
+      "16 chunks (us) | + block-by-block replay (us) | + parallel fetch (us) |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
 for workload in ("vecadd", "spmv", "bfs", "pagerank"):
-    times = [load(f"{kind}_{workload}")[0] for kind in ("on", "reserve", "multi_path", "block")]
+    times = [load(f"{kind}_{workload}")[0]
+             for kind in ("on", "reserve", "multi_path", "block", "parallel")]
     print(f"| {workload} | " + " | ".join(f"{t:.1f}" for t in times) + " |")
 print()
 print("| GPU 0 runs | chunks harvested | GPUs 1, 2, 3: x16 lu time with harvesting (us) | "

@@ -24,6 +24,7 @@ void parse(const ConfigReader& reader, UvmConfig& config) {
   reader.get("reserve_chunks", config.reserve_chunks, 0u, 1u << 20);
   reader.get("harvest", config.harvest);
   reader.get("harvesters", config.harvesters, 1u, 15u);
+  reader.get("parallel_fetch", config.parallel_fetch);
   reader.get("harvest_bytes", config.harvest_bytes, uint64_t{0}, uint64_t{1} << 50);
   reader.get("multi_path_chunks", config.multi_path_chunks, 0u, 4096u);
   reader.get("multi_path_stride", config.multi_path_stride, 1u, 4096u);

@@ -41,6 +41,10 @@ struct UvmConfig {
   bool harvest = false;
   // With harvest: GPUs 0 to harvesters - 1 harvest, the others yield (lend their spare memory).
   uint32_t harvesters = 1;
+  // memHarvester's parallel fault handling (with harvest): a batch's pages from host memory are
+  // split between this GPU's PCIe link and the yielding GPUs' (through a chunk of their memory,
+  // then NVLink), so that several links carry them at once.
+  bool parallel_fetch = false;
   // Spare memory each yielding GPU lends to each harvester at most, taken from its allocator a
   // chunk at a time; 0: as much as it has free.
   uint64_t harvest_bytes = 0;

@@ -153,6 +153,7 @@ void UvmDriver::service_batch() {
   std::vector<uint64_t> batch_blocks;
   for (const auto& entry : by_block) batch_blocks.push_back(entry.first);
   std::vector<Fault> deferred;
+  std::vector<uint64_t> path_load(m_peers.size() + 1, 0);  // parallel fetch: bytes per path
   ++m_batch_moves;  // the batch ends no sooner than this loop
   for (auto& [block, faults] : by_block) {
     auto gate = std::make_shared<Gate>();
@@ -201,11 +202,20 @@ void UvmDriver::service_batch() {
     }
     std::vector<bool> from_host(pages.size());
     for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
+    std::vector<std::optional<uint32_t>> staging(m_peers.size());  // per yielding GPU
     for (const auto& [first, count] : runs_of(from_host)) {
       ++m_batch_moves;
       ++serving->moves_left;
-      migrate_in(block, first, count, gate, moved);
+      const uint32_t path = m_config.parallel_fetch
+                                ? fetch_path(block, count * m_config.page_bytes, path_load, staging)
+                                : 0;
+      if (path == 0)
+        migrate_in(block, first, count, gate, moved);
+      else
+        relay_in(block, first, count, path - 1, *staging[path - 1], gate, moved);
     }
+    for (uint32_t p = 0; p < staging.size(); ++p)  // a chunk taken for a path not chosen
+      if (staging[p]) release_if_unused(p, *staging[p]);
     serving->pages = std::move(pages);
     m_faults_in_service += faults.size();
     m_serving.push_back(serving);

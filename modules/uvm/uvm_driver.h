@@ -154,6 +154,16 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // `gate` is open; `then` runs when they are written.
   void migrate_in(uint64_t block, uint64_t first, uint64_t count, const std::shared_ptr<Gate>& gate,
                   std::function<void()> then);
+  // memHarvester's parallel fetch: the path for `bytes` more of a batch's host pages, the one with
+  // the fewest bytes so far in `load` (0: this GPU's PCIe link; p + 1: yielding GPU p's, through
+  // a chunk of its memory for `block`, which `staging` gets); counts them in `load`.
+  uint32_t fetch_path(uint64_t block, uint64_t bytes, std::vector<uint64_t>& load,
+                      std::vector<std::optional<uint32_t>>& staging);
+  // Pages [first, first + count) of `block` from host memory over yielding GPU `peer`'s PCIe
+  // link into its chunk `staging`, then over NVLink into the block's chunk here, written once
+  // `gate` is open; `then` runs when they are written.
+  void relay_in(uint64_t block, uint64_t first, uint64_t count, uint32_t peer, uint32_t staging,
+                const std::shared_ptr<Gate>& gate, std::function<void()> then);
   // Moves pages [first, first + count) of `block` (on chunk `chunk`) to host memory; `read`
   // runs when the frames have been read, `then` when the bytes are in host memory.
   void migrate_out(uint64_t block, uint32_t chunk, uint64_t first, uint64_t count,

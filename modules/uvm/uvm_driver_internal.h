@@ -103,6 +103,9 @@ struct UvmDriver::Stats {
         chunks_prefetched_from_peer(
             r.counter(g, "chunks_prefetched_from_peer", "chunks",
                       "chunks the multi-path prefetcher moved from a neighbour to the GPU")),
+        pages_relayed(r.counter(g, "pages_relayed", "pages",
+                                "of the pages migrated to the GPU from host memory, those "
+                                "fetched through a yielding GPU (uvm.parallel_fetch)")),
         chunks_reclaimed(r.counter(g, "chunks_reclaimed", "chunks",
                                    "lent chunks the neighbours took back for their own "
                                    "allocations")) {}
@@ -110,7 +113,7 @@ struct UvmDriver::Stats {
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
-      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
+      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer, &pages_relayed,
       &chunks_reclaimed;
 };
 

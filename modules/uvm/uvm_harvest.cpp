@@ -157,6 +157,44 @@ void UvmDriver::fetch_from_peer(uint64_t block, uint64_t first, uint64_t count, 
       gate, std::move(then));
 }
 
+uint32_t UvmDriver::fetch_path(uint64_t block, uint64_t bytes, std::vector<uint64_t>& load,
+                               std::vector<std::optional<uint32_t>>& staging) {
+  uint32_t best = 0;
+  for (uint32_t path = 1; path < load.size(); ++path) {
+    if (load[path] >= load[best]) continue;
+    std::optional<uint32_t>& chunk = staging[path - 1];
+    if (!chunk) chunk = m_peers[path - 1]->take_free(block);
+    if (chunk) best = path;  // a yielding GPU without a free chunk is no path
+  }
+  load[best] += bytes;
+  return best;
+}
+
+void UvmDriver::relay_in(uint64_t block, uint64_t first, uint64_t count, uint32_t p,
+                         uint32_t staging, const std::shared_ptr<Gate>& gate,
+                         std::function<void()> then) {
+  Peer& peer = *m_peers[p];
+  const uint64_t offset = first * m_config.page_bytes;
+  const uint64_t bytes = count * m_config.page_bytes;
+  m_stats->pages_to_gpu.inc(count);
+  m_stats->pages_relayed.inc(count);
+  m_stats->bytes_to_gpu.inc(bytes);
+  peer.pool.begin_access(staging);  // no victim while the pages pass through
+  const uint64_t frame = peer.pool.chunk(staging).address + offset;
+  host_to_frames(
+      peer.gpu->copy_engine(), peer.pcie, block, first, bytes, frame, std::make_shared<Gate>(),
+      [this, &peer, p, staging, block, frame, offset, bytes, gate, then = std::move(then)] {
+        frames_over_nvlink(
+            peer.gpu->copy_engine(), peer.port, frame, m_gpu.copy_engine(), m_port,
+            m_pool.chunk(*m_space.block(block).chunk).address + offset, bytes,
+            [this, &peer, p, staging] {
+              peer.pool.end_access(staging);
+              release_if_unused(p, staging);
+            },
+            gate, then);
+      });
+}
+
 void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
   if (m_config.multi_path_chunks == 0 || m_peers.empty()) return;
   const bool forward = first >= m_previous_first;

@@ -110,6 +110,8 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
           "platform gpu_small has 1 GPU (multi_gpu.gpus)");
   refused("-p multi_gpu_huvm --gpu-workload 1=no_such_workload", "no_such_workload");
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
+  refused("-p multi_gpu_huvm --set uvm.harvest=false --set uvm.parallel_fetch=true",
+          "uvm.parallel_fetch: expected harvest: the pages go through the yielding GPUs");
   refused("-p multi_gpu_huvm --set uvm.harvesters=4",
           "uvm.harvesters: is 4 of 4 GPUs; expected fewer, so that at least one GPU yields its "
           "memory");

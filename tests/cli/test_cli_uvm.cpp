@@ -65,6 +65,17 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
                                            "-p multi_gpu_huvm --set uvm.multi_path_chunks=16");
     CHECK(value(uvm, "chunks_prefetched_to_peer") > 0);
   }
+  SECTION("parallel fetch brings host pages through the yielding GPUs as well") {
+    const nlohmann::json local = run_managed(dir + "/local", "vecadd", "-p multi_gpu_huvm");
+    const nlohmann::json parallel =
+        run_managed(dir + "/parallel", "vecadd", "-p multi_gpu_huvm --set uvm.parallel_fetch=true");
+    CHECK(value(local, "pages_relayed") == 0);
+    CHECK(value(parallel, "pages_relayed") > 0);
+    CHECK(value(parallel, "pages_relayed") < value(parallel, "pages_to_gpu"));
+    CHECK(value(parallel, "pages_to_gpu") == value(local, "pages_to_gpu"));
+    CHECK(value(parallel, "bytes_over_nvlink") ==
+          value(local, "bytes_over_nvlink") + value(parallel, "pages_relayed") * 4096);
+  }
   SECTION("faults replayed block by block") {
     const nlohmann::json batch = run_managed(dir + "/batch", "pagerank", "-p multi_gpu_huvm");
     const nlohmann::json block =
