@@ -66,6 +66,10 @@ uint64_t SimulatedExecutor::read_element(const std::string& name, uint64_t index
   return bits;
 }
 
+void SimulatedExecutor::prefetch(const std::string& name, bool to_host) {
+  m_runtime.prefetch_managed(m_addresses.at(name), buffer(name).size_bytes(), to_host);
+}
+
 std::vector<LocatedBuffer> SimulatedExecutor::located_buffers() const {
   std::vector<LocatedBuffer> located;
   for (const BufferSpec& buffer : m_workload.buffers)

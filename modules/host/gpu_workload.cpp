@@ -470,9 +470,9 @@ class WorkloadParser {
     const ConfigReader r = reader(node, path);
     WorkloadStep step;
     step.path = path;
-    const char* kinds[] = {"kernel", "repeat", "repeat_until_zero", "copy", "fill"};
+    const char* kinds[] = {"kernel", "repeat", "repeat_until_zero", "copy", "fill", "prefetch"};
     int found = -1;
-    for (int k = 0; k < 5; ++k)
+    for (int k = 0; k < 6; ++k)
       if (node.contains(kinds[k])) {
         if (found >= 0)
           fail(path, std::string("has both '") + kinds[found] + "' and '" + kinds[k] +
@@ -482,7 +482,7 @@ class WorkloadParser {
     if (found < 0)
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
-           "'copy', 'fill'");
+           "'copy', 'fill', 'prefetch'");
     if (found == 0) {
       step.kind = WorkloadStep::Kind::launch;
       step.launch = parse_launch(r);
@@ -534,6 +534,22 @@ class WorkloadParser {
       step.buffer = from;
       step.destination = to;
       copy.finish();
+    } else if (found == 5) {
+      step.kind = WorkloadStep::Kind::prefetch;
+      const ConfigReader prefetch = r.child("prefetch");
+      prefetch.finish({"buffer", "to"});
+      prefetch.get("buffer", step.buffer);
+      const BufferSpec& target = buffer_named(prefetch.path() + ".buffer", step.buffer);
+      if (!target.managed)
+        prefetch.fail("buffer", "'" + step.buffer +
+                                    "' is not managed; cudaMemPrefetchAsync moves managed "
+                                    "memory (\"managed\": true)");
+      std::string to = "gpu";
+      prefetch.get("to", to);
+      if (to != "gpu" && to != "host")
+        prefetch.fail("to", "is '" + to + "'; expected 'gpu' or 'host'");
+      step.to_host = to == "host";
+      prefetch.finish();
     } else {
       step.kind = WorkloadStep::Kind::fill;
       const ConfigReader fill = r.child("fill");

@@ -49,6 +49,9 @@ class StepRunner {
       case WorkloadStep::Kind::fill:
         m_executor.fill(step.buffer, step.fill_bits);
         break;
+      case WorkloadStep::Kind::prefetch:
+        m_executor.prefetch(step.buffer, step.to_host);
+        break;
     }
   }
 

@@ -56,6 +56,9 @@ class WorkloadExecutor {
   virtual void fill(const std::string& buffer, uint64_t element_bits) = 0;
   // Raw little-endian bits of one element.
   virtual uint64_t read_element(const std::string& buffer, uint64_t index) = 0;
+  // cudaMemPrefetchAsync of a managed buffer: moves no data a reference sees, so nothing by
+  // default.
+  virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/) {}
 };
 
 // Runs the steps in order, unrolling repeat loops. A repeat_until_zero step runs its body, then

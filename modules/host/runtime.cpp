@@ -178,6 +178,18 @@ void Runtime::free(uint64_t address) {
   }
 }
 
+void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
+  raise_fault();
+  if (!managed(address) || !m_uvm->mapped(address, bytes))
+    throw std::invalid_argument("prefetch of " + std::to_string(bytes) + " bytes at " +
+                                std::to_string(address) + " is outside every managed allocation");
+  quiesce();
+  if (to_host) return bring_to_host(address, bytes);
+  settle_managed();
+  m_uvm->prefetch(address, bytes);
+  settle_managed();
+}
+
 void Runtime::ensure_started() {
   if (m_started) return;
   m_started = true;

@@ -87,6 +87,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   uint64_t malloc_managed(uint64_t bytes);
   // cudaFree of either kind.
   void free(uint64_t address);
+  // cudaMemPrefetchAsync of [address, address + bytes), managed memory of one allocation, to the
+  // GPU (`to_host` false) or to host memory, on the default stream: after the queued launches,
+  // and returning once the pages are there (as the copies here are synchronous).
+  // std::invalid_argument for a range outside every managed allocation.
+  void prefetch_managed(uint64_t address, uint64_t bytes, bool to_host);
 
   void copy_to_device(uint64_t destination, const void* source, uint64_t bytes);
   void copy_to_host(void* destination, uint64_t source, uint64_t bytes);

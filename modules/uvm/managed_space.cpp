@@ -106,6 +106,17 @@ std::vector<bool> ManagedSpace::allocated_pages(uint64_t block) const {
   return pages;
 }
 
+std::vector<bool> ManagedSpace::pages_overlapping(uint64_t block, uint64_t address,
+                                                  uint64_t bytes) const {
+  std::vector<bool> pages(pages_per_block(), false);
+  const uint64_t start = block_address(block);
+  for (uint64_t p = 0; p < pages.size(); ++p) {
+    const uint64_t page_start = start + p * m_page_bytes;
+    pages[p] = page_start < address + bytes && address < page_start + m_page_bytes;
+  }
+  return pages;
+}
+
 uint8_t* ManagedSpace::host_pages(uint64_t block, uint64_t first_page) {
   const uint64_t address = block_address(block) + first_page * m_page_bytes;
   Allocation* allocation = find(address);

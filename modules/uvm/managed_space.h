@@ -73,6 +73,8 @@ class ManagedSpace {
   std::vector<uint64_t> blocks_of(uint64_t address, uint64_t bytes) const;
   // Per page of the block: whether its allocation covers it.
   std::vector<bool> allocated_pages(uint64_t block) const;
+  // Per page of the block: whether it overlaps [address, address + bytes).
+  std::vector<bool> pages_overlapping(uint64_t block, uint64_t address, uint64_t bytes) const;
   // The host bytes of the pages of a block from `first_page`, `pages` long.
   uint8_t* host_pages(uint64_t block, uint64_t first_page);
 

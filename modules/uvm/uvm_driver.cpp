@@ -155,50 +155,88 @@ void UvmDriver::service_batch() {
   std::vector<Fault> deferred;
   std::vector<uint64_t> path_load(m_peers.size() + 1, 0);  // parallel fetch: bytes per path
   ++m_batch_moves;  // the batch ends no sooner than this loop
-  for (auto& [block, faults] : by_block) {
-    auto gate = std::make_shared<Gate>();
-    ManagedSpace::Block& state = m_space.block(block);
-    if (state.moving) {  // its bytes are on their way: the next batch finds them arrived
+  for (auto& [block, faults] : by_block)
+    if (!serve_block(block, faults, nullptr, batch_blocks, path_load))
       deferred.insert(deferred.end(), faults.begin(), faults.end());
-      continue;
+  finish_unmoved_blocks();
+  m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
+  multi_path_prefetch(by_block.begin()->first, by_block.rbegin()->first);
+  if (--m_batch_moves == 0) end_batch();
+}
+
+void UvmDriver::prefetch(uint64_t address, uint64_t bytes) {
+  std::map<uint64_t, std::vector<bool>> wanted;
+  std::vector<uint64_t> blocks;
+  for (uint64_t block : m_space.blocks_of(address, bytes)) {
+    std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
+    const std::vector<bool> allocated = m_space.allocated_pages(block);
+    for (size_t p = 0; p < pages.size(); ++p) pages[p] = pages[p] && allocated[p];
+    wanted.emplace(block, std::move(pages));
+    blocks.push_back(block);
+  }
+  m_batch_open = true;  // a batch of no faults: the pages are its prefetch
+  std::vector<uint64_t> path_load(m_peers.size() + 1, 0);
+  ++m_batch_moves;
+  for (const auto& [block, pages] : wanted) serve_block(block, {}, &pages, blocks, path_load);
+  finish_unmoved_blocks();
+  if (--m_batch_moves == 0) end_batch();
+}
+
+void UvmDriver::finish_unmoved_blocks() {
+  if (m_config.replay_policy == ReplayPolicy::block)
+    for (const auto& serving : m_serving)
+      if (serving->moves_left == 0 && !serving->finished) finish_block(*serving);
+}
+
+bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
+                            const std::vector<bool>* wanted,
+                            const std::vector<uint64_t>& batch_blocks,
+                            std::vector<uint64_t>& path_load) {
+  auto gate = std::make_shared<Gate>();
+  ManagedSpace::Block& state = m_space.block(block);
+  if (state.moving) return false;  // its bytes are on their way: the next batch finds them arrived
+  if (!state.chunk) {
+    state.chunk = obtain_chunk(block, batch_blocks, gate);
+    if (!state.chunk) return false;
+  }
+  std::vector<bool> pages;
+  if (wanted != nullptr) {
+    pages = *wanted;
+    for (size_t p = 0; p < pages.size(); ++p) {
+      pages[p] = pages[p] && !state.resident[p];
+      if (pages[p]) m_stats->host_prefetch_pages.inc();
     }
-    if (!state.chunk) {
-      state.chunk = obtain_chunk(block, batch_blocks, gate);
-      if (!state.chunk) {
-        deferred.insert(deferred.end(), faults.begin(), faults.end());
-        continue;
-      }
-    }
+  } else {
     std::vector<bool> faulted(m_space.pages_per_block(), false);
     for (const Fault& fault : faults) faulted[m_space.page_in_block(fault.address)] = true;
-    std::vector<bool> pages =
-        m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
+    pages = m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
     for (size_t p = 0; p < pages.size(); ++p)
       if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
-    auto serving = std::make_shared<Serving>();
-    serving->block = block;
-    serving->faults = faults;
-    const auto moved = [this, serving] {
-      if (--serving->moves_left == 0 && m_config.replay_policy == ReplayPolicy::block)
-        finish_block(*serving);
-      if (--m_batch_moves == 0) end_batch();
-    };
-    // A harvested block comes back whole, as memHarvester moves chunks; the pages the
-    // neighbour lacks come from host memory.
-    std::vector<bool> from_peer(pages.size(), false);
-    if (state.harvested) {
-      const ManagedSpace::Harvested harvested = *state.harvested;
-      state.harvested.reset();
-      for (size_t p = 0; p < pages.size(); ++p) {
-        from_peer[p] = harvested.pages[p];
-        pages[p] = pages[p] || from_peer[p];
-      }
-      for (const auto& [first, count] : runs_of(from_peer)) {
-        ++m_batch_moves;
-        ++serving->moves_left;
-        fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, gate, moved);
-      }
-      release_if_unused(harvested.peer, harvested.chunk);
+  }
+  auto serving = std::make_shared<Serving>();
+  serving->block = block;
+  serving->faults = faults;
+  const auto moved = [this, serving] {
+    if (--serving->moves_left == 0 && m_config.replay_policy == ReplayPolicy::block)
+      finish_block(*serving);
+    if (--m_batch_moves == 0) end_batch();
+  };
+  // A harvested block comes back whole, as memHarvester moves chunks; the pages the
+  // neighbour lacks come from host memory.
+  std::vector<bool> from_peer(pages.size(), false);
+  if (state.harvested) {
+    const ManagedSpace::Harvested harvested = *state.harvested;
+    state.harvested.reset();
+    for (size_t p = 0; p < pages.size(); ++p) {
+      from_peer[p] = harvested.pages[p];
+      pages[p] = pages[p] || from_peer[p];
+    }
+    for (const auto& [first, count] : runs_of(from_peer)) {
+      ++m_batch_moves;
+      ++serving->moves_left;
+      fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, gate, moved);
+    }
+    release_if_unused(harvested.peer, harvested.chunk);
     }
     std::vector<bool> from_host(pages.size());
     for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
@@ -219,13 +257,7 @@ void UvmDriver::service_batch() {
     serving->pages = std::move(pages);
     m_faults_in_service += faults.size();
     m_serving.push_back(serving);
-  }
-  if (m_config.replay_policy == ReplayPolicy::block)
-    for (const auto& serving : m_serving)
-      if (serving->moves_left == 0) finish_block(*serving);
-  m_buffer.insert(m_buffer.begin(), deferred.begin(), deferred.end());
-  multi_path_prefetch(by_block.begin()->first, by_block.rbegin()->first);
-  if (--m_batch_moves == 0) end_batch();
+    return true;
 }
 
 bool UvmDriver::within_limit() const {
@@ -439,7 +471,6 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
   auto finish = [left, done] {
     if (--*left == 0) done();
   };
-  const uint64_t page = m_config.page_bytes;
   for (uint64_t block : m_space.blocks_of(address, bytes)) {
     ManagedSpace::Block& state = m_space.block(block);
     if (state.harvested) {
@@ -454,11 +485,9 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
       drop_harvest(block);
     }
     if (!state.chunk) continue;
-    const uint64_t start = m_space.block_address(block);
-    std::vector<bool> pages(state.resident.size(), false);
+    std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
     for (uint64_t p = 0; p < pages.size(); ++p) {
-      const uint64_t page_start = start + p * page;
-      pages[p] = state.resident[p] && page_start < address + bytes && address < page_start + page;
+      pages[p] = pages[p] && state.resident[p];
       if (!pages[p]) continue;
       state.resident[p] = false;
       --state.resident_pages;

@@ -79,6 +79,11 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // host access does (copy-engine reads, then PCIe), and calls `done` when they are there. Call
   // once settled.
   void migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done);
+  // cudaMemPrefetchAsync to the GPU: moves the pages of [address, address + bytes) that are not
+  // on the GPU here, as a batch of no faults (no service time) does; when_settled says when they
+  // are in. Blocks that get no chunk (every chunk in flight or the prefetch's own) stay where
+  // they are. Call once settled.
+  void prefetch(uint64_t address, uint64_t bytes);
   // Host memory's bytes; call after migrate_to_host of the range.
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
   void host_write(uint64_t address, const void* data, uint64_t bytes);
@@ -107,6 +112,15 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   struct Serving;
 
   void service_batch();  // the open batch's service time is over
+  // Serves `block` in the open batch: gets it a chunk, then moves the pages `wanted` names (a
+  // prefetch), or else those its `faults` need with the tree prefetcher's, from the neighbour
+  // that holds it or host memory; its faults are replayed once they are in. False when it
+  // cannot be served now (its bytes are moving, or no chunk can be had).
+  bool serve_block(uint64_t block, const std::vector<Fault>& faults,
+                   const std::vector<bool>* wanted, const std::vector<uint64_t>& batch_blocks,
+                   std::vector<uint64_t>& path_load);
+  // With replay_policy block: finishes the batch's blocks that had nothing to move.
+  void finish_unmoved_blocks();
   // A free chunk for `block`, or a new one while GPU memory and gpu_memory_bytes allow; none
   // else.
   std::optional<uint32_t> free_chunk(uint64_t block);

@@ -103,6 +103,9 @@ struct UvmDriver::Stats {
         chunks_prefetched_from_peer(
             r.counter(g, "chunks_prefetched_from_peer", "chunks",
                       "chunks the multi-path prefetcher moved from a neighbour to the GPU")),
+        host_prefetch_pages(r.counter(g, "host_prefetch_pages", "pages",
+                                      "pages cudaMemPrefetchAsync moved to the GPU (in "
+                                      "pages_to_gpu too)")),
         pages_relayed(r.counter(g, "pages_relayed", "pages",
                                 "of the pages migrated to the GPU from host memory, those "
                                 "fetched through a yielding GPU (uvm.parallel_fetch)")),
@@ -113,8 +116,8 @@ struct UvmDriver::Stats {
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
-      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer, &pages_relayed,
-      &chunks_reclaimed;
+      &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
+      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed;
 };
 
 // Runs of consecutive set entries: (first, count).

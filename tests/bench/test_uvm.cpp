@@ -139,6 +139,40 @@ TEST_CASE("uvm: a far fault waits for the batch's service time, PCIe and the cop
   cuda.free(c);
 }
 
+TEST_CASE("uvm: cudaMemPrefetchAsync moves pages with no fault and no service time") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 1024;  // one page of floats
+  const uint64_t a = cuda.malloc_managed(n * 4), c = cuda.malloc(n * 4);
+  cuda.copy_to_device(a, ramp(n, 0.5f).data(), n * 4);
+  const uint64_t faults = counter("far_faults"), batches = counter("fault_batches");
+  const uint64_t start = now_ps();
+  cuda.prefetch_managed(a, n * 4, false);
+  // PCIe (500 + 4096 ns), then the copy engine's write of the page, to within a core clock.
+  const int64_t write_ps = int64_t(now_ps() - start) - int64_t((500 + 4096) * 1000);
+  const int64_t period_ps = int64_t(platform().gpu().clock_period().value());
+  CHECK(write_ps > int64_t(copy_engine_page_write_ps) - period_ps);
+  CHECK(write_ps < int64_t(copy_engine_page_write_ps) + period_ps);
+  CHECK(counter("host_prefetch_pages") == 1);
+  CHECK(counter("fault_batches") == batches);
+  // The kernel finds the page there: no fault.
+  vecadd(a, a, c, n);
+  CHECK(counter("far_faults") == faults);
+  std::vector<float> got(n);
+  cuda.copy_to_host(got.data(), c, n * 4);
+  const std::vector<float> expected = ramp(n, 1.0f);
+  CHECK(got == expected);
+  // To host memory: the page goes back, and a prefetch of what is there moves nothing.
+  const uint64_t to_host = counter("pages_to_host");
+  cuda.prefetch_managed(a, n * 4, true);
+  CHECK(counter("pages_to_host") == to_host + 1);
+  const uint64_t back = now_ps();
+  cuda.prefetch_managed(a, n * 4, true);
+  CHECK(now_ps() == back);
+  CHECK_THROWS_AS(cuda.prefetch_managed(c, 4, false), std::invalid_argument);  // not managed
+  cuda.free(a);
+  cuda.free(c);
+}
+
 TEST_CASE("uvm: oversubscribed GPU memory evicts whole chunks and the bytes survive") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint32_t n = 8192;  // 32 KiB a buffer: two chunks each, six against the GPU's two

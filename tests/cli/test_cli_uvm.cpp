@@ -101,6 +101,29 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
   }
 }
 
+TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them") {
+  const std::string dir = scratch_dir("cli_uvm_prefetch");
+  auto workload =
+      nlohmann::json::parse(read_text(shipped("testbenches/workloads/managed/vecadd.json")));
+  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  nlohmann::json steps = nlohmann::json::array();
+  for (const char* buffer : {"a", "b", "c"}) steps.push_back({{"prefetch", {{"buffer", buffer}}}});
+  for (const auto& launch : workload["launches"]) steps.push_back(launch);
+  steps.push_back({{"prefetch", {{"buffer", "c"}, {"to", "host"}}}});
+  workload["launches"] = steps;
+  write_text(dir + "/prefetched.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q --verify -p gpu_small --workload " + dir +
+                                "/prefetched.json --out " + dir + "/out");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+  const auto stats = nlohmann::json::parse(read_text(dir + "/out/report.json"))["stats"];
+  CHECK(value(stats["host.uvm"], "far_faults") == 0);
+  CHECK(value(stats["host.uvm"], "host_prefetch_pages") ==
+        value(stats["host.uvm"], "pages_to_gpu"));
+  CHECK(value(stats["host.uvm"], "pages_to_host") > 0);
+}
+
 TEST_CASE("cli: printf prints a string in managed memory") {
   // tests/data/ptx/device_printf.cu's print_values prints the string it is given with %s.
   const std::string dir = scratch_dir("cli_uvm_printf");

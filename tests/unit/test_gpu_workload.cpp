@@ -232,6 +232,15 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
       {[](nlohmann::json& w) { w["launches"] = nlohmann::json::array(); },
        {"launches: expected a non-empty array"}},
       {[](nlohmann::json& w) {
+         w["launches"].push_back({{"prefetch", {{"buffer", "a"}}}});
+       },
+       {"launches[1].prefetch.buffer: 'a' is not managed; cudaMemPrefetchAsync moves managed"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["managed"] = true;
+         w["launches"].push_back({{"prefetch", {{"buffer", "a"}, {"to", "cpu"}}}});
+       },
+       {"launches[1].prefetch.to: is 'cpu'; expected 'gpu' or 'host'"}},
+      {[](nlohmann::json& w) {
          w["launches"][0] = {{"copy", {{"from", "a"}, {"to", "d"}}}};
        },
        {"launches[0].copy.to: no buffer named 'd'"}},
