@@ -78,8 +78,10 @@ std::string shipped(const std::string& relative) {
 }
 
 nlohmann::json shipped_kernel_workload(const std::string& name) {
-  const std::filesystem::path folder = shipped("testbenches/workloads");
-  auto workload = nlohmann::json::parse(read_text((folder / (name + ".json")).string()));
-  workload["ptx"] = (folder / workload["ptx"].get<std::string>()).lexically_normal().string();
+  const std::filesystem::path file =
+      std::filesystem::path(shipped("testbenches/workloads")) / (name + ".json");
+  auto workload = nlohmann::json::parse(read_text(file.string()));
+  workload["ptx"] =
+      (file.parent_path() / workload["ptx"].get<std::string>()).lexically_normal().string();
   return workload;
 }

@@ -103,9 +103,7 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
 
 TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them") {
   const std::string dir = scratch_dir("cli_uvm_prefetch");
-  auto workload =
-      nlohmann::json::parse(read_text(shipped("testbenches/workloads/managed/vecadd.json")));
-  workload["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  auto workload = shipped_kernel_workload("managed/vecadd");
   nlohmann::json steps = nlohmann::json::array();
   for (const char* buffer : {"a", "b", "c"}) steps.push_back({{"prefetch", {{"buffer", buffer}}}});
   for (const auto& launch : workload["launches"]) steps.push_back(launch);
