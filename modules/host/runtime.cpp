@@ -87,7 +87,11 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       m_pcie_busy_ps(stats.counter(this->name(), "pcie_busy", "ps",
                                    "time the PCIe link carried copies, both directions")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
-                                "simulated time from each launch to its completion")) {
+                                "simulated time from each launch to its completion")),
+      m_chunks_lent(stats.counter(this->name(), "chunks_lent", "chunks",
+                                  "chunks of this GPU's memory a harvesting GPU borrowed")),
+      m_chunks_taken_back(stats.counter(this->name(), "chunks_taken_back", "chunks",
+                                        "borrowed chunks this GPU's own allocations took back")) {
   const auto chunks = [this](uint64_t bytes) -> std::optional<uint64_t> {
     try {
       return allocate(bytes, false);
@@ -116,7 +120,10 @@ uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
       if (answer == MemoryBorrower::Reclaim::holds_none ||
           (answer == MemoryBorrower::Reclaim::wait && !may_wait))
         throw;
-      if (answer == MemoryBorrower::Reclaim::gave_back) continue;
+      if (answer == MemoryBorrower::Reclaim::gave_back) {
+        m_chunks_taken_back.inc();
+        continue;
+      }
       // Any borrower's change will do; the others' calls find the flag set long after.
       const auto changed = std::make_shared<bool>(false);
       for (MemoryBorrower* borrower : m_borrowers)
@@ -147,6 +154,7 @@ std::optional<uint64_t> Runtime::lend(uint64_t bytes) {
     const uint64_t address = m_allocator.allocate(bytes);
     m_untouched_from = std::max(m_untouched_from, address + bytes);
     m_lent.insert(address);
+    m_chunks_lent.inc();
     return address;
   } catch (const OutOfDeviceMemory&) {
     return std::nullopt;

@@ -142,6 +142,9 @@ TEST_CASE("host threads: a yielding GPU takes back a free lent chunk before a re
   CHECK(counter("chunks_reclaimed") == 2);
   CHECK(counter("pages_to_host") == to_host);
   CHECK_THROWS_AS(gpu1.malloc(chunk), ohmvp::OutOfDeviceMemory);  // nothing lent is left
+  // GPU 1's own counts: two chunks lent (x's and y's; z reused y's), both taken back.
+  CHECK(platform().stats().find_counter("host1", "chunks_lent")->value() == 2);
+  CHECK(platform().stats().find_counter("host1", "chunks_taken_back")->value() == 2);
   // z's bytes are in host memory.
   launch_vecadd(gpu0, module, z, z, c);
   gpu0.synchronize();
