@@ -6,7 +6,6 @@
 
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_parser.h"
-#include "modules/host/buffer_locator.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/workload_architecture.h"
 #include "platforms/simulated_executor.h"
@@ -55,12 +54,8 @@ void HostThread::run(Runtime& runtime) {
   } catch (const ConfigError& error) {
     m_failure = [message = who + ": " + error.what()] { throw ConfigError(message); };
   } catch (const DeviceFaultError& error) {
-    std::string message = who + ": " + error.what();
-    if (error.global_address() && executor) {
-      const std::string where =
-          locate_address(*error.global_address(), executor->located_buffers());
-      if (!where.empty()) message += "; that is " + where;
-    }
+    const std::string message =
+        who + ": " + error.what() + (executor ? executor->fault_location(error) : "");
     m_failure = [message] { throw SimulationError(message); };
   } catch (const std::exception& error) {
     m_failure = [message = who + ": " + error.what()] { throw SimulationError(message); };

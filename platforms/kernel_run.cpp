@@ -10,7 +10,6 @@
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
 #include "modules/gpu/ptx/ptx_parser.h"
-#include "modules/host/buffer_locator.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
@@ -228,11 +227,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                               "--time-limit");
       }
       const auto* fault = dynamic_cast<const DeviceFaultError*>(&error);
-      if (fault && fault->global_address() && executor) {
-        const std::string where =
-            locate_address(*fault->global_address(), executor->located_buffers());
-        if (!where.empty()) throw SimulationError(std::string(error.what()) + "; that is " + where);
-      }
+      if (fault && executor)
+        if (const std::string where = executor->fault_location(*fault); !where.empty())
+          throw SimulationError(error.what() + where);
       throw;
     }
     monitor.clear_line();

@@ -13,8 +13,8 @@
 namespace ohmvp {
 
 struct RunOptions {
-  std::string platform;                // name or file; empty for the default platform
-  std::string workload;                // name or file; empty for the platform's default workload
+  std::string platform;  // name or file; empty for the default platform
+  std::string workload;  // name or file; empty for the platform's default workload
   // Multi-GPU platforms: the workloads of GPUs 1 and up (--gpu-workload N=WORKLOAD[@TIME]), each
   // run by a host program of its own beside GPU 0's, from simulated time `start_ps`.
   struct GpuWorkloadChoice {

@@ -79,6 +79,12 @@ std::vector<LocatedBuffer> SimulatedExecutor::located_buffers() const {
   return located;
 }
 
+std::string SimulatedExecutor::fault_location(const DeviceFaultError& fault) const {
+  if (!fault.global_address()) return "";
+  const std::string where = locate_address(*fault.global_address(), located_buffers());
+  return where.empty() ? "" : "; that is " + where;
+}
+
 std::vector<uint8_t> SimulatedExecutor::read_buffer(const std::string& name) {
   std::vector<uint8_t> bytes(buffer(name).size_bytes());
   m_runtime.copy_to_host(bytes.data(), m_addresses.at(name), bytes.size());

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/errors.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/host/buffer_locator.h"
 #include "modules/host/gpu_workload.h"
@@ -28,6 +29,8 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   // The workload's buffers where they were allocated, for a fault message to name.
   std::vector<LocatedBuffer> located_buffers() const;
+  // "; that is <where>" for a fault at a global address in or next to one of them; else empty.
+  std::string fault_location(const DeviceFaultError& fault) const;
 
   // An output buffer's bytes, copied back to the host.
   std::vector<uint8_t> read_buffer(const std::string& name);

@@ -57,9 +57,9 @@ using TextureAddress = gpu::TextureAddress;
 
 struct TextureBinding {
   std::string buffer;
-  uint32_t channels = 1;    // elements a texel: 1, 2 or 4 (float, float2, float4)
+  uint32_t channels = 1;         // elements a texel: 1, 2 or 4 (float, float2, float4)
   bool normalized_read = false;  // "read_mode": "normalized_float" (cudaReadModeNormalizedFloat)
-  uint32_t dimensions = 1;  // 1, 2 (height given) or 3 (height and depth given)
+  uint32_t dimensions = 1;       // 1, 2 (height given) or 3 (height and depth given)
   uint64_t width = 0;
   uint64_t height = 1;
   uint64_t depth = 1;
@@ -77,7 +77,7 @@ struct KernelArg {
   // enclosing repeat step.
   enum class Source { literal, count_of, loop_index };
   Kind kind = Kind::scalar;
-  std::string buffer;  // buffer: its name; count_of / loop_index: the buffer or loop named
+  std::string buffer;   // buffer: its name; count_of / loop_index: the buffer or loop named
   uint64_t offset = 0;  // buffer: elements past the buffer's start (d_ptr + offset)
   ElementType scalar_type = ElementType::u32;
   Source source = Source::literal;
@@ -112,14 +112,14 @@ struct WorkloadStep {
   Kind kind = Kind::launch;
   std::string path;  // JSON path, for messages
   KernelLaunch launch;
-  uint64_t count = 0;               // repeat
-  std::string index_name;           // repeat: the loop counter's name for {"loop_index": ...}
-  std::string buffer;  // repeat_until_zero: watched; fill, prefetch: target; copy: source
-  uint64_t element = 0;             // repeat_until_zero
-  uint64_t max_iterations = 0;      // repeat_until_zero
-  std::string destination;          // copy
-  uint64_t fill_bits = 0;           // fill, in the target buffer's element type
-  bool to_host = false;             // prefetch: to host memory, not the GPU
+  uint64_t count = 0;           // repeat
+  std::string index_name;       // repeat: the loop counter's name for {"loop_index": ...}
+  std::string buffer;           // repeat_until_zero: watched; fill, prefetch: target; copy: source
+  uint64_t element = 0;         // repeat_until_zero
+  uint64_t max_iterations = 0;  // repeat_until_zero
+  std::string destination;      // copy
+  uint64_t fill_bits = 0;       // fill, in the target buffer's element type
+  bool to_host = false;         // prefetch: to host memory, not the GPU
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
 

@@ -14,7 +14,7 @@ namespace ohmvp {
 // resolved to numbers.
 struct ResolvedArg {
   KernelArg::Kind kind = KernelArg::Kind::scalar;
-  std::string buffer;  // buffer and texture arguments
+  std::string buffer;        // buffer and texture arguments
   uint64_t byte_offset = 0;  // buffer: bytes past the buffer's start
   ElementType scalar_type = ElementType::u32;
   uint64_t bits = 0;  // scalar

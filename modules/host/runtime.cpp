@@ -109,12 +109,16 @@ uint64_t Runtime::malloc(uint64_t bytes) {
   return allocate(bytes, true);
 }
 
+uint64_t Runtime::take(uint64_t bytes) {
+  const uint64_t address = m_allocator.allocate(bytes);
+  m_untouched_from = std::max(m_untouched_from, address + bytes);
+  return address;
+}
+
 uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
   for (;;) {
     try {
-      const uint64_t address = m_allocator.allocate(bytes);
-      m_untouched_from = std::max(m_untouched_from, address + bytes);
-      return address;
+      return take(bytes);
     } catch (const OutOfDeviceMemory&) {
       const MemoryBorrower::Reclaim answer = reclaim_one();
       if (answer == MemoryBorrower::Reclaim::holds_none ||
@@ -124,16 +128,12 @@ uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
         m_chunks_taken_back.inc();
         continue;
       }
-      // Any borrower's change will do; the others' calls find the flag set long after.
-      const auto changed = std::make_shared<bool>(false);
-      for (MemoryBorrower* borrower : m_borrowers)
-        borrower->when_reclaimable([this, changed] {
-          if (*changed) return;
-          *changed = true;
-          wake();
-        });
-      run_until([changed] { return *changed; },
-                "waiting for lent memory to be written back to host memory");
+      // Any borrower's change will do.
+      wait_for(
+          [this](const std::function<void()>& changed) {
+            for (MemoryBorrower* borrower : m_borrowers) borrower->when_reclaimable(changed);
+          },
+          "waiting for lent memory to be written back to host memory");
     }
   }
 }
@@ -151,8 +151,7 @@ MemoryBorrower::Reclaim Runtime::reclaim_one() {
 
 std::optional<uint64_t> Runtime::lend(uint64_t bytes) {
   try {
-    const uint64_t address = m_allocator.allocate(bytes);
-    m_untouched_from = std::max(m_untouched_from, address + bytes);
+    const uint64_t address = take(bytes);
     m_lent.insert(address);
     m_chunks_lent.inc();
     return address;
@@ -262,23 +261,28 @@ bool Runtime::mapped(uint64_t address, uint64_t bytes) const {
   return (block && m_lent.count(block->address) == 0) || m_uvm->mapped(address, bytes);
 }
 
-void Runtime::settle_managed() {
-  bool settled = false;
-  m_uvm->when_settled([this, &settled] {
-    settled = true;
+void Runtime::wait_for(const std::function<void(const std::function<void()>&)>& start,
+                       const char* what) {
+  // Shared: a callback may outlast this call (several registered, one called).
+  const auto done = std::make_shared<bool>(false);
+  start([this, done] {
+    if (*done) return;
+    *done = true;
     wake();
   });
-  run_until([&settled] { return settled; }, "waiting for managed pages on their way out");
+  run_until([done] { return *done; }, what);
+}
+
+void Runtime::settle_managed() {
+  wait_for([this](const std::function<void()>& done) { m_uvm->when_settled(done); },
+           "waiting for managed pages on their way out");
 }
 
 void Runtime::bring_to_host(uint64_t address, uint64_t bytes) {
   settle_managed();
-  bool there = false;
-  m_uvm->migrate_to_host(address, bytes, [this, &there] {
-    there = true;
-    wake();
-  });
-  run_until([&there] { return there; }, "bringing managed pages back to host memory");
+  wait_for([this, address, bytes](
+               const std::function<void()>& done) { m_uvm->migrate_to_host(address, bytes, done); },
+           "bringing managed pages back to host memory");
 }
 
 void Runtime::read_bytes(uint64_t address, void* data, uint64_t bytes) {
@@ -320,12 +324,8 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
 void Runtime::quiesce() {
   synchronize();
   if (m_settling == nullptr || m_settling->idle()) return;
-  bool quiet = false;
-  m_settling->when_idle([this, &quiet] {
-    quiet = true;
-    wake();
-  });
-  run_until([&quiet] { return quiet; }, "waiting for the memory's migrations to finish");
+  wait_for([this](const std::function<void()>& done) { m_settling->when_idle(done); },
+           "waiting for the memory's migrations to finish");
 }
 
 void Runtime::device_side_copy_time(uint64_t bytes_moved) {

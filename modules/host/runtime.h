@@ -197,8 +197,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void raise_seen_fault() const;
   // Runs the simulation until every queued launch is done, and reaps them.
   void wait_for_launches(const char* what);
-  // Moves m_untouched_from past the block. With `may_wait`, a host call's, it waits for borrowed
-  // chunks to become removable; without, it takes back only those that can go at once.
+  // A block from the allocator (OutOfDeviceMemory when none fits), m_untouched_from moved past it.
+  uint64_t take(uint64_t bytes);
+  // take(), taking borrowed chunks back when nothing fits. With `may_wait`, a host call's, it
+  // waits for borrowed chunks to become removable; without, it takes back only those that can go
+  // at once.
   uint64_t allocate(uint64_t bytes, bool may_wait);
   // One borrowed chunk back: a free one from any borrower, else a removable one.
   MemoryBorrower::Reclaim reclaim_one();
@@ -216,6 +219,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void write_bytes(uint64_t address, const void* data, uint64_t bytes);
   // Runs until the UVM driver has no pre-eviction in flight.
   void settle_managed();
+  // Runs until the callback `start` hands out has been called (run_until with a flag that
+  // callback sets; it may be handed to several, the first call counts).
+  void wait_for(const std::function<void(const std::function<void()>&)>& start, const char* what);
   void bring_to_host(uint64_t address, uint64_t bytes);
 
   gpu::Gpu& m_gpu;

@@ -165,19 +165,16 @@ void UvmDriver::service_batch() {
 }
 
 void UvmDriver::prefetch(uint64_t address, uint64_t bytes) {
-  std::map<uint64_t, std::vector<bool>> wanted;
-  std::vector<uint64_t> blocks;
-  for (uint64_t block : m_space.blocks_of(address, bytes)) {
-    std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
-    const std::vector<bool> allocated = m_space.allocated_pages(block);
-    for (size_t p = 0; p < pages.size(); ++p) pages[p] = pages[p] && allocated[p];
-    wanted.emplace(block, std::move(pages));
-    blocks.push_back(block);
-  }
+  const std::vector<uint64_t> blocks = m_space.blocks_of(address, bytes);
   m_batch_open = true;  // a batch of no faults: the pages are its prefetch
   std::vector<uint64_t> path_load(m_peers.size() + 1, 0);
   ++m_batch_moves;
-  for (const auto& [block, pages] : wanted) serve_block(block, {}, &pages, blocks, path_load);
+  for (uint64_t block : blocks) {
+    std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
+    const std::vector<bool> allocated = m_space.allocated_pages(block);
+    for (size_t p = 0; p < pages.size(); ++p) pages[p] = pages[p] && allocated[p];
+    serve_block(block, {}, &pages, blocks, path_load);
+  }
   finish_unmoved_blocks();
   if (--m_batch_moves == 0) end_batch();
 }
@@ -237,27 +234,27 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
       fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, gate, moved);
     }
     release_if_unused(harvested.peer, harvested.chunk);
-    }
-    std::vector<bool> from_host(pages.size());
-    for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
-    std::vector<std::optional<uint32_t>> staging(m_peers.size());  // per yielding GPU
-    for (const auto& [first, count] : runs_of(from_host)) {
-      ++m_batch_moves;
-      ++serving->moves_left;
-      const uint32_t path = m_config.parallel_fetch
-                                ? fetch_path(block, count * m_config.page_bytes, path_load, staging)
-                                : 0;
-      if (path == 0)
-        migrate_in(block, first, count, gate, moved);
-      else
-        relay_in(block, first, count, path - 1, *staging[path - 1], gate, moved);
-    }
-    for (uint32_t p = 0; p < staging.size(); ++p)  // a chunk taken for a path not chosen
-      if (staging[p]) release_if_unused(p, *staging[p]);
-    serving->pages = std::move(pages);
-    m_faults_in_service += faults.size();
-    m_serving.push_back(serving);
-    return true;
+  }
+  std::vector<bool> from_host(pages.size());
+  for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
+  std::vector<std::optional<uint32_t>> staging(m_peers.size());  // per yielding GPU
+  for (const auto& [first, count] : runs_of(from_host)) {
+    ++m_batch_moves;
+    ++serving->moves_left;
+    const uint32_t path = m_config.parallel_fetch
+                              ? fetch_path(block, count * m_config.page_bytes, path_load, staging)
+                              : 0;
+    if (path == 0)
+      migrate_in(block, first, count, gate, moved);
+    else
+      relay_in(block, first, count, path - 1, *staging[path - 1], gate, moved);
+  }
+  for (uint32_t p = 0; p < staging.size(); ++p)  // a chunk taken for a path not chosen
+    if (staging[p]) release_if_unused(p, *staging[p]);
+  serving->pages = std::move(pages);
+  m_faults_in_service += faults.size();
+  m_serving.push_back(serving);
+  return true;
 }
 
 bool UvmDriver::within_limit() const {

@@ -252,12 +252,12 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::vector<std::unique_ptr<Peer>> m_peers;
   std::vector<std::function<void()>> m_reclaimable_waiters;
   NvlinkFabric* m_fabric = nullptr;
-  uint32_t m_port = 0;       // this GPU's NVLink port
-  uint32_t m_next_peer = 0;  // the neighbour the next harvest tries first
+  uint32_t m_port = 0;            // this GPU's NVLink port
+  uint32_t m_next_peer = 0;       // the neighbour the next harvest tries first
   uint64_t m_previous_first = 0;  // the first block of the previous batch's faults
-  uint32_t m_leaving = 0;    // chunks being pre-evicted
-  uint32_t m_background = 0;   // pre-evictions and write-backs in flight
-  bool m_memory_full = false;  // device memory refused a chunk
+  uint32_t m_leaving = 0;         // chunks being pre-evicted
+  uint32_t m_background = 0;      // pre-evictions and write-backs in flight
+  bool m_memory_full = false;     // device memory refused a chunk
   std::unique_ptr<Stats> m_stats;
   TraceSignal m_trace_faults;
 };
