@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,12 @@
 
 CliResult run_ohmvp(const std::string& arguments) {
   return run_shell(std::string(OHMVP_EXECUTABLE) + " " + arguments);
+}
+
+void require_usage_error(const CliResult& r, const std::string& message) {
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains(message));
 }
 
 CliResult run_ohmvp_within(uint64_t kib, const std::string& arguments) {

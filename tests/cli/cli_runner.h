@@ -15,6 +15,8 @@ CliResult run_ohmvp(const std::string& arguments);
 // The same with the process's address space limited to `kib` KiB (ulimit -v).
 CliResult run_ohmvp_within(uint64_t kib, const std::string& arguments);
 CliResult run_shell(const std::string& shell_command);
+// Checks a refusal of bad input: exit code 2 and `message` in the output (shown on failure).
+void require_usage_error(const CliResult& r, const std::string& message);
 
 // A fresh empty folder for one test's files, removed when the test process ends.
 std::string scratch_dir(const std::string& name);

@@ -10,12 +10,6 @@ using Catch::Contains;
 
 namespace {
 
-void require_usage_error(const CliResult& r, const std::string& message) {
-  INFO(r.output);
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.output, Contains(message));
-}
-
 // `ohmvp run --quiet` of random traffic from address 0 (`fields`: the rest of the traffic object)
 // in `dir`, with `options`.
 CliResult run_random_traffic(const std::string& dir, const std::string& fields,

@@ -46,30 +46,30 @@ TEST_CASE("cli: compare puts two runs side by side") {
   CHECK_THAT(rows.output, !Contains("\nipc "));
 
   SECTION("bad input: exit code 2, nothing written") {
-    const auto refused = [](const CliResult& bad, const std::string& message) {
-      INFO(bad.output);
-      CHECK(bad.exit_code == 2);
-      CHECK_THAT(bad.output, Contains(message));
-    };
-    refused(run_ohmvp("compare " + dir + "/gto"), "expected at least two reports");
+    require_usage_error(run_ohmvp("compare " + dir + "/gto"), "expected at least two reports");
     // A FIFO would block the read, a device never end it.
     REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0600) == 0);
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/fifo"),
-            "cannot read " + dir + "/fifo: not a regular file");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/fifo"),
-            "cannot write " + dir + "/fifo: not a regular file");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto/report.json"),
-            "a report compared; it would be overwritten");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/none --json " + dir + "/bad.json"),
-            "cannot read " + dir + "/none");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr -f ipx --json " + dir + "/bad.json"),
-            "no report has a figure 'ipx'; did you mean 'ipc'?");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --figure"),
-            "ohmvp compare: the required argument for option '--figure' is missing");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto"),
-            "cannot write " + dir + "/gto: a folder, not a file");
-    refused(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/new/"),
-            "cannot write '" + dir + "/new/': no file name");
+    require_usage_error(run_ohmvp("compare " + dir + "/gto " + dir + "/fifo"),
+                        "cannot read " + dir + "/fifo: not a regular file");
+    require_usage_error(
+        run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/fifo"),
+        "cannot write " + dir + "/fifo: not a regular file");
+    require_usage_error(
+        run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto/report.json"),
+        "a report compared; it would be overwritten");
+    require_usage_error(
+        run_ohmvp("compare " + dir + "/gto " + dir + "/none --json " + dir + "/bad.json"),
+        "cannot read " + dir + "/none");
+    require_usage_error(
+        run_ohmvp("compare " + dir + "/gto " + dir + "/lrr -f ipx --json " + dir + "/bad.json"),
+        "no report has a figure 'ipx'; did you mean 'ipc'?");
+    require_usage_error(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --figure"),
+                        "ohmvp compare: the required argument for option '--figure' is missing");
+    require_usage_error(run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto"),
+                        "cannot write " + dir + "/gto: a folder, not a file");
+    require_usage_error(
+        run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/new/"),
+        "cannot write '" + dir + "/new/': no file name");
     CHECK_FALSE(std::filesystem::exists(dir + "/bad.json"));
     CHECK_FALSE(std::filesystem::exists(dir + "/gto.tmp"));
     CHECK_FALSE(std::filesystem::exists(dir + "/new"));

@@ -91,10 +91,7 @@ TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {
 TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   const std::string dir = scratch_dir("cli_gpu_workload_errors");
   const auto refused = [&dir](const std::string& options, const std::string& message) {
-    const CliResult r = run_ohmvp("run -q " + options + " --out " + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains(message));
+    require_usage_error(run_ohmvp("run -q " + options + " --out " + dir + "/out"), message);
   };
   refused(
       "-p multi_gpu_huvm --gpu-workload spmv",

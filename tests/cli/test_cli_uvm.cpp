@@ -169,53 +169,37 @@ TEST_CASE("cli: memHarvester: neighbours' memory takes GPU 0's evicted chunks") 
 
 TEST_CASE("cli: bad managed-memory input names its key") {
   const std::string dir = scratch_dir("cli_uvm_errors");
+  const std::string out = " --out " + dir + "/out";
   auto workload = shipped_kernel_workload("vecadd");
   SECTION("managed is a boolean") {
     workload["buffers"]["a"]["managed"] = 1;
     write_text(dir + "/w.json", workload.dump());
-    const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("buffers.a.managed"));
+    require_usage_error(run_ohmvp("run -q --workload " + dir + "/w.json" + out),
+                        "buffers.a.managed");
   }
   SECTION("a chunk larger than the GPU's memory") {
-    const CliResult r =
-        run_ohmvp("run -q -p ohm_base_planar --workload " +
-                  shipped("testbenches/workloads/managed/vecadd.json") + " --out " + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("uvm.chunk_bytes: is 2097152; managed memory needs chunks no "
-                                  "larger than the GPU's memory (442368 bytes)"));
+    require_usage_error(run_ohmvp("run -q -p ohm_base_planar --workload " +
+                                  shipped("testbenches/workloads/managed/vecadd.json") + out),
+                        "uvm.chunk_bytes: is 2097152; managed memory needs chunks no larger than "
+                        "the GPU's memory (442368 bytes)");
   }
   SECTION("harvesting without neighbours") {
-    const CliResult r =
-        run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"harvest": true}' --out )" + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("uvm.harvest: expected neighbour GPUs to harvest memory from "
-                                  "(multi_gpu.gpus of at least 2)"));
+    require_usage_error(run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"harvest": true}')" + out),
+                        "uvm.harvest: expected neighbour GPUs to harvest memory from "
+                        "(multi_gpu.gpus of at least 2)");
   }
   SECTION("several GPUs on a memory-only platform") {
-    const CliResult r =
-        run_ohmvp(R"(run -q -p ddr4_2400 --set 'multi_gpu={"gpus": 2}' --out )" + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("multi_gpu.gpus: is 2; GPUs need a \"gpu\" section"));
+    require_usage_error(run_ohmvp(R"(run -q -p ddr4_2400 --set 'multi_gpu={"gpus": 2}')" + out),
+                        "multi_gpu.gpus: is 2; GPUs need a \"gpu\" section");
   }
   SECTION("an unknown replay policy") {
-    const CliResult r =
-        run_ohmvp("run -q -p multi_gpu_huvm --set uvm.replay_policy=flush --out " + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("uvm.replay_policy"));
+    const CliResult r = run_ohmvp("run -q -p multi_gpu_huvm --set uvm.replay_policy=flush" + out);
+    require_usage_error(r, "uvm.replay_policy");
     CHECK_THAT(r.output, Contains("batch"));
   }
   SECTION("a misspelt uvm key") {
-    const CliResult r =
-        run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"chunk_byte": 4096}' --out )" + dir + "/out");
-    INFO(r.output);
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.output, Contains("unknown key 'chunk_byte' at uvm; did you mean 'chunk_bytes'?"));
+    require_usage_error(run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"chunk_byte": 4096}')" + out),
+                        "unknown key 'chunk_byte' at uvm; did you mean 'chunk_bytes'?");
   }
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 }
