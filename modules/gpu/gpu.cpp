@@ -429,6 +429,10 @@ void Gpu::set_translation(ManagedTranslation* translation) {
   for (auto& sm : m_sms) sm->set_translation(translation);
 }
 
+void Gpu::invalidate_translations(uint64_t address, uint64_t bytes) {
+  for (auto& sm : m_sms) sm->invalidate_translations(address, bytes);
+}
+
 void Gpu::read(uint64_t address, void* data, uint64_t bytes) {
   debug(tlm::TLM_READ_COMMAND, address, static_cast<uint8_t*>(data), bytes);
 }

@@ -74,6 +74,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   CopyEngine& copy_engine() { return *m_copy_engine; }
   // Every SM's requests to managed addresses go through `translation` (the UVM driver).
   void set_translation(ManagedTranslation* translation);
+  // A TLB shootdown on every SM: the pages [address, address + bytes) overlaps are being unmapped.
+  void invalidate_translations(uint64_t address, uint64_t bytes);
 
   const GpuConfig& config() const { return m_config; }
   uint64_t device_base() const { return m_map.base; }

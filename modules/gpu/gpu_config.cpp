@@ -172,6 +172,12 @@ void parse_crossbar(const ConfigReader& reader, CrossbarConfig& c) {
   reader.finish();
 }
 
+void parse_tlb(const ConfigReader& reader, TlbConfig& c) {
+  reader.get("entries", c.entries, 0u, 1u << 24);
+  reader.get("page_walk_cycles", c.page_walk_cycles, 0u, 1000000u);
+  reader.finish();
+}
+
 }  // namespace
 
 const char* unit_class_name(UnitClass unit) {
@@ -258,6 +264,7 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   parse_shared_memory(reader.child("shared_memory"), c.shared_memory);
   parse_l2(reader.child("l2"), c.l2);
   parse_crossbar(reader.child("crossbar"), c.crossbar);
+  parse_tlb(reader.child("tlb"), c.tlb);
   parse_tensor_core(reader.child("tensor_core"), c.tensor);
   c.units[unit_index(UnitClass::tensor)] = tensor_unit(c.tensor);
   const ConfigReader constant = reader.child("constant_cache");

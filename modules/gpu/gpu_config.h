@@ -136,6 +136,15 @@ struct CrossbarConfig {
   uint32_t bytes_per_cycle_per_port = 32;
 };
 
+// The SMs' TLBs for managed pages (modules/gpu/tlb.h); UVMSmart's figures (PARAMETERS.md): 4096
+// entries per SM, fully associative, looked up in the cycle a request leaves the L1; a miss
+// walks the page table for `page_walk_cycles` core cycles (its figure for 4 KiB pages), walks of
+// different pages at once (its multi-threaded walker). entries = 0: translation takes no time.
+struct TlbConfig {
+  uint32_t entries = 4096;
+  uint32_t page_walk_cycles = 100;
+};
+
 struct GpuConfig {
   // The architecture's instruction set: a kernel with an instruction it lacks is refused at
   // launch (modules/gpu/architecture.h).
@@ -154,6 +163,7 @@ struct GpuConfig {
   SharedMemoryConfig shared_memory;
   L2CacheConfig l2;
   CrossbarConfig crossbar;
+  TlbConfig tlb;
   TensorCoreConfig tensor;
   uint32_t constant_cache_latency = 4;
 

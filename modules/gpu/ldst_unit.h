@@ -82,6 +82,7 @@ class LdstUnit : public tlm::tlm_mm_interface {
     uint32_t mshr = 0;
     uint64_t send_cycle = 0;
     bool translated = false;  // a managed address the driver turned into a frame address
+    bool walked = false;      // its page-table walk is over: the driver translates it now
   };
 
   LdstUnit(uint32_t sm, const GpuConfig& config, SmStats& stats);

@@ -13,7 +13,8 @@ class Sm;
 // the L1 for the L2 (the MMU's place in ARCHITECTURE.md: the L1 is virtually addressed, the L2
 // physically). A resident page's request goes on to its frame; any other raises a far fault:
 // the driver keeps the request and hands it back through Sm::replay once the page is on the GPU.
-// Translation takes no time of its own (TLB misses are not modelled).
+// The SM's TLB (tlb.h) decides how long translation takes; the driver unmaps a page only after
+// Gpu::invalidate_translations has dropped its TLB entries.
 class ManagedTranslation {
  public:
   virtual ~ManagedTranslation() = default;
@@ -21,6 +22,8 @@ class ManagedTranslation {
   // The managed window [base, base + bytes): requests outside it are not translated.
   virtual uint64_t window_base() const = 0;
   virtual uint64_t window_bytes() const = 0;
+  // The page a translation maps (a TLB entry's reach).
+  virtual uint64_t page_bytes() const = 0;
   // The frame address of `address`, counted in flight until answered(); or none: the driver
   // parked `request` and will call sm.replay(request).
   virtual std::optional<uint64_t> translate(uint64_t address, Sm& sm,

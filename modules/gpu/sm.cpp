@@ -203,7 +203,8 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
 }
 
 bool Sm::idle() const {
-  return m_resident_ctas == 0 && m_ldst.idle() && m_to_send.empty() && !m_port_busy;
+  return m_resident_ctas == 0 && m_ldst.idle() && m_to_send.empty() && m_walking.empty() &&
+         !m_port_busy;
 }
 
 uint64_t Sm::simulate(uint64_t cycle) {
@@ -787,21 +788,11 @@ void Sm::queue_send(LdstUnit::Outbound& outbound) {
 }
 
 void Sm::send() {
-  while (!m_port_busy && !m_to_send.empty()) {
-    LdstUnit::Outbound& head = *m_to_send.front();
-    const uint64_t now = kernel_now_ps();
-    if (m_loop.time_ps(head.send_cycle) > now) {
-      m_send_event.notify(m_loop.offset_of(head.send_cycle));
-      return;
-    }
-    m_to_send.pop_front();
-    if (head.get_address() - m_managed_base < m_managed_bytes) {
-      const std::optional<uint64_t> frame =
-          m_translation->translate(head.get_address(), *this, head);
-      if (!frame) continue;  // a far fault: the driver replays it
-      head.set_address(*frame);
-      head.translated = true;
-    }
+  while (!m_port_busy) {
+    LdstUnit::Outbound* next = next_to_send();
+    if (next == nullptr) return;
+    LdstUnit::Outbound& head = *next;
+    if (head.get_address() - m_managed_base < m_managed_bytes && !translate(head)) continue;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     m_port_busy = true;
@@ -818,11 +809,79 @@ void Sm::send() {
   }
 }
 
+LdstUnit::Outbound* Sm::next_to_send() {
+  const uint64_t now = kernel_now_ps();
+  uint64_t next_cycle = CycleLoop::never;
+  if (!m_walking.empty()) {
+    const Walking& first = m_walking.front();
+    if (m_loop.time_ps(first.ready_cycle) <= now) {
+      LdstUnit::Outbound* request = first.request;
+      std::pop_heap(m_walking.begin(), m_walking.end(), std::greater<>());
+      m_walking.pop_back();
+      return request;
+    }
+    next_cycle = first.ready_cycle;
+  }
+  if (!m_to_send.empty()) {
+    LdstUnit::Outbound* head = m_to_send.front();
+    if (m_loop.time_ps(head->send_cycle) <= now) {
+      m_to_send.pop_front();
+      return head;
+    }
+    next_cycle = std::min(next_cycle, head->send_cycle);
+  }
+  if (next_cycle != CycleLoop::never) m_send_event.notify(m_loop.offset_of(next_cycle));
+  return nullptr;
+}
+
+bool Sm::translate(LdstUnit::Outbound& request) {
+  const uint64_t address = request.get_address();
+  const bool walked = request.walked;
+  if (m_tlb) {
+    const uint64_t page = m_tlb->page_of(address);
+    if (walked) {
+      request.walked = false;
+      const auto walking = m_walk_ready.find(page);
+      if (walking != m_walk_ready.end() && m_loop.time_ps(walking->second) <= kernel_now_ps())
+        m_walk_ready.erase(walking);
+    } else if (m_tlb->lookup(page)) {
+      m_stats.tlb_hits.inc();
+    } else {
+      m_stats.tlb_misses.inc();
+      walk(request, page);
+      return false;
+    }
+  }
+  const std::optional<uint64_t> frame = m_translation->translate(address, *this, request);
+  if (!frame) return false;  // a far fault: the driver replays it
+  if (walked) m_tlb->insert(m_tlb->page_of(address));
+  request.set_address(*frame);
+  request.translated = true;
+  return true;
+}
+
+void Sm::walk(LdstUnit::Outbound& request, uint64_t page) {
+  const uint64_t period = m_loop.period_ps();
+  const uint64_t cycle = (kernel_now_ps() + period - 1) / period;
+  auto [walking, started] = m_walk_ready.try_emplace(page, 0);
+  if (started || walking->second < cycle) {
+    walking->second = cycle + m_config.tlb.page_walk_cycles;
+    m_stats.page_walks.inc();
+  }
+  request.walked = true;
+  m_walking.push_back({walking->second, m_walk_order++, &request});
+  std::push_heap(m_walking.begin(), m_walking.end(), std::greater<>());
+}
+
+void Sm::invalidate_translations(uint64_t address, uint64_t bytes) {
+  if (m_tlb) m_stats.tlb_invalidations.inc(m_tlb->invalidate(address, bytes));
+}
+
 tlm::tlm_sync_enum Sm::nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                                        sc_core::sc_time& delay) {
   if (phase == tlm::END_REQ) {
     m_port_busy = false;
-    if (!m_to_send.empty()) m_send_event.notify(delay);
+    if (!m_to_send.empty() || !m_walking.empty()) m_send_event.notify(delay);
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
@@ -839,6 +898,9 @@ void Sm::set_translation(ManagedTranslation* translation) {
   m_translation = translation;
   m_managed_base = translation ? translation->window_base() : 0;
   m_managed_bytes = translation ? translation->window_bytes() : 0;
+  m_tlb.reset();
+  if (translation && m_config.tlb.entries > 0)
+    m_tlb.emplace(m_config.tlb.entries, translation->page_bytes());
 }
 
 void Sm::replay(LdstUnit::Outbound& request) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <systemc>
 #include <tlm>
+#include <unordered_map>
 #include <vector>
 
 #include "modules/common/stats.h"
@@ -25,6 +26,7 @@
 #include "modules/gpu/sm_stats.h"
 #include "modules/gpu/sub_core.h"
 #include "modules/gpu/tensor_core_timing.h"
+#include "modules/gpu/tlb.h"
 #include "tlm_protocols/gpu_memory_protocol.h"
 
 namespace ohmvp::gpu {
@@ -85,6 +87,8 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void set_translation(ManagedTranslation* translation);
   // A request the driver parked on a far fault, sent again now that its page is on the GPU.
   void replay(LdstUnit::Outbound& request);
+  // A TLB shootdown: the driver is about to unmap the pages [address, address + bytes) overlaps.
+  void invalidate_translations(uint64_t address, uint64_t bytes);
   // Kernel boundary: the L1 forgets everything (it is not coherent with other SMs' stores).
   void end_launch() { m_ldst.invalidate_l1(); }
 
@@ -176,6 +180,14 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void schedule_release(uint32_t warp, const InstructionRegisters& registers, uint64_t cycle);
   void queue_send(LdstUnit::Outbound& outbound);
   void send();
+  // The next request due to leave for the crossbar: one whose page walk is over, else the head of
+  // the send queue; none (and the send process woken when one will be) if neither is due yet.
+  LdstUnit::Outbound* next_to_send();
+  // Turns a managed request's address into its frame's: true when it may go on; false when it
+  // waits for a page walk or the driver parked it on a far fault.
+  bool translate(LdstUnit::Outbound& request);
+  // A TLB miss: `request` waits for the walk of `page`, started now unless one is in flight.
+  void walk(LdstUnit::Outbound& request, uint64_t page);
 
   uint32_t m_id;
   const GpuConfig& m_config;
@@ -213,6 +225,19 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   std::deque<LdstUnit::Outbound*> m_to_send;
   ManagedTranslation* m_translation = nullptr;
   uint64_t m_managed_base = 0, m_managed_bytes = 0;
+  std::optional<Tlb> m_tlb;  // none while there is no translation or the config has no entries
+  struct Walking {
+    uint64_t ready_cycle;
+    uint64_t order;  // ties broken by when the request missed
+    LdstUnit::Outbound* request;
+    bool operator>(const Walking& other) const {
+      return ready_cycle != other.ready_cycle ? ready_cycle > other.ready_cycle
+                                              : order > other.order;
+    }
+  };
+  std::vector<Walking> m_walking;  // a min-heap on (ready_cycle, order)
+  uint64_t m_walk_order = 0;
+  std::unordered_map<uint64_t, uint64_t> m_walk_ready;  // page -> end cycle of its walk in flight
   bool m_port_busy = false;  // BEGIN_REQ sent, END_REQ not yet back
   sc_core::sc_event m_send_event;
 

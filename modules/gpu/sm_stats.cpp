@@ -64,6 +64,13 @@ SmStats::SmStats(StatsRegistry& stats, const std::string& group)
           stats.counter(group, "l1_fence_invalidations", "fences",
                         "fences and acquiring loads and atomics at GPU or system "
                         "scope that emptied the L1")),
+      tlb_hits(stats.counter(group, "tlb_hits", "requests",
+                             "requests to managed pages whose translation the TLB held")),
+      tlb_misses(stats.counter(group, "tlb_misses", "requests",
+                               "requests to managed pages that waited for a page-table walk")),
+      page_walks(stats.counter(group, "page_walks", "walks", "page-table walks started")),
+      tlb_invalidations(stats.counter(group, "tlb_invalidations", "entries",
+                                      "TLB entries dropped as the driver unmapped their pages")),
       stores(stats.counter(group, "stores", "requests", "line stores sent to L2")),
       atomics(stats.counter(group, "atomics", "requests", "line atomics sent to L2")),
       shared_accesses(

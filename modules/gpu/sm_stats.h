@@ -45,6 +45,10 @@ struct SmStats {
   Counter& l1_stall_cycles;   // cycles the LD/ST unit could not take its next line access
   Counter& l1_bypasses;       // line loads sent to L2 past the L1 (.cg/.cv, volatile, ...)
   Counter& l1_fence_invalidations;  // fences, acquiring ld/atom at GPU or system scope: L1 emptied
+  Counter& tlb_hits;                // managed-page requests whose page the TLB held
+  Counter& tlb_misses;         // those that waited for a page walk (their own or one in flight)
+  Counter& page_walks;         // page-table walks started
+  Counter& tlb_invalidations;  // entries dropped because the driver unmapped their page
   Counter& stores;            // line writes sent to L2
   Counter& atomics;           // line atomics sent to L2
   Counter& shared_accesses;

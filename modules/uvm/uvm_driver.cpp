@@ -74,6 +74,7 @@ uint64_t UvmDriver::allocate(uint64_t bytes) {
 void UvmDriver::free(uint64_t address) {
   const ManagedSpace::Allocation* allocation = m_space.find(address);
   if (allocation != nullptr && allocation->address == address) {
+    m_gpu.invalidate_translations(address, allocation->host.size());
     for (uint64_t block : m_space.blocks_of(address, allocation->host.size())) {
       const ManagedSpace::Block* state = m_space.find_block(block);
       if (state != nullptr && state->chunk) m_pool.release(*state->chunk);
@@ -84,6 +85,7 @@ void UvmDriver::free(uint64_t address) {
 }
 
 void UvmDriver::reset() {
+  m_gpu.invalidate_translations(window_base(), window_bytes());
   m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
   m_pool = ChunkPool(m_config.chunk_bytes);
   m_memory_full = false;
@@ -309,6 +311,7 @@ void UvmDriver::evict(uint32_t chunk, const std::vector<uint64_t>& keep,
       return;
     }
   }
+  m_gpu.invalidate_translations(m_space.block_address(block), m_space.block_bytes());
   const auto runs = runs_of(m_space.block(block).unmap());
   if (runs.empty()) return done();
   const auto arrived = after_all(runs.size(), std::move(done));
@@ -468,6 +471,7 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
   auto finish = [left, done] {
     if (--*left == 0) done();
   };
+  m_gpu.invalidate_translations(address, bytes);
   for (uint64_t block : m_space.blocks_of(address, bytes)) {
     ManagedSpace::Block& state = m_space.block(block);
     if (state.harvested) {

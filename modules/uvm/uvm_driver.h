@@ -94,6 +94,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
 
   uint64_t window_base() const override { return ManagedSpace::window_base; }
   uint64_t window_bytes() const override { return ManagedSpace::window_bytes; }
+  uint64_t page_bytes() const override { return m_config.page_bytes; }
   std::optional<uint64_t> translate(uint64_t address, gpu::Sm& sm,
                                     gpu::LdstUnit::Outbound& request) override;
   void answered(uint64_t frame) override;

@@ -84,6 +84,7 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
   ManagedSpace::Harvested harvested;
   harvested.peer = peer;
   harvested.chunk = peer_chunk;
+  m_gpu.invalidate_translations(m_space.block_address(block), m_space.block_bytes());
   harvested.pages = state.unmap();
   state.harvested = harvested;
   m_stats->chunks_harvested.inc();

@@ -14,10 +14,11 @@
 namespace {
 
 // PCIe at 1 GB/s (1 byte per ns) and 500 ns per copy; 4 KiB pages in 16 KiB chunks, at most two
-// of them on the GPU; 10 us to service a batch.
+// of them on the GPU; 10 us to service a batch; TLBs of two entries, page walks of 100 cycles.
 ohmvp::GpuPlatform& platform() {
   static ohmvp::GpuPlatform instance("gpu_small",
                                      {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500",
+                                      "gpu.tlb.entries=2", "gpu.tlb.page_walk_cycles=100",
                                       R"(uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 32768,
                          "fault_service_ns": 10000})"});
   return instance;
@@ -27,8 +28,8 @@ uint64_t now_ps() {
   return sc_core::sc_time_stamp().value();
 }
 
-uint64_t counter(const char* name) {
-  const ohmvp::Counter* found = platform().stats().find_counter("host.uvm", name);
+uint64_t counter(const char* name, const char* group = "host.uvm") {
+  const ohmvp::Counter* found = platform().stats().find_counter(group, name);
   REQUIRE(found != nullptr);
   return found->value();
 }
@@ -45,7 +46,9 @@ ohmvp::Runtime::ModuleId vecadd_module() {
   return module;
 }
 
-void vecadd(uint64_t a, uint64_t b, uint64_t c, uint32_t n) {
+// Runs vecadd to its end; returns the simulated time it took.
+uint64_t vecadd(uint64_t a, uint64_t b, uint64_t c, uint32_t n) {
+  const uint64_t start = sc_core::sc_time_stamp().value();
   ohmvp::Runtime& cuda = platform().runtime();
   ohmvp::Runtime::LaunchConfig launch;
   launch.grid = {(n + 255) / 256, 1, 1};
@@ -54,6 +57,7 @@ void vecadd(uint64_t a, uint64_t b, uint64_t c, uint32_t n) {
       vecadd_module(), "vecadd", launch,
       ohmvp::KernelArguments(cuda, vecadd_module(), "vecadd").add(a).add(b).add(c).add(n).bytes());
   cuda.synchronize();
+  return sc_core::sc_time_stamp().value() - start;
 }
 
 std::vector<float> ramp(uint32_t n, float scale) {
@@ -196,6 +200,56 @@ TEST_CASE("uvm: oversubscribed GPU memory evicts whole chunks and the bytes surv
   CHECK(counter("bytes_to_host") == counter("pages_to_host") * 4096);
   cuda.free(a);
   cuda.free(b);
+  cuda.free(c);
+}
+
+TEST_CASE("uvm: a TLB miss waits for the page walk, and unmapping shoots the entries down") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  // Three pages in one chunk, on the GPU before the kernels (no faults); c in device memory.
+  const uint64_t x = cuda.malloc_managed(3 * 4096), c = cuda.malloc(4);
+  const float values[3] = {1.5f, 2.25f, 4.0f};
+  for (uint32_t p = 0; p < 3; ++p) cuda.copy_to_device(x + p * 4096, &values[p], 4);
+  cuda.prefetch_managed(x, 3 * 4096, false);
+  const uint64_t faults = counter("far_faults");
+  // SM 0's counts since the start of this test case.
+  const uint64_t misses = counter("tlb_misses", "gpu.sm0"), hits = counter("tlb_hits", "gpu.sm0"),
+                 walks = counter("page_walks", "gpu.sm0");
+  const auto sm0 = [](const char* name, uint64_t before) {
+    return counter(name, "gpu.sm0") - before;
+  };
+  // A one-CTA grid always starts on SM 0. Its first kernel walks for page 0 (both loads of x[0]
+  // share the walk: one L2 request); the second finds the entry.
+  vecadd(x, x, c, 1);
+  CHECK(sm0("tlb_misses", misses) == 1);
+  CHECK(sm0("page_walks", walks) == 1);
+  CHECK(sm0("tlb_hits", hits) == 0);
+  const uint64_t hit_ps = vecadd(x, x, c, 1);
+  CHECK(sm0("tlb_hits", hits) == 1);
+  // Pages 1 and 2 take the TLB's two entries; page 0 walks again: the kernel takes exactly the
+  // walk's 100 core cycles longer (everything it reads hits in the L2 both times).
+  vecadd(x + 4096, x + 2 * 4096, c, 1);
+  CHECK(sm0("page_walks", walks) == 3);
+  const uint64_t miss_ps = vecadd(x, x, c, 1);
+  CHECK(sm0("page_walks", walks) == 4);
+  CHECK(sm0("tlb_misses", misses) == 4);
+  CHECK(miss_ps - hit_ps == 100 * platform().gpu().clock_period().value());
+  float sum = 0;
+  cuda.copy_to_host(&sum, c, 4);
+  CHECK(sum == 3.0f);
+  CHECK(counter("far_faults") == faults);
+  // The host reads page 0: the driver unmaps it and drops its entry (and only its), so the next
+  // kernel walks, faults, and walks again when its request is replayed (the replay translates
+  // afresh).
+  const uint64_t dropped = counter("tlb_invalidations", "gpu.sm0");
+  cuda.copy_to_host(&sum, x, 4);
+  CHECK(sm0("tlb_invalidations", dropped) == 1);
+  vecadd(x, x, c, 1);
+  CHECK(counter("far_faults") == faults + 1);
+  CHECK(sm0("page_walks", walks) == 6);
+  CHECK(sm0("tlb_hits", hits) == 1);
+  cuda.copy_to_host(&sum, c, 4);
+  CHECK(sum == 3.0f);
+  cuda.free(x);
   cuda.free(c);
 }
 

@@ -120,6 +120,26 @@ TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them
   CHECK(value(stats["host.uvm"], "host_prefetch_pages") ==
         value(stats["host.uvm"], "pages_to_gpu"));
   CHECK(value(stats["host.uvm"], "pages_to_host") > 0);
+  // The pages are there, but each SM walks the page table for the first request to each of them;
+  // with no TLB model the same kernel is faster and walks nowhere.
+  const auto walks = [](const nlohmann::json& stats) {
+    uint64_t sum = 0;
+    for (uint32_t sm = 0; sm < 4; ++sm) {
+      const nlohmann::json& group = stats.at("gpu.sm" + std::to_string(sm));
+      CHECK(value(group, "tlb_misses") >= value(group, "page_walks"));
+      sum += value(group, "page_walks");
+    }
+    return sum;
+  };
+  CHECK(walks(stats) >= 3);  // a, b and c each have a page at least
+  const CliResult free =
+      run_ohmvp("run -q --verify -p gpu_small --workload " + dir + "/prefetched.json --out " + dir +
+                "/free --set gpu.tlb.entries=0");
+  INFO(free.output);
+  REQUIRE(free.exit_code == 0);
+  const auto free_stats = nlohmann::json::parse(read_text(dir + "/free/report.json"))["stats"];
+  CHECK(walks(free_stats) == 0);
+  CHECK(value(free_stats["host"], "kernel_time") < value(stats["host"], "kernel_time"));
 }
 
 TEST_CASE("cli: printf prints a string in managed memory") {

@@ -85,6 +85,8 @@ void check_same(const GpuConfig& a, const GpuConfig& b) {
   CHECK(a.l2.slices_per_channel == b.l2.slices_per_channel);
   CHECK(a.crossbar.latency == b.crossbar.latency);
   CHECK(a.crossbar.bytes_per_cycle_per_port == b.crossbar.bytes_per_cycle_per_port);
+  CHECK(a.tlb.entries == b.tlb.entries);
+  CHECK(a.tlb.page_walk_cycles == b.tlb.page_walk_cycles);
   CHECK(a.constant_cache_latency == b.constant_cache_latency);
 }
 
@@ -190,6 +192,7 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
         {"mshrs_per_slice", 16},
         {"slices_per_channel", 1}}},
       {"crossbar", {{"latency", 7}, {"bytes_per_cycle_per_port", 64}}},
+      {"tlb", {{"entries", 64}, {"page_walk_cycles", 250}}},
       {"constant_cache", {{"hit_latency", 9}}}};
   const GpuConfig c = parse_inline(gpu);
   CHECK(c.sm_count == 2);
@@ -231,6 +234,8 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
   CHECK(c.l2.slices_per_channel == 1);
   CHECK(c.crossbar.latency == 7);
   CHECK(c.crossbar.bytes_per_cycle_per_port == 64);
+  CHECK(c.tlb.entries == 64);
+  CHECK(c.tlb.page_walk_cycles == 250);
   CHECK(c.constant_cache_latency == 9);
 }
 
@@ -271,6 +276,10 @@ TEST_CASE("gpu config: bad values name the key and what was expected", "[sm]") {
                       "shared_memory_bytes (98304)"));
   CHECK_THAT(error_of({{"core_clock_mhz", "fast"}}),
              Contains("gpu.core_clock_mhz: expected number"));
+  CHECK_THAT(error_of({{"tlb", {{"page_walk_cycle", 64}}}}),
+             Contains("unknown key 'page_walk_cycle' at gpu.tlb") &&
+                 Contains("did you mean 'page_walk_cycles'"));
+  CHECK_THAT(error_of({{"tlb", {{"page_walk_cycles", -1}}}}), Contains("gpu.tlb.page_walk_cycles"));
   CHECK_THAT(error_of({{"constant_cache", {{"latency", 4}}}}),
              Contains("unknown key 'latency' at gpu.constant_cache"));
 }
