@@ -99,7 +99,8 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       return std::nullopt;
     }
   };
-  m_uvm = std::make_unique<UvmDriver>("uvm", uvm, gpu, m_pcie, chunks, stats, vcd);
+  const auto give_back = [this](uint64_t address) { m_allocator.free(address); };
+  m_uvm = std::make_unique<UvmDriver>("uvm", uvm, gpu, m_pcie, chunks, give_back, stats, vcd);
 }
 
 Runtime::~Runtime() = default;
@@ -120,30 +121,34 @@ uint64_t Runtime::allocate(uint64_t bytes, bool may_wait) {
     try {
       return take(bytes);
     } catch (const OutOfDeviceMemory&) {
-      const MemoryBorrower::Reclaim answer = reclaim_one();
+      // A host call may also take managed memory back (evicting, so it waits); the UVM driver's
+      // own request for a chunk, or a launch's from inside the simulation, may not.
+      std::vector<MemoryBorrower*> holders = m_borrowers;
+      if (may_wait) holders.push_back(&m_uvm->memory_for_malloc());
+      const MemoryBorrower::Reclaim answer = reclaim_one(holders);
       if (answer == MemoryBorrower::Reclaim::holds_none ||
           (answer == MemoryBorrower::Reclaim::wait && !may_wait))
         throw;
-      if (answer == MemoryBorrower::Reclaim::gave_back) {
-        m_chunks_taken_back.inc();
-        continue;
-      }
-      // Any borrower's change will do.
+      if (answer == MemoryBorrower::Reclaim::gave_back) continue;
+      // Any holder's change will do.
       wait_for(
-          [this](const std::function<void()>& changed) {
-            for (MemoryBorrower* borrower : m_borrowers) borrower->when_reclaimable(changed);
+          [&holders](const std::function<void()>& changed) {
+            for (MemoryBorrower* holder : holders) holder->when_reclaimable(changed);
           },
-          "waiting for lent memory to be written back to host memory");
+          "waiting for lent or managed memory to come back");
     }
   }
 }
 
-MemoryBorrower::Reclaim Runtime::reclaim_one() {
+MemoryBorrower::Reclaim Runtime::reclaim_one(const std::vector<MemoryBorrower*>& holders) {
   bool wait = false;
   for (const bool removable : {false, true})
-    for (MemoryBorrower* borrower : m_borrowers) {
-      const MemoryBorrower::Reclaim answer = borrower->reclaim(removable);
-      if (answer == MemoryBorrower::Reclaim::gave_back) return answer;
+    for (MemoryBorrower* holder : holders) {
+      const MemoryBorrower::Reclaim answer = holder->reclaim(removable);
+      if (answer == MemoryBorrower::Reclaim::gave_back) {
+        if (holder != &m_uvm->memory_for_malloc()) m_chunks_taken_back.inc();
+        return answer;
+      }
       wait = wait || answer == MemoryBorrower::Reclaim::wait;
     }
   return wait ? MemoryBorrower::Reclaim::wait : MemoryBorrower::Reclaim::holds_none;

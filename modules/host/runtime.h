@@ -76,7 +76,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   const gpu::DeviceLimits& limits() const { return m_limits; }
 
   // cudaMalloc / cudaFree. OutOfDeviceMemory when nothing fits, even with every chunk a
-  // neighbour borrowed taken back (waiting for those still being written back to host memory);
+  // neighbour borrowed taken back (waiting for those still being written back to host memory)
+  // and every chunk of managed memory evicted (waiting for their pages to be out);
   // std::invalid_argument for a bad free.
   uint64_t malloc(uint64_t bytes);
   // cudaMallocManaged: memory the host and the GPU share. Its pages start in host memory and
@@ -200,11 +201,12 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // A block from the allocator (OutOfDeviceMemory when none fits), m_untouched_from moved past it.
   uint64_t take(uint64_t bytes);
   // take(), taking borrowed chunks back when nothing fits. With `may_wait`, a host call's, it
-  // waits for borrowed chunks to become removable; without, it takes back only those that can go
-  // at once.
+  // also takes the UVM driver's chunks (evicting managed pages), and waits for borrowed chunks to
+  // become removable and evicted ones to be out; without, it takes back only borrowed chunks
+  // that can go at once.
   uint64_t allocate(uint64_t bytes, bool may_wait);
-  // One borrowed chunk back: a free one from any borrower, else a removable one.
-  MemoryBorrower::Reclaim reclaim_one();
+  // One chunk back from `holders`, in order: a free one from any, else a removable one.
+  MemoryBorrower::Reclaim reclaim_one(const std::vector<MemoryBorrower*>& holders);
   void ensure_started();
   void advance_to(uint64_t time_ps);
   void device_side_copy_time(uint64_t bytes_moved);

@@ -40,16 +40,19 @@ std::function<void()> after_all(size_t count, std::function<void()> then) {
 }
 
 UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu,
-                     PcieLink& pcie, ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd)
+                     PcieLink& pcie, ChunkSource chunks, ChunkSink give_back, StatsRegistry& stats,
+                     VcdWriter* vcd)
     : sc_module(name),
       m_config(config),
       m_gpu(gpu),
       m_pcie(pcie),
       m_chunks(std::move(chunks)),
+      m_give_back(std::move(give_back)),
       m_space(config.page_bytes, config.chunk_bytes),
       m_pool(config.chunk_bytes),
       m_prefetcher(config.prefetch_threshold_percent),
-      m_stats(std::make_unique<Stats>(stats, this->name())) {
+      m_stats(std::make_unique<Stats>(stats, this->name())),
+      m_for_malloc(std::make_unique<ForMalloc>(*this)) {
   const uint32_t line = gpu.config().l2.line_bytes;
   if (config.page_bytes % line != 0)
     throw ConfigError("uvm.page_bytes: is " + std::to_string(config.page_bytes) +
@@ -116,7 +119,9 @@ std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
 }
 
 void UvmDriver::answered(uint64_t frame) {
-  m_pool.end_access(m_pool.chunk_at(frame));
+  const uint32_t chunk = m_pool.chunk_at(frame);
+  m_pool.end_access(chunk);
+  if (m_pool.chunk(chunk).in_flight == 0 && !m_reclaimable_waiters.empty()) notify_reclaimable();
 }
 
 void UvmDriver::read(uint64_t address, void* data, uint64_t bytes) {
@@ -261,7 +266,48 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
 
 bool UvmDriver::within_limit() const {
   return m_config.gpu_memory_bytes == 0 ||
-         (m_pool.size() + 1) * m_config.chunk_bytes <= m_config.gpu_memory_bytes;
+         (m_pool.held() + 1) * m_config.chunk_bytes <= m_config.gpu_memory_bytes;
+}
+
+MemoryBorrower& UvmDriver::memory_for_malloc() {
+  return *m_for_malloc;
+}
+
+MemoryBorrower::Reclaim UvmDriver::give_to_malloc(bool evict_one) {
+  if (m_pool.free_count() > 0) {
+    const uint32_t chunk = m_pool.free_chunks().back();
+    const uint64_t address = m_pool.chunk(chunk).address;
+    m_pool.withdraw(chunk);
+    m_give_back(address);
+    m_stats->chunks_to_malloc.inc();
+    return MemoryBorrower::Reclaim::gave_back;
+  }
+  if (m_pool.held() == 0) return MemoryBorrower::Reclaim::holds_none;
+  if (!evict_one || m_evicting_for_malloc) return MemoryBorrower::Reclaim::wait;
+  // Nothing to evict now (every chunk in use, moving or the batch's): the end of the batch or of
+  // an access may change that, and asks again.
+  const std::vector<uint64_t> keep = batch_blocks();
+  const auto given_up = victim(keep);
+  if (!given_up) return MemoryBorrower::Reclaim::wait;
+  const uint64_t block = *m_pool.chunk(*given_up).block;
+  m_space.block(block).moving = true;
+  m_evicting_for_malloc = true;
+  ++m_background;
+  // The chunk goes back once its pages are out; the cudaMalloc waiting takes it then (a batch
+  // that wants a new chunk at that very instant may get it first, and another is evicted).
+  evict(*given_up, keep, std::make_shared<Gate>(), [this, chunk = *given_up, block] {
+    m_pool.release(chunk);
+    m_space.block(block).moving = false;
+    m_evicting_for_malloc = false;
+    background_done();
+  });
+  return MemoryBorrower::Reclaim::wait;
+}
+
+std::vector<uint64_t> UvmDriver::batch_blocks() const {
+  std::vector<uint64_t> blocks = m_batch_mapped;
+  for (const auto& serving : m_serving) blocks.push_back(serving->block);
+  return blocks;
 }
 
 std::optional<uint32_t> UvmDriver::victim(const std::vector<uint64_t>& keep) {
@@ -294,7 +340,7 @@ std::optional<uint32_t> UvmDriver::obtain_chunk(uint64_t block, const std::vecto
     m_pool.release(*given_up);
     return m_pool.take_free(block);
   }
-  if (m_pool.size() == 0)
+  if (m_pool.held() == 0)
     throw SimulationError(std::string(name()) + ": no GPU memory for managed pages: a chunk of " +
                           std::to_string(m_config.chunk_bytes) +
                           " bytes (uvm.chunk_bytes) does not fit in what cudaMalloc left free");
@@ -433,6 +479,7 @@ void UvmDriver::end_batch() {
   std::vector<uint64_t> mapped;
   mapped.swap(m_batch_mapped);
   keep_reserve(mapped);
+  notify_reclaimable();
   if (m_buffer.empty()) {
     m_batch_open = false;
     check_settled();

@@ -42,11 +42,12 @@ namespace ohmvp {
 class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
  public:
   // Where chunks of GPU memory come from: `allocate` gives one's device address, or none when
-  // device memory has no room for it.
+  // device memory has no room for it; and where one goes back to (its device address).
   using ChunkSource = std::function<std::optional<uint64_t>(uint64_t bytes)>;
+  using ChunkSink = std::function<void(uint64_t address)>;
 
   UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu::Gpu& gpu, PcieLink& pcie,
-            ChunkSource chunks, StatsRegistry& stats, VcdWriter* vcd);
+            ChunkSource chunks, ChunkSink give_back, StatsRegistry& stats, VcdWriter* vcd);
   ~UvmDriver() override;
   SC_HAS_PROCESS(UvmDriver);
 
@@ -92,6 +93,12 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // back to their neighbours.
   void reset();
 
+  // What this GPU's cudaMalloc asks when device memory has no room, as the NVIDIA driver's PMA
+  // evicts UVM's chunks for other allocations: a free chunk goes back to device memory at once;
+  // asked for a removable one, the first chunk in eviction order that nothing uses is evicted
+  // (its pages go to host memory, or a neighbour with harvesting) and goes back once they are out.
+  MemoryBorrower& memory_for_malloc();
+
   uint64_t window_base() const override { return ManagedSpace::window_base; }
   uint64_t window_bytes() const override { return ManagedSpace::window_bytes; }
   uint64_t page_bytes() const override { return m_config.page_bytes; }
@@ -111,6 +118,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   struct Gate;
   struct Peer;
   struct Serving;
+  struct ForMalloc;
 
   void service_batch();  // the open batch's service time is over
   // Serves `block` in the open batch: gets it a chunk, then moves the pages `wanted` names (a
@@ -218,6 +226,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   std::optional<uint32_t> free_removable(uint32_t peer, const std::vector<uint64_t>& keep);
   // Neighbour `peer` takes a lent chunk back (MemoryBorrower::reclaim).
   MemoryBorrower::Reclaim reclaim(uint32_t peer, bool removable);
+  // This GPU's cudaMalloc takes a chunk back (memory_for_malloc).
+  MemoryBorrower::Reclaim give_to_malloc(bool evict);
+  // The blocks the open batch serves or has mapped: no eviction may take their chunks.
+  std::vector<uint64_t> batch_blocks() const;
   // Tells the neighbours waiting to take memory back to ask again.
   void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.
@@ -238,6 +250,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   gpu::Gpu& m_gpu;
   PcieLink& m_pcie;
   ChunkSource m_chunks;
+  ChunkSink m_give_back;
   ManagedSpace m_space;
   ChunkPool m_pool;
   TreePrefetcher m_prefetcher;
@@ -257,9 +270,11 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   uint32_t m_next_peer = 0;       // the neighbour the next harvest tries first
   uint64_t m_previous_first = 0;  // the first block of the previous batch's faults
   uint32_t m_leaving = 0;         // chunks being pre-evicted
-  uint32_t m_background = 0;      // pre-evictions and write-backs in flight
+  uint32_t m_background = 0;      // pre-evictions, write-backs and evictions for cudaMalloc
+  bool m_evicting_for_malloc = false;
   bool m_memory_full = false;     // device memory refused a chunk
   std::unique_ptr<Stats> m_stats;
+  std::unique_ptr<ForMalloc> m_for_malloc;
   TraceSignal m_trace_faults;
 };
 

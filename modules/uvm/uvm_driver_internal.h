@@ -111,13 +111,26 @@ struct UvmDriver::Stats {
                                 "fetched through a yielding GPU (uvm.parallel_fetch)")),
         chunks_reclaimed(r.counter(g, "chunks_reclaimed", "chunks",
                                    "lent chunks the neighbours took back for their own "
-                                   "allocations")) {}
+                                   "allocations")),
+        chunks_to_malloc(r.counter(g, "chunks_to_malloc", "chunks",
+                                   "chunks this GPU's cudaMalloc took back from managed memory "
+                                   "(free ones, or evicted for it)")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
       &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
-      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed;
+      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed, &chunks_to_malloc;
+};
+
+// This GPU's cudaMalloc, taking the driver's chunks back (UvmDriver::memory_for_malloc).
+struct UvmDriver::ForMalloc : MemoryBorrower {
+  explicit ForMalloc(UvmDriver& d) : driver(d) {}
+  Reclaim reclaim(bool removable) override { return driver.give_to_malloc(removable); }
+  void when_reclaimable(std::function<void()> then) override {
+    driver.m_reclaimable_waiters.push_back(std::move(then));
+  }
+  UvmDriver& driver;
 };
 
 // Runs of consecutive set entries: (first, count).

@@ -2,6 +2,7 @@
 // kernel touches it, far faults serviced in batches (service time, PCIe, the copy engine through
 // the L2s), eviction of whole chunks when GPU memory is oversubscribed, and the bytes intact
 // through all of it. One platform for the whole executable; the test cases run in file order.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -14,12 +15,14 @@
 namespace {
 
 // PCIe at 1 GB/s (1 byte per ns) and 500 ns per copy; 4 KiB pages in 16 KiB chunks, at most two
-// of them on the GPU; 10 us to service a batch; TLBs of two entries, page walks of 100 cycles.
+// of them on the GPU; 10 us to service a batch; TLBs of two entries, page walks of 100 cycles;
+// 6 MiB of device memory.
 ohmvp::GpuPlatform& platform() {
-  static ohmvp::GpuPlatform instance("gpu_small",
-                                     {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500",
-                                      "gpu.tlb.entries=2", "gpu.tlb.page_walk_cycles=100",
-                                      R"(uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 32768,
+  static ohmvp::GpuPlatform instance(
+      "gpu_small",
+      {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500", "memory.dram.geometry.rows=16",
+       "gpu.tlb.entries=2", "gpu.tlb.page_walk_cycles=100",
+       R"(uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 32768,
                          "fault_service_ns": 10000})"});
   return instance;
 }
@@ -250,6 +253,49 @@ TEST_CASE("uvm: a TLB miss waits for the page walk, and unmapping shoots the ent
   cuda.copy_to_host(&sum, c, 4);
   CHECK(sum == 3.0f);
   cuda.free(x);
+  cuda.free(c);
+}
+
+TEST_CASE("uvm: a cudaMalloc that finds no room takes managed memory back, evicting it") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 4096;  // one 16 KiB chunk of floats
+  const uint64_t m = cuda.malloc_managed(n * 4), c = cuda.malloc(n * 4);
+  const std::vector<float> x = ramp(n, 0.5f);
+  cuda.copy_to_device(m, x.data(), n * 4);
+  vecadd(m, m, c, n);  // m's four pages come to the GPU
+  const uint64_t given = counter("chunks_to_malloc"), evicted = counter("chunks_evicted"),
+                 to_host = counter("pages_to_host");
+  // Fill device memory 16 KiB at a time. The driver's free chunk goes first, at once; then m's
+  // chunk is evicted for a cudaMalloc, which returns once its pages are in host memory (the copy
+  // engine's reads, then 500 ns + 16,384 ns of PCIe); then nothing is left.
+  std::vector<uint64_t> blocks;
+  uint64_t longest_ps = 0;
+  for (;;) {
+    const uint64_t start = now_ps();
+    try {
+      blocks.push_back(cuda.malloc(n * 4));
+    } catch (const ohmvp::OutOfDeviceMemory&) {
+      break;
+    }
+    longest_ps = std::max(longest_ps, now_ps() - start);
+  }
+  CHECK(counter("chunks_to_malloc") == given + 2);
+  CHECK(counter("chunks_evicted") == evicted + 1);
+  CHECK(counter("pages_to_host") == to_host + 4);
+  CHECK(longest_ps > (500 + 16384) * 1000);
+  CHECK(longest_ps < (500 + 16384 + 2000) * 1000);
+  // m's bytes are in host memory, intact; with a block freed, the driver takes a chunk again and
+  // the kernel runs on m.
+  std::vector<float> back(n);
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(back == x);
+  cuda.free(blocks.back());
+  blocks.pop_back();
+  vecadd(m, m, c, n);
+  cuda.copy_to_host(back.data(), c, n * 4);
+  CHECK(back == ramp(n, 1.0f));
+  for (uint64_t block : blocks) cuda.free(block);
+  cuda.free(m);
   cuda.free(c);
 }
 
