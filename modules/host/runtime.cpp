@@ -86,6 +86,9 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
                                 "bytes copied from device to host over PCIe")),
       m_pcie_busy_ps(stats.counter(this->name(), "pcie_busy", "ps",
                                    "time the PCIe link carried copies, both directions")),
+      m_pcie_link_busy_ps(stats.counter(this->name(), "pcie_link_busy", "ps",
+                                        "time the PCIe link carried anything, both directions: "
+                                        "copies and managed pages' migrations")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
                                 "simulated time from each launch to its completion")),
       m_chunks_lent(stats.counter(this->name(), "chunks_lent", "chunks",
@@ -99,6 +102,7 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       return std::nullopt;
     }
   };
+  m_pcie.count_busy_in(m_pcie_link_busy_ps);
   const auto give_back = [this](uint64_t address) { m_allocator.free(address); };
   m_uvm = std::make_unique<UvmDriver>("uvm", uvm, gpu, m_pcie, chunks, give_back, stats, vcd);
 }

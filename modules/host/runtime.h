@@ -255,6 +255,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   Counter& m_h2d_bytes;
   Counter& m_d2h_bytes;
   Counter& m_pcie_busy_ps;
+  Counter& m_pcie_link_busy_ps;
   Counter& m_kernel_ps;
   Counter& m_chunks_lent;
   Counter& m_chunks_taken_back;

@@ -12,6 +12,7 @@ uint64_t PcieLink::transfer(Direction direction, uint64_t now_ps, uint64_t bytes
   m_free_ps[side] = start + duration;
   m_bytes[side] += bytes;
   m_busy_ps[side] += duration;
+  if (m_busy_counter != nullptr) m_busy_counter->inc(duration);
   return m_free_ps[side];
 }
 

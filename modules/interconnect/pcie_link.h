@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "modules/common/stats.h"
 #include "modules/interconnect/link_config.h"
 
 namespace ohmvp {
@@ -26,6 +27,8 @@ class PcieLink {
 
   uint64_t bytes(Direction direction) const { return m_bytes[index(direction)]; }
   uint64_t busy_ps(Direction direction) const { return m_busy_ps[index(direction)]; }
+  // From now on every transfer's time on the link is added to `busy` as well.
+  void count_busy_in(Counter& busy) { m_busy_counter = &busy; }
 
  private:
   static int index(Direction direction) { return direction == Direction::host_to_device ? 0 : 1; }
@@ -34,6 +37,7 @@ class PcieLink {
   uint64_t m_free_ps[2] = {0, 0};
   uint64_t m_bytes[2] = {0, 0};
   uint64_t m_busy_ps[2] = {0, 0};
+  Counter* m_busy_counter = nullptr;
 };
 
 }  // namespace ohmvp

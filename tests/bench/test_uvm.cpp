@@ -122,7 +122,10 @@ TEST_CASE("uvm: a far fault waits for the batch's service time, PCIe and the cop
   const float x = 1.5f, y = 2.25f;
   cuda.copy_to_device(a, &x, 4);
   cuda.copy_to_device(b, &y, 4);
+  const uint64_t link_busy = counter("pcie_link_busy", "host");
   vecadd(a, b, c, 1);
+  // The link carried the two pages (migrations are not copies: pcie_busy is the copies' alone).
+  CHECK(counter("pcie_link_busy", "host") - link_busy == 2 * (500 + 4096) * 1000);
   float sum = 0;
   cuda.copy_to_host(&sum, c, 4);
   CHECK(sum == 3.75f);
