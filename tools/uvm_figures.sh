@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The unified-memory figures of docs/results.md, as markdown tables: spmv with every buffer managed
-# on gpu_small as GPU memory shrinks (16 KiB chunks), and the managed workloads on multi_gpu_huvm
-# with and without memHarvester's harvesting, and with each of its other parts added; and the
-# yielding GPUs' own kernels (x16 lu on GPUs 1 to 3) while GPU 0 harvests their memory or not.
+# on gpu_small as GPU memory shrinks (16 KiB chunks), and with its inputs read-mostly; the managed
+# workloads on multi_gpu_huvm with and without memHarvester's harvesting, and with each of its
+# other parts added; and the yielding GPUs' own kernels (x16 lu on GPUs 1 to 3) while GPU 0
+# harvests their memory or not.
 # Every run is checked with --verify. Deterministic.
 #   tools/uvm_figures.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
@@ -21,6 +22,22 @@ run() {  # name platform workload [--set ...]
 
 for bytes in 0 131072 65536 32768; do
   run "spmv_$bytes" gpu_small spmv --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}"
+done
+# The same spmv with its four inputs advised read-mostly (cudaMemAdvise) before the kernel.
+python3 - "$managed/spmv.json" "$out/spmv_read_mostly.json" <<'PY'
+import json, os, sys
+source, target = sys.argv[1], sys.argv[2]
+workload = json.load(open(source))
+workload["ptx"] = os.path.normpath(os.path.join(os.path.dirname(source), workload["ptx"]))
+advice = [{"advise": {"buffer": b, "advice": "read_mostly"}}
+          for b in ("row_offsets", "column_indices", "values", "x")]
+workload["launches"] = advice + workload["launches"]
+json.dump(workload, open(target, "w"))
+PY
+for bytes in 131072 65536 32768; do
+  "$build/ohmvp" run -q --verify --platform gpu_small --workload "$out/spmv_read_mostly.json" \
+    --out "$out/read_mostly_$bytes" \
+    --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}" >/dev/null
 done
 for workload in vecadd spmv bfs pagerank; do
   run "on_$workload" multi_gpu_huvm "$workload"
@@ -61,6 +78,16 @@ for bytes in (0, 131072, 65536, 32768):
     print(f"| {memory} | {time:.1f} | {u['far_faults']} | {u['fault_batches']} | "
           f"{u['pages_to_gpu']} ({u['pages_prefetched']}) | {u['chunks_evicted']} | "
           f"{u['pages_to_host']} | {u['latency_us']:.1f} |")
+print()
+print("| GPU memory for managed pages | kernel time (us) | with read-mostly inputs (us) | batches | "
+      "pages to host | pages dropped (duplicates) |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+for bytes in (131072, 65536, 32768):
+    plain, p = load(f"spmv_{bytes}")
+    advised, a = load(f"read_mostly_{bytes}")
+    print(f"| {bytes // 1024} KiB | {plain:.1f} | {advised:.1f} | {p['fault_batches']} / "
+          f"{a['fault_batches']} | {p['pages_to_host']} / {a['pages_to_host']} | "
+          f"{a['pages_dropped']} |")
 print()
 print("| workload | kernel time without harvesting (us) | with (us) | speed-up | chunks evicted "
       "(harvested) | pages fetched from neighbours | bytes to host without / with | "

@@ -470,9 +470,10 @@ class WorkloadParser {
     const ConfigReader r = reader(node, path);
     WorkloadStep step;
     step.path = path;
-    const char* kinds[] = {"kernel", "repeat", "repeat_until_zero", "copy", "fill", "prefetch"};
+    const char* kinds[] = {"kernel",   "repeat", "repeat_until_zero", "copy", "fill",
+                           "prefetch", "advise"};
     int found = -1;
-    for (int k = 0; k < 6; ++k)
+    for (int k = 0; k < 7; ++k)
       if (node.contains(kinds[k])) {
         if (found >= 0)
           fail(path, std::string("has both '") + kinds[found] + "' and '" + kinds[k] +
@@ -482,7 +483,7 @@ class WorkloadParser {
     if (found < 0)
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
-           "'copy', 'fill', 'prefetch'");
+           "'copy', 'fill', 'prefetch', 'advise'");
     if (found == 0) {
       step.kind = WorkloadStep::Kind::launch;
       step.launch = parse_launch(r);
@@ -550,6 +551,27 @@ class WorkloadParser {
         prefetch.fail("to", "is '" + to + "'; expected 'gpu' or 'host'");
       step.to_host = to == "host";
       prefetch.finish();
+    } else if (found == 6) {
+      step.kind = WorkloadStep::Kind::advise;
+      const ConfigReader advise = r.child("advise");
+      advise.finish({"buffer", "advice"});
+      advise.get("buffer", step.buffer);
+      const BufferSpec& target = buffer_named(advise.path() + ".buffer", step.buffer);
+      if (!target.managed)
+        advise.fail("buffer", "'" + step.buffer +
+                                  "' is not managed; cudaMemAdvise advises managed memory "
+                                  "(\"managed\": true)");
+      if (!advise.has("advice"))
+        advise.fail("advice", "required: 'read_mostly' or 'unset_read_mostly'");
+      std::string advice;
+      advise.get("advice", advice);
+      if (advice != "read_mostly" && advice != "unset_read_mostly")
+        advise.fail("advice", "is '" + advice +
+                                  "'; expected 'read_mostly' or 'unset_read_mostly' "
+                                  "(cudaMemAdviseSetReadMostly, cudaMemAdviseUnsetReadMostly; a "
+                                  "preferred location and accessed-by are not modelled)");
+      step.read_mostly = advice == "read_mostly";
+      advise.finish();
     } else {
       step.kind = WorkloadStep::Kind::fill;
       const ConfigReader fill = r.child("fill");

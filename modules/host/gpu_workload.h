@@ -108,18 +108,19 @@ struct KernelLaunch {
 };
 
 struct WorkloadStep {
-  enum class Kind { launch, repeat, repeat_until_zero, copy, fill, prefetch };
+  enum class Kind { launch, repeat, repeat_until_zero, copy, fill, prefetch, advise };
   Kind kind = Kind::launch;
   std::string path;  // JSON path, for messages
   KernelLaunch launch;
   uint64_t count = 0;           // repeat
   std::string index_name;       // repeat: the loop counter's name for {"loop_index": ...}
-  std::string buffer;           // repeat_until_zero: watched; fill, prefetch: target; copy: source
+  std::string buffer;  // repeat_until_zero: watched; fill, prefetch, advise: target; copy: source
   uint64_t element = 0;         // repeat_until_zero
   uint64_t max_iterations = 0;  // repeat_until_zero
   std::string destination;      // copy
   uint64_t fill_bits = 0;       // fill, in the target buffer's element type
   bool to_host = false;         // prefetch: to host memory, not the GPU
+  bool read_mostly = false;     // advise: set read-mostly (true) or unset it
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
 

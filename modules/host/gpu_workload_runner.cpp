@@ -52,6 +52,9 @@ class StepRunner {
       case WorkloadStep::Kind::prefetch:
         m_executor.prefetch(step.buffer, step.to_host);
         break;
+      case WorkloadStep::Kind::advise:
+        m_executor.advise(step.buffer, step.read_mostly);
+        break;
     }
   }
 

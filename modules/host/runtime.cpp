@@ -200,10 +200,18 @@ void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
     throw std::invalid_argument("prefetch of " + std::to_string(bytes) + " bytes at " +
                                 std::to_string(address) + " is outside every managed allocation");
   quiesce();
-  if (to_host) return bring_to_host(address, bytes);
+  if (to_host) return bring_to_host(address, bytes, false);
   settle_managed();
   m_uvm->prefetch(address, bytes);
   settle_managed();
+}
+
+void Runtime::advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice advice) {
+  raise_fault();
+  if (!managed(address) || !m_uvm->mapped(address, bytes))
+    throw std::invalid_argument("advice on " + std::to_string(bytes) + " bytes at " +
+                                std::to_string(address) + " is outside every managed allocation");
+  m_uvm->advise_read_mostly(address, bytes, advice == ManagedAdvice::set_read_mostly);
 }
 
 void Runtime::ensure_started() {
@@ -287,22 +295,24 @@ void Runtime::settle_managed() {
            "waiting for managed pages on their way out");
 }
 
-void Runtime::bring_to_host(uint64_t address, uint64_t bytes) {
+void Runtime::bring_to_host(uint64_t address, uint64_t bytes, bool for_write) {
   settle_managed();
-  wait_for([this, address, bytes](
-               const std::function<void()>& done) { m_uvm->migrate_to_host(address, bytes, done); },
-           "bringing managed pages back to host memory");
+  wait_for(
+      [this, address, bytes, for_write](const std::function<void()>& done) {
+        m_uvm->migrate_to_host(address, bytes, for_write, done);
+      },
+      "bringing managed pages back to host memory");
 }
 
 void Runtime::read_bytes(uint64_t address, void* data, uint64_t bytes) {
   if (!managed(address)) return m_gpu.read(address, data, bytes);
-  bring_to_host(address, bytes);
+  bring_to_host(address, bytes, false);
   m_uvm->host_read(address, data, bytes);
 }
 
 void Runtime::write_bytes(uint64_t address, const void* data, uint64_t bytes) {
   if (!managed(address)) return m_gpu.write(address, data, bytes);
-  bring_to_host(address, bytes);
+  bring_to_host(address, bytes, true);
   m_uvm->host_write(address, data, bytes);
 }
 

@@ -40,6 +40,9 @@ namespace ohmvp {
 //
 // On a multi-GPU platform with memHarvester, another GPU's UVM driver may borrow this GPU's spare
 // memory (MemoryLender); a cudaMalloc that finds no room takes borrowed chunks back first.
+// What cudaMemAdvise may say about managed memory here (docs/uvm.md): read duplication.
+enum class ManagedAdvice { set_read_mostly, unset_read_mostly };
+
 class Runtime : public sc_core::sc_module, public MemoryLender {
  public:
   using ModuleId = uint32_t;
@@ -93,6 +96,10 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // and returning once the pages are there (as the copies here are synchronous).
   // std::invalid_argument for a range outside every managed allocation.
   void prefetch_managed(uint64_t address, uint64_t bytes, bool to_host);
+  // cudaMemAdvise of [address, address + bytes), managed memory of one allocation, with
+  // cudaMemAdviseSetReadMostly or cudaMemAdviseUnsetReadMostly (UvmDriver::advise_read_mostly);
+  // takes no time. std::invalid_argument for a range outside every managed allocation.
+  void advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice advice);
 
   void copy_to_device(uint64_t destination, const void* source, uint64_t bytes);
   void copy_to_host(void* destination, uint64_t source, uint64_t bytes);
@@ -224,7 +231,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // Runs until the callback `start` hands out has been called (run_until with a flag that
   // callback sets; it may be handed to several, the first call counts).
   void wait_for(const std::function<void(const std::function<void()>&)>& start, const char* what);
-  void bring_to_host(uint64_t address, uint64_t bytes);
+  // Waits for the UVM driver's migrate_to_host of the range (a host read, or a write).
+  void bring_to_host(uint64_t address, uint64_t bytes, bool for_write);
 
   gpu::Gpu& m_gpu;
   SettlingMemory* m_settling = nullptr;

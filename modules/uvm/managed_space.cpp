@@ -28,11 +28,26 @@ void ManagedSpace::Block::map(const std::vector<bool>& pages) {
 }
 
 std::vector<bool> ManagedSpace::Block::unmap() {
-  std::vector<bool> mapped(resident.size(), false);
-  mapped.swap(resident);
+  std::vector<bool> only_here(resident.size(), false);
+  for (size_t p = 0; p < resident.size(); ++p) only_here[p] = resident[p] && !duplicated[p];
+  resident.assign(resident.size(), false);
+  duplicated.assign(duplicated.size(), false);
   resident_pages = 0;
   chunk.reset();
-  return mapped;
+  return only_here;
+}
+
+void ManagedSpace::Block::unmap_page(uint64_t page) {
+  if (!resident[page]) return;
+  resident[page] = false;
+  duplicated[page] = false;
+  --resident_pages;
+}
+
+uint32_t ManagedSpace::Block::gpu_only_pages() const {
+  uint32_t count = 0;
+  for (size_t p = 0; p < resident.size(); ++p) count += resident[p] && !duplicated[p];
+  return count;
 }
 
 uint64_t ManagedSpace::allocate(uint64_t bytes) {
@@ -79,7 +94,11 @@ ManagedSpace::Allocation* ManagedSpace::find(uint64_t address, uint64_t bytes) {
 
 ManagedSpace::Block& ManagedSpace::block(uint64_t block) {
   Block& state = m_blocks[block];
-  if (state.resident.empty()) state.resident.assign(pages_per_block(), false);
+  if (state.resident.empty()) {
+    state.resident.assign(pages_per_block(), false);
+    state.read_mostly.assign(pages_per_block(), false);
+    state.duplicated.assign(pages_per_block(), false);
+  }
   return state;
 }
 

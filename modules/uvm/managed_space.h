@@ -37,11 +37,20 @@ class ManagedSpace {
     uint32_t resident_pages = 0;
     std::optional<Harvested> harvested;  // never together with `chunk`
     bool moving = false;  // pre-evicted or prefetched in the background, its bytes not yet there
+    // Per page: cudaMemAdviseSetReadMostly. A read-mostly page brought from host memory is
+    // duplicated: resident, and host memory's copy is as current as the GPU's.
+    std::vector<bool> read_mostly;
+    std::vector<bool> duplicated;
 
     // Maps `pages` (those set) in the block's chunk.
     void map(const std::vector<bool>& pages);
-    // Unmaps every page and gives up the chunk; returns the pages that were mapped.
+    // Unmaps every page and gives up the chunk; returns the pages whose only current copy was the
+    // GPU's (mapped and not duplicated): those that must be copied out.
     std::vector<bool> unmap();
+    // Unmaps page `page` alone (the chunk stays).
+    void unmap_page(uint64_t page);
+    // Resident pages that are not duplicated.
+    uint32_t gpu_only_pages() const;
   };
 
   // `block_bytes` is a power-of-two multiple of `page_bytes` (UvmConfig checks both).

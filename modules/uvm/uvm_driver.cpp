@@ -74,6 +74,18 @@ uint64_t UvmDriver::allocate(uint64_t bytes) {
   return m_space.allocate(bytes);
 }
 
+void UvmDriver::advise_read_mostly(uint64_t address, uint64_t bytes, bool read_mostly) {
+  for (uint64_t block : m_space.blocks_of(address, bytes)) {
+    ManagedSpace::Block& state = m_space.block(block);
+    const std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
+    for (size_t p = 0; p < pages.size(); ++p) {
+      if (!pages[p]) continue;
+      state.read_mostly[p] = read_mostly;
+      if (!read_mostly) state.duplicated[p] = false;  // the GPU's copy is kept
+    }
+  }
+}
+
 void UvmDriver::free(uint64_t address) {
   const ManagedSpace::Allocation* allocation = m_space.find(address);
   if (allocation != nullptr && allocation->address == address) {
@@ -104,11 +116,15 @@ void UvmDriver::reset() {
 std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
                                              gpu::LdstUnit::Outbound& request) {
   const ManagedSpace::Block* block = m_space.find_block(m_space.block_number(address));
-  if (block != nullptr && block->chunk && block->resident[m_space.page_in_block(address)]) {
+  const uint64_t page = m_space.page_in_block(address);
+  const bool write = gpu_extension(request).kind != GpuRequestKind::load;
+  // A duplicated page is mapped read-only: a write to it faults.
+  if (block != nullptr && block->chunk && block->resident[page] &&
+      !(write && block->duplicated[page])) {
     m_pool.begin_access(*block->chunk);
     return m_pool.chunk(*block->chunk).address + address % m_space.block_bytes();
   }
-  m_buffer.push_back({address, &sm, &request, kernel_now_ps()});
+  m_buffer.push_back({address, &sm, &request, kernel_now_ps(), write});
   m_stats->faults.inc();
   trace_faults();
   if (!m_batch_open) {
@@ -212,7 +228,15 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
     }
   } else {
     std::vector<bool> faulted(m_space.pages_per_block(), false);
-    for (const Fault& fault : faults) faulted[m_space.page_in_block(fault.address)] = true;
+    for (const Fault& fault : faults) {
+      const uint64_t page = m_space.page_in_block(fault.address);
+      faulted[page] = true;
+      // A write to a duplicated page: the GPU's copy becomes the only current one.
+      if (fault.write && state.resident[page] && state.duplicated[page]) {
+        state.duplicated[page] = false;
+        m_stats->duplicates_collapsed.inc();
+      }
+    }
     pages = m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
     for (size_t p = 0; p < pages.size(); ++p)
       if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
@@ -243,7 +267,13 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
     release_if_unused(harvested.peer, harvested.chunk);
   }
   std::vector<bool> from_host(pages.size());
-  for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
+  for (size_t p = 0; p < pages.size(); ++p) {
+    from_host[p] = pages[p] && !from_peer[p];
+    if (from_host[p] && state.read_mostly[p]) {
+      state.duplicated[p] = true;
+      m_stats->pages_duplicated.inc();
+    }
+  }
   std::vector<std::optional<uint32_t>> staging(m_peers.size());  // per yielding GPU
   for (const auto& [first, count] : runs_of(from_host)) {
     ++m_batch_moves;
@@ -351,14 +381,16 @@ void UvmDriver::evict(uint32_t chunk, const std::vector<uint64_t>& keep,
                       const std::shared_ptr<Gate>& gate, std::function<void()> done) {
   const uint64_t block = *m_pool.chunk(chunk).block;
   m_stats->chunks_evicted.inc();
-  if (m_config.harvest && m_space.block(block).resident_pages > 0) {
+  ManagedSpace::Block& state = m_space.block(block);
+  m_stats->pages_dropped.inc(state.resident_pages - state.gpu_only_pages());
+  if (m_config.harvest && state.gpu_only_pages() > 0) {
     if (const auto target = harvest_chunk(block, keep)) {
       harvest(block, chunk, target->first, target->second, gate, std::move(done));
       return;
     }
   }
   m_gpu.invalidate_translations(m_space.block_address(block), m_space.block_bytes());
-  const auto runs = runs_of(m_space.block(block).unmap());
+  const auto runs = runs_of(state.unmap());
   if (runs.empty()) return done();
   const auto arrived = after_all(runs.size(), std::move(done));
   for (const auto& [first, count] : runs) {
@@ -510,7 +542,8 @@ void UvmDriver::check_settled() {
   for (auto& action : waiting) action();
 }
 
-void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done) {
+void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, bool for_write,
+                                std::function<void()> done) {
   if (m_batch_open)
     throw SimulationError(std::string(name()) +
                           ": a host access to managed memory while faults are in service");
@@ -518,7 +551,6 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
   auto finish = [left, done] {
     if (--*left == 0) done();
   };
-  m_gpu.invalidate_translations(address, bytes);
   for (uint64_t block : m_space.blocks_of(address, bytes)) {
     ManagedSpace::Block& state = m_space.block(block);
     if (state.harvested) {
@@ -534,11 +566,18 @@ void UvmDriver::migrate_to_host(uint64_t address, uint64_t bytes, std::function<
     }
     if (!state.chunk) continue;
     std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
+    std::vector<bool> unmapped(pages.size(), false);
     for (uint64_t p = 0; p < pages.size(); ++p) {
-      pages[p] = pages[p] && state.resident[p];
-      if (!pages[p]) continue;
-      state.resident[p] = false;
-      --state.resident_pages;
+      const bool copy_out = pages[p] && state.resident[p] && !state.duplicated[p];
+      // A duplicated page's host copy is current: a read leaves it mapped, a write drops it.
+      unmapped[p] = copy_out || (pages[p] && state.resident[p] && for_write);
+      if (unmapped[p] && !copy_out) m_stats->pages_dropped.inc();
+      pages[p] = copy_out;
+    }
+    for (const auto& [first, count] : runs_of(unmapped)) {
+      m_gpu.invalidate_translations(m_space.block_address(block) + first * m_config.page_bytes,
+                                    count * m_config.page_bytes);
+      for (uint64_t p = first; p < first + count; ++p) state.unmap_page(p);
     }
     const uint32_t chunk = *state.chunk;
     for (const auto& [first, count] : runs_of(pages)) {

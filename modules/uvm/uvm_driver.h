@@ -78,8 +78,16 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void when_settled(std::function<void()> done);
   // Brings the pages of [address, address + bytes) that are on the GPU back to host memory, as a
   // host access does (copy-engine reads, then PCIe), and calls `done` when they are there. Call
-  // once settled.
-  void migrate_to_host(uint64_t address, uint64_t bytes, std::function<void()> done);
+  // once settled. Duplicated (read-mostly) pages need no copy: a read leaves them on the GPU, a
+  // write (`for_write`) unmaps them there.
+  void migrate_to_host(uint64_t address, uint64_t bytes, bool for_write,
+                       std::function<void()> done);
+  // cudaMemAdvise with cudaMemAdviseSetReadMostly (`read_mostly`) or its Unset on the pages of
+  // [address, address + bytes): from then on a read-mostly page brought from host memory keeps
+  // its host copy (read duplication): evicting it or a host read moves no bytes, and the first
+  // write to it from the GPU is a far fault that makes the GPU's copy the only one. Unsetting it
+  // keeps only the GPU's copy of the duplicated pages.
+  void advise_read_mostly(uint64_t address, uint64_t bytes, bool read_mostly);
   // cudaMemPrefetchAsync to the GPU: moves the pages of [address, address + bytes) that are not
   // on the GPU here, as a batch of no faults (no service time) does; when_settled says when they
   // are in. Blocks that get no chunk (every chunk in flight or the prefetch's own) stay where
@@ -113,6 +121,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
     gpu::Sm* sm;
     gpu::LdstUnit::Outbound* request;
     uint64_t time_ps;
+    bool write;  // a store or an atomic
   };
   struct Stats;
   struct Gate;

@@ -114,13 +114,22 @@ struct UvmDriver::Stats {
                                    "allocations")),
         chunks_to_malloc(r.counter(g, "chunks_to_malloc", "chunks",
                                    "chunks this GPU's cudaMalloc took back from managed memory "
-                                   "(free ones, or evicted for it)")) {}
+                                   "(free ones, or evicted for it)")),
+        pages_duplicated(r.counter(g, "pages_duplicated", "pages",
+                                   "read-mostly pages brought to the GPU with their host copy "
+                                   "kept (in pages_to_gpu too)")),
+        duplicates_collapsed(r.counter(g, "duplicates_collapsed", "pages",
+                                       "duplicated pages a GPU write made the GPU's only copy")),
+        pages_dropped(r.counter(g, "pages_dropped", "pages",
+                                "duplicated pages unmapped from the GPU without a copy (evicted, "
+                                "or written by the host)")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
       &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
-      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed, &chunks_to_malloc;
+      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed, &chunks_to_malloc, &pages_duplicated,
+      &duplicates_collapsed, &pages_dropped;
 };
 
 // This GPU's cudaMalloc, taking the driver's chunks back (UvmDriver::memory_for_malloc).

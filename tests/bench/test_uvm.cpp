@@ -302,6 +302,70 @@ TEST_CASE("uvm: a cudaMalloc that finds no room takes managed memory back, evict
   cuda.free(c);
 }
 
+TEST_CASE("uvm: read-mostly pages keep their host copy until a write") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 1024;  // one page of floats
+  const uint64_t m = cuda.malloc_managed(n * 4), c = cuda.malloc(n * 4);
+  const std::vector<float> x = ramp(n, 0.5f), twice = ramp(n, 1.0f);
+  std::vector<float> back(n);
+  cuda.copy_to_device(m, x.data(), n * 4);
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::set_read_mostly);
+  CHECK_THROWS_AS(cuda.advise_managed(c, 4, ohmvp::ManagedAdvice::set_read_mostly),
+                  std::invalid_argument);  // not managed
+  const uint64_t to_gpu = counter("pages_to_gpu"), to_host = counter("pages_to_host"),
+                 duplicated = counter("pages_duplicated"),
+                 collapsed = counter("duplicates_collapsed"), dropped = counter("pages_dropped");
+  vecadd(m, m, c, n);  // m's page comes to the GPU as a duplicate
+  CHECK(counter("pages_to_gpu") == to_gpu + 1);
+  CHECK(counter("pages_duplicated") == duplicated + 1);
+  // A host read moves nothing, in no time, and the page stays: the next kernel does not fault.
+  const uint64_t start = now_ps();
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(now_ps() == start);
+  CHECK(back == x);
+  CHECK(counter("pages_to_host") == to_host);
+  const uint64_t faults = counter("far_faults");
+  vecadd(m, m, c, n);
+  CHECK(counter("far_faults") == faults);
+  // A GPU write faults once (the loads before it do not), moves nothing and makes the GPU's copy
+  // the only one, which a host read then brings back.
+  vecadd(m, m, m, n);
+  CHECK(counter("far_faults") > faults);
+  CHECK(counter("duplicates_collapsed") == collapsed + 1);
+  CHECK(counter("pages_to_gpu") == to_gpu + 1);
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(back == twice);
+  CHECK(counter("pages_to_host") == to_host + 1);
+  // Read again, duplicated again; a host write drops the GPU's copy without a transfer, and the
+  // next kernel brings the new bytes.
+  vecadd(m, m, c, n);
+  CHECK(counter("pages_duplicated") == duplicated + 2);
+  cuda.copy_to_device(m, x.data(), n * 4);
+  CHECK(counter("pages_dropped") == dropped + 1);
+  CHECK(counter("pages_to_host") == to_host + 1);
+  vecadd(m, m, c, n);
+  cuda.copy_to_host(back.data(), c, n * 4);
+  CHECK(back == twice);
+  // Evicting the duplicate moves nothing either: two more buffers take both chunks.
+  const uint64_t p = cuda.malloc_managed(4 * n * 4), q = cuda.malloc_managed(4 * n * 4);
+  const uint64_t evicted = counter("chunks_evicted");
+  vecadd(p, q, c, n);
+  CHECK(counter("chunks_evicted") == evicted + 1);
+  CHECK(counter("pages_dropped") == dropped + 2);
+  CHECK(counter("pages_to_host") == to_host + 1);
+  // Unset, a duplicate is the GPU's only copy again: a host read copies it back.
+  vecadd(m, m, c, n);
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::unset_read_mostly);
+  const uint64_t before_read = counter("pages_to_host");
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(back == x);
+  CHECK(counter("pages_to_host") == before_read + 1);
+  cuda.free(p);
+  cuda.free(q);
+  cuda.free(m);
+  cuda.free(c);
+}
+
 TEST_CASE("uvm: an access past a managed allocation is a device fault") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);

@@ -142,6 +142,48 @@ TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them
   CHECK(value(free_stats["host"], "kernel_time") < value(stats["host"], "kernel_time"));
 }
 
+TEST_CASE("cli: read-mostly advice keeps host copies of spmv's inputs") {
+  const std::string dir = scratch_dir("cli_uvm_advise");
+  auto workload = shipped_kernel_workload("managed/spmv");
+  nlohmann::json steps = nlohmann::json::array();
+  for (const char* buffer : {"row_offsets", "column_indices", "values", "x"})
+    steps.push_back({{"advise", {{"buffer", buffer}, {"advice", "read_mostly"}}}});
+  for (const auto& launch : workload["launches"]) steps.push_back(launch);
+  workload["launches"] = steps;
+  write_text(dir + "/advised.json", workload.dump());
+  const std::string small = R"( --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536}')";
+  // Oversubscribed: evicting the inputs' duplicates moves nothing; only y goes back over PCIe.
+  const nlohmann::json plain = run_managed(dir + "/plain", "spmv", "-p gpu_small" + small);
+  const CliResult r = run_ohmvp("run -q --verify -p gpu_small --workload " + dir +
+                                "/advised.json --out " + dir + "/advised" + small);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+  const auto advised =
+      nlohmann::json::parse(read_text(dir + "/advised/report.json"))["stats"]["host.uvm"];
+  CHECK(value(advised, "pages_duplicated") > 0);
+  CHECK(value(advised, "pages_dropped") > 0);
+  CHECK(value(advised, "duplicates_collapsed") == 0);  // the kernel writes only y
+  CHECK(value(advised, "pages_to_host") < value(plain, "pages_to_host"));
+  // With memHarvester, only the pages that exist on the GPU alone go to the neighbours.
+  const CliResult h = run_ohmvp("run -q --verify -p multi_gpu_huvm --workload " + dir +
+                                "/advised.json --out " + dir + "/harvest");
+  INFO(h.output);
+  REQUIRE(h.exit_code == 0);
+  CHECK_THAT(h.output, Contains("verified: every output matches the C++ reference"));
+  const auto harvest =
+      nlohmann::json::parse(read_text(dir + "/harvest/report.json"))["stats"]["host.uvm"];
+  CHECK(value(harvest, "pages_dropped") > 0);
+  // Bad advice is refused with its path.
+  workload["launches"][0]["advise"]["advice"] = "preferred_location";
+  write_text(dir + "/bad.json", workload.dump());
+  const CliResult bad =
+      run_ohmvp("run -q -p gpu_small --workload " + dir + "/bad.json --out " + dir + "/bad");
+  CHECK(bad.exit_code != 0);
+  CHECK_THAT(bad.output, Contains("launches[0].advise.advice") &&
+                             Contains("expected 'read_mostly' or 'unset_read_mostly'"));
+}
+
 TEST_CASE("cli: printf prints a string in managed memory") {
   // tests/data/ptx/device_printf.cu's print_values prints the string it is given with %s.
   const std::string dir = scratch_dir("cli_uvm_printf");

@@ -241,6 +241,20 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        },
        {"launches[1].prefetch.to: is 'cpu'; expected 'gpu' or 'host'"}},
       {[](nlohmann::json& w) {
+         w["launches"].push_back({{"advise", {{"buffer", "a"}, {"advice", "read_mostly"}}}});
+       },
+       {"launches[1].advise.buffer: 'a' is not managed; cudaMemAdvise advises managed"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["managed"] = true;
+         w["launches"].push_back({{"advise", {{"buffer", "a"}}}});
+       },
+       {"launches[1].advise.advice: required: 'read_mostly' or 'unset_read_mostly'"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["managed"] = true;
+         w["launches"].push_back({{"advise", {{"buffer", "a"}, {"advise", "read_mostly"}}}});
+       },
+       {"unknown key 'advise' at launches[1].advise", "did you mean 'advice'"}},
+      {[](nlohmann::json& w) {
          w["launches"][0] = {{"copy", {{"from", "a"}, {"to", "d"}}}};
        },
        {"launches[0].copy.to: no buffer named 'd'"}},

@@ -129,7 +129,16 @@ TEST_CASE("managed space: allocations start on their own VA block", "[uvm]") {
   block.map(bits("0011"));
   CHECK(block.resident == bits("0111"));
   CHECK(block.resident_pages == 3);
-  CHECK(block.unmap() == bits("0111"));
+  CHECK(block.gpu_only_pages() == 3);
+  block.duplicated[2] = true;  // read-mostly, brought from host memory: the host's copy is current
+  CHECK(block.gpu_only_pages() == 2);
+  block.unmap_page(1);
+  CHECK(block.resident == bits("0011"));
+  CHECK(block.resident_pages == 2);
+  CHECK(block.chunk);
+  // Only page 3's bytes must be copied out: page 2's host copy is as current.
+  CHECK(block.unmap() == bits("0001"));
+  CHECK(block.duplicated == bits("0000"));
   CHECK(block.resident == bits("0000"));
   CHECK(block.resident_pages == 0);
   CHECK_FALSE(block.chunk);
