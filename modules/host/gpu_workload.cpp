@@ -456,6 +456,15 @@ class WorkloadParser {
     fail(path, "no buffer named '" + name + "'" + did_you_mean(name, names_of(m_workload.buffers)));
   }
 
+  // The managed buffer `step`'s "buffer" names, into `name`; `what` says what the call does with
+  // managed memory, for the refusal of one that is not.
+  void managed_buffer(const ConfigReader& step, std::string& name, const char* what) const {
+    step.get("buffer", name);
+    if (!buffer_named(step.path() + ".buffer", name).managed)
+      step.fail("buffer",
+                "'" + name + "' is not managed; " + what + " managed memory (\"managed\": true)");
+  }
+
   std::vector<WorkloadStep> parse_steps(const ConfigReader& parent, const char* key,
                                         const nlohmann::json& list) {
     const std::string path = parent.path().empty() ? key : parent.path() + "." + key;
@@ -539,12 +548,7 @@ class WorkloadParser {
       step.kind = WorkloadStep::Kind::prefetch;
       const ConfigReader prefetch = r.child("prefetch");
       prefetch.finish({"buffer", "to"});
-      prefetch.get("buffer", step.buffer);
-      const BufferSpec& target = buffer_named(prefetch.path() + ".buffer", step.buffer);
-      if (!target.managed)
-        prefetch.fail("buffer", "'" + step.buffer +
-                                    "' is not managed; cudaMemPrefetchAsync moves managed "
-                                    "memory (\"managed\": true)");
+      managed_buffer(prefetch, step.buffer, "cudaMemPrefetchAsync moves");
       std::string to = "gpu";
       prefetch.get("to", to);
       if (to != "gpu" && to != "host")
@@ -555,12 +559,7 @@ class WorkloadParser {
       step.kind = WorkloadStep::Kind::advise;
       const ConfigReader advise = r.child("advise");
       advise.finish({"buffer", "advice"});
-      advise.get("buffer", step.buffer);
-      const BufferSpec& target = buffer_named(advise.path() + ".buffer", step.buffer);
-      if (!target.managed)
-        advise.fail("buffer", "'" + step.buffer +
-                                  "' is not managed; cudaMemAdvise advises managed memory "
-                                  "(\"managed\": true)");
+      managed_buffer(advise, step.buffer, "cudaMemAdvise advises");
       if (!advise.has("advice"))
         advise.fail("advice", "required: 'read_mostly' or 'unset_read_mostly'");
       std::string advice;

@@ -11,16 +11,22 @@ using Catch::Contains;
 
 namespace {
 
-// `ohmvp run --verify` of testbenches/workloads/managed/NAME.json; the report's host.uvm group.
-nlohmann::json run_managed(const std::string& dir, const std::string& name,
-                           const std::string& options) {
+// `ohmvp run --verify` of the workload file `workload` into `dir`; the report's statistics.
+nlohmann::json run_verified(const std::string& dir, const std::string& workload,
+                            const std::string& options) {
   const CliResult r =
-      run_ohmvp("run -q --verify --workload " + shipped("testbenches/workloads/managed/" + name) +
-                ".json --out " + dir + " " + options);
+      run_ohmvp("run -q --verify --workload " + workload + " --out " + dir + " " + options);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
-  return nlohmann::json::parse(read_text(dir + "/report.json"))["stats"]["host.uvm"];
+  return nlohmann::json::parse(read_text(dir + "/report.json"))["stats"];
+}
+
+// The same for testbenches/workloads/managed/NAME.json; the report's host.uvm group.
+nlohmann::json run_managed(const std::string& dir, const std::string& name,
+                           const std::string& options) {
+  return run_verified(dir, shipped("testbenches/workloads/managed/" + name) + ".json",
+                      options)["host.uvm"];
 }
 
 uint64_t value(const nlohmann::json& group, const char* name) {
@@ -110,12 +116,7 @@ TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them
   steps.push_back({{"prefetch", {{"buffer", "c"}, {"to", "host"}}}});
   workload["launches"] = steps;
   write_text(dir + "/prefetched.json", workload.dump());
-  const CliResult r = run_ohmvp("run -q --verify -p gpu_small --workload " + dir +
-                                "/prefetched.json --out " + dir + "/out");
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
-  const auto stats = nlohmann::json::parse(read_text(dir + "/out/report.json"))["stats"];
+  const nlohmann::json stats = run_verified(dir + "/out", dir + "/prefetched.json", "-p gpu_small");
   CHECK(value(stats["host.uvm"], "far_faults") == 0);
   CHECK(value(stats["host.uvm"], "host_prefetch_pages") ==
         value(stats["host.uvm"], "pages_to_gpu"));
@@ -132,12 +133,8 @@ TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them
     return sum;
   };
   CHECK(walks(stats) >= 3);  // a, b and c each have a page at least
-  const CliResult free =
-      run_ohmvp("run -q --verify -p gpu_small --workload " + dir + "/prefetched.json --out " + dir +
-                "/free --set gpu.tlb.entries=0");
-  INFO(free.output);
-  REQUIRE(free.exit_code == 0);
-  const auto free_stats = nlohmann::json::parse(read_text(dir + "/free/report.json"))["stats"];
+  const nlohmann::json free_stats =
+      run_verified(dir + "/free", dir + "/prefetched.json", "-p gpu_small --set gpu.tlb.entries=0");
   CHECK(walks(free_stats) == 0);
   CHECK(value(free_stats["host"], "kernel_time") < value(stats["host"], "kernel_time"));
 }
@@ -154,25 +151,15 @@ TEST_CASE("cli: read-mostly advice keeps host copies of spmv's inputs") {
   const std::string small = R"( --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536}')";
   // Oversubscribed: evicting the inputs' duplicates moves nothing; only y goes back over PCIe.
   const nlohmann::json plain = run_managed(dir + "/plain", "spmv", "-p gpu_small" + small);
-  const CliResult r = run_ohmvp("run -q --verify -p gpu_small --workload " + dir +
-                                "/advised.json --out " + dir + "/advised" + small);
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
-  const auto advised =
-      nlohmann::json::parse(read_text(dir + "/advised/report.json"))["stats"]["host.uvm"];
+  const nlohmann::json advised =
+      run_verified(dir + "/advised", dir + "/advised.json", "-p gpu_small" + small)["host.uvm"];
   CHECK(value(advised, "pages_duplicated") > 0);
   CHECK(value(advised, "pages_dropped") > 0);
   CHECK(value(advised, "duplicates_collapsed") == 0);  // the kernel writes only y
   CHECK(value(advised, "pages_to_host") < value(plain, "pages_to_host"));
   // With memHarvester, only the pages that exist on the GPU alone go to the neighbours.
-  const CliResult h = run_ohmvp("run -q --verify -p multi_gpu_huvm --workload " + dir +
-                                "/advised.json --out " + dir + "/harvest");
-  INFO(h.output);
-  REQUIRE(h.exit_code == 0);
-  CHECK_THAT(h.output, Contains("verified: every output matches the C++ reference"));
-  const auto harvest =
-      nlohmann::json::parse(read_text(dir + "/harvest/report.json"))["stats"]["host.uvm"];
+  const nlohmann::json harvest =
+      run_verified(dir + "/harvest", dir + "/advised.json", "-p multi_gpu_huvm")["host.uvm"];
   CHECK(value(harvest, "pages_dropped") > 0);
   // Bad advice is refused with its path.
   workload["launches"][0]["advise"]["advice"] = "preferred_location";
