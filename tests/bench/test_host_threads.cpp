@@ -202,3 +202,26 @@ TEST_CASE("host threads: a yielding GPU waits for a lent chunk's write-back to t
   CHECK(doubled(gpu0, c, 7.0f));
   for (uint64_t address : taken) gpu1.free(address);
 }
+
+TEST_CASE("host threads: the harvesting GPU's cudaMalloc evicts its managed chunk to a neighbour") {
+  ohmvp::Runtime& gpu0 = platform().runtime(0);
+  const auto module = vecadd_module(gpu0);
+  const uint64_t x = managed_ramp(11.0f), c = gpu0.malloc(chunk);
+  launch_vecadd(gpu0, module, x, x, c);  // x takes GPU 0's one chunk for managed pages
+  gpu0.synchronize();
+  const uint64_t harvested = counter("chunks_harvested"), to_malloc = counter("chunks_to_malloc");
+  std::vector<uint64_t> taken;
+  try {
+    for (;;) taken.push_back(gpu0.malloc(chunk));
+  } catch (const ohmvp::OutOfDeviceMemory&) {
+  }
+  // The chunk went to cudaMalloc once x's pages had gone to GPU 1 over NVLink.
+  CHECK(counter("chunks_to_malloc") == to_malloc + 1);
+  CHECK(counter("chunks_harvested") == harvested + 1);
+  std::vector<float> got(n);
+  gpu0.copy_to_host(got.data(), x, chunk);
+  CHECK(got == ramp(11.0f));
+  for (uint64_t address : taken) gpu0.free(address);
+  gpu0.free(x);
+  gpu0.free(c);
+}
