@@ -70,10 +70,8 @@ void SimulatedExecutor::prefetch(const std::string& name, bool to_host) {
   m_runtime.prefetch_managed(m_addresses.at(name), buffer(name).size_bytes(), to_host);
 }
 
-void SimulatedExecutor::advise(const std::string& name, bool read_mostly) {
-  m_runtime.advise_managed(
-      m_addresses.at(name), buffer(name).size_bytes(),
-      read_mostly ? ManagedAdvice::set_read_mostly : ManagedAdvice::unset_read_mostly);
+void SimulatedExecutor::advise(const std::string& name, ManagedAdvice advice) {
+  m_runtime.advise_managed(m_addresses.at(name), buffer(name).size_bytes(), advice);
 }
 
 std::vector<LocatedBuffer> SimulatedExecutor::located_buffers() const {

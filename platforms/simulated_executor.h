@@ -26,7 +26,7 @@ class SimulatedExecutor : public WorkloadExecutor {
   void fill(const std::string& name, uint64_t element_bits) override;
   uint64_t read_element(const std::string& name, uint64_t index) override;
   void prefetch(const std::string& name, bool to_host) override;
-  void advise(const std::string& name, bool read_mostly) override;
+  void advise(const std::string& name, ManagedAdvice advice) override;
 
   // The workload's buffers where they were allocated, for a fault message to name.
   std::vector<LocatedBuffer> located_buffers() const;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The unified-memory figures of docs/results.md, as markdown tables: spmv with every buffer managed
-# on gpu_small as GPU memory shrinks (16 KiB chunks), and with its inputs read-mostly; the managed
-# workloads on multi_gpu_huvm with and without memHarvester's harvesting, and with each of its
-# other parts added; and the yielding GPUs' own kernels (x16 lu on GPUs 1 to 3) while GPU 0
-# harvests their memory or not.
+# on gpu_small as GPU memory shrinks (16 KiB chunks), with its inputs read-mostly, and used in host
+# memory over PCIe (cudaMemAdvise); the managed workloads on multi_gpu_huvm with and without
+# memHarvester's harvesting, and with each of its other parts added; and the yielding GPUs' own
+# kernels (x16 lu on GPUs 1 to 3) while GPU 0 harvests their memory or not.
 # Every run is checked with --verify. Deterministic.
 #   tools/uvm_figures.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
@@ -23,21 +23,32 @@ run() {  # name platform workload [--set ...]
 for bytes in 0 131072 65536 32768; do
   run "spmv_$bytes" gpu_small spmv --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}"
 done
-# The same spmv with its four inputs advised read-mostly (cudaMemAdvise) before the kernel.
-python3 - "$managed/spmv.json" "$out/spmv_read_mostly.json" <<'PY'
+# The same spmv advised (cudaMemAdvise) before its kernel: its four inputs read-mostly, its inputs
+# preferred in host memory, every buffer accessed by the GPU (used in host memory over PCIe).
+inputs='["row_offsets", "column_indices", "values", "x"]'
+advised() {  # name advice buffers-json
+  python3 - "$managed/spmv.json" "$out/$1/spmv.json" "$2" "$3" <<'PY'
 import json, os, sys
-source, target = sys.argv[1], sys.argv[2]
+source, target, advice, buffers = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 workload = json.load(open(source))
 workload["ptx"] = os.path.normpath(os.path.join(os.path.dirname(source), workload["ptx"]))
-advice = [{"advise": {"buffer": b, "advice": "read_mostly"}}
-          for b in ("row_offsets", "column_indices", "values", "x")]
-workload["launches"] = advice + workload["launches"]
+steps = [{"advise": {"buffer": b, "advice": advice}} for b in buffers]
+workload["launches"] = steps + workload["launches"]
+os.makedirs(os.path.dirname(target), exist_ok=True)
 json.dump(workload, open(target, "w"))
 PY
-for bytes in 131072 65536 32768; do
-  "$build/ohmvp" run -q --verify --platform gpu_small --workload "$out/spmv_read_mostly.json" \
-    --out "$out/read_mostly_$bytes" \
-    --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}" >/dev/null
+}
+advised read_mostly read_mostly "$inputs"
+advised preferred_host preferred_location_host "$inputs"
+advised accessed_by accessed_by '["row_offsets", "column_indices", "values", "x", "y"]'
+run_advised() {  # advice bytes
+  "$build/ohmvp" run -q --verify --platform gpu_small --workload "$out/$1/spmv.json" \
+    --out "$out/${1}_$2" --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $2}" >/dev/null
+}
+for bytes in 131072 65536 32768; do run_advised read_mostly "$bytes"; done
+for bytes in 0 65536; do
+  run_advised preferred_host "$bytes"
+  run_advised accessed_by "$bytes"
 done
 for workload in vecadd spmv bfs pagerank; do
   run "on_$workload" multi_gpu_huvm "$workload"
@@ -88,6 +99,18 @@ for bytes in (131072, 65536, 32768):
     print(f"| {bytes // 1024} KiB | {plain:.1f} | {advised:.1f} | {p['fault_batches']} / "
           f"{a['fault_batches']} | {p['pages_to_host']} / {a['pages_to_host']} | "
           f"{a['pages_dropped']} |")
+print()
+print("| GPU memory for managed pages | migrated on faults (us) | inputs preferred in host memory "
+      "(us) | every buffer accessed by the GPU (us) | requests served in host memory | "
+      "their bytes |")
+print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+for bytes in (0, 65536):
+    migrated, _ = load(f"spmv_{bytes}")
+    preferred, _ = load(f"preferred_host_{bytes}")
+    remote, r = load(f"accessed_by_{bytes}")
+    memory = "unlimited" if bytes == 0 else f"{bytes // 1024} KiB"
+    print(f"| {memory} | {migrated:.1f} | {preferred:.1f} | {remote:.1f} | "
+          f"{r['remote_accesses']} | {r['remote_bytes']} |")
 print()
 print("| workload | kernel time without harvesting (us) | with (us) | speed-up | chunks evicted "
       "(harvested) | pages fetched from neighbours | bytes to host without / with | "

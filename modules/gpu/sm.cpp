@@ -852,10 +852,13 @@ bool Sm::translate(LdstUnit::Outbound& request) {
       return false;
     }
   }
-  const std::optional<uint64_t> frame = m_translation->translate(address, *this, request);
-  if (!frame) return false;  // a far fault: the driver replays it
+  using Outcome = ManagedTranslation::Translation::Outcome;
+  const ManagedTranslation::Translation translation =
+      m_translation->translate(address, *this, request);
+  if (translation.outcome == Outcome::fault) return false;  // the driver replays it
   if (walked) m_tlb->insert(m_tlb->page_of(address));
-  request.set_address(*frame);
+  if (translation.outcome == Outcome::remote) return false;  // the driver answers it
+  request.set_address(translation.frame);
   request.translated = true;
   return true;
 }
@@ -901,6 +904,10 @@ void Sm::set_translation(ManagedTranslation* translation) {
   m_tlb.reset();
   if (translation && m_config.tlb.entries > 0)
     m_tlb.emplace(m_config.tlb.entries, translation->page_bytes());
+}
+
+void Sm::remote_response(LdstUnit::Outbound& request) {
+  response_arrived(request, sc_core::SC_ZERO_TIME);
 }
 
 void Sm::replay(LdstUnit::Outbound& request) {

@@ -85,8 +85,10 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   bool idle() const;
   // Requests to managed addresses go through `translation` (null: none are made).
   void set_translation(ManagedTranslation* translation);
-  // A request the driver parked on a far fault, sent again now that its page is on the GPU.
+  // A request the driver parked on a far fault, sent again now that its page is mapped.
   void replay(LdstUnit::Outbound& request);
+  // The driver's answer to a request it served in host memory (a remote mapping).
+  void remote_response(LdstUnit::Outbound& request);
   // A TLB shootdown: the driver is about to unmap the pages [address, address + bytes) overlaps.
   void invalidate_translations(uint64_t address, uint64_t bytes);
   // Kernel boundary: the L1 forgets everything (it is not coherent with other SMs' stores).

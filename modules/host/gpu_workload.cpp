@@ -561,15 +561,16 @@ class WorkloadParser {
       advise.finish({"buffer", "advice"});
       managed_buffer(advise, step.buffer, "cudaMemAdvise advises");
       if (!advise.has("advice"))
-        advise.fail("advice", "required: 'read_mostly' or 'unset_read_mostly'");
-      std::string advice;
-      advise.get("advice", advice);
-      if (advice != "read_mostly" && advice != "unset_read_mostly")
-        advise.fail("advice", "is '" + advice +
-                                  "'; expected 'read_mostly' or 'unset_read_mostly' "
-                                  "(cudaMemAdviseSetReadMostly, cudaMemAdviseUnsetReadMostly; a "
-                                  "preferred location and accessed-by are not modelled)");
-      step.read_mostly = advice == "read_mostly";
+        advise.fail("advice",
+                    "required: 'read_mostly', 'preferred_location_host', 'accessed_by' or "
+                    "an unset_ one");
+      advise.get_enum("advice", step.advice,
+                      {{"read_mostly", ManagedAdvice::set_read_mostly},
+                       {"unset_read_mostly", ManagedAdvice::unset_read_mostly},
+                       {"preferred_location_host", ManagedAdvice::set_preferred_location_host},
+                       {"unset_preferred_location", ManagedAdvice::unset_preferred_location},
+                       {"accessed_by", ManagedAdvice::set_accessed_by},
+                       {"unset_accessed_by", ManagedAdvice::unset_accessed_by}});
       advise.finish();
     } else {
       step.kind = WorkloadStep::Kind::fill;

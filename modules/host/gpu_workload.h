@@ -16,6 +16,7 @@
 #include "modules/gpu/simt/texture.h"
 #include "modules/host/csr_generator.h"
 #include "modules/host/gpu_element_type.h"
+#include "modules/uvm/managed_advice.h"
 
 namespace ohmvp {
 
@@ -120,7 +121,7 @@ struct WorkloadStep {
   std::string destination;      // copy
   uint64_t fill_bits = 0;       // fill, in the target buffer's element type
   bool to_host = false;         // prefetch: to host memory, not the GPU
-  bool read_mostly = false;     // advise: set read-mostly (true) or unset it
+  ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
 

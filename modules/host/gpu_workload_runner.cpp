@@ -53,7 +53,7 @@ class StepRunner {
         m_executor.prefetch(step.buffer, step.to_host);
         break;
       case WorkloadStep::Kind::advise:
-        m_executor.advise(step.buffer, step.read_mostly);
+        m_executor.advise(step.buffer, step.advice);
         break;
     }
   }

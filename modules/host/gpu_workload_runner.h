@@ -59,8 +59,8 @@ class WorkloadExecutor {
   // cudaMemPrefetchAsync of a managed buffer: moves no data a reference sees, so nothing by
   // default.
   virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/) {}
-  // cudaMemAdvise (read-mostly or not) of a managed buffer: likewise.
-  virtual void advise(const std::string& /*buffer*/, bool /*read_mostly*/) {}
+  // cudaMemAdvise of a managed buffer: likewise.
+  virtual void advise(const std::string& /*buffer*/, ManagedAdvice /*advice*/) {}
 };
 
 // Runs the steps in order, unrolling repeat loops. A repeat_until_zero step runs its body, then

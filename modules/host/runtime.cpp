@@ -211,7 +211,7 @@ void Runtime::advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice adv
   if (!managed(address) || !m_uvm->mapped(address, bytes))
     throw std::invalid_argument("advice on " + std::to_string(bytes) + " bytes at " +
                                 std::to_string(address) + " is outside every managed allocation");
-  m_uvm->advise_read_mostly(address, bytes, advice == ManagedAdvice::set_read_mostly);
+  m_uvm->advise(address, bytes, advice);
 }
 
 void Runtime::ensure_started() {

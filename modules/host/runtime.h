@@ -40,9 +40,6 @@ namespace ohmvp {
 //
 // On a multi-GPU platform with memHarvester, another GPU's UVM driver may borrow this GPU's spare
 // memory (MemoryLender); a cudaMalloc that finds no room takes borrowed chunks back first.
-// What cudaMemAdvise may say about managed memory here (docs/uvm.md): read duplication.
-enum class ManagedAdvice { set_read_mostly, unset_read_mostly };
-
 class Runtime : public sc_core::sc_module, public MemoryLender {
  public:
   using ModuleId = uint32_t;
@@ -96,9 +93,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // and returning once the pages are there (as the copies here are synchronous).
   // std::invalid_argument for a range outside every managed allocation.
   void prefetch_managed(uint64_t address, uint64_t bytes, bool to_host);
-  // cudaMemAdvise of [address, address + bytes), managed memory of one allocation, with
-  // cudaMemAdviseSetReadMostly or cudaMemAdviseUnsetReadMostly (UvmDriver::advise_read_mostly);
-  // takes no time. std::invalid_argument for a range outside every managed allocation.
+  // cudaMemAdvise of [address, address + bytes), managed memory of one allocation
+  // (UvmDriver::advise); takes no time. std::invalid_argument for a range outside every managed
+  // allocation.
   void advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice advice);
 
   void copy_to_device(uint64_t destination, const void* source, uint64_t bytes);

@@ -16,4 +16,16 @@ uint64_t PcieLink::transfer(Direction direction, uint64_t now_ps, uint64_t bytes
   return m_free_ps[side];
 }
 
+uint64_t PcieLink::access(Direction direction, uint64_t now_ps, uint64_t bytes) {
+  const int side = index(direction);
+  const uint64_t latency = m_config.transfer_ps(0);
+  const uint64_t occupancy = m_config.transfer_ps(bytes) - latency;
+  const uint64_t start = std::max(now_ps, m_free_ps[side]);
+  m_free_ps[side] = start + occupancy;
+  m_bytes[side] += bytes;
+  m_busy_ps[side] += occupancy;
+  if (m_busy_counter != nullptr) m_busy_counter->inc(occupancy);
+  return m_free_ps[side] + latency;
+}
+
 }  // namespace ohmvp

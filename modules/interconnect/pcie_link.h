@@ -24,6 +24,10 @@ class PcieLink {
 
   // A copy of `bytes` requested at `now_ps` in `direction`; returns when its last byte arrives.
   uint64_t transfer(Direction direction, uint64_t now_ps, uint64_t bytes);
+  // A GPU's load or store of `bytes` in host memory (zero-copy): many are outstanding at once,
+  // so each holds its direction for bytes / bandwidth only and arrives `latency` after that (a
+  // modelling choice: the copies' latency stands for the round trip).
+  uint64_t access(Direction direction, uint64_t now_ps, uint64_t bytes);
 
   uint64_t bytes(Direction direction) const { return m_bytes[index(direction)]; }
   uint64_t busy_ps(Direction direction) const { return m_busy_ps[index(direction)]; }

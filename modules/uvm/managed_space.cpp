@@ -23,6 +23,7 @@ void ManagedSpace::Block::map(const std::vector<bool>& pages) {
   for (size_t p = 0; p < pages.size(); ++p) {
     if (!pages[p] || resident[p]) continue;
     resident[p] = true;
+    remote_mapped[p] = false;
     ++resident_pages;
   }
 }
@@ -98,6 +99,9 @@ ManagedSpace::Block& ManagedSpace::block(uint64_t block) {
     state.resident.assign(pages_per_block(), false);
     state.read_mostly.assign(pages_per_block(), false);
     state.duplicated.assign(pages_per_block(), false);
+    state.prefer_host.assign(pages_per_block(), false);
+    state.accessed_by.assign(pages_per_block(), false);
+    state.remote_mapped.assign(pages_per_block(), false);
   }
   return state;
 }

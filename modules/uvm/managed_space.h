@@ -41,6 +41,14 @@ class ManagedSpace {
     // duplicated: resident, and host memory's copy is as current as the GPU's.
     std::vector<bool> read_mostly;
     std::vector<bool> duplicated;
+    // Per page: cudaMemAdviseSetPreferredLocation to host memory, cudaMemAdviseSetAccessedBy the
+    // GPU, and mapped in host memory for the GPU after a fault on a host-preferred page. A page
+    // not resident that is accessed-by or so mapped is reached over PCIe (UvmDriver).
+    std::vector<bool> prefer_host;
+    std::vector<bool> accessed_by;
+    std::vector<bool> remote_mapped;
+    uint32_t remote_in_flight = 0;  // requests being served in host memory
+    bool wanted_here = false;       // an atomic faulted on a page mapped in host memory
 
     // Maps `pages` (those set) in the block's chunk.
     void map(const std::vector<bool>& pages);

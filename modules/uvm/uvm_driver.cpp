@@ -74,16 +74,78 @@ uint64_t UvmDriver::allocate(uint64_t bytes) {
   return m_space.allocate(bytes);
 }
 
-void UvmDriver::advise_read_mostly(uint64_t address, uint64_t bytes, bool read_mostly) {
+void UvmDriver::advise(uint64_t address, uint64_t bytes, ManagedAdvice advice) {
   for (uint64_t block : m_space.blocks_of(address, bytes)) {
     ManagedSpace::Block& state = m_space.block(block);
     const std::vector<bool> pages = m_space.pages_overlapping(block, address, bytes);
     for (size_t p = 0; p < pages.size(); ++p) {
       if (!pages[p]) continue;
-      state.read_mostly[p] = read_mostly;
-      if (!read_mostly) state.duplicated[p] = false;  // the GPU's copy is kept
+      switch (advice) {
+        case ManagedAdvice::set_read_mostly:
+        case ManagedAdvice::unset_read_mostly:
+          state.read_mostly[p] = advice == ManagedAdvice::set_read_mostly;
+          if (!state.read_mostly[p]) state.duplicated[p] = false;  // the GPU's copy is kept
+          break;
+        case ManagedAdvice::set_preferred_location_host:
+        case ManagedAdvice::unset_preferred_location:
+          state.prefer_host[p] = advice == ManagedAdvice::set_preferred_location_host;
+          if (!state.prefer_host[p]) state.remote_mapped[p] = false;
+          break;
+        case ManagedAdvice::set_accessed_by:
+        case ManagedAdvice::unset_accessed_by:
+          state.accessed_by[p] = advice == ManagedAdvice::set_accessed_by;
+          break;
+      }
     }
   }
+}
+
+bool UvmDriver::mapped_in_host(const ManagedSpace::Block& block, uint64_t number,
+                               uint64_t page) const {
+  if (block.resident[page] || !(block.accessed_by[page] || block.remote_mapped[page]) ||
+      block.moving || block.wanted_here)
+    return false;
+  if (block.harvested && block.harvested->pages[page] && !block.harvested->written_back)
+    return false;  // its bytes are on a neighbour: a fault brings them
+  for (const auto& serving : m_serving)
+    if (serving->block == number) return false;  // the batch may be moving it
+  return true;
+}
+
+void UvmDriver::serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbound& request,
+                             bool write) {
+  const uint32_t sector = m_gpu.config().l2.sector_bytes;
+  const uint32_t sectors = m_gpu.config().l2.line_bytes / sector;
+  const uint32_t mask = gpu_extension(request).sector_mask;
+  uint64_t bytes = 0;
+  for (uint32_t s = 0; s < sectors; ++s) bytes += (mask >> s & 1u) * sector;
+  // The sectors cross PCIe towards the GPU for a load, to host memory for a store (a modelling
+  // choice: the request's own way over the link is in the link's latency).
+  const uint64_t done = m_pcie.access(
+      write ? PcieLink::Direction::device_to_host : PcieLink::Direction::host_to_device,
+      kernel_now_ps(), bytes);
+  m_stats->remote_accesses.inc();
+  m_stats->remote_bytes.inc(bytes);
+  ++m_space.block(m_space.block_number(address)).remote_in_flight;
+  at(done, [this, address, &sm, &request, write, sector, sectors, mask] {
+    --m_space.block(m_space.block_number(address)).remote_in_flight;
+    uint8_t* host =
+        m_space.host_pages(m_space.block_number(address), m_space.page_in_block(address)) +
+        address % m_config.page_bytes;
+    uint8_t* data = request.get_data_ptr();
+    const uint8_t* enables = request.get_byte_enable_ptr();
+    for (uint32_t s = 0; s < sectors; ++s) {
+      if ((mask >> s & 1u) == 0) continue;
+      for (uint32_t i = s * sector; i < (s + 1) * sector; ++i) {
+        if (!write)
+          data[i] = host[i];
+        else if (enables == nullptr || enables[i] != 0)
+          host[i] = data[i];
+      }
+    }
+    request.set_response_status(tlm::TLM_OK_RESPONSE);
+    sm.remote_response(request);
+  });
 }
 
 void UvmDriver::free(uint64_t address) {
@@ -113,25 +175,36 @@ void UvmDriver::reset() {
   }
 }
 
-std::optional<uint64_t> UvmDriver::translate(uint64_t address, gpu::Sm& sm,
-                                             gpu::LdstUnit::Outbound& request) {
-  const ManagedSpace::Block* block = m_space.find_block(m_space.block_number(address));
+UvmDriver::Translation UvmDriver::translate(uint64_t address, gpu::Sm& sm,
+                                            gpu::LdstUnit::Outbound& request) {
+  const uint64_t number = m_space.block_number(address);
+  const ManagedSpace::Block* block = m_space.find_block(number);
   const uint64_t page = m_space.page_in_block(address);
-  const bool write = gpu_extension(request).kind != GpuRequestKind::load;
+  const GpuRequestKind kind = gpu_extension(request).kind;
+  const bool write = kind != GpuRequestKind::load, atomic = kind == GpuRequestKind::atomic;
   // A duplicated page is mapped read-only: a write to it faults.
   if (block != nullptr && block->chunk && block->resident[page] &&
       !(write && block->duplicated[page])) {
     m_pool.begin_access(*block->chunk);
-    return m_pool.chunk(*block->chunk).address + address % m_space.block_bytes();
+    return {Translation::Outcome::frame,
+            m_pool.chunk(*block->chunk).address + address % m_space.block_bytes()};
   }
-  m_buffer.push_back({address, &sm, &request, kernel_now_ps(), write});
+  if (block != nullptr && !atomic && mapped_in_host(*block, number, page)) {
+    serve_remote(address, sm, request, write);
+    return {Translation::Outcome::remote, 0};
+  }
+  // An atomic on a page mapped in host memory brings it here: until then no new request of its
+  // block goes to host memory, so none lands there after the page has left.
+  if (atomic && block != nullptr && (block->accessed_by[page] || block->remote_mapped[page]))
+    m_space.block(number).wanted_here = true;
+  m_buffer.push_back({address, &sm, &request, kernel_now_ps(), write, atomic});
   m_stats->faults.inc();
   trace_faults();
   if (!m_batch_open) {
     m_batch_open = true;
     schedule_batch();
   }
-  return std::nullopt;
+  return {Translation::Outcome::fault, 0};
 }
 
 void UvmDriver::answered(uint64_t frame) {
@@ -215,6 +288,32 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
   auto gate = std::make_shared<Gate>();
   ManagedSpace::Block& state = m_space.block(block);
   if (state.moving) return false;  // its bytes are on their way: the next batch finds them arrived
+  // A fault on a host-preferred page whose bytes are in host memory maps it there, unless an
+  // atomic needs the page on the GPU; the other faults bring their pages.
+  std::vector<Fault> here, in_host;
+  for (const Fault& fault : faults) {
+    const uint64_t page = m_space.page_in_block(fault.address);
+    const bool on_neighbour = state.harvested && state.harvested->pages[page];
+    if (!fault.atomic && state.prefer_host[page] && !state.resident[page] && !on_neighbour) {
+      if (!state.remote_mapped[page]) m_stats->pages_mapped_in_host.inc();
+      state.remote_mapped[page] = true;
+      in_host.push_back(fault);
+    } else {
+      here.push_back(fault);
+    }
+  }
+  // Requests still on their way to or from this block's pages in host memory finish first.
+  if (!here.empty() && state.remote_in_flight > 0) return false;
+  state.wanted_here = false;
+  auto serving = std::make_shared<Serving>();
+  serving->block = block;
+  serving->faults = in_host;
+  if (wanted == nullptr && here.empty()) {  // nothing to move: the faults replay with the batch
+    serving->pages.assign(m_space.pages_per_block(), false);
+    m_faults_in_service += faults.size();
+    m_serving.push_back(serving);
+    return true;
+  }
   if (!state.chunk) {
     state.chunk = obtain_chunk(block, batch_blocks, gate);
     if (!state.chunk) return false;
@@ -228,7 +327,7 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
     }
   } else {
     std::vector<bool> faulted(m_space.pages_per_block(), false);
-    for (const Fault& fault : faults) {
+    for (const Fault& fault : here) {
       const uint64_t page = m_space.page_in_block(fault.address);
       faulted[page] = true;
       // A write to a duplicated page: the GPU's copy becomes the only current one.
@@ -237,13 +336,15 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
         m_stats->duplicates_collapsed.inc();
       }
     }
-    pages = m_prefetcher.pages_to_migrate(state.resident, faulted, m_space.allocated_pages(block));
+    // The prefetcher leaves host-preferred pages where they are (an atomic's own page comes).
+    std::vector<bool> candidates = m_space.allocated_pages(block);
+    for (size_t p = 0; p < candidates.size(); ++p)
+      candidates[p] = candidates[p] && (!state.prefer_host[p] || faulted[p]);
+    pages = m_prefetcher.pages_to_migrate(state.resident, faulted, candidates);
     for (size_t p = 0; p < pages.size(); ++p)
       if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
   }
-  auto serving = std::make_shared<Serving>();
-  serving->block = block;
-  serving->faults = faults;
+  serving->faults.insert(serving->faults.end(), here.begin(), here.end());
   const auto moved = [this, serving] {
     if (--serving->moves_left == 0 && m_config.replay_policy == ReplayPolicy::block)
       finish_block(*serving);

@@ -18,6 +18,7 @@
 #include "modules/interconnect/nvlink_fabric.h"
 #include "modules/interconnect/pcie_link.h"
 #include "modules/uvm/chunk_pool.h"
+#include "modules/uvm/managed_advice.h"
 #include "modules/uvm/managed_space.h"
 #include "modules/uvm/memory_lender.h"
 #include "modules/uvm/tree_prefetcher.h"
@@ -82,12 +83,15 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // write (`for_write`) unmaps them there.
   void migrate_to_host(uint64_t address, uint64_t bytes, bool for_write,
                        std::function<void()> done);
-  // cudaMemAdvise with cudaMemAdviseSetReadMostly (`read_mostly`) or its Unset on the pages of
-  // [address, address + bytes): from then on a read-mostly page brought from host memory keeps
-  // its host copy (read duplication): evicting it or a host read moves no bytes, and the first
-  // write to it from the GPU is a far fault that makes the GPU's copy the only one. Unsetting it
-  // keeps only the GPU's copy of the duplicated pages.
-  void advise_read_mostly(uint64_t address, uint64_t bytes, bool read_mostly);
+  // cudaMemAdvise on the pages of [address, address + bytes) (docs/uvm.md). Read-mostly: a page
+  // brought from host memory keeps its host copy (read duplication): evicting it or a host read
+  // moves no bytes, and the first write to it from the GPU is a far fault that makes the GPU's
+  // copy the only one; unsetting it keeps only the GPU's copies. Accessed-by the GPU: a page in
+  // host memory is mapped there for the GPU, which reads and writes it over PCIe without a fault
+  // or a migration. Preferred location host memory: a fault on a page in host memory maps it
+  // there instead of migrating it. An atomic on a page mapped in host memory migrates it (PCIe
+  // carries no atomics here). Unsetting either drops the mappings it made.
+  void advise(uint64_t address, uint64_t bytes, ManagedAdvice advice);
   // cudaMemPrefetchAsync to the GPU: moves the pages of [address, address + bytes) that are not
   // on the GPU here, as a batch of no faults (no service time) does; when_settled says when they
   // are in. Blocks that get no chunk (every chunk in flight or the prefetch's own) stay where
@@ -110,8 +114,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   uint64_t window_base() const override { return ManagedSpace::window_base; }
   uint64_t window_bytes() const override { return ManagedSpace::window_bytes; }
   uint64_t page_bytes() const override { return m_config.page_bytes; }
-  std::optional<uint64_t> translate(uint64_t address, gpu::Sm& sm,
-                                    gpu::LdstUnit::Outbound& request) override;
+  Translation translate(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbound& request) override;
   void answered(uint64_t frame) override;
   void read(uint64_t address, void* data, uint64_t bytes) override;
 
@@ -121,7 +124,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
     gpu::Sm* sm;
     gpu::LdstUnit::Outbound* request;
     uint64_t time_ps;
-    bool write;  // a store or an atomic
+    bool write;   // a store or an atomic
+    bool atomic;  // one PCIe cannot carry: the page must come to the GPU
   };
   struct Stats;
   struct Gate;
@@ -239,6 +243,12 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   MemoryBorrower::Reclaim give_to_malloc(bool evict);
   // The blocks the open batch serves or has mapped: no eviction may take their chunks.
   std::vector<uint64_t> batch_blocks() const;
+  // Whether page `page` of `block` (number `number`) is reached in host memory now: not resident,
+  // mapped there (accessed-by, or a host-preferred page's fault), its bytes there, and no batch
+  // moving its block.
+  bool mapped_in_host(const ManagedSpace::Block& block, uint64_t number, uint64_t page) const;
+  // Reads or writes `request`'s sectors in host memory over PCIe and answers it through the SM.
+  void serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbound& request, bool write);
   // Tells the neighbours waiting to take memory back to ask again.
   void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.

@@ -122,14 +122,22 @@ struct UvmDriver::Stats {
                                        "duplicated pages a GPU write made the GPU's only copy")),
         pages_dropped(r.counter(g, "pages_dropped", "pages",
                                 "duplicated pages unmapped from the GPU without a copy (evicted, "
-                                "or written by the host)")) {}
+                                "or written by the host)")),
+        pages_mapped_in_host(r.counter(g, "pages_mapped_in_host", "pages",
+                                       "host-preferred pages a fault mapped in host memory "
+                                       "instead of migrating them")),
+        remote_accesses(r.counter(g, "remote_accesses", "requests",
+                                  "GPU requests served in host memory over PCIe (accessed-by "
+                                  "and host-mapped pages)")),
+        remote_bytes(r.counter(g, "remote_bytes", "bytes",
+                               "bytes those requests moved over PCIe (whole sectors)")) {}
   Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
       &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
       &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
       &host_prefetch_pages, &pages_relayed, &chunks_reclaimed, &chunks_to_malloc, &pages_duplicated,
-      &duplicates_collapsed, &pages_dropped;
+      &duplicates_collapsed, &pages_dropped, &pages_mapped_in_host, &remote_accesses, &remote_bytes;
 };
 
 // This GPU's cudaMalloc, taking the driver's chunks back (UvmDriver::memory_for_malloc).

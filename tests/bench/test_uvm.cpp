@@ -366,6 +366,64 @@ TEST_CASE("uvm: read-mostly pages keep their host copy until a write") {
   cuda.free(c);
 }
 
+TEST_CASE("uvm: accessed-by and host-preferred pages are used in host memory over PCIe") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 1024;  // one page of floats
+  const uint64_t m = cuda.malloc_managed(n * 4), c = cuda.malloc(n * 4);
+  const std::vector<float> x = ramp(n, 0.5f);
+  std::vector<float> back(n);
+  cuda.copy_to_device(m, x.data(), n * 4);
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::set_accessed_by);
+  const uint64_t faults = counter("far_faults"), to_gpu = counter("pages_to_gpu"),
+                 to_host = counter("pages_to_host"), remote = counter("remote_accesses"),
+                 remote_bytes = counter("remote_bytes"), link = counter("pcie_link_busy", "host");
+  // Accessed by the GPU: mapped in host memory, no fault. One thread's two loads of m[0] make one
+  // request for one sector, which holds the link for 32 bytes at 1 GB/s (and arrives 500 ns
+  // later: accesses overlap their latency).
+  vecadd(m, m, c, 1);
+  CHECK(counter("far_faults") == faults);
+  CHECK(counter("remote_accesses") == remote + 1);
+  CHECK(counter("remote_bytes") == remote_bytes + 32);
+  CHECK(counter("pcie_link_busy", "host") - link == 32 * 1000);
+  // The whole page: its 32 lines of four sectors each, read in host memory.
+  vecadd(m, m, c, n);
+  CHECK(counter("remote_bytes") == remote_bytes + 32 + 4096);
+  cuda.copy_to_host(back.data(), c, n * 4);
+  CHECK(back == ramp(n, 1.0f));
+  // Stores go to host memory too: the host reads them there without a migration.
+  vecadd(c, c, m, n);
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(back == ramp(n, 2.0f));
+  CHECK(counter("pages_to_gpu") == to_gpu);
+  CHECK(counter("pages_to_host") == to_host);
+  CHECK(counter("far_faults") == faults);
+  // Preferred location host memory instead: the first access faults and the batch maps the page
+  // there, moving nothing; later kernels use it there without a fault.
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::unset_accessed_by);
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::set_preferred_location_host);
+  const uint64_t mapped = counter("pages_mapped_in_host");
+  vecadd(m, m, c, n);
+  CHECK(counter("far_faults") > faults);
+  CHECK(counter("pages_mapped_in_host") == mapped + 1);
+  CHECK(counter("pages_to_gpu") == to_gpu);
+  const uint64_t faulted = counter("far_faults");
+  vecadd(m, m, c, n);
+  CHECK(counter("far_faults") == faulted);
+  cuda.copy_to_host(back.data(), c, n * 4);
+  CHECK(back == ramp(n, 4.0f));
+  // A prefetch brings it to the GPU all the same; unset, the next eviction or host access leaves
+  // it in host memory unmapped, and a fault migrates it as usual.
+  cuda.prefetch_managed(m, n * 4, false);
+  CHECK(counter("pages_to_gpu") == to_gpu + 1);
+  cuda.advise_managed(m, n * 4, ohmvp::ManagedAdvice::unset_preferred_location);
+  cuda.copy_to_host(back.data(), m, n * 4);
+  CHECK(back == ramp(n, 2.0f));
+  vecadd(m, m, c, n);
+  CHECK(counter("pages_to_gpu") == to_gpu + 2);
+  cuda.free(m);
+  cuda.free(c);
+}
+
 TEST_CASE("uvm: an access past a managed allocation is a device fault") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);

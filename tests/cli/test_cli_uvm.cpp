@@ -162,13 +162,34 @@ TEST_CASE("cli: read-mostly advice keeps host copies of spmv's inputs") {
       run_verified(dir + "/harvest", dir + "/advised.json", "-p multi_gpu_huvm")["host.uvm"];
   CHECK(value(harvest, "pages_dropped") > 0);
   // Bad advice is refused with its path.
-  workload["launches"][0]["advise"]["advice"] = "preferred_location";
+  workload["launches"][0]["advise"]["advice"] = "read_mosty";
   write_text(dir + "/bad.json", workload.dump());
   const CliResult bad =
       run_ohmvp("run -q -p gpu_small --workload " + dir + "/bad.json --out " + dir + "/bad");
   CHECK(bad.exit_code != 0);
-  CHECK_THAT(bad.output, Contains("launches[0].advise.advice") &&
-                             Contains("expected 'read_mostly' or 'unset_read_mostly'"));
+  CHECK_THAT(bad.output, Contains("launches[0].advise.advice: unknown value 'read_mosty'") &&
+                             Contains("did you mean 'read_mostly'"));
+}
+
+TEST_CASE("cli: accessed-by buffers are used in host memory; atomics bring their pages") {
+  const std::string dir = scratch_dir("cli_uvm_remote");
+  // The histogram's buffers all managed and accessed by the GPU: its loads and stores cross PCIe
+  // without a fault, its global atomics (bins, minimum, maximum) migrate their pages.
+  auto workload = shipped_kernel_workload("histogram");
+  nlohmann::json steps = nlohmann::json::array();
+  for (auto& [name, buffer] : workload["buffers"].items()) {
+    buffer["managed"] = true;
+    steps.push_back({{"advise", {{"buffer", name}, {"advice", "accessed_by"}}}});
+  }
+  for (const auto& launch : workload["launches"]) steps.push_back(launch);
+  workload["launches"] = steps;
+  write_text(dir + "/histogram.json", workload.dump());  // the reference goes by the name
+  const nlohmann::json uvm =
+      run_verified(dir + "/out", dir + "/histogram.json", "-p gpu_small")["host.uvm"];
+  CHECK(value(uvm, "remote_accesses") > 0);
+  CHECK(value(uvm, "remote_bytes") >= value(uvm, "remote_accesses") * 32);
+  CHECK(value(uvm, "far_faults") > 0);  // the atomics'
+  CHECK(value(uvm, "pages_to_gpu") > 0);
 }
 
 TEST_CASE("cli: printf prints a string in managed memory") {

@@ -248,7 +248,13 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
          w["buffers"]["a"]["managed"] = true;
          w["launches"].push_back({{"advise", {{"buffer", "a"}}}});
        },
-       {"launches[1].advise.advice: required: 'read_mostly' or 'unset_read_mostly'"}},
+       {"launches[1].advise.advice: required: 'read_mostly', 'preferred_location_host', "
+        "'accessed_by' or an unset_ one"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["managed"] = true;
+         w["launches"].push_back({{"advise", {{"buffer", "a"}, {"advice", "accessed"}}}});
+       },
+       {"launches[1].advise.advice: unknown value 'accessed'", "did you mean 'accessed_by'"}},
       {[](nlohmann::json& w) {
          w["buffers"]["a"]["managed"] = true;
          w["launches"].push_back({{"advise", {{"buffer", "a"}, {"advise", "read_mostly"}}}});
