@@ -88,7 +88,8 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
                                    "time the PCIe link carried copies, both directions")),
       m_pcie_link_busy_ps(stats.counter(this->name(), "pcie_link_busy", "ps",
                                         "time the PCIe link carried anything, both directions: "
-                                        "copies and managed pages' migrations")),
+                                        "copies, managed pages' migrations and the GPU's "
+                                        "accesses in host memory")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
                                 "simulated time from each launch to its completion")),
       m_chunks_lent(stats.counter(this->name(), "chunks_lent", "chunks",
