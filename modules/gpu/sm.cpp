@@ -837,8 +837,8 @@ LdstUnit::Outbound* Sm::next_to_send() {
 bool Sm::translate(LdstUnit::Outbound& request) {
   const uint64_t address = request.get_address();
   const bool walked = request.walked;
+  const uint64_t page = m_tlb ? m_tlb->page_of(address) : 0;
   if (m_tlb) {
-    const uint64_t page = m_tlb->page_of(address);
     if (walked) {
       request.walked = false;
       const auto walking = m_walk_ready.find(page);
@@ -856,7 +856,7 @@ bool Sm::translate(LdstUnit::Outbound& request) {
   const ManagedTranslation::Translation translation =
       m_translation->translate(address, *this, request);
   if (translation.outcome == Outcome::fault) return false;  // the driver replays it
-  if (walked) m_tlb->insert(m_tlb->page_of(address));
+  if (walked) m_tlb->insert(page);
   if (translation.outcome == Outcome::remote) return false;  // the driver answers it
   request.set_address(translation.frame);
   request.translated = true;

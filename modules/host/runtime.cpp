@@ -195,11 +195,15 @@ void Runtime::free(uint64_t address) {
   }
 }
 
+void Runtime::check_managed_range(uint64_t address, uint64_t bytes, const char* what) const {
+  if (!managed(address) || !m_uvm->mapped(address, bytes))
+    throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
+                                std::to_string(address) + " is outside every managed allocation");
+}
+
 void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
   raise_fault();
-  if (!managed(address) || !m_uvm->mapped(address, bytes))
-    throw std::invalid_argument("prefetch of " + std::to_string(bytes) + " bytes at " +
-                                std::to_string(address) + " is outside every managed allocation");
+  check_managed_range(address, bytes, "prefetch");
   quiesce();
   if (to_host) return bring_to_host(address, bytes, false);
   settle_managed();
@@ -209,9 +213,7 @@ void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
 
 void Runtime::advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice advice) {
   raise_fault();
-  if (!managed(address) || !m_uvm->mapped(address, bytes))
-    throw std::invalid_argument("advice on " + std::to_string(bytes) + " bytes at " +
-                                std::to_string(address) + " is outside every managed allocation");
+  check_managed_range(address, bytes, "advice");
   m_uvm->advise(address, bytes, advice);
 }
 

@@ -217,6 +217,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // Kernels done and, with settle_with, the memory quiet: what a functional copy needs.
   void quiesce();
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;
+  // std::invalid_argument naming `what` unless the range lies in one managed allocation.
+  void check_managed_range(uint64_t address, uint64_t bytes, const char* what) const;
   bool mapped(uint64_t address, uint64_t bytes) const;
   bool managed(uint64_t address) const { return m_uvm->in_window(address); }
   // The bytes of a range of one allocation, as the host sees them: device memory through the

@@ -36,6 +36,9 @@ class PcieLink {
 
  private:
   static int index(Direction direction) { return direction == Direction::host_to_device ? 0 : 1; }
+  // Holds `direction` for `duration` from `now_ps` or when it is next free, counting `bytes`;
+  // returns when that ends.
+  uint64_t occupy(Direction direction, uint64_t now_ps, uint64_t bytes, uint64_t duration);
 
   PcieLinkConfig m_config;
   uint64_t m_free_ps[2] = {0, 0};

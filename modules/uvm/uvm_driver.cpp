@@ -116,7 +116,7 @@ void UvmDriver::serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbo
                              bool write) {
   const uint32_t sector = m_gpu.config().l2.sector_bytes;
   const uint32_t sectors = m_gpu.config().l2.line_bytes / sector;
-  const uint32_t mask = gpu_extension(request).sector_mask;
+  const uint32_t mask = request.extension.sector_mask;
   uint64_t bytes = 0;
   for (uint32_t s = 0; s < sectors; ++s) bytes += (mask >> s & 1u) * sector;
   // The sectors cross PCIe towards the GPU for a load, to host memory for a store (a modelling
@@ -180,7 +180,7 @@ UvmDriver::Translation UvmDriver::translate(uint64_t address, gpu::Sm& sm,
   const uint64_t number = m_space.block_number(address);
   const ManagedSpace::Block* block = m_space.find_block(number);
   const uint64_t page = m_space.page_in_block(address);
-  const GpuRequestKind kind = gpu_extension(request).kind;
+  const GpuRequestKind kind = request.extension.kind;
   const bool write = kind != GpuRequestKind::load, atomic = kind == GpuRequestKind::atomic;
   // A duplicated page is mapped read-only: a write to it faults.
   if (block != nullptr && block->chunk && block->resident[page] &&
