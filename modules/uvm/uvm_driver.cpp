@@ -404,13 +404,16 @@ MemoryBorrower& UvmDriver::memory_for_malloc() {
   return *m_for_malloc;
 }
 
+void UvmDriver::withdraw_for_malloc(uint32_t chunk) {
+  const uint64_t address = m_pool.chunk(chunk).address;
+  m_pool.withdraw(chunk);
+  m_give_back(address);
+  m_stats->chunks_to_malloc.inc();
+}
+
 MemoryBorrower::Reclaim UvmDriver::give_to_malloc(bool evict_one) {
   if (m_pool.free_count() > 0) {
-    const uint32_t chunk = m_pool.free_chunks().back();
-    const uint64_t address = m_pool.chunk(chunk).address;
-    m_pool.withdraw(chunk);
-    m_give_back(address);
-    m_stats->chunks_to_malloc.inc();
+    withdraw_for_malloc(m_pool.free_chunks().back());
     return MemoryBorrower::Reclaim::gave_back;
   }
   if (m_pool.held() == 0) return MemoryBorrower::Reclaim::holds_none;
@@ -424,10 +427,11 @@ MemoryBorrower::Reclaim UvmDriver::give_to_malloc(bool evict_one) {
   m_space.block(block).moving = true;
   m_evicting_for_malloc = true;
   ++m_background;
-  // The chunk goes back once its pages are out; the cudaMalloc waiting takes it then (a batch
-  // that wants a new chunk at that very instant may get it first, and another is evicted).
+  // The chunk goes back to device memory once its pages are out, before a batch could take it
+  // as a free chunk; the cudaMalloc waiting finds the room when it asks again.
   evict(*given_up, keep, std::make_shared<Gate>(), [this, chunk = *given_up, block] {
     m_pool.release(chunk);
+    withdraw_for_malloc(chunk);
     m_space.block(block).moving = false;
     m_evicting_for_malloc = false;
     background_done();

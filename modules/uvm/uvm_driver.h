@@ -241,6 +241,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   MemoryBorrower::Reclaim reclaim(uint32_t peer, bool removable);
   // This GPU's cudaMalloc takes a chunk back (memory_for_malloc).
   MemoryBorrower::Reclaim give_to_malloc(bool evict);
+  // Gives `chunk`, free, back to device memory for cudaMalloc.
+  void withdraw_for_malloc(uint32_t chunk);
   // The blocks the open batch serves or has mapped: no eviction may take their chunks.
   std::vector<uint64_t> batch_blocks() const;
   // Whether page `page` of `block` (number `number`) is reached in host memory now: not resident,
