@@ -78,8 +78,13 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
         regular_file_exists(variant))
       return variant;
     if (!regular_file_exists(given)) {
-      throw ConfigError(std::string("cannot read ") + what + " file " + excerpt(name_or_file, 200) +
-                        ": " + why_not_a_file(given));
+      std::string message = std::string("cannot read ") + what + " file " +
+                            excerpt(name_or_file, 200) + ": " + why_not_a_file(given);
+      // A shipped variant's name mistyped (managed/spvm).
+      if (given.extension() != ".json" && given.is_relative())
+        if (const std::string close = closest_match(name_or_file, shipped); !close.empty())
+          message += "; did you mean '" + close + "'?";
+      throw ConfigError(message);
     }
     return given;
   }

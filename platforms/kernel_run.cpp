@@ -115,11 +115,14 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
     const std::string& name = choice.workload;
     const std::string option = "--gpu-workload " + std::to_string(gpu) + "=" + name;
     if (gpu == 0) throw ConfigError(option + ": GPU 0 runs --workload; give GPUs 1 and up here");
+    if (config.gpus == 1)
+      throw ConfigError(option + ": platform " + config.name +
+                        " has one GPU (multi_gpu.gpus); --gpu-workload needs a platform of "
+                        "several, such as multi_gpu_huvm");
     if (gpu >= config.gpus)
-      throw ConfigError(option + ": platform " + config.name + " has " +
-                        std::to_string(config.gpus) + (config.gpus == 1 ? " GPU" : " GPUs") +
-                        " (multi_gpu.gpus); expected a GPU from 1 to " +
-                        std::to_string(config.gpus - 1));
+      throw ConfigError(
+          option + ": platform " + config.name + " has " + std::to_string(config.gpus) +
+          " GPUs (multi_gpu.gpus); expected a GPU from 1 to " + std::to_string(config.gpus - 1));
     const std::filesystem::path file = resolve_workload(name);
     if (!is_kernel_workload(load_workload_json(file)))
       throw ConfigError(option + ": " + file.string() +

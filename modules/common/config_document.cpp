@@ -311,6 +311,13 @@ std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
   return m_root_origin;
 }
 
+bool ConfigDocument::sets(const std::string& dotted_path) const {
+  if (m_origins.count(dotted_path) != 0) return true;
+  bool within = false;
+  for_each_within(m_origins, dotted_path, [&within](Origins::const_iterator) { within = true; });
+  return within;
+}
+
 void ConfigDocument::apply_override(const std::string& assignment) {
   // Messages quote the assignment cut short: a value may be a whole JSON document.
   const std::string quoted = excerpt(assignment, 200);

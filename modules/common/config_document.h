@@ -29,6 +29,9 @@ class ConfigDocument {
   // The file that set `dotted_path` or its nearest ancestor ("--set" for an override). For an
   // object whose values all come from one file, that file; otherwise the root file.
   std::string origin_of(const std::string& dotted_path) const;
+  // Whether a file or an override sets `dotted_path` (a leaf or anything below it), rather than
+  // leaving it to its block's default.
+  bool sets(const std::string& dotted_path) const;
 
   // Applies "a.b.c=value". The path must exist and the value must keep the leaf's JSON kind.
   void apply_override(const std::string& assignment);

@@ -113,7 +113,9 @@ void ConfigReader::fail_against(const std::string& key, const std::string& other
                                 const std::string& problem) const {
   const std::string dotted = join_path(m_path, key);
   std::string where_other;
-  if (m_document && m_document->origin_of(other_path) != m_document->origin_of(dotted))
+  if (m_document && !m_document->sets(other_path))
+    where_other = " (" + other_path + " is not set: its default)";
+  else if (m_document && m_document->origin_of(other_path) != m_document->origin_of(dotted))
     where_other = " (" + other_path + " is set in " + m_document->origin_of(other_path) + ")";
   throw ConfigError(origin_prefix(dotted) + dotted + ": " + problem + where_other);
 }

@@ -100,6 +100,9 @@ void VcdWriter::set_horizon(uint64_t time_ps) {
                            std::to_string(time_ps) + " ps");
   }
   m_horizon = time_ps;
+  // With a size limit, whether the file is full must be known at each horizon, not only once the
+  // buffer fills up: write what lies before it.
+  if (m_size_limit != 0 && m_state == State::recording) flush();
 }
 
 void VcdWriter::close(uint64_t end_time_ps) {

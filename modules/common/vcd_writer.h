@@ -50,7 +50,8 @@ class VcdWriter {
     if (m_buffer.size() >= m_flush_at) flush();
   }
 
-  // Promise: no later change() has time_ps < horizon. The horizon never moves back.
+  // Promise: no later change() has time_ps < horizon. The horizon never moves back. With a size
+  // limit, the changes before the horizon are written at once, so full() is up to date.
   void set_horizon(uint64_t time_ps);
 
   // Writes every buffered change up to end_time_ps, then "#end_time_ps". Changes recorded after

@@ -16,6 +16,8 @@ std::string bytes_text(uint64_t bytes) {
   return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
 }
 
+constexpr uint64_t far_bytes = uint64_t{1} << 32;
+
 std::string described(const LocatedBuffer& buffer) {
   return "buffer '" + buffer.name + "' (" + std::to_string(buffer.count) + " " +
          buffer.element_type + " at " + hex(buffer.address) + ")";
@@ -47,6 +49,8 @@ std::string locate_address(uint64_t address, const std::vector<LocatedBuffer>& b
   }
   if (!nearest) return "";
   if (!after && address < 4096) return "below every buffer: a null pointer?";
+  // No index into a buffer lands 4 GiB away from it: the pointer itself is bad.
+  if (distance >= far_bytes) return "far from every buffer: a corrupted pointer?";
   if (!after) return bytes_text(distance) + " before " + described(*nearest);
   std::string text = (distance == 0 ? std::string("just") : bytes_text(distance)) +
                      " past the end of " + described(*nearest);

@@ -68,7 +68,9 @@ std::optional<DeviceAllocator::Block> DeviceAllocator::find(uint64_t address,
   auto it = m_live.upper_bound(address);
   if (it == m_live.begin()) return std::nullopt;
   const Block& block = std::prev(it)->second;
-  if (address + bytes > block.address + block.bytes) return std::nullopt;
+  // As offsets, which cannot wrap past the top of the address space.
+  const uint64_t offset = address - block.address;
+  if (offset > block.bytes || bytes > block.bytes - offset) return std::nullopt;
   return block;
 }
 

@@ -9,7 +9,7 @@ namespace ohmvp {
 
 KernelArguments::KernelArguments(const Runtime& runtime, Runtime::ModuleId module,
                                  const std::string& kernel)
-    : m_kernel(kernel),
+    : m_kernel(runtime.kernel_signature(module, kernel)),
       m_slots(runtime.argument_layout(module, kernel)),
       m_block(runtime.argument_bytes(module, kernel), 0) {}
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 #include "modules/common/process_error.h"
 #include "modules/gpu/load_hoisting.h"
@@ -468,6 +469,10 @@ std::vector<Runtime::ParamSlot> Runtime::argument_layout(ModuleId id,
 
 uint64_t Runtime::argument_bytes(ModuleId id, const std::string& kernel) const {
   return find_kernel(id, kernel).param_bytes;
+}
+
+std::string Runtime::kernel_signature(ModuleId id, const std::string& kernel) const {
+  return demangle(find_kernel(id, kernel).name);
 }
 
 void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig& config,

@@ -151,6 +151,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   };
   std::vector<ParamSlot> argument_layout(ModuleId module, const std::string& kernel) const;
   uint64_t argument_bytes(ModuleId module, const std::string& kernel) const;
+  // The kernel's C++ signature ("void blas::scale<2>(float*, float)"), or its name for an
+  // extern "C" kernel: how messages name it.
+  std::string kernel_signature(ModuleId module, const std::string& kernel) const;
 
   // The memory behind the GPU, when it moves data by itself (heterogeneous memory): copies,
   // fills and memsets then wait until it is quiet, as a DMA through its controller would wait

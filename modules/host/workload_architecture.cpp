@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 
 namespace ohmvp {
@@ -53,7 +54,7 @@ void check_launches(const GpuWorkload& workload, const gpu::Module& module) {
       throw ConfigError(launch_context(workload, *launch) + error.what());
     }
     if (launch->args.size() != kernel->params.size())
-      throw ConfigError(launch_context(workload, *launch) + "kernel '" + launch->kernel +
+      throw ConfigError(launch_context(workload, *launch) + "kernel '" + demangle(kernel->name) +
                         "' takes " + std::to_string(kernel->params.size()) +
                         " arguments; the launch gives " + std::to_string(launch->args.size()));
   }

@@ -57,6 +57,11 @@ TEST_CASE("cli: list names the shipped platforms and workloads") {
   const CliResult variant = run_ohmvp("run -q --workload managed/vecadd --verify --out " + dir);
   INFO(variant.output);
   CHECK(variant.exit_code == 0);
+  // A mistyped variant is a path that names nothing, with the variant it resembles.
+  const CliResult typo = run_ohmvp("run -q --workload managed/vecad --out " + dir);
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.output, Contains("cannot read workload file managed/vecad: no such file; did "
+                                   "you mean 'managed/vecadd'?"));
 }
 
 TEST_CASE("cli: list names regular files only; a name with a file of it here is hinted") {
@@ -293,6 +298,10 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "gpu.sm_limits.max_threads_per_cta: expected at most max_threads (16) "
                         "(gpu.sm_limits.max_threads is set in " +
                             dir + "/threads.json)");
+    // A value the document leaves to its default is said to be one.
+    require_usage_error(run_ohmvp("config -p gpu_small --set 'uvm={\"harvest\": true}'"),
+                        "uvm.harvest: expected neighbour GPUs to harvest memory from "
+                        "(multi_gpu.gpus of at least 2) (multi_gpu.gpus is not set: its default)");
     write_text(dir + "/mapping.json", R"({"extends": "platforms/ddr4_2400", "memory":
         {"controller": {"address_mapping": {"scheme": "row:row:column"}}}})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/mapping.json"),

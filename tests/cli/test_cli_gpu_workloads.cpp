@@ -104,7 +104,8 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   refused("-p multi_gpu_huvm --gpu-workload 4=spmv",
           "platform multi_gpu_huvm has 4 GPUs (multi_gpu.gpus); expected a GPU from 1 to 3");
   refused("-p gpu_small --workload spmv --gpu-workload 1=spmv",
-          "platform gpu_small has 1 GPU (multi_gpu.gpus)");
+          "platform gpu_small has one GPU (multi_gpu.gpus); --gpu-workload needs a platform "
+          "of several, such as multi_gpu_huvm");
   refused("-p multi_gpu_huvm --gpu-workload 1=no_such_workload", "no_such_workload");
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
   refused("-p multi_gpu_huvm --set uvm.harvest=false --set uvm.parallel_fetch=true",

@@ -1352,6 +1352,26 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA, thr
   CHECK(std::filesystem::exists(dir + "/dump/notes.txt"));
 }
 
+TEST_CASE("cli: a store at the top of the address space is a device fault, not a wrap") {
+  // 0xfffffffffffffffc + 4 wraps to 0: the range check must not let it through to the last buffer.
+  const std::string dir = scratch_dir("top_of_memory");
+  write_text(dir + "/k.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry k(.param .u64 k_param_0)\n{\n  .reg .f32 %f<2>;\n"
+             "  .reg .b64 %rd<3>;\n  mov.u64 %rd2, -4;\n  mov.f32 %f1, 0f3F800000;\n"
+             "  st.global.f32 [%rd2], %f1;\n  ret;\n}\n");
+  write_text(dir + "/w.json",
+             R"({"ptx": "k.ptx", "buffers": {"a": {"type": "f32", "count": 1}},
+                 "launches": [{"kernel": "k", "grid": [1], "block": [1],
+                               "args": [{"buffer": "a"}]}], "outputs": ["a"]})");
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("unmapped device address 0xfffffffffffffffc (global)") &&
+                           Contains("far from every buffer: a corrupted pointer?"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+}
+
 TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 naming the kernel") {
   const std::string dir = scratch_dir("kernel_forever");
   const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);

@@ -21,5 +21,12 @@ TEST_CASE("buffer locator: an address inside, past, before or far below the buff
       "4 bytes past the end of buffer 'a' (1000 f32 at 0x10000), where its element 1001 would be");
   CHECK(locate_address(0x1ff00, buffers) == "256 bytes before buffer 'c' (8192 f32 at 0x20000)");
   CHECK(locate_address(0x8, buffers) == "below every buffer: a null pointer?");
+  // 4 GiB or more from the nearest buffer, either way: no index lands there.
+  CHECK(locate_address(0xfffffffffffffffc, buffers) ==
+        "far from every buffer: a corrupted pointer?");
+  CHECK(locate_address(0x28000 + (uint64_t{1} << 32), buffers) ==
+        "far from every buffer: a corrupted pointer?");
+  CHECK(locate_address(0x28000 + (uint64_t{1} << 32) - 1, buffers).find("past the end of") !=
+        std::string::npos);
   CHECK(locate_address(0x8, {}).empty());
 }

@@ -48,6 +48,9 @@ TEST_CASE("device allocator finds the block holding an address range", "[allocat
   CHECK(allocator.find(a + 96, 4)->address == a);
   CHECK_FALSE(allocator.find(a + 97, 4));  // runs past the requested bytes
   CHECK_FALSE(allocator.find(a - 1));
+  // A range that would wrap past the top of the address space is in no block.
+  CHECK_FALSE(allocator.find(0xfffffffffffffffc, 4));
+  CHECK_FALSE(allocator.find(0xffffffffffffffff, 1));
 }
 
 TEST_CASE("device allocator rejects bad frees and impossible sizes", "[allocator]") {

@@ -257,6 +257,20 @@ TEST_CASE("vcd: a file found full while recording drops the changes that follow"
   check_vcd2fst_accepts(file.path());
 }
 
+TEST_CASE("vcd: with a size limit, a horizon writes what lies before it and finds the file full") {
+  TempPath file("horizon_full.vcd");
+  VcdWriter writer(file.path());
+  const auto count = writer.add_signal("top", "count", 8);
+  writer.set_size_limit(200);
+  for (uint64_t i = 1; i <= 20; ++i) writer.change(count, i, i * 10);  // about 200 bytes of steps
+  CHECK_FALSE(writer.full());  // buffered: nothing written yet
+  writer.set_horizon(100);
+  CHECK(writer.full());  // the steps before 100 ps did not all fit
+  writer.close(200);
+  CHECK(std::filesystem::file_size(file.path()) <= 200 + 24);
+  check_vcd2fst_accepts(file.path());
+}
+
 TEST_CASE("vcd: without a size limit, or under it, nothing is dropped") {
   TempPath file("unlimited.vcd");
   VcdWriter writer(file.path());
