@@ -20,8 +20,7 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
           file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()))),
       m_module(gpu::load_ptx_file(m_workload.ptx.string())) {
   check_launches(m_workload, m_module);
-  check_workload_architecture(m_workload, m_module, config.gpu->compute_capability,
-                              config.gpu->warp_size);
+  check_workload_architecture(m_workload, m_module, *config.gpu);
   if (verify) m_check.emplace(m_workload);
 }
 

@@ -5,6 +5,7 @@
 #include "modules/common/demangle.h"
 #include "modules/common/errors.h"
 #include "modules/gpu/ptx/ptx_disassembler.h"
+#include "modules/gpu/tensor_core_timing.h"
 
 namespace ohmvp::gpu {
 
@@ -187,6 +188,17 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu) {
 
 bool uses_tensor_cores(const KernelLayout& layout) {
   return first_tensor_core_use(layout).second != nullptr;
+}
+
+void check_tensor_modes(const KernelLayout& layout, const TensorCoreConfig& tensor) {
+  const TensorCoreTiming timing(tensor);
+  for_each_instruction(layout, [&](const Function& function, const Instruction& instruction) {
+    if (instruction.unit != UnitClass::tensor || timing.schedule(instruction).supported) return;
+    const std::string mode = tensor_mode_name(tensor_mode_of(instruction));
+    throw ConfigError(use_of(layout, function, instruction, "a matrix multiply") + " in the " +
+                      mode + " mode, which this GPU's tensor cores lack (gpu.tensor_core." + mode +
+                      ".sets is 0)");
+  });
 }
 
 void check_warp_size(const KernelLayout& layout, uint32_t warp_size) {

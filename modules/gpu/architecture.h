@@ -8,6 +8,8 @@
 
 namespace ohmvp::gpu {
 
+struct TensorCoreConfig;
+
 // A GPU architecture as its compute capability (gpu.compute_capability: "7.0" Volta, "7.5"
 // Turing), and the instructions it has: the PTX ISA's target notes (mma.sync and ldmatrix need
 // sm_75, integer wmma sm_72; redux.sync and the cvt forms to and from bf16 and to f16x2 sm_80;
@@ -38,6 +40,10 @@ void check_architecture(const KernelLayout& layout, ComputeCapability gpu);
 
 // wmma, mma.sync and ldmatrix: their fragments are spread over the 32 lanes of a warp.
 bool is_tensor_core(const Instruction& instruction);
+
+// Throws ConfigError, naming the PTX line, the kernel and the instruction, when the kernel makes
+// a matrix multiply in a precision mode whose sets `tensor` leaves at 0 (gpu.tensor_core).
+void check_tensor_modes(const KernelLayout& layout, const TensorCoreConfig& tensor);
 
 // Whether the kernel, or a function it calls, uses one.
 bool uses_tensor_cores(const KernelLayout& layout);

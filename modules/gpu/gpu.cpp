@@ -189,6 +189,7 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   const Function& kernel = state->layout->kernel();
   check_architecture(*state->layout, m_config.compute_capability);
   check_warp_size(*state->layout, m_config.warp_size);
+  check_tensor_modes(*state->layout, m_config.tensor);
   const std::string where = "launch of kernel '" + launch.kernel + "'";
   if (launch.grid.count() == 0 || launch.block.count() == 0) {
     throw ConfigError(where + ": grid and block must have at least one thread");

@@ -263,6 +263,16 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   parse_l1d(reader.child("l1d"), c.l1d);
   parse_shared_memory(reader.child("shared_memory"), c.shared_memory);
   parse_l2(reader.child("l2"), c.l2);
+  // An L1 miss is one L2 request for the same line and sectors.
+  if (c.l1d.line_bytes != c.l2.line_bytes)
+    reader.child("l1d").fail_against("line_bytes", reader.path() + ".l2.line_bytes",
+                                     "is " + std::to_string(c.l1d.line_bytes) +
+                                         "; expected the L2's, " + std::to_string(c.l2.line_bytes));
+  if (c.l1d.sector_bytes != c.l2.sector_bytes)
+    reader.child("l1d").fail_against("sector_bytes", reader.path() + ".l2.sector_bytes",
+                                     "is " + std::to_string(c.l1d.sector_bytes) +
+                                         "; expected the L2's, " +
+                                         std::to_string(c.l2.sector_bytes));
   parse_crossbar(reader.child("crossbar"), c.crossbar);
   parse_tlb(reader.child("tlb"), c.tlb);
   parse_tensor_core(reader.child("tensor_core"), c.tensor);

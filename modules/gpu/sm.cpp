@@ -349,8 +349,6 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   Warp& warp = m_warps[w];
   WarpState& state = *warp.state;
   Cta& cta = m_ctas[warp.cta];
-  const uint32_t function = state.function();
-  const uint32_t pc = state.pc();
   const Instruction& instruction = *warp.next;
   const InstructionRegisters& registers = *warp.next_registers;
   const IssueTraits& traits = *warp.next_traits;
@@ -360,18 +358,9 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
   if (maybe_shared && !shared_from_step)
     passes = shared_passes(warp, instruction, state.active_mask());
 
+  // A matrix multiply in a mode the tensor cores lack was refused at the launch
+  // (check_tensor_modes).
   const bool tensor = instruction.unit == UnitClass::tensor;
-  if (tensor && !m_tensor.schedule(instruction).supported) {
-    DeviceFault fault;
-    fault.kind = FaultKind::unsupported;
-    fault.function = function;
-    fault.pc = pc;
-    fault.detail =
-        "this GPU's tensor cores have no mode for this matrix multiply "
-        "(gpu.tensor_core: its sets are 0)";
-    raise_fault(warp, fault);
-    return;
-  }
 
   cta.context.clock = cycle;
   cta.context.globaltimer_ns = m_loop.time_ps(cycle) / 1000;

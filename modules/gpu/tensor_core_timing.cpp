@@ -33,6 +33,20 @@ TensorMode tensor_mode_of(const Instruction& instruction) {
   return TensorMode::f16;
 }
 
+const char* tensor_mode_name(TensorMode mode) {
+  switch (mode) {
+    case TensorMode::f16:
+      return "f16";
+    case TensorMode::f32:
+      return "f32";
+    case TensorMode::s32:
+      return "s32";
+    case TensorMode::s4:
+      break;
+  }
+  return "s4";
+}
+
 HmmaSchedule hmma_schedule(const TensorCoreConfig& config, const HmmaModeConfig& mode,
                            uint64_t multiply_adds) {
   HmmaSchedule s;

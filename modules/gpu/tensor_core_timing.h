@@ -15,6 +15,8 @@ constexpr size_t k_tensor_modes = 4;
 // The precision mode of a wmma.mma / mma.sync: s4 for s4/u4 A and B, s32 for s8/u8 ones, f32 when
 // C or D is f32 (mixed precision), f16 otherwise.
 TensorMode tensor_mode_of(const Instruction& instruction);
+// Its key in gpu.tensor_core: "f16", "f32", "s32", "s4".
+const char* tensor_mode_name(TensorMode mode);
 
 // When the HMMA steps of one matrix multiply end and what it costs the tensor cores.
 struct HmmaSchedule {

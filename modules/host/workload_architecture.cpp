@@ -68,11 +68,12 @@ gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gp
 }
 
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
-                                 gpu::ComputeCapability gpu, uint32_t warp_size) {
+                                 const gpu::GpuConfig& gpu) {
   for (const KernelLaunch* launch : first_launches(workload)) {
     const gpu::KernelLayout layout = layout_of(workload, module, *launch);
-    gpu::check_architecture(layout, gpu);
-    gpu::check_warp_size(layout, warp_size);
+    gpu::check_architecture(layout, gpu.compute_capability);
+    gpu::check_warp_size(layout, gpu.warp_size);
+    gpu::check_tensor_modes(layout, gpu.tensor);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "modules/gpu/architecture.h"
+#include "modules/gpu/gpu_config.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/host/gpu_workload.h"
 
@@ -17,10 +18,10 @@ void check_launches(const GpuWorkload& workload, const gpu::Module& module);
 // ConfigError for a kernel the module lacks.
 gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gpu::Module& module);
 
-// Throws gpu::check_architecture's (or gpu::check_warp_size's) ConfigError for the first launched
-// kernel that needs more than a GPU of compute capability `gpu` with warps of `warp_size` lanes
-// has, so that a run is refused before it starts.
+// Throws gpu::check_architecture's (or gpu::check_warp_size's, gpu::check_tensor_modes's)
+// ConfigError for the first launched kernel that needs more than the GPU `gpu` has (its compute
+// capability, its warp size, its tensor cores' modes), so that a run is refused before it starts.
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
-                                 gpu::ComputeCapability gpu, uint32_t warp_size);
+                                 const gpu::GpuConfig& gpu);
 
 }  // namespace ohmvp

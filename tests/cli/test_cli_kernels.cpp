@@ -1690,13 +1690,16 @@ TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming wha
   CHECK_THAT(run.output, Contains("needs compute capability 7.2 (sm_72) or later; this GPU is "
                                   "7.0 (sm_70, Volta) (gpu.compute_capability)"));
   CHECK_FALSE(std::filesystem::exists(dir + "/report.json"));
-  // The tensor cores' own refusal of a mode they lack remains, for a configured GPU.
+  // A GPU with the instructions but tensor cores without the mode refuses it before the run too.
   const CliResult modeless =
       run_ohmvp("run -q --platform turing --set gpu.tensor_core.s32.sets=0 --workload " +
                 shipped("tests/data/workloads/wmma_gemm_s8.json") + " --out " + dir);
   INFO(modeless.output);
-  CHECK(modeless.exit_code == 1);
-  CHECK_THAT(modeless.output, Contains("no mode for this matrix multiply"));
+  CHECK(modeless.exit_code == 2);
+  CHECK_THAT(modeless.output, Contains("kernel 'wmma_gemm_s8' uses a matrix multiply ('wmma.mma") &&
+                                  Contains("in the s32 mode, which this GPU's tensor cores lack "
+                                           "(gpu.tensor_core.s32.sets is 0)"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/report.json"));
   const CliResult turing =
       run_ohmvp("run -q --platform turing --workload " +
                 shipped("tests/data/workloads/wmma_gemm_s8.json") + " --out " + dir);

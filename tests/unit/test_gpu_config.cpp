@@ -264,6 +264,10 @@ TEST_CASE("gpu config: bad values name the key and what was expected", "[sm]") {
   CHECK_THAT(error_of({{"l1d", {{"line_bytes", 96}}}}),
              Contains("gpu.l1d.line_bytes: expected a power of two"));
   CHECK_THAT(error_of({{"l2", {{"sector_bytes", 256}}}}), Contains("gpu.l2.sector_bytes"));
+  CHECK_THAT(error_of({{"l1d", {{"sector_bytes", 64}}}}),
+             Contains("gpu.l1d.sector_bytes: is 64; expected the L2's, 32"));
+  CHECK_THAT(error_of({{"l2", {{"line_bytes", 64}}}}),
+             Contains("gpu.l1d.line_bytes: is 128; expected the L2's, 64"));
   CHECK_THAT(error_of({{"shared_memory", {{"banks", 24}}}}),
              Contains("gpu.shared_memory.banks: expected a power of two"));
   CHECK_THAT(error_of({{"sm_limits", {{"max_threads_per_cta", 4096}}}}),
