@@ -199,6 +199,8 @@ TEST_CASE("ptx errors: lop3, dp4a, dp2a, isspacep and 0 in a vector", "[ptx]") {
     CHECK_THAT(error, Catch::Matchers::Contains(text));
   };
   says("lop3.b64 %rd1, %rd2, %rd3, %rd1, 0x96;", "lop3 takes .b32, got .b64");
+  says("bar.sync 16;", "barrier 16: expected 0 to 15 (a CTA has 16 barriers)");
+  says("bar.red.popc.u32 %r1, 16, %p1;", "barrier 16: expected 0 to 15");
   says("lop3.b32 %r1, %r2, %r3, %r1, %r2;", "operand 5 of lop3 cannot be a register");
   says("dp4a.u32 %r1, %r2, %r3, %r1;", "dp4a takes 2 type suffixes, got 1");
   says("dp4a.f32.u32 %r1, %r2, %r3, %r1;", "dp4a takes .u32 or .s32 for a and b, got .f32");
@@ -432,6 +434,15 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   CHECK(parse_error(".target sm_75\n.version 9.0\n", "raw.ptx") ==
         "raw.ptx:1: expected .version first (every PTX module begins with it), found '.target' in "
         "'.target sm_75'");
+  CHECK(parse_error(".version 9.0\n.target sm_75\n.version 9.0\n", "raw.ptx")
+            .rfind("raw.ptx:3: a second .version", 0) == 0);
+  CHECK(parse_error(".version 9.0\n.target sm_75\n.target sm_80\n", "raw.ptx")
+            .rfind("raw.ptx:3: a second .target", 0) == 0);
+  CHECK(parse_error(".version 9.0\n.target compute_75\n", "raw.ptx")
+            .rfind("raw.ptx:2: unknown target 'compute_75': expected sm_NN", 0) == 0);
+  CHECK(parse_error(".version 9.0\n.target sm_7x\n", "raw.ptx")
+            .rfind("raw.ptx:2: unknown target 'sm_7x'", 0) == 0);
+  CHECK_NOTHROW(parse_ptx(".version 9.0\n.target sm_90a\n.address_size 64\n", "raw.ptx"));
 
   // A call of a function without a body loads; a launch of a kernel that reaches it fails.
   const Module external = parse_ptx(

@@ -397,7 +397,7 @@ TEST_CASE("executor: device faults name kernel, pc, CTA and thread", "[simt]") {
 }
 
 TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[simt]") {
-  auto build = [](uint32_t barrier_threads) {
+  auto build = [](uint32_t barrier_threads, uint32_t barrier_id = 0) {
     Module module;
     module.file = "barrier.ptx";
     FunctionBuilder k(module, "neighbours", true, 10);
@@ -409,7 +409,7 @@ TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[si
     k.emit(Opcode::shl, DataType::b32, {r(3), r(1), imm(2)});
     k.emit(Opcode::add, DataType::u32, {r(4), r(1), imm(10)});
     with_space(k.emit(Opcode::st, DataType::u32, {at(3), r(4)}), StateSpace::shared);
-    Instruction& bar = k.emit(Opcode::bar, DataType::none, {imm(0)});
+    Instruction& bar = k.emit(Opcode::bar, DataType::none, {imm(barrier_id)});
     bar.mod.barrier = BarrierMode::sync;
     if (barrier_threads) bar.operands[bar.operand_count++] = imm(barrier_threads);
     k.emit(Opcode::add, DataType::u32, {r(5), r(1), imm(1)});
@@ -438,6 +438,19 @@ TEST_CASE("executor: bar.sync waits only for threads that have not exited", "[si
     FunctionalExecutor executor(module, memory, 4);
     CHECK_THROWS_AS(executor.launch(launch), ohmvp::SimulationError);
     CHECK_THROWS_WITH(executor.launch(launch), Catch::Contains("deadlocked at a barrier"));
+  }
+  {
+    const Module module = build(6);  // not a multiple of the 4-lane warps
+    FunctionalExecutor executor(module, memory, 4);
+    CHECK_THROWS_WITH(executor.launch(launch),
+                      Catch::Contains("invalid barrier") &&
+                          Catch::Contains("thread count is not a positive multiple of the warp"));
+  }
+  {
+    const Module module = build(0, 16);  // barriers 0 to 15 only
+    FunctionalExecutor executor(module, memory, 4);
+    CHECK_THROWS_WITH(executor.launch(launch),
+                      Catch::Contains("invalid barrier") && Catch::Contains("id is past 15"));
   }
 }
 

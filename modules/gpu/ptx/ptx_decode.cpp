@@ -784,6 +784,14 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
   }
   inst.operand_count = static_cast<uint8_t>(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) inst.operands[i] = operands[i].operand;
+  // A CTA has barriers 0 to 15 (a register's value is checked when the barrier runs).
+  if (inst.op == Opcode::bar && inst.mod.barrier != BarrierMode::warp) {
+    const size_t id = inst.mod.barrier == BarrierMode::reduce ? 1 : 0;
+    if (id < operands.size() && inst.operands[id].kind == Operand::Kind::imm &&
+        inst.operands[id].imm > 15)
+      fail("barrier " + std::to_string(inst.operands[id].imm) +
+           ": expected 0 to 15 (a CTA has 16 barriers)");
+  }
 }
 
 }  // namespace

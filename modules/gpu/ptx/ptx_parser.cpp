@@ -43,6 +43,17 @@ struct PendingCall {
   uint32_t line;
 };
 
+// sm_NN, or sm_NNa / sm_NNf (architecture- and family-specific targets).
+bool is_target_name(const std::string& target) {
+  if (target.rfind("sm_", 0) != 0) return false;
+  size_t end = target.size();
+  if (end > 3 && (target[end - 1] == 'a' || target[end - 1] == 'f')) --end;
+  if (end < 5) return false;  // at least two digits
+  for (size_t i = 3; i < end; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(target[i]))) return false;
+  return true;
+}
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& file)
@@ -167,6 +178,8 @@ class Parser {
     const std::string directive = token.text;
     const uint32_t line = token.line;
     if (directive == ".version") {
+      if (m_version_seen) fail(line, "a second .version (a module has one, at its start)");
+      m_version_seen = true;
       next();
       const Token& number = next();
       const size_t dot = number.text.find('.');
@@ -178,8 +191,13 @@ class Parser {
       m_module.version_major = static_cast<uint32_t>(*major);
       m_module.version_minor = static_cast<uint32_t>(*minor);
     } else if (directive == ".target") {
+      if (!m_module.target.empty()) fail(line, "a second .target (a module has one)");
       next();
       m_module.target = expect_word("a target");
+      if (!is_target_name(m_module.target))
+        fail(line, "unknown target '" + m_module.target +
+                       "': expected sm_NN (sm_75), with a or f "
+                       "after it for an architecture-specific one (sm_90a)");
       while (accept(',')) {
         const std::string option = expect_word("a target option");
         if (option != "texmode_independent" && option != "texmode_unified" && option != "debug")
@@ -1139,6 +1157,7 @@ class Parser {
   std::string m_file;
   std::vector<std::string> m_lines;
   Module m_module;
+  bool m_version_seen = false;
   std::unordered_map<std::string, uint32_t> m_module_symbols;
   std::unordered_map<std::string, uint32_t> m_functions_by_name;
   std::vector<PendingCall> m_pending_calls;

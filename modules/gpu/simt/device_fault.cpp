@@ -40,6 +40,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "surface access out of bounds";
     case FaultKind::invalid_launch:
       return "invalid kernel launch from the device";
+    case FaultKind::invalid_barrier:
+      return "invalid barrier";
   }
   return "fault";
 }

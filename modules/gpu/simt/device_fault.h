@@ -24,6 +24,7 @@ enum class FaultKind : uint8_t {
   invalid_surface,     // suld/sust on a handle that is no bound surface
   surface_bounds,      // suld/sust.trap outside the surface
   invalid_launch,      // a kernel launch from the device that cannot run (dynamic parallelism)
+  invalid_barrier,     // bar/barrier with an id past 15 or a thread count no warp multiple
 };
 
 const char* fault_kind_name(FaultKind kind);
