@@ -20,6 +20,7 @@
 #include "platforms/report.h"
 #include "platforms/run_monitor.h"
 #include "platforms/run_outputs.h"
+#include "platforms/time_limit.h"
 #include "platforms/vcd_limit.h"
 #include "platforms/workload.h"
 
@@ -117,9 +118,6 @@ void run_platform(const RunOptions& options) {
   if (options.dump)
     throw ConfigError("--dump writes a kernel workload's output buffers; workload " +
                       workload_name + " is memory traffic");
-  if (options.time_limit_ps)
-    throw ConfigError("--time-limit bounds a kernel workload's run; workload " + workload_name +
-                      " is memory traffic (its run ends when its requests are done)");
   if (options.verify)
     throw ConfigError("--verify checks a kernel workload's outputs; workload " + workload_name +
                       " is memory traffic (its reads are always checked against what was "
@@ -145,7 +143,10 @@ void run_platform(const RunOptions& options) {
                                       initiator.completed() + memory.device_operations(), busy};
         },
         outputs.vcd(), options.progress, monitor_period(),
-        stall_looks(monitor_period(), config.memory.longest_operation_ps()));
+        stall_looks(monitor_period(), config.memory.longest_operation_ps()),
+        // Traffic ends when its requests are done: only a --time-limit given bounds it (a trace
+        // whose idle gaps span days of simulated time).
+        sc_core::sc_time::from_value(options.time_limit_ps.value_or(0)));
 
     try {
       sc_core::sc_start();
@@ -163,6 +164,14 @@ void run_platform(const RunOptions& options) {
       message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
               << sc_core::sc_time_stamp() << " simulated: " << initiator.completed() << " of "
               << initiator.total() << " requests done; a run that needs a larger --vcd-limit";
+      throw SimulationError(message.str());
+    }
+    if (monitor.over_time_limit()) {
+      std::ostringstream message;
+      message << "simulated time reached the time limit of "
+              << time_limit_text(*options.time_limit_ps)
+              << " (--time-limit): " << initiator.completed() << " of " << initiator.total()
+              << " requests done; a run that needs a larger --time-limit";
       throw SimulationError(message.str());
     }
     if (monitor.stalled()) {
