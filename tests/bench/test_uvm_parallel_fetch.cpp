@@ -93,10 +93,10 @@ TEST_CASE("parallel fetch: a prefetch's two blocks cross both PCIe links at once
   CHECK(counter("host", "pcie_link_busy") - busy0 == pcie_ps);
   CHECK(counter("host1", "pcie_link_busy") - busy1 == pcie_ps);
   // The relayed block is the later one: GPU 1's link, its copy engine writing and reading the
-  // staging chunk, NVLink, GPU 0's copy engine writing the block, in turn; each copy-engine step
-  // as long as on fresh memory to within a core clock (the crossbar and the L2s work on clock
-  // edges that a step meets at another phase). GPU 0's own block (PCIe and one write) is in by
-  // then: the two links overlap.
+  // staging chunk, NVLink, GPU 0's copy engine writing the block, in turn; each of the three
+  // copy-engine steps as long as on fresh memory to within a core clock (the crossbar and the L2s
+  // work on clock edges that a step meets at another phase), so the whole to within three. GPU 0's
+  // own block (PCIe and one write) is in by then: the two links overlap.
   const int64_t relay = int64_t(pcie_ps + gpu1_write + gpu1_read + nvlink_ps + gpu0_write);
   const int64_t period = int64_t(platform().gpu().clock_period().value());
   CAPTURE(took, relay, period, gpu0_write, gpu1_write, gpu1_read);
