@@ -186,8 +186,8 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
       {"l2",
        {{"size_bytes", 1048576},
         {"ways", 4},
-        {"line_bytes", 128},
-        {"sector_bytes", 64},
+        {"line_bytes", 64},  // the L1's: an L1 miss is one L2 request
+        {"sector_bytes", 16},
         {"hit_latency", 100},
         {"mshrs_per_slice", 16},
         {"slices_per_channel", 1}}},
@@ -228,7 +228,8 @@ TEST_CASE("gpu config: every key is read", "[sm]") {
   CHECK(c.shared_memory.latency == 25);
   CHECK(c.l2.size_bytes == 1048576);
   CHECK(c.l2.ways == 4);
-  CHECK(c.l2.sector_bytes == 64);
+  CHECK(c.l2.line_bytes == 64);
+  CHECK(c.l2.sector_bytes == 16);
   CHECK(c.l2.hit_latency == 100);
   CHECK(c.l2.mshrs_per_slice == 16);
   CHECK(c.l2.slices_per_channel == 1);
