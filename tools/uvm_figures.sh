@@ -13,15 +13,16 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 managed="$root/testbenches/workloads/managed"
 
-run() {  # name platform workload [--set ...]
+run() {  # name platform workload-file [--set ...]
   local name="$1" platform="$2" workload="$3"
   shift 3
-  "$build/ohmvp" run -q --verify --platform "$platform" --workload "$managed/$workload.json" \
+  "$build/ohmvp" run -q --verify --platform "$platform" --workload "$workload" \
     --out "$out/$name" "$@" >/dev/null
 }
 
 for bytes in 0 131072 65536 32768; do
-  run "spmv_$bytes" gpu_small spmv --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}"
+  run "spmv_$bytes" gpu_small "$managed/spmv.json" \
+    --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $bytes}"
 done
 # The same spmv advised (cudaMemAdvise) before its kernel: its four inputs read-mostly, its inputs
 # preferred in host memory, every buffer accessed by the GPU (used in host memory over PCIe).
@@ -42,8 +43,8 @@ advised read_mostly read_mostly "$inputs"
 advised preferred_host preferred_location_host "$inputs"
 advised accessed_by accessed_by '["row_offsets", "column_indices", "values", "x", "y"]'
 run_advised() {  # advice bytes
-  "$build/ohmvp" run -q --verify --platform gpu_small --workload "$out/$1/spmv.json" \
-    --out "$out/${1}_$2" --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $2}" >/dev/null
+  run "${1}_$2" gpu_small "$out/$1/spmv.json" \
+    --set "uvm={\"chunk_bytes\": 16384, \"gpu_memory_bytes\": $2}"
 }
 for bytes in 131072 65536 32768; do run_advised read_mostly "$bytes"; done
 for bytes in 0 65536; do
@@ -51,23 +52,24 @@ for bytes in 0 65536; do
   run_advised accessed_by "$bytes"
 done
 for workload in vecadd spmv bfs pagerank; do
-  run "on_$workload" multi_gpu_huvm "$workload"
-  run "off_$workload" multi_gpu_huvm "$workload" --set uvm.harvest=false
-  run "reserve_$workload" multi_gpu_huvm "$workload" --set uvm.reserve_chunks=1
-  run "multi_path_$workload" multi_gpu_huvm "$workload" --set uvm.multi_path_chunks=16
-  run "block_$workload" multi_gpu_huvm "$workload" --set uvm.replay_policy=block
-  run "parallel_$workload" multi_gpu_huvm "$workload" --set uvm.parallel_fetch=true
+  file="$managed/$workload.json"
+  run "on_$workload" multi_gpu_huvm "$file"
+  run "off_$workload" multi_gpu_huvm "$file" --set uvm.harvest=false
+  run "reserve_$workload" multi_gpu_huvm "$file" --set uvm.reserve_chunks=1
+  run "multi_path_$workload" multi_gpu_huvm "$file" --set uvm.multi_path_chunks=16
+  run "block_$workload" multi_gpu_huvm "$file" --set uvm.replay_policy=block
+  run "parallel_$workload" multi_gpu_huvm "$file" --set uvm.parallel_fetch=true
 done
 
 # The yielding GPUs each run the x16 lu (some 560 us) from 2 ms on, while GPU 0's managed run
 # evicts.
 lu="$root/testbenches/workloads/x16/lu.json@2ms"
 yielding=(--gpu-workload "1=$lu" --gpu-workload "2=$lu" --gpu-workload "3=$lu")
-"$build/ohmvp" run -q --verify --platform multi_gpu_huvm --workload "$root/testbenches/workloads/vecadd.json" \
-  "${yielding[@]}" --out "$out/yield_idle" >/dev/null
+run yield_idle multi_gpu_huvm "$root/testbenches/workloads/vecadd.json" "${yielding[@]}"
 for workload in spmv pagerank; do
-  run "yield_on_$workload" multi_gpu_huvm "$workload" "${yielding[@]}"
-  run "yield_off_$workload" multi_gpu_huvm "$workload" "${yielding[@]}" --set uvm.harvest=false
+  file="$managed/$workload.json"
+  run "yield_on_$workload" multi_gpu_huvm "$file" "${yielding[@]}"
+  run "yield_off_$workload" multi_gpu_huvm "$file" "${yielding[@]}" --set uvm.harvest=false
 done
 
 python3 - "$out" <<'PY'
