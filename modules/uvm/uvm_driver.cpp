@@ -118,12 +118,13 @@ void UvmDriver::serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbo
   const uint32_t sectors = m_gpu.config().l2.line_bytes / sector;
   const uint32_t mask = request.extension.sector_mask;
   uint64_t bytes = 0;
-  for (uint32_t s = 0; s < sectors; ++s) bytes += (mask >> s & 1u) * sector;
-  // The sectors cross PCIe towards the GPU for a load, to host memory for a store (a modelling
-  // choice: the request's own way over the link is in the link's latency).
-  const uint64_t done = m_pcie.access(
-      write ? PcieLink::Direction::device_to_host : PcieLink::Direction::host_to_device,
-      kernel_now_ps(), bytes);
+  uint32_t runs = 0;  // contiguous runs of sectors: one PCIe request each
+  for (uint32_t s = 0; s < sectors; ++s) {
+    bytes += (mask >> s & 1u) * sector;
+    runs += (mask >> s & 1u) != 0 && (s == 0 || (mask >> (s - 1) & 1u) == 0);
+  }
+  const uint64_t done = write ? m_pcie.store(kernel_now_ps(), bytes, runs)
+                              : m_pcie.load(kernel_now_ps(), bytes, runs);
   m_stats->remote_accesses.inc();
   m_stats->remote_bytes.inc(bytes);
   ++m_space.block(m_space.block_number(address)).remote_in_flight;
