@@ -97,6 +97,13 @@ TEST_CASE("interp: mul lo/hi/wide, mad carries, mul24", "[interp]") {
   CHECK(h.eval(with_mul(op3(Opcode::mul24, DataType::s32), MulMode::lo), 0xffffff, 5) ==
         static_cast<uint64_t>(-5));
   CHECK(h.eval(with_mul(op3(Opcode::mad24, DataType::u32, 3), MulMode::lo), 2, 3, 4) == 10);
+  // mad24.hi.sat.s32 adds c to bits 16..47 and clamps the sum to the s32 range.
+  Instruction mad24_sat = with_mul(op3(Opcode::mad24, DataType::s32, 3), MulMode::hi);
+  mad24_sat.mod.sat = true;
+  CHECK(h.eval(mad24_sat, 0x007fffff, 0x007fffff, 0x7fffff00) == 0x7fffffff);
+  CHECK(static_cast<int64_t>(h.eval(mad24_sat, 0xff800000, 0x007fffff, 0x80000100)) == INT32_MIN);
+  CHECK(h.eval(mad24_sat, 5, 7, 1) == 1);
+  CHECK(h.eval(mad24_sat, 0x00400000, 0x00400000, 0x10) == 0x10000010);
 }
 
 TEST_CASE("interp: div/rem including division by zero and overflow", "[interp]") {

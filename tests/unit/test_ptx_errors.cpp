@@ -205,6 +205,9 @@ TEST_CASE("ptx errors: lop3, dp4a, dp2a, isspacep and 0 in a vector", "[ptx]") {
   says("dp4a.u32 %r1, %r2, %r3, %r1;", "dp4a takes 2 type suffixes, got 1");
   says("dp4a.f32.u32 %r1, %r2, %r3, %r1;", "dp4a takes .u32 or .s32 for a and b, got .f32");
   says("dp2a.u32.s32 %r1, %r2, %r3, %r1;", "dp2a needs .lo or .hi");
+  says("mad24.lo.sat.s32 %r1, %r2, %r3, %r1;", "mad24 saturates only as mad24.hi.sat.s32");
+  says("mad24.hi.sat.u32 %r1, %r2, %r3, %r1;", "mad24 saturates only as mad24.hi.sat.s32");
+  says("mul24.hi.sat.s32 %r1, %r2, %r3;", "unknown modifier '.sat' of mul24");
   says("dp4a.u32.s32 %r1, %r2, %r3, %rd1;", "operand 4 '%rd1' is a .b64 register, expected a .s32");
   says("isspacep %p1, %rd1;", "isspacep needs a state space");
   says("vabsdiff4.u32.u32 %r1, %r2, %r3, %r1;", "vabsdiff4 takes 3 type suffixes, got 2");

@@ -511,6 +511,7 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   mov.u32 %r1, %dynamic_smem_size;
   mov.u32 %r1, %nctaid.z;
   tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5}];
+  mad24.hi.sat.s32 %r5, %r1, %r2, %r3;
   trap;
   exit;
 }
@@ -619,6 +620,7 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
       "mov.u32 %r1, %dynamic_smem_size",
       "mov.u32 %r1, %nctaid.z",
       "tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5}]",
+      "mad24.hi.sat.s32 %r5, %r1, %r2, %r3",
       "trap",
       "exit",
   };
@@ -655,7 +657,9 @@ TEST_CASE("ptx: hand-written forms of every instruction family decode", "[ptx]")
   CHECK(inst(74).mod.barrier == BarrierMode::warp);
   CHECK(inst(76).mod.scope == MemoryScope::gpu);
   CHECK(inst(76).unit == UnitClass::barrier);
-  CHECK(inst(84).unit == UnitClass::branch);
+  CHECK(inst(84).mod.sat);
+  CHECK(inst(84).mod.mul == MulMode::hi);
+  CHECK(inst(85).unit == UnitClass::branch);
 }
 
 TEST_CASE("ptx: testp, redux.sync, prmt modes, shf, bar.warp.sync and WARP_SZ decode as executed",

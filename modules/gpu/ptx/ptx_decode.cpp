@@ -162,6 +162,7 @@ bool apply_modifier(std::string_view base, std::string_view piece, Instruction& 
       if (piece == "hi") return mod.mul = MulMode::hi, true;
       if (piece == "wide" && (op == Opcode::mul || op == Opcode::mad))
         return mod.mul = MulMode::wide, true;
+      if (piece == "sat" && op == Opcode::mad24) return mod.sat = true;
       if (op == Opcode::mul24 || op == Opcode::mad24) return false;
       if (piece == "cc" && op == Opcode::mad) return mod.carry_out = true;
       if (piece == "sat") return mod.sat = true;
@@ -1007,6 +1008,9 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     fail(std::string(base) + "." + std::string(type_name(inst.type)) + " needs .lo, .hi or .wide");
   if ((inst.op == Opcode::mul24 || inst.op == Opcode::mad24) && inst.mod.mul == MulMode::none)
     fail(std::string(base) + " needs .lo or .hi");
+  if (inst.op == Opcode::mad24 && inst.mod.sat &&
+      (inst.mod.mul != MulMode::hi || inst.type != DataType::s32))
+    fail("mad24 saturates only as mad24.hi.sat.s32");
   if (inst.op == Opcode::div && is_float(inst.type) && inst.type != DataType::f64 &&
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
