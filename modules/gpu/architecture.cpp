@@ -210,4 +210,18 @@ void check_warp_size(const KernelLayout& layout, uint32_t warp_size) {
                     std::to_string(warp_size) + " (gpu.warp_size)");
 }
 
+void check_launch_dimensions(const Dim3& grid, const Dim3& block, const std::string& where) {
+  const auto check = [&where](const char* dimension, uint32_t value, uint32_t limit) {
+    if (value > limit)
+      throw ConfigError(where + ": " + dimension + " is " + std::to_string(value) +
+                        "; CUDA allows at most " + std::to_string(limit));
+  };
+  check("block.x", block.x, 1024);
+  check("block.y", block.y, 1024);
+  check("block.z", block.z, 64);
+  check("grid.x", grid.x, 0x7fffffff);
+  check("grid.y", grid.y, 65535);
+  check("grid.z", grid.z, 65535);
+}
+
 }  // namespace ohmvp::gpu

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "modules/gpu/ptx/program.h"
+#include "modules/gpu/simt/execution_context.h"
 #include "modules/gpu/simt/kernel_layout.h"
 
 namespace ohmvp::gpu {
@@ -52,5 +53,11 @@ bool uses_tensor_cores(const KernelLayout& layout);
 // calls) uses a tensor-core instruction (wmma, mma.sync, ldmatrix: fragments spread over the 32
 // lanes of a warp) and the GPU's warps have `warp_size` lanes other than 32.
 void check_warp_size(const KernelLayout& layout, uint32_t warp_size);
+
+// CUDA's launch limits, the same for every compute capability from 3.0 on (CUDA C++ Programming
+// Guide, "Technical Specifications per Compute Capability"): a block of at most 1024 x 1024 x 64
+// threads, a grid of at most (2^31 - 1) x 65535 x 65535 blocks. ConfigError "<where>: ..."
+// naming the first dimension past its limit.
+void check_launch_dimensions(const Dim3& grid, const Dim3& block, const std::string& where);
 
 }  // namespace ohmvp::gpu

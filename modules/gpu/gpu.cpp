@@ -194,7 +194,13 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   if (launch.grid.count() == 0 || launch.block.count() == 0) {
     throw ConfigError(where + ": grid and block must have at least one thread");
   }
+  check_launch_dimensions(launch.grid, launch.block, where);
   check_launch_bounds(kernel, launch.block, where);
+  if (launch.registers_per_thread > m_config.sm.max_registers_per_thread)
+    throw ConfigError(where + ": " + std::to_string(launch.registers_per_thread) +
+                      " registers a thread; at most " +
+                      std::to_string(m_config.sm.max_registers_per_thread) +
+                      " (gpu.sm_limits.max_registers_per_thread)");
   if (launch.arguments.size() < kernel.param_bytes) {
     throw ConfigError(where + ": " + std::to_string(launch.arguments.size()) +
                       " argument bytes, the kernel takes " + std::to_string(kernel.param_bytes));

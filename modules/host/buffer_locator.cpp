@@ -1,16 +1,10 @@
 #include "modules/host/buffer_locator.h"
 
-#include <cstdio>
+#include "modules/common/hex_text.h"
 
 namespace ohmvp {
 
 namespace {
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 std::string bytes_text(uint64_t bytes) {
   return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
@@ -20,7 +14,7 @@ constexpr uint64_t far_bytes = uint64_t{1} << 32;
 
 std::string described(const LocatedBuffer& buffer) {
   return "buffer '" + buffer.name + "' (" + std::to_string(buffer.count) + " " +
-         buffer.element_type + " at " + hex(buffer.address) + ")";
+         buffer.element_type + " at " + hex_text(buffer.address) + ")";
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "modules/common/hex_text.h"
+
 namespace ohmvp {
 
 DeviceAllocator::DeviceAllocator(uint64_t base, uint64_t end, uint64_t alignment)
@@ -17,7 +19,7 @@ DeviceAllocator::DeviceAllocator(uint64_t base, uint64_t end, uint64_t alignment
 }
 
 uint64_t DeviceAllocator::allocate(uint64_t bytes) {
-  const uint64_t units = bytes == 0 ? 1 : (bytes + m_alignment - 1) / m_alignment;
+  const uint64_t units = bytes == 0 ? 1 : bytes / m_alignment + (bytes % m_alignment != 0);
   if (units > (m_end - m_base) / m_alignment)
     throw OutOfDeviceMemory("cannot allocate " + std::to_string(bytes) +
                             " bytes: device memory is " + std::to_string(capacity()) + " bytes");
@@ -39,11 +41,18 @@ uint64_t DeviceAllocator::allocate(uint64_t bytes) {
 
 void DeviceAllocator::free(uint64_t address) {
   const auto live = m_live.find(address);
-  if (live == m_live.end())
-    throw std::invalid_argument("free of address " + std::to_string(address) +
-                                ", which is not an allocated block");
+  if (live == m_live.end()) {
+    const std::optional<Block> inside = find(address, 1);
+    throw std::invalid_argument(
+        "free of address " + hex_text(address) + ", which is not an allocated block" +
+        (inside ? " (it lies " + std::to_string(address - inside->address) +
+                      " bytes into the block of " + std::to_string(inside->bytes) + " bytes at " +
+                      hex_text(inside->address) + ")"
+                : ""));
+  }
   const uint64_t bytes = live->second.bytes;
-  const uint64_t rounded = (bytes == 0 ? 1 : (bytes + m_alignment - 1) / m_alignment) * m_alignment;
+  const uint64_t rounded =
+      (bytes == 0 ? 1 : bytes / m_alignment + (bytes % m_alignment != 0)) * m_alignment;
   m_live.erase(live);
   m_in_use -= rounded;
 

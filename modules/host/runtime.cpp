@@ -7,6 +7,7 @@
 
 #include "modules/common/demangle.h"
 #include "modules/common/errors.h"
+#include "modules/common/hex_text.h"
 #include "modules/common/process_error.h"
 #include "modules/gpu/load_hoisting.h"
 #include "modules/gpu/ptx/ptx_parser.h"
@@ -53,19 +54,40 @@ uint64_t now_ps() {
   return sc_core::sc_time_stamp().value();
 }
 
+// The error that ended an sc_start and left the kernel as it was inside a process: SystemC cannot
+// run on from there (one kernel per process, so one record for every runtime).
+std::string& aborted_simulation() {
+  static std::string message;
+  return message;
+}
+
 // Whether the caller is a SystemC process (a host thread), not sc_main. (The current process
-// handle can stay valid in sc_main after sc_start returns; the status cannot.)
+// handle can stay valid in sc_main after sc_start returns; the status cannot, unless an error
+// ended sc_start from inside a process.)
 bool in_process() {
-  return sc_core::sc_get_status() == sc_core::SC_RUNNING;
+  return sc_core::sc_get_status() == sc_core::SC_RUNNING && aborted_simulation().empty();
+}
+
+// std::invalid_argument when a call that moves `bytes` of host memory is given none.
+void check_host_pointer(const void* pointer, uint64_t bytes, const char* what) {
+  if (pointer == nullptr && bytes > 0)
+    throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
+                                " bytes: the host pointer is null");
 }
 
 // An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
 // sc_report (process_error.h).
 template <class... Args>
 void simulate(const Args&... duration) {
+  if (!aborted_simulation().empty())
+    throw SimulationError(
+        "the simulation cannot go on: an error stopped it inside a SystemC "
+        "process earlier (" +
+        aborted_simulation() + "); a new run needs a new process");
   try {
     sc_core::sc_start(duration...);
   } catch (const sc_core::sc_report& report) {
+    if (sc_core::sc_get_status() == sc_core::SC_RUNNING) aborted_simulation() = report.get_msg();
     rethrow_process_error(report);
   }
 }
@@ -113,7 +135,9 @@ Runtime::~Runtime() = default;
 
 uint64_t Runtime::malloc(uint64_t bytes) {
   raise_fault();
-  return allocate(bytes, true);
+  const uint64_t address = allocate(bytes, true);
+  m_user_blocks.insert(address);
+  return address;
 }
 
 uint64_t Runtime::take(uint64_t bytes) {
@@ -191,15 +215,35 @@ void Runtime::free(uint64_t address) {
   if (managed(address)) {
     settle_managed();
     m_uvm->free(address);
-  } else {
-    m_allocator.free(address);
+    return;
   }
+  const std::optional<DeviceAllocator::Block> block = m_allocator.find(address, 1);
+  if (block && block->address == address && m_user_blocks.count(address) == 0)
+    throw std::invalid_argument("free of " + hex_text(address) + ": the block holds " +
+                                owner_of(address) +
+                                ", which the runtime set aside itself; free takes what malloc "
+                                "returned");
+  m_allocator.free(address);
+  m_user_blocks.erase(address);
+}
+
+std::string Runtime::owner_of(uint64_t block) const {
+  for (size_t id = 0; id < m_modules.size(); ++id)
+    if (m_modules[id] && m_modules[id]->global_base == block)
+      return "module " + std::to_string(id) + "'s .global and .const variables";
+  if (m_heap && m_heap->base() == block) return "the device heap of the kernels' malloc";
+  if (m_grid_workspace == block) return "the cooperative launches' grid workspace";
+  if (m_lent.count(block)) return "a chunk lent to another GPU";
+  for (const auto& pending : m_pending)
+    if (pending->local_region == block || pending->device_local_region == block)
+      return "a launch's .local storage";
+  return "managed pages of the unified-memory driver";
 }
 
 void Runtime::check_managed_range(uint64_t address, uint64_t bytes, const char* what) const {
   if (!managed(address) || !m_uvm->mapped(address, bytes))
     throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
-                                std::to_string(address) + " is outside every managed allocation");
+                                hex_text(address) + " is outside every managed allocation");
 }
 
 void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
@@ -214,6 +258,9 @@ void Runtime::prefetch_managed(uint64_t address, uint64_t bytes, bool to_host) {
 
 void Runtime::advise_managed(uint64_t address, uint64_t bytes, ManagedAdvice advice) {
   raise_fault();
+  if (static_cast<unsigned>(advice) > static_cast<unsigned>(ManagedAdvice::unset_accessed_by))
+    throw std::invalid_argument("advice: " + std::to_string(static_cast<int>(advice)) +
+                                " is not a ManagedAdvice");
   check_managed_range(address, bytes, "advice");
   m_uvm->advise(address, bytes, advice);
 }
@@ -273,7 +320,7 @@ void Runtime::check_range(uint64_t address, uint64_t bytes, const char* what) co
   if (bytes == 0) return;
   if (!mapped(address, bytes))
     throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
-                                " bytes at device address " + std::to_string(address) +
+                                " bytes at device address " + hex_text(address) +
                                 " is outside every allocation");
 }
 
@@ -322,6 +369,7 @@ void Runtime::write_bytes(uint64_t address, const void* data, uint64_t bytes) {
 
 void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t bytes) {
   raise_fault();
+  check_host_pointer(source, bytes, "copy to device");
   check_range(destination, bytes, "copy to device");
   quiesce();
   if (managed(destination)) return write_bytes(destination, source, bytes);
@@ -334,6 +382,7 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
 
 void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   raise_fault();
+  check_host_pointer(destination, bytes, "copy to host");
   check_range(source, bytes, "copy to host");
   quiesce();
   if (managed(source)) return read_bytes(source, destination, bytes);
@@ -369,12 +418,15 @@ void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t byt
 }
 
 void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
+  raise_fault();
+  check_range(destination, bytes, "memset");  // before its pattern takes host memory
   const std::vector<uint8_t> pattern(bytes, value);
   fill(destination, pattern.data(), bytes);
 }
 
 void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   raise_fault();
+  check_host_pointer(pattern, bytes, "fill");
   check_range(destination, bytes, "fill");
   quiesce();
   if (!managed(destination)) device_side_copy_time(bytes);
@@ -426,7 +478,11 @@ void Runtime::set_limits(const gpu::DeviceLimits& limits) {
 }
 
 const gpu::Module& Runtime::module(ModuleId id) const {
-  if (id >= m_modules.size()) throw std::invalid_argument("no module " + std::to_string(id));
+  if (id >= m_modules.size())
+    throw std::invalid_argument("no module " + std::to_string(id) + ": " +
+                                (m_modules.empty()
+                                     ? std::string("none is loaded")
+                                     : "the ids are 0 to " + std::to_string(m_modules.size() - 1)));
   if (!m_modules[id])
     throw std::invalid_argument("module " + std::to_string(id) + " was unloaded by reset()");
   return m_modules[id]->module;
@@ -445,8 +501,20 @@ uint64_t Runtime::symbol_address(ModuleId id, const std::string& name) const {
 
 uint64_t Runtime::create_texture(gpu::TextureBinding binding) {
   raise_fault();
-  const std::string problem = gpu::texture_sampling_problem(binding);
+  std::string problem = gpu::texture_shape_problem(binding);
+  if (problem.empty()) problem = gpu::texture_sampling_problem(binding);
   if (!problem.empty()) throw std::invalid_argument("create_texture: " + problem);
+  // Its last texel's end: within one allocation, as a fetch inside the texture must be.
+  using Wide = unsigned __int128;
+  const Wide extent = Wide{binding.slices() - 1} * binding.layer_pitch() +
+                      Wide{binding.depth - 1} * binding.slice_pitch() +
+                      Wide{binding.height - 1} * binding.row_pitch() +
+                      Wide{binding.width} * binding.texel_bytes();
+  const std::string what = "create_texture: " + gpu::texture_shape_text(binding);
+  if (extent > Wide{UINT64_MAX - binding.base})
+    throw std::invalid_argument(what + " at " + hex_text(binding.base) +
+                                " extends past the end of the address space");
+  check_range(binding.base, static_cast<uint64_t>(extent), what.c_str());
   binding.handle = m_next_texture++;
   m_textures.bind(binding);
   return binding.handle;
@@ -505,11 +573,16 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   state->kernel = kernel;
   state->module = id;
   state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
+  try {  // the GPU checks the launch before it queues it
+    m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
+      grid_done(*state, result, state->kernel, 0);
+    });
+  } catch (...) {
+    if (state->local_region) m_allocator.free(state->local_region);
+    throw;
+  }
   m_pending.push_back(std::move(pending));
   m_launches.inc();
-  m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
-    grid_done(*state, result, state->kernel, 0);
-  });
 }
 
 gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
@@ -517,6 +590,7 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
                                         Pending& pending, uint64_t& local_region, bool from_host) {
   LoadedModule& loaded = *m_modules[id];
   const gpu::KernelLayout layout(loaded.module, kernel, m_limits.stack_bytes);
+  gpu::check_launch_dimensions(config.grid, config.block, "launch of kernel '" + kernel + "'");
   gpu::KernelLaunch request;
   request.module = &loaded.module;
   request.kernel = kernel;
@@ -555,14 +629,21 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
   request.const_bank = loaded.const_bank.data();
   if (layout.local_bytes_per_thread() > 0) {
     request.local_stride = gpu::align_up(layout.local_bytes_per_thread(), 16);
-    const uint64_t threads = config.grid.count() * config.block.count();
+    const uint64_t threads = config.grid.count() * config.block.count();  // may wrap: see below
+    const auto too_much = [&](const std::string& why) {
+      return ConfigError(module(id).file + ": kernel '" + kernel + "' needs " +
+                         std::to_string(request.local_stride) + " bytes of .local storage for " +
+                         "each of the launch's " + std::to_string(config.grid.count()) + " x " +
+                         std::to_string(config.block.count()) + " threads: " + why);
+    };
+    uint64_t local_bytes = 0;
+    if (__builtin_mul_overflow(threads, request.local_stride, &local_bytes) ||
+        threads / config.block.count() != config.grid.count())
+      throw too_much("more than 2^64 bytes");
     try {
-      local_region = allocate(threads * request.local_stride, from_host);
+      local_region = allocate(local_bytes, from_host);
     } catch (const OutOfDeviceMemory& error) {
-      throw ConfigError(module(id).file + ": kernel '" + kernel + "' needs " +
-                        std::to_string(request.local_stride) + " bytes of .local storage for " +
-                        "each of the launch's " + std::to_string(threads) +
-                        " threads: " + error.what());
+      throw too_much(error.what());
     }
     request.local_base = local_region;
   }
@@ -684,6 +765,7 @@ void Runtime::reset() {
   m_fault_address.reset();
   settle_managed();
   m_allocator.free_all_but(m_lent);
+  m_user_blocks.clear();
   m_uvm->reset();
   for (auto& loaded : m_modules) loaded.reset();
   m_textures = gpu::TextureTable();

@@ -223,6 +223,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // std::invalid_argument naming `what` unless the range lies in one managed allocation.
   void check_managed_range(uint64_t address, uint64_t bytes, const char* what) const;
   bool mapped(uint64_t address, uint64_t bytes) const;
+  // What a block the runtime allocated for itself holds, for free()'s message.
+  std::string owner_of(uint64_t block) const;
   bool managed(uint64_t address) const { return m_uvm->in_window(address); }
   // The bytes of a range of one allocation, as the host sees them: device memory through the
   // L2s, or a managed range's host memory once its pages are back there.
@@ -242,6 +244,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   std::unique_ptr<UvmDriver> m_uvm;
   double m_device_gb_per_s;
   DeviceAllocator m_allocator;
+  std::set<uint64_t> m_user_blocks;  // what malloc returned and free has not taken back
   uint64_t m_untouched_from = 0;  // device memory from here on was never allocated: all zero
   gpu::TextureTable m_textures;
   uint64_t m_next_texture = 1;

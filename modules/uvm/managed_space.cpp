@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "modules/common/hex_text.h"
 #include "modules/host/device_allocator.h"
 
 namespace ohmvp {
@@ -52,6 +53,11 @@ uint32_t ManagedSpace::Block::gpu_only_pages() const {
 }
 
 uint64_t ManagedSpace::allocate(uint64_t bytes) {
+  if (bytes > window_base + window_bytes - m_next)  // before rounding, which could wrap
+    throw OutOfDeviceMemory("cudaMallocManaged of " + std::to_string(bytes) +
+                            " bytes: the managed address window (" + std::to_string(window_bytes) +
+                            " bytes) has " + std::to_string(window_base + window_bytes - m_next) +
+                            " left");
   const uint64_t pages_bytes = round_up(bytes == 0 ? 1 : bytes, m_page_bytes);
   const uint64_t span = round_up(pages_bytes, m_block_bytes);
   if (span > window_base + window_bytes - m_next)
@@ -71,7 +77,7 @@ uint64_t ManagedSpace::allocate(uint64_t bytes) {
 void ManagedSpace::free(uint64_t address) {
   const auto found = m_allocations.find(address);
   if (found == m_allocations.end())
-    throw std::invalid_argument("cudaFree: " + std::to_string(address) +
+    throw std::invalid_argument("cudaFree: " + hex_text(address) +
                                 " is not the start of a managed allocation");
   const Allocation& allocation = found->second;
   for (uint64_t block : blocks_of(allocation.address, allocation.host.size()))

@@ -69,10 +69,84 @@ TEST_CASE("runtime: launches check their arguments against the kernel's paramete
   CHECK_THROWS_AS(cuda.launch(module, "vecadd", {}, std::vector<uint8_t>(3)), ohmvp::ConfigError);
 }
 
+TEST_CASE("runtime: refused calls name what is wrong and leave the runtime usable") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto vecadd =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  const auto basics =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "basics.ptx");
+  const auto stack = cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "stack.ptx");
+  const unsigned n = 64;
+  const uint64_t a = cuda.malloc(n * 4), c = cuda.malloc(n * 4);
+  const std::vector<float> ones(n, 1.0f);
+  const auto args = [&] {
+    return ohmvp::KernelArguments(cuda, vecadd, "vecadd").add(a).add(a).add(c).add(n).bytes();
+  };
+  const auto refused = [&](ohmvp::gpu::Dim3 grid, ohmvp::gpu::Dim3 block, const char* why) {
+    ohmvp::Runtime::LaunchConfig config;
+    config.grid = grid;
+    config.block = block;
+    CHECK_THROWS_WITH(cuda.launch(vecadd, "vecadd", config, args()), Catch::Contains(why));
+  };
+  refused({0, 1, 1}, {32, 1, 1}, "grid and block must have at least one thread");
+  refused({1, 1, 1}, {2048, 1, 1}, "block.x is 2048; CUDA allows at most 1024");
+  refused({1, 1, 1}, {1, 1, 65}, "block.z is 65; CUDA allows at most 64");
+  refused({1, 65536, 1}, {32, 1, 1}, "grid.y is 65536; CUDA allows at most 65535");
+  refused({1, 1, 1}, {1024, 2, 1}, "exceeds");
+  ohmvp::Runtime::LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {n, 1, 1};
+  config.registers_per_thread = 100000;
+  CHECK_THROWS_WITH(cuda.launch(vecadd, "vecadd", config, args()),
+                    Catch::Contains("100000 registers a thread; at most 255"));
+  // .local storage for more threads than 2^64 bytes hold.
+  ohmvp::Runtime::LaunchConfig huge;
+  huge.grid = {0x7fffffff, 65535, 65535};
+  huge.block = {1024, 1, 1};
+  CHECK_THROWS_WITH(
+      cuda.launch(stack, "depot", huge,
+                  ohmvp::KernelArguments(cuda, stack, "depot").add(a).add(c).add(n).bytes()),
+      Catch::Contains("64 bytes of .local storage") && Catch::Contains("more than 2^64 bytes"));
+  // None of them was queued: the next launch runs and synchronize returns.
+  config.registers_per_thread = 0;
+  cuda.copy_to_device(a, ones.data(), n * 4);
+  cuda.launch(vecadd, "vecadd", config, args());
+  cuda.synchronize();
+  std::vector<float> back(n);
+  cuda.copy_to_host(back.data(), c, n * 4);
+  CHECK(back == std::vector<float>(n, 2.0f));
+
+  CHECK_THROWS_WITH(cuda.copy_to_device(a, nullptr, 64),
+                    "copy to device of 64 bytes: the host pointer is null");
+  CHECK_THROWS_WITH(cuda.copy_to_host(nullptr, a, 64),
+                    "copy to host of 64 bytes: the host pointer is null");
+  CHECK_THROWS_WITH(cuda.fill(a, nullptr, 64), "fill of 64 bytes: the host pointer is null");
+  cuda.copy_to_device(a, nullptr, 0);  // nothing to move
+  CHECK_THROWS_AS(cuda.malloc(UINT64_MAX), ohmvp::OutOfDeviceMemory);
+  CHECK_THROWS_AS(cuda.malloc_managed(UINT64_MAX), ohmvp::OutOfDeviceMemory);
+  CHECK(cuda.malloc(64) != cuda.malloc(64));
+  CHECK_THROWS_WITH(cuda.memset(a, 0, uint64_t{1} << 40),
+                    Catch::Contains("memset of 1099511627776 bytes at device address 0x"));
+  CHECK_THROWS_WITH(cuda.free(a + 16),
+                    Catch::Contains("is not an allocated block (it lies 16 bytes into the block "
+                                    "of 256 bytes at 0x"));
+  CHECK_THROWS_WITH(cuda.free(cuda.symbol_address(basics, "g_counter")),
+                    Catch::Contains("the block holds module 2's .global and .const variables, "
+                                    "which the runtime set aside itself"));
+  CHECK_THROWS_WITH(cuda.module(stack + 1), "no module 4: the ids are 0 to 3");
+  const uint64_t m = cuda.malloc_managed(4096);
+  CHECK_THROWS_WITH(cuda.advise_managed(m, 4096, static_cast<ohmvp::ManagedAdvice>(77)),
+                    "advice: 77 is not a ManagedAdvice");
+  cuda.free(m);
+  cuda.free(a);
+  cuda.free(c);
+  cuda.reset();
+}
+
 TEST_CASE("runtime: create_texture refuses sampling settings and shapes CUDA does not have") {
   ohmvp::Runtime& cuda = platform().runtime();
   ohmvp::gpu::TextureBinding binding;
-  binding.base = cuda.malloc(256);
+  binding.base = cuda.malloc(6 * 8 * 8 * 4);  // room for the cubemap's six faces
   binding.width = 8;
   binding.height = 8;
   binding.dimensions = 2;
@@ -89,7 +163,40 @@ TEST_CASE("runtime: create_texture refuses sampling settings and shapes CUDA doe
                     "equal, no depth");
   binding.height = 8;
   CHECK(cuda.create_texture(binding) != 0);
+  binding.height = 4;
+  binding.cubemap = false;
+  binding.layers = 13;  // one more 8 x 4 layer than the allocation holds
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    Catch::Contains("a layered 2-D texture of 1664 bytes at device address 0x") &&
+                        Catch::Contains("is outside every allocation"));
+  binding.layers = 0;
   cuda.free(binding.base);
+  // What is not a texture, or lies outside the allocation it starts in.
+  binding.base = cuda.malloc(256);
+  binding.height = 8;
+  binding.channels = 3;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    "create_texture: channels must be 1, 2 or 4, got 3");
+  binding.channels = 1;
+  binding.width = 0;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    "create_texture: width, height and depth must be at least 1");
+  binding.width = 9;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    Catch::Contains("a 2-D texture of 288 bytes at device address 0x") &&
+                        Catch::Contains("is outside every allocation"));
+  binding.width = 8;
+  binding.pitch = 16;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    "create_texture: a pitch of 16 bytes is less than a row's 8 texels of 4 bytes");
+  binding.pitch = 0;
+  binding.element = ohmvp::gpu::DataType::f64;
+  CHECK_THROWS_WITH(cuda.create_texture(binding),
+                    Catch::Contains("texels are u8 s8 u16 s16 u32 s32 f16 f32, got .f64"));
+  binding.element = ohmvp::gpu::DataType::f32;
+  CHECK(cuda.create_texture(binding) != 0);
+  cuda.free(binding.base);
+  CHECK_THROWS_WITH(cuda.create_texture(binding), Catch::Contains("is outside every allocation"));
 }
 
 TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on synchronize") {
@@ -108,13 +215,14 @@ TEST_CASE("runtime: a kernel runs, and a faulting one raises SimulationError on 
   ohmvp::Runtime::LaunchConfig launch;
   launch.grid = {2, 1, 1};
   launch.block = {256, 1, 1};
+  const uint32_t launched = cuda.kernels_run();
   cuda.launch(
       module, "vecadd", launch,
       ohmvp::KernelArguments(cuda, module, "vecadd").add(da).add(db).add(dc).add(n).bytes());
   cuda.synchronize();
   cuda.copy_to_host(c.data(), dc, n * 4);
   for (unsigned i = 0; i < n; ++i) CHECK(c[i] == a[i] + b[i]);
-  CHECK(cuda.kernels_run() == 1);
+  CHECK(cuda.kernels_run() == launched + 1);
 
   // A null output pointer: every store faults.
   cuda.launch(module, "vecadd", launch,

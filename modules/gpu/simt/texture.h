@@ -58,6 +58,10 @@ struct TextureBinding {
   }
 };
 
+// What is not a texture at all in a binding (texel type, channels, dimensions, a size of 0, a
+// pitch shorter than a row, a filter or address mode out of range; one sentence), or "".
+std::string texture_shape_problem(const TextureBinding& binding);
+
 // What CUDA would refuse, or the model does not sample, in a binding's sampling settings and
 // shape (one sentence), or "" when there is nothing.
 std::string texture_sampling_problem(const TextureBinding& binding);
