@@ -67,7 +67,7 @@ uint64_t ManagedSpace::allocate(uint64_t bytes) {
   Allocation allocation;
   allocation.address = m_next;
   allocation.bytes = bytes;
-  allocation.host.assign(pages_bytes, 0);
+  allocation.host = ZeroedBytes(pages_bytes);
   m_next += span;
   const uint64_t address = allocation.address;
   m_allocations.emplace(address, std::move(allocation));

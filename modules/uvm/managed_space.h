@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "modules/common/zeroed_bytes.h"
+
 namespace ohmvp {
 
 // The managed allocations of a context (cudaMallocManaged) and where their pages are. Every
@@ -22,7 +24,9 @@ class ManagedSpace {
   struct Allocation {
     uint64_t address = 0;
     uint64_t bytes = 0;         // as requested
-    std::vector<uint8_t> host;  // the bytes while in host memory, whole pages
+    // The bytes while in host memory, whole pages; zero pages from the system until written, so
+    // a large allocation costs host memory only where it is used.
+    ZeroedBytes host;
   };
   // Where a block evicted from GPU 0 lies in a neighbour's memory (memHarvester).
   struct Harvested {

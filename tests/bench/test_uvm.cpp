@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <fstream>
 #include <vector>
+
+#include <unistd.h>
 
 #include "modules/common/errors.h"
 #include "modules/host/kernel_arguments.h"
@@ -430,4 +433,31 @@ TEST_CASE("uvm: an access past a managed allocation is a device fault") {
   const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);
   CHECK_THROWS_AS(vecadd(a, a, c, 300), ohmvp::DeviceFaultError);  // a[256..299]: past its end
   cuda.reset();
+}
+
+namespace {
+
+uint64_t resident_bytes() {  // this process's resident set (Linux)
+  std::ifstream statm("/proc/self/statm");
+  uint64_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+TEST_CASE("uvm: a large managed allocation takes host memory only where it is used") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint64_t before = resident_bytes();
+  const uint64_t bytes = uint64_t{4} << 30;
+  const uint64_t m = cuda.malloc_managed(bytes);
+  const std::vector<float> x = ramp(1024, 3.0f);
+  cuda.copy_to_device(m + bytes - 4096, x.data(), 4096);  // the last page, in host memory
+  std::vector<float> back(1024);
+  cuda.copy_to_host(back.data(), m + bytes - 4096, 4096);
+  CHECK(back == x);
+  cuda.copy_to_host(back.data(), m + bytes / 2, 4096);  // never written: zero
+  CHECK(back == std::vector<float>(1024, 0.0f));
+  CHECK(resident_bytes() - before < (uint64_t{64} << 20));
+  cuda.free(m);
 }
