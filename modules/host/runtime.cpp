@@ -39,7 +39,6 @@ struct Runtime::Pending {
   bool done = false;
   gpu::LaunchResult result;   // the host grid's; the device grids add their printf text and fault
   uint64_t local_region = 0;  // 0 when the kernel uses no .local storage
-  uint64_t start_ps = 0;
   std::string kernel;
   uint64_t printf_fifo_bytes = 0;
   ModuleId module = 0;
@@ -114,7 +113,8 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
                                         "copies, managed pages' migrations and the GPU's "
                                         "accesses in host memory")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
-                                "simulated time from each launch to its completion")),
+                                "simulated time from each launch's start on the GPU to its "
+                                "completion, summed")),
       m_chunks_lent(stats.counter(this->name(), "chunks_lent", "chunks",
                                   "chunks of this GPU's memory a harvesting GPU borrowed")),
       m_chunks_taken_back(stats.counter(this->name(), "chunks_taken_back", "chunks",
@@ -569,7 +569,6 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   Pending* state = pending.get();
   const gpu::KernelLaunch request =
       make_request(id, kernel, config, std::move(arguments), *state, state->local_region, true);
-  state->start_ps = now_ps();
   state->kernel = kernel;
   state->module = id;
   state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
@@ -681,7 +680,10 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
     m_heap->release(dropped.launch.parameter_buffer);
   pending.device_work.clear();
   pending.done = true;
-  if (!pending.result.skipped) m_kernel_ps.inc(now_ps() - pending.start_ps);
+  // From the core cycle its grid started on, not its call: the GPU runs one grid at a time, so
+  // the launches' times do not overlap.
+  if (!pending.result.skipped)
+    m_kernel_ps.inc(now_ps() - pending.result.start_cycle * m_gpu.config().core_period_ps());
   wake();
 }
 

@@ -349,6 +349,8 @@ TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launc
                     .bytes());
   };
   const uint32_t before = cuda.kernels_run();
+  const ohmvp::Counter& kernel_time = *platform().stats().find_counter("host", "kernel_time");
+  const uint64_t kernel_ps = kernel_time.value();
   const uint64_t start = now_ns();
   for (size_t i = 0; i < ohmvp::Runtime::max_queued_launches; ++i) vecadd(buffer);
   CHECK(now_ns() == start);  // queued: the host has not waited
@@ -356,6 +358,10 @@ TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launc
   CHECK(now_ns() > start);  // the queue was full: the host waited for the first launch
   cuda.synchronize();
   CHECK(cuda.kernels_run() == before + ohmvp::Runtime::max_queued_launches + 1);
+  // kernel_time counts each launch from its start on the GPU: the 1025 launches, queued together,
+  // add at most the time they took in all, not their waits in the queue as well.
+  CHECK(kernel_time.value() - kernel_ps <= (now_ns() - start) * 1000);
+  CHECK(kernel_time.value() - kernel_ps > (now_ns() - start) * 1000 * 9 / 10);
 
   // A fault in a launch reaped while the queue fills: the launches behind it are skipped, and
   // the launch that finds it reaped raises it.
