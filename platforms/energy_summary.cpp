@@ -46,7 +46,11 @@ EnergyCounts run_counts(const MemorySystemConfig& config, const MemorySystem& me
   const uint64_t line_bits = uint64_t{config.xpoint.line_bytes} * 8;
   for (const auto& xpoint : memory.xpoints()) {
     n.xpoint_read_bits += counter(stats, xpoint->name(), "media_reads") * line_bits;
-    n.xpoint_write_bits += counter(stats, xpoint->name(), "media_writes") * line_bits;
+    // A Start-Gap gap move copies a line: its read is among media_reads, its write is not among
+    // media_writes (the drained lines).
+    n.xpoint_write_bits += (counter(stats, xpoint->name(), "media_writes") +
+                            counter(stats, xpoint->name(), "gap_moves")) *
+                           line_bits;
   }
   return n;
 }

@@ -250,3 +250,23 @@ TEST_CASE("cli: a slow light serves DRAM bursts and XPoint lines in turn and tak
     if (std::string(rate) == "1") CHECK(simulated_ns > 1.2 * first_ns);
   }
 }
+
+TEST_CASE("cli: XPoint write energy counts the drained lines and Start-Gap's line copies") {
+  const std::string dir = scratch_dir("xpoint_energy");
+  const CliResult r =
+      run_ohmvp("run -q --platform hetero_planar --workload moving_hot_set --out " + dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  const auto& stats = report["stats"];
+  double writes = 0, gap_moves = 0;
+  for (int c = 0; c < 6; ++c) {
+    const auto& xpc = stats["memory.xpc" + std::to_string(c)];
+    writes += xpc["media_writes"]["value"].get<double>();
+    gap_moves += xpc["gap_moves"]["value"].get<double>();
+  }
+  REQUIRE(gap_moves > 0);  // the hot lines' writes move the gap
+  // 256-byte lines at 17 pJ a bit (configs/optical/memory_energy.json's XPoint write energy).
+  CHECK(stats["memory.energy"]["energy_xpoint_write_j"]["value"].get<double>() ==
+        Approx((writes + gap_moves) * 256 * 8 * 17e-12).epsilon(1e-12));
+}
