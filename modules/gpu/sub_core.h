@@ -35,7 +35,6 @@ class SubCore {
   // The SM has no warp left: cycles from now on are not the sub-core's until record() again.
   void pause() {
     m_recording = false;
-    if (m_tensor_idle_ps != 0) m_tensor.set(0, m_tensor_idle_ps);
     m_tensor_idle_ps = 0;
   }
   // Issued-warp signal: the warp's slot + 1 at `time_ps`, 0 when it issued nothing.
@@ -44,10 +43,15 @@ class SubCore {
   }
   void trace_active(uint32_t warps, uint64_t time_ps) { m_active.set(warps, time_ps); }
   // Tensor-core signal: the HMMA steps of the matrix multiply issued at `time_ps`, back to 0
-  // at `idle_ps` (when its last step has ended) unless another one issues before then.
+  // at `idle_ps` (when its last step has ended) unless another one issues before then. The
+  // return to 0 is recorded at once, ahead of time (the SM may sleep past it while the VCD's
+  // horizon moves on); one that issues before it overrides it where it runs longer (at one time
+  // the last value recorded wins).
   void trace_tensor(uint32_t hmma, uint64_t time_ps, uint64_t idle_ps) {
-    if (m_tensor_idle_ps != 0 && m_tensor_idle_ps < time_ps) m_tensor.set(0, m_tensor_idle_ps);
-    m_tensor.set(hmma, time_ps);
+    m_tensor.record(hmma, time_ps);
+    if (m_tensor_idle_ps > time_ps && idle_ps > m_tensor_idle_ps)
+      m_tensor.record(hmma, m_tensor_idle_ps);
+    m_tensor.record(0, idle_ps);
     m_tensor_idle_ps = idle_ps;
   }
 

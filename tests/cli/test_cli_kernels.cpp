@@ -1687,6 +1687,19 @@ TEST_CASE("cli: the tensor-core GEMM on titanv reports HMMA, TFLOPS and utilizat
   CHECK(read_text(dir + "/t.vcd").find("tensor_hmma") != std::string::npos);
 }
 
+TEST_CASE("cli: a VCD does not change a tensor-core run whose SMs sleep past the VCD's looks") {
+  // On slow memory an SM sleeps for longer than the run monitor's 10 us between looks, which move
+  // the VCD's horizon; a matrix multiply's return to 0 must be on record by then.
+  const std::string dir = scratch_dir("tensor_vcd_slow");
+  const std::string args = "run -q --platform hetero_two_level --workload wmma_peak --out ";
+  const CliResult traced = run_ohmvp(args + dir + "/a --vcd " + dir + "/t.vcd");
+  INFO(traced.output);
+  REQUIRE(traced.exit_code == 0);
+  REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
+  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+  CHECK(read_text(dir + "/t.vcd").find("tensor_hmma") != std::string::npos);
+}
+
 TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming what it needs") {
   const std::string dir = scratch_dir("tensor_int_volta");
   const CliResult run =
