@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "modules/common/power_of_two.h"
+
 namespace ohmvp {
 
 namespace {
@@ -15,7 +17,7 @@ constexpr size_t k_initial_slots = 64;
 }  // namespace
 
 SparseStore::SparseStore(uint32_t block_bytes) : m_block_bytes(block_bytes) {
-  if (block_bytes < min_block_bytes || (block_bytes & (block_bytes - 1)) != 0)
+  if (block_bytes < min_block_bytes || !is_power_of_two(block_bytes))
     throw std::invalid_argument("SparseStore: block size " + std::to_string(block_bytes) +
                                 " is not a power of two of at least " +
                                 std::to_string(min_block_bytes));

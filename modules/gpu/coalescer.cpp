@@ -5,15 +5,12 @@
 #include <string>
 
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 #include "modules/gpu/lane_mask.h"
 
 namespace ohmvp::gpu {
 
 namespace {
-
-bool is_power_of_two(uint32_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
 
 // Bits first..last (last <= 31) set.
 uint32_t bits_between(uint32_t first, uint32_t last) {

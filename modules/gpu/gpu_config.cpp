@@ -5,15 +5,12 @@
 
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 #include "modules/gpu/tensor_core_timing.h"
 
 namespace ohmvp::gpu {
 
 namespace {
-
-bool is_power_of_two(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
 
 constexpr UnitClass k_unit_classes[k_unit_class_count] = {
     UnitClass::int_alu, UnitClass::fp32,   UnitClass::fp64,    UnitClass::sfu,

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 #include "modules/gpu/ptx/atomic_alu.h"
 #include "tlm_protocols/payload_pieces.h"
 
@@ -70,7 +71,7 @@ L2Slice::L2Slice(sc_core::sc_module_name name, const L2SliceConfig& config,
                       " bytes) must be a multiple of the L2 line (" +
                       std::to_string(config.cache.line_bytes) + " bytes)");
   }
-  if (memory_burst_bytes == 0 || (memory_burst_bytes & (memory_burst_bytes - 1)) != 0) {
+  if (!is_power_of_two(memory_burst_bytes)) {
     throw ConfigError(where + "memory burst must be a power of two, got " +
                       std::to_string(memory_burst_bytes));
   }

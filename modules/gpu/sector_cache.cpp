@@ -4,24 +4,18 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "modules/common/power_of_two.h"
 #include "modules/common/stats.h"
 
 namespace ohmvp::gpu {
-namespace {
-
-bool power_of_two(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
-
-}  // namespace
 
 std::string SectorCacheGeometry::problem(std::string* key) const {
   auto fault = [key](const char* field, const char* message) {
     if (key != nullptr) *key = field;
     return std::string(message);
   };
-  if (!power_of_two(line_bytes)) return fault("line_bytes", "expected a power of two");
-  if (!power_of_two(sector_bytes) || sector_bytes > line_bytes) {
+  if (!is_power_of_two(line_bytes)) return fault("line_bytes", "expected a power of two");
+  if (!is_power_of_two(sector_bytes) || sector_bytes > line_bytes) {
     return fault("sector_bytes", "expected a power of two no larger than line_bytes");
   }
   if (sectors() > 32) return fault("sector_bytes", "a line has at most 32 sectors");

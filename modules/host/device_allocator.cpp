@@ -6,12 +6,13 @@
 #include <vector>
 
 #include "modules/common/hex_text.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
 DeviceAllocator::DeviceAllocator(uint64_t base, uint64_t end, uint64_t alignment)
     : m_base(base), m_end(end), m_alignment(alignment) {
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+  if (!is_power_of_two(alignment))
     throw std::invalid_argument("device allocator alignment must be a power of two");
   m_base = std::max((base + alignment - 1) & ~(alignment - 1), alignment);
   if (m_base >= end) throw std::invalid_argument("device allocator range is empty");

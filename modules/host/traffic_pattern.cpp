@@ -5,6 +5,7 @@
 
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
@@ -13,10 +14,6 @@ namespace {
 constexpr uint64_t max_requests = 1000000000;
 constexpr uint32_t max_size = 4096;
 constexpr uint32_t max_outstanding_limit = 4096;
-
-bool is_power_of_two(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
 
 struct Problem {
   const char* key;

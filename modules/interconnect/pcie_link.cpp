@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "modules/common/config_reader.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
@@ -21,7 +22,7 @@ uint64_t PcieLinkConfig::packet_ps(uint64_t wire_bytes) const {
 
 void parse(const ConfigReader& reader, PcieLinkConfig& config) {
   reader.get("max_payload_bytes", config.max_payload_bytes, 128u, 4096u);
-  if ((config.max_payload_bytes & (config.max_payload_bytes - 1)) != 0)
+  if (!is_power_of_two(config.max_payload_bytes))
     reader.fail("max_payload_bytes",
                 "expected a power of two, got " + std::to_string(config.max_payload_bytes));
   parse(reader, static_cast<LinkConfig&>(config));

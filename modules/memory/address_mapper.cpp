@@ -6,16 +6,13 @@
 #include "modules/common/closest_match.h"
 #include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
 namespace {
 
 constexpr uint32_t k_max_address_bits = 63;
-
-bool is_power_of_two(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
 
 uint32_t log2_exact(uint64_t v) {
   uint32_t bits = 0;

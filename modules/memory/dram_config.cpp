@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "modules/common/config_reader.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
@@ -39,10 +40,6 @@ DramTiming to_cycles(const DramTimingNs& ns, double burst_ns) {
   t.RTRS = c(ns.tRTRS);
   t.BURST = c(burst_ns);
   return t;
-}
-
-static bool is_power_of_two(uint32_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
 }
 
 void parse(const ConfigReader& reader, DramGeometry& g) {

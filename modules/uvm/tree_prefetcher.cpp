@@ -2,14 +2,15 @@
 
 #include <stdexcept>
 
+#include "modules/common/power_of_two.h"
+
 namespace ohmvp {
 
 std::vector<bool> TreePrefetcher::pages_to_migrate(const std::vector<bool>& resident,
                                                    const std::vector<bool>& faulted,
                                                    const std::vector<bool>& allocated) const {
   const size_t pages = resident.size();
-  if (faulted.size() != pages || allocated.size() != pages || pages == 0 ||
-      (pages & (pages - 1)) != 0)
+  if (faulted.size() != pages || allocated.size() != pages || !is_power_of_two(pages))
     throw std::invalid_argument(
         "TreePrefetcher: the block's page vectors differ in size or are "
         "not a power of two long");

@@ -1,16 +1,9 @@
 #include "modules/uvm/uvm_config.h"
 
 #include "modules/common/config_reader.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
-
-namespace {
-
-bool power_of_two(uint64_t value) {
-  return value != 0 && (value & (value - 1)) == 0;
-}
-
-}  // namespace
 
 void parse(const ConfigReader& reader, UvmConfig& config) {
   reader.get("page_bytes", config.page_bytes, uint64_t{256}, uint64_t{1} << 30);
@@ -29,10 +22,10 @@ void parse(const ConfigReader& reader, UvmConfig& config) {
   reader.get("multi_path_chunks", config.multi_path_chunks, 0u, 4096u);
   reader.get("multi_path_stride", config.multi_path_stride, 1u, 4096u);
   reader.finish();
-  if (!power_of_two(config.page_bytes))
+  if (!is_power_of_two(config.page_bytes))
     reader.fail("page_bytes",
                 "is " + std::to_string(config.page_bytes) + "; expected a power of two");
-  if (!power_of_two(config.chunk_bytes) || config.chunk_bytes < config.page_bytes)
+  if (!is_power_of_two(config.chunk_bytes) || config.chunk_bytes < config.page_bytes)
     reader.fail("chunk_bytes", "is " + std::to_string(config.chunk_bytes) +
                                    "; expected a power of two of at least page_bytes (" +
                                    std::to_string(config.page_bytes) + ")");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "modules/common/config_reader.h"
+#include "modules/common/power_of_two.h"
 
 namespace ohmvp {
 
@@ -16,10 +17,6 @@ uint32_t cycles(double ns, double clock_ns) {
     return static_cast<uint32_t>(nearest);
   }
   return static_cast<uint32_t>(std::ceil(exact));
-}
-
-bool power_of_two(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
 }
 
 }  // namespace
@@ -57,7 +54,7 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
   reader.get("read_ns", c.read_ns, 1.0, 1e6);
   reader.get("write_ns", c.write_ns, 1.0, 1e6);
   reader.get("line_bytes", c.line_bytes, 64u, 4096u);
-  if (!power_of_two(c.line_bytes)) {
+  if (!is_power_of_two(c.line_bytes)) {
     reader.fail("line_bytes",
                 "expected a power of two (64 to 4096), got " + std::to_string(c.line_bytes));
   }

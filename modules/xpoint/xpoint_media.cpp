@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "modules/common/power_of_two.h"
+
 namespace ohmvp {
 
 XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc)
@@ -14,8 +16,7 @@ XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc)
       m_ecc_words(8),
       m_wear(((physical_lines - 1) >> k_chunk_shift) + 1),
       m_scratch(line_bytes) {
-  if (physical_lines == 0 || line_bytes < sec_ded::data_bytes ||
-      (line_bytes & (line_bytes - 1)) != 0) {
+  if (physical_lines == 0 || line_bytes < sec_ded::data_bytes || !is_power_of_two(line_bytes)) {
     throw std::invalid_argument("XPointMedia: needs lines and a power-of-two line of >= 64 bytes");
   }
 }

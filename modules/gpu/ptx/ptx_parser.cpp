@@ -12,6 +12,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
+#include "modules/common/power_of_two.h"
 #include "modules/gpu/ptx/control_flow.h"
 #include "modules/gpu/ptx/operand_type_rules.h"
 #include "modules/gpu/ptx/ptx_decode.h"
@@ -289,8 +290,7 @@ class Parser {
       const std::string word = next().text;
       if (word == ".align") {
         const uint64_t align = expect_unsigned("an alignment");
-        if (align == 0 || (align & (align - 1)) != 0)
-          fail(decl.line, "alignment must be a power of two");
+        if (!is_power_of_two(align)) fail(decl.line, "alignment must be a power of two");
         // After .ptr the alignment is the pointee's, which does not place the parameter.
         if (!decl.has_pointer_attributes) decl.align = static_cast<uint32_t>(align);
       } else if (word == ".v2" || word == ".v4") {

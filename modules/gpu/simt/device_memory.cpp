@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "modules/common/errors.h"
+#include "modules/common/power_of_two.h"
 #include "modules/gpu/ptx/atomic_alu.h"
 #include "modules/gpu/simt/kernel_layout.h"
 #include "modules/gpu/simt/memory_windows.h"
@@ -11,7 +12,7 @@ namespace ohmvp::gpu {
 
 uint64_t DeviceMemory::allocate(uint64_t bytes, uint64_t alignment) {
   if (bytes == 0) throw ConfigError("device allocation of 0 bytes");
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0)
+  if (!is_power_of_two(alignment))
     throw ConfigError("device allocation alignment " + std::to_string(alignment) +
                       " is not a power of two");
   const uint64_t address = align_up(m_next, alignment);
