@@ -19,8 +19,12 @@ DeviceAllocator::DeviceAllocator(uint64_t base, uint64_t end, uint64_t alignment
   m_free.emplace(m_base, m_end - m_base);
 }
 
+uint64_t DeviceAllocator::units_of(uint64_t bytes) const {
+  return bytes == 0 ? 1 : bytes / m_alignment + (bytes % m_alignment != 0);  // never wraps
+}
+
 uint64_t DeviceAllocator::allocate(uint64_t bytes) {
-  const uint64_t units = bytes == 0 ? 1 : bytes / m_alignment + (bytes % m_alignment != 0);
+  const uint64_t units = units_of(bytes);
   if (units > (m_end - m_base) / m_alignment)
     throw OutOfDeviceMemory("cannot allocate " + std::to_string(bytes) +
                             " bytes: device memory is " + std::to_string(capacity()) + " bytes");
@@ -52,8 +56,7 @@ void DeviceAllocator::free(uint64_t address) {
                 : ""));
   }
   const uint64_t bytes = live->second.bytes;
-  const uint64_t rounded =
-      (bytes == 0 ? 1 : bytes / m_alignment + (bytes % m_alignment != 0)) * m_alignment;
+  const uint64_t rounded = units_of(bytes) * m_alignment;
   m_live.erase(live);
   m_in_use -= rounded;
 

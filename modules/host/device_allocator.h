@@ -38,6 +38,9 @@ class DeviceAllocator {
   uint64_t capacity() const { return m_end - m_base; }
 
  private:
+  // The alignment units a block of `bytes` takes: 1 for 0 bytes.
+  uint64_t units_of(uint64_t bytes) const;
+
   uint64_t m_base, m_end, m_alignment;
   uint64_t m_in_use = 0;
   std::map<uint64_t, uint64_t> m_free;  // address -> bytes, coalesced

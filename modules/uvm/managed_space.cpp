@@ -53,17 +53,16 @@ uint32_t ManagedSpace::Block::gpu_only_pages() const {
 }
 
 uint64_t ManagedSpace::allocate(uint64_t bytes) {
-  if (bytes > window_base + window_bytes - m_next)  // before rounding, which could wrap
-    throw OutOfDeviceMemory("cudaMallocManaged of " + std::to_string(bytes) +
-                            " bytes: the managed address window (" + std::to_string(window_bytes) +
-                            " bytes) has " + std::to_string(window_base + window_bytes - m_next) +
-                            " left");
+  const uint64_t left = window_base + window_bytes - m_next;
+  const auto no_room = [&] {
+    return OutOfDeviceMemory("cudaMallocManaged of " + std::to_string(bytes) +
+                             " bytes: the managed address window (" + std::to_string(window_bytes) +
+                             " bytes) has " + std::to_string(left) + " left");
+  };
+  if (bytes > left) throw no_room();  // before rounding, which could wrap
   const uint64_t pages_bytes = round_up(bytes == 0 ? 1 : bytes, m_page_bytes);
   const uint64_t span = round_up(pages_bytes, m_block_bytes);
-  if (span > window_base + window_bytes - m_next)
-    throw OutOfDeviceMemory("cudaMallocManaged of " + std::to_string(bytes) +
-                            " bytes: the managed address window (" + std::to_string(window_bytes) +
-                            " bytes) is full");
+  if (span > left) throw no_room();
   Allocation allocation;
   allocation.address = m_next;
   allocation.bytes = bytes;
