@@ -675,7 +675,7 @@ void Sm::report_access_waits(uint32_t s, uint64_t cycle) {
 void Sm::arrive_at_barrier(uint32_t w, const StepResult& result, uint64_t cycle) {
   Warp& warp = m_warps[w];
   Cta& cta = m_ctas[warp.cta];
-  const uint32_t id = result.barrier_id % 16;
+  const uint32_t id = result.barrier_id;  // below cta_barriers: the interpreter faults past it
   cta.expected_threads[id] = result.barrier_threads;
   ++cta.arrived[id];
   if (!result.barrier_arrive_only) {

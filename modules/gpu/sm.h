@@ -111,8 +111,8 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
     uint64_t linear = 0;
     uint32_t live_warps = 0;  // warps that have not finished
     uint32_t memory_in_flight = 0;
-    std::array<uint32_t, 16> arrived{};           // warps that arrived at each barrier
-    std::array<uint32_t, 16> expected_threads{};  // bar.sync's count; 0: every live warp
+    std::array<uint32_t, cta_barriers> arrived{};           // warps that arrived at each barrier
+    std::array<uint32_t, cta_barriers> expected_threads{};  // bar.sync's count; 0: every live warp
     std::vector<uint8_t> shared;
     ExecutionContext context;
   };

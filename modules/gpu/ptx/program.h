@@ -117,6 +117,9 @@ struct Function {
   uint32_t source_line = 0;
 };
 
+// A CTA's named barriers: bar / barrier ids 0 to 15 (PTX ISA, bar).
+constexpr uint32_t cta_barriers = 16;
+
 // A function's address (a function pointer, for an indirect call): function_address_base plus
 // its index in Module::functions. No device data lies there (memory_windows.h).
 constexpr uint64_t function_address_base = 0x0000'7d00'0000'0000ULL;

@@ -789,9 +789,10 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
   if (inst.op == Opcode::bar && inst.mod.barrier != BarrierMode::warp) {
     const size_t id = inst.mod.barrier == BarrierMode::reduce ? 1 : 0;
     if (id < operands.size() && inst.operands[id].kind == Operand::Kind::imm &&
-        inst.operands[id].imm > 15)
-      fail("barrier " + std::to_string(inst.operands[id].imm) +
-           ": expected 0 to 15 (a CTA has 16 barriers)");
+        inst.operands[id].imm >= cta_barriers)
+      fail("barrier " + std::to_string(inst.operands[id].imm) + ": expected 0 to " +
+           std::to_string(cta_barriers - 1) + " (a CTA has " + std::to_string(cta_barriers) +
+           " barriers)");
   }
 }
 

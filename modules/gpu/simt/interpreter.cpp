@@ -686,7 +686,7 @@ StepResult Interpreter::step(WarpState& warp, const ExecutionContext& context) {
         result.barrier_threads = given > 1 ? static_cast<uint32_t>(read(x, first + 1, lane)) : 0;
         result.barrier_arrive_only = in.mod.barrier == BarrierMode::arrive;
         // PTX: 16 barriers a CTA, and a thread count that is a multiple of the warp size.
-        if (result.barrier_id >= 16)
+        if (result.barrier_id >= cta_barriers)
           x.fail(FaultKind::invalid_barrier, lane, "its id is past 15 (a CTA has 16 barriers)");
         else if (given > 1 &&
                  (result.barrier_threads == 0 || result.barrier_threads % warp.warp_size() != 0))
