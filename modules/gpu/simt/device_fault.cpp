@@ -1,8 +1,7 @@
 #include "modules/gpu/simt/device_fault.h"
 
-#include <cstdio>
-
 #include "modules/common/demangle.h"
+#include "modules/common/hex_text.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/execution_context.h"
 
@@ -127,10 +126,7 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
   if (fault.kind == FaultKind::misaligned_address || fault.kind == FaultKind::out_of_window ||
       fault.kind == FaultKind::unmapped_address ||
       (fault.kind == FaultKind::bad_control_flow && fault.address != 0)) {
-    char text[64];
-    std::snprintf(text, sizeof text, " 0x%llx (%s)", static_cast<unsigned long long>(fault.address),
-                  space_name(fault.space));
-    message += text;
+    message += " " + hex_text(fault.address) + " (" + std::string(space_name(fault.space)) + ")";
   }
   if (fault.kind == FaultKind::assertion) message += describe_assertion(fault.assertion, module);
   if (fault.kind == FaultKind::trap && fault.function < module.functions.size() &&

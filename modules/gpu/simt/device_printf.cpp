@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "modules/common/hex_text.h"
 #include "modules/gpu/ptx/float_bits.h"
 
 namespace ohmvp::gpu {
@@ -145,10 +146,8 @@ std::string format_device_printf(std::string_view format, PrintfArguments& argum
       case 'p': {  // as glibc prints it: CUDA formats device printf with the host's C library
         const std::optional<uint64_t> pointer = take(8);
         if (!pointer) break;
-        char hex[24] = "(nil)";
-        if (*pointer != 0)
-          std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(*pointer));
-        append_formatted(out, spec + 's', static_cast<const char*>(hex));
+        const std::string text = *pointer != 0 ? hex_text(*pointer) : "(nil)";
+        append_formatted(out, spec + 's', text.c_str());
         break;
       }
       case 'n':
