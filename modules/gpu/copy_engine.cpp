@@ -11,6 +11,7 @@ struct CopyEngine::Copy {
   bool write = false;
   uint64_t address = 0;
   std::vector<uint8_t> bytes;
+  uint64_t first_line = 0;  // the address of the first line it covers
   uint64_t lines = 0;
   uint64_t next_line = 0;  // the next to send
   uint64_t answered = 0;
@@ -19,10 +20,13 @@ struct CopyEngine::Copy {
 };
 
 struct CopyEngine::Line : tlm::tlm_generic_payload {
-  explicit Line(uint32_t line_bytes) : data(line_bytes) { set_extension(&extension); }
+  explicit Line(uint32_t line_bytes) : data(line_bytes), enables(line_bytes) {
+    set_extension(&extension);
+  }
   ~Line() override { clear_extension(&extension); }
   GpuMemoryExtension extension;
   std::vector<uint8_t> data;
+  std::vector<uint8_t> enables;  // a store's, when it writes part of its sectors
   Copy* copy = nullptr;
   uint64_t index = 0;  // the line's place in its copy
 };
@@ -33,7 +37,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name name, uint32_t engine_id, uint32_
       out("out"),
       m_engine_id(engine_id),
       m_line_bytes(line_bytes),
-      m_sector_mask((1u << (line_bytes / sector_bytes)) - 1) {
+      m_sector_bytes(sector_bytes) {
   out.bind(*this);
   SC_METHOD(send);
   sensitive << m_send_event;
@@ -48,23 +52,39 @@ CopyEngine::~CopyEngine() = default;
 void CopyEngine::write(uint64_t address, std::vector<uint8_t> bytes, std::function<void()> done) {
   auto copy = std::make_unique<Copy>();
   copy->write = true;
-  copy->address = address;
-  copy->lines = bytes.size() / m_line_bytes;
-  copy->bytes = std::move(bytes);
   copy->write_done = std::move(done);
-  m_copies.push_back(std::move(copy));
-  m_send_event.notify(sc_core::SC_ZERO_TIME);
+  copy->bytes = std::move(bytes);
+  queue(std::move(copy), address);
 }
 
 void CopyEngine::read(uint64_t address, uint64_t length,
                       std::function<void(std::vector<uint8_t>&)> done) {
   auto copy = std::make_unique<Copy>();
-  copy->address = address;
-  copy->lines = length / m_line_bytes;
-  copy->bytes.assign(length, 0);
   copy->read_done = std::move(done);
+  copy->bytes.assign(length, 0);
+  queue(std::move(copy), address);
+}
+
+void CopyEngine::queue(std::unique_ptr<Copy> copy, uint64_t address) {
+  if (copy->bytes.empty())
+    throw SimulationError(std::string(name()) + ": a copy of no bytes at device address " +
+                          std::to_string(address));
+  copy->address = address;
+  copy->first_line = address - address % m_line_bytes;
+  copy->lines = (address + copy->bytes.size() - copy->first_line + m_line_bytes - 1) / m_line_bytes;
   m_copies.push_back(std::move(copy));
   m_send_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+CopyEngine::Span CopyEngine::span(const Copy& copy, uint64_t index) const {
+  const uint64_t line = copy.first_line + index * m_line_bytes;
+  const uint64_t from = std::max(line, copy.address);
+  const uint64_t to = std::min(line + m_line_bytes, copy.address + copy.bytes.size());
+  const uint32_t first_sector = static_cast<uint32_t>((from - line) / m_sector_bytes);
+  const uint32_t end_sector =
+      static_cast<uint32_t>((to - line + m_sector_bytes - 1) / m_sector_bytes);
+  return Span{line, static_cast<uint32_t>(from - line), static_cast<uint32_t>(to - from),
+              from - copy.address, ((1u << end_sector) - 1) & ~((1u << first_sector) - 1)};
 }
 
 void CopyEngine::send() {
@@ -84,11 +104,19 @@ void CopyEngine::send() {
     m_free_lines.pop_back();
     line.copy = copy;
     line.index = copy->next_line++;
-    const uint64_t offset = line.index * m_line_bytes;
-    if (copy->write) std::copy_n(copy->bytes.begin() + offset, m_line_bytes, line.data.begin());
+    const Span part = span(*copy, line.index);
     start_line_request(line, line.extension,
                        copy->write ? GpuRequestKind::store : GpuRequestKind::load, m_engine_id,
-                       copy->address + offset, line.data.data(), m_line_bytes, m_sector_mask);
+                       part.line, line.data.data(), m_line_bytes, part.sectors);
+    if (copy->write) {
+      std::copy_n(copy->bytes.begin() + part.in_copy, part.bytes, line.data.begin() + part.in_line);
+      if (part.in_line % m_sector_bytes != 0 || part.bytes % m_sector_bytes != 0) {
+        std::fill(line.enables.begin(), line.enables.end(), TLM_BYTE_DISABLED);
+        std::fill_n(line.enables.begin() + part.in_line, part.bytes, TLM_BYTE_ENABLED);
+        line.set_byte_enable_ptr(line.enables.data());
+        line.set_byte_enable_length(m_line_bytes);
+      }
+    }
     ++m_in_flight;
     m_port_busy = true;
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
@@ -137,8 +165,10 @@ void CopyEngine::answered(Line& line) {
     throw SimulationError(std::string(name()) +
                           ": the L2 refused a copy's line at device address " +
                           std::to_string(line.get_address()) + ": " + line.get_response_string());
-  if (!copy.write)
-    std::copy_n(line.data.begin(), m_line_bytes, copy.bytes.begin() + line.index * m_line_bytes);
+  if (!copy.write) {
+    const Span part = span(copy, line.index);
+    std::copy_n(line.data.begin() + part.in_line, part.bytes, copy.bytes.begin() + part.in_copy);
+  }
   --m_in_flight;
   m_free_lines.push_back(&line);
   if (++copy.answered < copy.lines) return;

@@ -16,9 +16,10 @@ namespace ohmvp::gpu {
 // The GPU's copy engine: moves bytes between a host-side buffer and device memory through the
 // crossbar and the L2s, as timed line requests on the crossbar port after the SMs' (the
 // extension's `sm` is the SM count), so that it sees and leaves what the L2s and the memory
-// hold exactly as the SMs do. A copy is cut into whole-line stores or loads, of which
-// k_lines_in_flight are outstanding at once; its callback runs when the last is answered. Copies
-// queue in order. The same port carries the host's debug (functional) accesses.
+// hold exactly as the SMs do. A copy is cut into one store or load per line it covers (the
+// sectors it covers; a store's bytes outside the copy disabled), of which k_lines_in_flight are
+// outstanding at once; its callback runs when the last is answered. Copies queue in order. The
+// same port carries the host's debug (functional) accesses.
 class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
  public:
   tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
@@ -26,16 +27,15 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
   // Line requests outstanding at once: a modelling choice (the engine's depth is not published).
   static constexpr uint32_t k_lines_in_flight = 32;
 
-  // `engine_id` is the value of the extension's `sm` field (the SM count); the addresses of
-  // copies are multiples of `line_bytes`, and so are their lengths.
+  // `engine_id` is the value of the extension's `sm` field (the SM count).
   CopyEngine(sc_core::sc_module_name name, uint32_t engine_id, uint32_t line_bytes,
              uint32_t sector_bytes);
   ~CopyEngine() override;
   SC_HAS_PROCESS(CopyEngine);
 
-  // Writes `bytes` (a whole number of lines) at device address `address`.
+  // Writes `bytes` at device address `address`.
   void write(uint64_t address, std::vector<uint8_t> bytes, std::function<void()> done);
-  // Reads `length` bytes (a whole number of lines) at `address`; `done` receives them.
+  // Reads `length` bytes at `address`; `done` receives them.
   void read(uint64_t address, uint64_t length, std::function<void(std::vector<uint8_t>&)> done);
 
   // Functional access through the same port (the host's copies).
@@ -53,7 +53,19 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
   void arrive();  // responses whose time has come
   void answered(Line& line);
 
-  uint32_t m_engine_id, m_line_bytes, m_sector_mask;
+  // What line `index` of a copy holds of it.
+  struct Span {
+    uint64_t line;     // the line's address
+    uint32_t in_line;  // where the copy's bytes start in the line
+    uint32_t bytes;    // how many of them the line holds
+    uint64_t in_copy;  // where they are in the copy
+    uint32_t sectors;  // the sectors they lie in
+  };
+
+  void queue(std::unique_ptr<Copy> copy, uint64_t address);
+  Span span(const Copy& copy, uint64_t index) const;
+
+  uint32_t m_engine_id, m_line_bytes, m_sector_bytes;
   std::deque<std::unique_ptr<Copy>> m_copies;  // in order; the head sends first
   std::vector<std::unique_ptr<Line>> m_lines;  // pooled payloads
   std::vector<Line*> m_free_lines;

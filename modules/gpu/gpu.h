@@ -57,6 +57,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   // As launch(), but ahead of the queued launches: a grid launched from the device, which runs
   // before the host's later launches. Called from a done callback, it runs next.
   void launch_first(const KernelLaunch& launch, LaunchDone done);
+  // What launch() checks before it queues a launch (ConfigError), for a launch queued later.
+  void check(const KernelLaunch& launch) const { prepare(launch); }
   // Ends the queued launches as a device fault does (each done runs with
   // LaunchResult::skipped): the runtime found a device launch it cannot make.
   void skip_queued();

@@ -42,6 +42,7 @@ struct Runtime::Pending {
   std::string kernel;
   uint64_t printf_fifo_bytes = 0;
   ModuleId module = 0;
+  StreamOrder::WorkId work = 0;         // its place on its stream
   gpu::DeviceLaunches device_launches;  // what the grid running now launches
   std::deque<DeviceWork> device_work;   // the grids launched from the device still to run
   uint64_t device_local_region = 0;     // the running device grid's .local storage
@@ -65,13 +66,6 @@ std::string& aborted_simulation() {
 // ended sc_start from inside a process.)
 bool in_process() {
   return sc_core::sc_get_status() == sc_core::SC_RUNNING && aborted_simulation().empty();
-}
-
-// std::invalid_argument when a call that moves `bytes` of host memory is given none.
-void check_host_pointer(const void* pointer, uint64_t bytes, const char* what) {
-  if (pointer == nullptr && bytes > 0)
-    throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
-                                " bytes: the host pointer is null");
 }
 
 // An exception thrown inside a SystemC process reaches sc_start's caller wrapped in an
@@ -101,6 +95,7 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       m_pcie(pcie),
       m_device_gb_per_s(device_gb_per_s),
       m_allocator(gpu.device_base(), gpu.device_base() + device_bytes),
+      m_timed("timed"),
       m_launches(stats.counter(this->name(), "kernel_launches", "launches", "kernels launched")),
       m_h2d_bytes(stats.counter(this->name(), "host_to_device_bytes", "bytes",
                                 "bytes copied from host to device over PCIe")),
@@ -314,6 +309,12 @@ void Runtime::run_until(const std::function<bool()>& finished, const char* what)
       throw SimulationError(std::string("simulation stopped while ") + what);
     simulate();  // returns on sc_pause() from a completion, or when nothing is left
   }
+}
+
+void Runtime::check_host_pointer(const void* pointer, uint64_t bytes, const char* what) {
+  if (pointer == nullptr && bytes > 0)
+    throw std::invalid_argument(std::string(what) + " of " + std::to_string(bytes) +
+                                " bytes: the host pointer is null");
 }
 
 void Runtime::check_range(uint64_t address, uint64_t bytes, const char* what) const {
@@ -544,9 +545,10 @@ std::string Runtime::kernel_signature(ModuleId id, const std::string& kernel) co
 }
 
 void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig& config,
-                     std::vector<uint8_t> arguments) {
+                     std::vector<uint8_t> arguments, StreamId stream) {
   ensure_started();
   raise_fault();
+  m_streams.check(stream, "launch");
   const gpu::Function& function = find_kernel(id, kernel);
   if (arguments.size() != function.param_bytes)
     throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +
@@ -572,14 +574,31 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   state->kernel = kernel;
   state->module = id;
   state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
-  try {  // the GPU checks the launch before it queues it
+  const auto run = [this, state, request] {
     m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
       grid_done(*state, result, state->kernel, 0);
     });
+  };
+  // After a fault, launches are not run: the work is skipped when its turn comes.
+  const bool waits = m_context_faulted || m_streams.would_wait(stream);
+  try {  // the GPU checks the launch before it is queued
+    if (waits)
+      m_gpu.check(request);
+    else
+      run();
   } catch (...) {
     if (state->local_region) m_allocator.free(state->local_region);
     throw;
   }
+  const auto skip = [this, state](StreamOrder::WorkId work) {
+    state->result.skipped = true;
+    state->done = true;
+    work_done(work);
+  };
+  // Work that need not wait starts as it is added: the launch above is its start.
+  StreamWork work{nullptr, skip};
+  if (waits) work.start = [run](StreamOrder::WorkId) { run(); };
+  state->work = add_work(stream, std::move(work));
   m_pending.push_back(std::move(pending));
   m_launches.inc();
 }
@@ -684,7 +703,8 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
   // the launches' times do not overlap.
   if (!pending.result.skipped)
     m_kernel_ps.inc(now_ps() - pending.result.start_cycle * m_gpu.config().core_period_ps());
-  wake();
+  if (pending.result.faulted) m_context_faulted = true;
+  work_done(pending.work);
 }
 
 bool Runtime::start_device_work(Pending& pending) {
@@ -734,6 +754,14 @@ void Runtime::reap_finished_launches() {
     }
     m_pending.pop_front();
   }
+  // Launches on other streams may finish before older ones: a fault is seen when it happens.
+  if (m_fault.empty() && m_context_faulted)
+    for (const auto& pending : m_pending)
+      if (pending->done && pending->result.faulted) {
+        m_fault = pending->result.fault;
+        m_fault_address = pending->result.fault_address;
+        break;
+      }
 }
 
 void Runtime::raise_fault() {
@@ -746,13 +774,7 @@ void Runtime::raise_seen_fault() const {
 }
 
 void Runtime::wait_for_launches(const char* what) {
-  if (m_pending.empty()) return;
-  run_until(
-      [this] {
-        return std::all_of(m_pending.begin(), m_pending.end(),
-                           [](const std::unique_ptr<Pending>& p) { return p->done; });
-      },
-      what);
+  if (!m_streams.idle()) run_until([this] { return m_streams.idle(); }, what);
   reap_finished_launches();
 }
 
@@ -774,6 +796,10 @@ void Runtime::reset() {
   m_limits = gpu::DeviceLimits();
   m_heap.reset();
   m_grid_workspace = 0;
+  m_streams = StreamOrder();
+  m_events.clear();
+  m_next_event = 1;
+  m_context_faulted = false;
 }
 
 }  // namespace ohmvp

@@ -3,7 +3,9 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -12,11 +14,13 @@
 #include <vector>
 
 #include "modules/common/stats.h"
+#include "modules/common/timed_actions.h"
 #include "modules/gpu/gpu.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/texture.h"
 #include "modules/host/device_allocator.h"
 #include "modules/host/settling_memory.h"
+#include "modules/host/stream_order.h"
 #include "modules/interconnect/pcie_link.h"
 #include "modules/uvm/uvm_driver.h"
 
@@ -34,6 +38,12 @@ namespace ohmvp {
 // max_queued_launches waiting waits for the oldest to finish, as a real runtime's launch queue
 // stops the host when it is full.
 //
+// Streams and events (cudaStreamCreate, cudaMemcpyAsync, cudaEventRecord, ...) order work as
+// CUDA does (StreamOrder; stream 0 is the legacy default stream, which every synchronous call
+// above uses). A launch runs when its stream lets it, one grid at a time on the GPU; an
+// asynchronous copy crosses PCIe in parts and the GPU's copy engine moves each part through the
+// L2s, so copies overlap kernels of other streams and copies the other way.
+//
 // The host program calls it from sc_main, or from a SystemC thread of its own (sc_spawn): then
 // each call that waits suspends that thread (wait()) while the rest of the platform runs, so that
 // the host programs of several GPUs run side by side.
@@ -43,6 +53,12 @@ namespace ohmvp {
 class Runtime : public sc_core::sc_module, public MemoryLender {
  public:
   using ModuleId = uint32_t;
+  using StreamId = StreamOrder::StreamId;
+  using EventId = uint32_t;
+  static constexpr StreamId default_stream = StreamOrder::default_stream;
+  // The part of an asynchronous copy that crosses PCIe and then the copy engine as one: a
+  // modelling choice (the copy engine's own unit is not published), the UVM driver's page.
+  static constexpr uint64_t async_copy_part_bytes = 4096;
   // A modelling choice: the host queue's depth is not published; launches on one stream are
   // measured to stop the host after about 1000 (Stack Overflow question 53970187, "CUDA stream
   // is blocked when launching many kernels (>1000)").
@@ -122,10 +138,44 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // (cudaCreateSurfaceObject). Sampling CUDA refuses is std::invalid_argument.
   uint64_t create_texture(gpu::TextureBinding binding);
 
-  // Queues a launch; `arguments` is the kernel's parameter block, laid out as its PTX .param
-  // list says (see argument_layout). ConfigError for an unknown kernel or a bad configuration.
+  // Queues a launch on `stream`; `arguments` is the kernel's parameter block, laid out as its
+  // PTX .param list says (see argument_layout). ConfigError for an unknown kernel or a bad
+  // configuration.
   void launch(ModuleId module, const std::string& kernel, const LaunchConfig& config,
-              std::vector<uint8_t> arguments);
+              std::vector<uint8_t> arguments, StreamId stream = default_stream);
+
+  // cudaStreamCreate / cudaStreamDestroy (its work still runs). The calls below take a stream;
+  // std::invalid_argument for one that names no stream.
+  StreamId create_stream();
+  void destroy_stream(StreamId stream);
+  // cudaStreamSynchronize: waits for the stream's work; raises a device fault as synchronize().
+  void stream_synchronize(StreamId stream);
+  // cudaStreamQuery: whether the stream's work is done (takes no time).
+  bool stream_query(StreamId stream);
+  // cudaMemcpyAsync and cudaMemsetAsync: queued on the stream, returning at once. The host
+  // buffer must stay as it is (a source) or unread (a destination) until the stream's work is
+  // done, as for pinned host memory: a part's bytes are read or written when it crosses. On a
+  // managed address they run as the synchronous calls do, after all the work queued before.
+  void copy_to_device_async(uint64_t destination, const void* source, uint64_t bytes,
+                            StreamId stream);
+  void copy_to_host_async(void* destination, uint64_t source, uint64_t bytes, StreamId stream);
+  void memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream);
+
+  // cudaEventCreate / cudaEventDestroy, numbered from 1. The calls below take an event;
+  // std::invalid_argument for one that names no event.
+  EventId create_event();
+  void destroy_event(EventId event);
+  // cudaEventRecord: the event completes when the stream's work queued so far is done, and
+  // keeps that time.
+  void record_event(EventId event, StreamId stream = default_stream);
+  // cudaStreamWaitEvent: the stream's later work waits for the event's last record.
+  void stream_wait_event(StreamId stream, EventId event);
+  // cudaEventSynchronize (an event never recorded is complete) and cudaEventQuery.
+  void event_synchronize(EventId event);
+  bool event_query(EventId event);
+  // cudaEventElapsedTime: simulated milliseconds from `start` to `end`, both recorded and
+  // complete (std::invalid_argument otherwise).
+  double event_elapsed_ms(EventId start, EventId end);
   // Waits for every queued launch. A device fault raises DeviceFaultError (a SimulationError)
   // with its message and, for an unmapped or misaligned global access, its address.
   // The fault is sticky, as CUDA's are ("any further CUDA work will return the same error"):
@@ -184,6 +234,28 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   struct LoadedModule;
   struct Pending;
   struct DeviceWork;
+  struct AsyncCopy;
+  // Work on a stream: how it starts (null: it started as it was added), and what it does
+  // instead when a launch has faulted (nothing more runs). Each calls work_done once it is done.
+  struct StreamWork {
+    std::function<void(StreamOrder::WorkId)> start, skip;
+  };
+  struct Event {
+    std::optional<StreamOrder::WorkId> recorded;  // the last record's place on its stream
+    uint64_t time_ps = 0;                         // when the stream reached it
+  };
+
+  // Queues `work` on `stream` (after `also`, if given) and starts what is ready.
+  StreamOrder::WorkId add_work(StreamId stream, StreamWork work,
+                               std::optional<StreamOrder::WorkId> also = std::nullopt);
+  void start_ready_work();
+  void work_done(StreamOrder::WorkId work);
+  // An asynchronous copy or memset, once its stream lets it start.
+  void start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy);
+  // Copy-engine parts of a copy to the host or a memset, two outstanding at a time.
+  void issue_device_parts(const std::shared_ptr<AsyncCopy>& copy);
+  void part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes);
+  Event& event(EventId id, const char* what);
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   // The Gpu's request for a launch of `kernel` whose grids record their device launches in
@@ -219,6 +291,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void device_side_copy_time(uint64_t bytes_moved);
   // Kernels done and, with settle_with, the memory quiet: what a functional copy needs.
   void quiesce();
+  // std::invalid_argument when a call that moves `bytes` of host memory is given none.
+  static void check_host_pointer(const void* pointer, uint64_t bytes, const char* what);
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;
   // std::invalid_argument naming `what` unless the range lies in one managed allocation.
   void check_managed_range(uint64_t address, uint64_t bytes, const char* what) const;
@@ -258,6 +332,14 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   uint64_t m_grid_workspace = 0;            // cooperative launches', set aside at the first one
   std::string m_fault;                      // the first device fault seen: sticky until reset()
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
+  TimedActions m_timed;
+  StreamOrder m_streams;
+  std::map<StreamOrder::WorkId, StreamWork> m_stream_work;  // queued, not started
+  bool m_starting_work = false;    // start_ready_work is running (work may be done at once)
+  bool m_adding_work = false;      // a host call adds work: work done now wakes no one
+  bool m_context_faulted = false;  // a launch faulted: the work queued after it is skipped
+  std::map<EventId, Event> m_events;
+  EventId m_next_event = 1;
   bool m_started = false;
   bool m_thread_waiting = false;  // a host thread waits in run_until for m_progress
   sc_core::sc_event m_progress;

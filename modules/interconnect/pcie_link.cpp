@@ -12,6 +12,20 @@ uint64_t PcieLink::transfer(Direction direction, uint64_t now_ps, uint64_t bytes
   return occupy(direction, now_ps, bytes, m_config.transfer_ps(bytes));
 }
 
+std::vector<uint64_t> PcieLink::transfer_parts(Direction direction, uint64_t now_ps, uint64_t bytes,
+                                               uint64_t part_bytes) {
+  const uint64_t start = transfer(direction, now_ps, bytes) - m_config.transfer_ps(bytes);
+  std::vector<uint64_t> arrivals;
+  for (uint64_t end = std::min(part_bytes, bytes);; end = std::min(end + part_bytes, bytes)) {
+    arrivals.push_back(start + m_config.transfer_ps(end));
+    if (end == bytes) return arrivals;
+  }
+}
+
+uint64_t PcieLink::append(Direction direction, uint64_t now_ps, uint64_t bytes) {
+  return occupy(direction, now_ps, bytes, m_config.transfer_ps(bytes) - m_config.transfer_ps(0));
+}
+
 uint64_t PcieLinkConfig::packet_ps(uint64_t wire_bytes) const {
   const double payload_share =
       static_cast<double>(max_payload_bytes) / (max_payload_bytes + pcie_completion_overhead_bytes);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "modules/common/stats.h"
 #include "modules/interconnect/link_config.h"
@@ -42,6 +43,13 @@ class PcieLink {
 
   // A copy of `bytes` requested at `now_ps` in `direction`; returns when its last byte arrives.
   uint64_t transfer(Direction direction, uint64_t now_ps, uint64_t bytes);
+  // The same copy, in parts of `part_bytes` (the last may be shorter): when each part's last
+  // byte arrives, the bytes streaming at the link's rate after its latency.
+  std::vector<uint64_t> transfer_parts(Direction direction, uint64_t now_ps, uint64_t bytes,
+                                       uint64_t part_bytes);
+  // More bytes of a copy already on the link (its latency paid): they follow it, or come at
+  // `now_ps` if that is later, at the link's rate. Returns when the last arrives.
+  uint64_t append(Direction direction, uint64_t now_ps, uint64_t bytes);
   // A GPU's load or store of `bytes` in host memory (zero-copy), in `packets` requests (one per
   // contiguous run of bytes). Many are outstanding at once, so each holds the link only for its
   // packets and arrives `latency` after that (a modelling choice: the copies' latency stands for

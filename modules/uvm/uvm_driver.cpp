@@ -51,6 +51,7 @@ UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu:
       m_space(config.page_bytes, config.chunk_bytes),
       m_pool(config.chunk_bytes),
       m_prefetcher(config.prefetch_threshold_percent),
+      m_timed("timed"),
       m_stats(std::make_unique<Stats>(stats, this->name())),
       m_for_malloc(std::make_unique<ForMalloc>(*this)) {
   const uint32_t line = gpu.config().l2.line_bytes;
@@ -62,9 +63,6 @@ UvmDriver::UvmDriver(sc_core::sc_module_name name, const UvmConfig& config, gpu:
   gpu.set_translation(this);
   SC_METHOD(service_batch);
   sensitive << m_batch_event;
-  dont_initialize();
-  SC_METHOD(run_timers);
-  sensitive << m_timer_event;
   dont_initialize();
 }
 
@@ -128,7 +126,7 @@ void UvmDriver::serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbo
   m_stats->remote_accesses.inc();
   m_stats->remote_bytes.inc(bytes);
   ++m_space.block(m_space.block_number(address)).remote_in_flight;
-  at(done, [this, address, &sm, &request, write, sector, sectors, mask] {
+  m_timed.at(done, [this, address, &sm, &request, write, sector, sectors, mask] {
     --m_space.block(m_space.block_number(address)).remote_in_flight;
     uint8_t* host =
         m_space.host_pages(m_space.block_number(address), m_space.page_in_block(address)) +
@@ -519,7 +517,7 @@ void UvmDriver::frames_to_host(gpu::CopyEngine& engine, PcieLink& link, uint64_t
                 const uint64_t arrival = link.transfer(PcieLink::Direction::device_to_host,
                                                        kernel_now_ps(), data.size());
                 auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-                at(arrival, [this, block, first, kept, lands, then] {
+                m_timed.at(arrival, [this, block, first, kept, lands, then] {
                   if (lands())
                     std::memcpy(m_space.host_pages(block, first), kept->data(), kept->size());
                   then();
@@ -532,7 +530,7 @@ void UvmDriver::host_to_frames(gpu::CopyEngine& engine, PcieLink& link, uint64_t
                                const std::shared_ptr<Gate>& gate, std::function<void()> then) {
   const uint64_t arrival =
       link.transfer(PcieLink::Direction::host_to_device, kernel_now_ps(), bytes);
-  at(arrival, [this, &engine, block, first, bytes, frame, gate, then = std::move(then)] {
+  m_timed.at(arrival, [this, &engine, block, first, bytes, frame, gate, then = std::move(then)] {
     gate->pass([this, &engine, block, first, bytes, frame, then] {
       const uint8_t* host = m_space.host_pages(block, first);
       engine.write(frame, std::vector<uint8_t>(host, host + bytes), then);
@@ -553,7 +551,7 @@ void UvmDriver::frames_over_nvlink(gpu::CopyEngine& from, uint32_t from_port, ui
         const uint64_t arrival =
             m_fabric->transfer(from_port, to_port, kernel_now_ps(), data.size());
         auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
-        at(arrival, [&to, to_frame, gate, kept, then] {
+        m_timed.at(arrival, [&to, to_frame, gate, kept, then] {
           gate->pass([&to, to_frame, kept, then] { to.write(to_frame, std::move(*kept), then); });
         });
       });
@@ -707,23 +705,6 @@ void UvmDriver::host_read(uint64_t address, void* data, uint64_t bytes) const {
 void UvmDriver::host_write(uint64_t address, const void* data, uint64_t bytes) {
   ManagedSpace::Allocation* allocation = m_space.find(address, bytes);
   std::memcpy(allocation->host.data() + (address - allocation->address), data, bytes);
-}
-
-void UvmDriver::at(uint64_t time_ps, std::function<void()> action) {
-  const uint64_t now = kernel_now_ps();
-  time_ps = std::max(time_ps, now);
-  m_timers.emplace(time_ps, std::move(action));
-  m_timer_event.notify(kernel_delay_of_ps(m_timers.begin()->first - now));
-}
-
-void UvmDriver::run_timers() {
-  const uint64_t now = kernel_now_ps();
-  while (!m_timers.empty() && m_timers.begin()->first <= now) {
-    std::function<void()> action = std::move(m_timers.begin()->second);
-    m_timers.erase(m_timers.begin());
-    action();
-  }
-  if (!m_timers.empty()) m_timer_event.notify(kernel_delay_of_ps(m_timers.begin()->first - now));
 }
 
 void UvmDriver::trace_faults() {

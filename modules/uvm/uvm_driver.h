@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "modules/common/stats.h"
+#include "modules/common/timed_actions.h"
 #include "modules/common/trace_signal.h"
 #include "modules/common/vcd_writer.h"
 #include "modules/gpu/gpu.h"
@@ -262,9 +263,6 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // Maps the block's pages and replays its faults.
   void finish_block(Serving& serving);
   void end_batch();
-  // Runs `action` at `time_ps` (not before now).
-  void at(uint64_t time_ps, std::function<void()> action);
-  void run_timers();
   void trace_faults();
 
   UvmConfig m_config;
@@ -282,8 +280,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   bool m_batch_open = false;
   uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
   std::vector<std::function<void()>> m_when_settled;
-  std::multimap<uint64_t, std::function<void()>> m_timers;
-  sc_core::sc_event m_batch_event, m_timer_event;
+  TimedActions m_timed;  // arrivals over PCIe and NVLink
+  sc_core::sc_event m_batch_event;
   std::vector<std::unique_ptr<Peer>> m_peers;
   std::vector<std::function<void()>> m_reclaimable_waiters;
   NvlinkFabric* m_fabric = nullptr;

@@ -16,6 +16,27 @@ TEST_CASE("PCIe copy time is latency plus bytes over bandwidth", "[pcie]") {
   CHECK(link.transfer(PcieLink::Direction::host_to_device, 0, 1000000) == 100500000);
 }
 
+TEST_CASE("PCIe copy in parts: each part arrives as the bytes stream after the latency", "[pcie]") {
+  ohmvp::PcieLinkConfig config;
+  config.bandwidth_gb_per_s = 1.0;  // 1 byte per ns
+  config.latency_ns = 500.0;
+  PcieLink link(config);
+  const auto h2d = PcieLink::Direction::host_to_device;
+  link.transfer(h2d, 0, 100);  // the link is busy until 600 ns
+  CHECK(link.transfer_parts(h2d, 0, 10000, 4096) ==
+        std::vector<uint64_t>{(600 + 500 + 4096) * 1000, (600 + 500 + 8192) * 1000,
+                              (600 + 500 + 10000) * 1000});
+  CHECK(link.busy_ps(h2d) == (600 + 500 + 10000) * 1000);
+  CHECK(link.transfer_parts(h2d, 20000000, 4096, 4096) ==
+        std::vector<uint64_t>{(20000 + 500 + 4096) * 1000});
+  // Appended bytes pay no latency: behind the copy, or from when they come.
+  const auto d2h = PcieLink::Direction::device_to_host;
+  CHECK(link.transfer(d2h, 0, 1000) == 1500000);
+  CHECK(link.append(d2h, 0, 1000) == 2500000);
+  CHECK(link.append(d2h, 9000000, 1000) == 10000000);
+  CHECK(link.bytes(d2h) == 3000);
+}
+
 TEST_CASE("PCIe copies queue per direction and the directions are independent", "[pcie]") {
   ohmvp::PcieLinkConfig config;
   config.bandwidth_gb_per_s = 1.0;

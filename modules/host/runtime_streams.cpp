@@ -1,0 +1,296 @@
+// The runtime's streams, events and asynchronous copies (runtime.h).
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "modules/common/sim_time.h"
+#include "modules/host/runtime.h"
+
+namespace ohmvp {
+
+// An asynchronous copy or memset on its way: the device side moves it in parts of
+// async_copy_part_bytes through the copy engine.
+struct Runtime::AsyncCopy {
+  enum class Kind { to_device, to_host, memset } kind;
+  StreamOrder::WorkId work = 0;
+  uint64_t device = 0;
+  const uint8_t* source = nullptr;  // to_device
+  uint8_t* destination = nullptr;   // to_host
+  uint8_t value = 0;                // memset
+  uint64_t bytes = 0;
+  uint64_t issued = 0;   // bytes handed to the copy engine (to_host, memset)
+  uint64_t landed = 0;   // bytes where they go
+  bool on_link = false;  // to_host: a part has crossed PCIe (the copy's latency is paid)
+};
+
+namespace {
+
+// How many copy-engine parts of a copy to the host or a memset are outstanding at once: two
+// keep the engine's window of lines full while one is answered.
+constexpr uint64_t parts_outstanding = 2;
+
+}  // namespace
+
+StreamOrder::WorkId Runtime::add_work(StreamId stream, StreamWork work,
+                                      std::optional<StreamOrder::WorkId> also) {
+  const StreamOrder::WorkId id = m_streams.add(stream, also);
+  m_stream_work.emplace(id, std::move(work));
+  const bool nested = m_adding_work;
+  m_adding_work = true;
+  try {
+    start_ready_work();
+  } catch (...) {
+    m_adding_work = nested;
+    throw;
+  }
+  m_adding_work = nested;
+  return id;
+}
+
+void Runtime::start_ready_work() {
+  if (m_starting_work) return;  // the loop below takes what became ready
+  m_starting_work = true;
+  try {
+    for (std::vector<StreamOrder::WorkId> ready = m_streams.ready(); !ready.empty();
+         ready = m_streams.ready()) {
+      for (const StreamOrder::WorkId id : ready) {
+        const auto it = m_stream_work.find(id);
+        const StreamWork work = std::move(it->second);
+        m_stream_work.erase(it);
+        const auto& action = m_context_faulted ? work.skip : work.start;
+        if (action) action(id);
+      }
+    }
+  } catch (...) {
+    m_starting_work = false;
+    throw;
+  }
+  m_starting_work = false;
+}
+
+void Runtime::work_done(StreamOrder::WorkId work) {
+  m_streams.done(work);
+  start_ready_work();
+  if (!m_adding_work) wake();
+}
+
+Runtime::StreamId Runtime::create_stream() {
+  raise_fault();
+  return m_streams.create();
+}
+
+void Runtime::destroy_stream(StreamId stream) {
+  raise_fault();
+  m_streams.destroy(stream);
+}
+
+void Runtime::stream_synchronize(StreamId stream) {
+  ensure_started();
+  raise_fault();
+  m_streams.check(stream, "stream synchronize");
+  if (!m_streams.idle(stream))
+    run_until([this, stream] { return m_streams.idle(stream); }, "waiting for a stream");
+  raise_fault();
+}
+
+bool Runtime::stream_query(StreamId stream) {
+  raise_fault();
+  m_streams.check(stream, "stream query");
+  return m_streams.idle(stream);
+}
+
+void Runtime::copy_to_device_async(uint64_t destination, const void* source, uint64_t bytes,
+                                   StreamId stream) {
+  ensure_started();
+  raise_fault();
+  m_streams.check(stream, "copy to device");
+  check_host_pointer(source, bytes, "copy to device");
+  check_range(destination, bytes, "copy to device");
+  if (bytes == 0) return;
+  if (managed(destination)) return copy_to_device(destination, source, bytes);
+  auto copy = std::make_shared<AsyncCopy>();
+  copy->kind = AsyncCopy::Kind::to_device;
+  copy->device = destination;
+  copy->source = static_cast<const uint8_t*>(source);
+  copy->bytes = bytes;
+  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
+                                copy->work = work;
+                                start_copy_to_device(copy);
+                              },
+                              [this](StreamOrder::WorkId work) { work_done(work); }});
+}
+
+void Runtime::copy_to_host_async(void* destination, uint64_t source, uint64_t bytes,
+                                 StreamId stream) {
+  ensure_started();
+  raise_fault();
+  m_streams.check(stream, "copy to host");
+  check_host_pointer(destination, bytes, "copy to host");
+  check_range(source, bytes, "copy to host");
+  if (bytes == 0) return;
+  if (managed(source)) return copy_to_host(destination, source, bytes);
+  auto copy = std::make_shared<AsyncCopy>();
+  copy->kind = AsyncCopy::Kind::to_host;
+  copy->device = source;
+  copy->destination = static_cast<uint8_t*>(destination);
+  copy->bytes = bytes;
+  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
+                                copy->work = work;
+                                m_d2h_bytes.inc(copy->bytes);
+                                issue_device_parts(copy);
+                              },
+                              [this](StreamOrder::WorkId work) { work_done(work); }});
+}
+
+void Runtime::memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream) {
+  ensure_started();
+  raise_fault();
+  m_streams.check(stream, "memset");
+  check_range(destination, bytes, "memset");
+  if (bytes == 0) return;
+  if (managed(destination)) return memset(destination, value, bytes);
+  auto copy = std::make_shared<AsyncCopy>();
+  copy->kind = AsyncCopy::Kind::memset;
+  copy->device = destination;
+  copy->value = value;
+  copy->bytes = bytes;
+  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
+                                copy->work = work;
+                                issue_device_parts(copy);
+                              },
+                              [this](StreamOrder::WorkId work) { work_done(work); }});
+}
+
+void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
+  // One DMA copy on the link; the copy engine writes each part into memory once it is across.
+  const uint64_t now = kernel_now_ps();
+  const std::vector<uint64_t> arrivals = m_pcie.transfer_parts(
+      PcieLink::Direction::host_to_device, now, copy->bytes, async_copy_part_bytes);
+  m_pcie_busy_ps.inc(arrivals.back() - now);
+  m_h2d_bytes.inc(copy->bytes);
+  for (uint64_t part = 0; part < arrivals.size(); ++part) {
+    const uint64_t offset = part * async_copy_part_bytes;
+    const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
+    m_timed.at(arrivals[part], [this, copy, offset, bytes] {
+      const uint8_t* from = copy->source + offset;
+      m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(from, from + bytes),
+                                [this, copy, bytes] { part_landed(copy, bytes); });
+    });
+  }
+}
+
+void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
+  while (copy->issued < copy->bytes &&
+         copy->issued - copy->landed < parts_outstanding * async_copy_part_bytes) {
+    const uint64_t offset = copy->issued;
+    const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
+    copy->issued += bytes;
+    if (copy->kind == AsyncCopy::Kind::memset) {
+      m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(bytes, copy->value),
+                                [this, copy, bytes] { part_landed(copy, bytes); });
+      continue;
+    }
+    m_gpu.copy_engine().read(
+        copy->device + offset, bytes, [this, copy, offset](std::vector<uint8_t>& data) {
+          // The part crosses the link behind the copy's earlier ones; the first pays its latency.
+          const uint64_t now = kernel_now_ps();
+          const auto direction = PcieLink::Direction::device_to_host;
+          const uint64_t arrival = copy->on_link ? m_pcie.append(direction, now, data.size())
+                                                 : m_pcie.transfer(direction, now, data.size());
+          copy->on_link = true;
+          m_pcie_busy_ps.inc(arrival - now);
+          auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
+          m_timed.at(arrival, [this, copy, offset, kept] {
+            std::memcpy(copy->destination + offset, kept->data(), kept->size());
+            part_landed(copy, kept->size());
+          });
+        });
+  }
+}
+
+void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes) {
+  copy->landed += bytes;
+  if (copy->landed == copy->bytes) return work_done(copy->work);
+  if (copy->kind != AsyncCopy::Kind::to_device) issue_device_parts(copy);
+}
+
+Runtime::EventId Runtime::create_event() {
+  raise_fault();
+  m_events.emplace(m_next_event, Event{});
+  return m_next_event++;
+}
+
+Runtime::Event& Runtime::event(EventId id, const char* what) {
+  const auto it = m_events.find(id);
+  if (it == m_events.end())
+    throw std::invalid_argument(std::string(what) + ": event " + std::to_string(id) +
+                                " is not an event (never created, or destroyed)");
+  return it->second;
+}
+
+void Runtime::destroy_event(EventId id) {
+  raise_fault();
+  event(id, "destroy event");
+  m_events.erase(id);
+}
+
+void Runtime::record_event(EventId id, StreamId stream) {
+  ensure_started();
+  raise_fault();
+  event(id, "record event");
+  m_streams.check(stream, "record event");
+  const auto reached = [this, id](StreamOrder::WorkId work) {
+    const auto it = m_events.find(id);
+    if (it != m_events.end() && it->second.recorded == work) it->second.time_ps = kernel_now_ps();
+    work_done(work);
+  };
+  // The record's place is known only once it is added; it may be reached as it is.
+  Event& recorded = event(id, "record event");
+  recorded.recorded = m_streams.next_work();
+  add_work(stream, StreamWork{reached, reached});
+}
+
+void Runtime::stream_wait_event(StreamId stream, EventId id) {
+  ensure_started();
+  raise_fault();
+  const Event& waited = event(id, "stream wait event");
+  m_streams.check(stream, "stream wait event");
+  const auto passed = [this](StreamOrder::WorkId work) { work_done(work); };
+  add_work(stream, StreamWork{passed, passed}, waited.recorded);
+}
+
+void Runtime::event_synchronize(EventId id) {
+  ensure_started();
+  raise_fault();
+  const Event& waited = event(id, "event synchronize");
+  if (waited.recorded && !m_streams.finished(*waited.recorded)) {
+    const StreamOrder::WorkId work = *waited.recorded;
+    run_until([this, work] { return m_streams.finished(work); }, "waiting for an event");
+  }
+  raise_fault();
+}
+
+bool Runtime::event_query(EventId id) {
+  raise_fault();
+  const Event& queried = event(id, "event query");
+  return !queried.recorded || m_streams.finished(*queried.recorded);
+}
+
+double Runtime::event_elapsed_ms(EventId start, EventId end) {
+  raise_fault();
+  const auto time_of = [this](EventId id) {
+    const Event& e = event(id, "event elapsed time");
+    if (!e.recorded)
+      throw std::invalid_argument("event elapsed time: event " + std::to_string(id) +
+                                  " was never recorded");
+    if (!m_streams.finished(*e.recorded))
+      throw std::invalid_argument("event elapsed time: event " + std::to_string(id) +
+                                  " has not completed (synchronise with it first)");
+    return static_cast<double>(e.time_ps);
+  };
+  const double from = time_of(start);
+  return (time_of(end) - from) / 1e9;  // ps to ms
+}
+
+}  // namespace ohmvp

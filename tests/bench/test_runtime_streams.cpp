@@ -1,0 +1,312 @@
+// The runtime's streams, events and asynchronous copies on the small GPU platform: exact copy
+// times (PCIe in parts, then the copy engine), copies overlapping kernels of other streams, the
+// order streams and events promise, partial lines, and faults. One platform for the whole
+// executable (SystemC elaborates once); the test cases run in file order.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/host/kernel_arguments.h"
+#include "platforms/catalog.h"
+#include "platforms/gpu_platform.h"
+
+namespace {
+
+using ohmvp::Runtime;
+
+ohmvp::GpuPlatform& platform() {
+  // PCIe: 1 GB/s (1 byte per ns) and 500 ns per copy, so link times are easy to state exactly.
+  static ohmvp::GpuPlatform instance(
+      "gpu_small", {"host.pcie.bandwidth_gb_per_s=1", "host.pcie.latency_ns=500"});
+  return instance;
+}
+
+uint64_t now_ps() {
+  return sc_core::sc_time_stamp().value();
+}
+
+// How long the copy engine takes to write one part (4 KiB) into an idle GPU's L2s, from `start`
+// (the time now is a whole number of core cycles past it: the same clock phase).
+uint64_t part_write_ps(uint64_t address, uint64_t& start) {
+  std::vector<uint8_t> bytes(Runtime::async_copy_part_bytes, 1);
+  start = now_ps();
+  uint64_t end = 0;
+  platform().gpu().copy_engine().write(address, bytes, [&end] {
+    end = now_ps();
+    sc_core::sc_pause();
+  });
+  sc_core::sc_start();
+  return end - start;
+}
+
+// Lets time pass until `ahead` from now falls on the GPU clock's phase at `reference`, so that a
+// copy engine's write `ahead` from now takes what one from `reference` took.
+void align_with(uint64_t reference, uint64_t ahead) {
+  const uint64_t period = platform().gpu().config().core_period_ps();
+  const uint64_t wait = (period - (now_ps() + ahead - reference) % period) % period;
+  if (wait > 0) sc_core::sc_start(sc_core::sc_time::from_value(wait));
+}
+
+std::vector<uint8_t> pattern(size_t bytes, uint8_t seed) {
+  std::vector<uint8_t> out(bytes);
+  for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(i * 13 + seed);
+  return out;
+}
+
+struct Vecadd {
+  Runtime& cuda;
+  Runtime::ModuleId module;
+  explicit Vecadd(Runtime& runtime)
+      : cuda(runtime),
+        module(
+            runtime.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx")) {}
+  void launch(uint64_t a, uint64_t b, uint64_t out, uint32_t n, Runtime::StreamId stream) {
+    Runtime::LaunchConfig config;
+    config.grid = {(n + 255) / 256, 1, 1};
+    config.block = {256, 1, 1};
+    cuda.launch(
+        module, "vecadd", config,
+        ohmvp::KernelArguments(cuda, module, "vecadd").add(a).add(b).add(out).add(n).bytes(),
+        stream);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("streams: an asynchronous copy returns at once and takes PCIe then the copy engine") {
+  Runtime& cuda = platform().runtime();
+  // Two buffers whose lines fall in the same L2 slices and sets, both empty.
+  const uint64_t device = cuda.malloc(1 << 20), scratch = device + (1 << 19);
+  uint64_t measured = 0;
+  const uint64_t write_ps = part_write_ps(scratch, measured);
+  REQUIRE(write_ps > 0);
+  const auto stream = cuda.create_stream();
+  const auto bytes = pattern(Runtime::async_copy_part_bytes, 3);
+  const auto before = cuda.create_event(), after = cuda.create_event();
+  align_with(measured, (500 + 4096) * 1000);
+  const uint64_t start = now_ps();
+  cuda.record_event(before, stream);
+  cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
+  cuda.record_event(after, stream);
+  CHECK(now_ps() == start);
+  CHECK_FALSE(cuda.stream_query(stream));
+  CHECK_FALSE(cuda.event_query(after));
+  CHECK_THROWS_WITH(cuda.event_elapsed_ms(before, after), Catch::Contains("has not completed"));
+  cuda.stream_synchronize(stream);
+  // One part: the link's latency and its bytes at 1 byte/ns, then the engine's write.
+  CHECK(now_ps() - start == (500 + 4096) * 1000 + write_ps);
+  CHECK(cuda.stream_query(stream));
+  CHECK(cuda.event_query(after));
+  CHECK(cuda.event_elapsed_ms(before, after) == Approx(((500 + 4096) * 1000 + write_ps) / 1e9));
+
+  std::vector<uint8_t> back(bytes.size());
+  cuda.copy_to_host(back.data(), device, back.size());
+  CHECK(back == bytes);
+  cuda.destroy_stream(stream);
+  cuda.free(device);
+}
+
+TEST_CASE("streams: a copy in parts streams over the link; the engine writes each as it lands") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(1 << 20);
+  uint64_t measured = 0;
+  // Where the last part goes, in lines of the same L2 sets, as empty as it finds them.
+  const uint64_t write_ps = part_write_ps(device + (1 << 19) + 2 * 4096, measured);
+  const auto stream = cuda.create_stream();
+  const auto bytes = pattern(3 * 4096, 5);
+  align_with(measured, (500 + 3 * 4096) * 1000);
+  const uint64_t start = now_ps();
+  cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
+  cuda.stream_synchronize(stream);
+  // The last part lands when the whole copy has crossed; the earlier ones were written meanwhile.
+  CHECK(now_ps() - start == (500 + 3 * 4096) * 1000 + write_ps);
+  // Back the other way, asynchronously too: the engine reads, the link carries the parts.
+  std::vector<uint8_t> back(bytes.size());
+  const uint64_t back_start = now_ps();
+  cuda.copy_to_host_async(back.data(), device, back.size(), stream);
+  CHECK(back == std::vector<uint8_t>(bytes.size(), 0));  // not there yet
+  cuda.stream_synchronize(stream);
+  CHECK(back == bytes);
+  CHECK(now_ps() - back_start > (500 + 3 * 4096) * 1000);
+  cuda.free(device);
+}
+
+TEST_CASE("streams: partial lines keep the bytes around the copy, memset_async fills") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(2048);
+  cuda.memset(device, 0xaa, 2048);
+  const auto stream = cuda.create_stream();
+  const auto bytes = pattern(1000, 9);
+  cuda.copy_to_device_async(device + 3, bytes.data(), bytes.size(), stream);
+  cuda.memset_async(device + 1500, 0x11, 37, stream);
+  std::vector<uint8_t> back(2048);
+  cuda.copy_to_host_async(back.data(), device, back.size(), stream);
+  cuda.stream_synchronize(stream);
+  std::vector<uint8_t> expected(2048, 0xaa);
+  std::memcpy(expected.data() + 3, bytes.data(), bytes.size());
+  std::memset(expected.data() + 1500, 0x11, 37);
+  CHECK(back == expected);
+  // An odd range read back asynchronously.
+  std::vector<uint8_t> middle(501);
+  cuda.copy_to_host_async(middle.data(), device + 999, middle.size(), stream);
+  cuda.stream_synchronize(stream);
+  CHECK(std::equal(middle.begin(), middle.end(), expected.begin() + 999));
+  cuda.free(device);
+}
+
+TEST_CASE("streams: a copy on one stream overlaps a kernel on another") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd(cuda);
+  const uint32_t n = 64 * 1024;
+  std::vector<float> a(n), b(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = float(i);
+    b[i] = 0.5f * float(i);
+  }
+  const uint64_t da = cuda.malloc(n * 4), db = cuda.malloc(n * 4), dc = cuda.malloc(n * 4);
+  const uint64_t other = cuda.malloc(n * 4);
+  cuda.copy_to_device(da, a.data(), n * 4);
+  cuda.copy_to_device(db, b.data(), n * 4);
+  const auto upload = pattern(n * 4, 1);
+
+  // Each alone, one after the other.
+  uint64_t start = now_ps();
+  vecadd.launch(da, db, dc, n, Runtime::default_stream);
+  cuda.synchronize();
+  const uint64_t kernel_ps = now_ps() - start;
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  start = now_ps();
+  cuda.copy_to_device_async(other, upload.data(), upload.size(), s2);
+  cuda.synchronize();
+  const uint64_t copy_ps = now_ps() - start;
+  REQUIRE(copy_ps > (500 + n * 4) * 1000);
+
+  // Both at once, on two streams.
+  cuda.memset(dc, 0, n * 4);
+  start = now_ps();
+  vecadd.launch(da, db, dc, n, s1);
+  cuda.copy_to_device_async(other, upload.data(), upload.size(), s2);
+  cuda.synchronize();
+  const uint64_t both_ps = now_ps() - start;
+  CHECK(both_ps >= std::max(kernel_ps, copy_ps));
+  CHECK(both_ps < copy_ps + kernel_ps / 10);  // the kernel runs while the copy crosses
+  std::vector<float> c(n);
+  cuda.copy_to_host(c.data(), dc, n * 4);
+  bool sums = true;
+  for (uint32_t i = 0; i < n; ++i) sums = sums && c[i] == a[i] + b[i];
+  CHECK(sums);
+  std::vector<uint8_t> landed(n * 4);
+  cuda.copy_to_host(landed.data(), other, landed.size());
+  CHECK(landed == upload);
+  for (const uint64_t d : {da, db, dc, other}) cuda.free(d);
+}
+
+TEST_CASE("streams: work on a stream runs in order; events order work across streams") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd(cuda);
+  const uint32_t n = 1000;
+  std::vector<float> a(n), b(n), c(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    a[i] = 2.0f * float(i);
+    b[i] = 1.0f;
+  }
+  const uint64_t da = cuda.malloc(n * 4), db = cuda.malloc(n * 4), dc = cuda.malloc(n * 4);
+  const uint64_t dd = cuda.malloc(n * 4);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  // s1: upload, add, download, all queued at once; the kernel sees the copies' bytes.
+  cuda.copy_to_device_async(da, a.data(), n * 4, s1);
+  cuda.copy_to_device_async(db, b.data(), n * 4, s1);
+  vecadd.launch(da, db, dc, n, s1);
+  const auto added = cuda.create_event();
+  cuda.record_event(added, s1);
+  // s2 waits for the sum before adding it to itself.
+  cuda.stream_wait_event(s2, added);
+  vecadd.launch(dc, dc, dd, n, s2);
+  cuda.copy_to_host_async(c.data(), dd, n * 4, s2);
+  cuda.stream_synchronize(s2);
+  bool doubled = true;
+  for (uint32_t i = 0; i < n; ++i) doubled = doubled && c[i] == 2.0f * (a[i] + b[i]);
+  CHECK(doubled);
+  CHECK(cuda.stream_query(s1));  // s2's work followed all of s1's
+  // An event never recorded is complete; elapsed time needs both recorded.
+  const auto unused = cuda.create_event();
+  CHECK(cuda.event_query(unused));
+  cuda.event_synchronize(unused);
+  CHECK_THROWS_WITH(cuda.event_elapsed_ms(unused, added), Catch::Contains("never recorded"));
+  CHECK(cuda.event_elapsed_ms(added, added) == 0.0);
+  for (const uint64_t d : {da, db, dc, dd}) cuda.free(d);
+}
+
+TEST_CASE("streams: the default stream waits for every stream, and synchronous calls with it") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(8192);
+  const auto stream = cuda.create_stream();
+  const auto bytes = pattern(8192, 7);
+  const uint64_t start = now_ps();
+  cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
+  // cudaMemcpy on the legacy default stream: after the stream's copy, so it reads its bytes.
+  std::vector<uint8_t> back(8192);
+  cuda.copy_to_host(back.data(), device, back.size());
+  CHECK(back == bytes);
+  CHECK(now_ps() - start > 2 * (500 + 8192) * 1000);
+  // An event recorded on the default stream completes after the other streams' earlier work.
+  const auto mark = cuda.create_event();
+  cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
+  cuda.record_event(mark, Runtime::default_stream);
+  CHECK_FALSE(cuda.event_query(mark));
+  cuda.event_synchronize(mark);
+  CHECK(cuda.stream_query(stream));
+  cuda.free(device);
+}
+
+TEST_CASE("streams: unknown streams and events are refused by name") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(256);
+  std::vector<uint8_t> host(256);
+  CHECK_THROWS_WITH(cuda.copy_to_device_async(device, host.data(), 256, 999),
+                    Catch::Contains("copy to device: stream 999 is not a stream"));
+  const auto stream = cuda.create_stream();
+  cuda.destroy_stream(stream);
+  CHECK_THROWS_AS(cuda.stream_synchronize(stream), std::invalid_argument);
+  CHECK_THROWS_AS(cuda.memset_async(device, 0, 256, stream), std::invalid_argument);
+  CHECK_THROWS_AS(cuda.destroy_stream(Runtime::default_stream), std::invalid_argument);
+  const auto other = cuda.create_stream();
+  CHECK_THROWS_WITH(cuda.copy_to_host_async(host.data(), device + 200, 100, other),
+                    Catch::Contains("outside every allocation"));
+  CHECK_THROWS_WITH(cuda.copy_to_device_async(device, nullptr, 16, other),
+                    Catch::Contains("host pointer is null"));
+  CHECK_THROWS_WITH(cuda.record_event(77, other), Catch::Contains("event 77 is not an event"));
+  const auto event = cuda.create_event();
+  cuda.destroy_event(event);
+  CHECK_THROWS_AS(cuda.event_query(event), std::invalid_argument);
+  CHECK_THROWS_AS(cuda.stream_wait_event(other, event), std::invalid_argument);
+  cuda.free(device);
+}
+
+TEST_CASE("streams: a fault skips the work queued behind it on every stream") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd(cuda);
+  const uint32_t n = 256;
+  const uint64_t in = cuda.malloc(n * 4), out = cuda.malloc(n * 4);
+  cuda.memset(out, 0x7f, n * 4);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  const auto faulted = cuda.create_event();
+  vecadd.launch(in, in, 0, n, s1);  // stores through null: faults
+  cuda.record_event(faulted, s1);
+  cuda.stream_wait_event(s2, faulted);
+  std::vector<uint8_t> zeros(n * 4, 0);
+  cuda.copy_to_device_async(out, zeros.data(), zeros.size(), s2);  // skipped
+  CHECK_THROWS_AS(cuda.stream_synchronize(s2), ohmvp::DeviceFaultError);
+  CHECK_THROWS_AS(cuda.stream_query(s1), ohmvp::DeviceFaultError);  // sticky
+  cuda.reset();
+  // The skipped copy wrote nothing; after the reset streams start again from 1.
+  CHECK(cuda.create_stream() == 1);
+  std::vector<uint8_t> back(n * 4);
+  const uint64_t again = cuda.malloc(n * 4);
+  REQUIRE(again == in);  // the reset freed everything: the same block
+  const uint64_t out_again = cuda.malloc(n * 4);
+  REQUIRE(out_again == out);
+  cuda.copy_to_host(back.data(), out_again, back.size());
+  CHECK(back == std::vector<uint8_t>(n * 4, 0x7f));
+}

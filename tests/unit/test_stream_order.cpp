@@ -1,0 +1,93 @@
+#include <catch2/catch.hpp>
+#include <stdexcept>
+#include <vector>
+
+#include "modules/host/stream_order.h"
+
+using ohmvp::StreamOrder;
+using Ids = std::vector<StreamOrder::WorkId>;
+
+TEST_CASE("stream order: work on one stream runs in the order it was added", "[streams]") {
+  StreamOrder order;
+  const auto s = order.create();
+  CHECK(s == 1);
+  const auto a = order.add(s), b = order.add(s), c = order.add(s);
+  CHECK(order.ready() == Ids{a});
+  CHECK(order.ready().empty());  // handed out once
+  CHECK(order.would_wait(s));
+  order.done(a);
+  CHECK(order.finished(a));
+  CHECK(order.ready() == Ids{b});
+  order.done(b);
+  CHECK_FALSE(order.idle(s));
+  CHECK(order.ready() == Ids{c});
+  order.done(c);
+  CHECK(order.idle(s));
+  CHECK(order.idle());
+  CHECK_FALSE(order.would_wait(s));
+}
+
+TEST_CASE("stream order: work on different streams does not wait for each other", "[streams]") {
+  StreamOrder order;
+  const auto s1 = order.create(), s2 = order.create();
+  const auto a = order.add(s1), b = order.add(s2), c = order.add(s1);
+  CHECK(order.ready() == Ids{a, b});
+  order.done(b);  // finishes first: c still waits for a
+  CHECK(order.ready().empty());
+  CHECK(order.idle(s2));
+  CHECK_FALSE(order.would_wait(s2));
+  order.done(a);
+  CHECK(order.ready() == Ids{c});
+}
+
+TEST_CASE("stream order: the legacy default stream waits for every stream and they for it",
+          "[streams]") {
+  StreamOrder order;
+  const auto s1 = order.create(), s2 = order.create();
+  const auto a = order.add(s1), b = order.add(s2);
+  CHECK(order.would_wait(StreamOrder::default_stream));
+  const auto d = order.add(StreamOrder::default_stream);
+  const auto e = order.add(s1), f = order.add(s2);
+  CHECK(order.ready() == Ids{a, b});
+  order.done(a);
+  CHECK(order.ready().empty());  // d waits for b; e and f for d
+  order.done(b);
+  CHECK(order.ready() == Ids{d});
+  CHECK(order.would_wait(s1));
+  order.done(d);
+  CHECK(order.ready() == Ids{e, f});
+}
+
+TEST_CASE("stream order: work may also wait for one piece of work elsewhere", "[streams]") {
+  StreamOrder order;
+  const auto s1 = order.create(), s2 = order.create();
+  const auto a = order.add(s1);
+  const auto waits = order.add(s2, a);  // cudaStreamWaitEvent on a's record
+  const auto after = order.add(s2);
+  CHECK(order.ready() == Ids{a});
+  order.done(a);
+  CHECK(order.ready() == Ids{waits});
+  order.done(waits);
+  CHECK(order.ready() == Ids{after});
+  // Waiting for finished work, or for none, does not hold anything back.
+  order.done(after);
+  const auto free_to_go = order.add(s2, a);
+  CHECK(order.ready() == Ids{free_to_go});
+}
+
+TEST_CASE("stream order: ids name streams only while they exist", "[streams]") {
+  StreamOrder order;
+  const auto s = order.create();
+  const auto a = order.add(s);
+  order.destroy(s);  // its work still runs
+  CHECK(order.ready() == Ids{a});
+  CHECK_THROWS_WITH(order.add(s), Catch::Contains("stream 1 is not a stream"));
+  CHECK_THROWS_AS(order.destroy(s), std::invalid_argument);
+  CHECK_THROWS_WITH(order.destroy(StreamOrder::default_stream),
+                    Catch::Contains("default stream (0) cannot be destroyed"));
+  CHECK_THROWS_AS(order.check(7, "launch"), std::invalid_argument);
+  CHECK(order.create() == 2);                            // ids are not reused
+  CHECK_THROWS_AS(order.done(a + 1), std::logic_error);  // never added
+  order.done(a);
+  CHECK(order.idle());
+}
