@@ -20,7 +20,7 @@ SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& worklo
                              : buffer.managed ? runtime.malloc_managed(buffer.size_bytes())
                                               : runtime.malloc(buffer.size_bytes());
     m_addresses[buffer.name] = address;
-    if (buffer.init.kind == BufferInit::Kind::variable) continue;
+    if (buffer.init.kind == BufferInit::Kind::variable || !buffer.copy_in) continue;
     const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
     runtime.copy_to_device(address, bytes.data(), bytes.size());
   }
@@ -36,7 +36,7 @@ void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<Res
     config.dynamic_shared_bytes = launch.shared_bytes;
     config.cooperative = launch.cooperative;
     config.registers_per_thread = launch.registers_per_thread;
-    m_runtime.launch(m_module, launch.kernel, config, packed.bytes());
+    m_runtime.launch(m_module, launch.kernel, config, packed.bytes(), stream(launch.stream));
   } catch (const std::invalid_argument& error) {
     throw launch_error(m_workload, launch, error.what());
   } catch (const ConfigError& error) {
@@ -72,6 +72,52 @@ void SimulatedExecutor::prefetch(const std::string& name, bool to_host) {
 
 void SimulatedExecutor::advise(const std::string& name, ManagedAdvice advice) {
   m_runtime.advise_managed(m_addresses.at(name), buffer(name).size_bytes(), advice);
+}
+
+Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
+  if (number == 0) return Runtime::default_stream;
+  const auto found = m_streams.find(number);
+  if (found != m_streams.end()) return found->second;
+  return m_streams.emplace(number, m_runtime.create_stream()).first->second;
+}
+
+void SimulatedExecutor::staged_copy(std::vector<uint8_t> bytes, Runtime::StreamId stream,
+                                    const std::function<void(std::vector<uint8_t>&)>& copy) {
+  for (auto it = m_staged.begin(); it != m_staged.end();) {
+    if (!m_runtime.event_query(it->copied)) {
+      ++it;
+      continue;
+    }
+    m_runtime.destroy_event(it->copied);
+    it = m_staged.erase(it);
+  }
+  m_staged.push_back(Staged{std::move(bytes), m_runtime.create_event()});
+  copy(m_staged.back().bytes);
+  m_runtime.record_event(m_staged.back().copied, stream);
+}
+
+void SimulatedExecutor::to_device(const std::string& name, uint64_t byte_offset,
+                                  const std::vector<uint8_t>& bytes, uint32_t number) {
+  const Runtime::StreamId on = stream(number);
+  staged_copy(bytes, on, [&](std::vector<uint8_t>& host) {
+    m_runtime.copy_to_device_async(m_addresses.at(name) + byte_offset, host.data(), host.size(),
+                                   on);
+  });
+}
+
+void SimulatedExecutor::to_host(const std::string& name, uint64_t byte_offset, uint64_t bytes,
+                                uint32_t number) {
+  const Runtime::StreamId on = stream(number);
+  staged_copy(std::vector<uint8_t>(bytes), on, [&](std::vector<uint8_t>& host) {
+    m_runtime.copy_to_host_async(host.data(), m_addresses.at(name) + byte_offset, host.size(), on);
+  });
+}
+
+void SimulatedExecutor::synchronize(std::optional<uint32_t> number) {
+  if (number)
+    m_runtime.stream_synchronize(stream(*number));
+  else
+    m_runtime.synchronize();
 }
 
 std::vector<LocatedBuffer> SimulatedExecutor::located_buffers() const {

@@ -45,7 +45,7 @@ FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& worklo
       check_symbol_buffer(workload, spec, module);
       buffer.address = m_executor.symbol_address(spec.symbol);
     }
-    if (spec.init.kind != BufferInit::Kind::variable) {
+    if (spec.init.kind != BufferInit::Kind::variable && spec.copy_in) {
       const std::vector<uint8_t> bytes = initial_bytes(workload, spec);
       m_memory.write(buffer.address, bytes.data(), bytes.size());
     }
@@ -142,6 +142,11 @@ void FunctionalWorkloadExecutor::copy(const std::string& from, const std::string
                       std::to_string(destination.bytes) + " bytes): sizes differ");
   const std::vector<uint8_t> bytes = read_buffer(from);
   m_memory.write(destination.address, bytes.data(), bytes.size());
+}
+
+void FunctionalWorkloadExecutor::to_device(const std::string& name, uint64_t byte_offset,
+                                           const std::vector<uint8_t>& bytes, uint32_t) {
+  m_memory.write(find(name).address + byte_offset, bytes.data(), bytes.size());
 }
 
 void FunctionalWorkloadExecutor::fill(const std::string& name, uint64_t element_bits) {

@@ -114,7 +114,8 @@ std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec
 std::map<std::string, std::vector<uint8_t>> initial_buffers(const GpuWorkload& workload) {
   std::map<std::string, std::vector<uint8_t>> result;
   for (const BufferSpec& buffer : workload.buffers)
-    result[buffer.name] = initial_bytes(workload, buffer);
+    result[buffer.name] = buffer.copy_in ? initial_bytes(workload, buffer)
+                                         : std::vector<uint8_t>(buffer.size_bytes(), 0);
   return result;
 }
 

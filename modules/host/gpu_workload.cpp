@@ -244,7 +244,8 @@ class WorkloadParser {
                                  "beginning with '.'");
       BufferSpec spec;
       spec.name = it.key();
-      b.finish({"type", "count", "init", "symbol", "managed"});  // "cnt" is not "no count"
+      b.finish(
+          {"type", "count", "init", "symbol", "managed", "copy_in"});  // "cnt" is not "no count"
       if (!b.has("type"))
         b.fail("type", "required: one of u8 u16 u32 u64 s8 s16 s32 s64 f16 f32 f64");
       b.get_enum("type", spec.type, element_type_names());
@@ -262,6 +263,11 @@ class WorkloadParser {
       b.get("managed", spec.managed);
       if (spec.managed && !spec.symbol.empty())
         b.fail("managed", "a buffer that is a module variable (\"symbol\") cannot be managed");
+      b.get("copy_in", spec.copy_in);
+      if (!spec.copy_in && (spec.managed || !spec.symbol.empty()))
+        b.fail("copy_in",
+               "is false, for an allocation of device memory of its own; a managed buffer or a "
+               "module variable is not one");
       if (spec.init.kind == BufferInit::Kind::generator) {
         // The count comes from the generator (generate(), below); a count given must match it.
         if (spec.init.output == "row_offsets") {
@@ -479,10 +485,10 @@ class WorkloadParser {
     const ConfigReader r = reader(node, path);
     WorkloadStep step;
     step.path = path;
-    const char* kinds[] = {"kernel",   "repeat", "repeat_until_zero", "copy", "fill",
-                           "prefetch", "advise"};
+    const char* kinds[] = {"kernel",   "repeat", "repeat_until_zero", "copy",    "fill",
+                           "prefetch", "advise", "to_device",         "to_host", "synchronize"};
     int found = -1;
-    for (int k = 0; k < 7; ++k)
+    for (int k = 0; k < 10; ++k)
       if (node.contains(kinds[k])) {
         if (found >= 0)
           fail(path, std::string("has both '") + kinds[found] + "' and '" + kinds[k] +
@@ -492,7 +498,7 @@ class WorkloadParser {
     if (found < 0)
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
-           "'copy', 'fill', 'prefetch', 'advise'");
+           "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
     if (found == 0) {
       step.kind = WorkloadStep::Kind::launch;
       step.launch = parse_launch(r);
@@ -544,6 +550,13 @@ class WorkloadParser {
       step.buffer = from;
       step.destination = to;
       copy.finish();
+    } else if (found == 7 || found == 8) {
+      parse_transfer(r, kinds[found], step);
+    } else if (found == 9) {
+      step.kind = WorkloadStep::Kind::synchronize;
+      const ConfigReader sync = r.child("synchronize");
+      sync.finish({"stream"});
+      if (sync.has("stream")) step.stream = parse_stream(sync);
     } else if (found == 5) {
       step.kind = WorkloadStep::Kind::prefetch;
       const ConfigReader prefetch = r.child("prefetch");
@@ -586,6 +599,31 @@ class WorkloadParser {
     return step;
   }
 
+  // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.
+  void parse_transfer(const ConfigReader& r, const char* key, WorkloadStep& step) {
+    const bool to_device = std::string(key) == "to_device";
+    step.kind = to_device ? WorkloadStep::Kind::to_device : WorkloadStep::Kind::to_host;
+    const ConfigReader copy = r.child(key);
+    copy.finish({"buffer", "first", "count", "stream"});
+    copy.get("buffer", step.buffer);
+    const BufferSpec& buffer = buffer_named(copy.path() + ".buffer", step.buffer);
+    if (to_device && buffer.init.kind == BufferInit::Kind::variable)
+      copy.fail("buffer", "'" + step.buffer +
+                              "' has no host contents to copy: it keeps its variable's initial "
+                              "value (give it an \"init\")");
+    copy.get("first", step.first, uint64_t{0}, buffer.count - 1);
+    step.elements = buffer.count - step.first;
+    copy.get("count", step.elements, uint64_t{1}, buffer.count - step.first);
+    step.stream = parse_stream(copy);
+    copy.finish();
+  }
+
+  uint32_t parse_stream(const ConfigReader& r) const {
+    uint32_t stream = 0;
+    r.get("stream", stream, 0u, max_workload_stream);
+    return stream;
+  }
+
   std::vector<WorkloadStep> parse_nested(const ConfigReader& r) {
     const nlohmann::json* steps = r.raw("steps");
     if (!steps) r.fail("steps", "expected an array of steps");
@@ -626,6 +664,7 @@ class WorkloadParser {
     r.get("shared_bytes", launch.shared_bytes, 0u, 1u << 20);
     r.get("cooperative", launch.cooperative);
     r.get("registers_per_thread", launch.registers_per_thread, 1u, 255u);
+    launch.stream = parse_stream(r);
     const nlohmann::json* args = r.raw("args");
     const std::string path = r.path() + ".args";
     if (!args) fail(path, "required: the kernel's arguments in order (may be [])");

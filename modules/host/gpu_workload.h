@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct BufferSpec {
   // "managed": true: allocated with cudaMallocManaged (unified memory, moved by the UVM driver)
   // and initialised in host memory; the functional GPU treats it as device memory.
   bool managed = false;
+  // "copy_in": false: the host's contents (init) are not copied before the first step; the
+  // device buffer starts zero and to_device steps copy the contents in.
+  bool copy_in = true;
   uint64_t size_bytes() const { return count * element_size(type); }
 };
 
@@ -105,11 +109,26 @@ struct KernelLaunch {
   // Registers a thread gets, as ptxas reports them ("Used N registers"); 0: counted from the
   // PTX's declared (virtual) registers (docs/gpu_sm.md).
   uint32_t registers_per_thread = 0;
+  uint32_t stream = 0;  // the workload's stream number; 0 the default stream
   std::vector<KernelArg> args;
 };
 
+// The streams a workload names: numbers it chooses, made at their first use.
+constexpr uint32_t max_workload_stream = 1023;
+
 struct WorkloadStep {
-  enum class Kind { launch, repeat, repeat_until_zero, copy, fill, prefetch, advise };
+  enum class Kind {
+    launch,
+    repeat,
+    repeat_until_zero,
+    copy,
+    fill,
+    prefetch,
+    advise,
+    to_device,
+    to_host,
+    synchronize
+  };
   Kind kind = Kind::launch;
   std::string path;  // JSON path, for messages
   KernelLaunch launch;
@@ -122,6 +141,8 @@ struct WorkloadStep {
   uint64_t fill_bits = 0;       // fill, in the target buffer's element type
   bool to_host = false;         // prefetch: to host memory, not the GPU
   ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise
+  uint64_t first = 0, elements = 0;  // to_device, to_host: the buffer's elements they copy
+  std::optional<uint32_t> stream;    // to_device, to_host; synchronize: none for the device
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
 
@@ -170,8 +191,11 @@ GpuWorkload load_gpu_workload(const std::filesystem::path& file, const MemoryRoo
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
                                const MemoryRoom& memory = {});
 
-// Each buffer's initial bytes (little-endian, deterministic from the file alone).
+// A buffer's contents on the host, from its init (little-endian, deterministic from the file
+// alone).
 std::vector<uint8_t> initial_bytes(const GpuWorkload& workload, const BufferSpec& buffer);
+// Each buffer's bytes on the device before the first step: its initial bytes, or zeros for one
+// whose "copy_in" is false.
 std::map<std::string, std::vector<uint8_t>> initial_buffers(const GpuWorkload& workload);
 
 }  // namespace ohmvp

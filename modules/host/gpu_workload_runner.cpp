@@ -55,7 +55,34 @@ class StepRunner {
       case WorkloadStep::Kind::advise:
         m_executor.advise(step.buffer, step.advice);
         break;
+      case WorkloadStep::Kind::to_device: {
+        const size_t size = element_size(m_workload.find_buffer(step.buffer)->type);
+        const std::vector<uint8_t>& host = host_contents(step.buffer);
+        m_executor.to_device(
+            step.buffer, step.first * size,
+            std::vector<uint8_t>(host.begin() + step.first * size,
+                                 host.begin() + (step.first + step.elements) * size),
+            *step.stream);
+        break;
+      }
+      case WorkloadStep::Kind::to_host: {
+        const size_t size = element_size(m_workload.find_buffer(step.buffer)->type);
+        m_executor.to_host(step.buffer, step.first * size, step.elements * size, *step.stream);
+        break;
+      }
+      case WorkloadStep::Kind::synchronize:
+        m_executor.synchronize(step.stream);
+        break;
     }
+  }
+
+  // The buffer's contents on the host (its init), made at the first step that copies them.
+  const std::vector<uint8_t>& host_contents(const std::string& buffer) {
+    auto found = m_host.find(buffer);
+    if (found == m_host.end())
+      found =
+          m_host.emplace(buffer, initial_bytes(m_workload, *m_workload.find_buffer(buffer))).first;
+    return found->second;
   }
 
   std::vector<ResolvedArg> resolve(const KernelLaunch& launch) {
@@ -130,6 +157,7 @@ class StepRunner {
   const GpuWorkload& m_workload;
   WorkloadExecutor& m_executor;
   std::map<std::string, std::vector<uint64_t>> m_counters;  // innermost loop last
+  std::map<std::string, std::vector<uint8_t>> m_host;       // host_contents, by buffer
 };
 
 }  // namespace

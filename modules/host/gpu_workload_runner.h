@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,16 @@ class WorkloadExecutor {
   virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/) {}
   // cudaMemAdvise of a managed buffer: likewise.
   virtual void advise(const std::string& /*buffer*/, ManagedAdvice /*advice*/) {}
+  // cudaMemcpyAsync on the workload's `stream` of `bytes` (the host's contents) into the buffer
+  // from `byte_offset`.
+  virtual void to_device(const std::string& buffer, uint64_t byte_offset,
+                         const std::vector<uint8_t>& bytes, uint32_t stream) = 0;
+  // cudaMemcpyAsync of `bytes` of the buffer from `byte_offset` to the host: moves nothing a
+  // reference sees, so nothing by default.
+  virtual void to_host(const std::string& /*buffer*/, uint64_t /*byte_offset*/, uint64_t /*bytes*/,
+                       uint32_t /*stream*/) {}
+  // cudaStreamSynchronize of the workload's `stream`, or cudaDeviceSynchronize without one.
+  virtual void synchronize(std::optional<uint32_t> /*stream*/) {}
 };
 
 // Runs the steps in order, unrolling repeat loops. A repeat_until_zero step runs its body, then

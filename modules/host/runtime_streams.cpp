@@ -164,10 +164,11 @@ void Runtime::memset_async(uint64_t destination, uint8_t value, uint64_t bytes, 
 
 void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
   // One DMA copy on the link; the copy engine writes each part into memory once it is across.
-  const uint64_t now = kernel_now_ps();
-  const std::vector<uint64_t> arrivals = m_pcie.transfer_parts(
-      PcieLink::Direction::host_to_device, now, copy->bytes, async_copy_part_bytes);
-  m_pcie_busy_ps.inc(arrivals.back() - now);
+  const auto direction = PcieLink::Direction::host_to_device;
+  const uint64_t busy = m_pcie.busy_ps(direction);
+  const std::vector<uint64_t> arrivals =
+      m_pcie.transfer_parts(direction, kernel_now_ps(), copy->bytes, async_copy_part_bytes);
+  m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
   m_h2d_bytes.inc(copy->bytes);
   for (uint64_t part = 0; part < arrivals.size(); ++part) {
     const uint64_t offset = part * async_copy_part_bytes;
@@ -196,10 +197,11 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
           // The part crosses the link behind the copy's earlier ones; the first pays its latency.
           const uint64_t now = kernel_now_ps();
           const auto direction = PcieLink::Direction::device_to_host;
+          const uint64_t busy = m_pcie.busy_ps(direction);
           const uint64_t arrival = copy->on_link ? m_pcie.append(direction, now, data.size())
                                                  : m_pcie.transfer(direction, now, data.size());
           copy->on_link = true;
-          m_pcie_busy_ps.inc(arrival - now);
+          m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
           auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
           m_timed.at(arrival, [this, copy, offset, kept] {
             std::memcpy(copy->destination + offset, kept->data(), kept->size());

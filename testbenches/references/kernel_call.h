@@ -15,26 +15,29 @@ namespace ohmvp::reference {
 
 using BufferBytes = std::map<std::string, std::vector<uint8_t>>;
 
-// A buffer seen as an array of T. Every access is bounds-checked: a reference that strays is a
-// SimulationError naming the kernel and buffer, never undefined behaviour.
+// A buffer seen as an array of T from byte `start` on (a pointer argument with an offset). Every
+// access is bounds-checked: a reference that strays is a SimulationError naming the kernel and
+// buffer, never undefined behaviour.
 template <class T>
 class BufferView {
  public:
-  BufferView(std::vector<uint8_t>& bytes, std::string what)
-      : m_bytes(&bytes), m_what(std::move(what)) {}
+  BufferView(std::vector<uint8_t>& bytes, std::string what, uint64_t start = 0)
+      : m_bytes(&bytes), m_what(std::move(what)), m_start(start) {}
 
-  uint64_t size() const { return m_bytes->size() / sizeof(T); }
+  uint64_t size() const {
+    return m_start >= m_bytes->size() ? 0 : (m_bytes->size() - m_start) / sizeof(T);
+  }
 
   T operator[](uint64_t index) const {
     check(index);
     T value;
-    std::memcpy(&value, m_bytes->data() + index * sizeof(T), sizeof(T));
+    std::memcpy(&value, m_bytes->data() + m_start + index * sizeof(T), sizeof(T));
     return value;
   }
 
   void set(uint64_t index, T value) {
     check(index);
-    std::memcpy(m_bytes->data() + index * sizeof(T), &value, sizeof(T));
+    std::memcpy(m_bytes->data() + m_start + index * sizeof(T), &value, sizeof(T));
   }
 
  private:
@@ -46,6 +49,7 @@ class BufferView {
 
   std::vector<uint8_t>* m_bytes;
   std::string m_what;
+  uint64_t m_start;
 };
 
 // An unsigned remainder as the GPU computes it: by zero it is the dividend (rem.u32,
@@ -95,7 +99,8 @@ class KernelCall {
   template <class T>
   BufferView<T> buffer(size_t index) const {
     const ResolvedArg& arg = argument(index, KernelArg::Kind::buffer);
-    return BufferView<T>(m_memory.at(arg.buffer), m_launch.kernel + " buffer '" + arg.buffer + "'");
+    return BufferView<T>(m_memory.at(arg.buffer), m_launch.kernel + " buffer '" + arg.buffer + "'",
+                         arg.byte_offset);
   }
 
   template <class T>

@@ -1,5 +1,6 @@
 #include "testbenches/references/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -33,6 +34,11 @@ class ReferenceExecutor : public WorkloadExecutor {
     const size_t size = bytes.size() / m_counts.at(buffer);
     for (size_t i = 0; i < bytes.size(); ++i)
       bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % size)));
+  }
+
+  void to_device(const std::string& buffer, uint64_t byte_offset, const std::vector<uint8_t>& bytes,
+                 uint32_t) override {
+    std::copy(bytes.begin(), bytes.end(), m_memory.at(buffer).begin() + byte_offset);
   }
 
   uint64_t read_element(const std::string& buffer, uint64_t index) override {

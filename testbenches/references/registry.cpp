@@ -5,6 +5,7 @@ namespace ohmvp::reference {
 std::vector<Reference> make_all_references() {
   std::vector<Reference> all = {
       {"vecadd", vecadd_kernels(), {}},
+      {"vecadd_streams", vecadd_kernels(), {}},
       {"saxpy", saxpy_kernels(), {}},
       {"reduction",
        reduction_kernels(),

@@ -629,6 +629,19 @@ class RecordingExecutor : public WorkloadExecutor {
     log.push_back("read " + buffer + "[" + std::to_string(index) + "]");
     return ++m_reads >= m_flag_turns ? 0 : 1;
   }
+  void to_device(const std::string& buffer, uint64_t offset, const std::vector<uint8_t>& bytes,
+                 uint32_t stream) override {
+    log.push_back("to_device " + buffer + " " + std::to_string(offset) + " " +
+                  std::to_string(bytes.size()) + " bytes on " + std::to_string(stream));
+  }
+  void to_host(const std::string& buffer, uint64_t offset, uint64_t bytes,
+               uint32_t stream) override {
+    log.push_back("to_host " + buffer + " " + std::to_string(offset) + " " + std::to_string(bytes) +
+                  " bytes on " + std::to_string(stream));
+  }
+  void synchronize(std::optional<uint32_t> stream) override {
+    log.push_back(stream ? "synchronize " + std::to_string(*stream) : "synchronize device");
+  }
   std::vector<std::string> log;
   std::vector<uint8_t> last_struct;
 
@@ -712,4 +725,59 @@ TEST_CASE("a repeat_until_zero loop that never ends is a clear error", "[workloa
     CHECK(message.find("control.json: launches[1]: buffer 'flag' element 1 is still non-zero "
                        "after 4 iterations") != std::string::npos);
   }
+}
+
+TEST_CASE("stream steps: copies in parts on streams, launches on streams, synchronize",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["buffers"]["a"]["copy_in"] = false;
+  json["launches"] = nlohmann::json::parse(R"([
+    {"to_device": {"buffer": "a", "first": 256, "count": 512, "stream": 2}},
+    {"to_device": {"buffer": "b", "stream": 1}},
+    {"kernel": "vecadd", "grid": [4], "block": [256], "stream": 2,
+     "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}, {"u32": 1024}]},
+    {"to_host": {"buffer": "c", "first": 1000}},
+    {"synchronize": {"stream": 2}},
+    {"synchronize": {}}])");
+  const GpuWorkload w = load_gpu_workload(folder.write("streams.json", json.dump()));
+  CHECK(w.steps[2].launch.stream == 2);
+  RecordingExecutor executor(1);
+  run_workload_steps(w, executor);
+  const std::vector<std::string> expected = {"to_device a 1024 2048 bytes on 2",
+                                             "to_device b 0 4096 bytes on 1",
+                                             "vecadd 1024",
+                                             "to_host c 4000 96 bytes on 0",
+                                             "synchronize 2",
+                                             "synchronize device"};
+  CHECK(executor.log == expected);
+  // The device starts with zeros where the host's contents are not copied in.
+  const auto device = initial_buffers(w);
+  CHECK(device.at("a") == std::vector<uint8_t>(4096, 0));
+  CHECK(device.at("b") == initial_bytes(w, *w.find_buffer("b")));
+}
+
+TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON path", "[workload]") {
+  TempFolder folder;
+  const auto refused = [&folder](const char* launches, const char* expected) {
+    nlohmann::json json = example_workload();
+    json["launches"] = nlohmann::json::parse(launches);
+    CHECK_THAT(load_error(json, folder), Catch::Contains(expected));
+  };
+  refused(R"([{"to_device": {"buffer": "a", "first": 1024}}])", "launches[0].to_device.first: ");
+  refused(R"([{"to_device": {"buffer": "a", "first": 1000, "count": 25}}])",
+          "launches[0].to_device.count: ");
+  refused(R"([{"to_host": {"buffer": "a", "stream": 1024}}])", "launches[0].to_host.stream: ");
+  refused(R"([{"to_host": {"buffer": "d"}}])", "no buffer named 'd'");
+  refused(R"([{"to_host": {"buffer": "a", "strem": 1}}])", "did you mean 'stream'");
+  refused(R"([{"synchronize": {"stream": -1}}])", "launches[0].synchronize.stream: ");
+  refused(R"([{"to_device": {"buffer": "a"}, "synchronize": {}}])",
+          "has both 'to_device' and 'synchronize'");
+  refused(R"([{"kernel": "vecadd", "grid": [1], "block": [1], "stream": 5000, "args": []}])",
+          "launches[0].stream: ");
+  nlohmann::json managed = example_workload();
+  managed["buffers"]["a"]["managed"] = true;
+  managed["buffers"]["a"]["copy_in"] = false;
+  CHECK_THAT(load_error(managed, folder),
+             Catch::Contains("buffers.a.copy_in: is false, for an allocation of device memory"));
 }
