@@ -124,6 +124,18 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
   m_pcie.count_busy_in(m_pcie_link_busy_ps);
   const auto give_back = [this](uint64_t address) { m_allocator.free(address); };
   m_uvm = std::make_unique<UvmDriver>("uvm", uvm, gpu, m_pcie, chunks, give_back, stats, vcd);
+  m_trace_copies[0].attach(vcd, this->name(), "copies_to_device", 8);
+  m_trace_copies[1].attach(vcd, this->name(), "copies_to_host", 8);
+}
+
+void Runtime::copy_started(PcieLink::Direction direction) {
+  const int way = direction == PcieLink::Direction::host_to_device ? 0 : 1;
+  m_trace_copies[way].set(++m_copies_in_flight[way], now_ps());
+}
+
+void Runtime::copy_ended(PcieLink::Direction direction) {
+  const int way = direction == PcieLink::Direction::host_to_device ? 0 : 1;
+  m_trace_copies[way].set(--m_copies_in_flight[way], now_ps());
 }
 
 Runtime::~Runtime() = default;
@@ -376,7 +388,9 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
   if (managed(destination)) return write_bytes(destination, source, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
+  copy_started(PcieLink::Direction::host_to_device);
   advance_to(done);
+  copy_ended(PcieLink::Direction::host_to_device);
   m_gpu.write(destination, source, bytes);
   m_h2d_bytes.inc(bytes);
 }
@@ -390,7 +404,9 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
+  copy_started(PcieLink::Direction::device_to_host);
   advance_to(done);
+  copy_ended(PcieLink::Direction::device_to_host);
   m_d2h_bytes.inc(bytes);
 }
 

@@ -15,6 +15,7 @@
 
 #include "modules/common/stats.h"
 #include "modules/common/timed_actions.h"
+#include "modules/common/trace_signal.h"
 #include "modules/gpu/gpu.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/texture.h"
@@ -256,6 +257,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void issue_device_parts(const std::shared_ptr<AsyncCopy>& copy);
   void part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes);
   Event& event(EventId id, const char* what);
+  // A copy over PCIe starts or ends (its direction's VCD count).
+  void copy_started(PcieLink::Direction direction);
+  void copy_ended(PcieLink::Direction direction);
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   // The Gpu's request for a launch of `kernel` whose grids record their device launches in
@@ -333,6 +337,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   std::string m_fault;                      // the first device fault seen: sticky until reset()
   std::optional<uint64_t> m_fault_address;  // its global address, if an access faulted
   TimedActions m_timed;
+  // Copies in flight each way, synchronous and asynchronous (VCD: copies_to_device/_to_host).
+  uint32_t m_copies_in_flight[2] = {0, 0};
+  TraceSignal m_trace_copies[2];
   StreamOrder m_streams;
   std::map<StreamOrder::WorkId, StreamWork> m_stream_work;  // queued, not started
   bool m_starting_work = false;    // start_ready_work is running (work may be done at once)

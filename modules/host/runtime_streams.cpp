@@ -138,6 +138,7 @@ void Runtime::copy_to_host_async(void* destination, uint64_t source, uint64_t by
   add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
                                 copy->work = work;
                                 m_d2h_bytes.inc(copy->bytes);
+                                copy_started(PcieLink::Direction::device_to_host);
                                 issue_device_parts(copy);
                               },
                               [this](StreamOrder::WorkId work) { work_done(work); }});
@@ -170,6 +171,7 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
       m_pcie.transfer_parts(direction, kernel_now_ps(), copy->bytes, async_copy_part_bytes);
   m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
   m_h2d_bytes.inc(copy->bytes);
+  copy_started(direction);
   for (uint64_t part = 0; part < arrivals.size(); ++part) {
     const uint64_t offset = part * async_copy_part_bytes;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
@@ -213,7 +215,12 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
 
 void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes) {
   copy->landed += bytes;
-  if (copy->landed == copy->bytes) return work_done(copy->work);
+  if (copy->landed == copy->bytes) {
+    if (copy->kind != AsyncCopy::Kind::memset)
+      copy_ended(copy->kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
+                                                          : PcieLink::Direction::device_to_host);
+    return work_done(copy->work);
+  }
   if (copy->kind != AsyncCopy::Kind::to_device) issue_device_parts(copy);
 }
 

@@ -1983,3 +1983,39 @@ TEST_CASE("cli: gpu.load_order issues the same instructions in another order") {
   CHECK(hoisted["thread_instructions"] == as_written["thread_instructions"]);
   CHECK(hoisted["cycles"] != as_written["cycles"]);
 }
+
+TEST_CASE(
+    "cli: a workload on streams overlaps copies with kernels, repeats exactly, and traces "
+    "its copies") {
+  const std::string dir = scratch_dir("streams_run");
+  const std::string args = "run -q -p gpu_small --workload vecadd_streams --verify --out ";
+  const CliResult first = run_ohmvp(args + dir + "/a --vcd " + dir + "/a.vcd");
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
+  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+  const std::string vcd = read_text(dir + "/a.vcd");
+  CHECK_THAT(vcd, Contains("copies_to_device $end") && Contains("copies_to_host $end"));
+
+  // The same steps, every one on the default stream: one after another, so longer.
+  auto serial = shipped_kernel_workload("vecadd_streams");
+  serial["name"] = "vecadd_streams";  // its reference
+  for (auto& step : serial["launches"]) {
+    if (step.contains("stream")) step["stream"] = 0;
+    for (const char* copy : {"to_device", "to_host"})
+      if (step.contains(copy)) step[copy]["stream"] = 0;
+  }
+  write_text(dir + "/serial.json", serial.dump());
+  const CliResult one = run_ohmvp("run -q -p gpu_small --workload " + dir +
+                                  "/serial.json --verify --out " + dir + "/s");
+  INFO(one.output);
+  REQUIRE(one.exit_code == 0);
+  const auto streams = nlohmann::json::parse(read_text(dir + "/a/report.json"));
+  const auto in_order = nlohmann::json::parse(read_text(dir + "/s/report.json"));
+  const double overlapped = streams["summary"]["simulated_ns"].get<double>();
+  const double one_by_one = in_order["summary"]["simulated_ns"].get<double>();
+  CHECK(overlapped < 0.9 * one_by_one);
+  // The same bytes cross PCIe either way.
+  CHECK(streams["stats"]["host"]["host_to_device_bytes"]["value"] == 2 * 32768 * 4);
+  CHECK(in_order["stats"]["host"]["host_to_device_bytes"]["value"] == 2 * 32768 * 4);
+}
