@@ -576,13 +576,6 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     run_until([oldest] { return oldest->done; }, "waiting for room in the launch queue");
     raise_fault();
   }
-  LoadedModule& loaded = *m_modules[id];
-  // Constant memory is device memory: the bank takes what the host wrote to its copy (every
-  // host write waits for the queued launches, so none of them reads the bank while it changes).
-  if (!loaded.const_bank.empty())
-    m_gpu.read(gpu::const_segment_base(loaded.module, loaded.global_base), loaded.const_bank.data(),
-               loaded.const_bank.size());
-
   auto pending = std::make_unique<Pending>();
   Pending* state = pending.get();
   const gpu::KernelLaunch request =
@@ -590,7 +583,14 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   state->kernel = kernel;
   state->module = id;
   state->printf_fifo_bytes = m_limits.printf_fifo_bytes;
-  const auto run = [this, state, request] {
+  const auto run = [this, state, request, id] {
+    // Constant memory is device memory: the bank takes what its copy holds when the launch goes
+    // to the GPU, after the work its stream put before it (an asynchronous copy to a
+    // __constant__ variable); a synchronous host write waits for the queued launches.
+    LoadedModule& loaded = *m_modules[id];
+    if (!loaded.const_bank.empty())
+      m_gpu.read(gpu::const_segment_base(loaded.module, loaded.global_base),
+                 loaded.const_bank.data(), loaded.const_bank.size());
     m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
       grid_done(*state, result, state->kernel, 0);
     });
