@@ -297,30 +297,36 @@ void Runtime::advance_to(uint64_t time_ps) {
 }
 
 void Runtime::wake() {
-  if (m_thread_waiting)
-    m_progress.notify(sc_core::SC_ZERO_TIME);
-  else
-    sc_core::sc_pause();
+  // Host threads and sc_main may wait at once: each looks again.
+  if (m_threads_waiting > 0) m_progress.notify(sc_core::SC_ZERO_TIME);
+  if (m_main_waiting) sc_core::sc_pause();
 }
 
 void Runtime::run_until(const std::function<bool()>& finished, const char* what) {
   ensure_started();
   if (in_process()) {
     while (!finished()) {
-      m_thread_waiting = true;
+      ++m_threads_waiting;
       sc_core::wait(m_progress);
-      m_thread_waiting = false;
+      --m_threads_waiting;
     }
     return;
   }
-  while (!finished()) {
-    if (!sc_core::sc_pending_activity())
-      throw SimulationError(std::string("simulation stalled while ") + what +
-                            ": no event is pending but the operation has not finished");
-    if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
-      throw SimulationError(std::string("simulation stopped while ") + what);
-    simulate();  // returns on sc_pause() from a completion, or when nothing is left
+  m_main_waiting = true;
+  try {
+    while (!finished()) {
+      if (!sc_core::sc_pending_activity())
+        throw SimulationError(std::string("simulation stalled while ") + what +
+                              ": no event is pending but the operation has not finished");
+      if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
+        throw SimulationError(std::string("simulation stopped while ") + what);
+      simulate();  // returns on sc_pause() from a completion, or when nothing is left
+    }
+  } catch (...) {
+    m_main_waiting = false;
+    throw;
   }
+  m_main_waiting = false;
 }
 
 void Runtime::check_host_pointer(const void* pointer, uint64_t bytes, const char* what) {
@@ -719,7 +725,10 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
   // the launches' times do not overlap.
   if (!pending.result.skipped)
     m_kernel_ps.inc(now_ps() - pending.result.start_cycle * m_gpu.config().core_period_ps());
-  if (pending.result.faulted) m_context_faulted = true;
+  if (pending.result.faulted) {
+    m_context_faulted = true;
+    abandon_copies();
+  }
   work_done(pending.work);
 }
 
@@ -812,9 +821,8 @@ void Runtime::reset() {
   m_limits = gpu::DeviceLimits();
   m_heap.reset();
   m_grid_workspace = 0;
-  m_streams = StreamOrder();
+  m_streams.forget_streams();  // ids go on: an old one names nothing
   m_events.clear();
-  m_next_event = 1;
   m_context_faulted = false;
 }
 

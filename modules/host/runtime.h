@@ -256,6 +256,10 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // Copy-engine parts of a copy to the host or a memset, two outstanding at a time.
   void issue_device_parts(const std::shared_ptr<AsyncCopy>& copy);
   void part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes);
+  void copy_done(AsyncCopy& copy);
+  // A launch faulted: the copies on their way end now, and their parts still on the way do
+  // nothing (the context is dead; the host may free its buffers once the fault is raised).
+  void abandon_copies();
   Event& event(EventId id, const char* what);
   // A copy over PCIe starts or ends (its direction's VCD count).
   void copy_started(PcieLink::Direction direction);
@@ -341,6 +345,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   uint32_t m_copies_in_flight[2] = {0, 0};
   TraceSignal m_trace_copies[2];
   StreamOrder m_streams;
+  std::map<StreamOrder::WorkId, std::shared_ptr<AsyncCopy>> m_async_copies;  // started, not done
   std::map<StreamOrder::WorkId, StreamWork> m_stream_work;  // queued, not started
   bool m_starting_work = false;    // start_ready_work is running (work may be done at once)
   bool m_adding_work = false;      // a host call adds work: work done now wakes no one
@@ -348,7 +353,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   std::map<EventId, Event> m_events;
   EventId m_next_event = 1;
   bool m_started = false;
-  bool m_thread_waiting = false;  // a host thread waits in run_until for m_progress
+  uint32_t m_threads_waiting = 0;  // host threads waiting in run_until for m_progress
+  bool m_main_waiting = false;     // sc_main waits in run_until for an sc_pause()
   sc_core::sc_event m_progress;
   std::vector<MemoryBorrower*> m_borrowers;
   std::set<uint64_t> m_lent;  // chunks the borrowers hold

@@ -22,6 +22,7 @@ struct Runtime::AsyncCopy {
   uint64_t issued = 0;   // bytes handed to the copy engine (to_host, memset)
   uint64_t landed = 0;   // bytes where they go
   bool on_link = false;  // to_host: a part has crossed PCIe (the copy's latency is paid)
+  bool abandoned = false;  // a launch faulted meanwhile: the parts still on their way do nothing
 };
 
 namespace {
@@ -172,10 +173,12 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
   m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
   m_h2d_bytes.inc(copy->bytes);
   copy_started(direction);
+  m_async_copies.emplace(copy->work, copy);
   for (uint64_t part = 0; part < arrivals.size(); ++part) {
     const uint64_t offset = part * async_copy_part_bytes;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
     m_timed.at(arrivals[part], [this, copy, offset, bytes] {
+      if (copy->abandoned) return;  // the host buffer may be gone
       const uint8_t* from = copy->source + offset;
       m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(from, from + bytes),
                                 [this, copy, bytes] { part_landed(copy, bytes); });
@@ -184,7 +187,8 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
 }
 
 void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
-  while (copy->issued < copy->bytes &&
+  m_async_copies.emplace(copy->work, copy);
+  while (!copy->abandoned && copy->issued < copy->bytes &&
          copy->issued - copy->landed < parts_outstanding * async_copy_part_bytes) {
     const uint64_t offset = copy->issued;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
@@ -196,6 +200,7 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
     }
     m_gpu.copy_engine().read(
         copy->device + offset, bytes, [this, copy, offset](std::vector<uint8_t>& data) {
+          if (copy->abandoned) return;
           // The part crosses the link behind the copy's earlier ones; the first pays its latency.
           const uint64_t now = kernel_now_ps();
           const auto direction = PcieLink::Direction::device_to_host;
@@ -206,6 +211,7 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
           m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
           auto kept = std::make_shared<std::vector<uint8_t>>(std::move(data));
           m_timed.at(arrival, [this, copy, offset, kept] {
+            if (copy->abandoned) return;  // the host buffer may be gone
             std::memcpy(copy->destination + offset, kept->data(), kept->size());
             part_landed(copy, kept->size());
           });
@@ -214,14 +220,27 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
 }
 
 void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes) {
+  if (copy->abandoned) return;
   copy->landed += bytes;
-  if (copy->landed == copy->bytes) {
-    if (copy->kind != AsyncCopy::Kind::memset)
-      copy_ended(copy->kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
-                                                          : PcieLink::Direction::device_to_host);
-    return work_done(copy->work);
-  }
+  if (copy->landed == copy->bytes) return copy_done(*copy);
   if (copy->kind != AsyncCopy::Kind::to_device) issue_device_parts(copy);
+}
+
+void Runtime::copy_done(AsyncCopy& copy) {
+  m_async_copies.erase(copy.work);
+  if (copy.kind != AsyncCopy::Kind::memset)
+    copy_ended(copy.kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
+                                                       : PcieLink::Direction::device_to_host);
+  work_done(copy.work);
+}
+
+void Runtime::abandon_copies() {
+  const auto copies = std::move(m_async_copies);
+  m_async_copies.clear();
+  for (const auto& [work, copy] : copies) {
+    copy->abandoned = true;
+    copy_done(*copy);
+  }
 }
 
 Runtime::EventId Runtime::create_event() {

@@ -23,6 +23,12 @@ void StreamOrder::destroy(StreamId stream) {
   m_streams.erase(stream);
 }
 
+void StreamOrder::forget_streams() {
+  if (!idle()) throw std::logic_error("stream order: streams forgotten while work is open");
+  m_streams.clear();
+  m_last.clear();
+}
+
 bool StreamOrder::would_wait(StreamId stream) const {
   if (stream == default_stream) return !m_open.empty();
   for (const StreamId before : {stream, default_stream}) {

@@ -27,6 +27,9 @@ class StreamOrder {
   // cudaStreamDestroy: its work still runs; the id names nothing from now on.
   // std::invalid_argument for the default stream or an id that names no stream.
   void destroy(StreamId stream);
+  // Runtime::reset: every stream is gone (its work must be done); ids go on from where they
+  // were, so that none from before names a stream made after.
+  void forget_streams();
   // std::invalid_argument naming `what` unless `stream` names a stream.
   void check(StreamId stream, const char* what) const;
 

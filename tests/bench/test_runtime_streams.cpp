@@ -291,6 +291,40 @@ TEST_CASE("streams: the default stream waits for every stream, and synchronous c
   cuda.free(device);
 }
 
+TEST_CASE("streams: host threads and sc_main wait on one runtime at once, each for its own") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t big = cuda.malloc(64 * 4096), small = cuda.malloc(4096);
+  const auto long_stream = cuda.create_stream(), short_stream = cuda.create_stream();
+  const auto bytes = pattern(64 * 4096, 11);
+  const uint64_t start = now_ps();
+  uint64_t long_end = 0, short_end = 0;
+  // Two host threads (sc_spawn) on the same runtime: the long copy's waits outlast the short's.
+  for (const bool long_one : {true, false})
+    sc_core::sc_spawn([&cuda, &bytes, &long_end, &short_end, long_one, big, small,
+                       stream = long_one ? long_stream : short_stream] {
+      if (long_one) {
+        cuda.copy_to_device_async(big, bytes.data(), bytes.size(), stream);
+      } else {
+        cuda.memset_async(small, 3, 4096, stream);
+      }
+      cuda.stream_synchronize(stream);
+      (long_one ? long_end : short_end) = now_ps();
+      cuda.wake();  // sc_main, waiting for both, looks again
+    });
+  // sc_main waits for its own short work meanwhile, and returns when that is done.
+  cuda.memset_async(small, 4, 4096, Runtime::default_stream);
+  cuda.stream_synchronize(Runtime::default_stream);
+  CHECK(now_ps() - start < (500 + 64 * 4096) * 1000 / 10);
+  cuda.run_until([&] { return long_end != 0 && short_end != 0; }, "the host threads");
+  CHECK(long_end - start > (500 + 64 * 4096) * 1000);
+  CHECK(short_end < long_end);
+  std::vector<uint8_t> back(bytes.size());
+  cuda.copy_to_host(back.data(), big, back.size());
+  CHECK(back == bytes);
+  cuda.free(big);
+  cuda.free(small);
+}
+
 TEST_CASE("streams: unknown streams and events are refused by name") {
   Runtime& cuda = platform().runtime();
   const uint64_t device = cuda.malloc(256);
@@ -331,12 +365,38 @@ TEST_CASE("streams: a fault skips the work queued behind it on every stream") {
   CHECK_THROWS_AS(cuda.stream_synchronize(s2), ohmvp::DeviceFaultError);
   CHECK_THROWS_AS(cuda.stream_query(s1), ohmvp::DeviceFaultError);  // sticky
   cuda.reset();
-  // The skipped copy wrote nothing; after the reset streams start again from 1.
-  CHECK(cuda.create_stream() == 1);
+  // After the reset the old ids name nothing, and new streams and events get new ids.
+  CHECK_THROWS_AS(cuda.stream_query(s1), std::invalid_argument);
+  CHECK_THROWS_AS(cuda.event_query(faulted), std::invalid_argument);
+  CHECK(cuda.create_stream() > s2);
+  CHECK(cuda.create_event() > faulted);
   // The reset freed everything (device memory keeps its bytes): one block over all of it.
   const uint64_t everything = cuda.malloc(out + n * 4 - 64 * 1024);
   REQUIRE(everything == 64 * 1024);
   std::vector<uint8_t> back(n * 4);
   cuda.copy_to_host(back.data(), out, back.size());
   CHECK(back == std::vector<uint8_t>(n * 4, 0x7f));
+}
+
+TEST_CASE("streams: copies on their way when a launch faults land nothing more") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd(cuda);
+  const uint32_t n = 256;
+  const uint64_t in = cuda.malloc(n * 4), big = cuda.malloc(50 * 4096);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  std::vector<uint8_t> host(50 * 4096, 0xee);
+  cuda.copy_to_host_async(host.data(), big, host.size(), s2);  // 205 us on the 1 GB/s link
+  vecadd.launch(in, in, 0, n, s1);  // stores through null: faults long before
+  CHECK_THROWS_AS(cuda.stream_synchronize(s1), ohmvp::DeviceFaultError);
+  const std::vector<uint8_t> at_fault = host;
+  // The context is dead: the reset does not wait for the copy, whose parts land nowhere.
+  const uint64_t before_reset = now_ps();
+  cuda.reset();
+  CHECK(now_ps() == before_reset);
+  const uint64_t scratch = cuda.malloc(64 * 4096);
+  const std::vector<uint8_t> zeros(64 * 4096, 0);
+  cuda.copy_to_device(scratch, zeros.data(), zeros.size());  // 262 us pass
+  CHECK(now_ps() - before_reset > 205 * 1000 * 1000);
+  CHECK(host == at_fault);
+  cuda.free(scratch);
 }

@@ -88,6 +88,12 @@ TEST_CASE("stream order: ids name streams only while they exist", "[streams]") {
   CHECK_THROWS_AS(order.check(7, "launch"), std::invalid_argument);
   CHECK(order.create() == 2);                            // ids are not reused
   CHECK_THROWS_AS(order.done(a + 1), std::logic_error);  // never added
+  CHECK_THROWS_AS(order.forget_streams(), std::logic_error);  // work is open
   order.done(a);
   CHECK(order.idle());
+  // A fresh context: the streams are gone, and new ones get new ids.
+  order.forget_streams();
+  CHECK_THROWS_AS(order.check(2, "launch"), std::invalid_argument);
+  CHECK(order.create() == 3);
+  CHECK(order.add(3) == a + 1);
 }
