@@ -251,7 +251,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
                                std::optional<StreamOrder::WorkId> also = std::nullopt);
   void start_ready_work();
   void work_done(StreamOrder::WorkId work);
-  // An asynchronous copy or memset, once its stream lets it start.
+  // What every call that queues work on a stream does first.
+  void before_async_work(StreamId stream, const char* what);
+  // Queues an asynchronous copy or memset on `stream`.
+  void queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy);
+  // A copy to the device, once its stream lets it start.
   void start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy);
   // Copy-engine parts of a copy to the host or a memset, two outstanding at a time.
   void issue_device_parts(const std::shared_ptr<AsyncCopy>& copy);

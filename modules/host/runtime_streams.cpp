@@ -12,7 +12,10 @@ namespace ohmvp {
 // An asynchronous copy or memset on its way: the device side moves it in parts of
 // async_copy_part_bytes through the copy engine.
 struct Runtime::AsyncCopy {
-  enum class Kind { to_device, to_host, memset } kind;
+  enum class Kind { to_device, to_host, memset };
+  AsyncCopy(Kind what, uint64_t address, uint64_t length)
+      : kind(what), device(address), bytes(length) {}
+  Kind kind;
   StreamOrder::WorkId work = 0;
   uint64_t device = 0;
   const uint8_t* source = nullptr;  // to_device
@@ -103,65 +106,60 @@ bool Runtime::stream_query(StreamId stream) {
 
 void Runtime::copy_to_device_async(uint64_t destination, const void* source, uint64_t bytes,
                                    StreamId stream) {
-  ensure_started();
-  raise_fault();
-  m_streams.check(stream, "copy to device");
+  before_async_work(stream, "copy to device");
   check_host_pointer(source, bytes, "copy to device");
   check_range(destination, bytes, "copy to device");
   if (bytes == 0) return;
   if (managed(destination)) return copy_to_device(destination, source, bytes);
-  auto copy = std::make_shared<AsyncCopy>();
-  copy->kind = AsyncCopy::Kind::to_device;
-  copy->device = destination;
+  auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::to_device, destination, bytes);
   copy->source = static_cast<const uint8_t*>(source);
-  copy->bytes = bytes;
-  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
-                                copy->work = work;
-                                start_copy_to_device(copy);
-                              },
-                              [this](StreamOrder::WorkId work) { work_done(work); }});
+  queue_copy(stream, copy);
 }
 
 void Runtime::copy_to_host_async(void* destination, uint64_t source, uint64_t bytes,
                                  StreamId stream) {
-  ensure_started();
-  raise_fault();
-  m_streams.check(stream, "copy to host");
+  before_async_work(stream, "copy to host");
   check_host_pointer(destination, bytes, "copy to host");
   check_range(source, bytes, "copy to host");
   if (bytes == 0) return;
   if (managed(source)) return copy_to_host(destination, source, bytes);
-  auto copy = std::make_shared<AsyncCopy>();
-  copy->kind = AsyncCopy::Kind::to_host;
-  copy->device = source;
+  auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::to_host, source, bytes);
   copy->destination = static_cast<uint8_t*>(destination);
-  copy->bytes = bytes;
-  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
-                                copy->work = work;
-                                m_d2h_bytes.inc(copy->bytes);
-                                copy_started(PcieLink::Direction::device_to_host);
-                                issue_device_parts(copy);
-                              },
-                              [this](StreamOrder::WorkId work) { work_done(work); }});
+  queue_copy(stream, copy);
 }
 
 void Runtime::memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream) {
-  ensure_started();
-  raise_fault();
-  m_streams.check(stream, "memset");
+  before_async_work(stream, "memset");
   check_range(destination, bytes, "memset");
   if (bytes == 0) return;
   if (managed(destination)) return memset(destination, value, bytes);
-  auto copy = std::make_shared<AsyncCopy>();
-  copy->kind = AsyncCopy::Kind::memset;
-  copy->device = destination;
+  auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::memset, destination, bytes);
   copy->value = value;
-  copy->bytes = bytes;
-  add_work(stream, StreamWork{[this, copy](StreamOrder::WorkId work) {
-                                copy->work = work;
-                                issue_device_parts(copy);
-                              },
-                              [this](StreamOrder::WorkId work) { work_done(work); }});
+  queue_copy(stream, copy);
+}
+
+void Runtime::before_async_work(StreamId stream, const char* what) {
+  ensure_started();
+  raise_fault();
+  m_streams.check(stream, what);
+}
+
+void Runtime::queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy) {
+  const auto start = [this, copy](StreamOrder::WorkId work) {
+    copy->work = work;
+    m_async_copies.emplace(work, copy);
+    switch (copy->kind) {
+      case AsyncCopy::Kind::to_device:
+        return start_copy_to_device(copy);
+      case AsyncCopy::Kind::to_host:
+        m_d2h_bytes.inc(copy->bytes);
+        copy_started(PcieLink::Direction::device_to_host);
+        return issue_device_parts(copy);
+      case AsyncCopy::Kind::memset:
+        return issue_device_parts(copy);
+    }
+  };
+  add_work(stream, StreamWork{start, [this](StreamOrder::WorkId work) { work_done(work); }});
 }
 
 void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
@@ -173,7 +171,6 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
   m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
   m_h2d_bytes.inc(copy->bytes);
   copy_started(direction);
-  m_async_copies.emplace(copy->work, copy);
   for (uint64_t part = 0; part < arrivals.size(); ++part) {
     const uint64_t offset = part * async_copy_part_bytes;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
@@ -187,7 +184,6 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
 }
 
 void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
-  m_async_copies.emplace(copy->work, copy);
   while (!copy->abandoned && copy->issued < copy->bytes &&
          copy->issued - copy->landed < parts_outstanding * async_copy_part_bytes) {
     const uint64_t offset = copy->issued;
@@ -264,10 +260,7 @@ void Runtime::destroy_event(EventId id) {
 }
 
 void Runtime::record_event(EventId id, StreamId stream) {
-  ensure_started();
-  raise_fault();
-  event(id, "record event");
-  m_streams.check(stream, "record event");
+  before_async_work(stream, "record event");
   const auto reached = [this, id](StreamOrder::WorkId work) {
     const auto it = m_events.find(id);
     if (it != m_events.end() && it->second.recorded == work) it->second.time_ps = kernel_now_ps();
@@ -280,10 +273,8 @@ void Runtime::record_event(EventId id, StreamId stream) {
 }
 
 void Runtime::stream_wait_event(StreamId stream, EventId id) {
-  ensure_started();
-  raise_fault();
+  before_async_work(stream, "stream wait event");
   const Event& waited = event(id, "stream wait event");
-  m_streams.check(stream, "stream wait event");
   const auto passed = [this](StreamOrder::WorkId work) { work_done(work); };
   add_work(stream, StreamWork{passed, passed}, waited.recorded);
 }

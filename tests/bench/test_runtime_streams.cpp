@@ -48,6 +48,13 @@ void align_with(uint64_t reference, uint64_t ahead) {
   if (wait > 0) sc_core::sc_start(sc_core::sc_time::from_value(wait));
 }
 
+// The device's bytes at `address`, copied back synchronously.
+std::vector<uint8_t> read_back(uint64_t address, size_t bytes) {
+  std::vector<uint8_t> back(bytes);
+  platform().runtime().copy_to_host(back.data(), address, bytes);
+  return back;
+}
+
 std::vector<uint8_t> pattern(size_t bytes, uint8_t seed) {
   std::vector<uint8_t> out(bytes);
   for (size_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(i * 13 + seed);
@@ -100,9 +107,7 @@ TEST_CASE("streams: an asynchronous copy returns at once and takes PCIe then the
   CHECK(cuda.event_query(after));
   CHECK(cuda.event_elapsed_ms(before, after) == Approx(((500 + 4096) * 1000 + write_ps) / 1e9));
 
-  std::vector<uint8_t> back(bytes.size());
-  cuda.copy_to_host(back.data(), device, back.size());
-  CHECK(back == bytes);
+  CHECK(read_back(device, bytes.size()) == bytes);
   cuda.destroy_stream(stream);
   cuda.free(device);
 }
@@ -196,9 +201,7 @@ TEST_CASE("streams: a copy on one stream overlaps a kernel on another") {
   bool sums = true;
   for (uint32_t i = 0; i < n; ++i) sums = sums && c[i] == a[i] + b[i];
   CHECK(sums);
-  std::vector<uint8_t> landed(n * 4);
-  cuda.copy_to_host(landed.data(), other, landed.size());
-  CHECK(landed == upload);
+  CHECK(read_back(other, n * 4) == upload);
   for (const uint64_t d : {da, db, dc, other}) cuda.free(d);
 }
 
@@ -277,9 +280,7 @@ TEST_CASE("streams: the default stream waits for every stream, and synchronous c
   const uint64_t start = now_ps();
   cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
   // cudaMemcpy on the legacy default stream: after the stream's copy, so it reads its bytes.
-  std::vector<uint8_t> back(8192);
-  cuda.copy_to_host(back.data(), device, back.size());
-  CHECK(back == bytes);
+  CHECK(read_back(device, 8192) == bytes);
   CHECK(now_ps() - start > 2 * (500 + 8192) * 1000);
   // An event recorded on the default stream completes after the other streams' earlier work.
   const auto mark = cuda.create_event();
@@ -318,9 +319,7 @@ TEST_CASE("streams: host threads and sc_main wait on one runtime at once, each f
   cuda.run_until([&] { return long_end != 0 && short_end != 0; }, "the host threads");
   CHECK(long_end - start > (500 + 64 * 4096) * 1000);
   CHECK(short_end < long_end);
-  std::vector<uint8_t> back(bytes.size());
-  cuda.copy_to_host(back.data(), big, back.size());
-  CHECK(back == bytes);
+  CHECK(read_back(big, bytes.size()) == bytes);
   cuda.free(big);
   cuda.free(small);
 }
@@ -373,9 +372,7 @@ TEST_CASE("streams: a fault skips the work queued behind it on every stream") {
   // The reset freed everything (device memory keeps its bytes): one block over all of it.
   const uint64_t everything = cuda.malloc(out + n * 4 - 64 * 1024);
   REQUIRE(everything == 64 * 1024);
-  std::vector<uint8_t> back(n * 4);
-  cuda.copy_to_host(back.data(), out, back.size());
-  CHECK(back == std::vector<uint8_t>(n * 4, 0x7f));
+  CHECK(read_back(out, n * 4) == std::vector<uint8_t>(n * 4, 0x7f));
 }
 
 TEST_CASE("streams: copies on their way when a launch faults land nothing more") {

@@ -57,6 +57,17 @@ CliResult run_fixture(const std::string& dir, const std::string& ptx, const std:
 }
 
 // DIR/d/NAME.bin, run_fixture's dump of an output buffer, as `count` values of T.
+// Runs `args` (ending in --out) once with a VCD and once without, into DIR/a and DIR/b: tracing
+// must not change the report. Returns the VCD.
+std::string traced_and_plain(const std::string& args, const std::string& dir) {
+  const CliResult traced = run_ohmvp(args + dir + "/a --vcd " + dir + "/t.vcd");
+  INFO(traced.output);
+  REQUIRE(traced.exit_code == 0);
+  REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
+  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
+  return read_text(dir + "/t.vcd");
+}
+
 template <class T>
 std::vector<T> read_dump(const std::string& dir, const std::string& name, size_t count) {
   const std::string bytes = read_text(dir + "/d/" + name + ".bin");
@@ -1692,12 +1703,7 @@ TEST_CASE("cli: a VCD does not change a tensor-core run whose SMs sleep past the
   // the VCD's horizon; a matrix multiply's return to 0 must be on record by then.
   const std::string dir = scratch_dir("tensor_vcd_slow");
   const std::string args = "run -q --platform hetero_two_level --workload wmma_peak --out ";
-  const CliResult traced = run_ohmvp(args + dir + "/a --vcd " + dir + "/t.vcd");
-  INFO(traced.output);
-  REQUIRE(traced.exit_code == 0);
-  REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
-  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
-  CHECK(read_text(dir + "/t.vcd").find("tensor_hmma") != std::string::npos);
+  CHECK(traced_and_plain(args, dir).find("tensor_hmma") != std::string::npos);
 }
 
 TEST_CASE("cli: a Volta platform refuses integer wmma before the run, naming what it needs") {
@@ -1989,13 +1995,8 @@ TEST_CASE(
     "its copies") {
   const std::string dir = scratch_dir("streams_run");
   const std::string args = "run -q -p gpu_small --workload vecadd_streams --verify --out ";
-  const CliResult first = run_ohmvp(args + dir + "/a --vcd " + dir + "/a.vcd");
-  INFO(first.output);
-  REQUIRE(first.exit_code == 0);
-  REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
-  CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
-  const std::string vcd = read_text(dir + "/a.vcd");
-  CHECK_THAT(vcd, Contains("copies_to_device $end") && Contains("copies_to_host $end"));
+  CHECK_THAT(traced_and_plain(args, dir),
+             Contains("copies_to_device $end") && Contains("copies_to_host $end"));
 
   // The same steps, every one on the default stream: one after another, so longer.
   auto serial = shipped_kernel_workload("vecadd_streams");
