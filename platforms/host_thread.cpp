@@ -42,8 +42,7 @@ void HostThread::run(Runtime& runtime) {
   if (m_start_ps > 0) sc_core::wait(sc_core::sc_time::from_value(m_start_ps));  // from time 0
   try {
     executor = std::make_unique<SimulatedExecutor>(runtime, m_workload, std::move(m_module));
-    run_workload_steps(m_workload, *executor);
-    runtime.synchronize();
+    run_workload_steps(m_workload, *executor);  // ends with a synchronize
     const auto outputs = read_outputs(m_workload, *executor);
     if (m_check) m_verification = m_check->check(outputs);
   } catch (const sc_core::sc_unwind_exception&) {

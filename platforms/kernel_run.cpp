@@ -188,8 +188,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     try {
       executor =
           std::make_unique<SimulatedExecutor>(platform.runtime(), workload, std::move(module));
-      run_workload_steps(workload, *executor);
-      platform.runtime().synchronize();
+      run_workload_steps(workload, *executor);  // ends with a synchronize
       const auto outputs = read_outputs(workload, *executor);
       if (options.dump) write_dump(*options.dump, workload, outputs);
       if (reference_check) verification = reference_check->check(outputs);
@@ -206,7 +205,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
       const std::string kernel = platform.gpu().running_kernel();
       const std::string running =
-          kernel.empty() ? std::string("the GPU is busy") : "kernel '" + kernel + "' is running";
+          kernel.empty()
+              ? std::string("no kernel is running (copies or the memory's migrations are)")
+              : "kernel '" + kernel + "' is running";
       if (monitor.stalled()) {
         std::ostringstream message;
         message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
@@ -225,7 +226,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       if (monitor.over_time_limit()) {
         throw SimulationError("simulated time reached the time limit of " +
                               time_limit_text(time_limit_ps) + " (--time-limit): " + running +
-                              "; a kernel that never ends, or one that needs a larger "
+                              "; a kernel that never ends, or a run that needs a larger "
                               "--time-limit");
       }
       const auto* fault = dynamic_cast<const DeviceFaultError*>(&error);

@@ -81,36 +81,17 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
   return m_streams.emplace(number, m_runtime.create_stream()).first->second;
 }
 
-void SimulatedExecutor::staged_copy(std::vector<uint8_t> bytes, Runtime::StreamId stream,
-                                    const std::function<void(std::vector<uint8_t>&)>& copy) {
-  for (auto it = m_staged.begin(); it != m_staged.end();) {
-    if (!m_runtime.event_query(it->copied)) {
-      ++it;
-      continue;
-    }
-    m_runtime.destroy_event(it->copied);
-    it = m_staged.erase(it);
-  }
-  m_staged.push_back(Staged{std::move(bytes), m_runtime.create_event()});
-  copy(m_staged.back().bytes);
-  m_runtime.record_event(m_staged.back().copied, stream);
-}
-
 void SimulatedExecutor::to_device(const std::string& name, uint64_t byte_offset,
-                                  const std::vector<uint8_t>& bytes, uint32_t number) {
-  const Runtime::StreamId on = stream(number);
-  staged_copy(bytes, on, [&](std::vector<uint8_t>& host) {
-    m_runtime.copy_to_device_async(m_addresses.at(name) + byte_offset, host.data(), host.size(),
-                                   on);
-  });
+                                  const uint8_t* bytes, uint64_t size, uint32_t number) {
+  m_runtime.copy_to_device_async(m_addresses.at(name) + byte_offset, bytes, size, stream(number));
 }
 
 void SimulatedExecutor::to_host(const std::string& name, uint64_t byte_offset, uint64_t bytes,
                                 uint32_t number) {
-  const Runtime::StreamId on = stream(number);
-  staged_copy(std::vector<uint8_t>(bytes), on, [&](std::vector<uint8_t>& host) {
-    m_runtime.copy_to_host_async(host.data(), m_addresses.at(name) + byte_offset, host.size(), on);
-  });
+  std::vector<uint8_t>& host = m_host_side[name];
+  host.resize(buffer(name).size_bytes());
+  m_runtime.copy_to_host_async(host.data() + byte_offset, m_addresses.at(name) + byte_offset, bytes,
+                               stream(number));
 }
 
 void SimulatedExecutor::synchronize(std::optional<uint32_t> number) {

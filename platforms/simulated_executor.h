@@ -1,8 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <list>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,7 +28,7 @@ class SimulatedExecutor : public WorkloadExecutor {
   uint64_t read_element(const std::string& name, uint64_t index) override;
   void prefetch(const std::string& name, bool to_host) override;
   void advise(const std::string& name, ManagedAdvice advice) override;
-  void to_device(const std::string& name, uint64_t byte_offset, const std::vector<uint8_t>& bytes,
+  void to_device(const std::string& name, uint64_t byte_offset, const uint8_t* bytes, uint64_t size,
                  uint32_t stream) override;
   void to_host(const std::string& name, uint64_t byte_offset, uint64_t bytes,
                uint32_t stream) override;
@@ -50,23 +48,14 @@ class SimulatedExecutor : public WorkloadExecutor {
   uint64_t texture(const ResolvedArg& arg);
   // The runtime's stream for the workload's stream `number`, made at its first use.
   Runtime::StreamId stream(uint32_t number);
-  // Queues `copy`, an asynchronous copy on `stream` that reads or writes the host memory `bytes`,
-  // and keeps that memory until the copy is done (that of earlier copies that are done goes).
-  void staged_copy(std::vector<uint8_t> bytes, Runtime::StreamId stream,
-                   const std::function<void(std::vector<uint8_t>&)>& copy);
-
-  // A host buffer of an asynchronous copy, and the event recorded after it.
-  struct Staged {
-    std::vector<uint8_t> bytes;
-    Runtime::EventId copied = 0;
-  };
 
   Runtime& m_runtime;
   const GpuWorkload& m_workload;
   Runtime::ModuleId m_module = 0;
   std::map<std::string, uint64_t> m_addresses;
   std::map<uint32_t, Runtime::StreamId> m_streams;
-  std::list<Staged> m_staged;
+  // What to_host steps copy back into, a buffer's size each: as a program's pinned host array.
+  std::map<std::string, std::vector<uint8_t>> m_host_side;
 };
 
 // The host reads every output buffer back at the end, dumped or not, so a run's timing does not

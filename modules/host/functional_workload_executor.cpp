@@ -145,8 +145,8 @@ void FunctionalWorkloadExecutor::copy(const std::string& from, const std::string
 }
 
 void FunctionalWorkloadExecutor::to_device(const std::string& name, uint64_t byte_offset,
-                                           const std::vector<uint8_t>& bytes, uint32_t) {
-  m_memory.write(find(name).address + byte_offset, bytes.data(), bytes.size());
+                                           const uint8_t* bytes, uint64_t size, uint32_t) {
+  m_memory.write(find(name).address + byte_offset, bytes, size);
 }
 
 void FunctionalWorkloadExecutor::fill(const std::string& name, uint64_t element_bits) {

@@ -31,8 +31,8 @@ class FunctionalWorkloadExecutor : public WorkloadExecutor {
   void fill(const std::string& buffer, uint64_t element_bits) override;
   uint64_t read_element(const std::string& buffer, uint64_t index) override;
   // In order: streams do not change what a workload computes.
-  void to_device(const std::string& buffer, uint64_t byte_offset, const std::vector<uint8_t>& bytes,
-                 uint32_t stream) override;
+  void to_device(const std::string& buffer, uint64_t byte_offset, const uint8_t* bytes,
+                 uint64_t size, uint32_t stream) override;
 
   std::vector<uint8_t> read_buffer(const std::string& buffer) const;
   uint64_t buffer_address(const std::string& buffer) const { return find(buffer).address; }

@@ -265,9 +265,10 @@ class WorkloadParser {
         b.fail("managed", "a buffer that is a module variable (\"symbol\") cannot be managed");
       b.get("copy_in", spec.copy_in);
       if (!spec.copy_in && (spec.managed || !spec.symbol.empty()))
-        b.fail("copy_in",
-               "is false, for an allocation of device memory of its own; a managed buffer or a "
-               "module variable is not one");
+        b.fail("copy_in", std::string("is false, but the buffer ") +
+                              (spec.managed ? "is managed (\"managed\": true)"
+                                            : "is a module variable (\"symbol\")") +
+                              "; only an allocation of device memory of its own starts empty");
       if (spec.init.kind == BufferInit::Kind::generator) {
         // The count comes from the generator (generate(), below); a count given must match it.
         if (spec.init.output == "row_offsets") {
@@ -499,6 +500,14 @@ class WorkloadParser {
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
            "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
+    if (found > 0 && node.contains("stream"))
+      fail(path + ".stream", found >= 7 ? std::string("goes inside '") + kinds[found] + "'"
+                                        : synchronous_step(kinds[found]));
+    if (found > 0 && found < 7) {
+      const nlohmann::json& body = node.at(kinds[found]);
+      if (body.is_object() && body.contains("stream"))
+        fail(path + "." + kinds[found] + ".stream", synchronous_step(kinds[found]));
+    }
     if (found == 0) {
       step.kind = WorkloadStep::Kind::launch;
       step.launch = parse_launch(r);
@@ -597,6 +606,14 @@ class WorkloadParser {
     }
     r.finish();
     return step;
+  }
+
+  static std::string synchronous_step(const std::string& kind) {
+    if (kind.rfind("repeat", 0) == 0)
+      return "'" + kind + "' takes no stream: the steps inside it name theirs";
+    return "'" + kind +
+           "' steps are synchronous calls on stream 0; only launches, to_device and to_host take "
+           "a stream";
   }
 
   // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.

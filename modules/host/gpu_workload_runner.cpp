@@ -57,12 +57,9 @@ class StepRunner {
         break;
       case WorkloadStep::Kind::to_device: {
         const size_t size = element_size(m_workload.find_buffer(step.buffer)->type);
-        const std::vector<uint8_t>& host = host_contents(step.buffer);
-        m_executor.to_device(
-            step.buffer, step.first * size,
-            std::vector<uint8_t>(host.begin() + step.first * size,
-                                 host.begin() + (step.first + step.elements) * size),
-            *step.stream);
+        m_executor.to_device(step.buffer, step.first * size,
+                             host_contents(step.buffer).data() + step.first * size,
+                             step.elements * size, *step.stream);
         break;
       }
       case WorkloadStep::Kind::to_host: {
@@ -163,7 +160,9 @@ class StepRunner {
 }  // namespace
 
 void run_workload_steps(const GpuWorkload& workload, WorkloadExecutor& executor) {
-  StepRunner(workload, executor).run(workload.steps);
+  StepRunner runner(workload, executor);
+  runner.run(workload.steps);
+  executor.synchronize(std::nullopt);  // before the host contents the copies read go
 }
 
 }  // namespace ohmvp

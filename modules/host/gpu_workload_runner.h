@@ -62,10 +62,11 @@ class WorkloadExecutor {
   virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/) {}
   // cudaMemAdvise of a managed buffer: likewise.
   virtual void advise(const std::string& /*buffer*/, ManagedAdvice /*advice*/) {}
-  // cudaMemcpyAsync on the workload's `stream` of `bytes` (the host's contents) into the buffer
-  // from `byte_offset`.
-  virtual void to_device(const std::string& buffer, uint64_t byte_offset,
-                         const std::vector<uint8_t>& bytes, uint32_t stream) = 0;
+  // cudaMemcpyAsync on the workload's `stream` of `size` bytes of the host's contents, at
+  // `bytes`, into the buffer from `byte_offset`. The bytes stay where they are until the steps
+  // end (run_workload_steps ends with synchronize()).
+  virtual void to_device(const std::string& buffer, uint64_t byte_offset, const uint8_t* bytes,
+                         uint64_t size, uint32_t stream) = 0;
   // cudaMemcpyAsync of `bytes` of the buffer from `byte_offset` to the host: moves nothing a
   // reference sees, so nothing by default.
   virtual void to_host(const std::string& /*buffer*/, uint64_t /*byte_offset*/, uint64_t /*bytes*/,
@@ -74,9 +75,10 @@ class WorkloadExecutor {
   virtual void synchronize(std::optional<uint32_t> /*stream*/) {}
 };
 
-// Runs the steps in order, unrolling repeat loops. A repeat_until_zero step runs its body, then
-// reads the watched element and stops when it is zero; after max_iterations bodies without that,
-// it throws SimulationError naming the file and the step's JSON path.
+// Runs the steps in order, unrolling repeat loops, then synchronizes the device. A
+// repeat_until_zero step runs its body, then reads the watched element and stops when it is zero;
+// after max_iterations bodies without that, it throws SimulationError naming the file and the
+// step's JSON path.
 void run_workload_steps(const GpuWorkload& workload, WorkloadExecutor& executor);
 
 }  // namespace ohmvp

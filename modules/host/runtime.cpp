@@ -102,9 +102,11 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
       m_d2h_bytes(stats.counter(this->name(), "device_to_host_bytes", "bytes",
                                 "bytes copied from device to host over PCIe")),
       m_pcie_busy_ps(stats.counter(this->name(), "pcie_busy", "ps",
-                                   "time the PCIe link carried copies, both directions")),
+                                   "time the PCIe link carried copies, the two directions "
+                                   "summed (so up to twice the run's time)")),
       m_pcie_link_busy_ps(stats.counter(this->name(), "pcie_link_busy", "ps",
-                                        "time the PCIe link carried anything, both directions: "
+                                        "time the PCIe link carried anything, the two "
+                                        "directions summed: "
                                         "copies, managed pages' migrations and the GPU's "
                                         "accesses in host memory")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
@@ -571,6 +573,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   ensure_started();
   raise_fault();
   m_streams.check(stream, "launch");
+  wait_for_stream_room();
   const gpu::Function& function = find_kernel(id, kernel);
   if (arguments.size() != function.param_bytes)
     throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +

@@ -62,7 +62,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   static constexpr uint64_t async_copy_part_bytes = 4096;
   // A modelling choice: the host queue's depth is not published; launches on one stream are
   // measured to stop the host after about 1000 (Stack Overflow question 53970187, "CUDA stream
-  // is blocked when launching many kernels (>1000)").
+  // is blocked when launching many kernels (>1000)"). It also bounds the work queued on all
+  // streams together (launches, asynchronous copies, event records and waits).
   static constexpr size_t max_queued_launches = 1024;
   // Cooperative groups' grid workspace: {size, barrier}, two 32-bit words (driver_abi.h).
   static constexpr size_t grid_workspace_bytes = 8;
@@ -253,6 +254,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void work_done(StreamOrder::WorkId work);
   // What every call that queues work on a stream does first.
   void before_async_work(StreamId stream, const char* what);
+  // Waits while max_queued_launches pieces of work are queued on the streams.
+  void wait_for_stream_room();
   // Queues an asynchronous copy or memset on `stream`.
   void queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy);
   // A copy to the device, once its stream lets it start.

@@ -142,6 +142,16 @@ void Runtime::before_async_work(StreamId stream, const char* what) {
   ensure_started();
   raise_fault();
   m_streams.check(stream, what);
+  wait_for_stream_room();
+}
+
+void Runtime::wait_for_stream_room() {
+  // Full queues make the host wait, as a full launch queue does: a host's loop of copies may
+  // not run ahead of the device for good.
+  if (m_streams.open_count() < max_queued_launches) return;
+  run_until([this] { return m_streams.open_count() < max_queued_launches; },
+            "waiting for room in the stream queues");
+  raise_fault();
 }
 
 void Runtime::queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy) {

@@ -47,6 +47,8 @@ class StreamOrder {
   // Whether every piece of work added to `stream` is done.
   bool idle(StreamId stream) const;
   bool idle() const { return m_open.empty(); }
+  // Work added and not done, on every stream.
+  size_t open_count() const { return m_open.size(); }
 
  private:
   struct Work {

@@ -36,9 +36,9 @@ class ReferenceExecutor : public WorkloadExecutor {
       bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % size)));
   }
 
-  void to_device(const std::string& buffer, uint64_t byte_offset, const std::vector<uint8_t>& bytes,
-                 uint32_t) override {
-    std::copy(bytes.begin(), bytes.end(), m_memory.at(buffer).begin() + byte_offset);
+  void to_device(const std::string& buffer, uint64_t byte_offset, const uint8_t* bytes,
+                 uint64_t size, uint32_t) override {
+    std::copy_n(bytes, size, m_memory.at(buffer).begin() + byte_offset);
   }
 
   uint64_t read_element(const std::string& buffer, uint64_t index) override {

@@ -324,6 +324,24 @@ TEST_CASE("streams: host threads and sc_main wait on one runtime at once, each f
   cuda.free(small);
 }
 
+TEST_CASE("streams: a host that queues more work than the queues hold waits for room") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(64);
+  const auto stream = cuda.create_stream();
+  std::vector<uint8_t> bytes(64, 9);
+  const uint64_t start = now_ps();
+  for (size_t i = 0; i < Runtime::max_queued_launches; ++i)
+    cuda.copy_to_device_async(device, bytes.data(), bytes.size(), stream);
+  CHECK(now_ps() == start);  // the queues hold that many
+  cuda.memset_async(device, 5, 64, stream);
+  // One more: the host waited for the oldest copy (500 ns + 64 bytes on the link, and its write).
+  CHECK(now_ps() - start > (500 + 64) * 1000);
+  CHECK(now_ps() - start < 2 * (500 + 64) * 1000);
+  cuda.stream_synchronize(stream);
+  CHECK(read_back(device, 64) == std::vector<uint8_t>(64, 5));
+  cuda.free(device);
+}
+
 TEST_CASE("streams: unknown streams and events are refused by name") {
   Runtime& cuda = platform().runtime();
   const uint64_t device = cuda.malloc(256);

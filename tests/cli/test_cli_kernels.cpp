@@ -1394,7 +1394,7 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
   CHECK(r.exit_code == 1);
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
   CHECK_THAT(r.output, Contains("simulated time reached the time limit of 250 us (--time-limit): "
-                                "kernel 'vecadd' is running; a kernel that never ends, or one "
+                                "kernel 'vecadd' is running; a kernel that never ends, or a run "
                                 "that needs a larger --time-limit"));
   for (const char* bad : {"5", "5x", "0ms", "-1ms", "1e3ms"}) {
     INFO(bad);
@@ -2019,4 +2019,19 @@ TEST_CASE(
   // The same bytes cross PCIe either way.
   CHECK(streams["stats"]["host"]["host_to_device_bytes"]["value"] == 2 * 32768 * 4);
   CHECK(in_order["stats"]["host"]["host_to_device_bytes"]["value"] == 2 * 32768 * 4);
+}
+
+TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
+  const std::string dir = scratch_dir("streams_endless");
+  auto workload = shipped_kernel_workload("vecadd_streams");
+  workload["launches"] = nlohmann::json::parse(
+      R"([{"repeat": {"count": 4294967296, "steps": [
+            {"to_device": {"buffer": "a", "first": 0, "count": 32, "stream": 1}}]}}])");
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult run = run_ohmvp("run -q -p gpu_small --workload " + dir +
+                                  "/w.json --time-limit 20us --out " + dir + "/o");
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Contains("simulated time reached the time limit of 20 us") &&
+                             Contains("no kernel is running (copies or the memory's migrations "
+                                      "are)"));
 }

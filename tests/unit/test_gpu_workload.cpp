@@ -629,10 +629,10 @@ class RecordingExecutor : public WorkloadExecutor {
     log.push_back("read " + buffer + "[" + std::to_string(index) + "]");
     return ++m_reads >= m_flag_turns ? 0 : 1;
   }
-  void to_device(const std::string& buffer, uint64_t offset, const std::vector<uint8_t>& bytes,
+  void to_device(const std::string& buffer, uint64_t offset, const uint8_t*, uint64_t size,
                  uint32_t stream) override {
     log.push_back("to_device " + buffer + " " + std::to_string(offset) + " " +
-                  std::to_string(bytes.size()) + " bytes on " + std::to_string(stream));
+                  std::to_string(size) + " bytes on " + std::to_string(stream));
   }
   void to_host(const std::string& buffer, uint64_t offset, uint64_t bytes,
                uint32_t stream) override {
@@ -677,7 +677,7 @@ TEST_CASE("control steps: nested repeats, loop indices, until-zero loops, copy, 
   const std::vector<std::string> expected = {
       "k 0 0 1024",  "k 0 1 1024",   "k 1 0 1024",   "k 1 1 1024", "fill flag 7",
       "copy a b",    "read flag[1]", "fill flag 7",  "copy a b",   "read flag[1]",
-      "fill flag 7", "copy a b",     "read flag[1]", "s struct24"};
+      "fill flag 7", "copy a b",     "read flag[1]", "s struct24", "synchronize device"};
   CHECK(executor.log == expected);
   // u32 at 0, padding, f64 at 8, s32 at 16, padding to the 8-byte alignment.
   REQUIRE(executor.last_struct.size() == 24);
@@ -749,7 +749,8 @@ TEST_CASE("stream steps: copies in parts on streams, launches on streams, synchr
                                              "vecadd 1024",
                                              "to_host c 4000 96 bytes on 0",
                                              "synchronize 2",
-                                             "synchronize device"};
+                                             "synchronize device",
+                                             "synchronize device"};  // the steps' end
   CHECK(executor.log == expected);
   // The device starts with zeros where the host's contents are not copied in.
   const auto device = initial_buffers(w);
@@ -775,9 +776,15 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
           "has both 'to_device' and 'synchronize'");
   refused(R"([{"kernel": "vecadd", "grid": [1], "block": [1], "stream": 5000, "args": []}])",
           "launches[0].stream: ");
+  refused(R"([{"copy": {"from": "a", "to": "b", "stream": 1}}])",
+          "launches[0].copy.stream: 'copy' steps are synchronous calls on stream 0");
+  refused(R"([{"to_device": {"buffer": "a"}, "stream": 1}])",
+          "launches[0].stream: goes inside 'to_device'");
+  refused(R"([{"repeat": {"count": 2, "steps": [{"synchronize": {}}], "stream": 3}}])",
+          "launches[0].repeat.stream: 'repeat' takes no stream: the steps inside it name theirs");
   nlohmann::json managed = example_workload();
   managed["buffers"]["a"]["managed"] = true;
   managed["buffers"]["a"]["copy_in"] = false;
   CHECK_THAT(load_error(managed, folder),
-             Catch::Contains("buffers.a.copy_in: is false, for an allocation of device memory"));
+             Catch::Contains("buffers.a.copy_in: is false, but the buffer is managed"));
 }
