@@ -20,7 +20,7 @@ SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& worklo
                              : buffer.managed ? runtime.malloc_managed(buffer.size_bytes())
                                               : runtime.malloc(buffer.size_bytes());
     m_addresses[buffer.name] = address;
-    if (buffer.init.kind == BufferInit::Kind::variable || !buffer.copy_in) continue;
+    if (!buffer.copied_in_first()) continue;
     const std::vector<uint8_t> bytes = initial_bytes(workload, buffer);
     runtime.copy_to_device(address, bytes.data(), bytes.size());
   }

@@ -45,7 +45,7 @@ FunctionalWorkloadExecutor::FunctionalWorkloadExecutor(const GpuWorkload& worklo
       check_symbol_buffer(workload, spec, module);
       buffer.address = m_executor.symbol_address(spec.symbol);
     }
-    if (spec.init.kind != BufferInit::Kind::variable && spec.copy_in) {
+    if (spec.copied_in_first()) {
       const std::vector<uint8_t> bytes = initial_bytes(workload, spec);
       m_memory.write(buffer.address, bytes.data(), bytes.size());
     }

@@ -55,6 +55,9 @@ struct BufferSpec {
   // device buffer starts zero and to_device steps copy the contents in.
   bool copy_in = true;
   uint64_t size_bytes() const { return count * element_size(type); }
+  // Whether the run copies its init to the device before the first step: not a variable's own
+  // initial value, nor a buffer whose to_device steps copy it in.
+  bool copied_in_first() const { return copy_in && init.kind != BufferInit::Kind::variable; }
 };
 
 using TextureFilter = gpu::TextureFilter;

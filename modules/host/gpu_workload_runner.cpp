@@ -56,14 +56,14 @@ class StepRunner {
         m_executor.advise(step.buffer, step.advice);
         break;
       case WorkloadStep::Kind::to_device: {
-        const size_t size = element_size(m_workload.find_buffer(step.buffer)->type);
+        const size_t size = element_bytes(step.buffer);
         m_executor.to_device(step.buffer, step.first * size,
                              host_contents(step.buffer).data() + step.first * size,
                              step.elements * size, *step.stream);
         break;
       }
       case WorkloadStep::Kind::to_host: {
-        const size_t size = element_size(m_workload.find_buffer(step.buffer)->type);
+        const size_t size = element_bytes(step.buffer);
         m_executor.to_host(step.buffer, step.first * size, step.elements * size, *step.stream);
         break;
       }
@@ -71,6 +71,10 @@ class StepRunner {
         m_executor.synchronize(step.stream);
         break;
     }
+  }
+
+  size_t element_bytes(const std::string& buffer) const {
+    return element_size(m_workload.find_buffer(buffer)->type);
   }
 
   // The buffer's contents on the host (its init), made at the first step that copies them.

@@ -9,6 +9,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/hex_text.h"
 #include "modules/common/process_error.h"
+#include "modules/common/scoped_value.h"
 #include "modules/gpu/load_hoisting.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/gpu/simt/kernel_layout.h"
@@ -130,14 +131,10 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
   m_trace_copies[1].attach(vcd, this->name(), "copies_to_host", 8);
 }
 
-void Runtime::copy_started(PcieLink::Direction direction) {
+void Runtime::count_copies(PcieLink::Direction direction, int change) {
   const int way = direction == PcieLink::Direction::host_to_device ? 0 : 1;
-  m_trace_copies[way].set(++m_copies_in_flight[way], now_ps());
-}
-
-void Runtime::copy_ended(PcieLink::Direction direction) {
-  const int way = direction == PcieLink::Direction::host_to_device ? 0 : 1;
-  m_trace_copies[way].set(--m_copies_in_flight[way], now_ps());
+  m_copies_in_flight[way] += change;
+  m_trace_copies[way].set(m_copies_in_flight[way], now_ps());
 }
 
 Runtime::~Runtime() = default;
@@ -314,21 +311,15 @@ void Runtime::run_until(const std::function<bool()>& finished, const char* what)
     }
     return;
   }
-  m_main_waiting = true;
-  try {
-    while (!finished()) {
-      if (!sc_core::sc_pending_activity())
-        throw SimulationError(std::string("simulation stalled while ") + what +
-                              ": no event is pending but the operation has not finished");
-      if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
-        throw SimulationError(std::string("simulation stopped while ") + what);
-      simulate();  // returns on sc_pause() from a completion, or when nothing is left
-    }
-  } catch (...) {
-    m_main_waiting = false;
-    throw;
+  const ScopedValue waiting(m_main_waiting, true);
+  while (!finished()) {
+    if (!sc_core::sc_pending_activity())
+      throw SimulationError(std::string("simulation stalled while ") + what +
+                            ": no event is pending but the operation has not finished");
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED)
+      throw SimulationError(std::string("simulation stopped while ") + what);
+    simulate();  // returns on sc_pause() from a completion, or when nothing is left
   }
-  m_main_waiting = false;
 }
 
 void Runtime::check_host_pointer(const void* pointer, uint64_t bytes, const char* what) {
@@ -396,9 +387,9 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
   if (managed(destination)) return write_bytes(destination, source, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
-  copy_started(PcieLink::Direction::host_to_device);
+  count_copies(PcieLink::Direction::host_to_device, +1);
   advance_to(done);
-  copy_ended(PcieLink::Direction::host_to_device);
+  count_copies(PcieLink::Direction::host_to_device, -1);
   m_gpu.write(destination, source, bytes);
   m_h2d_bytes.inc(bytes);
 }
@@ -412,9 +403,9 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
-  copy_started(PcieLink::Direction::device_to_host);
+  count_copies(PcieLink::Direction::device_to_host, +1);
   advance_to(done);
-  copy_ended(PcieLink::Direction::device_to_host);
+  count_copies(PcieLink::Direction::device_to_host, -1);
   m_d2h_bytes.inc(bytes);
 }
 
@@ -570,10 +561,7 @@ std::string Runtime::kernel_signature(ModuleId id, const std::string& kernel) co
 
 void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig& config,
                      std::vector<uint8_t> arguments, StreamId stream) {
-  ensure_started();
-  raise_fault();
-  m_streams.check(stream, "launch");
-  wait_for_stream_room();
+  before_async_work(stream, "launch");
   const gpu::Function& function = find_kernel(id, kernel);
   if (arguments.size() != function.param_bytes)
     throw ConfigError(module(id).file + ": kernel '" + kernel + "' takes " +

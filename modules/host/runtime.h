@@ -268,9 +268,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // nothing (the context is dead; the host may free its buffers once the fault is raised).
   void abandon_copies();
   Event& event(EventId id, const char* what);
-  // A copy over PCIe starts or ends (its direction's VCD count).
-  void copy_started(PcieLink::Direction direction);
-  void copy_ended(PcieLink::Direction direction);
+  // Copies over PCIe start (+1) or end (-1): their direction's VCD count.
+  void count_copies(PcieLink::Direction direction, int change);
 
   const gpu::Function& find_kernel(ModuleId module, const std::string& kernel) const;
   // The Gpu's request for a launch of `kernel` whose grids record their device launches in

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "modules/common/scoped_value.h"
 #include "modules/common/sim_time.h"
 #include "modules/host/runtime.h"
 
@@ -40,37 +41,24 @@ StreamOrder::WorkId Runtime::add_work(StreamId stream, StreamWork work,
                                       std::optional<StreamOrder::WorkId> also) {
   const StreamOrder::WorkId id = m_streams.add(stream, also);
   m_stream_work.emplace(id, std::move(work));
-  const bool nested = m_adding_work;
-  m_adding_work = true;
-  try {
-    start_ready_work();
-  } catch (...) {
-    m_adding_work = nested;
-    throw;
-  }
-  m_adding_work = nested;
+  const ScopedValue adding(m_adding_work, true);
+  start_ready_work();
   return id;
 }
 
 void Runtime::start_ready_work() {
   if (m_starting_work) return;  // the loop below takes what became ready
-  m_starting_work = true;
-  try {
-    for (std::vector<StreamOrder::WorkId> ready = m_streams.ready(); !ready.empty();
-         ready = m_streams.ready()) {
-      for (const StreamOrder::WorkId id : ready) {
-        const auto it = m_stream_work.find(id);
-        const StreamWork work = std::move(it->second);
-        m_stream_work.erase(it);
-        const auto& action = m_context_faulted ? work.skip : work.start;
-        if (action) action(id);
-      }
+  const ScopedValue starting(m_starting_work, true);
+  for (std::vector<StreamOrder::WorkId> ready = m_streams.ready(); !ready.empty();
+       ready = m_streams.ready()) {
+    for (const StreamOrder::WorkId id : ready) {
+      const auto it = m_stream_work.find(id);
+      const StreamWork work = std::move(it->second);
+      m_stream_work.erase(it);
+      const auto& action = m_context_faulted ? work.skip : work.start;
+      if (action) action(id);
     }
-  } catch (...) {
-    m_starting_work = false;
-    throw;
   }
-  m_starting_work = false;
 }
 
 void Runtime::work_done(StreamOrder::WorkId work) {
@@ -163,7 +151,7 @@ void Runtime::queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy
         return start_copy_to_device(copy);
       case AsyncCopy::Kind::to_host:
         m_d2h_bytes.inc(copy->bytes);
-        copy_started(PcieLink::Direction::device_to_host);
+        count_copies(PcieLink::Direction::device_to_host, +1);
         return issue_device_parts(copy);
       case AsyncCopy::Kind::memset:
         return issue_device_parts(copy);
@@ -180,7 +168,7 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
       m_pcie.transfer_parts(direction, kernel_now_ps(), copy->bytes, async_copy_part_bytes);
   m_pcie_busy_ps.inc(m_pcie.busy_ps(direction) - busy);
   m_h2d_bytes.inc(copy->bytes);
-  copy_started(direction);
+  count_copies(direction, +1);
   for (uint64_t part = 0; part < arrivals.size(); ++part) {
     const uint64_t offset = part * async_copy_part_bytes;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
@@ -235,8 +223,9 @@ void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes
 void Runtime::copy_done(AsyncCopy& copy) {
   m_async_copies.erase(copy.work);
   if (copy.kind != AsyncCopy::Kind::memset)
-    copy_ended(copy.kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
-                                                       : PcieLink::Direction::device_to_host);
+    count_copies(copy.kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
+                                                         : PcieLink::Direction::device_to_host,
+                 -1);
   work_done(copy.work);
 }
 
