@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
@@ -34,6 +35,19 @@
 namespace ohmvp {
 
 namespace {
+
+// "kernel 'a' is running", "kernels 'a', 'b' and 'c' are running", or what runs when none is.
+std::string running_text(const std::vector<std::string>& kernels) {
+  if (kernels.empty()) return "no kernel is running (copies or the memory's migrations are)";
+  if (kernels.size() == 1) return "kernel '" + kernels[0] + "' is running";
+  std::string text = "kernels";
+  for (size_t k = 0; k < kernels.size(); ++k)
+    text += std::string(k == 0                    ? " '"
+                        : k + 1 == kernels.size() ? " and '"
+                                                  : ", '") +
+            kernels[k] + "'";
+  return text + " are running";
+}
 
 void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
                 const std::map<std::string, std::vector<uint8_t>>& outputs) {
@@ -203,11 +217,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       monitor.clear_line();
       end_if_interrupted();
       for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
-      const std::string kernel = platform.gpu().running_kernel();
-      const std::string running =
-          kernel.empty()
-              ? std::string("no kernel is running (copies or the memory's migrations are)")
-              : "kernel '" + kernel + "' is running";
+      const std::string running = running_text(platform.gpu().running_kernels());
       if (monitor.stalled()) {
         std::ostringstream message;
         message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running

@@ -1,47 +1,82 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
+
+#include "modules/gpu/gpu_config.h"
+#include "modules/gpu/occupancy.h"
 
 namespace ohmvp::gpu {
 
-// Hands the CTAs of a grid, in linear order (x fastest, then y, then z), to SMs that have a
-// free CTA slot. Each SM holds at most `ctas_per_sm` CTAs of the grid (from
-// compute_occupancy). The SM for the next CTA is the first SM with a free slot at or after the
-// SM that follows the last one served, wrapping around: a fresh grid is spread one CTA per SM
-// before any SM gets a second, and a freed slot is refilled in SM order. Deterministic.
+// Hands the CTAs of the running grids to SMs with room for them. Grids are served in the order
+// they were added: a grid's CTAs go out once every earlier grid's have (concurrent kernels fill
+// what the earlier ones leave free, as a GPU's block scheduler does), and a CTA that fits on no
+// SM holds back the later grids. Within a grid CTAs go in linear order (x fastest, then y, then
+// z). A CTA fits on an SM when the SM's CTAs of every grid together, with it, stay within the
+// SM's limits (CTAs, threads counted in whole warps, warps, registers and shared memory as
+// compute_occupancy allocates them), so a grid alone gets compute_occupancy's CTAs per SM.
+// The SM for the next CTA is the first with room at or after the SM that follows the last one
+// served, wrapping around; a grid's first CTA starts the search at SM 0: a fresh grid is spread
+// one CTA per SM before any SM gets a second, and a freed slot is refilled in SM order.
+// Deterministic.
 class CtaDispatcher {
  public:
   struct Assignment {
     uint32_t sm = 0;
+    uint32_t grid = 0;
     uint64_t cta = 0;  // linear CTA index in the grid
   };
 
-  explicit CtaDispatcher(uint32_t sm_count);
+  CtaDispatcher(uint32_t sm_count, const SmLimits& limits, uint32_t warp_size);
 
-  // Starts a grid of `cta_count` CTAs; the previous grid must be complete.
-  void start_grid(uint64_t cta_count, uint32_t ctas_per_sm);
-
-  // The next CTA and its SM, or false when every CTA is dispatched or no SM has a free slot.
+  // Adds grid `grid` (an id not in use) of `cta_count` CTAs, each needing what `occupancy` says.
+  // `all_at_once` (a cooperative launch, whose CTAs all fit the GPU): its first CTA waits until
+  // no SM holds a CTA of another grid, so that every one of its CTAs is resident together.
+  void add_grid(uint32_t grid, uint64_t cta_count, const Occupancy& occupancy,
+                bool all_at_once = false);
+  // The next CTA and its SM, or false when every CTA is dispatched or the next one has no room.
   bool next(Assignment& assignment);
-  // A CTA on `sm` finished; its slot is free again.
-  void finished(uint32_t sm);
+  // A CTA of `grid` on `sm` finished; its resources are free again.
+  void finished(uint32_t sm, uint32_t grid);
+  // Forgets a grid whose CTAs have all finished.
+  void remove_grid(uint32_t grid);
+  // Forgets every grid and every resident CTA (the SMs dropped them after a device fault).
+  void clear();
 
-  uint32_t free_slots(uint32_t sm) const { return m_ctas_per_sm - m_resident[sm]; }
-  uint32_t resident(uint32_t sm) const { return m_resident[sm]; }
-  uint64_t dispatched() const { return m_next_cta; }
-  uint64_t completed() const { return m_completed; }
-  bool all_dispatched() const { return m_next_cta == m_cta_count; }
-  bool grid_done() const { return m_completed == m_cta_count; }
-  uint32_t sm_count() const { return static_cast<uint32_t>(m_resident.size()); }
+  bool grid_done(uint32_t grid) const;
+  bool has_grid(uint32_t grid) const { return find(grid) != nullptr; }
+  bool all_dispatched() const;
+  uint32_t resident(uint32_t sm) const { return m_used[sm].ctas; }
+  uint32_t sm_count() const { return static_cast<uint32_t>(m_used.size()); }
 
  private:
-  std::vector<uint32_t> m_resident;
-  uint32_t m_ctas_per_sm = 0;
+  struct Use {
+    uint32_t ctas = 0;
+    uint64_t threads = 0;
+    uint64_t warps = 0;
+    uint64_t registers = 0;
+    uint64_t shared_bytes = 0;
+  };
+  struct Grid {
+    uint32_t id = 0;
+    uint64_t cta_count = 0;
+    uint64_t next_cta = 0;
+    uint64_t completed = 0;
+    bool all_at_once = false;
+    Use cta;  // what one CTA takes (ctas = 1)
+  };
+
+  std::deque<Grid>::const_iterator locate(uint32_t grid) const;
+  const Grid* find(uint32_t grid) const;
+  Grid& get(uint32_t grid, const char* what);
+  bool fits(const Use& used, const Use& cta) const;
+
+  SmLimits m_limits;
+  uint32_t m_warp_size;
+  std::vector<Use> m_used;  // by SM, every grid's resident CTAs
+  std::deque<Grid> m_grids;
   uint32_t m_next_sm = 0;
-  uint64_t m_cta_count = 0;
-  uint64_t m_next_cta = 0;
-  uint64_t m_completed = 0;
 };
 
 }  // namespace ohmvp::gpu

@@ -72,6 +72,17 @@ struct Gpu::Totals {
   std::array<Scalar*, k_stall_reasons> stalls{};
 };
 
+// A grid on the GPU: what its SMs read, its printf output, when it started.
+struct Gpu::Running {
+  Running(std::unique_ptr<LaunchState> launch, LaunchDone on_done, PrintfBuffer::Reader reader)
+      : state(std::move(launch)), done(std::move(on_done)), printf(std::move(reader)) {}
+  std::unique_ptr<LaunchState> state;
+  LaunchDone done;
+  PrintfBuffer printf;
+  uint64_t start_cycle = 0;  // the first cycle after the GPU took it
+  bool dispatched = false;   // a CTA has gone to an SM
+};
+
 namespace {
 
 uint64_t period_ps_of(const GpuConfig& config) {
@@ -107,7 +118,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
       m_config(config),
       m_map{memory.map().channels, memory.map().interleave_bytes, device_base},
       m_loop("cycle_loop", period_ps_of(config), *this),
-      m_dispatcher(config.sm_count),
+      m_dispatcher(config.sm_count, config.sm, config.warp_size),
       m_totals(std::make_unique<Totals>(stats, this->name())) {
   if (config.l1d.line_bytes != config.l2.line_bytes ||
       config.l1d.sector_bytes != config.l2.sector_bytes) {
@@ -121,10 +132,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
   const sc_core::sc_time period = clock_period();
   for (uint32_t i = 0; i < config.sm_count; ++i) {
     Sm::Callbacks callbacks;
-    callbacks.cta_done = [this](uint32_t sm) { cta_done(sm); };
-    callbacks.fault = [this](const std::string& message, std::optional<uint64_t> address) {
-      fault(message, address);
-    };
+    callbacks.cta_done = [this](uint32_t sm, uint32_t grid) { cta_done(sm, grid); };
+    callbacks.fault = [this](uint32_t grid, const std::string& message,
+                             std::optional<uint64_t> address) { fault(grid, message, address); };
     m_sms.push_back(std::make_unique<Sm>(
         ("sm" + std::to_string(i)).c_str(), i, m_config, m_loop, stats, vcd,
         Sm::LatencyTotals{m_totals->memory_latency, m_totals->load_latency,
@@ -160,24 +170,34 @@ sc_core::sc_time Gpu::clock_period() const {
 void Gpu::launch(const KernelLaunch& launch, LaunchDone done) {
   prepare(launch);  // a bad launch is the caller's error, now
   m_queued.push_back(Queued{launch, std::move(done)});
-  if (!m_running) start_next();
+  start_queued();
 }
 
 void Gpu::launch_first(const KernelLaunch& launch, LaunchDone done) {
   prepare(launch);
   m_queued.push_front(Queued{launch, std::move(done)});
-  if (!m_running) start_next();
+  start_queued();
 }
 
 void Gpu::skip_queued() {
   std::deque<Queued> skipped;
   skipped.swap(m_queued);
-  for (Queued& queued : skipped) {
+  skip(skipped);
+}
+
+void Gpu::skip(std::deque<Queued>& queued) {
+  for (Queued& launch : queued) {
     LaunchResult result;
     result.skipped = true;
-    result.start_cycle = result.end_cycle = m_result.end_cycle;
-    if (queued.done) queued.done(result);
+    result.start_cycle = result.end_cycle = m_last_end_cycle;
+    if (launch.done) launch.done(result);
   }
+}
+
+std::vector<std::string> Gpu::running_kernels() const {
+  std::vector<std::string> kernels;
+  for (const auto& grid : m_running) kernels.push_back(grid->state->launch.kernel);
+  return kernels;
 }
 
 std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
@@ -255,42 +275,76 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
   return state;
 }
 
-void Gpu::start_next() {
-  Queued next = std::move(m_queued.front());
-  m_queued.pop_front();
-  m_state = prepare(next.launch);
-  m_state->grid_id = m_grid_id++;
-  m_state->printf_buffer = &m_printf;
-  m_printf.set_capacity(next.launch.printf_fifo_bytes);
-  m_done = std::move(next.done);
-  m_running = true;
-  m_faulted = false;
-  m_fault_message.clear();
-  m_fault_address.reset();
-  for (auto& sm : m_sms) sm->begin_launch(*m_state);
-  m_dispatcher.start_grid(m_state->cta_count, m_state->occupancy.ctas_per_sm);
+void Gpu::start_queued() {
+  while (!m_faulted && !m_queued.empty() && m_running.size() < m_config.max_resident_grids) {
+    Queued next = std::move(m_queued.front());
+    m_queued.pop_front();
+    start(std::move(next));
+  }
+}
+
+void Gpu::start(Queued next) {
+  if (m_running.empty())
+    for (auto& sm : m_sms) sm->begin_grids();
+  std::unique_ptr<LaunchState> state = prepare(next.launch);
+  state->grid_id = m_grid_id++;
+  const LaunchState* launch = state.get();
+  auto grid = std::make_unique<Running>(
+      std::move(state), std::move(next.done),
+      [this, launch](uint64_t address, void* data, uint64_t bytes) {
+        if (launch->launch.mapped && !launch->launch.mapped(address, bytes)) return false;
+        if (m_translation && address - m_translation->window_base() < m_translation->window_bytes())
+          m_translation->read(address, data, bytes);
+        else
+          read(address, data, bytes);
+        return true;
+      });
+  grid->printf.set_capacity(next.launch.printf_fifo_bytes);
   const uint64_t now = kernel_now_ps();
-  m_start_cycle = (now + m_config.core_period_ps() - 1) / m_config.core_period_ps();
-  m_warp_instructions_before = m_totals->warp_instructions.value();
-  m_thread_instructions_before = m_totals->thread_instructions.value();
+  grid->start_cycle = (now + m_config.core_period_ps() - 1) / m_config.core_period_ps();
+  if (m_running.empty()) m_busy_since = grid->start_cycle;
+  grid->state->printf_buffer = &grid->printf;
+  m_dispatcher.add_grid(grid->state->grid_id, grid->state->cta_count, grid->state->occupancy,
+                        next.launch.grid_workspace != 0);
+  m_running.push_back(std::move(grid));
   m_dispatch_due = true;
   m_loop.wake();
 }
 
+Gpu::Running& Gpu::running(uint32_t grid) {
+  for (auto& r : m_running)
+    if (r->state->grid_id == grid) return *r;
+  throw SimulationError(std::string(name()) + ": grid " + std::to_string(grid) + " is not running");
+}
+
 uint64_t Gpu::step(uint64_t cycle) {
-  if (m_running && m_dispatch_due && !m_faulted) {
+  if (m_dispatch_due && !m_faulted) {
     m_dispatch_due = false;
     CtaDispatcher::Assignment assignment;
-    while (m_dispatcher.next(assignment)) m_sms[assignment.sm]->start_cta(assignment.cta, cycle);
+    while (m_dispatcher.next(assignment)) {
+      Running& grid = running(assignment.grid);
+      if (!grid.dispatched) {
+        // A kernel boundary: the L1s forget what they hold, which may be older than what the
+        // host or the kernels the grid follows wrote (they are not coherent).
+        for (auto& sm : m_sms) sm->invalidate_l1();
+        grid.dispatched = true;
+      }
+      m_sms[assignment.sm]->start_cta(*grid.state, assignment.cta, cycle);
+    }
   }
   uint64_t next = CycleLoop::never;
   for (auto& sm : m_sms) next = std::min(next, sm->due(cycle) ? sm->step(cycle) : sm->wake_cycle());
-  if (m_running && m_dispatch_due && !m_faulted && !m_dispatcher.all_dispatched()) {
-    next = cycle + 1;
-  }
-  if (m_running && (m_faulted || m_dispatcher.grid_done()) &&
-      std::all_of(m_sms.begin(), m_sms.end(), [](const auto& sm) { return sm->idle(); })) {
-    finish(cycle);
+  if (m_dispatch_due && !m_faulted && !m_dispatcher.all_dispatched()) next = cycle + 1;
+  if (m_faulted) {
+    if (!m_running.empty() &&
+        std::all_of(m_sms.begin(), m_sms.end(), [](const auto& sm) { return sm->idle(); })) {
+      finish(m_fault_grid, cycle);
+      while (!m_running.empty()) finish(m_running.front()->state->grid_id, cycle);
+      m_dispatcher.clear();  // forget the stopped grids
+    }
+  } else {
+    for (const uint32_t grid : m_grids_done) finish(grid, cycle);
+    m_grids_done.clear();
   }
   return next;
 }
@@ -304,40 +358,50 @@ bool Gpu::paced() const {
                      [](const auto& sm) { return sm->ldst_head_stalled(); });
 }
 
-void Gpu::cta_done(uint32_t sm) {
+void Gpu::cta_done(uint32_t sm, uint32_t grid) {
   ++m_ctas_done;
-  m_dispatcher.finished(sm);
+  m_dispatcher.finished(sm, grid);
+  if (m_dispatcher.grid_done(grid)) m_grids_done.push_back(grid);
   m_dispatch_due = !m_dispatcher.all_dispatched();
 }
 
-void Gpu::fault(const std::string& message, std::optional<uint64_t> global_address) {
+void Gpu::fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address) {
   if (m_faulted) return;
   m_faulted = true;
+  m_fault_grid = grid;
   m_fault_message = message;
   m_fault_address = global_address;
+  m_grids_done.clear();
   for (auto& sm : m_sms) sm->abort();
 }
 
-void Gpu::finish(uint64_t cycle) {
-  m_running = false;
-  if (m_faulted) m_dispatcher = CtaDispatcher(m_config.sm_count);  // forget the stopped grid
-  for (auto& sm : m_sms) sm->end_launch();
+void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
+  Running& grid = running(grid_id);
+  const LaunchState& state = *grid.state;
+  if (!m_faulted) m_dispatcher.remove_grid(grid_id);
   update_totals();
-  m_result = LaunchResult{};
-  m_result.faulted = m_faulted;
-  m_result.fault = m_fault_message;
-  m_result.fault_address = m_fault_address;
-  std::tie(m_result.printed, m_result.printf_dropped) = m_printf.take();
-  m_result.start_cycle = m_start_cycle;
-  m_result.end_cycle = cycle + 1;
-  m_result.warp_instructions = m_totals->warp_instructions.value() - m_warp_instructions_before;
-  m_result.thread_instructions =
-      m_totals->thread_instructions.value() - m_thread_instructions_before;
-  m_totals->cycles.inc(m_result.cycles());
+  LaunchResult result;
+  result.faulted = m_faulted && grid_id == m_fault_grid;
+  result.stopped = m_faulted && !result.faulted;
+  if (result.faulted) {
+    result.fault = m_fault_message;
+    result.fault_address = m_fault_address;
+  }
+  std::tie(result.printed, result.printf_dropped) = grid.printf.take();
+  result.end_cycle = cycle + 1;
+  result.start_cycle = grid.start_cycle;
+  result.warp_instructions = state.warp_instructions;
+  result.thread_instructions = state.thread_instructions;
+  m_last_end_cycle = result.end_cycle;
   m_totals->launches.inc();
-  m_launch_log.push_back({m_state->launch.kernel, m_state->launch.grid, m_state->launch.block,
-                          m_result.start_cycle, m_result.end_cycle, m_result.warp_instructions,
-                          m_faulted, m_state->occupancy});
+  m_launch_log.push_back({state.launch.kernel, state.launch.grid, state.launch.block,
+                          result.start_cycle, result.end_cycle, result.warp_instructions,
+                          result.faulted, state.occupancy});
+  m_ended.push_back(Ended{std::move(grid.done), result});
+  m_running.erase(std::find_if(m_running.begin(), m_running.end(),
+                               [&](const auto& r) { return r.get() == &grid; }));
+  // The cycles in which some grid ran: a busy period ends with the last grid running.
+  if (m_running.empty()) m_totals->cycles.inc(result.end_cycle - m_busy_since);
   const uint64_t cycles = m_totals->cycles.value();
   m_totals->ipc.set(cycles == 0 ? 0.0
                                 : double(m_totals->warp_instructions.value()) / double(cycles));
@@ -397,19 +461,20 @@ void Gpu::update_totals() {
 }
 
 void Gpu::deliver_done() {
-  LaunchDone done = std::move(m_done);
-  m_done = nullptr;
-  m_state.reset();
+  const uint64_t now = kernel_now_ps();
   std::deque<Queued> skipped;
-  if (m_result.faulted) skipped.swap(m_queued);
-  if (done) done(m_result);  // may put the grids the kernel launched first (launch_first)
-  if (!m_queued.empty() && !m_running) start_next();
-  for (Queued& queued : skipped) {
-    LaunchResult result;
-    result.skipped = true;
-    result.start_cycle = result.end_cycle = m_result.end_cycle;
-    if (queued.done) queued.done(result);
+  while (!m_ended.empty() && m_ended.front().result.end_cycle * m_config.core_period_ps() <= now) {
+    Ended ended = std::move(m_ended.front());
+    m_ended.pop_front();
+    if (ended.result.faulted) {
+      m_faulted = false;
+      skipped.swap(m_queued);
+    }
+    if (ended.done) ended.done(ended.result);  // may put the grids it launched first
+    start_queued();
   }
+  skip(skipped);
+  if (!m_ended.empty()) m_done_event.notify(m_loop.offset_of(m_ended.front().result.end_cycle));
 }
 
 void Gpu::debug(tlm::tlm_command command, uint64_t address, uint8_t* data, uint64_t bytes) {

@@ -31,21 +31,25 @@ namespace ohmvp::gpu {
 // memory controller (the MemorySystem must be built with MemorySystem::Front::per_channel).
 //
 // Public API, for the runtime:
-//  - launch(): runs one kernel launch; launches queue behind each other in call order
-//    (launch_first puts one ahead of them). `done`
-//    runs (from a SystemC process, at the simulated time the launch ended) once every CTA has
-//    finished and every store has reached L2, or once a device fault stopped the launch (then
+//  - launch(): runs one kernel launch. Launches run concurrently, up to
+//    `max_resident_grids` grids at once, the later ones queued in call order (launch_first puts
+//    one ahead of them); a grid's CTAs are dispatched once every earlier grid's have, into the
+//    room the others leave on each SM (CtaDispatcher). The caller orders dependent launches: it
+//    hands over a launch once the work it depends on has ended. `done` runs (from a SystemC
+//    process, at the simulated time the launch ended) once every CTA has finished and every
+//    store has reached L2, or once a device fault stopped the launch (then
 //    LaunchResult::faulted with the message naming kernel, PC and instruction, CTA and thread).
-//    A fault ends the launches queued behind it too: they are not run, and their `done` runs
-//    right after the faulted one's with LaunchResult::skipped, as a CUDA context that met a
-//    device fault runs nothing more.
+//    A fault stops the grids running beside it (LaunchResult::stopped) and ends the launches
+//    queued behind it: they are not run, and their `done` runs right after the faulted one's with
+//    LaunchResult::skipped, as a CUDA context that met a device fault runs nothing more.
 //    Bad launches (unknown kernel, empty grid, short argument block, a CTA that fits no SM, an
 //    instruction the GPU's compute capability lacks) throw ConfigError at the call.
 //  - read()/write(): debug (zero-time) access to device memory through the L2s, for host copies;
 //    the L2s' cached bytes are seen and updated. SimulationError outside the memory.
 // Device addresses start at `device_base` (a multiple of the memory's interleave): the byte at
 // device_base is the memory's first, so a guard below it costs no memory.
-// Statistics: group "gpu" (totals over all launches) and "gpu.smN" / "gpu.smN.subK".
+// Statistics: group "gpu" (totals over all launches; `cycles` counts the cycles in which at
+// least one grid ran) and "gpu.smN" / "gpu.smN.subK".
 class Gpu : public sc_core::sc_module, public CycleLoop::Client {
  public:
   Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& memory,
@@ -62,13 +66,13 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   // Ends the queued launches as a device fault does (each done runs with
   // LaunchResult::skipped): the runtime found a device launch it cannot make.
   void skip_queued();
-  bool busy() const { return m_running || !m_queued.empty(); }
+  bool busy() const { return !m_running.empty() || !m_queued.empty(); }
   // CTAs that have finished, every launch: progress a run monitor can see.
   uint64_t ctas_done() const { return m_ctas_done; }
   // Warp instructions the SMs have issued so far (the `gpu` totals are summed at a launch's end).
   uint64_t warp_instructions_issued() const;
-  // The kernel of the launch running now, or "" between launches.
-  std::string running_kernel() const { return m_running ? m_state->launch.kernel : ""; }
+  // The kernels of the grids running now, in the order they started.
+  std::vector<std::string> running_kernels() const;
 
   void read(uint64_t address, void* data, uint64_t bytes);
   void write(uint64_t address, const void* data, uint64_t bytes);
@@ -96,14 +100,23 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
     KernelLaunch launch;
     LaunchDone done;
   };
+  struct Running;
+  struct Ended {
+    LaunchDone done;
+    LaunchResult result;
+  };
   struct Totals;
 
-  void start_next();
+  void start_queued();
+  void start(Queued next);
+  Running& running(uint32_t grid);
   std::unique_ptr<LaunchState> prepare(const KernelLaunch& launch) const;
-  void cta_done(uint32_t sm);
-  void fault(const std::string& message, std::optional<uint64_t> global_address);
-  void finish(uint64_t cycle);
+  void cta_done(uint32_t sm, uint32_t grid);
+  void fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address);
+  // Ends grid `grid` at `cycle`; after a fault every running grid ends so.
+  void finish(uint32_t grid, uint64_t cycle);
   void deliver_done();
+  void skip(std::deque<Queued>& queued);
   void update_tensor_totals(uint64_t cycles);
   void update_totals();
   // Debug transport in chunks of at most 1 MiB; throws when part of the range is not device memory.
@@ -120,30 +133,21 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   CtaDispatcher m_dispatcher;
 
   std::deque<Queued> m_queued;
-  std::unique_ptr<LaunchState> m_state;
-  LaunchDone m_done;
-  bool m_running = false;
+  std::vector<std::unique_ptr<Running>> m_running;  // in the order they started
+  std::vector<uint32_t> m_grids_done;  // grids whose last CTA finished, to end at the next step
+  std::deque<Ended> m_ended;           // their done callbacks, due at their end cycles
   uint64_t m_ctas_done = 0;
   bool m_dispatch_due = false;
+  // A device fault stopped the running grids; launches wait in the queue (to be skipped) until
+  // the faulted one's done has run.
   bool m_faulted = false;
+  uint32_t m_fault_grid = 0;
   std::string m_fault_message;
   std::optional<uint64_t> m_fault_address;
-  uint64_t m_start_cycle = 0;
+  uint64_t m_busy_since = 0;  // the first cycle of the busy period under way
   uint32_t m_grid_id = 0;
-  uint64_t m_warp_instructions_before = 0;
-  uint64_t m_thread_instructions_before = 0;
-  LaunchResult m_result;
+  uint64_t m_last_end_cycle = 0;
   std::vector<LaunchRecord> m_launch_log;
-  // printf of the running launch: arguments and strings are read through the L2s, as a host
-  // copy reads, after the warp's own stores completed (a call waits for them).
-  PrintfBuffer m_printf{[this](uint64_t address, void* data, uint64_t bytes) {
-    if (m_state && m_state->launch.mapped && !m_state->launch.mapped(address, bytes)) return false;
-    if (m_translation && address - m_translation->window_base() < m_translation->window_bytes())
-      m_translation->read(address, data, bytes);
-    else
-      read(address, data, bytes);
-    return true;
-  }};
   sc_core::sc_event m_done_event;
 
   std::unique_ptr<Totals> m_totals;

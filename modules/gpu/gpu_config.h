@@ -166,6 +166,10 @@ struct GpuConfig {
   TlbConfig tlb;
   TensorCoreConfig tensor;
   uint32_t constant_cache_latency = 4;
+  // Grids that may run at once (concurrent kernels of different streams); more wait in order.
+  // 128: "maximum number of resident grids per device" for compute capability 7.x in the CUDA C++
+  // Programming Guide's technical specifications. 1 runs one kernel at a time.
+  uint32_t max_resident_grids = 128;
 
   const UnitTiming& unit(UnitClass unit) const { return units[unit_index(unit)]; }
   uint64_t core_period_ps() const;

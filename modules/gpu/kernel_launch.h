@@ -57,6 +57,8 @@ struct LaunchResult {
   // Not run: a launch queued before it faulted, and a fault loses the GPU's context, as CUDA's
   // sticky errors do (Gpu::launch).
   bool skipped = false;
+  // Running beside a launch that faulted, and stopped with it (its stores may be partly done).
+  bool stopped = false;
   std::string fault;  // the device fault's message when faulted
   std::optional<uint64_t> fault_address;  // the global address the faulting access used
   uint64_t start_cycle = 0;

@@ -12,7 +12,7 @@
 
 namespace ohmvp::gpu {
 
-// What every SM needs to know about the running launch, computed once when it starts.
+// What every SM needs to know about a running launch, computed once when it starts.
 struct LaunchState {
   KernelLaunch launch;
   std::unique_ptr<KernelLayout> layout;
@@ -28,7 +28,11 @@ struct LaunchState {
   std::vector<std::vector<IssueTraits>> traits;
   // The register-file rows a starting warp zeroes (registers_to_zero).
   std::vector<uint32_t> zeroed_registers;
-  PrintfBuffer* printf_buffer = nullptr;  // the Gpu's, for the launch's printf calls
+  PrintfBuffer* printf_buffer = nullptr;  // the launch's printf calls go here
+
+  // Counted by the SMs as the launch's warps issue.
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
 
   const Instruction& instruction(uint32_t function, uint32_t pc) const {
     return layout->module().functions[function].instructions[pc];

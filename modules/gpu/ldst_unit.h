@@ -112,9 +112,8 @@ class LdstUnit : public tlm::tlm_mm_interface {
   // waits count as l1_stall_cycles once it enters.
   bool head_stalled() const { return m_stalled_since != k_not_stalled; }
   uint32_t mshr_occupancy() const { return m_mshrs.occupancy(); }
-  void invalidate_l1() { m_l1.invalidate_all(); }
-  // A fence at GPU or system scope: what the L1 holds may be older than what other SMs wrote
-  // before it, so the loads after it read the L2.
+  // A fence at GPU or system scope, or a kernel boundary: what the L1 holds may be older than
+  // what other SMs wrote before it, so the loads after it read the L2.
   void invalidate_for_fence();
 
   void free(tlm::tlm_generic_payload* payload) override;

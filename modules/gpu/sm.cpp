@@ -102,8 +102,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const GpuConfig& config, Cycle
   dont_initialize();
 }
 
-void Sm::begin_launch(const LaunchState& launch) {
-  m_launch = &launch;
+void Sm::begin_grids() {
   m_wake_cycle = 0;
   m_idle.assign(m_sub_core_count, IdleSubCore{});
   m_aborted = false;
@@ -113,24 +112,21 @@ void Sm::begin_launch(const LaunchState& launch) {
   for (Warp& warp : m_warps) {
     std::unique_ptr<WarpState> state = std::move(warp.state);
     warp = Warp{};
-    if (state) state->rebind(*launch.layout);
     warp.state = std::move(state);
   }
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
-  for (Scoreboard& scoreboard : m_scoreboards) scoreboard.reset(launch.layout->total_registers());
   if (m_reports_access_waits) m_load_boards = m_scoreboards;
-  m_ctas.clear();
-  m_ctas.resize(std::max(1u, launch.occupancy.ctas_per_sm));
-  for (Cta& cta : m_ctas) cta.shared.reserve(launch.shared_bytes_per_cta);
+  m_ctas.resize(m_config.sm.max_ctas);
+  for (Cta& cta : m_ctas) cta.resident = false;
 }
 
-void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
-  const LaunchState& launch = *m_launch;
+void Sm::start_cta(LaunchState& launch, uint64_t cta_linear, uint64_t cycle) {
   const auto slot =
       std::find_if(m_ctas.begin(), m_ctas.end(), [](const Cta& c) { return !c.resident; });
   if (slot == m_ctas.end()) throw SimulationError(std::string(name()) + ": no free CTA slot");
   const uint32_t cta_index = uint32_t(slot - m_ctas.begin());
   Cta& cta = *slot;
+  cta.launch = &launch;
   cta.resident = true;
   cta.linear = cta_linear;
   cta.live_warps = launch.warps_per_cta;
@@ -179,7 +175,11 @@ void Sm::start_cta(uint64_t cta_linear, uint64_t cycle) {
   for (uint32_t w = 0; w < m_warps.size() && started < launch.warps_per_cta; ++w) {
     Warp& warp = m_warps[w];
     if (warp.resident || warp.memory_in_flight != 0) continue;
-    if (!warp.state) warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
+    if (!warp.state)
+      warp.state = std::make_unique<WarpState>(*launch.layout, m_config.warp_size);
+    else if (&warp.state->layout() != launch.layout.get())
+      warp.state->rebind(*launch.layout);
+    warp.launch = &launch;
     warp.state->start(started, k.block, started * m_config.warp_size, &launch.zeroed_registers);
     warp.resident = true;
     warp.at_barrier = false;
@@ -337,12 +337,13 @@ inline __attribute__((always_inline)) void Sm::fetch_next(Warp& warp) {
   warp.hazard_free = false;
   const WarpState& state = *warp.state;
   if (state.finished()) return;
-  const std::vector<InstructionRegisters>& registers = m_launch->registers[state.function()];
+  const LaunchState& launch = *warp.launch;
+  const std::vector<InstructionRegisters>& registers = launch.registers[state.function()];
   const bool in_function = state.pc() < registers.size();
-  warp.next = in_function ? &m_launch->instruction(state.function(), state.pc()) : &k_past_the_end;
+  warp.next = in_function ? &launch.instruction(state.function(), state.pc()) : &k_past_the_end;
   warp.next_registers = in_function ? &registers[state.pc()] : &k_no_registers;
   warp.next_traits =
-      in_function ? &m_launch->traits[state.function()][state.pc()] : &k_past_the_end_traits;
+      in_function ? &launch.traits[state.function()][state.pc()] : &k_past_the_end_traits;
 }
 
 void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
@@ -391,8 +392,11 @@ void Sm::issue(uint32_t s, uint32_t w, uint64_t cycle) {
     gto->on_issue(scheduler_slot(w));  // without the virtual call
   else
     sub_core.scheduler().on_issue(scheduler_slot(w));
+  const uint32_t executed = lane_count(result.executed_mask);
   m_stats.warp_instructions.inc();
-  m_stats.thread_instructions.inc(lane_count(result.executed_mask));
+  m_stats.thread_instructions.inc(executed);
+  ++warp.launch->warp_instructions;
+  warp.launch->thread_instructions += executed;
   m_stats.active_lanes.inc(lane_count(result.active_mask));
   if (result.yielded) m_stats.path_yields.inc();
   warp.ready_cycle = instruction.unit == UnitClass::branch ? unit_ready : cycle + 1;
@@ -445,7 +449,7 @@ uint32_t Sm::shared_passes(const Warp& warp, const Instruction& instruction, uin
   const WarpState& state = *warp.state;
   uint64_t base = uint64_t(address->offset);
   if (address->symbol != UINT32_MAX) {
-    base += m_launch->layout->module().symbols[address->symbol].offset;
+    base += warp.launch->layout->module().symbols[address->symbol].offset;
   }
   uint64_t shared_lanes = 0;
   for (uint64_t m = lanes; m != 0; m &= m - 1) {
@@ -510,7 +514,7 @@ void Sm::issue_memory(uint32_t w, const InstructionRegisters& registers, Opcode 
   Warp& warp = m_warps[w];
   WarpState& state = *warp.state;
   MemoryRequest& request = state.memory_request();
-  const KernelLaunch& k = m_launch->launch;
+  const KernelLaunch& k = warp.launch->launch;
   const TextureTaps* taps = request.filtered ? &state.texture_taps() : nullptr;
   for (uint64_t m = every_lane_mapped(k, request, taps) ? 0 : request.lanes; m != 0; m &= m - 1) {
     const uint32_t lane = uint32_t(__builtin_ctzll(m));
@@ -735,7 +739,7 @@ void Sm::maybe_finish_cta(uint32_t cta_index) {
   cta.resident = false;
   --m_resident_ctas;
   m_stats.ctas.inc();
-  m_callbacks.cta_done(m_id);
+  m_callbacks.cta_done(m_id, cta.launch->grid_id);
 }
 
 void Sm::schedule_release(uint32_t w, const InstructionRegisters& registers, uint64_t cycle) {
@@ -744,11 +748,11 @@ void Sm::schedule_release(uint32_t w, const InstructionRegisters& registers, uin
 
 void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
   const Cta& cta = m_ctas[warp.cta];
-  const KernelLaunch& k = m_launch->launch;
+  const LaunchState& launch = *warp.launch;
   const Dim3 thread = warp.state->thread(fault.lane);
   const std::string message =
-      describe_fault(fault, m_launch->layout->module(), k.kernel, cta.context.cta, thread);
-  m_callbacks.fault(message, fault.global_address());
+      describe_fault(fault, launch.layout->module(), launch.launch.kernel, cta.context.cta, thread);
+  m_callbacks.fault(launch.grid_id, message, fault.global_address());
 }
 
 void Sm::abort() {

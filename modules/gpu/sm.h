@@ -45,9 +45,13 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
 
   struct Callbacks {
-    std::function<void(uint32_t sm)> cta_done;              // a CTA finished; its slot is free
-    // A device fault: stop the launch. `global_address`: see DeviceFault::global_address.
-    std::function<void(const std::string& message, std::optional<uint64_t> global_address)> fault;
+    // A CTA of grid `grid` finished (its stores too); its resources are free.
+    std::function<void(uint32_t sm, uint32_t grid)> cta_done;
+    // A device fault in grid `grid`: stop the launches. `global_address`: see
+    // DeviceFault::global_address.
+    std::function<void(uint32_t grid, const std::string& message,
+                       std::optional<uint64_t> global_address)>
+        fault;
   };
 
   // The GPU-wide latency histograms every SM samples (the memory one alongside its own).
@@ -63,10 +67,12 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
      StatsRegistry& stats, VcdWriter* vcd, LatencyTotals totals, Callbacks callbacks);
   SC_HAS_PROCESS(Sm);
 
-  // A launch starts: size the warp slots for its kernel.
-  void begin_launch(const LaunchState& launch);
-  // Makes CTA `cta_linear` of the running launch resident from `cycle`.
-  void start_cta(uint64_t cta_linear, uint64_t cycle);
+  // The GPU starts a grid with none running: forget what the last ones left (an abort, the
+  // results of their last warps).
+  void begin_grids();
+  // Makes CTA `cta_linear` of `launch` resident from `cycle`; CTAs of several grids may be
+  // resident at once (CtaDispatcher decides what fits).
+  void start_cta(LaunchState& launch, uint64_t cta_linear, uint64_t cycle);
   // Simulates `cycle`; returns the next cycle with work of its own (CycleLoop::never if none).
   uint64_t step(uint64_t cycle) {
     const uint64_t next = simulate(cycle);
@@ -91,8 +97,10 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   void remote_response(LdstUnit::Outbound& request);
   // A TLB shootdown: the driver is about to unmap the pages [address, address + bytes) overlaps.
   void invalidate_translations(uint64_t address, uint64_t bytes);
-  // Kernel boundary: the L1 forgets everything (it is not coherent with other SMs' stores).
-  void end_launch() { m_ldst.invalidate_l1(); }
+  // A kernel boundary: the L1 forgets what it holds (it is not coherent with other SMs' stores
+  // or the host's copies); a line with a fetch in flight for another grid's loads keeps it for
+  // them, as at a fence.
+  void invalidate_l1() { m_ldst.invalidate_for_fence(); }
 
   uint32_t id() const { return m_id; }
   const SmStats& stats() const { return m_stats; }
@@ -107,6 +115,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
 
  private:
   struct Cta {
+    LaunchState* launch = nullptr;
     bool resident = false;
     uint64_t linear = 0;
     uint32_t live_warps = 0;  // warps that have not finished
@@ -118,6 +127,7 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   };
   struct Warp {
     std::unique_ptr<WarpState> state;  // made when the slot first starts a warp, then kept
+    LaunchState* launch = nullptr;     // its CTA's
     bool resident = false;
     bool at_barrier = false;
     uint32_t generation = 0;  // bumped when the slot takes a new warp
@@ -204,7 +214,6 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   TensorCoreTiming m_tensor;
   uint64_t m_shared_free_cycle = 0;  // the bank array takes the next access from here
 
-  const LaunchState* m_launch = nullptr;
   std::vector<Cta> m_ctas;
   std::vector<Warp> m_warps;
   std::vector<Scoreboard> m_scoreboards;  // by warp slot

@@ -111,8 +111,9 @@ Runtime::Runtime(sc_core::sc_module_name name, gpu::Gpu& gpu, const PcieLinkConf
                                         "copies, managed pages' migrations and the GPU's "
                                         "accesses in host memory")),
       m_kernel_ps(stats.counter(this->name(), "kernel_time", "ps",
-                                "simulated time from each launch's start on the GPU to its "
-                                "completion, summed")),
+                                "simulated time in which launches ran on the GPU: from "
+                                "each launch's start to its completion, time two launches "
+                                "overlap counted once")),
       m_chunks_lent(stats.counter(this->name(), "chunks_lent", "chunks",
                                   "chunks of this GPU's memory a harvesting GPU borrowed")),
       m_chunks_taken_back(stats.counter(this->name(), "chunks_taken_back", "chunks",
@@ -591,6 +592,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
     m_gpu.launch(request, [this, state](const gpu::LaunchResult& result) {
       grid_done(*state, result, state->kernel, 0);
     });
+    ++m_launches_on_gpu;  // after the GPU's checks: its done runs later, from a SystemC process
   };
   // After a fault, launches are not run: the work is skipped when its turn comes.
   const bool waits = m_context_faulted || m_streams.would_wait(stream);
@@ -693,6 +695,7 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
     merged.end_cycle = result.end_cycle;
     merged.warp_instructions += result.warp_instructions;
     merged.thread_instructions += result.thread_instructions;
+    merged.stopped = merged.stopped || result.stopped;
     if (result.faulted && !merged.faulted) {
       merged.faulted = true;
       merged.fault = result.fault;
@@ -702,25 +705,37 @@ void Runtime::grid_done(Pending& pending, const gpu::LaunchResult& result,
   if (pending.device_local_region) m_allocator.free(pending.device_local_region);
   pending.device_local_region = 0;
   std::vector<gpu::DeviceLaunch> made = pending.device_launches.take(m_heap.get());
-  if (!result.faulted && !result.skipped)
+  if (!result.faulted && !result.skipped && !result.stopped)
     for (auto launch = made.rbegin(); launch != made.rend(); ++launch)
       pending.device_work.push_front(DeviceWork{*launch, kernel, depth + 1});
   else
     for (const gpu::DeviceLaunch& launch : made) m_heap->release(launch.parameter_buffer);
-  if (!pending.result.faulted && !pending.device_work.empty() && start_device_work(pending)) return;
+  if (!pending.result.faulted && !pending.result.stopped && !pending.device_work.empty() &&
+      start_device_work(pending))
+    return;
   for (const DeviceWork& dropped : pending.device_work)
     m_heap->release(dropped.launch.parameter_buffer);
   pending.device_work.clear();
   pending.done = true;
-  // From the core cycle its grid started on, not its call: the GPU runs one grid at a time, so
-  // the launches' times do not overlap.
-  if (!pending.result.skipped)
-    m_kernel_ps.inc(now_ps() - pending.result.start_cycle * m_gpu.config().core_period_ps());
+  count_kernel_time(pending.result);
   if (pending.result.faulted) {
     m_context_faulted = true;
     abandon_copies();
   }
   work_done(pending.work);
+}
+
+void Runtime::count_kernel_time(const gpu::LaunchResult& result) {
+  // From the core cycle the grid started on, not the call. Launches of other streams overlap:
+  // a busy period lasts while launches are on the GPU, from the earliest start among them.
+  const uint64_t period = m_gpu.config().core_period_ps();
+  if (!result.skipped)
+    m_kernels_since_ps =
+        std::min(m_kernels_since_ps.value_or(UINT64_MAX), result.start_cycle * period);
+  if (--m_launches_on_gpu == 0 && m_kernels_since_ps) {
+    m_kernel_ps.inc(now_ps() - *m_kernels_since_ps);
+    m_kernels_since_ps.reset();
+  }
 }
 
 bool Runtime::start_device_work(Pending& pending) {

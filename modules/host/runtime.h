@@ -41,7 +41,8 @@ namespace ohmvp {
 //
 // Streams and events (cudaStreamCreate, cudaMemcpyAsync, cudaEventRecord, ...) order work as
 // CUDA does (StreamOrder; stream 0 is the legacy default stream, which every synchronous call
-// above uses). A launch runs when its stream lets it, one grid at a time on the GPU; an
+// above uses). A launch goes to the GPU when its stream lets it, beside the kernels of other
+// streams that are running (Gpu::launch); an
 // asynchronous copy crosses PCIe in parts and the GPU's copy engine moves each part through the
 // L2s, so copies overlap kernels of other streams and copies the other way.
 //
@@ -280,6 +281,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
                                  Pending& pending, uint64_t& local_region, bool from_host);
   // A grid of `pending`'s ended (depth 0: the host's, else one launched from the device): queues
   // the grids it launched, starts the next one, or marks the launch done.
+  // Adds a finished launch's time on the GPU to kernel_time (overlapping launches once).
+  void count_kernel_time(const gpu::LaunchResult& result);
   void grid_done(Pending& pending, const gpu::LaunchResult& result, const std::string& kernel,
                  uint32_t depth);
   // Starts the next grid launched from the device; false when it cannot run (then `pending`
@@ -371,6 +374,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   Counter& m_pcie_busy_ps;
   Counter& m_pcie_link_busy_ps;
   Counter& m_kernel_ps;
+  uint32_t m_launches_on_gpu = 0;              // the host's launches handed to the GPU, not done
+  std::optional<uint64_t> m_kernels_since_ps;  // the busy period's first start
   Counter& m_chunks_lent;
   Counter& m_chunks_taken_back;
 };

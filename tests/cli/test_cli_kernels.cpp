@@ -2021,6 +2021,44 @@ TEST_CASE(
   CHECK(in_order["stats"]["host"]["host_to_device_bytes"]["value"] == 2 * 32768 * 4);
 }
 
+TEST_CASE("cli: kernels of different streams run at once unless the GPU holds one grid") {
+  const std::string dir = scratch_dir("streams_grids");
+  // vecadd_streams with its buffers copied in first: its four kernels, one a stream, all at once.
+  auto workload = shipped_kernel_workload("vecadd_streams");
+  workload["name"] = "vecadd_streams";  // its reference
+  for (auto& buffer : workload["buffers"]) buffer.erase("copy_in");
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& step : workload["launches"])
+    if (step.contains("kernel")) kernels.push_back(step);
+  workload["launches"] = kernels;
+  write_text(dir + "/w.json", workload.dump());
+  const std::string args = "run -q -p gpu_small --workload " + dir + "/w.json --verify --out ";
+  const CliResult concurrent = run_ohmvp(args + dir + "/c");
+  const CliResult one_grid = run_ohmvp(args + dir + "/o --set gpu.max_resident_grids=1");
+  INFO(concurrent.output << one_grid.output);
+  REQUIRE(concurrent.exit_code == 0);
+  REQUIRE(one_grid.exit_code == 0);
+  const auto launches = [&](const std::string& run) {
+    return nlohmann::json::parse(read_text(dir + run + "/report.json"))["launches"];
+  };
+  const auto overlapping = [](const nlohmann::json& runs) {
+    for (size_t i = 0; i < runs.size(); ++i)
+      for (size_t j = i + 1; j < runs.size(); ++j) {
+        const uint64_t si = runs[i]["start_cycle"], sj = runs[j]["start_cycle"];
+        const uint64_t ei = si + runs[i]["cycles"].get<uint64_t>();
+        const uint64_t ej = sj + runs[j]["cycles"].get<uint64_t>();
+        if (si < ej && sj < ei) return true;
+      }
+    return false;
+  };
+  CHECK(overlapping(launches("/c")));
+  CHECK_FALSE(overlapping(launches("/o")));
+
+  const CliResult none = run_ohmvp(args + dir + "/n --set gpu.max_resident_grids=0");
+  CHECK(none.exit_code != 0);
+  CHECK_THAT(none.output, Contains("gpu.max_resident_grids"));
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

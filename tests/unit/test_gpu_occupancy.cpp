@@ -19,6 +19,18 @@ Occupancy occupancy(uint32_t threads, uint32_t registers, uint64_t shared = 0,
   return compute_occupancy(CtaResources{threads, registers, shared}, limits, 32);
 }
 
+using Placed = std::vector<std::pair<uint32_t, uint64_t>>;  // (SM, CTA)
+
+Placed dispatch_all(CtaDispatcher& dispatcher, uint32_t grid) {
+  Placed got;
+  CtaDispatcher::Assignment a;
+  while (dispatcher.next(a)) {
+    CHECK(a.grid == grid);
+    got.emplace_back(a.sm, a.cta);
+  }
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE("occupancy: PTX registers in 32-bit units", "[sm]") {
@@ -102,53 +114,127 @@ TEST_CASE("occupancy: a CTA that cannot fit is a ConfigError", "[sm]") {
 }
 
 TEST_CASE("CTA dispatcher: breadth-first over SMs, refilling freed slots", "[sm]") {
-  CtaDispatcher dispatcher(3);
-  dispatcher.start_grid(8, 2);
-  std::vector<std::pair<uint32_t, uint64_t>> got;
-  CtaDispatcher::Assignment a;
-  while (dispatcher.next(a)) got.emplace_back(a.sm, a.cta);
-  CHECK(got ==
-        std::vector<std::pair<uint32_t, uint64_t>>{{0, 0}, {1, 1}, {2, 2}, {0, 3}, {1, 4}, {2, 5}});
-  CHECK(dispatcher.free_slots(0) == 0);
+  CtaDispatcher dispatcher(3, volta, 32);
+  const Occupancy two_per_sm = occupancy(1024, 32);  // 1024 threads: two fit an SM
+  REQUIRE(two_per_sm.ctas_per_sm == 2);
+  dispatcher.add_grid(7, 8, two_per_sm);
+  CHECK(dispatch_all(dispatcher, 7) == Placed{{0, 0}, {1, 1}, {2, 2}, {0, 3}, {1, 4}, {2, 5}});
+  CHECK(dispatcher.resident(0) == 2);
   CHECK_FALSE(dispatcher.all_dispatched());
 
-  dispatcher.finished(1);
+  CtaDispatcher::Assignment a;
+  dispatcher.finished(1, 7);
   REQUIRE(dispatcher.next(a));
   CHECK(a.sm == 1);
   CHECK(a.cta == 6);
   CHECK_FALSE(dispatcher.next(a));
 
-  dispatcher.finished(0);
-  dispatcher.finished(2);
+  dispatcher.finished(0, 7);
+  dispatcher.finished(2, 7);
   REQUIRE(dispatcher.next(a));
   CHECK(a.sm == 2);  // the search starts after SM 1, the last one served
   CHECK(a.cta == 7);
   CHECK(dispatcher.all_dispatched());
   CHECK_FALSE(dispatcher.next(a));
-  CHECK(dispatcher.completed() == 3);
-  CHECK_THROWS_AS(dispatcher.start_grid(4, 2), SimulationError);
+  CHECK_THROWS_AS(dispatcher.remove_grid(7), SimulationError);  // five CTAs are unfinished
 
   CHECK(dispatcher.resident(0) == 1);
   CHECK(dispatcher.resident(1) == 2);
   CHECK(dispatcher.resident(2) == 2);
-  for (uint32_t sm : {0u, 1u, 1u, 2u, 2u}) dispatcher.finished(sm);
-  CHECK(dispatcher.grid_done());
-  CHECK_THROWS_AS(dispatcher.finished(0), SimulationError);
+  for (uint32_t sm : {0u, 1u, 1u, 2u, 2u}) dispatcher.finished(sm, 7);
+  CHECK(dispatcher.grid_done(7));
+  CHECK_THROWS_AS(dispatcher.finished(0, 7), SimulationError);
+  dispatcher.remove_grid(7);
+  CHECK_FALSE(dispatcher.has_grid(7));
 
   // The next grid starts again at SM 0.
-  dispatcher.start_grid(1, 4);
+  dispatcher.add_grid(8, 1, occupancy(64, 32));
   REQUIRE(dispatcher.next(a));
   CHECK(a.sm == 0);
   CHECK(a.cta == 0);
+  CHECK(a.grid == 8);
+}
+
+TEST_CASE("CTA dispatcher: a later grid fills the room the earlier ones leave", "[sm]") {
+  CtaDispatcher dispatcher(3, volta, 32);
+  dispatcher.add_grid(1, 4, occupancy(1024, 32));  // two a SM
+  dispatcher.add_grid(2, 10, occupancy(256, 32));  // eight a SM alone, by threads
+  CtaDispatcher::Assignment a;
+  Placed first, second;
+  while (dispatcher.next(a)) (a.grid == 1 ? first : second).emplace_back(a.sm, a.cta);
+  CHECK(first == Placed{{0, 0}, {1, 1}, {2, 2}, {0, 3}});
+  // SM 0 is full; SMs 1 and 2 have 1024 threads left: four CTAs of the second grid each.
+  CHECK(second == Placed{{1, 0}, {2, 1}, {1, 2}, {2, 3}, {1, 4}, {2, 5}, {1, 6}, {2, 7}});
+  CHECK_FALSE(dispatcher.all_dispatched());
+  dispatcher.finished(0, 1);  // a CTA of the first grid frees 1024 threads on SM 0
+  CHECK(dispatch_all(dispatcher, 2) == Placed{{0, 8}, {0, 9}});
+  CHECK(dispatcher.all_dispatched());
+  CHECK(dispatcher.resident(0) == 3);
+  CHECK_THROWS_AS(dispatcher.finished(0, 3), SimulationError);  // no such grid
+  CHECK_THROWS_AS(dispatcher.add_grid(2, 1, occupancy(32, 32)), SimulationError);
+}
+
+TEST_CASE("CTA dispatcher: a CTA that does not fit holds back the later grids", "[sm]") {
+  CtaDispatcher dispatcher(1, volta, 32);
+  dispatcher.add_grid(1, 1, occupancy(128, 32, 64 * 1024));  // 64 KiB of the 96 KiB
+  dispatcher.add_grid(2, 1, occupancy(128, 32, 48 * 1024));  // does not fit beside it
+  dispatcher.add_grid(3, 1, occupancy(32, 32));              // would, but waits its turn
+  CHECK(dispatch_all(dispatcher, 1) == Placed{{0, 0}});
+  dispatcher.finished(0, 1);
+  dispatcher.remove_grid(1);
+  CtaDispatcher::Assignment a;
+  REQUIRE(dispatcher.next(a));
+  CHECK(a.grid == 2);
+  REQUIRE(dispatcher.next(a));
+  CHECK(a.grid == 3);
+  CHECK(dispatcher.resident(0) == 2);
+  dispatcher.clear();  // a device fault: every grid and CTA is forgotten
+  CHECK(dispatcher.resident(0) == 0);
+  CHECK_FALSE(dispatcher.has_grid(2));
+  CHECK_FALSE(dispatcher.next(a));
+}
+
+TEST_CASE("CTA dispatcher: registers and CTA slots are shared between grids", "[sm]") {
+  SmLimits limits = volta;
+  limits.max_ctas = 3;
+  CtaDispatcher dispatcher(1, limits, 32);
+  dispatcher.add_grid(1, 1, occupancy(512, 64, 0, limits));   // 32768 registers, half the file
+  dispatcher.add_grid(2, 2, occupancy(256, 128, 0, limits));  // 32768 each: one fits beside
+  dispatcher.add_grid(3, 4, occupancy(32, 0, 0, limits));
+  CtaDispatcher::Assignment a;
+  CHECK((dispatcher.next(a) && a.grid == 1));
+  CHECK((dispatcher.next(a) && a.grid == 2 && a.cta == 0));
+  CHECK_FALSE(dispatcher.next(a));  // grid 2's second CTA: no registers left
+  dispatcher.finished(0, 1);
+  CHECK((dispatcher.next(a) && a.grid == 2 && a.cta == 1));
+  CHECK((dispatcher.next(a) && a.grid == 3));
+  CHECK_FALSE(dispatcher.next(a));  // three CTAs: the SM's limit
+}
+
+TEST_CASE("CTA dispatcher: a cooperative grid waits for the SMs to empty, then goes whole",
+          "[sm]") {
+  CtaDispatcher dispatcher(2, volta, 32);
+  dispatcher.add_grid(1, 1, occupancy(32, 32));
+  dispatcher.add_grid(2, 4, occupancy(1024, 32), true);  // two a SM: all four at once
+  dispatcher.add_grid(3, 1, occupancy(32, 32));
+  CtaDispatcher::Assignment a;
+  CHECK((dispatcher.next(a) && a.grid == 1));
+  CHECK_FALSE(dispatcher.next(a));  // room for a CTA of grid 2, but not for all four
+  dispatcher.finished(0, 1);
+  CHECK(dispatch_all(dispatcher, 2) == Placed{{0, 0}, {1, 1}, {0, 2}, {1, 3}});
+  dispatcher.add_grid(4, 1, occupancy(32, 32), true);
+  dispatcher.finished(0, 2);
+  CHECK((dispatcher.next(a) && a.grid == 3));  // into the room grid 2 left
+  CHECK_FALSE(dispatcher.next(a));             // grid 4 waits for the SMs to empty
 }
 
 TEST_CASE("CTA dispatcher: an empty grid is done at once", "[sm]") {
-  CtaDispatcher dispatcher(2);
-  dispatcher.start_grid(0, 1);
+  CtaDispatcher dispatcher(2, volta, 32);
+  dispatcher.add_grid(0, 0, occupancy(32, 32));
   CtaDispatcher::Assignment a;
   CHECK_FALSE(dispatcher.next(a));
-  CHECK(dispatcher.grid_done());
-  CHECK_THROWS_AS(CtaDispatcher(0), SimulationError);
+  CHECK(dispatcher.grid_done(0));
+  CHECK_THROWS_AS(CtaDispatcher(0, volta, 32), SimulationError);
 }
 
 TEST_CASE(

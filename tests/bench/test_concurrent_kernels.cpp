@@ -1,0 +1,186 @@
+// Kernels of different streams running at once on the small GPU platform (four Volta SMs): CTAs
+// of a later grid fill the room an earlier one leaves, in order; kernel_time and gpu.cycles count
+// the time two kernels overlap once; the default stream still runs one kernel after another; a
+// fault stops the kernels beside it. One platform for the whole executable (SystemC elaborates
+// once); the test cases run in file order.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "modules/common/errors.h"
+#include "modules/host/kernel_arguments.h"
+#include "platforms/catalog.h"
+#include "platforms/gpu_platform.h"
+
+namespace {
+
+using ohmvp::Runtime;
+using ohmvp::gpu::LaunchRecord;
+
+ohmvp::GpuPlatform& platform() {
+  static ohmvp::GpuPlatform instance("gpu_small");
+  return instance;
+}
+
+struct Vecadd {
+  Runtime& cuda = platform().runtime();
+  Runtime::ModuleId module =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  // c = a + b over n floats, in CTAs of 256 threads.
+  void launch(uint64_t a, uint64_t b, uint64_t c, uint32_t n, Runtime::StreamId stream) {
+    Runtime::LaunchConfig config;
+    config.grid = {(n + 255) / 256, 1, 1};
+    config.block = {256, 1, 1};
+    cuda.launch(module, "vecadd", config,
+                ohmvp::KernelArguments(cuda, module, "vecadd").add(a).add(b).add(c).add(n).bytes(),
+                stream);
+  }
+};
+
+// n floats a[i] = i and b[i] = 2i on the device, and c for their sum (the fault's reset frees
+// them).
+struct Buffers {
+  Runtime& cuda;
+  uint32_t n;
+  uint64_t a, b, c;
+  Buffers(Runtime& runtime, uint32_t count)
+      : cuda(runtime),
+        n(count),
+        a(runtime.malloc(count * 4)),
+        b(runtime.malloc(count * 4)),
+        c(runtime.malloc(count * 4)) {
+    std::vector<float> values(n);
+    for (uint32_t i = 0; i < n; ++i) values[i] = float(i);
+    cuda.copy_to_device(a, values.data(), n * 4);
+    for (float& v : values) v *= 2;
+    cuda.copy_to_device(b, values.data(), n * 4);
+    cuda.memset(c, 0, n * 4);
+  }
+  bool summed() const {
+    std::vector<float> out(n);
+    cuda.copy_to_host(out.data(), c, n * 4);
+    for (uint32_t i = 0; i < n; ++i)
+      if (out[i] != 3.0f * float(i)) return false;
+    return true;
+  }
+};
+
+uint64_t counter(const char* group, const char* name) {
+  return platform().stats().find_counter(group, name)->value();
+}
+
+// The launches logged since `first`.
+std::vector<LaunchRecord> logged_since(size_t first) {
+  const auto& log = platform().gpu().launch_log();
+  return {log.begin() + long(first), log.end()};
+}
+
+bool overlap(const LaunchRecord& x, const LaunchRecord& y) {
+  return x.start_cycle < y.end_cycle && y.start_cycle < x.end_cycle;
+}
+
+}  // namespace
+
+TEST_CASE("concurrent kernels: two small grids on two streams start together") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  Buffers one(cuda, 1024), two(cuda, 1024);  // four CTAs each: one per SM
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  const size_t first = platform().gpu().launch_log().size();
+  const uint64_t kernel_ps = counter("host", "kernel_time");
+  const uint64_t cycles = counter("gpu", "cycles");
+  vecadd.launch(one.a, one.b, one.c, one.n, s1);
+  vecadd.launch(two.a, two.b, two.c, two.n, s2);
+  cuda.synchronize();
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 2);
+  // Both grids started in the same cycle, the second's CTAs in the room the first's left.
+  CHECK(runs[1].start_cycle == runs[0].start_cycle);
+  const uint64_t begin = runs[0].start_cycle;
+  const uint64_t end = std::max(runs[0].end_cycle, runs[1].end_cycle);
+  // The time they overlap is counted once.
+  CHECK(counter("gpu", "cycles") - cycles == end - begin);
+  CHECK(counter("host", "kernel_time") - kernel_ps ==
+        (end - begin) * platform().gpu().config().core_period_ps());
+  CHECK(one.summed());
+  CHECK(two.summed());
+}
+
+TEST_CASE("concurrent kernels: the default stream runs its kernels one after another") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  Buffers one(cuda, 1024), two(cuda, 1024);
+  const size_t first = platform().gpu().launch_log().size();
+  const uint64_t kernel_ps = counter("host", "kernel_time");
+  vecadd.launch(one.a, one.b, one.c, one.n, Runtime::default_stream);
+  vecadd.launch(two.a, two.b, two.c, two.n, Runtime::default_stream);
+  cuda.synchronize();
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].start_cycle >= runs[0].end_cycle);
+  CHECK(counter("host", "kernel_time") - kernel_ps ==
+        (runs[0].end_cycle - runs[0].start_cycle + runs[1].end_cycle - runs[1].start_cycle) *
+            platform().gpu().config().core_period_ps());
+  CHECK(one.summed());
+  CHECK(two.summed());
+}
+
+TEST_CASE("concurrent kernels: a grid that fills the GPU leaves the next its tail") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  // 64 CTAs of 256 threads: eight fit an SM (2048 threads), so the first 32 fill the GPU.
+  Buffers big(cuda, 64 * 256), small(cuda, 1024);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  const size_t first = platform().gpu().launch_log().size();
+  const uint64_t serial_start = sc_core::sc_time_stamp().value();
+  vecadd.launch(big.a, big.b, big.c, big.n, Runtime::default_stream);
+  vecadd.launch(small.a, small.b, small.c, small.n, Runtime::default_stream);
+  cuda.synchronize();
+  const uint64_t serial_ps = sc_core::sc_time_stamp().value() - serial_start;
+
+  const uint64_t start = sc_core::sc_time_stamp().value();
+  vecadd.launch(big.a, big.b, big.c, big.n, s1);
+  vecadd.launch(small.a, small.b, small.c, small.n, s2);
+  cuda.synchronize();
+  const uint64_t concurrent_ps = sc_core::sc_time_stamp().value() - start;
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 4);
+  const LaunchRecord& filling = runs[2];
+  const LaunchRecord& tail = runs[3];
+  // Both start together; the second grid's CTAs wait until the first's are all on SMs and some
+  // have ended (it takes longer than alone), then run beside the first's last ones.
+  CHECK(tail.start_cycle == filling.start_cycle);
+  CHECK(tail.end_cycle - tail.start_cycle > runs[1].end_cycle - runs[1].start_cycle);
+  CHECK(overlap(filling, tail));
+  CHECK(concurrent_ps < serial_ps);
+  CHECK(big.summed());
+  CHECK(small.summed());
+}
+
+TEST_CASE("concurrent kernels: a fault stops the kernel running beside it") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  Buffers big(cuda, 64 * 256);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  const size_t first = platform().gpu().launch_log().size();
+  vecadd.launch(big.a, big.b, big.c, big.n, s1);
+  vecadd.launch(big.a, big.b, 0, 256, s2);        // stores through null: faults
+  vecadd.launch(big.a, big.b, big.c, big.n, s1);  // skipped
+  CHECK_THROWS_AS(cuda.synchronize(), ohmvp::DeviceFaultError);
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 2);  // the third launch never ran
+  CHECK(runs[0].faulted);     // the faulting grid ends first, then the one it stopped
+  CHECK(runs[0].grid.x == 1);
+  CHECK_FALSE(runs[1].faulted);
+  CHECK(overlap(runs[0], runs[1]));
+  CHECK(runs[0].end_cycle == runs[1].end_cycle);
+  cuda.reset();
+
+  // After the reset kernels run again, on streams too.
+  Vecadd reloaded;
+  Buffers again(cuda, 1024);
+  const auto s3 = cuda.create_stream();
+  reloaded.launch(again.a, again.b, again.c, again.n, s3);
+  cuda.synchronize();
+  CHECK(again.summed());
+}
