@@ -156,6 +156,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
     m_crossbar->out[c]->bind(m_slices.back()->in);
     m_slices.back()->out.bind(memory.channel_socket(c));
   }
+  m_trace_grids.attach(vcd, this->name(), "grids_running", 16);
   SC_METHOD(deliver_done);
   sensitive << m_done_event;
   dont_initialize();
@@ -328,6 +329,7 @@ uint64_t Gpu::step(uint64_t cycle) {
         // host or the kernels the grid follows wrote (they are not coherent).
         for (auto& sm : m_sms) sm->invalidate_l1();
         grid.dispatched = true;
+        m_trace_grids.set(++m_grids_on_sms, m_loop.time_ps(cycle));
       }
       m_sms[assignment.sm]->start_cta(*grid.state, assignment.cta, cycle);
     }
@@ -393,6 +395,7 @@ void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
   result.warp_instructions = state.warp_instructions;
   result.thread_instructions = state.thread_instructions;
   m_last_end_cycle = result.end_cycle;
+  if (grid.dispatched) m_trace_grids.set(--m_grids_on_sms, m_loop.time_ps(result.end_cycle));
   m_totals->launches.inc();
   m_launch_log.push_back({state.launch.kernel, state.launch.grid, state.launch.block,
                           result.start_cycle, result.end_cycle, result.warp_instructions,

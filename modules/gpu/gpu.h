@@ -145,6 +145,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   std::string m_fault_message;
   std::optional<uint64_t> m_fault_address;
   uint64_t m_busy_since = 0;  // the first cycle of the busy period under way
+  uint32_t m_grids_on_sms = 0;  // grids whose CTAs have started and that have not ended
+  TraceSignal m_trace_grids;
   uint32_t m_grid_id = 0;
   uint64_t m_last_end_cycle = 0;
   std::vector<LaunchRecord> m_launch_log;
