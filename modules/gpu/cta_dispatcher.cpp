@@ -29,6 +29,24 @@ void CtaDispatcher::add_grid(uint32_t grid, uint64_t cta_count, const Occupancy&
   m_grids.push_back(added);
 }
 
+CtaDispatcher::Use& CtaDispatcher::Use::operator+=(const Use& cta) {
+  ctas += cta.ctas;
+  threads += cta.threads;
+  warps += cta.warps;
+  registers += cta.registers;
+  shared_bytes += cta.shared_bytes;
+  return *this;
+}
+
+CtaDispatcher::Use& CtaDispatcher::Use::operator-=(const Use& cta) {
+  ctas -= cta.ctas;
+  threads -= cta.threads;
+  warps -= cta.warps;
+  registers -= cta.registers;
+  shared_bytes -= cta.shared_bytes;
+  return *this;
+}
+
 bool CtaDispatcher::fits(const Use& used, const Use& cta) const {
   return used.ctas + cta.ctas <= m_limits.max_ctas &&
          used.threads + cta.threads <= m_limits.max_threads &&
@@ -52,11 +70,7 @@ bool CtaDispatcher::next(Assignment& assignment) {
     const uint32_t sm = (m_next_sm + i) % count;
     Use& used = m_used[sm];
     if (!fits(used, head->cta)) continue;
-    used.ctas += head->cta.ctas;
-    used.threads += head->cta.threads;
-    used.warps += head->cta.warps;
-    used.registers += head->cta.registers;
-    used.shared_bytes += head->cta.shared_bytes;
+    used += head->cta;
     assignment = Assignment{sm, head->id, head->next_cta++};
     m_next_sm = (sm + 1) % count;
     return true;
@@ -69,12 +83,7 @@ void CtaDispatcher::finished(uint32_t sm, uint32_t grid) {
   if (sm >= sm_count() || g.completed == g.next_cta || m_used[sm].ctas == 0)
     throw SimulationError("CTA dispatcher: SM " + std::to_string(sm) + " finished a CTA of grid " +
                           std::to_string(grid) + " it does not hold");
-  Use& used = m_used[sm];
-  used.ctas -= g.cta.ctas;
-  used.threads -= g.cta.threads;
-  used.warps -= g.cta.warps;
-  used.registers -= g.cta.registers;
-  used.shared_bytes -= g.cta.shared_bytes;
+  m_used[sm] -= g.cta;
   ++g.completed;
 }
 

@@ -57,6 +57,8 @@ class CtaDispatcher {
     uint64_t warps = 0;
     uint64_t registers = 0;
     uint64_t shared_bytes = 0;
+    Use& operator+=(const Use& cta);
+    Use& operator-=(const Use& cta);
   };
   struct Grid {
     uint32_t id = 0;

@@ -79,8 +79,11 @@ struct Gpu::Running {
   std::unique_ptr<LaunchState> state;
   LaunchDone done;
   PrintfBuffer printf;
-  uint64_t start_cycle = 0;  // the first cycle after the GPU took it
-  bool dispatched = false;   // a CTA has gone to an SM
+  // The first cycle after the GPU took it; for a grid whose CTAs waited for room the earlier
+  // grids held, the cycle its first CTA went to an SM.
+  uint64_t start_cycle = 0;
+  bool dispatched = false;  // a CTA has gone to an SM
+  bool waited = false;      // a dispatch found no room for its first CTA
 };
 
 namespace {
@@ -180,9 +183,15 @@ void Gpu::launch_first(const KernelLaunch& launch, LaunchDone done) {
   start_queued();
 }
 
-void Gpu::skip_queued() {
+void Gpu::stop_all() {
   std::deque<Queued> skipped;
   skipped.swap(m_queued);
+  if (!m_running.empty() && !m_faulted) {
+    m_fault_grid.reset();
+    m_fault_message.clear();
+    m_fault_address.reset();
+    stop_running();
+  }
   skip(skipped);
 }
 
@@ -277,7 +286,10 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
 }
 
 void Gpu::start_queued() {
-  while (!m_faulted && !m_queued.empty() && m_running.size() < m_config.max_resident_grids) {
+  // A grid holds its place until its done has run (its end cycle): one queued behind it starts
+  // no earlier.
+  while (!m_faulted && !m_queued.empty() &&
+         m_running.size() + m_ended.size() < m_config.max_resident_grids) {
     Queued next = std::move(m_queued.front());
     m_queued.pop_front();
     start(std::move(next));
@@ -329,10 +341,12 @@ uint64_t Gpu::step(uint64_t cycle) {
         // host or the kernels the grid follows wrote (they are not coherent).
         for (auto& sm : m_sms) sm->invalidate_l1();
         grid.dispatched = true;
+        if (grid.waited) grid.start_cycle = cycle;
         m_trace_grids.set(++m_grids_on_sms, m_loop.time_ps(cycle));
       }
       m_sms[assignment.sm]->start_cta(*grid.state, assignment.cta, cycle);
     }
+    for (auto& grid : m_running) grid->waited = grid->waited || !grid->dispatched;
   }
   uint64_t next = CycleLoop::never;
   for (auto& sm : m_sms) next = std::min(next, sm->due(cycle) ? sm->step(cycle) : sm->wake_cycle());
@@ -340,7 +354,7 @@ uint64_t Gpu::step(uint64_t cycle) {
   if (m_faulted) {
     if (!m_running.empty() &&
         std::all_of(m_sms.begin(), m_sms.end(), [](const auto& sm) { return sm->idle(); })) {
-      finish(m_fault_grid, cycle);
+      if (m_fault_grid) finish(*m_fault_grid, cycle);
       while (!m_running.empty()) finish(m_running.front()->state->grid_id, cycle);
       m_dispatcher.clear();  // forget the stopped grids
     }
@@ -369,12 +383,17 @@ void Gpu::cta_done(uint32_t sm, uint32_t grid) {
 
 void Gpu::fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address) {
   if (m_faulted) return;
-  m_faulted = true;
   m_fault_grid = grid;
   m_fault_message = message;
   m_fault_address = global_address;
+  stop_running();
+}
+
+void Gpu::stop_running() {
+  m_faulted = true;
   m_grids_done.clear();
   for (auto& sm : m_sms) sm->abort();
+  m_loop.wake();
 }
 
 void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
@@ -469,8 +488,8 @@ void Gpu::deliver_done() {
   while (!m_ended.empty() && m_ended.front().result.end_cycle * m_config.core_period_ps() <= now) {
     Ended ended = std::move(m_ended.front());
     m_ended.pop_front();
-    if (ended.result.faulted) {
-      m_faulted = false;
+    if (m_faulted && (ended.result.faulted || ended.result.stopped)) {
+      m_faulted = false;  // every grid the fault stopped ends now: the first's turn skips the queue
       skipped.swap(m_queued);
     }
     if (ended.done) ended.done(ended.result);  // may put the grids it launched first

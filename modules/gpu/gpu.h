@@ -63,9 +63,10 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   void launch_first(const KernelLaunch& launch, LaunchDone done);
   // What launch() checks before it queues a launch (ConfigError), for a launch queued later.
   void check(const KernelLaunch& launch) const { prepare(launch); }
-  // Ends the queued launches as a device fault does (each done runs with
-  // LaunchResult::skipped): the runtime found a device launch it cannot make.
-  void skip_queued();
+  // Ends the launches as a device fault does: the running grids stop (LaunchResult::stopped) and
+  // the queued launches complete unrun (LaunchResult::skipped). The runtime found a device
+  // launch it cannot make.
+  void stop_all();
   bool busy() const { return !m_running.empty() || !m_queued.empty(); }
   // CTAs that have finished, every launch: progress a run monitor can see.
   uint64_t ctas_done() const { return m_ctas_done; }
@@ -113,6 +114,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   std::unique_ptr<LaunchState> prepare(const KernelLaunch& launch) const;
   void cta_done(uint32_t sm, uint32_t grid);
   void fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address);
+  // Stops every running grid: the SMs drop their CTAs; the grids end once the SMs have drained.
+  void stop_running();
   // Ends grid `grid` at `cycle`; after a fault every running grid ends so.
   void finish(uint32_t grid, uint64_t cycle);
   void deliver_done();
@@ -141,7 +144,7 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   // A device fault stopped the running grids; launches wait in the queue (to be skipped) until
   // the faulted one's done has run.
   bool m_faulted = false;
-  uint32_t m_fault_grid = 0;
+  std::optional<uint32_t> m_fault_grid;  // none: stop_all()
   std::string m_fault_message;
   std::optional<uint64_t> m_fault_address;
   uint64_t m_busy_since = 0;  // the first cycle of the busy period under way

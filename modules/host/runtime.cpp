@@ -765,7 +765,7 @@ bool Runtime::start_device_work(Pending& pending) {
     pending.device_local_region = 0;
     pending.result.faulted = true;
     pending.result.fault = gpu::device_launch_fault(loaded, work.parent, work.launch, error.what());
-    m_gpu.skip_queued();  // as a device fault does: the context runs nothing more
+    m_gpu.stop_all();  // as a device fault does: the context runs nothing more
     return false;
   }
 }

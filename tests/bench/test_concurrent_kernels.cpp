@@ -147,10 +147,9 @@ TEST_CASE("concurrent kernels: a grid that fills the GPU leaves the next its tai
   REQUIRE(runs.size() == 4);
   const LaunchRecord& filling = runs[2];
   const LaunchRecord& tail = runs[3];
-  // Both start together; the second grid's CTAs wait until the first's are all on SMs and some
-  // have ended (it takes longer than alone), then run beside the first's last ones.
-  CHECK(tail.start_cycle == filling.start_cycle);
-  CHECK(tail.end_cycle - tail.start_cycle > runs[1].end_cycle - runs[1].start_cycle);
+  // The second grid's CTAs wait until the first's are all on SMs and some have ended: it starts
+  // then, and runs beside the first's last ones.
+  CHECK(tail.start_cycle > filling.start_cycle);
   CHECK(overlap(filling, tail));
   CHECK(concurrent_ps < serial_ps);
   CHECK(big.summed());
@@ -183,4 +182,52 @@ TEST_CASE("concurrent kernels: a fault stops the kernel running beside it") {
   reloaded.launch(again.a, again.b, again.c, again.n, s3);
   cuda.synchronize();
   CHECK(again.summed());
+}
+
+TEST_CASE("concurrent kernels: a launch from the device that cannot be made stops the others") {
+  Runtime& cuda = platform().runtime();
+  const auto saxpy =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "saxpy.ptx");
+  const auto device =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
+  Buffers long_one(cuda, 64 * 1024);
+  // Four CTAs of 32 threads, 512 elements a thread: long, and leaving the SMs room.
+  const auto launch_saxpy = [&](Runtime::StreamId stream) {
+    Runtime::LaunchConfig config;
+    config.grid = {4, 1, 1};
+    config.block = {32, 1, 1};
+    cuda.launch(saxpy, "saxpy", config,
+                ohmvp::KernelArguments(cuda, saxpy, "saxpy")
+                    .add(long_one.n)
+                    .add(2.0f)
+                    .add(long_one.a)
+                    .add(long_one.c)
+                    .bytes(),
+                stream);
+  };
+  const size_t first = platform().gpu().launch_log().size();
+  launch_saxpy(Runtime::default_stream);
+  cuda.synchronize();
+  const uint64_t alone = platform().gpu().launch_log().back().end_cycle -
+                         platform().gpu().launch_log().back().start_cycle;
+
+  const uint64_t leaves = cuda.malloc(64), grids = cuda.malloc(4);
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  launch_saxpy(s1);
+  Runtime::LaunchConfig one;
+  one.grid = one.block = {1, 1, 1};
+  // A tree of launches 30 deep: the 25th level is deeper than CUDA allows.
+  cuda.launch(
+      device, "tree", one,
+      ohmvp::KernelArguments(cuda, device, "tree").add(leaves).add(grids).add(30).add(0).bytes(),
+      s2);
+  CHECK_THROWS_WITH(cuda.synchronize(), Catch::Contains("nest deeper than CUDA's 24 levels"));
+  const auto runs = logged_since(first + 1);
+  const auto stopped = std::find_if(runs.begin(), runs.end(),
+                                    [](const LaunchRecord& r) { return r.kernel == "saxpy"; });
+  REQUIRE(stopped != runs.end());
+  CHECK_FALSE(stopped->faulted);
+  CHECK(stopped->end_cycle - stopped->start_cycle < alone / 2);
+  CHECK(stopped == runs.end() - 1);  // it ended with the tree's last grid, before nothing
+  cuda.reset();
 }
