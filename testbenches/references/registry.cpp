@@ -6,6 +6,7 @@ std::vector<Reference> make_all_references() {
   std::vector<Reference> all = {
       {"vecadd", vecadd_kernels(), {}},
       {"vecadd_streams", vecadd_kernels(), {}},
+      {"vecadd_concurrent", vecadd_kernels(), {}},
       {"saxpy", saxpy_kernels(), {}},
       {"reduction",
        reduction_kernels(),
