@@ -78,7 +78,11 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
   if (number == 0) return Runtime::default_stream;
   const auto found = m_streams.find(number);
   if (found != m_streams.end()) return found->second;
-  return m_streams.emplace(number, m_runtime.create_stream()).first->second;
+  const bool non_blocking = m_workload.non_blocking_streams.count(number) != 0;
+  return m_streams
+      .emplace(number, m_runtime.create_stream(non_blocking ? Runtime::StreamKind::non_blocking
+                                                            : Runtime::StreamKind::blocking))
+      .first->second;
 }
 
 void SimulatedExecutor::to_device(const std::string& name, uint64_t byte_offset,

@@ -53,7 +53,7 @@ class WorkloadParser {
     const ConfigReader root(m_document.json(), "", &m_document);
     // A misspelt key is named before a required one is missed ("outptus" is not "no outputs").
     root.finish({"name", "description", "type", "ptx", "generators", "buffers", "launches",
-                 "outputs", "limits"});
+                 "outputs", "limits", "non_blocking_streams"});
     root.get("name", m_workload.name);
     if (m_workload.name.empty())
       root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
@@ -74,6 +74,7 @@ class WorkloadParser {
     m_workload.steps = parse_steps(root, "launches", *launches);
     parse_outputs(root);
     parse_limits(root);
+    parse_non_blocking_streams(root);
     root.finish();
     return std::move(m_workload);
   }
@@ -838,6 +839,23 @@ class WorkloadParser {
                           std::to_string(t.channels) + " elements exceed buffer '" + t.buffer +
                           "' (" + std::to_string(buffer.count) + " elements)");
     return t;
+  }
+
+  void parse_non_blocking_streams(const ConfigReader& root) {
+    const nlohmann::json* streams = root.raw("non_blocking_streams");
+    if (!streams) return;
+    const std::string expected =
+        "stream numbers 1 to " + std::to_string(max_workload_stream) + " (0 is the default stream)";
+    if (!streams->is_array()) root.fail("non_blocking_streams", "expected an array of " + expected);
+    for (size_t i = 0; i < streams->size(); ++i) {
+      const std::string path = element_path("non_blocking_streams", i);
+      const nlohmann::json& number = (*streams)[i];
+      if (!number.is_number_unsigned() || number.get<uint64_t>() == 0 ||
+          number.get<uint64_t>() > max_workload_stream)
+        fail(path, "expected one of the " + expected + ", got " + number.dump());
+      if (!m_workload.non_blocking_streams.insert(number.get<uint32_t>()).second)
+        fail(path, "stream " + number.dump() + " is listed twice");
+    }
   }
 
   void parse_outputs(const ConfigReader& root) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,8 @@ struct GpuWorkload {
   std::vector<WorkloadStep> steps;
   std::vector<std::string> outputs;
   gpu::DeviceLimits limits;  // what the program sets with cudaDeviceSetLimit before its launches
+  // The stream numbers made with cudaStreamNonBlocking (not ordered with stream 0).
+  std::set<uint32_t> non_blocking_streams;
 
   const BufferSpec* find_buffer(const std::string& name) const;
 };

@@ -384,7 +384,7 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
   raise_fault();
   check_host_pointer(source, bytes, "copy to device");
   check_range(destination, bytes, "copy to device");
-  quiesce();
+  quiesce(managed(destination));
   if (managed(destination)) return write_bytes(destination, source, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
@@ -399,7 +399,7 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   raise_fault();
   check_host_pointer(destination, bytes, "copy to host");
   check_range(source, bytes, "copy to host");
-  quiesce();
+  quiesce(managed(source));
   if (managed(source)) return read_bytes(source, destination, bytes);
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
@@ -410,8 +410,14 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   m_d2h_bytes.inc(bytes);
 }
 
-void Runtime::quiesce() {
-  synchronize();
+void Runtime::quiesce(bool every_stream) {
+  if (every_stream) {
+    synchronize();
+  } else {
+    const auto default_stream_free = [this] { return !m_streams.would_wait(default_stream); };
+    if (!default_stream_free()) run_until(default_stream_free, "waiting for the default stream");
+    raise_fault();
+  }
   if (m_settling == nullptr || m_settling->idle()) return;
   wait_for([this](const std::function<void()>& done) { m_settling->when_idle(done); },
            "waiting for the memory's migrations to finish");
@@ -426,7 +432,7 @@ void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t byt
   raise_fault();
   check_range(source, bytes, "device copy source");
   check_range(destination, bytes, "device copy destination");
-  quiesce();
+  quiesce(managed(source) || managed(destination));
   std::vector<uint8_t> staging(bytes);
   read_bytes(source, staging.data(), bytes);
   // The read and the write, each on the device unless it is a host access to managed memory.
@@ -445,7 +451,7 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   raise_fault();
   check_host_pointer(pattern, bytes, "fill");
   check_range(destination, bytes, "fill");
-  quiesce();
+  quiesce(managed(destination));
   if (!managed(destination)) device_side_copy_time(bytes);
   write_bytes(destination, pattern, bytes);
 }

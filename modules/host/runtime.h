@@ -148,8 +148,12 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
               std::vector<uint8_t> arguments, StreamId stream = default_stream);
 
   // cudaStreamCreate / cudaStreamDestroy (its work still runs). The calls below take a stream;
-  // std::invalid_argument for one that names no stream.
-  StreamId create_stream();
+  // std::invalid_argument for one that names no stream. A non-blocking stream
+  // (cudaStreamCreateWithFlags(cudaStreamNonBlocking)) is not ordered with the default stream:
+  // its work does not wait for stream 0's, and stream 0's work and the synchronous calls do not
+  // wait for its (synchronize, free and reset do, and so do calls on managed memory).
+  using StreamKind = StreamOrder::Kind;
+  StreamId create_stream(StreamKind kind = StreamKind::blocking);
   void destroy_stream(StreamId stream);
   // cudaStreamSynchronize: waits for the stream's work; raises a device fault as synchronize().
   void stream_synchronize(StreamId stream);
@@ -307,7 +311,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void advance_to(uint64_t time_ps);
   void device_side_copy_time(uint64_t bytes_moved);
   // Kernels done and, with settle_with, the memory quiet: what a functional copy needs.
-  void quiesce();
+  // What a synchronous call waits for before it acts: the work the default stream's order puts
+  // before it (every blocking stream's; every stream's when `every_stream`, as the calls on
+  // managed memory need, the driver moving pages while no kernel runs), a fault raised, then the
+  // memory's migrations.
+  void quiesce(bool every_stream = true);
   // std::invalid_argument when a call that moves `bytes` of host memory is given none.
   static void check_host_pointer(const void* pointer, uint64_t bytes, const char* what);
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;

@@ -67,9 +67,9 @@ void Runtime::work_done(StreamOrder::WorkId work) {
   if (!m_adding_work) wake();
 }
 
-Runtime::StreamId Runtime::create_stream() {
+Runtime::StreamId Runtime::create_stream(StreamKind kind) {
   raise_fault();
-  return m_streams.create();
+  return m_streams.create(kind);
 }
 
 void Runtime::destroy_stream(StreamId stream) {

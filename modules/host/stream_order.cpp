@@ -5,8 +5,9 @@
 
 namespace ohmvp {
 
-StreamOrder::StreamId StreamOrder::create() {
+StreamOrder::StreamId StreamOrder::create(Kind kind) {
   m_streams.insert(m_next_stream);
+  if (kind == Kind::non_blocking) m_non_blocking.insert(m_next_stream);
   return m_next_stream++;
 }
 
@@ -26,16 +27,18 @@ void StreamOrder::destroy(StreamId stream) {
 void StreamOrder::forget_streams() {
   if (!idle()) throw std::logic_error("stream order: streams forgotten while work is open");
   m_streams.clear();
+  m_non_blocking.clear();
   m_last.clear();
 }
 
 bool StreamOrder::would_wait(StreamId stream) const {
-  if (stream == default_stream) return !m_open.empty();
-  for (const StreamId before : {stream, default_stream}) {
-    const auto last = m_last.find(before);
-    if (last != m_last.end() && !finished(last->second)) return true;
+  // m_last holds only work not done.
+  if (stream == default_stream) {
+    for (const auto& entry : m_last)
+      if (blocking(entry.first)) return true;
+    return false;
   }
-  return false;
+  return m_last.count(stream) != 0 || (blocking(stream) && m_last.count(default_stream) != 0);
 }
 
 StreamOrder::WorkId StreamOrder::add(StreamId stream, std::optional<WorkId> also) {
@@ -43,11 +46,13 @@ StreamOrder::WorkId StreamOrder::add(StreamId stream, std::optional<WorkId> also
   const WorkId work = m_next_work++;
   m_open.emplace(work, Work{});
   if (stream == default_stream) {
-    for (const auto& [other, last] : m_last) follow(work, last);
+    for (const auto& [other, last] : m_last)
+      if (blocking(other)) follow(work, last);
   } else {
     for (const StreamId before : {stream, default_stream}) {
       const auto last = m_last.find(before);
-      if (last != m_last.end()) follow(work, last->second);
+      if (last != m_last.end() && (before == stream || blocking(stream)))
+        follow(work, last->second);
     }
   }
   follow(work, also);

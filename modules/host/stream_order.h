@@ -10,9 +10,10 @@ namespace ohmvp {
 
 // What work of a host program's CUDA streams may start: the order CUDA promises, nothing more.
 // Work on one stream runs in the order it was added. Stream 0 is the legacy default stream: its
-// work waits for all work added before it on every stream, and every stream's work waits for
-// the default stream's work added before it (cudaStreamLegacy, with streams created blocking).
-// Work may also wait for one other piece of work (an event's: cudaStreamWaitEvent).
+// work waits for all work added before it on every blocking stream, and every blocking stream's
+// work waits for the default stream's work added before it (cudaStreamLegacy). A non-blocking
+// stream (cudaStreamNonBlocking) is ordered with no stream but itself. Work may also wait for one
+// other piece of work (an event's: cudaStreamWaitEvent).
 //
 // Each piece of work gets a WorkId, in the order added; ready() hands out, in that order, the
 // work whose predecessors are all done, once each; the caller starts it and calls done().
@@ -22,8 +23,10 @@ class StreamOrder {
   using WorkId = uint64_t;
   static constexpr StreamId default_stream = 0;
 
-  // cudaStreamCreate: a new stream, numbered from 1 on.
-  StreamId create();
+  // cudaStreamCreate (blocking) or cudaStreamCreateWithFlags(cudaStreamNonBlocking): a new
+  // stream, numbered from 1 on.
+  enum class Kind { blocking, non_blocking };
+  StreamId create(Kind kind = Kind::blocking);
   // cudaStreamDestroy: its work still runs; the id names nothing from now on.
   // std::invalid_argument for the default stream or an id that names no stream.
   void destroy(StreamId stream);
@@ -59,7 +62,10 @@ class StreamOrder {
 
   StreamId m_next_stream = 1;
   WorkId m_next_work = 0;
+  bool blocking(StreamId stream) const { return m_non_blocking.count(stream) == 0; }
+
   std::set<StreamId> m_streams;       // created and not destroyed (0 is not in it)
+  std::set<StreamId> m_non_blocking;  // created so, destroyed or not (ids are not reused)
   std::map<StreamId, WorkId> m_last;  // the last work added to each stream, while open
   std::map<WorkId, Work> m_open;      // added and not done
   std::set<WorkId> m_ready;           // predecessors done, not handed out

@@ -37,6 +37,23 @@ struct Vecadd {
   }
 };
 
+// y = 2x + y over n floats in four CTAs of 32 threads (n / 128 elements a thread): long, and
+// leaving the SMs room.
+struct LongSaxpy {
+  Runtime& cuda = platform().runtime();
+  Runtime::ModuleId module =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "saxpy.ptx");
+  void launch(uint32_t n, uint64_t x, uint64_t y, Runtime::StreamId stream) {
+    Runtime::LaunchConfig config;
+    config.grid = {4, 1, 1};
+    config.block = {32, 1, 1};
+    cuda.launch(
+        module, "saxpy", config,
+        ohmvp::KernelArguments(cuda, module, "saxpy").add(n).add(2.0f).add(x).add(y).bytes(),
+        stream);
+  }
+};
+
 // n floats a[i] = i and b[i] = 2i on the device, and c for their sum (the fault's reset frees
 // them).
 struct Buffers {
@@ -184,36 +201,50 @@ TEST_CASE("concurrent kernels: a fault stops the kernel running beside it") {
   CHECK(again.summed());
 }
 
+TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with stream 0's") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  LongSaxpy saxpy;
+  Buffers long_one(cuda, 64 * 1024), small(cuda, 1024);
+  std::vector<float> out(small.n);
+  for (const auto kind : {Runtime::StreamKind::blocking, Runtime::StreamKind::non_blocking}) {
+    const bool blocking = kind == Runtime::StreamKind::blocking;
+    INFO((blocking ? "blocking" : "non-blocking"));
+    const auto stream = cuda.create_stream(kind);
+    const size_t first = platform().gpu().launch_log().size();
+    saxpy.launch(long_one.n, long_one.a, long_one.c, stream);
+    vecadd.launch(small.a, small.b, small.c, small.n, Runtime::default_stream);
+    // A synchronous copy waits for the default stream's order: with a blocking stream the saxpy
+    // before it too, with a non-blocking one only the vecadd.
+    cuda.copy_to_host(out.data(), small.c, small.n * 4);
+    CHECK(cuda.stream_query(stream) == blocking);
+    CHECK(out[small.n - 1] == 3.0f * float(small.n - 1));
+    cuda.synchronize();  // every stream
+    CHECK(cuda.stream_query(stream));
+    const auto runs = logged_since(first);
+    REQUIRE(runs.size() == 2);
+    const auto& long_run = runs[0].kernel == "saxpy" ? runs[0] : runs[1];
+    const auto& short_run = runs[0].kernel == "saxpy" ? runs[1] : runs[0];
+    CHECK(overlap(long_run, short_run) == !blocking);
+    cuda.destroy_stream(stream);
+  }
+}
+
 TEST_CASE("concurrent kernels: a launch from the device that cannot be made stops the others") {
   Runtime& cuda = platform().runtime();
-  const auto saxpy =
-      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "saxpy.ptx");
+  LongSaxpy saxpy;
   const auto device =
       cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
   Buffers long_one(cuda, 64 * 1024);
-  // Four CTAs of 32 threads, 512 elements a thread: long, and leaving the SMs room.
-  const auto launch_saxpy = [&](Runtime::StreamId stream) {
-    Runtime::LaunchConfig config;
-    config.grid = {4, 1, 1};
-    config.block = {32, 1, 1};
-    cuda.launch(saxpy, "saxpy", config,
-                ohmvp::KernelArguments(cuda, saxpy, "saxpy")
-                    .add(long_one.n)
-                    .add(2.0f)
-                    .add(long_one.a)
-                    .add(long_one.c)
-                    .bytes(),
-                stream);
-  };
   const size_t first = platform().gpu().launch_log().size();
-  launch_saxpy(Runtime::default_stream);
+  saxpy.launch(long_one.n, long_one.a, long_one.c, Runtime::default_stream);
   cuda.synchronize();
   const uint64_t alone = platform().gpu().launch_log().back().end_cycle -
                          platform().gpu().launch_log().back().start_cycle;
 
   const uint64_t leaves = cuda.malloc(64), grids = cuda.malloc(4);
   const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
-  launch_saxpy(s1);
+  saxpy.launch(long_one.n, long_one.a, long_one.c, s1);
   Runtime::LaunchConfig one;
   one.grid = one.block = {1, 1, 1};
   // A tree of launches 30 deep: the 25th level is deeper than CUDA allows.

@@ -2054,6 +2054,30 @@ TEST_CASE("cli: kernels of different streams run at once unless the GPU holds on
   const CliResult none = run_ohmvp(args + dir + "/n --set gpu.max_resident_grids=0");
   CHECK(none.exit_code != 0);
   CHECK_THAT(none.output, Contains("gpu.max_resident_grids"));
+
+  // A fifth launch on stream 0 waits for the four when their streams block, not when they are
+  // non-blocking.
+  auto workload = shipped_kernel_workload("vecadd_concurrent");
+  workload["name"] = "vecadd_concurrent";  // its reference
+  nlohmann::json last = workload["launches"].back();
+  last.erase("stream");
+  workload["launches"].push_back(last);
+  const auto last_overlaps = [&](const std::string& run) {
+    write_text(dir + "/" + run + ".json", workload.dump());
+    const CliResult result = run_ohmvp("run -q -p gpu_small --workload " + dir + "/" + run +
+                                       ".json --verify --out " + dir + "/" + run);
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    auto all = launches("/" + run);
+    const nlohmann::json fifth = all.back();
+    all.erase(all.size() - 1);
+    for (const auto& other : all)
+      if (overlapping(nlohmann::json::array({other, fifth}))) return true;
+    return false;
+  };
+  CHECK_FALSE(last_overlaps("blocking"));
+  workload["non_blocking_streams"] = {1, 2, 3, 4};
+  CHECK(last_overlaps("non_blocking"));
 }
 
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {

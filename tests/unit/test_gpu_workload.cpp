@@ -788,3 +788,24 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
   CHECK_THAT(load_error(managed, folder),
              Catch::Contains("buffers.a.copy_in: is false, but the buffer is managed"));
 }
+
+TEST_CASE("non_blocking_streams: the stream numbers made non-blocking, checked by JSON path",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["non_blocking_streams"] = {3, 1};
+  CHECK(load_gpu_workload(folder.write("nb.json", json.dump())).non_blocking_streams ==
+        std::set<uint32_t>{1, 3});
+  const auto refused = [&folder](const nlohmann::json& streams, const char* expected) {
+    nlohmann::json bad = example_workload();
+    bad["non_blocking_streams"] = streams;
+    CHECK_THAT(load_error(bad, folder), Catch::Contains(expected));
+  };
+  refused(nlohmann::json::array({0}),
+          "non_blocking_streams[0]: expected one of the stream numbers 1 to 1023 (0 is the "
+          "default stream), got 0");
+  refused(nlohmann::json::array({1024}), "non_blocking_streams[0]: expected one of the");
+  refused(nlohmann::json::array({"2"}), "non_blocking_streams[0]: expected one of the");
+  refused(nlohmann::json::array({2, 2}), "non_blocking_streams[1]: stream 2 is listed twice");
+  refused(2, "non_blocking_streams: expected an array of stream numbers");
+}

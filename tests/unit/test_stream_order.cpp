@@ -58,6 +58,36 @@ TEST_CASE("stream order: the legacy default stream waits for every stream and th
   CHECK(order.ready() == Ids{e, f});
 }
 
+TEST_CASE("stream order: a non-blocking stream is ordered with no stream but itself", "[streams]") {
+  StreamOrder order;
+  const auto blocking = order.create();
+  const auto free = order.create(StreamOrder::Kind::non_blocking);
+  const auto a = order.add(free), b = order.add(blocking);
+  CHECK(order.ready() == Ids{a, b});
+  CHECK(order.would_wait(StreamOrder::default_stream));  // b is open
+  order.done(b);
+  CHECK_FALSE(order.would_wait(StreamOrder::default_stream));  // a does not hold stream 0
+  const auto d = order.add(StreamOrder::default_stream);
+  const auto e = order.add(free);
+  const auto f = order.add(blocking);
+  CHECK(order.ready() == Ids{d});  // e waits only for a; f for d
+  CHECK(order.would_wait(free));
+  CHECK(order.would_wait(blocking));
+  order.done(a);
+  CHECK(order.ready() == Ids{e});  // before d is done
+  order.done(e);
+  order.done(d);
+  CHECK(order.ready() == Ids{f});
+  order.done(f);
+  CHECK(order.idle());
+  // Destroyed, its id stays non-blocking: its last work does not hold the default stream.
+  const auto g = order.add(free);
+  order.destroy(free);
+  CHECK_FALSE(order.would_wait(StreamOrder::default_stream));
+  CHECK(order.ready() == Ids{g});
+  order.done(g);
+}
+
 TEST_CASE("stream order: work may also wait for one piece of work elsewhere", "[streams]") {
   StreamOrder order;
   const auto s1 = order.create(), s2 = order.create();
