@@ -386,6 +386,10 @@ void Runtime::copy_to_device(uint64_t destination, const void* source, uint64_t 
   check_range(destination, bytes, "copy to device");
   quiesce(managed(destination));
   if (managed(destination)) return write_bytes(destination, source, bytes);
+  if (beside_other_streams()) {
+    copy_to_device_async(destination, source, bytes, default_stream);
+    return stream_synchronize(default_stream);
+  }
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::host_to_device, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
   count_copies(PcieLink::Direction::host_to_device, +1);
@@ -401,6 +405,10 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   check_range(source, bytes, "copy to host");
   quiesce(managed(source));
   if (managed(source)) return read_bytes(source, destination, bytes);
+  if (beside_other_streams()) {
+    copy_to_host_async(destination, source, bytes, default_stream);
+    return stream_synchronize(default_stream);
+  }
   m_gpu.read(source, destination, bytes);
   const uint64_t done = m_pcie.transfer(PcieLink::Direction::device_to_host, now_ps(), bytes);
   m_pcie_busy_ps.inc(done - now_ps());
@@ -408,6 +416,10 @@ void Runtime::copy_to_host(void* destination, uint64_t source, uint64_t bytes) {
   advance_to(done);
   count_copies(PcieLink::Direction::device_to_host, -1);
   m_d2h_bytes.inc(bytes);
+}
+
+bool Runtime::beside_other_streams() const {
+  return !m_streams.idle();
 }
 
 void Runtime::quiesce(bool every_stream) {
@@ -432,7 +444,7 @@ void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t byt
   raise_fault();
   check_range(source, bytes, "device copy source");
   check_range(destination, bytes, "device copy destination");
-  quiesce(managed(source) || managed(destination));
+  quiesce();
   std::vector<uint8_t> staging(bytes);
   read_bytes(source, staging.data(), bytes);
   // The read and the write, each on the device unless it is a host access to managed memory.
@@ -443,6 +455,13 @@ void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t byt
 void Runtime::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
   raise_fault();
   check_range(destination, bytes, "memset");  // before its pattern takes host memory
+  if (!managed(destination)) {
+    quiesce(false);
+    if (beside_other_streams()) {
+      memset_async(destination, value, bytes, default_stream);
+      return stream_synchronize(default_stream);
+    }
+  }
   const std::vector<uint8_t> pattern(bytes, value);
   fill(destination, pattern.data(), bytes);
 }
@@ -451,7 +470,7 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   raise_fault();
   check_host_pointer(pattern, bytes, "fill");
   check_range(destination, bytes, "fill");
-  quiesce(managed(destination));
+  quiesce();
   if (!managed(destination)) device_side_copy_time(bytes);
   write_bytes(destination, pattern, bytes);
 }

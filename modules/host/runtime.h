@@ -150,8 +150,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // cudaStreamCreate / cudaStreamDestroy (its work still runs). The calls below take a stream;
   // std::invalid_argument for one that names no stream. A non-blocking stream
   // (cudaStreamCreateWithFlags(cudaStreamNonBlocking)) is not ordered with the default stream:
-  // its work does not wait for stream 0's, and stream 0's work and the synchronous calls do not
-  // wait for its (synchronize, free and reset do, and so do calls on managed memory).
+  // its work does not wait for stream 0's, and stream 0's work and the synchronous copies and
+  // memset do not wait for its (synchronize, free, reset, fill, copy_on_device and calls on
+  // managed memory do).
   using StreamKind = StreamOrder::Kind;
   StreamId create_stream(StreamKind kind = StreamKind::blocking);
   void destroy_stream(StreamId stream);
@@ -316,6 +317,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // managed memory need, the driver moving pages while no kernel runs), a fault raised, then the
   // memory's migrations.
   void quiesce(bool every_stream = true);
+  // Whether a synchronous call that waited for the default stream's order runs beside work of
+  // non-blocking streams. Then a copy or memset goes through the copy engine as an asynchronous
+  // one on stream 0, and the call waits for it: the synchronous path writes and reads device
+  // memory at once, which the kernels' accesses in flight could undo.
+  bool beside_other_streams() const;
   // std::invalid_argument when a call that moves `bytes` of host memory is given none.
   static void check_host_pointer(const void* pointer, uint64_t bytes, const char* what);
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;

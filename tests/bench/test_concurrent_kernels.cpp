@@ -219,6 +219,15 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
     cuda.copy_to_host(out.data(), small.c, small.n * 4);
     CHECK(cuda.stream_query(stream) == blocking);
     CHECK(out[small.n - 1] == 3.0f * float(small.n - 1));
+    // Beside the non-blocking stream's kernel the synchronous calls go through the copy engine.
+    cuda.memset(small.c, 0, small.n * 4);
+    std::vector<float> back(small.n);
+    cuda.copy_to_host(back.data(), small.c, small.n * 4);
+    CHECK(back == std::vector<float>(small.n, 0.0f));
+    cuda.copy_to_device(small.c, out.data(), small.n * 4);
+    cuda.copy_to_host(back.data(), small.c, small.n * 4);
+    CHECK(back == out);
+    CHECK(cuda.stream_query(stream) == blocking);  // all while the saxpy runs
     cuda.synchronize();  // every stream
     CHECK(cuda.stream_query(stream));
     const auto runs = logged_since(first);
