@@ -841,6 +841,9 @@ void Runtime::synchronize() {
 
 void Runtime::reset() {
   wait_for_launches("waiting for kernels before a reset");
+  if (m_parts_in_engine != 0)
+    run_until([this] { return m_parts_in_engine == 0; },
+              "waiting for the copy parts the copy engine holds before a reset");
   m_fault.clear();
   m_fault_address.reset();
   settle_managed();

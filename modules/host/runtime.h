@@ -271,8 +271,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes);
   void copy_done(AsyncCopy& copy);
   // A launch faulted: the copies on their way end now, and their parts still on the way do
-  // nothing (the context is dead; the host may free its buffers once the fault is raised).
+  // nothing (the context is dead; the host may free its buffers once the fault is raised), but
+  // for the parts the copy engine already holds, whose stores land.
   void abandon_copies();
+  // A part of an asynchronous copy the copy engine held is done (m_parts_in_engine).
+  void part_left_engine();
   Event& event(EventId id, const char* what);
   // Copies over PCIe start (+1) or end (-1): their direction's VCD count.
   void count_copies(PcieLink::Direction direction, int change);
@@ -369,6 +372,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   TraceSignal m_trace_copies[2];
   StreamOrder m_streams;
   std::map<StreamOrder::WorkId, std::shared_ptr<AsyncCopy>> m_async_copies;  // started, not done
+  // Parts of asynchronous copies the copy engine holds: those of abandoned copies still land, and
+  // reset() waits for them, so that they land before the next context's writes.
+  uint32_t m_parts_in_engine = 0;
   std::map<StreamOrder::WorkId, StreamWork> m_stream_work;  // queued, not started
   bool m_starting_work = false;    // start_ready_work is running (work may be done at once)
   bool m_adding_work = false;      // a host call adds work: work done now wakes no one

@@ -175,8 +175,12 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
     m_timed.at(arrivals[part], [this, copy, offset, bytes] {
       if (copy->abandoned) return;  // the host buffer may be gone
       const uint8_t* from = copy->source + offset;
+      ++m_parts_in_engine;
       m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(from, from + bytes),
-                                [this, copy, bytes] { part_landed(copy, bytes); });
+                                [this, copy, bytes] {
+                                  part_left_engine();
+                                  part_landed(copy, bytes);
+                                });
     });
   }
 }
@@ -187,13 +191,18 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
     const uint64_t offset = copy->issued;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
     copy->issued += bytes;
+    ++m_parts_in_engine;
     if (copy->kind == AsyncCopy::Kind::memset) {
       m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(bytes, copy->value),
-                                [this, copy, bytes] { part_landed(copy, bytes); });
+                                [this, copy, bytes] {
+                                  part_left_engine();
+                                  part_landed(copy, bytes);
+                                });
       continue;
     }
     m_gpu.copy_engine().read(
         copy->device + offset, bytes, [this, copy, offset](std::vector<uint8_t>& data) {
+          part_left_engine();
           if (copy->abandoned) return;
           // The part crosses the link behind the copy's earlier ones; the first pays its latency.
           const uint64_t now = kernel_now_ps();
@@ -211,6 +220,10 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
           });
         });
   }
+}
+
+void Runtime::part_left_engine() {
+  if (--m_parts_in_engine == 0) wake();  // a reset may wait for it
 }
 
 void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes) {
