@@ -1,8 +1,10 @@
 // Kernels of different streams running at once on the small GPU platform (four Volta SMs): CTAs
 // of a later grid fill the room an earlier one leaves, in order; kernel_time and gpu.cycles count
 // the time two kernels overlap once; the default stream still runs one kernel after another; a
-// fault stops the kernels beside it. One platform for the whole executable (SystemC elaborates
-// once); the test cases run in file order.
+// fault, or a launch from the device that cannot be made, stops the kernels beside it; a
+// non-blocking stream's kernel runs beside the default stream's work and synchronous copies.
+// One platform for the whole executable (SystemC elaborates once); the test cases run in file
+// order.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <vector>
