@@ -186,12 +186,7 @@ void Gpu::launch_first(const KernelLaunch& launch, LaunchDone done) {
 void Gpu::stop_all() {
   std::deque<Queued> skipped;
   skipped.swap(m_queued);
-  if (!m_running.empty() && !m_faulted) {
-    m_fault_grid.reset();
-    m_fault_message.clear();
-    m_fault_address.reset();
-    stop_running();
-  }
+  if (!m_running.empty()) fault(std::nullopt, {}, std::nullopt);
   skip(skipped);
 }
 
@@ -324,6 +319,13 @@ void Gpu::start(Queued next) {
   m_loop.wake();
 }
 
+void Gpu::trace_grids(uint64_t cycle) {
+  if (!m_trace_grids.enabled()) return;
+  const auto on_sms = std::count_if(m_running.begin(), m_running.end(),
+                                    [](const auto& grid) { return grid->dispatched; });
+  m_trace_grids.set(uint64_t(on_sms), m_loop.time_ps(cycle));
+}
+
 Gpu::Running& Gpu::running(uint32_t grid) {
   for (auto& r : m_running)
     if (r->state->grid_id == grid) return *r;
@@ -342,7 +344,7 @@ uint64_t Gpu::step(uint64_t cycle) {
         for (auto& sm : m_sms) sm->invalidate_l1();
         grid.dispatched = true;
         if (grid.waited) grid.start_cycle = cycle;
-        m_trace_grids.set(++m_grids_on_sms, m_loop.time_ps(cycle));
+        trace_grids(cycle);
       }
       m_sms[assignment.sm]->start_cta(*grid.state, assignment.cta, cycle);
     }
@@ -381,15 +383,12 @@ void Gpu::cta_done(uint32_t sm, uint32_t grid) {
   m_dispatch_due = !m_dispatcher.all_dispatched();
 }
 
-void Gpu::fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address) {
+void Gpu::fault(std::optional<uint32_t> grid, const std::string& message,
+                std::optional<uint64_t> global_address) {
   if (m_faulted) return;
   m_fault_grid = grid;
   m_fault_message = message;
   m_fault_address = global_address;
-  stop_running();
-}
-
-void Gpu::stop_running() {
   m_faulted = true;
   m_grids_done.clear();
   for (auto& sm : m_sms) sm->abort();
@@ -414,7 +413,6 @@ void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
   result.warp_instructions = state.warp_instructions;
   result.thread_instructions = state.thread_instructions;
   m_last_end_cycle = result.end_cycle;
-  if (grid.dispatched) m_trace_grids.set(--m_grids_on_sms, m_loop.time_ps(result.end_cycle));
   m_totals->launches.inc();
   m_launch_log.push_back({state.launch.kernel, state.launch.grid, state.launch.block,
                           result.start_cycle, result.end_cycle, result.warp_instructions,
@@ -422,6 +420,7 @@ void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
   m_ended.push_back(Ended{std::move(grid.done), result});
   m_running.erase(std::find_if(m_running.begin(), m_running.end(),
                                [&](const auto& r) { return r.get() == &grid; }));
+  trace_grids(result.end_cycle);
   // The cycles in which some grid ran: a busy period ends with the last grid running.
   if (m_running.empty()) m_totals->cycles.inc(result.end_cycle - m_busy_since);
   const uint64_t cycles = m_totals->cycles.value();

@@ -113,9 +113,12 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   Running& running(uint32_t grid);
   std::unique_ptr<LaunchState> prepare(const KernelLaunch& launch) const;
   void cta_done(uint32_t sm, uint32_t grid);
-  void fault(uint32_t grid, const std::string& message, std::optional<uint64_t> global_address);
   // Stops every running grid: the SMs drop their CTAs; the grids end once the SMs have drained.
-  void stop_running();
+  // `grid`: the one that faulted (none: stop_all).
+  void fault(std::optional<uint32_t> grid, const std::string& message,
+             std::optional<uint64_t> global_address);
+  // gpu.grids_running: the grids whose CTAs have started, at `cycle`.
+  void trace_grids(uint64_t cycle);
   // Ends grid `grid` at `cycle`; after a fault every running grid ends so.
   void finish(uint32_t grid, uint64_t cycle);
   void deliver_done();
@@ -148,7 +151,6 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   std::string m_fault_message;
   std::optional<uint64_t> m_fault_address;
   uint64_t m_busy_since = 0;  // the first cycle of the busy period under way
-  uint32_t m_grids_on_sms = 0;  // grids whose CTAs have started and that have not ended
   TraceSignal m_trace_grids;
   uint32_t m_grid_id = 0;
   uint64_t m_last_end_cycle = 0;

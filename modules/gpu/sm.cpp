@@ -116,8 +116,7 @@ void Sm::begin_grids() {
   }
   m_scoreboards.assign(m_config.sm.max_warps, Scoreboard{});
   if (m_reports_access_waits) m_load_boards = m_scoreboards;
-  m_ctas.resize(m_config.sm.max_ctas);
-  for (Cta& cta : m_ctas) cta.resident = false;
+  m_ctas.resize(m_config.sm.max_ctas);  // none resident: every grid before has ended
 }
 
 void Sm::start_cta(LaunchState& launch, uint64_t cta_linear, uint64_t cycle) {
