@@ -11,6 +11,13 @@ namespace ohmvp {
 SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload,
                                      gpu::Module module)
     : m_runtime(runtime), m_workload(workload) {
+  const int greatest = runtime.stream_priority_range().greatest;
+  for (const auto& [number, priority] : workload.stream_priorities)
+    if (priority < greatest)
+      throw ConfigError(
+          workload.file.string() + ": stream_priorities." + std::to_string(number) + ": priority " +
+          std::to_string(priority) + " is beyond this GPU's greatest, " + std::to_string(greatest) +
+          " (gpu.greatest_stream_priority); expected " + std::to_string(greatest) + " to 0");
   runtime.set_limits(workload.limits);
   m_module = runtime.load_module(std::move(module));
   for (const BufferSpec& buffer : workload.buffers) {
@@ -79,9 +86,12 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
   const auto found = m_streams.find(number);
   if (found != m_streams.end()) return found->second;
   const bool non_blocking = m_workload.non_blocking_streams.count(number) != 0;
+  const auto priority = m_workload.stream_priorities.find(number);
   return m_streams
-      .emplace(number, m_runtime.create_stream(non_blocking ? Runtime::StreamKind::non_blocking
-                                                            : Runtime::StreamKind::blocking))
+      .emplace(number,
+               m_runtime.create_stream(
+                   non_blocking ? Runtime::StreamKind::non_blocking : Runtime::StreamKind::blocking,
+                   priority == m_workload.stream_priorities.end() ? 0 : priority->second))
       .first->second;
 }
 

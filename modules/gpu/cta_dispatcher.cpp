@@ -13,7 +13,7 @@ CtaDispatcher::CtaDispatcher(uint32_t sm_count, const SmLimits& limits, uint32_t
 }
 
 void CtaDispatcher::add_grid(uint32_t grid, uint64_t cta_count, const Occupancy& occupancy,
-                             bool all_at_once) {
+                             bool all_at_once, int priority) {
   if (find(grid) != nullptr)
     throw SimulationError("CTA dispatcher: grid " + std::to_string(grid) + " added twice");
   if (occupancy.ctas_per_sm == 0) throw SimulationError("CTA dispatcher: no CTA fits on an SM");
@@ -21,12 +21,16 @@ void CtaDispatcher::add_grid(uint32_t grid, uint64_t cta_count, const Occupancy&
   added.id = grid;
   added.cta_count = cta_count;
   added.all_at_once = all_at_once;
+  added.priority = priority;
   added.cta.ctas = 1;
   added.cta.warps = occupancy.warps_per_cta;
   added.cta.threads = uint64_t{occupancy.warps_per_cta} * m_warp_size;
   added.cta.registers = occupancy.registers_per_cta;
   added.cta.shared_bytes = occupancy.shared_bytes_per_cta;
-  m_grids.push_back(added);
+  // After every grid of the same or a greater priority, before the lesser ones.
+  const auto before = std::find_if(m_grids.begin(), m_grids.end(),
+                                   [priority](const Grid& g) { return g.priority > priority; });
+  m_grids.insert(before, added);
 }
 
 CtaDispatcher::Use& CtaDispatcher::Use::operator+=(const Use& cta) {

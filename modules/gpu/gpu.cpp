@@ -283,10 +283,14 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
 void Gpu::start_queued() {
   // A grid holds its place until its done has run (its end cycle): one queued behind it starts
   // no earlier.
+  // The greatest priority goes first; among equal ones the first queued.
   while (!m_faulted && !m_queued.empty() &&
          m_running.size() + m_ended.size() < m_config.max_resident_grids) {
-    Queued next = std::move(m_queued.front());
-    m_queued.pop_front();
+    const auto first = std::min_element(
+        m_queued.begin(), m_queued.end(),
+        [](const Queued& a, const Queued& b) { return a.launch.priority < b.launch.priority; });
+    Queued next = std::move(*first);
+    m_queued.erase(first);
     start(std::move(next));
   }
 }
@@ -313,7 +317,7 @@ void Gpu::start(Queued next) {
   if (m_running.empty()) m_busy_since = grid->start_cycle;
   grid->state->printf_buffer = &grid->printf;
   m_dispatcher.add_grid(grid->state->grid_id, grid->state->cta_count, grid->state->occupancy,
-                        next.launch.grid_workspace != 0);
+                        next.launch.grid_workspace != 0, next.launch.priority);
   m_running.push_back(std::move(grid));
   m_dispatch_due = true;
   m_loop.wake();
@@ -416,7 +420,7 @@ void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
   m_totals->launches.inc();
   m_launch_log.push_back({state.launch.kernel, state.launch.grid, state.launch.block,
                           result.start_cycle, result.end_cycle, result.warp_instructions,
-                          result.faulted, state.occupancy});
+                          result.faulted, state.launch.priority, state.occupancy});
   m_ended.push_back(Ended{std::move(grid.done), result});
   m_running.erase(std::find_if(m_running.begin(), m_running.end(),
                                [&](const auto& r) { return r.get() == &grid; }));

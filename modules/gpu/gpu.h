@@ -33,8 +33,9 @@ namespace ohmvp::gpu {
 // Public API, for the runtime:
 //  - launch(): runs one kernel launch. Launches run concurrently, up to
 //    `max_resident_grids` grids at once, the later ones queued in call order (launch_first puts
-//    one ahead of them); a grid's CTAs are dispatched once every earlier grid's have, into the
-//    room the others leave on each SM (CtaDispatcher). The caller orders dependent launches: it
+//    one ahead of them; a greater KernelLaunch::priority goes first); a grid's CTAs are
+//    dispatched once every earlier grid's of its priority or a greater one have, into the room
+//    the others leave on each SM (CtaDispatcher). The caller orders dependent launches: it
 //    hands over a launch once the work it depends on has ended. `done` runs (from a SystemC
 //    process, at the simulated time the launch ended) once every CTA has finished and every
 //    store has reached L2, or once a device fault stopped the launch (then

@@ -237,6 +237,7 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
                   {{"7.0", ComputeCapability::sm_70}, {"7.5", ComputeCapability::sm_75}});
   reader.get("sm_count", c.sm_count, 1u, 1024u);
   reader.get("max_resident_grids", c.max_resident_grids, 1u, 1024u);
+  reader.get("greatest_stream_priority", c.greatest_stream_priority, -255, 0);
   reader.get("core_clock_mhz", c.core_clock_mhz, 1.0, 10000.0);
   reader.get("warp_size", c.warp_size, 4u, 64u);
   require_power_of_two(reader, "warp_size", c.warp_size);

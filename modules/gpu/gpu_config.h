@@ -170,6 +170,10 @@ struct GpuConfig {
   // 128: "maximum number of resident grids per device" for compute capability 7.x in the CUDA C++
   // Programming Guide's technical specifications. 1 runs one kernel at a time.
   uint32_t max_resident_grids = 128;
+  // The greatest stream priority (cudaDeviceGetStreamPriorityRange's greatestPriority; the least
+  // is 0): -5, the range CUDA reports on compute capability 7.5 and later devices (earlier ones
+  // report -1 or -2). 0: the GPU has no stream priorities.
+  int greatest_stream_priority = -5;
 
   const UnitTiming& unit(UnitClass unit) const { return units[unit_index(unit)]; }
   uint64_t core_period_ps() const;

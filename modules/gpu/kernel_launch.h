@@ -38,6 +38,10 @@ struct KernelLaunch {
   // Registers a thread gets, as ptxas would allocate them; 0: the most the PTX holds live at once
   // (live_registers_per_thread), capped as ptxas caps them (bounded_registers_per_thread).
   uint32_t registers_per_thread = 0;
+  // The stream priority (cudaStreamCreateWithPriority): 0 the least, negative numbers greater.
+  // Among the grids the GPU holds, those of a greater priority have their CTAs dispatched first
+  // and take a place among the resident grids first (CtaDispatcher).
+  int priority = 0;
 
   uint64_t global_segment_base = 0;     // device address of the module's .global variables
   const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)

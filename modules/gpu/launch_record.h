@@ -16,6 +16,7 @@ struct LaunchRecord {
   uint64_t end_cycle = 0;
   uint64_t warp_instructions = 0;
   bool faulted = false;
+  int priority = 0;     // the stream priority it ran at
   Occupancy occupancy;  // CTAs per SM, the limit that decided it, and the resources counted
 };
 

@@ -53,7 +53,7 @@ class WorkloadParser {
     const ConfigReader root(m_document.json(), "", &m_document);
     // A misspelt key is named before a required one is missed ("outptus" is not "no outputs").
     root.finish({"name", "description", "type", "ptx", "generators", "buffers", "launches",
-                 "outputs", "limits", "non_blocking_streams"});
+                 "outputs", "limits", "non_blocking_streams", "stream_priorities"});
     root.get("name", m_workload.name);
     if (m_workload.name.empty())
       root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
@@ -75,6 +75,7 @@ class WorkloadParser {
     parse_outputs(root);
     parse_limits(root);
     parse_non_blocking_streams(root);
+    parse_stream_priorities(root);
     root.finish();
     return std::move(m_workload);
   }
@@ -855,6 +856,29 @@ class WorkloadParser {
         fail(path, "expected one of the " + expected + ", got " + number.dump());
       if (!m_workload.non_blocking_streams.insert(number.get<uint32_t>()).second)
         fail(path, "stream " + number.dump() + " is listed twice");
+    }
+  }
+
+  void parse_stream_priorities(const ConfigReader& root) {
+    const nlohmann::json* priorities = root.raw("stream_priorities");
+    if (!priorities) return;
+    if (!priorities->is_object())
+      root.fail("stream_priorities",
+                "expected an object from stream numbers to priorities, as {\"1\": -1}");
+    for (const auto& [key, value] : priorities->items()) {
+      const std::string path = "stream_priorities." + key;
+      const bool digits =
+          !key.empty() && key.size() <= 4 && key[0] != '0' &&
+          std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || std::stoul(key) > max_workload_stream)
+        fail(path, "expected a stream number 1 to " + std::to_string(max_workload_stream) +
+                       " as the key (0, the default stream, has the least priority, 0)");
+      if (!value.is_number_integer() || value.get<int64_t>() > 0 ||
+          value.get<int64_t>() < std::numeric_limits<int>::min())
+        fail(path,
+             "expected a stream priority: 0 (the least) or a negative integer (greater), got " +
+                 value.dump());
+      m_workload.stream_priorities[uint32_t(std::stoul(key))] = value.get<int>();
     }
   }
 

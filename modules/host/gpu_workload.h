@@ -162,6 +162,8 @@ struct GpuWorkload {
   gpu::DeviceLimits limits;  // what the program sets with cudaDeviceSetLimit before its launches
   // The stream numbers made with cudaStreamNonBlocking (not ordered with stream 0).
   std::set<uint32_t> non_blocking_streams;
+  // The priorities of the streams made with cudaStreamCreateWithPriority (others have 0).
+  std::map<uint32_t, int> stream_priorities;
 
   const BufferSpec* find_buffer(const std::string& name) const;
 };

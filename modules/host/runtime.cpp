@@ -43,6 +43,7 @@ struct Runtime::Pending {
   std::string kernel;
   uint64_t printf_fifo_bytes = 0;
   ModuleId module = 0;
+  int priority = 0;                     // its stream's; the grids it launches run at it too
   StreamOrder::WorkId work = 0;         // its place on its stream
   gpu::DeviceLaunches device_launches;  // what the grid running now launches
   std::deque<DeviceWork> device_work;   // the grids launched from the device still to run
@@ -601,6 +602,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   }
   auto pending = std::make_unique<Pending>();
   Pending* state = pending.get();
+  state->priority = stream_priority(stream);
   const gpu::KernelLaunch request =
       make_request(id, kernel, config, std::move(arguments), *state, state->local_region, true);
   state->kernel = kernel;
@@ -659,6 +661,7 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
   request.textures = &m_textures;
   request.call_stack_bytes = m_limits.stack_bytes;
   request.printf_fifo_bytes = m_limits.printf_fifo_bytes;
+  request.priority = pending.priority;
   if (layout.uses_heap()) {  // set aside at the first launch that needs it, kept from then on
     if (!m_heap) {
       try {
@@ -856,6 +859,7 @@ void Runtime::reset() {
   m_heap.reset();
   m_grid_workspace = 0;
   m_streams.forget_streams();  // ids go on: an old one names nothing
+  m_stream_priorities.clear();
   m_events.clear();
   m_context_faulted = false;
 }

@@ -153,8 +153,21 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // its work does not wait for stream 0's, and stream 0's work and the synchronous copies and
   // memset do not wait for its (synchronize, free, reset, fill, copy_on_device and calls on
   // managed memory do).
+  // `priority` (cudaStreamCreateWithPriority): the CTAs of kernels launched on the stream, and
+  // of the grids those launch from the device, are dispatched before those of lesser priority
+  // waiting beside them (gpu::CtaDispatcher); copies are not ordered by it. Lower numbers are
+  // greater priorities; a value outside stream_priority_range() takes its nearest end, as CUDA
+  // clamps it. Stream 0's priority is 0, the least.
   using StreamKind = StreamOrder::Kind;
-  StreamId create_stream(StreamKind kind = StreamKind::blocking);
+  StreamId create_stream(StreamKind kind = StreamKind::blocking, int priority = 0);
+  // cudaDeviceGetStreamPriorityRange: 0 and gpu.greatest_stream_priority.
+  struct StreamPriorityRange {
+    int least = 0;
+    int greatest = 0;
+  };
+  StreamPriorityRange stream_priority_range() const;
+  // cudaStreamGetPriority: the priority `stream` was created with (after clamping).
+  int stream_priority(StreamId stream) const;
   void destroy_stream(StreamId stream);
   // cudaStreamSynchronize: waits for the stream's work; raises a device fault as synchronize().
   void stream_synchronize(StreamId stream);
@@ -371,6 +384,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   uint32_t m_copies_in_flight[2] = {0, 0};
   TraceSignal m_trace_copies[2];
   StreamOrder m_streams;
+  std::map<StreamId, int> m_stream_priorities;  // the streams made with a priority other than 0
   std::map<StreamOrder::WorkId, std::shared_ptr<AsyncCopy>> m_async_copies;  // started, not done
   // Parts of asynchronous copies the copy engine holds: those of abandoned copies still land, and
   // reset() waits for them, so that they land before the next context's writes.

@@ -67,9 +67,24 @@ void Runtime::work_done(StreamOrder::WorkId work) {
   if (!m_adding_work) wake();
 }
 
-Runtime::StreamId Runtime::create_stream(StreamKind kind) {
+Runtime::StreamId Runtime::create_stream(StreamKind kind, int priority) {
   raise_fault();
-  return m_streams.create(kind);
+  const StreamId stream = m_streams.create(kind);
+  const StreamPriorityRange range = stream_priority_range();
+  // Outside the range, CUDA takes the nearest end.
+  priority = std::clamp(priority, range.greatest, range.least);
+  if (priority != range.least) m_stream_priorities.emplace(stream, priority);
+  return stream;
+}
+
+Runtime::StreamPriorityRange Runtime::stream_priority_range() const {
+  return {0, m_gpu.config().greatest_stream_priority};
+}
+
+int Runtime::stream_priority(StreamId stream) const {
+  m_streams.check(stream, "stream priority");
+  const auto found = m_stream_priorities.find(stream);
+  return found == m_stream_priorities.end() ? 0 : found->second;
 }
 
 void Runtime::destroy_stream(StreamId stream) {

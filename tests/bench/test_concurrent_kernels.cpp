@@ -2,7 +2,8 @@
 // of a later grid fill the room an earlier one leaves, in order; kernel_time and gpu.cycles count
 // the time two kernels overlap once; the default stream still runs one kernel after another; a
 // fault, or a launch from the device that cannot be made, stops the kernels beside it; a
-// non-blocking stream's kernel runs beside the default stream's work and synchronous copies.
+// non-blocking stream's kernel runs beside the default stream's work and synchronous copies; a
+// stream of greater priority has its kernels' CTAs dispatched, and its grids placed, first.
 // One platform for the whole executable (SystemC elaborates once); the test cases run in file
 // order.
 #include <algorithm>
@@ -39,15 +40,15 @@ struct Vecadd {
   }
 };
 
-// y = 2x + y over n floats in four CTAs of 32 threads (n / 128 elements a thread): long, and
-// leaving the SMs room.
+// y = 2x + y over n floats in `ctas` CTAs of 32 threads (four: n / 128 elements a thread): long,
+// and leaving the SMs room.
 struct LongSaxpy {
   Runtime& cuda = platform().runtime();
   Runtime::ModuleId module =
       cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "saxpy.ptx");
-  void launch(uint32_t n, uint64_t x, uint64_t y, Runtime::StreamId stream) {
+  void launch(uint32_t n, uint64_t x, uint64_t y, Runtime::StreamId stream, uint32_t ctas = 4) {
     Runtime::LaunchConfig config;
-    config.grid = {4, 1, 1};
+    config.grid = {ctas, 1, 1};
     config.block = {32, 1, 1};
     cuda.launch(
         module, "saxpy", config,
@@ -272,4 +273,91 @@ TEST_CASE("concurrent kernels: a launch from the device that cannot be made stop
   CHECK(stopped->end_cycle - stopped->start_cycle < alone / 2);
   CHECK(stopped == runs.end() - 1);  // it ended with the tree's last grid, before nothing
   cuda.reset();
+}
+
+TEST_CASE("concurrent kernels: stream priorities are clamped to the GPU's range") {
+  Runtime& cuda = platform().runtime();
+  const Runtime::StreamPriorityRange range = cuda.stream_priority_range();
+  CHECK(range.least == 0);
+  CHECK(range.greatest == -5);  // gpu.greatest_stream_priority's default
+  CHECK(cuda.stream_priority(Runtime::default_stream) == 0);
+  CHECK(cuda.stream_priority(cuda.create_stream()) == 0);
+  CHECK(cuda.stream_priority(cuda.create_stream(Runtime::StreamKind::blocking, -3)) == -3);
+  CHECK(cuda.stream_priority(cuda.create_stream(Runtime::StreamKind::non_blocking, -100)) == -5);
+  CHECK(cuda.stream_priority(cuda.create_stream(Runtime::StreamKind::blocking, 7)) == 0);
+  CHECK_THROWS_AS(cuda.stream_priority(100000), std::invalid_argument);
+}
+
+TEST_CASE("concurrent kernels: a stream of greater priority has its CTAs dispatched first") {
+  Runtime& cuda = platform().runtime();
+  Vecadd vecadd;
+  // 256 CTAs of 256 threads: eight waves of 32 on the four SMs; a grid of one CTA; one of four.
+  Buffers big(cuda, 256 * 256), tiny(cuda, 256), small(cuda, 1024);
+  const auto low = cuda.create_stream(), equal = cuda.create_stream(),
+             high = cuda.create_stream(Runtime::StreamKind::blocking, -1);
+  const size_t first = platform().gpu().launch_log().size();
+  for (const auto stream : {equal, high}) {
+    vecadd.launch(big.a, big.b, big.c, big.n, low);
+    // The small grid comes once the tiny one before it on its stream has ended.
+    vecadd.launch(tiny.a, tiny.b, tiny.c, tiny.n, stream);
+    vecadd.launch(small.a, small.b, small.c, small.n, stream);
+    cuda.synchronize();
+  }
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 6);
+  const auto pick = [&runs](size_t run, uint32_t ctas) {
+    return *std::find_if(runs.begin() + long(3 * run), runs.begin() + long(3 * run + 3),
+                         [ctas](const LaunchRecord& r) { return r.grid.x == ctas; });
+  };
+  const LaunchRecord big_equal = pick(0, 256), tiny_equal = pick(0, 1), small_equal = pick(0, 4);
+  const LaunchRecord big_high = pick(1, 256), tiny_high = pick(1, 1), small_high = pick(1, 4);
+  CHECK(small_equal.priority == 0);
+  CHECK(small_high.priority == -1);
+  CHECK(big_high.priority == 0);
+  // At equal priority the tiny grid, handed over in the same instant as the big one, waits until
+  // the big grid's CTAs are all on SMs, and the small one after it ends after the big grid. At the
+  // greater priority the tiny grid's CTA goes first, beside the big grid's first wave; the small
+  // grid comes when it has ended, and its CTAs take the room it leaves and the first the big grid's
+  // CTAs free, ahead of the big grid's 224 CTAs still waiting.
+  const uint64_t wave = (big_equal.end_cycle - big_equal.start_cycle) / 8;
+  CHECK(tiny_equal.start_cycle > big_equal.end_cycle - wave);
+  CHECK(small_equal.end_cycle > big_equal.end_cycle);
+  CHECK(tiny_high.start_cycle == big_high.start_cycle);
+  CHECK(small_high.start_cycle == tiny_high.end_cycle);
+  CHECK(small_high.end_cycle < big_high.start_cycle + 2 * wave);
+  CHECK(big.summed());
+  CHECK(tiny.summed());
+  CHECK(small.summed());
+}
+
+TEST_CASE(
+    "concurrent kernels: a grid of greater priority takes the next place among the "
+    "resident grids") {
+  Runtime& cuda = platform().runtime();
+  LongSaxpy saxpy;
+  const uint32_t resident = platform().gpu().config().max_resident_grids;  // 128
+  constexpr uint32_t n = 32 * 16;  // one CTA of 32 threads: 16 elements a thread
+  const uint64_t x = cuda.malloc(n * 4);
+  const uint64_t y = cuda.malloc(uint64_t{resident + 2} * n * 4);
+  cuda.memset(x, 0, n * 4);
+  std::vector<Runtime::StreamId> streams;
+  for (uint32_t i = 0; i < resident + 2; ++i)
+    streams.push_back(
+        cuda.create_stream(Runtime::StreamKind::blocking, i == resident + 1 ? -1 : 0));
+  const size_t first = platform().gpu().launch_log().size();
+  // Grid 0 is short: its place among the resident grids frees first. Grids `resident` and
+  // `resident + 1` are queued behind the others, the second at the greater priority.
+  saxpy.launch(32, x, y, streams[0], 1);
+  for (uint32_t i = 1; i < resident + 2; ++i) saxpy.launch(n, x, y + i * n * 4, streams[i], 1);
+  cuda.synchronize();
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == resident + 2);
+  const auto high = std::find_if(runs.begin(), runs.end(),
+                                 [](const LaunchRecord& run) { return run.priority == -1; });
+  REQUIRE(high != runs.end());
+  // It took grid 0's place; the grid queued before it waited for a long grid's.
+  CHECK(std::count_if(runs.begin(), runs.end(), [&](const LaunchRecord& run) {
+          return run.start_cycle > high->start_cycle;
+        }) == 1);
+  CHECK(high->start_cycle > runs.front().start_cycle);
 }

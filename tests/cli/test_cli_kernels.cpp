@@ -2080,6 +2080,36 @@ TEST_CASE("cli: kernels of different streams run at once unless the GPU holds on
   CHECK(last_overlaps("non_blocking"));
 }
 
+TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
+  const std::string dir = scratch_dir("stream_priorities");
+  auto workload = shipped_kernel_workload("vecadd_concurrent");
+  workload["name"] = "vecadd_concurrent";  // its reference
+  workload["stream_priorities"] = {{"4", -1}};
+  write_text(dir + "/w.json", workload.dump());
+  const std::string args = "run -q -p gpu_small --workload " + dir + "/w.json --verify --out ";
+  const CliResult run = run_ohmvp(args + dir + "/p");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  // Each grid fills the GPU; the four are handed over at once. The last launched, on stream 4,
+  // starts first and ends first (the report lists launches as they end).
+  const auto launches = nlohmann::json::parse(read_text(dir + "/p/report.json"))["launches"];
+  REQUIRE(launches.size() == 4);
+  CHECK(launches[0]["priority"] == -1);
+  for (size_t i = 1; i < 4; ++i) {
+    CHECK(launches[i]["priority"] == 0);
+    CHECK(launches[i]["start_cycle"].get<uint64_t>() > launches[0]["start_cycle"].get<uint64_t>());
+  }
+  CHECK(launches[0]["grid"] == nlohmann::json::array({32, 1, 1}));
+
+  // A priority beyond the GPU's range is refused by its JSON path, before anything runs.
+  const CliResult beyond = run_ohmvp(args + dir + "/b --set gpu.greatest_stream_priority=0");
+  CHECK(beyond.exit_code != 0);
+  CHECK_THAT(beyond.output, Contains("w.json: stream_priorities.4: priority -1 is beyond this "
+                                     "GPU's greatest, 0 (gpu.greatest_stream_priority); expected "
+                                     "0 to 0"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/b/report.json"));
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

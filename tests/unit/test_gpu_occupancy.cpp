@@ -228,6 +228,44 @@ TEST_CASE("CTA dispatcher: a cooperative grid waits for the SMs to empty, then g
   CHECK_FALSE(dispatcher.next(a));             // grid 4 waits for the SMs to empty
 }
 
+TEST_CASE("CTA dispatcher: a grid of greater priority takes the room that frees first", "[sm]") {
+  CtaDispatcher dispatcher(1, volta, 32);
+  dispatcher.add_grid(1, 4, occupancy(1024, 32));  // two a SM
+  CtaDispatcher::Assignment a;
+  CHECK(dispatch_all(dispatcher, 1) == Placed{{0, 0}, {0, 1}});
+  dispatcher.add_grid(2, 2, occupancy(1024, 32), false, 0);   // equal: after grid 1
+  dispatcher.add_grid(3, 1, occupancy(1024, 32), false, -2);  // before both
+  dispatcher.add_grid(4, 1, occupancy(1024, 32), false, -1);  // between
+  dispatcher.add_grid(5, 1, occupancy(1024, 32), false, -2);  // after grid 3, its equal
+  dispatcher.finished(0, 1);
+  CHECK((dispatcher.next(a) && a.grid == 3 && a.cta == 0));
+  CHECK_FALSE(dispatcher.next(a));
+  dispatcher.finished(0, 1);
+  CHECK((dispatcher.next(a) && a.grid == 5));
+  dispatcher.finished(0, 3);
+  CHECK((dispatcher.next(a) && a.grid == 4));
+  dispatcher.finished(0, 5);
+  CHECK((dispatcher.next(a) && a.grid == 1 && a.cta == 2));  // grid 1's rest, then grid 2
+  dispatcher.finished(0, 4);
+  CHECK((dispatcher.next(a) && a.grid == 1 && a.cta == 3));
+  CHECK_FALSE(dispatcher.next(a));
+  dispatcher.finished(0, 1);
+  CHECK((dispatcher.next(a) && a.grid == 2 && a.cta == 0));
+}
+
+TEST_CASE("CTA dispatcher: a waiting grid of greater priority holds back the lesser ones", "[sm]") {
+  CtaDispatcher dispatcher(1, volta, 32);
+  dispatcher.add_grid(1, 1, occupancy(128, 32, 64 * 1024));  // 64 KiB of the 96 KiB
+  CHECK(dispatch_all(dispatcher, 1) == Placed{{0, 0}});
+  dispatcher.add_grid(2, 1, occupancy(32, 32), false, 0);               // would fit
+  dispatcher.add_grid(3, 1, occupancy(128, 32, 48 * 1024), false, -1);  // does not
+  CtaDispatcher::Assignment a;
+  CHECK_FALSE(dispatcher.next(a));
+  dispatcher.finished(0, 1);
+  CHECK((dispatcher.next(a) && a.grid == 3));
+  CHECK((dispatcher.next(a) && a.grid == 2));
+}
+
 TEST_CASE("CTA dispatcher: an empty grid is done at once", "[sm]") {
   CtaDispatcher dispatcher(2, volta, 32);
   dispatcher.add_grid(0, 0, occupancy(32, 32));

@@ -809,3 +809,30 @@ TEST_CASE("non_blocking_streams: the stream numbers made non-blocking, checked b
   refused(nlohmann::json::array({2, 2}), "non_blocking_streams[1]: stream 2 is listed twice");
   refused(2, "non_blocking_streams: expected an array of stream numbers");
 }
+
+TEST_CASE("stream_priorities: the streams' priorities, checked by JSON path", "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["stream_priorities"] = {{"3", -2}, {"1", 0}};
+  CHECK(load_gpu_workload(folder.write("sp.json", json.dump())).stream_priorities ==
+        std::map<uint32_t, int>{{1, 0}, {3, -2}});
+  const auto refused = [&folder](const nlohmann::json& priorities, const char* expected) {
+    nlohmann::json bad = example_workload();
+    bad["stream_priorities"] = priorities;
+    CHECK_THAT(load_error(bad, folder), Catch::Contains(expected));
+  };
+  refused({{"0", -1}},
+          "stream_priorities.0: expected a stream number 1 to 1023 as the key (0, the default "
+          "stream, has the least priority, 0)");
+  refused({{"1024", -1}}, "stream_priorities.1024: expected a stream number 1 to 1023");
+  refused({{"01", -1}}, "stream_priorities.01: expected a stream number");
+  refused({{"s1", -1}}, "stream_priorities.s1: expected a stream number");
+  refused({{"2", 1}},
+          "stream_priorities.2: expected a stream priority: 0 (the least) or a negative integer "
+          "(greater), got 1");
+  refused({{"2", -1.5}}, "stream_priorities.2: expected a stream priority");
+  refused({{"2", "high"}}, "stream_priorities.2: expected a stream priority");
+  refused({{"2", -3000000000LL}}, "stream_priorities.2: expected a stream priority");
+  refused(nlohmann::json::array({-1}),
+          "stream_priorities: expected an object from stream numbers to priorities");
+}
