@@ -288,6 +288,28 @@ TEST_CASE("concurrent kernels: stream priorities are clamped to the GPU's range"
   CHECK_THROWS_AS(cuda.stream_priority(100000), std::invalid_argument);
 }
 
+TEST_CASE("concurrent kernels: grids launched from the device run at their parent's priority") {
+  Runtime& cuda = platform().runtime();
+  const auto device =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
+  const uint64_t leaves = cuda.malloc(16), grids = cuda.malloc(4);
+  cuda.memset(grids, 0, 4);
+  const auto stream = cuda.create_stream(Runtime::StreamKind::blocking, -2);
+  const size_t first = platform().gpu().launch_log().size();
+  Runtime::LaunchConfig one;
+  one.grid = one.block = {1, 1, 1};
+  // A binary tree of launches two levels deep below the host's: seven grids.
+  cuda.launch(
+      device, "tree", one,
+      ohmvp::KernelArguments(cuda, device, "tree").add(leaves).add(grids).add(2).add(0).bytes(),
+      stream);
+  cuda.synchronize();
+  const auto runs = logged_since(first);
+  CHECK(runs.size() == 7);
+  CHECK(std::all_of(runs.begin(), runs.end(),
+                    [](const LaunchRecord& run) { return run.priority == -2; }));
+}
+
 TEST_CASE("concurrent kernels: a stream of greater priority has its CTAs dispatched first") {
   Runtime& cuda = platform().runtime();
   Vecadd vecadd;
