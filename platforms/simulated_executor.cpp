@@ -51,9 +51,14 @@ void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<Res
   }
 }
 
-void SimulatedExecutor::copy(const std::string& from, const std::string& to) {
+void SimulatedExecutor::copy(const std::string& from, const std::string& to,
+                             std::optional<uint32_t> number) {
   const BufferSpec& source = buffer(from);
-  m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
+  if (number)
+    m_runtime.copy_on_device_async(m_addresses.at(to), m_addresses.at(from), source.size_bytes(),
+                                   stream(*number));
+  else
+    m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
 }
 
 void SimulatedExecutor::fill(const std::string& name, uint64_t element_bits) {

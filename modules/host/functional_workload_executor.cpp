@@ -133,7 +133,8 @@ void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
   ++m_launches;
 }
 
-void FunctionalWorkloadExecutor::copy(const std::string& from, const std::string& to) {
+void FunctionalWorkloadExecutor::copy(const std::string& from, const std::string& to,
+                                      std::optional<uint32_t> /*stream: steps run in order*/) {
   const DeviceBuffer& source = find(from);
   const DeviceBuffer& destination = find(to);
   if (source.bytes != destination.bytes)

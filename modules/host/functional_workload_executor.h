@@ -27,7 +27,8 @@ class FunctionalWorkloadExecutor : public WorkloadExecutor {
   // count that differs from the kernel's parameters, an argument whose size differs from its
   // parameter's, or a texture the functional model cannot sample; SimulationError for a fault.
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
-  void copy(const std::string& from, const std::string& to) override;
+  void copy(const std::string& from, const std::string& to,
+            std::optional<uint32_t> stream) override;
   void fill(const std::string& buffer, uint64_t element_bits) override;
   uint64_t read_element(const std::string& buffer, uint64_t index) override;
   // In order: streams do not change what a workload computes.

@@ -502,10 +502,11 @@ class WorkloadParser {
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
            "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
+    const bool takes_stream = found >= 7 || found == 3;  // to_device, to_host, synchronize, copy
     if (found > 0 && node.contains("stream"))
-      fail(path + ".stream", found >= 7 ? std::string("goes inside '") + kinds[found] + "'"
-                                        : synchronous_step(kinds[found]));
-    if (found > 0 && found < 7) {
+      fail(path + ".stream", takes_stream ? std::string("goes inside '") + kinds[found] + "'"
+                                          : synchronous_step(kinds[found]));
+    if (found > 0 && !takes_stream) {
       const nlohmann::json& body = node.at(kinds[found]);
       if (body.is_object() && body.contains("stream"))
         fail(path + "." + kinds[found] + ".stream", synchronous_step(kinds[found]));
@@ -548,7 +549,7 @@ class WorkloadParser {
     } else if (found == 3) {
       step.kind = WorkloadStep::Kind::copy;
       const ConfigReader copy = r.child("copy");
-      copy.finish({"from", "to"});
+      copy.finish({"from", "to", "stream"});
       std::string from, to;
       copy.get("from", from);
       copy.get("to", to);
@@ -558,6 +559,13 @@ class WorkloadParser {
         copy.fail("to", "'" + to + "' holds " + std::to_string(target.size_bytes()) +
                             " bytes but '" + from + "' holds " +
                             std::to_string(source.size_bytes()));
+      if (copy.has("stream")) {
+        step.stream = parse_stream(copy);
+        if (from == to)
+          copy.fail("to",
+                    "is 'from' too; an asynchronous copy's source and destination may "
+                    "not overlap");
+      }
       step.buffer = from;
       step.destination = to;
       copy.finish();
@@ -614,8 +622,8 @@ class WorkloadParser {
     if (kind.rfind("repeat", 0) == 0)
       return "'" + kind + "' takes no stream: the steps inside it name theirs";
     return "'" + kind +
-           "' steps are synchronous calls on stream 0; only launches, to_device and to_host take "
-           "a stream";
+           "' steps are synchronous calls on stream 0; only launches, copy, to_device and to_host "
+           "take a stream";
   }
 
   // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.

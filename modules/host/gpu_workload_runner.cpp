@@ -44,7 +44,7 @@ class StepRunner {
         break;
       }
       case WorkloadStep::Kind::copy:
-        m_executor.copy(step.buffer, step.destination);
+        m_executor.copy(step.buffer, step.destination, step.stream);
         break;
       case WorkloadStep::Kind::fill:
         m_executor.fill(step.buffer, step.fill_bits);

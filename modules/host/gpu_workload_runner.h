@@ -53,7 +53,9 @@ class WorkloadExecutor {
  public:
   virtual ~WorkloadExecutor() = default;
   virtual void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) = 0;
-  virtual void copy(const std::string& from, const std::string& to) = 0;
+  // cudaMemcpy device to device, or with a stream cudaMemcpyAsync on it.
+  virtual void copy(const std::string& from, const std::string& to,
+                    std::optional<uint32_t> stream) = 0;
   virtual void fill(const std::string& buffer, uint64_t element_bits) = 0;
   // Raw little-endian bits of one element.
   virtual uint64_t read_element(const std::string& buffer, uint64_t index) = 0;

@@ -181,6 +181,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
                             StreamId stream);
   void copy_to_host_async(void* destination, uint64_t source, uint64_t bytes, StreamId stream);
   void memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream);
+  // cudaMemcpyAsync device to device: the copy engine reads each part of the source and writes
+  // it to the destination. The two ranges may not overlap (std::invalid_argument).
+  void copy_on_device_async(uint64_t destination, uint64_t source, uint64_t bytes, StreamId stream);
 
   // cudaEventCreate / cudaEventDestroy, numbered from 1. The calls below take an event;
   // std::invalid_argument for one that names no event.
@@ -282,6 +285,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // Copy-engine parts of a copy to the host or a memset, two outstanding at a time.
   void issue_device_parts(const std::shared_ptr<AsyncCopy>& copy);
   void part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes);
+  // The copy engine writes a part (one counted in m_parts_in_engine) to the copy's device range.
+  void write_part(const std::shared_ptr<AsyncCopy>& copy, uint64_t offset,
+                  std::vector<uint8_t> data);
   void copy_done(AsyncCopy& copy);
   // A launch faulted: the copies on their way end now, and their parts still on the way do
   // nothing (the context is dead; the host may free its buffers once the fault is raised), but

@@ -13,12 +13,13 @@ namespace ohmvp {
 // An asynchronous copy or memset on its way: the device side moves it in parts of
 // async_copy_part_bytes through the copy engine.
 struct Runtime::AsyncCopy {
-  enum class Kind { to_device, to_host, memset };
+  enum class Kind { to_device, to_host, memset, on_device };
   AsyncCopy(Kind what, uint64_t address, uint64_t length)
       : kind(what), device(address), bytes(length) {}
   Kind kind;
   StreamOrder::WorkId work = 0;
-  uint64_t device = 0;
+  uint64_t device = 0;              // on_device: the destination
+  uint64_t device_source = 0;       // on_device
   const uint8_t* source = nullptr;  // to_device
   uint8_t* destination = nullptr;   // to_host
   uint8_t value = 0;                // memset
@@ -141,6 +142,23 @@ void Runtime::memset_async(uint64_t destination, uint8_t value, uint64_t bytes, 
   queue_copy(stream, copy);
 }
 
+void Runtime::copy_on_device_async(uint64_t destination, uint64_t source, uint64_t bytes,
+                                   StreamId stream) {
+  before_async_work(stream, "device copy");
+  check_range(source, bytes, "device copy source");
+  check_range(destination, bytes, "device copy destination");
+  if (bytes == 0) return;
+  if (source < destination + bytes && destination < source + bytes)
+    throw std::invalid_argument("device copy: the source [" + std::to_string(source) + ", +" +
+                                std::to_string(bytes) + ") and the destination [" +
+                                std::to_string(destination) +
+                                ", ...) overlap; an asynchronous copy's may not");
+  if (managed(source) || managed(destination)) return copy_on_device(destination, source, bytes);
+  auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::on_device, destination, bytes);
+  copy->device_source = source;
+  queue_copy(stream, copy);
+}
+
 void Runtime::before_async_work(StreamId stream, const char* what) {
   ensure_started();
   raise_fault();
@@ -169,6 +187,7 @@ void Runtime::queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy
         count_copies(PcieLink::Direction::device_to_host, +1);
         return issue_device_parts(copy);
       case AsyncCopy::Kind::memset:
+      case AsyncCopy::Kind::on_device:
         return issue_device_parts(copy);
     }
   };
@@ -190,12 +209,7 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
     m_timed.at(arrivals[part], [this, copy, offset, bytes] {
       if (copy->abandoned) return;  // the host buffer may be gone
       const uint8_t* from = copy->source + offset;
-      ++m_parts_in_engine;
-      m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(from, from + bytes),
-                                [this, copy, bytes] {
-                                  part_left_engine();
-                                  part_landed(copy, bytes);
-                                });
+      write_part(copy, offset, std::vector<uint8_t>(from, from + bytes));
     });
   }
 }
@@ -206,13 +220,18 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
     const uint64_t offset = copy->issued;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
     copy->issued += bytes;
-    ++m_parts_in_engine;
     if (copy->kind == AsyncCopy::Kind::memset) {
-      m_gpu.copy_engine().write(copy->device + offset, std::vector<uint8_t>(bytes, copy->value),
-                                [this, copy, bytes] {
-                                  part_left_engine();
-                                  part_landed(copy, bytes);
-                                });
+      write_part(copy, offset, std::vector<uint8_t>(bytes, copy->value));
+      continue;
+    }
+    ++m_parts_in_engine;  // the part's read
+    if (copy->kind == AsyncCopy::Kind::on_device) {
+      // Read, then written to the destination: the part stays in the engine throughout.
+      m_gpu.copy_engine().read(copy->device_source + offset, bytes,
+                               [this, copy, offset](std::vector<uint8_t>& data) {
+                                 if (!copy->abandoned) write_part(copy, offset, std::move(data));
+                                 part_left_engine();
+                               });
       continue;
     }
     m_gpu.copy_engine().read(
@@ -237,6 +256,16 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
   }
 }
 
+void Runtime::write_part(const std::shared_ptr<AsyncCopy>& copy, uint64_t offset,
+                         std::vector<uint8_t> data) {
+  const uint64_t bytes = data.size();
+  ++m_parts_in_engine;
+  m_gpu.copy_engine().write(copy->device + offset, std::move(data), [this, copy, bytes] {
+    part_left_engine();
+    part_landed(copy, bytes);
+  });
+}
+
 void Runtime::part_left_engine() {
   if (--m_parts_in_engine == 0) wake();  // a reset may wait for it
 }
@@ -250,7 +279,7 @@ void Runtime::part_landed(const std::shared_ptr<AsyncCopy>& copy, uint64_t bytes
 
 void Runtime::copy_done(AsyncCopy& copy) {
   m_async_copies.erase(copy.work);
-  if (copy.kind != AsyncCopy::Kind::memset)
+  if (copy.kind == AsyncCopy::Kind::to_device || copy.kind == AsyncCopy::Kind::to_host)
     count_copies(copy.kind == AsyncCopy::Kind::to_device ? PcieLink::Direction::host_to_device
                                                          : PcieLink::Direction::device_to_host,
                  -1);

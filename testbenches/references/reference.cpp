@@ -25,7 +25,7 @@ class ReferenceExecutor : public WorkloadExecutor {
     found->second(KernelCall(launch, args, m_memory));
   }
 
-  void copy(const std::string& from, const std::string& to) override {
+  void copy(const std::string& from, const std::string& to, std::optional<uint32_t>) override {
     m_memory.at(to) = m_memory.at(from);
   }
 

@@ -160,6 +160,76 @@ TEST_CASE("streams: partial lines keep the bytes around the copy, memset_async f
   cuda.free(device);
 }
 
+TEST_CASE("streams: a device-to-device copy reads each part, then writes it") {
+  Runtime& cuda = platform().runtime();
+  // Four regions whose lines fall in the same L2 slices and sets.
+  const uint64_t device = cuda.malloc(1 << 21);
+  const uint64_t source = device, destination = device + (1 << 19);
+  const uint64_t read_scratch = device + 2 * (1 << 19), write_scratch = device + 3 * (1 << 19);
+  const auto bytes = pattern(Runtime::async_copy_part_bytes, 21);
+  cuda.copy_to_device(source, bytes.data(), bytes.size());
+  // Both sources' lines in the L2s first: the reads below hit, so DRAM's state does not enter.
+  auto& engine = platform().gpu().copy_engine();
+  for (const uint64_t address : {source, read_scratch}) {
+    engine.read(address, Runtime::async_copy_part_bytes,
+                [](std::vector<uint8_t>&) { sc_core::sc_pause(); });
+    sc_core::sc_start();
+  }
+  // The engine's read of a part and, as it comes, the part's write to lines the L2s lack.
+  const uint64_t measured = now_ps();
+  uint64_t chain_ps = 0;
+  engine.read(read_scratch, Runtime::async_copy_part_bytes, [&](std::vector<uint8_t>& data) {
+    engine.write(write_scratch, std::move(data), [&] {
+      chain_ps = now_ps() - measured;
+      sc_core::sc_pause();
+    });
+  });
+  sc_core::sc_start();
+  REQUIRE(chain_ps > 0);
+  // The runtime's copy of one part takes that, no more.
+  const auto stream = cuda.create_stream();
+  align_with(measured, 0);
+  const uint64_t start = now_ps();
+  cuda.copy_on_device_async(destination, source, bytes.size(), stream);
+  CHECK(now_ps() == start);
+  cuda.stream_synchronize(stream);
+  CHECK(now_ps() - start == chain_ps);
+  CHECK(read_back(destination, bytes.size()) == bytes);
+
+  // Three parts and a partial line at each end; the bytes around stay.
+  const auto more = pattern(3 * 4096 + 100, 4);
+  cuda.copy_to_device(source, more.data(), more.size());
+  cuda.memset(destination, 0x5a, 4 * 4096);
+  cuda.copy_on_device_async(destination + 7, source + 1, 3 * 4096 + 50, stream);
+  cuda.stream_synchronize(stream);
+  std::vector<uint8_t> expected(4 * 4096, 0x5a);
+  std::copy(more.begin() + 1, more.begin() + 1 + 3 * 4096 + 50, expected.begin() + 7);
+  CHECK(read_back(destination, expected.size()) == expected);
+
+  // In stream order behind a kernel: the copy reads what the kernel wrote.
+  Vecadd vecadd(cuda);
+  std::vector<float> ones(1024, 1.0f);
+  cuda.copy_to_device(source, ones.data(), 4096);
+  vecadd.launch(source, source, write_scratch, 1024, stream);
+  cuda.copy_on_device_async(read_scratch, write_scratch, 4096, stream);
+  cuda.stream_synchronize(stream);
+  std::vector<float> twos(1024);
+  cuda.copy_to_host(twos.data(), read_scratch, 4096);
+  CHECK(twos == std::vector<float>(1024, 2.0f));
+
+  // Overlapping ranges are refused; managed memory is copied as the synchronous call does.
+  CHECK_THROWS_WITH(cuda.copy_on_device_async(source + 64, source, 128, stream),
+                    Catch::Contains("overlap; an asynchronous copy's may not"));
+  CHECK_THROWS_AS(cuda.copy_on_device_async(source, 16, 128, stream), std::invalid_argument);
+  const uint64_t managed = cuda.malloc_managed(4096);
+  cuda.copy_on_device_async(managed, source, 4096, stream);
+  std::vector<float> back(1024);
+  cuda.copy_to_host(back.data(), managed, 4096);
+  CHECK(back == ones);
+  cuda.free(managed);
+  cuda.free(device);
+}
+
 TEST_CASE("streams: a copy on one stream overlaps a kernel on another") {
   Runtime& cuda = platform().runtime();
   Vecadd vecadd(cuda);

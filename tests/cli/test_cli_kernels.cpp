@@ -2110,6 +2110,27 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
   CHECK_FALSE(std::filesystem::exists(dir + "/b/report.json"));
 }
 
+TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel after it reads") {
+  const std::string dir = scratch_dir("device_copy_stream");
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["name"] = "vecadd";  // its reference replays the copy too: c = a + a
+  nlohmann::json launch = workload["launches"][0];
+  launch["stream"] = 2;
+  workload["launches"] =
+      nlohmann::json::array({{{"copy", {{"from", "a"}, {"to", "b"}, {"stream", 1}}}}, launch});
+  // Streams 1 and 2 are not ordered with each other: the host waits for stream 1 first.
+  workload["launches"].insert(workload["launches"].begin() + 1,
+                              nlohmann::json{{"synchronize", {{"stream", 1}}}});
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult run =
+      run_ohmvp("run -q -p gpu_small --workload " + dir + "/w.json --verify --out " + dir + "/o");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/o/report.json"));
+  // b starts from its own seed: only the copy makes the kernel's c equal the reference's a + a.
+  CHECK(report["verification"]["matches"] == true);
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

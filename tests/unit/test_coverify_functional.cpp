@@ -124,7 +124,7 @@ TEST_CASE("functional executor: copy, fill and read_element act on device memory
   FunctionalWorkloadExecutor executor(workload, module, 16);
   executor.fill("c", 0x3f800000);  // 1.0f
   CHECK(executor.read_element("c", 1023) == 0x3f800000);
-  executor.copy("c", "a");
+  executor.copy("c", "a", std::nullopt);
   CHECK(executor.read_buffer("a") == executor.read_buffer("c"));
   CHECK_THROWS_AS(executor.read_element("c", 1024), ConfigError);
   CHECK_THROWS_AS(executor.read_element("nope", 0), ConfigError);

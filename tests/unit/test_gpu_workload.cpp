@@ -619,8 +619,9 @@ class RecordingExecutor : public WorkloadExecutor {
     if (!args.empty() && args.back().kind == KernelArg::Kind::structure)
       last_struct = args.back().bytes;
   }
-  void copy(const std::string& from, const std::string& to) override {
-    log.push_back("copy " + from + " " + to);
+  void copy(const std::string& from, const std::string& to,
+            std::optional<uint32_t> stream) override {
+    log.push_back("copy " + from + " " + to + (stream ? " on " + std::to_string(*stream) : ""));
   }
   void fill(const std::string& buffer, uint64_t bits) override {
     log.push_back("fill " + buffer + " " + std::to_string(bits));
@@ -727,8 +728,10 @@ TEST_CASE("a repeat_until_zero loop that never ends is a clear error", "[workloa
   }
 }
 
-TEST_CASE("stream steps: copies in parts on streams, launches on streams, synchronize",
-          "[workload]") {
+TEST_CASE(
+    "stream steps: copies in parts on streams, launches and device copies on streams, "
+    "synchronize",
+    "[workload]") {
   TempFolder folder;
   nlohmann::json json = example_workload();
   json["buffers"]["a"]["copy_in"] = false;
@@ -738,6 +741,7 @@ TEST_CASE("stream steps: copies in parts on streams, launches on streams, synchr
     {"kernel": "vecadd", "grid": [4], "block": [256], "stream": 2,
      "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}, {"u32": 1024}]},
     {"to_host": {"buffer": "c", "first": 1000}},
+    {"copy": {"from": "c", "to": "a", "stream": 3}},
     {"synchronize": {"stream": 2}},
     {"synchronize": {}}])");
   const GpuWorkload w = load_gpu_workload(folder.write("streams.json", json.dump()));
@@ -748,6 +752,7 @@ TEST_CASE("stream steps: copies in parts on streams, launches on streams, synchr
                                              "to_device b 0 4096 bytes on 1",
                                              "vecadd 1024",
                                              "to_host c 4000 96 bytes on 0",
+                                             "copy c a on 3",
                                              "synchronize 2",
                                              "synchronize device",
                                              "synchronize device"};  // the steps' end
@@ -776,8 +781,15 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
           "has both 'to_device' and 'synchronize'");
   refused(R"([{"kernel": "vecadd", "grid": [1], "block": [1], "stream": 5000, "args": []}])",
           "launches[0].stream: ");
-  refused(R"([{"copy": {"from": "a", "to": "b", "stream": 1}}])",
-          "launches[0].copy.stream: 'copy' steps are synchronous calls on stream 0");
+  refused(R"([{"fill": {"buffer": "a", "value": 0, "stream": 1}}])",
+          "launches[0].fill.stream: 'fill' steps are synchronous calls on stream 0; only "
+          "launches, copy, to_device and to_host take a stream");
+  refused(R"([{"copy": {"from": "a", "to": "a", "stream": 1}}])",
+          "launches[0].copy.to: is 'from' too; an asynchronous copy's source and destination "
+          "may not overlap");
+  refused(R"([{"copy": {"from": "a", "to": "b", "stream": 1024}}])", "launches[0].copy.stream: ");
+  refused(R"([{"copy": {"from": "a", "to": "b"}, "stream": 1}])",
+          "launches[0].stream: goes inside 'copy'");
   refused(R"([{"to_device": {"buffer": "a"}, "stream": 1}])",
           "launches[0].stream: goes inside 'to_device'");
   refused(R"([{"repeat": {"count": 2, "steps": [{"synchronize": {}}], "stream": 3}}])",
