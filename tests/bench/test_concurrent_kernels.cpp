@@ -3,7 +3,8 @@
 // the time two kernels overlap once; the default stream still runs one kernel after another; a
 // fault, or a launch from the device that cannot be made, stops the kernels beside it; a
 // non-blocking stream's kernel runs beside the default stream's work and synchronous copies; a
-// stream of greater priority has its kernels' CTAs dispatched, and its grids placed, first.
+// stream of greater priority has its kernels' CTAs dispatched, and its grids placed, first; a
+// grid that starts beside a running one does not read its SM's L1 lines from before its start.
 // One platform for the whole executable (SystemC elaborates once); the test cases run in file
 // order.
 #include <algorithm>
@@ -273,6 +274,46 @@ TEST_CASE("concurrent kernels: a launch from the device that cannot be made stop
   CHECK(stopped->end_cycle - stopped->start_cycle < alone / 2);
   CHECK(stopped == runs.end() - 1);  // it ended with the tree's last grid, before nothing
   cuda.reset();
+}
+
+TEST_CASE("concurrent kernels: a grid starting beside a running one reads past its SM's L1") {
+  Runtime& cuda = platform().runtime();
+  const auto module =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "coherence.ptx");
+  const uint64_t words = cuda.malloc(128), first_out = cuda.malloc(128),
+                 second_out = cuda.malloc(128);
+  const std::vector<int32_t> ones(32, 1), twos(32, 2);
+  cuda.copy_to_device(words, ones.data(), 128);
+  const auto s1 = cuda.create_stream(Runtime::StreamKind::non_blocking),
+             s2 = cuda.create_stream(Runtime::StreamKind::non_blocking);
+  Runtime::LaunchConfig warp;
+  warp.grid = {1, 1, 1};
+  warp.block = {32, 1, 1};
+  const auto launch = [&](uint64_t out, int32_t spins, Runtime::StreamId stream) {
+    cuda.launch(module, "read_then_spin", warp,
+                ohmvp::KernelArguments(cuda, module, "read_then_spin")
+                    .add(words)
+                    .add(out)
+                    .add(spins)
+                    .bytes(),
+                stream);
+  };
+  const size_t first = platform().gpu().launch_log().size();
+  // The first grid reads the ones into SM 0's L1 and spins; meanwhile the words become twos
+  // (beside a non-blocking stream's kernel the copy goes through the copy engine and the L2s,
+  // which the L1s do not watch) and a second grid starts on SM 0 too.
+  launch(first_out, 20000, s1);
+  cuda.copy_to_device(words, twos.data(), 128);
+  launch(second_out, 0, s2);
+  cuda.synchronize();
+  const auto runs = logged_since(first);
+  REQUIRE(runs.size() == 2);
+  CHECK(overlap(runs[0], runs[1]));
+  std::vector<int32_t> out(32);
+  cuda.copy_to_host(out.data(), first_out, 128);
+  CHECK(out == ones);
+  cuda.copy_to_host(out.data(), second_out, 128);
+  CHECK(out == twos);
 }
 
 TEST_CASE("concurrent kernels: stream priorities are clamped to the GPU's range") {

@@ -89,3 +89,13 @@ extern "C" __global__ void barrier_handoff(int* words, int* out) {
   out[2 * t] = before;
   out[2 * t + 1] = after;
 }
+
+// Each thread reads its word (so its SM's L1 holds the line), spins `spins` rounds, then writes
+// the word it read. A grid of it that starts while another spins on the same SM, after a copy
+// changed the words, must read the new words: the L1 forgets its lines as a grid starts.
+extern "C" __global__ void read_then_spin(const int* words, int* out, int spins) {
+  const int word = words[threadIdx.x];
+  for (volatile int k = 0; k < spins; k = k + 1) {
+  }
+  out[threadIdx.x] = word;
+}
