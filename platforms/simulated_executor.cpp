@@ -78,8 +78,13 @@ uint64_t SimulatedExecutor::read_element(const std::string& name, uint64_t index
   return bits;
 }
 
-void SimulatedExecutor::prefetch(const std::string& name, bool to_host) {
-  m_runtime.prefetch_managed(m_addresses.at(name), buffer(name).size_bytes(), to_host);
+void SimulatedExecutor::prefetch(const std::string& name, bool to_host,
+                                 std::optional<uint32_t> number) {
+  if (number)
+    m_runtime.prefetch_managed_async(m_addresses.at(name), buffer(name).size_bytes(), to_host,
+                                     stream(*number));
+  else
+    m_runtime.prefetch_managed(m_addresses.at(name), buffer(name).size_bytes(), to_host);
 }
 
 void SimulatedExecutor::advise(const std::string& name, ManagedAdvice advice) {

@@ -27,7 +27,7 @@ class SimulatedExecutor : public WorkloadExecutor {
             std::optional<uint32_t> stream) override;
   void fill(const std::string& name, uint64_t element_bits) override;
   uint64_t read_element(const std::string& name, uint64_t index) override;
-  void prefetch(const std::string& name, bool to_host) override;
+  void prefetch(const std::string& name, bool to_host, std::optional<uint32_t> stream) override;
   void advise(const std::string& name, ManagedAdvice advice) override;
   void to_device(const std::string& name, uint64_t byte_offset, const uint8_t* bytes, uint64_t size,
                  uint32_t stream) override;

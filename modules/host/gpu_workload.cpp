@@ -502,7 +502,8 @@ class WorkloadParser {
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
            "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
-    const bool takes_stream = found >= 7 || found == 3;  // to_device, to_host, synchronize, copy
+    // to_device, to_host, synchronize; copy and prefetch (asynchronous with one)
+    const bool takes_stream = found >= 7 || found == 3 || found == 5;
     if (found > 0 && node.contains("stream"))
       fail(path + ".stream", takes_stream ? std::string("goes inside '") + kinds[found] + "'"
                                           : synchronous_step(kinds[found]));
@@ -579,13 +580,14 @@ class WorkloadParser {
     } else if (found == 5) {
       step.kind = WorkloadStep::Kind::prefetch;
       const ConfigReader prefetch = r.child("prefetch");
-      prefetch.finish({"buffer", "to"});
+      prefetch.finish({"buffer", "to", "stream"});
       managed_buffer(prefetch, step.buffer, "cudaMemPrefetchAsync moves");
       std::string to = "gpu";
       prefetch.get("to", to);
       if (to != "gpu" && to != "host")
         prefetch.fail("to", "is '" + to + "'; expected 'gpu' or 'host'");
       step.to_host = to == "host";
+      if (prefetch.has("stream")) step.stream = parse_stream(prefetch);
       prefetch.finish();
     } else if (found == 6) {
       step.kind = WorkloadStep::Kind::advise;
@@ -622,8 +624,9 @@ class WorkloadParser {
     if (kind.rfind("repeat", 0) == 0)
       return "'" + kind + "' takes no stream: the steps inside it name theirs";
     return "'" + kind +
-           "' steps are synchronous calls on stream 0; only launches, copy, to_device and to_host "
-           "take a stream";
+           "' steps are synchronous calls on stream 0; only launches, copy, prefetch, to_device "
+           "and "
+           "to_host take a stream";
   }
 
   // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.

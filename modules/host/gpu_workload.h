@@ -146,7 +146,8 @@ struct WorkloadStep {
   bool to_host = false;         // prefetch: to host memory, not the GPU
   ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise
   uint64_t first = 0, elements = 0;  // to_device, to_host: the buffer's elements they copy
-  // to_device, to_host; synchronize: none for the device; copy: none for a synchronous copy
+  // to_device, to_host; synchronize: none for the device; copy, prefetch: none for a synchronous
+  // call
   std::optional<uint32_t> stream;
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };

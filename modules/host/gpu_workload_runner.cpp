@@ -50,7 +50,7 @@ class StepRunner {
         m_executor.fill(step.buffer, step.fill_bits);
         break;
       case WorkloadStep::Kind::prefetch:
-        m_executor.prefetch(step.buffer, step.to_host);
+        m_executor.prefetch(step.buffer, step.to_host, step.stream);
         break;
       case WorkloadStep::Kind::advise:
         m_executor.advise(step.buffer, step.advice);

@@ -59,9 +59,10 @@ class WorkloadExecutor {
   virtual void fill(const std::string& buffer, uint64_t element_bits) = 0;
   // Raw little-endian bits of one element.
   virtual uint64_t read_element(const std::string& buffer, uint64_t index) = 0;
-  // cudaMemPrefetchAsync of a managed buffer: moves no data a reference sees, so nothing by
-  // default.
-  virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/) {}
+  // cudaMemPrefetchAsync of a managed buffer (on `stream`; none: waiting for it, as the
+  // synchronous calls do): moves no data a reference sees, so nothing by default.
+  virtual void prefetch(const std::string& /*buffer*/, bool /*to_host*/,
+                        std::optional<uint32_t> /*stream*/) {}
   // cudaMemAdvise of a managed buffer: likewise.
   virtual void advise(const std::string& /*buffer*/, ManagedAdvice /*advice*/) {}
   // cudaMemcpyAsync on the workload's `stream` of `size` bytes of the host's contents, at

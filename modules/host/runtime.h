@@ -112,6 +112,12 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // and returning once the pages are there (as the copies here are synchronous).
   // std::invalid_argument for a range outside every managed allocation.
   void prefetch_managed(uint64_t address, uint64_t bytes, bool to_host);
+  // The same queued on `stream`, returning at once: when its stream lets it start and the UVM
+  // driver has settled (no fault batch open: kernels on other streams may run and fault), the
+  // driver moves the pages as the synchronous call does; faults that come meanwhile wait for the
+  // next batch. To host memory it runs as the synchronous call does (a host access's migration,
+  // which takes pages from under no running kernel).
+  void prefetch_managed_async(uint64_t address, uint64_t bytes, bool to_host, StreamId stream);
   // cudaMemAdvise of [address, address + bytes), managed memory of one allocation
   // (UvmDriver::advise); takes no time. std::invalid_argument for a range outside every managed
   // allocation.
@@ -278,6 +284,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void before_async_work(StreamId stream, const char* what);
   // Waits while max_queued_launches pieces of work are queued on the streams.
   void wait_for_stream_room();
+  // A prefetch to the GPU once its stream lets it: waits for the driver to settle, then moves.
+  void start_prefetch(const std::shared_ptr<AsyncCopy>& prefetch);
   // Queues an asynchronous copy or memset on `stream`.
   void queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy);
   // A copy to the device, once its stream lets it start.

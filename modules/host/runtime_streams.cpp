@@ -13,7 +13,8 @@ namespace ohmvp {
 // An asynchronous copy or memset on its way: the device side moves it in parts of
 // async_copy_part_bytes through the copy engine.
 struct Runtime::AsyncCopy {
-  enum class Kind { to_device, to_host, memset, on_device };
+  // prefetch: managed pages to the GPU (the UVM driver moves them; `device` is their address).
+  enum class Kind { to_device, to_host, memset, on_device, prefetch };
   AsyncCopy(Kind what, uint64_t address, uint64_t length)
       : kind(what), device(address), bytes(length) {}
   Kind kind;
@@ -159,6 +160,25 @@ void Runtime::copy_on_device_async(uint64_t destination, uint64_t source, uint64
   queue_copy(stream, copy);
 }
 
+void Runtime::prefetch_managed_async(uint64_t address, uint64_t bytes, bool to_host,
+                                     StreamId stream) {
+  before_async_work(stream, "prefetch");
+  check_managed_range(address, bytes, "prefetch");
+  if (to_host) return prefetch_managed(address, bytes, true);
+  queue_copy(stream, std::make_shared<AsyncCopy>(AsyncCopy::Kind::prefetch, address, bytes));
+}
+
+void Runtime::start_prefetch(const std::shared_ptr<AsyncCopy>& prefetch) {
+  m_uvm->when_settled([this, prefetch] {
+    if (prefetch->abandoned) return;
+    // Another waiter may have opened a batch first: the next settling is this one's turn.
+    if (!m_uvm->settled()) return start_prefetch(prefetch);
+    m_uvm->prefetch(prefetch->device, prefetch->bytes, [this, prefetch] {
+      if (!prefetch->abandoned) copy_done(*prefetch);
+    });
+  });
+}
+
 void Runtime::before_async_work(StreamId stream, const char* what) {
   ensure_started();
   raise_fault();
@@ -189,6 +209,8 @@ void Runtime::queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy
       case AsyncCopy::Kind::memset:
       case AsyncCopy::Kind::on_device:
         return issue_device_parts(copy);
+      case AsyncCopy::Kind::prefetch:
+        return start_prefetch(copy);
     }
   };
   add_work(stream, StreamWork{start, [this](StreamOrder::WorkId work) { work_done(work); }});

@@ -259,9 +259,12 @@ void UvmDriver::service_batch() {
   if (--m_batch_moves == 0) end_batch();
 }
 
-void UvmDriver::prefetch(uint64_t address, uint64_t bytes) {
+void UvmDriver::prefetch(uint64_t address, uint64_t bytes, std::function<void()> done) {
+  if (!settled())
+    throw SimulationError(std::string(name()) + ": a prefetch while the driver is not settled");
   const std::vector<uint64_t> blocks = m_space.blocks_of(address, bytes);
   m_batch_open = true;  // a batch of no faults: the pages are its prefetch
+  m_batch_done = std::move(done);
   std::vector<uint64_t> path_load(m_peers.size() + 1, 0);
   ++m_batch_moves;
   for (uint64_t block : blocks) {
@@ -616,6 +619,9 @@ void UvmDriver::end_batch() {
   mapped.swap(m_batch_mapped);
   keep_reserve(mapped);
   notify_reclaimable();
+  std::function<void()> done;
+  done.swap(m_batch_done);
+  if (done) done();
   if (m_buffer.empty()) {
     m_batch_open = false;
     check_settled();

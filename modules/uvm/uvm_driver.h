@@ -94,10 +94,13 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // carries no atomics here). Unsetting either drops the mappings it made.
   void advise(uint64_t address, uint64_t bytes, ManagedAdvice advice);
   // cudaMemPrefetchAsync to the GPU: moves the pages of [address, address + bytes) that are not
-  // on the GPU here, as a batch of no faults (no service time) does; when_settled says when they
-  // are in. Blocks that get no chunk (every chunk in flight or the prefetch's own) stay where
-  // they are. Call once settled.
-  void prefetch(uint64_t address, uint64_t bytes);
+  // on the GPU here, as a batch of no faults (no service time) does; `done` runs when they are in
+  // (the batch's end; when_settled says so too, once nothing else is open). Blocks that get no
+  // chunk (every chunk in flight or the prefetch's own) stay where they are. Faults that come
+  // meanwhile wait for the next batch. Call once settled.
+  void prefetch(uint64_t address, uint64_t bytes, std::function<void()> done = nullptr);
+  // No batch is open and no pre-eviction or write-back is in flight (when_settled's condition).
+  bool settled() const { return m_background == 0 && !m_batch_open; }
   // Host memory's bytes; call after migrate_to_host of the range.
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
   void host_write(uint64_t address, const void* data, uint64_t bytes);
@@ -279,6 +282,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   size_t m_faults_in_service = 0;
   bool m_batch_open = false;
   uint32_t m_batch_moves = 0;  // the serving batch's copies not yet done
+  std::function<void()> m_batch_done;  // a prefetch's: runs at its batch's end
   std::vector<std::function<void()>> m_when_settled;
   TimedActions m_timed;  // arrivals over PCIe and NVLink
   sc_core::sc_event m_batch_event;

@@ -186,6 +186,63 @@ TEST_CASE("uvm: cudaMemPrefetchAsync moves pages with no fault and no service ti
   cuda.free(c);
 }
 
+TEST_CASE("uvm: a prefetch on a stream runs beside kernels on others, faulting ones included") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 1024;  // one page of floats
+  const uint64_t a = cuda.malloc_managed(n * 4), b = cuda.malloc_managed(n * 4);
+  const uint64_t c = cuda.malloc(n * 4), d = cuda.malloc(n * 4);
+  cuda.copy_to_device(a, ramp(n, 0.5f).data(), n * 4);
+  cuda.copy_to_device(b, ramp(n, 0.25f).data(), n * 4);
+  const uint64_t batches = counter("fault_batches"), pages = counter("pages_to_gpu");
+  const uint64_t prefetched = counter("host_prefetch_pages");
+  const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
+  const auto launch = [&cuda](uint64_t x, uint64_t out, uint32_t count,
+                              ohmvp::Runtime::StreamId s) {
+    ohmvp::Runtime::LaunchConfig config;
+    config.grid = {(count + 255) / 256, 1, 1};
+    config.block = {256, 1, 1};
+    cuda.launch(vecadd_module(), "vecadd", config,
+                ohmvp::KernelArguments(cuda, vecadd_module(), "vecadd")
+                    .add(x)
+                    .add(x)
+                    .add(out)
+                    .add(count)
+                    .bytes(),
+                s);
+  };
+  const size_t first = platform().gpu().launch_log().size();
+  // Stream 1's kernel faults on b (a batch of 10 us); stream 2 prefetches a, then adds it. The
+  // prefetch returns at once; its batch and the fault's take turns in the driver.
+  launch(b, d, n, s1);
+  const uint64_t start = now_ps();
+  cuda.prefetch_managed_async(a, n * 4, false, s2);
+  CHECK(now_ps() == start);
+  CHECK_FALSE(cuda.stream_query(s2));
+  launch(a, c, n, s2);
+  cuda.synchronize();
+  CHECK(counter("host_prefetch_pages") == prefetched + 1);
+  // b's page came by one batch of faults; a's was there when its kernel came.
+  CHECK(counter("fault_batches") == batches + 1);
+  CHECK(counter("pages_to_gpu") == pages + 2);
+  const auto& log = platform().gpu().launch_log();
+  REQUIRE(log.size() == first + 2);
+  // Stream 2's kernel ran while stream 1's waited for its fault.
+  // The log lists launches as they end: stream 2's first, while stream 1's waited for its fault.
+  CHECK(log[first + 1].start_cycle < log[first].start_cycle);
+  CHECK(log[first].end_cycle < log[first + 1].end_cycle);
+  std::vector<float> got(n);
+  cuda.copy_to_host(got.data(), c, n * 4);
+  CHECK(got == ramp(n, 1.0f));
+  cuda.copy_to_host(got.data(), d, n * 4);
+  CHECK(got == ramp(n, 0.5f));
+  // To host memory it waits, as the synchronous call does; a range not managed is refused.
+  const uint64_t to_host = counter("pages_to_host");
+  cuda.prefetch_managed_async(a, n * 4, true, s2);
+  CHECK(counter("pages_to_host") == to_host + 1);
+  CHECK_THROWS_AS(cuda.prefetch_managed_async(c, 4, false, s2), std::invalid_argument);
+  for (const uint64_t freed : {a, b, c, d}) cuda.free(freed);
+}
+
 TEST_CASE("uvm: oversubscribed GPU memory evicts whole chunks and the bytes survive") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint32_t n = 8192;  // 32 KiB a buffer: two chunks each, six against the GPU's two

@@ -121,6 +121,15 @@ TEST_CASE("cli: prefetch steps move managed buffers before the kernel needs them
   CHECK(value(stats["host.uvm"], "host_prefetch_pages") ==
         value(stats["host.uvm"], "pages_to_gpu"));
   CHECK(value(stats["host.uvm"], "pages_to_host") > 0);
+  // The same prefetches on streams of their own: the launch on stream 0 waits for them, so again
+  // nothing faults.
+  auto on_streams = workload;
+  for (size_t i = 0; i < 3; ++i) on_streams["launches"][i]["prefetch"]["stream"] = i + 1;
+  write_text(dir + "/streams.json", on_streams.dump());
+  const nlohmann::json streamed =
+      run_verified(dir + "/streams", dir + "/streams.json", "-p gpu_small")["host.uvm"];
+  CHECK(value(streamed, "far_faults") == 0);
+  CHECK(value(streamed, "host_prefetch_pages") == value(stats["host.uvm"], "host_prefetch_pages"));
   // The pages are there, but each SM walks the page table for the first request to each of them;
   // with no TLB model the same kernel is faster and walks nowhere.
   const auto walks = [](const nlohmann::json& stats) {

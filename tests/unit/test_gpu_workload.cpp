@@ -640,6 +640,10 @@ class RecordingExecutor : public WorkloadExecutor {
     log.push_back("to_host " + buffer + " " + std::to_string(offset) + " " + std::to_string(bytes) +
                   " bytes on " + std::to_string(stream));
   }
+  void prefetch(const std::string& buffer, bool to_host, std::optional<uint32_t> stream) override {
+    log.push_back("prefetch " + buffer + (to_host ? " to host" : " to gpu") +
+                  (stream ? " on " + std::to_string(*stream) : ""));
+  }
   void synchronize(std::optional<uint32_t> stream) override {
     log.push_back(stream ? "synchronize " + std::to_string(*stream) : "synchronize device");
   }
@@ -735,6 +739,7 @@ TEST_CASE(
   TempFolder folder;
   nlohmann::json json = example_workload();
   json["buffers"]["a"]["copy_in"] = false;
+  json["buffers"]["m"] = {{"type", "f32"}, {"count", 16}, {"managed", true}};
   json["launches"] = nlohmann::json::parse(R"([
     {"to_device": {"buffer": "a", "first": 256, "count": 512, "stream": 2}},
     {"to_device": {"buffer": "b", "stream": 1}},
@@ -742,6 +747,7 @@ TEST_CASE(
      "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}, {"u32": 1024}]},
     {"to_host": {"buffer": "c", "first": 1000}},
     {"copy": {"from": "c", "to": "a", "stream": 3}},
+    {"prefetch": {"buffer": "m", "stream": 4}},
     {"synchronize": {"stream": 2}},
     {"synchronize": {}}])");
   const GpuWorkload w = load_gpu_workload(folder.write("streams.json", json.dump()));
@@ -753,6 +759,7 @@ TEST_CASE(
                                              "vecadd 1024",
                                              "to_host c 4000 96 bytes on 0",
                                              "copy c a on 3",
+                                             "prefetch m to gpu on 4",
                                              "synchronize 2",
                                              "synchronize device",
                                              "synchronize device"};  // the steps' end
@@ -783,7 +790,7 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
           "launches[0].stream: ");
   refused(R"([{"fill": {"buffer": "a", "value": 0, "stream": 1}}])",
           "launches[0].fill.stream: 'fill' steps are synchronous calls on stream 0; only "
-          "launches, copy, to_device and to_host take a stream");
+          "launches, copy, prefetch, to_device and to_host take a stream");
   refused(R"([{"copy": {"from": "a", "to": "a", "stream": 1}}])",
           "launches[0].copy.to: is 'from' too; an asynchronous copy's source and destination "
           "may not overlap");
