@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "modules/common/hex_text.h"
 #include "modules/common/scoped_value.h"
 #include "modules/common/sim_time.h"
 #include "modules/host/runtime.h"
@@ -150,10 +151,10 @@ void Runtime::copy_on_device_async(uint64_t destination, uint64_t source, uint64
   check_range(destination, bytes, "device copy destination");
   if (bytes == 0) return;
   if (source < destination + bytes && destination < source + bytes)
-    throw std::invalid_argument("device copy: the source [" + std::to_string(source) + ", +" +
-                                std::to_string(bytes) + ") and the destination [" +
-                                std::to_string(destination) +
-                                ", ...) overlap; an asynchronous copy's may not");
+    throw std::invalid_argument("device copy: the source [" + hex_text(source) + ", " +
+                                hex_text(source + bytes) + ") and the destination [" +
+                                hex_text(destination) + ", " + hex_text(destination + bytes) +
+                                ") overlap; an asynchronous copy's may not");
   if (managed(source) || managed(destination)) return copy_on_device(destination, source, bytes);
   auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::on_device, destination, bytes);
   copy->device_source = source;
