@@ -624,9 +624,8 @@ class WorkloadParser {
     if (kind.rfind("repeat", 0) == 0)
       return "'" + kind + "' takes no stream: the steps inside it name theirs";
     return "'" + kind +
-           "' steps are synchronous calls on stream 0; only launches, copy, prefetch, to_device "
-           "and "
-           "to_host take a stream";
+           "' steps are synchronous calls on stream 0; only launches, copy, prefetch, "
+           "to_device and to_host take a stream";
   }
 
   // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.

@@ -11,8 +11,9 @@
 
 namespace ohmvp {
 
-// An asynchronous copy or memset on its way: the device side moves it in parts of
-// async_copy_part_bytes through the copy engine.
+// An asynchronous copy, memset or prefetch on its way: the device side of a copy or memset moves
+// in parts of async_copy_part_bytes through the copy engine; the UVM driver moves a prefetch's
+// pages.
 struct Runtime::AsyncCopy {
   // prefetch: managed pages to the GPU (the UVM driver moves them; `device` is their address).
   enum class Kind { to_device, to_host, memset, on_device, prefetch };
