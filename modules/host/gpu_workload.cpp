@@ -566,6 +566,10 @@ class WorkloadParser {
           copy.fail("to",
                     "is 'from' too; an asynchronous copy's source and destination may "
                     "not overlap");
+        if (!source.symbol.empty() && source.symbol == target.symbol)
+          copy.fail("to", "'" + to + "' and '" + from + "' are both the variable '" +
+                              source.symbol +
+                              "'; an asynchronous copy's source and destination may not overlap");
       }
       step.buffer = from;
       step.destination = to;
@@ -883,8 +887,12 @@ class WorkloadParser {
       if (!digits || std::stoul(key) > max_workload_stream)
         fail(path, "expected a stream number 1 to " + std::to_string(max_workload_stream) +
                        " as the key (0, the default stream, has the least priority, 0)");
-      if (!value.is_number_integer() || value.get<int64_t>() > 0 ||
-          value.get<int64_t>() < std::numeric_limits<int>::min())
+      // JSON's non-negative integers are unsigned: only 0 of them is a priority.
+      const bool in_range = value.is_number_unsigned()
+                                ? value.get<uint64_t>() == 0
+                                : value.is_number_integer() && value.get<int64_t>() <= 0 &&
+                                      value.get<int64_t>() >= std::numeric_limits<int>::min();
+      if (!in_range)
         fail(path,
              "expected a stream priority: 0 (the least) or a negative integer (greater), got " +
                  value.dump());

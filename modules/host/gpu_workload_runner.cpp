@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "modules/common/errors.h"
 
@@ -19,6 +20,16 @@ class StepRunner {
   }
 
  private:
+  // A call the runtime refuses (std::invalid_argument) is the workload's error, at its step.
+  template <class Call>
+  void at(const WorkloadStep& step, Call call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& error) {
+      throw ConfigError(m_workload.file.string() + ": " + step.path + ": " + error.what());
+    }
+  }
+
   void run(const WorkloadStep& step) {
     switch (step.kind) {
       case WorkloadStep::Kind::launch:
@@ -44,16 +55,16 @@ class StepRunner {
         break;
       }
       case WorkloadStep::Kind::copy:
-        m_executor.copy(step.buffer, step.destination, step.stream);
+        at(step, [&] { m_executor.copy(step.buffer, step.destination, step.stream); });
         break;
       case WorkloadStep::Kind::fill:
-        m_executor.fill(step.buffer, step.fill_bits);
+        at(step, [&] { m_executor.fill(step.buffer, step.fill_bits); });
         break;
       case WorkloadStep::Kind::prefetch:
-        m_executor.prefetch(step.buffer, step.to_host, step.stream);
+        at(step, [&] { m_executor.prefetch(step.buffer, step.to_host, step.stream); });
         break;
       case WorkloadStep::Kind::advise:
-        m_executor.advise(step.buffer, step.advice);
+        at(step, [&] { m_executor.advise(step.buffer, step.advice); });
         break;
       case WorkloadStep::Kind::to_device: {
         const size_t size = element_bytes(step.buffer);

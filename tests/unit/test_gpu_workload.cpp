@@ -674,6 +674,24 @@ GpuWorkload control_workload(const TempFolder& folder, uint64_t max_iterations) 
 
 }  // namespace
 
+// Refuses every copy as the runtime refuses a bad argument.
+class RefusingExecutor : public RecordingExecutor {
+ public:
+  RefusingExecutor() : RecordingExecutor(1) {}
+  void copy(const std::string&, const std::string&, std::optional<uint32_t>) override {
+    throw std::invalid_argument("device copy: refused");
+  }
+};
+
+TEST_CASE("control steps: a call the runtime refuses is an error at its step", "[workload]") {
+  TempFolder folder;
+  RefusingExecutor executor;
+  CHECK_THROWS_MATCHES(
+      run_workload_steps(control_workload(folder, 5), executor), ConfigError,
+      Catch::Message((folder.path() / "control.json").string() +
+                     ": launches[1].repeat_until_zero.steps[1]: device copy: refused"));
+}
+
 TEST_CASE("control steps: nested repeats, loop indices, until-zero loops, copy, fill, structs",
           "[workload]") {
   TempFolder folder;
@@ -852,6 +870,9 @@ TEST_CASE("stream_priorities: the streams' priorities, checked by JSON path", "[
   refused({{"2", -1.5}}, "stream_priorities.2: expected a stream priority");
   refused({{"2", "high"}}, "stream_priorities.2: expected a stream priority");
   refused({{"2", -3000000000LL}}, "stream_priorities.2: expected a stream priority");
+  refused({{"2", 18446744073709551615ULL}},
+          "stream_priorities.2: expected a stream priority: 0 (the least) or a negative integer "
+          "(greater), got 18446744073709551615");
   refused(nlohmann::json::array({-1}),
           "stream_priorities: expected an object from stream numbers to priorities");
 }

@@ -90,3 +90,17 @@ TEST_CASE("workload symbols: a variable the module lacks or too small is a clear
                     Catch::Contains("buffers.filter.symbol: expected the name of a module-scope "
                                     "__device__ or __constant__ variable"));
 }
+
+TEST_CASE("workload symbols: a copy on a stream between two buffers of one variable is refused",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = symbols_workload(nullptr);
+  json["buffers"]["filter2"] = {{"type", "f32"}, {"count", 5}, {"symbol", "filter"}};
+  json["launches"] = {{{"copy", {{"from", "filter"}, {"to", "filter2"}, {"stream", 1}}}}};
+  CHECK_THROWS_WITH(load_gpu_workload(folder.write("w.json", json.dump())),
+                    Catch::Contains("w.json: launches[0].copy.to: 'filter2' and 'filter' are both "
+                                    "the variable 'filter'; an asynchronous copy's source and "
+                                    "destination may not overlap"));
+  json["launches"][0]["copy"].erase("stream");  // a synchronous copy may
+  CHECK_NOTHROW(load_gpu_workload(folder.write("w.json", json.dump())));
+}
