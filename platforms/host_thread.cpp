@@ -21,6 +21,7 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
       m_module(gpu::load_ptx_file(m_workload.ptx.string())) {
   check_launches(m_workload, m_module);
   check_workload_architecture(m_workload, m_module, *config.gpu);
+  check_workload_priorities(m_workload, *config.gpu);
   if (verify) m_check.emplace(m_workload);
 }
 

@@ -163,6 +163,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
   check_launches(workload, module);
   check_workload_architecture(workload, module, *config.gpu);
+  check_workload_priorities(workload, *config.gpu);
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
   const std::vector<std::unique_ptr<HostThread>> host_threads = load_host_threads(options, config);

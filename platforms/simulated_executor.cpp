@@ -11,13 +11,6 @@ namespace ohmvp {
 SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload,
                                      gpu::Module module)
     : m_runtime(runtime), m_workload(workload) {
-  const int greatest = runtime.stream_priority_range().greatest;
-  for (const auto& [number, priority] : workload.stream_priorities)
-    if (priority < greatest)
-      throw ConfigError(
-          workload.file.string() + ": stream_priorities." + std::to_string(number) + ": priority " +
-          std::to_string(priority) + " is beyond this GPU's greatest, " + std::to_string(greatest) +
-          " (gpu.greatest_stream_priority); expected " + std::to_string(greatest) + " to 0");
   runtime.set_limits(workload.limits);
   m_module = runtime.load_module(std::move(module));
   for (const BufferSpec& buffer : workload.buffers) {
@@ -43,6 +36,7 @@ void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<Res
     config.dynamic_shared_bytes = launch.shared_bytes;
     config.cooperative = launch.cooperative;
     config.registers_per_thread = launch.registers_per_thread;
+    config.priority = launch.priority;
     m_runtime.launch(m_module, launch.kernel, config, packed.bytes(), stream(launch.stream));
   } catch (const std::invalid_argument& error) {
     throw launch_error(m_workload, launch, error.what());

@@ -698,6 +698,8 @@ class WorkloadParser {
     r.get("cooperative", launch.cooperative);
     r.get("registers_per_thread", launch.registers_per_thread, 1u, 255u);
     launch.stream = parse_stream(r);
+    if (const nlohmann::json* priority = r.raw("priority"))
+      launch.priority = parse_priority(*priority, r.path() + ".priority");
     const nlohmann::json* args = r.raw("args");
     const std::string path = r.path() + ".args";
     if (!args) fail(path, "required: the kernel's arguments in order (may be [])");
@@ -887,17 +889,21 @@ class WorkloadParser {
       if (!digits || std::stoul(key) > max_workload_stream)
         fail(path, "expected a stream number 1 to " + std::to_string(max_workload_stream) +
                        " as the key (0, the default stream, has the least priority, 0)");
-      // JSON's non-negative integers are unsigned: only 0 of them is a priority.
-      const bool in_range = value.is_number_unsigned()
-                                ? value.get<uint64_t>() == 0
-                                : value.is_number_integer() && value.get<int64_t>() <= 0 &&
-                                      value.get<int64_t>() >= std::numeric_limits<int>::min();
-      if (!in_range)
-        fail(path,
-             "expected a stream priority: 0 (the least) or a negative integer (greater), got " +
-                 value.dump());
-      m_workload.stream_priorities[uint32_t(std::stoul(key))] = value.get<int>();
+      m_workload.stream_priorities[uint32_t(std::stoul(key))] = parse_priority(value, path);
     }
+  }
+
+  // A CUDA stream priority: 0 or a negative integer (the GPU's range is checked before a run).
+  int parse_priority(const nlohmann::json& value, const std::string& path) const {
+    // JSON's non-negative integers are unsigned: only 0 of them is a priority.
+    const bool in_range = value.is_number_unsigned()
+                              ? value.get<uint64_t>() == 0
+                              : value.is_number_integer() && value.get<int64_t>() <= 0 &&
+                                    value.get<int64_t>() >= std::numeric_limits<int>::min();
+    if (!in_range)
+      fail(path, "expected a stream priority: 0 (the least) or a negative integer (greater), got " +
+                     value.dump());
+    return value.get<int>();
   }
 
   void parse_outputs(const ConfigReader& root) {

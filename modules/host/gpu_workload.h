@@ -114,6 +114,8 @@ struct KernelLaunch {
   // PTX's declared (virtual) registers (docs/gpu_sm.md).
   uint32_t registers_per_thread = 0;
   uint32_t stream = 0;  // the workload's stream number; 0 the default stream
+  // cudaLaunchAttributePriority: this launch's priority instead of its stream's.
+  std::optional<int> priority;
   std::vector<KernelArg> args;
 };
 

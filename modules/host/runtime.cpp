@@ -602,7 +602,7 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   }
   auto pending = std::make_unique<Pending>();
   Pending* state = pending.get();
-  state->priority = stream_priority(stream);
+  state->priority = config.priority ? clamp_priority(*config.priority) : stream_priority(stream);
   const gpu::KernelLaunch request =
       make_request(id, kernel, config, std::move(arguments), *state, state->local_region, true);
   state->kernel = kernel;

@@ -77,6 +77,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
     bool cooperative = false;
     // Registers a thread gets (ptxas's count); 0: counted from the PTX (gpu::KernelLaunch).
     uint32_t registers_per_thread = 0;
+    // cudaLaunchAttributePriority: this launch's priority (clamped as a stream's) instead of its
+    // stream's; the grids it launches from the device run at it too.
+    std::optional<int> priority;
   };
 
   // `device_bytes` of memory behind the GPU, at device addresses from gpu.device_base() on;
@@ -174,6 +177,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   StreamPriorityRange stream_priority_range() const;
   // cudaStreamGetPriority: the priority `stream` was created with (after clamping).
   int stream_priority(StreamId stream) const;
+  // `priority` within stream_priority_range(): its nearest end when outside, as CUDA clamps it.
+  int clamp_priority(int priority) const;
   void destroy_stream(StreamId stream);
   // cudaStreamSynchronize: waits for the stream's work; raises a device fault as synchronize().
   void stream_synchronize(StreamId stream);

@@ -74,11 +74,14 @@ void Runtime::work_done(StreamOrder::WorkId work) {
 Runtime::StreamId Runtime::create_stream(StreamKind kind, int priority) {
   raise_fault();
   const StreamId stream = m_streams.create(kind);
-  const StreamPriorityRange range = stream_priority_range();
-  // Outside the range, CUDA takes the nearest end.
-  priority = std::clamp(priority, range.greatest, range.least);
-  if (priority != range.least) m_stream_priorities.emplace(stream, priority);
+  priority = clamp_priority(priority);
+  if (priority != stream_priority_range().least) m_stream_priorities.emplace(stream, priority);
   return stream;
+}
+
+int Runtime::clamp_priority(int priority) const {
+  const StreamPriorityRange range = stream_priority_range();
+  return std::clamp(priority, range.greatest, range.least);
 }
 
 Runtime::StreamPriorityRange Runtime::stream_priority_range() const {

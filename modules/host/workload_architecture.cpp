@@ -77,4 +77,19 @@ void check_workload_architecture(const GpuWorkload& workload, const gpu::Module&
   }
 }
 
+void check_workload_priorities(const GpuWorkload& workload, const gpu::GpuConfig& gpu) {
+  const int greatest = gpu.greatest_stream_priority;
+  const auto check = [&](int priority, const std::string& path) {
+    if (priority < greatest)
+      throw ConfigError(workload.file.string() + ": " + path + ": priority " +
+                        std::to_string(priority) + " is beyond this GPU's greatest, " +
+                        std::to_string(greatest) + " (gpu.greatest_stream_priority); expected " +
+                        std::to_string(greatest) + " to 0");
+  };
+  for (const auto& [number, priority] : workload.stream_priorities)
+    check(priority, "stream_priorities." + std::to_string(number));
+  for (const KernelLaunch* launch : launches_of(workload))
+    if (launch->priority) check(*launch->priority, launch->path + ".priority");
+}
+
 }  // namespace ohmvp

@@ -24,4 +24,9 @@ gpu::ComputeCapability workload_capability(const GpuWorkload& workload, const gp
 void check_workload_architecture(const GpuWorkload& workload, const gpu::Module& module,
                                  const gpu::GpuConfig& gpu);
 
+// Throws ConfigError, naming the key, for a priority (`stream_priorities`, a launch's `priority`)
+// beyond the GPU's greatest (gpu.greatest_stream_priority): CUDA would clamp it, a workload file
+// means it.
+void check_workload_priorities(const GpuWorkload& workload, const gpu::GpuConfig& gpu);
+
 }  // namespace ohmvp

@@ -327,6 +327,31 @@ TEST_CASE("concurrent kernels: stream priorities are clamped to the GPU's range"
   CHECK(cuda.stream_priority(cuda.create_stream(Runtime::StreamKind::non_blocking, -100)) == -5);
   CHECK(cuda.stream_priority(cuda.create_stream(Runtime::StreamKind::blocking, 7)) == 0);
   CHECK_THROWS_AS(cuda.stream_priority(100000), std::invalid_argument);
+  // A launch's own priority (cudaLaunchAttributePriority) instead of its stream's, clamped too.
+  Vecadd vecadd;
+  Buffers one(cuda, 256);
+  const auto stream = cuda.create_stream(Runtime::StreamKind::blocking, -3);
+  Runtime::LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {256, 1, 1};
+  const auto launch = [&](std::optional<int> priority) {
+    config.priority = priority;
+    cuda.launch(vecadd.module, "vecadd", config,
+                ohmvp::KernelArguments(cuda, vecadd.module, "vecadd")
+                    .add(one.a)
+                    .add(one.b)
+                    .add(one.c)
+                    .add(one.n)
+                    .bytes(),
+                stream);
+    cuda.synchronize();
+    return platform().gpu().launch_log().back().priority;
+  };
+  CHECK(launch(std::nullopt) == -3);
+  CHECK(launch(-1) == -1);
+  CHECK(launch(4) == 0);
+  CHECK(launch(-100) == -5);
+  CHECK(one.summed());
 }
 
 TEST_CASE("concurrent kernels: grids launched from the device run at their parent's priority") {
@@ -378,13 +403,14 @@ TEST_CASE("concurrent kernels: a stream of greater priority has its CTAs dispatc
   CHECK(small_high.priority == -1);
   CHECK(big_high.priority == 0);
   // At equal priority the tiny grid, handed over in the same instant as the big one, waits until
-  // the big grid's CTAs are all on SMs, and the small one after it ends after the big grid. At the
+  // the big grid's CTAs are all on SMs (its eighth wave), and the small one after it ends late
+  // too. At the
   // greater priority the tiny grid's CTA goes first, beside the big grid's first wave; the small
   // grid comes when it has ended, and its CTAs take the first room the big grid's CTAs free,
   // ahead of the big grid's CTAs still waiting.
   const uint64_t wave = (big_equal.end_cycle - big_equal.start_cycle) / 8;
-  CHECK(tiny_equal.start_cycle > big_equal.end_cycle - wave);
-  CHECK(small_equal.end_cycle > big_equal.end_cycle);
+  CHECK(tiny_equal.start_cycle > big_equal.start_cycle + 5 * wave);
+  CHECK(small_equal.end_cycle > big_equal.start_cycle + 6 * wave);
   CHECK(tiny_high.start_cycle == big_high.start_cycle);
   CHECK(small_high.start_cycle >= tiny_high.end_cycle);
   CHECK(small_high.end_cycle < big_high.start_cycle + 3 * wave);

@@ -2108,6 +2108,22 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
                                      "GPU's greatest, 0 (gpu.greatest_stream_priority); expected "
                                      "0 to 0"));
   CHECK_FALSE(std::filesystem::exists(dir + "/b/report.json"));
+
+  // The launch's own priority instead (cudaLaunchAttributePriority): the same order.
+  workload.erase("stream_priorities");
+  workload["launches"][3]["priority"] = -1;
+  write_text(dir + "/l.json", workload.dump());
+  const std::string own = "run -q -p gpu_small --workload " + dir + "/l.json --verify --out ";
+  const CliResult launch_run = run_ohmvp(own + dir + "/l");
+  INFO(launch_run.output);
+  REQUIRE(launch_run.exit_code == 0);
+  const auto by_launch = nlohmann::json::parse(read_text(dir + "/l/report.json"))["launches"];
+  CHECK(by_launch[0]["priority"] == -1);
+  CHECK(by_launch[0]["start_cycle"] == launches[0]["start_cycle"]);
+  const CliResult launch_beyond = run_ohmvp(own + dir + "/lb --set gpu.greatest_stream_priority=0");
+  CHECK(launch_beyond.exit_code != 0);
+  CHECK_THAT(launch_beyond.output, Contains("l.json: launches[3].priority: priority -1 is beyond"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/lb/report.json"));
 }
 
 TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel after it reads") {

@@ -875,4 +875,12 @@ TEST_CASE("stream_priorities: the streams' priorities, checked by JSON path", "[
           "(greater), got 18446744073709551615");
   refused(nlohmann::json::array({-1}),
           "stream_priorities: expected an object from stream numbers to priorities");
+  // A launch's own priority.
+  json = example_workload();
+  json["launches"][0]["priority"] = -2;
+  CHECK(load_gpu_workload(folder.write("lp.json", json.dump())).steps[0].launch.priority == -2);
+  json["launches"][0]["priority"] = 1;
+  CHECK_THAT(load_error(json, folder),
+             Catch::Contains("launches[0].priority: expected a stream priority: 0 (the least) or "
+                             "a negative integer (greater), got 1"));
 }
