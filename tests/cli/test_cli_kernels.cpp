@@ -2084,15 +2084,31 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
   const std::string dir = scratch_dir("stream_priorities");
   auto workload = shipped_kernel_workload("vecadd_concurrent");
   workload["name"] = "vecadd_concurrent";  // its reference
+  // Runs the workload as it is now, as <name>.json into <out>.
+  const auto run = [&](const std::string& name, const std::string& out,
+                       const std::string& options) {
+    write_text(dir + "/" + name + ".json", workload.dump());
+    return run_ohmvp("run -q -p gpu_small --workload " + dir + "/" + name +
+                     ".json --verify --out " + dir + "/" + out + options);
+  };
+  const auto launches_of = [&](const std::string& name) {
+    const CliResult result = run(name, name, "");
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(read_text(dir + "/" + name + "/report.json"))["launches"];
+  };
+  // A priority beyond the GPU's range is refused by its JSON path, before anything runs.
+  const auto refused = [&](const std::string& name) {
+    const CliResult result = run(name, name + "_refused", " --set gpu.greatest_stream_priority=0");
+    CHECK(result.exit_code != 0);
+    CHECK_FALSE(std::filesystem::exists(dir + "/" + name + "_refused/report.json"));
+    return result.output;
+  };
+
   workload["stream_priorities"] = {{"4", -1}};
-  write_text(dir + "/w.json", workload.dump());
-  const std::string args = "run -q -p gpu_small --workload " + dir + "/w.json --verify --out ";
-  const CliResult run = run_ohmvp(args + dir + "/p");
-  INFO(run.output);
-  REQUIRE(run.exit_code == 0);
   // Each grid fills the GPU; the four are handed over at once. The last launched, on stream 4,
   // starts first and ends first (the report lists launches as they end).
-  const auto launches = nlohmann::json::parse(read_text(dir + "/p/report.json"))["launches"];
+  const auto launches = launches_of("w");
   REQUIRE(launches.size() == 4);
   CHECK(launches[0]["priority"] == -1);
   for (size_t i = 1; i < 4; ++i) {
@@ -2100,30 +2116,17 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
     CHECK(launches[i]["start_cycle"].get<uint64_t>() > launches[0]["start_cycle"].get<uint64_t>());
   }
   CHECK(launches[0]["grid"] == nlohmann::json::array({32, 1, 1}));
-
-  // A priority beyond the GPU's range is refused by its JSON path, before anything runs.
-  const CliResult beyond = run_ohmvp(args + dir + "/b --set gpu.greatest_stream_priority=0");
-  CHECK(beyond.exit_code != 0);
-  CHECK_THAT(beyond.output, Contains("w.json: stream_priorities.4: priority -1 is beyond this "
-                                     "GPU's greatest, 0 (gpu.greatest_stream_priority); expected "
-                                     "0 to 0"));
-  CHECK_FALSE(std::filesystem::exists(dir + "/b/report.json"));
+  CHECK_THAT(refused("w"), Contains("w.json: stream_priorities.4: priority -1 is beyond this "
+                                    "GPU's greatest, 0 (gpu.greatest_stream_priority); expected "
+                                    "0 to 0"));
 
   // The launch's own priority instead (cudaLaunchAttributePriority): the same order.
   workload.erase("stream_priorities");
   workload["launches"][3]["priority"] = -1;
-  write_text(dir + "/l.json", workload.dump());
-  const std::string own = "run -q -p gpu_small --workload " + dir + "/l.json --verify --out ";
-  const CliResult launch_run = run_ohmvp(own + dir + "/l");
-  INFO(launch_run.output);
-  REQUIRE(launch_run.exit_code == 0);
-  const auto by_launch = nlohmann::json::parse(read_text(dir + "/l/report.json"))["launches"];
+  const auto by_launch = launches_of("l");
   CHECK(by_launch[0]["priority"] == -1);
   CHECK(by_launch[0]["start_cycle"] == launches[0]["start_cycle"]);
-  const CliResult launch_beyond = run_ohmvp(own + dir + "/lb --set gpu.greatest_stream_priority=0");
-  CHECK(launch_beyond.exit_code != 0);
-  CHECK_THAT(launch_beyond.output, Contains("l.json: launches[3].priority: priority -1 is beyond"));
-  CHECK_FALSE(std::filesystem::exists(dir + "/lb/report.json"));
+  CHECK_THAT(refused("l"), Contains("l.json: launches[3].priority: priority -1 is beyond"));
 }
 
 TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel after it reads") {
