@@ -58,6 +58,26 @@ struct LongSaxpy {
   }
 };
 
+// tests/data/ptx/device_launch.cu's tree: a binary tree of launches from the device, `levels`
+// deep below the host's one-thread grid, each grid counting itself in `grids`.
+struct LaunchTree {
+  Runtime& cuda = platform().runtime();
+  Runtime::ModuleId module =
+      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
+  void launch(uint64_t leaves, uint64_t grids, int32_t levels, Runtime::StreamId stream) {
+    Runtime::LaunchConfig one;
+    one.grid = one.block = {1, 1, 1};
+    cuda.launch(module, "tree", one,
+                ohmvp::KernelArguments(cuda, module, "tree")
+                    .add(leaves)
+                    .add(grids)
+                    .add(levels)
+                    .add(0)
+                    .bytes(),
+                stream);
+  }
+};
+
 // n floats a[i] = i and b[i] = 2i on the device, and c for their sum (the fault's reset frees
 // them).
 struct Buffers {
@@ -246,8 +266,7 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
 TEST_CASE("concurrent kernels: a launch from the device that cannot be made stops the others") {
   Runtime& cuda = platform().runtime();
   LongSaxpy saxpy;
-  const auto device =
-      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
+  LaunchTree tree;
   Buffers long_one(cuda, 64 * 1024);
   const size_t first = platform().gpu().launch_log().size();
   saxpy.launch(long_one.n, long_one.a, long_one.c, Runtime::default_stream);
@@ -258,13 +277,8 @@ TEST_CASE("concurrent kernels: a launch from the device that cannot be made stop
   const uint64_t leaves = cuda.malloc(64), grids = cuda.malloc(4);
   const auto s1 = cuda.create_stream(), s2 = cuda.create_stream();
   saxpy.launch(long_one.n, long_one.a, long_one.c, s1);
-  Runtime::LaunchConfig one;
-  one.grid = one.block = {1, 1, 1};
   // A tree of launches 30 deep: the 25th level is deeper than CUDA allows.
-  cuda.launch(
-      device, "tree", one,
-      ohmvp::KernelArguments(cuda, device, "tree").add(leaves).add(grids).add(30).add(0).bytes(),
-      s2);
+  tree.launch(leaves, grids, 30, s2);
   CHECK_THROWS_WITH(cuda.synchronize(), Catch::Contains("nest deeper than CUDA's 24 levels"));
   const auto runs = logged_since(first + 1);
   const auto stopped = std::find_if(runs.begin(), runs.end(),
@@ -356,19 +370,13 @@ TEST_CASE("concurrent kernels: stream priorities are clamped to the GPU's range"
 
 TEST_CASE("concurrent kernels: grids launched from the device run at their parent's priority") {
   Runtime& cuda = platform().runtime();
-  const auto device =
-      cuda.load_module(ohmvp::ohmvp_home() / "tests" / "data" / "ptx" / "device_launch.ptx");
+  LaunchTree tree;
   const uint64_t leaves = cuda.malloc(16), grids = cuda.malloc(4);
   cuda.memset(grids, 0, 4);
   const auto stream = cuda.create_stream(Runtime::StreamKind::blocking, -2);
   const size_t first = platform().gpu().launch_log().size();
-  Runtime::LaunchConfig one;
-  one.grid = one.block = {1, 1, 1};
   // A binary tree of launches two levels deep below the host's: seven grids.
-  cuda.launch(
-      device, "tree", one,
-      ohmvp::KernelArguments(cuda, device, "tree").add(leaves).add(grids).add(2).add(0).bytes(),
-      stream);
+  tree.launch(leaves, grids, 2, stream);
   cuda.synchronize();
   const auto runs = logged_since(first);
   CHECK(runs.size() == 7);
