@@ -281,9 +281,8 @@ std::unique_ptr<LaunchState> Gpu::prepare(const KernelLaunch& launch) const {
 }
 
 void Gpu::start_queued() {
-  // A grid holds its place until its done has run (its end cycle): one queued behind it starts
-  // no earlier.
-  // The greatest priority goes first; among equal ones the first queued.
+  // The greatest priority goes first, among equal ones the first queued. A grid holds its place
+  // until its done has run (its end cycle): one queued behind it starts no earlier.
   while (!m_faulted && !m_queued.empty() &&
          m_running.size() + m_ended.size() < m_config.max_resident_grids) {
     const auto first = std::min_element(

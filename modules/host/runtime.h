@@ -177,8 +177,6 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   StreamPriorityRange stream_priority_range() const;
   // cudaStreamGetPriority: the priority `stream` was created with (after clamping).
   int stream_priority(StreamId stream) const;
-  // `priority` within stream_priority_range(): its nearest end when outside, as CUDA clamps it.
-  int clamp_priority(int priority) const;
   void destroy_stream(StreamId stream);
   // cudaStreamSynchronize: waits for the stream's work; raises a device fault as synchronize().
   void stream_synchronize(StreamId stream);
@@ -291,6 +289,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void wait_for_stream_room();
   // A prefetch to the GPU once its stream lets it: waits for the driver to settle, then moves.
   void start_prefetch(const std::shared_ptr<AsyncCopy>& prefetch);
+  // `priority` within stream_priority_range(): its nearest end when outside, as CUDA clamps it.
+  int clamp_priority(int priority) const;
   // Queues an asynchronous copy or memset on `stream`.
   void queue_copy(StreamId stream, const std::shared_ptr<AsyncCopy>& copy);
   // A copy to the device, once its stream lets it start.
