@@ -55,12 +55,18 @@ void SimulatedExecutor::copy(const std::string& from, const std::string& to,
     m_runtime.copy_on_device(m_addresses.at(to), m_addresses.at(from), source.size_bytes());
 }
 
-void SimulatedExecutor::fill(const std::string& name, uint64_t element_bits) {
+void SimulatedExecutor::fill(const std::string& name, uint64_t element_bits,
+                             std::optional<uint32_t> number) {
   const BufferSpec& target = buffer(name);
   const size_t size = element_size(target.type);
-  std::vector<uint8_t> pattern(target.size_bytes());
-  for (size_t offset = 0; offset < pattern.size(); offset += size)
-    std::memcpy(pattern.data() + offset, &element_bits, size);
+  if (number) {
+    const std::optional<MemsetElement> element = memset_element(element_bits, size);
+    if (!element)  // the parser refuses it first
+      throw std::invalid_argument("fill on a stream: no memset repeats the 8-byte value");
+    return m_runtime.memset_elements_async(m_addresses.at(name), element->value, element->bytes,
+                                           target.size_bytes() / element->bytes, stream(*number));
+  }
+  const std::vector<uint8_t> pattern = repeated_element(element_bits, size, target.size_bytes());
   m_runtime.fill(m_addresses.at(name), pattern.data(), pattern.size());
 }
 

@@ -25,7 +25,8 @@ class SimulatedExecutor : public WorkloadExecutor {
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
   void copy(const std::string& from, const std::string& to,
             std::optional<uint32_t> stream) override;
-  void fill(const std::string& name, uint64_t element_bits) override;
+  void fill(const std::string& name, uint64_t element_bits,
+            std::optional<uint32_t> stream) override;
   uint64_t read_element(const std::string& name, uint64_t index) override;
   void prefetch(const std::string& name, bool to_host, std::optional<uint32_t> stream) override;
   void advise(const std::string& name, ManagedAdvice advice) override;

@@ -150,11 +150,11 @@ void FunctionalWorkloadExecutor::to_device(const std::string& name, uint64_t byt
   m_memory.write(find(name).address + byte_offset, bytes, size);
 }
 
-void FunctionalWorkloadExecutor::fill(const std::string& name, uint64_t element_bits) {
+void FunctionalWorkloadExecutor::fill(const std::string& name, uint64_t element_bits,
+                                      std::optional<uint32_t>) {
   const DeviceBuffer& buffer = find(name);
-  std::vector<uint8_t> bytes(buffer.bytes);
-  for (size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % buffer.element_bytes)));
+  const std::vector<uint8_t> bytes =
+      repeated_element(element_bits, buffer.element_bytes, buffer.bytes);
   m_memory.write(buffer.address, bytes.data(), bytes.size());
 }
 

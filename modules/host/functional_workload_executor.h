@@ -29,7 +29,8 @@ class FunctionalWorkloadExecutor : public WorkloadExecutor {
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
   void copy(const std::string& from, const std::string& to,
             std::optional<uint32_t> stream) override;
-  void fill(const std::string& buffer, uint64_t element_bits) override;
+  void fill(const std::string& buffer, uint64_t element_bits,
+            std::optional<uint32_t> stream) override;
   uint64_t read_element(const std::string& buffer, uint64_t index) override;
   // In order: streams do not change what a workload computes.
   void to_device(const std::string& buffer, uint64_t byte_offset, const uint8_t* bytes,

@@ -118,4 +118,11 @@ double element_bits_to_double(ElementType type, uint64_t bits) {
   return static_cast<double>(static_cast<int64_t>(bits << shift) >> shift);
 }
 
+std::vector<uint8_t> repeated_element(uint64_t bits, size_t element_bytes, uint64_t bytes) {
+  std::vector<uint8_t> pattern(bytes);
+  for (uint64_t at = 0; at < bytes; ++at)
+    pattern[at] = static_cast<uint8_t>(bits >> (8 * (at % element_bytes)));
+  return pattern;
+}
+
 }  // namespace ohmvp

@@ -28,5 +28,8 @@ std::pair<double, double> element_range(ElementType type);
 uint64_t element_bits_from_integer(ElementType type, int64_t value);
 // The element's value as a double (exact for every type but 64-bit integers beyond 2^53).
 double element_bits_to_double(ElementType type, uint64_t bits);
+// `bytes` bytes of the low `element_bytes` bytes of `bits`, little-endian, over and over: a buffer
+// filled with one element.
+std::vector<uint8_t> repeated_element(uint64_t bits, size_t element_bytes, uint64_t bytes);
 
 }  // namespace ohmvp

@@ -502,8 +502,8 @@ class WorkloadParser {
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
            "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
-    // to_device, to_host, synchronize; copy and prefetch (asynchronous with one)
-    const bool takes_stream = found >= 7 || found == 3 || found == 5;
+    // to_device, to_host, synchronize; copy, fill and prefetch (asynchronous with one)
+    const bool takes_stream = found >= 7 || (found >= 3 && found <= 5);
     if (found > 0 && node.contains("stream"))
       fail(path + ".stream", takes_stream ? std::string("goes inside '") + kinds[found] + "'"
                                           : synchronous_step(kinds[found]));
@@ -613,11 +613,19 @@ class WorkloadParser {
     } else {
       step.kind = WorkloadStep::Kind::fill;
       const ConfigReader fill = r.child("fill");
-      fill.finish({"buffer", "value"});
+      fill.finish({"buffer", "value", "stream"});
       fill.get("buffer", step.buffer);
       const BufferSpec& target = buffer_named(fill.path() + ".buffer", step.buffer);
       if (!fill.has("value")) fill.fail("value", "required");
       step.fill_bits = scalar_bits(fill, "value", target.type);
+      if (fill.has("stream")) {
+        step.stream = parse_stream(fill);
+        if (!memset_element(step.fill_bits, element_size(target.type)))
+          fill.fail("value",
+                    "is an 8-byte value whose two halves differ; a fill on a stream is "
+                    "cuMemsetD8/D16/D32Async, which repeats 1, 2 or 4 bytes (leave out "
+                    "'stream' for a synchronous fill)");
+      }
       fill.finish();
     }
     r.finish();
@@ -628,8 +636,8 @@ class WorkloadParser {
     if (kind.rfind("repeat", 0) == 0)
       return "'" + kind + "' takes no stream: the steps inside it name theirs";
     return "'" + kind +
-           "' steps are synchronous calls on stream 0; only launches, copy, prefetch, "
-           "to_device and to_host take a stream";
+           "' steps are synchronous calls on stream 0; only launches, copy, fill, "
+           "prefetch, to_device and to_host take a stream";
   }
 
   // A to_device or to_host step: the buffer's elements [first, first + count), on a stream.
@@ -970,6 +978,12 @@ ConfigError launch_error(const GpuWorkload& workload, const KernelLaunch& launch
     }
   }
   return ConfigError(launch_context(workload, launch) + what);
+}
+
+std::optional<MemsetElement> memset_element(uint64_t bits, size_t element_bytes) {
+  if (element_bytes < 8) return MemsetElement{static_cast<uint32_t>(bits), unsigned(element_bytes)};
+  if ((bits >> 32) != (bits & 0xffffffffu)) return std::nullopt;
+  return MemsetElement{static_cast<uint32_t>(bits), 4};
 }
 
 bool is_kernel_workload(const nlohmann::json& root) {

@@ -148,8 +148,8 @@ struct WorkloadStep {
   bool to_host = false;         // prefetch: to host memory, not the GPU
   ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise
   uint64_t first = 0, elements = 0;  // to_device, to_host: the buffer's elements they copy
-  // to_device, to_host; synchronize: none for the device; copy, prefetch: none for a synchronous
-  // call
+  // to_device, to_host; synchronize: none for the device; copy, fill, prefetch: none for a
+  // synchronous call
   std::optional<uint32_t> stream;
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
@@ -171,6 +171,14 @@ struct GpuWorkload {
 
   const BufferSpec* find_buffer(const std::string& name) const;
 };
+
+// The cuMemsetD8, D16 or D32Async that sets every element of `element_bytes` (1, 2, 4 or 8) to
+// `bits`: an 8-byte element only when its two halves are the same, as CUDA has no 8-byte memset.
+struct MemsetElement {
+  uint32_t value = 0;
+  unsigned bytes = 1;
+};
+std::optional<MemsetElement> memset_element(uint64_t bits, size_t element_bytes);
 
 // True for a kernel workload ("ptx" key, or "type": "kernel"); the memory-traffic workloads of
 // platforms/workload.cpp say "type": "traffic" or "trace".

@@ -58,7 +58,7 @@ class StepRunner {
         at(step, [&] { m_executor.copy(step.buffer, step.destination, step.stream); });
         break;
       case WorkloadStep::Kind::fill:
-        at(step, [&] { m_executor.fill(step.buffer, step.fill_bits); });
+        at(step, [&] { m_executor.fill(step.buffer, step.fill_bits, step.stream); });
         break;
       case WorkloadStep::Kind::prefetch:
         at(step, [&] { m_executor.prefetch(step.buffer, step.to_host, step.stream); });

@@ -56,7 +56,10 @@ class WorkloadExecutor {
   // cudaMemcpy device to device, or with a stream cudaMemcpyAsync on it.
   virtual void copy(const std::string& from, const std::string& to,
                     std::optional<uint32_t> stream) = 0;
-  virtual void fill(const std::string& buffer, uint64_t element_bits) = 0;
+  // Sets every element of the buffer to `element_bits`: synchronously, or with a stream as
+  // cuMemsetD8/D16/D32Async on it (memset_element).
+  virtual void fill(const std::string& buffer, uint64_t element_bits,
+                    std::optional<uint32_t> stream) = 0;
   // Raw little-endian bits of one element.
   virtual uint64_t read_element(const std::string& buffer, uint64_t index) = 0;
   // cudaMemPrefetchAsync of a managed buffer (on `stream`; none: waiting for it, as the

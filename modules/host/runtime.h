@@ -190,6 +190,11 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
                             StreamId stream);
   void copy_to_host_async(void* destination, uint64_t source, uint64_t bytes, StreamId stream);
   void memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream);
+  // cuMemsetD16Async and cuMemsetD32Async (and D8 with `element_bytes` 1): `count` elements of
+  // `element_bytes` (1, 2 or 4) from `destination`, which must be aligned to them, each set to
+  // `value`'s low bytes (little-endian). Otherwise std::invalid_argument.
+  void memset_elements_async(uint64_t destination, uint32_t value, unsigned element_bytes,
+                             uint64_t count, StreamId stream);
   // cudaMemcpyAsync device to device: the copy engine reads each part of the source and writes
   // it to the destination. The two ranges may not overlap (std::invalid_argument).
   void copy_on_device_async(uint64_t destination, uint64_t source, uint64_t bytes, StreamId stream);

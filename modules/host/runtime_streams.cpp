@@ -1,12 +1,14 @@
 // The runtime's streams, events and asynchronous copies (runtime.h).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "modules/common/hex_text.h"
 #include "modules/common/scoped_value.h"
 #include "modules/common/sim_time.h"
+#include "modules/host/gpu_element_type.h"
 #include "modules/host/runtime.h"
 
 namespace ohmvp {
@@ -25,7 +27,8 @@ struct Runtime::AsyncCopy {
   uint64_t device_source = 0;       // on_device
   const uint8_t* source = nullptr;  // to_device
   uint8_t* destination = nullptr;   // to_host
-  uint8_t value = 0;                // memset
+  uint32_t value = 0;               // memset: each element's bytes, little-endian
+  unsigned element_bytes = 1;       // memset
   uint64_t bytes = 0;
   uint64_t issued = 0;   // bytes handed to the copy engine (to_host, memset)
   uint64_t landed = 0;   // bytes where they go
@@ -139,12 +142,32 @@ void Runtime::copy_to_host_async(void* destination, uint64_t source, uint64_t by
 }
 
 void Runtime::memset_async(uint64_t destination, uint8_t value, uint64_t bytes, StreamId stream) {
+  memset_elements_async(destination, value, 1, bytes, stream);
+}
+
+void Runtime::memset_elements_async(uint64_t destination, uint32_t value, unsigned element_bytes,
+                                    uint64_t count, StreamId stream) {
   before_async_work(stream, "memset");
+  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4)
+    throw std::invalid_argument("memset: elements of " + std::to_string(element_bytes) +
+                                " bytes; expected 1, 2 or 4 (cuMemsetD8, D16, D32)");
+  if (destination % element_bytes != 0)
+    throw std::invalid_argument("memset of " + std::to_string(element_bytes) +
+                                "-byte elements: the destination " + hex_text(destination) +
+                                " is not aligned to them");
+  if (count > std::numeric_limits<uint64_t>::max() / element_bytes)
+    throw std::invalid_argument("memset: " + std::to_string(count) + " elements of " +
+                                std::to_string(element_bytes) + " bytes are too many");
+  const uint64_t bytes = count * element_bytes;
   check_range(destination, bytes, "memset");
   if (bytes == 0) return;
-  if (managed(destination)) return memset(destination, value, bytes);
+  if (managed(destination)) {
+    const std::vector<uint8_t> pattern = repeated_element(value, element_bytes, bytes);
+    return fill(destination, pattern.data(), bytes);
+  }
   auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::memset, destination, bytes);
   copy->value = value;
+  copy->element_bytes = element_bytes;
   queue_copy(stream, copy);
 }
 
@@ -248,7 +271,8 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
     copy->issued += bytes;
     if (copy->kind == AsyncCopy::Kind::memset) {
-      write_part(copy, offset, std::vector<uint8_t>(bytes, copy->value));
+      // A part starts at a multiple of the element size.
+      write_part(copy, offset, repeated_element(copy->value, copy->element_bytes, bytes));
       continue;
     }
     ++m_parts_in_engine;  // the part's read

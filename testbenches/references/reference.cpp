@@ -29,11 +29,9 @@ class ReferenceExecutor : public WorkloadExecutor {
     m_memory.at(to) = m_memory.at(from);
   }
 
-  void fill(const std::string& buffer, uint64_t element_bits) override {
+  void fill(const std::string& buffer, uint64_t element_bits, std::optional<uint32_t>) override {
     std::vector<uint8_t>& bytes = m_memory.at(buffer);
-    const size_t size = bytes.size() / m_counts.at(buffer);
-    for (size_t i = 0; i < bytes.size(); ++i)
-      bytes[i] = static_cast<uint8_t>(element_bits >> (8 * (i % size)));
+    bytes = repeated_element(element_bits, bytes.size() / m_counts.at(buffer), bytes.size());
   }
 
   void to_device(const std::string& buffer, uint64_t byte_offset, const uint8_t* bytes,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "modules/common/errors.h"
+#include "modules/common/hex_text.h"
 #include "modules/host/kernel_arguments.h"
 #include "platforms/catalog.h"
 #include "platforms/gpu_platform.h"
@@ -157,6 +158,49 @@ TEST_CASE("streams: partial lines keep the bytes around the copy, memset_async f
   cuda.copy_to_host_async(middle.data(), device + 999, middle.size(), stream);
   cuda.stream_synchronize(stream);
   CHECK(std::equal(middle.begin(), middle.end(), expected.begin() + 999));
+  cuda.free(device);
+}
+
+TEST_CASE("streams: cuMemsetD16/D32Async repeat their element and take the byte memset's time") {
+  Runtime& cuda = platform().runtime();
+  const uint64_t device = cuda.malloc(8192);
+  const auto stream = cuda.create_stream();
+  cuda.memset(device, 0xaa, 8192);
+  cuda.memset_elements_async(device + 2, 0x1234, 2, 5, stream);
+  cuda.memset_elements_async(device + 16, 0xdeadbeef, 4, 3, stream);
+  cuda.stream_synchronize(stream);
+  std::vector<uint8_t> expected(8192, 0xaa);
+  for (size_t i = 0; i < 5; ++i) expected[2 + 2 * i] = 0x34, expected[3 + 2 * i] = 0x12;
+  for (size_t i = 0; i < 3; ++i) std::memcpy(expected.data() + 16 + 4 * i, "\xef\xbe\xad\xde", 4);
+  CHECK(read_back(device, 8192) == expected);
+  CHECK_THROWS_WITH(cuda.memset_elements_async(device + 2, 0, 4, 1, stream),
+                    "memset of 4-byte elements: the destination " + ohmvp::hex_text(device + 2) +
+                        " is not aligned to them");
+  CHECK_THROWS_WITH(cuda.memset_elements_async(device, 0, 8, 1, stream),
+                    "memset: elements of 8 bytes; expected 1, 2 or 4 (cuMemsetD8, D16, D32)");
+  CHECK_THROWS_WITH(cuda.memset_elements_async(device, 0, 4, 2049, stream),
+                    Catch::Contains("memset of 8196 bytes at device address"));
+  // Two parts of 4 KiB either way, their lines already in the L2s: the same writes, the same time.
+  const uint64_t reference = now_ps();
+  const auto timed = [&](unsigned element_bytes) {
+    align_with(reference, 0);
+    const uint64_t start = now_ps();
+    cuda.memset_elements_async(device, 0x01010101, element_bytes, 8192 / element_bytes, stream);
+    cuda.stream_synchronize(stream);
+    return now_ps() - start;
+  };
+  const uint64_t bytewise = timed(1);
+  CHECK(bytewise > 0);
+  CHECK(timed(2) == bytewise);
+  CHECK(timed(4) == bytewise);
+  CHECK(read_back(device, 8192) == std::vector<uint8_t>(8192, 1));
+  // Managed memory: set as the synchronous fill sets it.
+  const uint64_t managed = cuda.malloc_managed(64);
+  cuda.memset_elements_async(managed, 0x0201, 2, 32, stream);
+  std::vector<uint8_t> pairs(64);
+  for (size_t i = 0; i < 64; ++i) pairs[i] = static_cast<uint8_t>(1 + i % 2);
+  CHECK(read_back(managed, 64) == pairs);
+  cuda.free(managed);
   cuda.free(device);
 }
 

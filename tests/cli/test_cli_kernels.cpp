@@ -2150,6 +2150,24 @@ TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel a
   CHECK(report["verification"]["matches"] == true);
 }
 
+TEST_CASE("cli: a fill on a stream sets the buffer before the stream's next kernel reads it") {
+  const std::string dir = scratch_dir("fill_stream");
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["name"] = "vecadd";  // its reference replays the fill too: c = a + 0.5
+  nlohmann::json launch = workload["launches"][0];
+  launch["stream"] = 2;
+  workload["launches"] =
+      nlohmann::json::array({{{"fill", {{"buffer", "b"}, {"value", 0.5}, {"stream", 2}}}}, launch});
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult run =
+      run_ohmvp("run -q -p gpu_small --workload " + dir + "/w.json --verify --out " + dir + "/o");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/o/report.json"));
+  // b starts from its own seed: only the fill makes the kernel's c equal the reference's.
+  CHECK(report["verification"]["matches"] == true);
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

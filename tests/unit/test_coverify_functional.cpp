@@ -122,7 +122,7 @@ TEST_CASE("functional executor: copy, fill and read_element act on device memory
       parse_gpu_workload(test::example_workload(), folder.path() / "w.json");
   const gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
   FunctionalWorkloadExecutor executor(workload, module, 16);
-  executor.fill("c", 0x3f800000);  // 1.0f
+  executor.fill("c", 0x3f800000, std::nullopt);  // 1.0f
   CHECK(executor.read_element("c", 1023) == 0x3f800000);
   executor.copy("c", "a", std::nullopt);
   CHECK(executor.read_buffer("a") == executor.read_buffer("c"));

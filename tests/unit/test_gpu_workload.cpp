@@ -623,8 +623,9 @@ class RecordingExecutor : public WorkloadExecutor {
             std::optional<uint32_t> stream) override {
     log.push_back("copy " + from + " " + to + (stream ? " on " + std::to_string(*stream) : ""));
   }
-  void fill(const std::string& buffer, uint64_t bits) override {
-    log.push_back("fill " + buffer + " " + std::to_string(bits));
+  void fill(const std::string& buffer, uint64_t bits, std::optional<uint32_t> stream) override {
+    log.push_back("fill " + buffer + " " + std::to_string(bits) +
+                  (stream ? " on " + std::to_string(*stream) : ""));
   }
   uint64_t read_element(const std::string& buffer, uint64_t index) override {
     log.push_back("read " + buffer + "[" + std::to_string(index) + "]");
@@ -766,6 +767,7 @@ TEST_CASE(
     {"to_host": {"buffer": "c", "first": 1000}},
     {"copy": {"from": "c", "to": "a", "stream": 3}},
     {"prefetch": {"buffer": "m", "stream": 4}},
+    {"fill": {"buffer": "b", "value": 2.0, "stream": 5}},
     {"synchronize": {"stream": 2}},
     {"synchronize": {}}])");
   const GpuWorkload w = load_gpu_workload(folder.write("streams.json", json.dump()));
@@ -778,6 +780,7 @@ TEST_CASE(
                                              "to_host c 4000 96 bytes on 0",
                                              "copy c a on 3",
                                              "prefetch m to gpu on 4",
+                                             "fill b 1073741824 on 5",
                                              "synchronize 2",
                                              "synchronize device",
                                              "synchronize device"};  // the steps' end
@@ -806,9 +809,13 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
           "has both 'to_device' and 'synchronize'");
   refused(R"([{"kernel": "vecadd", "grid": [1], "block": [1], "stream": 5000, "args": []}])",
           "launches[0].stream: ");
-  refused(R"([{"fill": {"buffer": "a", "value": 0, "stream": 1}}])",
-          "launches[0].fill.stream: 'fill' steps are synchronous calls on stream 0; only "
-          "launches, copy, prefetch, to_device and to_host take a stream");
+  refused(R"([{"advise": {"buffer": "a", "advice": "read_mostly", "stream": 1}}])",
+          "launches[0].advise.stream: 'advise' steps are synchronous calls on stream 0; only "
+          "launches, copy, fill, prefetch, to_device and to_host take a stream");
+  refused(R"([{"fill": {"buffer": "a", "value": 0}, "stream": 1}])",
+          "launches[0].stream: goes inside 'fill'");
+  refused(R"([{"fill": {"buffer": "a", "value": 0, "stream": 1024}}])",
+          "launches[0].fill.stream: ");
   refused(R"([{"copy": {"from": "a", "to": "a", "stream": 1}}])",
           "launches[0].copy.to: is 'from' too; an asynchronous copy's source and destination "
           "may not overlap");
@@ -824,6 +831,27 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
   managed["buffers"]["a"]["copy_in"] = false;
   CHECK_THAT(load_error(managed, folder),
              Catch::Contains("buffers.a.copy_in: is false, but the buffer is managed"));
+}
+
+TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value", "[workload]") {
+  CHECK(memset_element(0xab, 1)->bytes == 1);
+  CHECK(memset_element(0x3c00, 2)->value == 0x3c00);  // f16 1.0
+  CHECK(memset_element(0x3c00, 2)->bytes == 2);
+  CHECK(memset_element(0x40000000, 4)->bytes == 4);
+  CHECK(memset_element(0, 8)->bytes == 4);  // 0.0 and 0 repeat four zero bytes
+  CHECK(memset_element(0x1234567812345678, 8)->value == 0x12345678);
+  CHECK_FALSE(memset_element(0x3ff0000000000000, 8));  // f64 1.0
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["buffers"]["d"] = {{"type", "f64"}, {"count", 8}};
+  json["launches"].push_back({{"fill", {{"buffer", "d"}, {"value", 0.0}, {"stream", 1}}}});
+  CHECK(load_gpu_workload(folder.write("f.json", json.dump())).steps[1].stream == 1u);
+  json["launches"][1]["fill"]["value"] = 1.0;
+  CHECK_THAT(load_error(json, folder),
+             Catch::Contains("launches[1].fill.value: is an 8-byte value whose two halves "
+                             "differ; a fill on a stream is cuMemsetD8/D16/D32Async"));
+  json["launches"][1]["fill"].erase("stream");
+  CHECK_FALSE(load_gpu_workload(folder.write("f.json", json.dump())).steps[1].stream);
 }
 
 TEST_CASE("non_blocking_streams: the stream numbers made non-blocking, checked by JSON path",
