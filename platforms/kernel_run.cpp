@@ -257,7 +257,10 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     }
     outputs.finish();
 
-    const RunSummary summary = summarise(platform);
+    RunSummary summary = summarise(platform);
+    // The report names streams by the workload's numbers.
+    for (gpu::LaunchRecord& launch : summary.gpu->launches)
+      if (launch.stream) launch.stream = executor->workload_stream(*launch.stream);
     platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));

@@ -30,6 +30,7 @@ nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches) {
                     {"cycles", l.end_cycle - l.start_cycle},
                     {"warp_instructions", l.warp_instructions},
                     {"faulted", l.faulted},
+                    {"stream", l.stream ? nlohmann::json(*l.stream) : nlohmann::json()},
                     {"priority", l.priority},
                     {"ctas_per_sm", o.ctas_per_sm},
                     {"occupancy_limiter", gpu::limiter_name(o.limiter)},

@@ -105,6 +105,12 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
       .first->second;
 }
 
+uint32_t SimulatedExecutor::workload_stream(Runtime::StreamId made) const {
+  for (const auto& [number, stream] : m_streams)
+    if (stream == made) return number;
+  return 0;
+}
+
 void SimulatedExecutor::to_device(const std::string& name, uint64_t byte_offset,
                                   const uint8_t* bytes, uint64_t size, uint32_t number) {
   m_runtime.copy_to_device_async(m_addresses.at(name) + byte_offset, bytes, size, stream(number));

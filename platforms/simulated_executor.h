@@ -43,6 +43,8 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   // An output buffer's bytes, copied back to the host.
   std::vector<uint8_t> read_buffer(const std::string& name);
+  // The workload's number of a stream the runtime made for it (0 the default stream).
+  uint32_t workload_stream(Runtime::StreamId stream) const;
 
  private:
   const BufferSpec& buffer(const std::string& name) const;

@@ -419,7 +419,8 @@ void Gpu::finish(uint32_t grid_id, uint64_t cycle) {
   m_totals->launches.inc();
   m_launch_log.push_back({state.launch.kernel, state.launch.grid, state.launch.block,
                           result.start_cycle, result.end_cycle, result.warp_instructions,
-                          result.faulted, state.launch.priority, state.occupancy});
+                          result.faulted, state.launch.priority, state.launch.stream,
+                          state.occupancy});
   m_ended.push_back(Ended{std::move(grid.done), result});
   m_running.erase(std::find_if(m_running.begin(), m_running.end(),
                                [&](const auto& r) { return r.get() == &grid; }));

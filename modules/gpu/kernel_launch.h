@@ -42,6 +42,8 @@ struct KernelLaunch {
   // Among the grids the GPU holds, those of a greater priority have their CTAs dispatched first
   // and take a place among the resident grids first (CtaDispatcher).
   int priority = 0;
+  // The host's stream it was queued on, for the report; none for a grid launched from the device.
+  std::optional<uint32_t> stream;
 
   uint64_t global_segment_base = 0;     // device address of the module's .global variables
   const uint8_t* const_bank = nullptr;  // the module's .const bytes (Module::const_bytes)

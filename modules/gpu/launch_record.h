@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "modules/gpu/occupancy.h"
@@ -17,6 +18,7 @@ struct LaunchRecord {
   uint64_t warp_instructions = 0;
   bool faulted = false;
   int priority = 0;     // the stream priority it ran at
+  std::optional<uint32_t> stream;  // KernelLaunch::stream
   Occupancy occupancy;  // CTAs per SM, the limit that decided it, and the resources counted
 };
 

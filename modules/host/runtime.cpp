@@ -603,8 +603,9 @@ void Runtime::launch(ModuleId id, const std::string& kernel, const LaunchConfig&
   auto pending = std::make_unique<Pending>();
   Pending* state = pending.get();
   state->priority = config.priority ? clamp_priority(*config.priority) : stream_priority(stream);
-  const gpu::KernelLaunch request =
+  gpu::KernelLaunch request =
       make_request(id, kernel, config, std::move(arguments), *state, state->local_region, true);
+  request.stream = stream;
   state->kernel = kernel;
   state->module = id;
   state->printf_fifo_bytes = m_limits.printf_fifo_bytes;

@@ -695,6 +695,12 @@ TEST_CASE("cli: kernels launched from the device run before the host's next laun
     const nlohmann::json stats = report()["stats"];
     CHECK(stats["gpu"]["launches"]["value"] == 5);
     CHECK(stats["host"]["kernel_launches"]["value"] == 1);
+    // The host's grid names the default stream; the four it launched from the device (which
+    // run after it, docs/gpu_simt.md) name none.
+    const nlohmann::json launches = report()["launches"];
+    REQUIRE(launches.size() == 5);
+    CHECK(launches[0]["stream"] == 0);
+    for (size_t i = 1; i < 5; ++i) CHECK(launches[i]["stream"].is_null());
   }
   SECTION("a block's launches in order, and the host's next launch after them") {
     nlohmann::json workload = {
@@ -2111,8 +2117,10 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
   const auto launches = launches_of("w");
   REQUIRE(launches.size() == 4);
   CHECK(launches[0]["priority"] == -1);
+  CHECK(launches[0]["stream"] == 4);
   for (size_t i = 1; i < 4; ++i) {
     CHECK(launches[i]["priority"] == 0);
+    CHECK(launches[i]["stream"] == i);
     CHECK(launches[i]["start_cycle"].get<uint64_t>() > launches[0]["start_cycle"].get<uint64_t>());
   }
   CHECK(launches[0]["grid"] == nlohmann::json::array({32, 1, 1}));
@@ -2166,6 +2174,8 @@ TEST_CASE("cli: a fill on a stream sets the buffer before the stream's next kern
   const auto report = nlohmann::json::parse(read_text(dir + "/o/report.json"));
   // b starts from its own seed: only the fill makes the kernel's c equal the reference's.
   CHECK(report["verification"]["matches"] == true);
+  // The workload's stream 2 is the runtime's first made.
+  CHECK(report["launches"][0]["stream"] == 2);
 }
 
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
