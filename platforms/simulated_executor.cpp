@@ -26,7 +26,8 @@ SimulatedExecutor::SimulatedExecutor(Runtime& runtime, const GpuWorkload& worklo
   }
 }
 
-void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) {
+void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
+                               uint32_t number) {
   try {
     KernelArguments packed(m_runtime, m_module, launch.kernel);  // check_launches counted them
     for (const ResolvedArg& arg : args) add(packed, arg);
@@ -37,7 +38,7 @@ void SimulatedExecutor::launch(const KernelLaunch& launch, const std::vector<Res
     config.cooperative = launch.cooperative;
     config.registers_per_thread = launch.registers_per_thread;
     config.priority = launch.priority;
-    m_runtime.launch(m_module, launch.kernel, config, packed.bytes(), stream(launch.stream));
+    m_runtime.launch(m_module, launch.kernel, config, packed.bytes(), stream(number));
   } catch (const std::invalid_argument& error) {
     throw launch_error(m_workload, launch, error.what());
   } catch (const ConfigError& error) {

@@ -22,7 +22,8 @@ class SimulatedExecutor : public WorkloadExecutor {
   // `module` is the workload's PTX, parsed.
   SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::Module module);
 
-  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
+              uint32_t stream) override;
   void copy(const std::string& from, const std::string& to,
             std::optional<uint32_t> stream) override;
   void fill(const std::string& name, uint64_t element_bits,

@@ -113,7 +113,7 @@ std::vector<uint8_t> FunctionalWorkloadExecutor::pack_arguments(
 }
 
 void FunctionalWorkloadExecutor::launch(const KernelLaunch& launch,
-                                        const std::vector<ResolvedArg>& args) {
+                                        const std::vector<ResolvedArg>& args, uint32_t) {
   const gpu::Function& kernel = m_module->kernel(launch.kernel);  // check_launches found it
   gpu::LaunchParams params;
   params.kernel = launch.kernel;

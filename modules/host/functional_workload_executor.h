@@ -26,7 +26,8 @@ class FunctionalWorkloadExecutor : public WorkloadExecutor {
   // Throws ConfigError naming the workload file and kernel for an unknown kernel, an argument
   // count that differs from the kernel's parameters, an argument whose size differs from its
   // parameter's, or a texture the functional model cannot sample; SimulationError for a fault.
-  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override;
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
+              uint32_t stream) override;
   void copy(const std::string& from, const std::string& to,
             std::optional<uint32_t> stream) override;
   void fill(const std::string& buffer, uint64_t element_bits,

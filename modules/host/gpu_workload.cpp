@@ -81,6 +81,12 @@ class WorkloadParser {
   }
 
  private:
+  // An enclosing repeat step: its "index" (empty for none, and for repeat_until_zero) and how
+  // many turns it makes.
+  struct Loop {
+    std::string index;
+    uint64_t count;
+  };
   std::filesystem::path resolve(const std::string& path) const {
     const std::filesystem::path given(path);
     return given.is_absolute() ? given : (m_folder / given).lexically_normal();
@@ -524,12 +530,11 @@ class WorkloadParser {
       repeat.get("index", step.index_name);
       if (repeat.has("index") && step.index_name.empty())
         repeat.fail("index", "is empty; expected the loop counter's name (or leave it out)");
-      if (!step.index_name.empty() && std::find(m_loop_names.begin(), m_loop_names.end(),
-                                                step.index_name) != m_loop_names.end())
+      if (!step.index_name.empty() && find_loop(step.index_name))
         repeat.fail("index", "'" + step.index_name + "' already names an enclosing loop's counter");
-      m_loop_names.push_back(step.index_name);
+      m_loops.push_back({step.index_name, step.count});
       step.steps = parse_nested(repeat);
-      m_loop_names.pop_back();
+      m_loops.pop_back();
       repeat.finish();
     } else if (found == 2) {
       step.kind = WorkloadStep::Kind::repeat_until_zero;
@@ -543,9 +548,9 @@ class WorkloadParser {
       if (!until.has("max_iterations"))
         until.fail("max_iterations", "required: a bound on the loop");
       until.get("max_iterations", step.max_iterations, uint64_t{1}, uint64_t{1} << 32);
-      m_loop_names.push_back("");
+      m_loops.push_back({"", step.max_iterations});
       step.steps = parse_nested(until);
-      m_loop_names.pop_back();
+      m_loops.pop_back();
       until.finish();
     } else if (found == 3) {
       step.kind = WorkloadStep::Kind::copy;
@@ -652,17 +657,78 @@ class WorkloadParser {
       copy.fail("buffer", "'" + step.buffer +
                               "' has no host contents to copy: it keeps its variable's initial "
                               "value (give it an \"init\")");
-    copy.get("first", step.first, uint64_t{0}, buffer.count - 1);
-    step.elements = buffer.count - step.first;
-    copy.get("count", step.elements, uint64_t{1}, buffer.count - step.first);
+    const int64_t elements = static_cast<int64_t>(buffer.count);
+    step.first = parse_number(copy, "first", 0, elements - 1, 0);
+    if (step.first.loop.empty()) {
+      step.elements = parse_number(copy, "count", 1, elements - step.first.literal,
+                                   elements - step.first.literal);
+    } else if (!copy.has("count")) {  // the rest of the buffer from each turn's first
+      step.elements = {0, step.first.loop, -step.first.times, elements - step.first.plus};
+    } else {
+      step.elements = parse_number(copy, "count", 1, elements, 0);
+      const int64_t last = number_range(sum(step.first, step.elements)).second;
+      if (last > elements)
+        copy.fail("count", "reaches element " + std::to_string(last) +
+                               " (first + count) on a turn of its loop; buffer '" + step.buffer +
+                               "' holds " + std::to_string(elements));
+    }
     step.stream = parse_stream(copy);
     copy.finish();
   }
 
-  uint32_t parse_stream(const ConfigReader& r) const {
-    uint32_t stream = 0;
-    r.get("stream", stream, 0u, max_workload_stream);
-    return stream;
+  StepNumber parse_stream(const ConfigReader& r) const {
+    return parse_number(r, "stream", 0, max_workload_stream, 0);
+  }
+
+  const Loop* find_loop(const std::string& index) const {
+    for (const Loop& loop : m_loops)
+      if (!index.empty() && loop.index == index) return &loop;
+    return nullptr;
+  }
+
+  // r[key] (`absent` when it is not there): a whole number in [min, max], or
+  // {"loop_index": name, "times": a, "plus": b}, each of whose values over the named loop's turns
+  // is in [min, max].
+  StepNumber parse_number(const ConfigReader& r, const char* key, int64_t min, int64_t max,
+                          int64_t absent) const {
+    StepNumber number;
+    number.literal = absent;
+    const nlohmann::json* node = r.raw(key);
+    if (!node || !node->is_object()) {
+      r.get(key, number.literal, min, max);
+      return number;
+    }
+    const ConfigReader indexed = r.child(key);
+    indexed.finish({"loop_index", "times", "plus"});
+    if (!indexed.has("loop_index"))
+      indexed.fail("loop_index", "required: the \"index\" of an enclosing repeat step");
+    indexed.get("loop_index", number.loop);
+    if (!find_loop(number.loop))
+      indexed.fail("loop_index", "no enclosing repeat step has \"index\": \"" + number.loop + "\"");
+    indexed.get("times", number.times, -(int64_t{1} << 31), int64_t{1} << 31);
+    indexed.get("plus", number.plus, -(int64_t{1} << 40), int64_t{1} << 40);
+    const auto [low, high] = number_range(number);
+    if (low < min || high > max)
+      fail(indexed.path(), "goes from " + std::to_string(low) + " to " + std::to_string(high) +
+                               " over the " + std::to_string(find_loop(number.loop)->count) +
+                               " turns of loop '" + number.loop + "'; expected " +
+                               std::to_string(min) + " to " + std::to_string(max));
+    return number;
+  }
+
+  // The least and greatest value of `number` over its loop's turns (counter 0 to count - 1).
+  std::pair<int64_t, int64_t> number_range(const StepNumber& number) const {
+    if (number.loop.empty()) return {number.literal, number.literal};
+    const int64_t span = number.times * static_cast<int64_t>(find_loop(number.loop)->count - 1);
+    return {number.plus + std::min<int64_t>(0, span), number.plus + std::max<int64_t>(0, span)};
+  }
+
+  // a + b: one number when both are literals or follow one loop, else a literal range's worst.
+  StepNumber sum(const StepNumber& a, const StepNumber& b) const {
+    if (a.loop == b.loop)
+      return {a.literal + b.literal, a.loop, a.times + b.times, a.plus + b.plus};
+    const int64_t worst = number_range(a).second + number_range(b).second;
+    return {worst, "", 1, 0};
   }
 
   std::vector<WorkloadStep> parse_nested(const ConfigReader& r) {
@@ -738,7 +804,7 @@ class WorkloadParser {
       arg.kind = KernelArg::Kind::buffer;
       r.get("buffer", arg.buffer);
       const BufferSpec& buffer = buffer_named(path + ".buffer", arg.buffer);
-      r.get("offset", arg.offset, uint64_t{0}, buffer.count);
+      arg.offset = parse_number(r, "offset", 0, static_cast<int64_t>(buffer.count), 0);
     } else if (key == "texture" || key == "surface") {
       arg.kind = KernelArg::Kind::texture;
       arg.texture = parse_texture(r.child(key.c_str()), key == "surface");
@@ -775,7 +841,7 @@ class WorkloadParser {
       arg.kind = KernelArg::Kind::scalar;
       const nlohmann::json& value = node.begin().value();
       if (value.is_object()) {
-        parse_scalar_source(r.child(key.c_str()), arg);
+        parse_scalar_source(r, key.c_str(), arg);
       } else {
         arg.bits = scalar_bits(r, key.c_str(), arg.scalar_type);
       }
@@ -784,7 +850,9 @@ class WorkloadParser {
     return arg;
   }
 
-  void parse_scalar_source(const ConfigReader& r, KernelArg& arg) {
+  // The scalar argument parent[key], an object: a count or a loop's counter.
+  void parse_scalar_source(const ConfigReader& parent, const char* key, KernelArg& arg) {
+    const ConfigReader r = parent.child(key);
     if (is_float_type(arg.scalar_type))
       throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
                         ": 'count_of' and 'loop_index' give integers; use u32, s32, u64 or s64");
@@ -794,10 +862,14 @@ class WorkloadParser {
       buffer_named(r.path() + ".count_of", arg.buffer);
     } else if (r.has("loop_index")) {
       arg.source = KernelArg::Source::loop_index;
-      r.get("loop_index", arg.buffer);
-      if (arg.buffer.empty() ||
-          std::find(m_loop_names.begin(), m_loop_names.end(), arg.buffer) == m_loop_names.end())
-        r.fail("loop_index", "no enclosing repeat step has \"index\": \"" + arg.buffer + "\"");
+      const auto [low, high] = element_range(arg.scalar_type);
+      const auto whole = [](double value) {  // the 64-bit types' ends are doubles beyond int64_t
+        return value <= -0x1p63  ? std::numeric_limits<int64_t>::min()
+               : value >= 0x1p63 ? std::numeric_limits<int64_t>::max()
+                                 : static_cast<int64_t>(value);
+      };
+      arg.loop_value = parse_number(parent, key, whole(low), whole(high), 0);
+      return;
     } else {
       throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
                         ": expected a number, {\"count_of\": buffer} or {\"loop_index\": name}");
@@ -940,7 +1012,7 @@ class WorkloadParser {
   std::map<std::string, Generator> m_generators;
   uint64_t m_memory_bytes;
   std::string m_memory_makeup;            // ": <what makes up the memory>", or empty
-  std::vector<std::string> m_loop_names;  // enclosing repeat steps' index names, innermost last
+  std::vector<Loop> m_loops;              // the enclosing repeat steps, innermost last
 };
 
 }  // namespace

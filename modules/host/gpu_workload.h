@@ -80,17 +80,28 @@ struct TextureBinding {
   bool surface = false;     // {"surface": {...}}: a surface object for suld/sust, not a texture
 };
 
+// A whole number a step takes: a literal, or {"loop_index": name, "times": a, "plus": b}, the
+// counter of the enclosing repeat step with that "index" times a plus b (a chunk's first element
+// or stream in a loop over chunks). The parser checks its every value against the key's range.
+struct StepNumber {
+  int64_t literal = 0;
+  std::string loop;  // empty: the literal
+  int64_t times = 1;
+  int64_t plus = 0;
+};
+
 struct KernelArg {
   enum class Kind { buffer, scalar, texture, structure };
   // Where a scalar's value comes from: the file, a buffer's element count, or the counter of an
   // enclosing repeat step.
   enum class Source { literal, count_of, loop_index };
   Kind kind = Kind::scalar;
-  std::string buffer;   // buffer: its name; count_of / loop_index: the buffer or loop named
-  uint64_t offset = 0;  // buffer: elements past the buffer's start (d_ptr + offset)
+  std::string buffer;  // buffer: its name; count_of: the buffer named
+  StepNumber offset;   // buffer: elements past the buffer's start (d_ptr + offset)
   ElementType scalar_type = ElementType::u32;
   Source source = Source::literal;
-  uint64_t bits = 0;  // literal scalar
+  uint64_t bits = 0;      // literal scalar
+  StepNumber loop_value;  // loop_index scalar
   TextureBinding texture;
   // structure: a struct passed by value, its fields (scalars, buffers as 8-byte device pointers,
   // nested structs) laid out in order, each at a multiple of its alignment, the whole padded to
@@ -113,7 +124,7 @@ struct KernelLaunch {
   // Registers a thread gets, as ptxas reports them ("Used N registers"); 0: counted from the
   // PTX's declared (virtual) registers (docs/gpu_sm.md).
   uint32_t registers_per_thread = 0;
-  uint32_t stream = 0;  // the workload's stream number; 0 the default stream
+  StepNumber stream;  // the workload's stream number; 0 the default stream
   // cudaLaunchAttributePriority: this launch's priority instead of its stream's.
   std::optional<int> priority;
   std::vector<KernelArg> args;
@@ -147,10 +158,10 @@ struct WorkloadStep {
   uint64_t fill_bits = 0;       // fill, in the target buffer's element type
   bool to_host = false;         // prefetch: to host memory, not the GPU
   ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise
-  uint64_t first = 0, elements = 0;  // to_device, to_host: the buffer's elements they copy
+  StepNumber first, elements;  // to_device, to_host: the buffer's elements they copy
   // to_device, to_host; synchronize: none for the device; copy, fill, prefetch: none for a
   // synchronous call
-  std::optional<uint32_t> stream;
+  std::optional<StepNumber> stream;
   std::vector<WorkloadStep> steps;  // repeat, repeat_until_zero
 };
 

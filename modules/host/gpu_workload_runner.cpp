@@ -33,7 +33,7 @@ class StepRunner {
   void run(const WorkloadStep& step) {
     switch (step.kind) {
       case WorkloadStep::Kind::launch:
-        m_executor.launch(step.launch, resolve(step.launch));
+        m_executor.launch(step.launch, resolve(step.launch), stream(step.launch.stream));
         break;
       case WorkloadStep::Kind::repeat:
         for (uint64_t i = 0; i < step.count; ++i) {
@@ -55,33 +55,46 @@ class StepRunner {
         break;
       }
       case WorkloadStep::Kind::copy:
-        at(step, [&] { m_executor.copy(step.buffer, step.destination, step.stream); });
+        at(step, [&] { m_executor.copy(step.buffer, step.destination, stream(step.stream)); });
         break;
       case WorkloadStep::Kind::fill:
-        at(step, [&] { m_executor.fill(step.buffer, step.fill_bits, step.stream); });
+        at(step, [&] { m_executor.fill(step.buffer, step.fill_bits, stream(step.stream)); });
         break;
       case WorkloadStep::Kind::prefetch:
-        at(step, [&] { m_executor.prefetch(step.buffer, step.to_host, step.stream); });
+        at(step, [&] { m_executor.prefetch(step.buffer, step.to_host, stream(step.stream)); });
         break;
       case WorkloadStep::Kind::advise:
         at(step, [&] { m_executor.advise(step.buffer, step.advice); });
         break;
       case WorkloadStep::Kind::to_device: {
         const size_t size = element_bytes(step.buffer);
-        m_executor.to_device(step.buffer, step.first * size,
-                             host_contents(step.buffer).data() + step.first * size,
-                             step.elements * size, *step.stream);
+        const uint64_t offset = value(step.first) * size;
+        m_executor.to_device(step.buffer, offset, host_contents(step.buffer).data() + offset,
+                             value(step.elements) * size, stream(*step.stream));
         break;
       }
       case WorkloadStep::Kind::to_host: {
         const size_t size = element_bytes(step.buffer);
-        m_executor.to_host(step.buffer, step.first * size, step.elements * size, *step.stream);
+        m_executor.to_host(step.buffer, value(step.first) * size, value(step.elements) * size,
+                           stream(*step.stream));
         break;
       }
       case WorkloadStep::Kind::synchronize:
-        m_executor.synchronize(step.stream);
+        m_executor.synchronize(stream(step.stream));
         break;
     }
+  }
+
+  // What the number is on this turn of its loop (the parser checked its range).
+  uint64_t value(const StepNumber& number) const {
+    if (number.loop.empty()) return static_cast<uint64_t>(number.literal);
+    const int64_t counter = static_cast<int64_t>(m_counters.at(number.loop).back());
+    return static_cast<uint64_t>(counter * number.times + number.plus);
+  }
+  uint32_t stream(const StepNumber& number) const { return static_cast<uint32_t>(value(number)); }
+  std::optional<uint32_t> stream(const std::optional<StepNumber>& number) const {
+    if (!number) return std::nullopt;
+    return stream(*number);
   }
 
   size_t element_bytes(const std::string& buffer) const {
@@ -108,13 +121,13 @@ class StepRunner {
     uint64_t value = arg.bits;
     if (arg.source == KernelArg::Source::count_of)
       value = m_workload.find_buffer(arg.buffer)->count;
-    if (arg.source == KernelArg::Source::loop_index) value = m_counters.at(arg.buffer).back();
+    if (arg.source == KernelArg::Source::loop_index) value = this->value(arg.loop_value);
     if (arg.source == KernelArg::Source::literal) return value;
     return element_bits_from_integer(arg.scalar_type, static_cast<int64_t>(value));
   }
 
   uint64_t byte_offset(const KernelArg& pointer) const {
-    return pointer.offset * element_size(m_workload.find_buffer(pointer.buffer)->type);
+    return value(pointer.offset) * element_size(m_workload.find_buffer(pointer.buffer)->type);
   }
 
   // The C layout nvcc uses: each field at a multiple of its alignment, the whole padded to its

@@ -52,7 +52,9 @@ inline const char* struct_layout_hint() {
 class WorkloadExecutor {
  public:
   virtual ~WorkloadExecutor() = default;
-  virtual void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) = 0;
+  // The launch on the workload's `stream` (its "stream" on this turn of a loop).
+  virtual void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
+                      uint32_t stream) = 0;
   // cudaMemcpy device to device, or with a stream cudaMemcpyAsync on it.
   virtual void copy(const std::string& from, const std::string& to,
                     std::optional<uint32_t> stream) = 0;

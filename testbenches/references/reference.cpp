@@ -16,7 +16,7 @@ class ReferenceExecutor : public WorkloadExecutor {
                     const std::function<void()>& before_launch)
       : m_reference(reference), m_memory(memory), m_before_launch(before_launch) {}
 
-  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args, uint32_t) override {
     if (m_before_launch) m_before_launch();
     const auto found = m_reference.kernels.find(launch.kernel);
     if (found == m_reference.kernels.end())

@@ -2004,21 +2004,50 @@ TEST_CASE(
   CHECK_THAT(traced_and_plain(args, dir),
              Contains("copies_to_device $end") && Contains("copies_to_host $end"));
 
-  // The same steps, every one on the default stream: one after another, so longer.
-  auto serial = shipped_kernel_workload("vecadd_streams");
-  serial["name"] = "vecadd_streams";  // its reference
-  for (auto& step : serial["launches"]) {
-    if (step.contains("stream")) step["stream"] = 0;
-    for (const char* copy : {"to_device", "to_host"})
-      if (step.contains(copy)) step[copy]["stream"] = 0;
-  }
-  write_text(dir + "/serial.json", serial.dump());
-  const CliResult one = run_ohmvp("run -q -p gpu_small --workload " + dir +
-                                  "/serial.json --verify --out " + dir + "/s");
-  INFO(one.output);
-  REQUIRE(one.exit_code == 0);
+  // Its loop over the chunks written out, the loop_index numbers as literals.
+  const auto shipped = shipped_kernel_workload("vecadd_streams");
+  const nlohmann::json& loop = shipped["launches"][0]["repeat"];
+  REQUIRE(loop["count"] == 4);
+  const auto written_out = [&loop](bool on_default_stream) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (int64_t i = 0; i < 4; ++i) {
+      const auto literal = [i](const nlohmann::json& number) {
+        return number.is_object() ? nlohmann::json(i * number.value("times", int64_t{1}) +
+                                                   number.value("plus", int64_t{0}))
+                                  : number;
+      };
+      for (nlohmann::json step : loop["steps"]) {
+        nlohmann::json& body = step.contains("kernel") ? step : step.begin().value();
+        for (const char* key : {"first", "count", "stream"})
+          if (body.contains(key)) body[key] = literal(body[key]);
+        if (on_default_stream) body["stream"] = 0;
+        if (step.contains("kernel"))
+          for (auto& arg : step["args"])
+            if (arg.contains("offset")) arg["offset"] = literal(arg["offset"]);
+        steps.push_back(step);
+      }
+    }
+    steps.push_back({{"synchronize", nlohmann::json::object()}});
+    return steps;
+  };
+  const auto run_steps = [&](const std::string& name, const nlohmann::json& steps) {
+    auto workload = shipped;
+    workload["name"] = "vecadd_streams";  // its reference
+    workload["launches"] = steps;
+    write_text(dir + "/" + name + ".json", workload.dump());
+    const CliResult result = run_ohmvp("run -q -p gpu_small --workload " + dir + "/" + name +
+                                       ".json --verify --out " + dir + "/" + name);
+    INFO(result.output);
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(read_text(dir + "/" + name + "/report.json"));
+  };
   const auto streams = nlohmann::json::parse(read_text(dir + "/a/report.json"));
-  const auto in_order = nlohmann::json::parse(read_text(dir + "/s/report.json"));
+  const auto expanded = run_steps("expanded", written_out(false));
+  CHECK(expanded["summary"] == streams["summary"]);
+  CHECK(expanded["launches"] == streams["launches"]);
+  CHECK(expanded["launches"][3]["stream"] == 4);
+  // The same steps, every one on the default stream: one after another, so longer.
+  const auto in_order = run_steps("serial", written_out(true));
   const double overlapped = streams["summary"]["simulated_ns"].get<double>();
   const double one_by_one = in_order["summary"]["simulated_ns"].get<double>();
   CHECK(overlapped < 0.9 * one_by_one);

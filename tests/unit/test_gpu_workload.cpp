@@ -608,14 +608,17 @@ namespace {
 class RecordingExecutor : public WorkloadExecutor {
  public:
   explicit RecordingExecutor(uint64_t flag_turns) : m_flag_turns(flag_turns) {}
-  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args) override {
+  void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
+              uint32_t stream) override {
     std::string line = launch.kernel;
     for (const ResolvedArg& arg : args) {
+      if (arg.kind == KernelArg::Kind::buffer && arg.byte_offset != 0)
+        line += " " + arg.buffer + "+" + std::to_string(arg.byte_offset);
       if (arg.kind == KernelArg::Kind::scalar) line += " " + std::to_string(arg.bits);
       if (arg.kind == KernelArg::Kind::structure)
         line += " struct" + std::to_string(arg.bytes.size());
     }
-    log.push_back(line);
+    log.push_back(line + (stream != 0 ? " on " + std::to_string(stream) : ""));
     if (!args.empty() && args.back().kind == KernelArg::Kind::structure)
       last_struct = args.back().bytes;
   }
@@ -771,12 +774,12 @@ TEST_CASE(
     {"synchronize": {"stream": 2}},
     {"synchronize": {}}])");
   const GpuWorkload w = load_gpu_workload(folder.write("streams.json", json.dump()));
-  CHECK(w.steps[2].launch.stream == 2);
+  CHECK(w.steps[2].launch.stream.literal == 2);
   RecordingExecutor executor(1);
   run_workload_steps(w, executor);
   const std::vector<std::string> expected = {"to_device a 1024 2048 bytes on 2",
                                              "to_device b 0 4096 bytes on 1",
-                                             "vecadd 1024",
+                                             "vecadd 1024 on 2",
                                              "to_host c 4000 96 bytes on 0",
                                              "copy c a on 3",
                                              "prefetch m to gpu on 4",
@@ -833,6 +836,69 @@ TEST_CASE("stream steps: bad ranges, streams and buffers are refused by JSON pat
              Catch::Contains("buffers.a.copy_in: is false, but the buffer is managed"));
 }
 
+TEST_CASE("loop-indexed numbers: a chunk's first element, count, offset, stream and scalars",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["launches"] = nlohmann::json::parse(R"([{"repeat": {"count": 4, "index": "i", "steps": [
+    {"to_device": {"buffer": "a", "first": {"loop_index": "i", "times": 256},
+                   "count": 256, "stream": {"loop_index": "i", "plus": 1}}},
+    {"to_device": {"buffer": "b", "first": {"loop_index": "i", "times": 256}}},
+    {"kernel": "vecadd", "grid": [1], "block": [256], "stream": {"loop_index": "i", "plus": 1},
+     "args": [{"buffer": "a", "offset": {"loop_index": "i", "times": 256}}, {"buffer": "b"},
+              {"buffer": "c"}, {"u32": {"loop_index": "i", "times": -256, "plus": 1024}}]},
+    {"synchronize": {"stream": {"loop_index": "i", "times": 1, "plus": 1}}}]}}])");
+  RecordingExecutor executor(1);
+  run_workload_steps(load_gpu_workload(folder.write("loop.json", json.dump())), executor);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 4; ++i) {
+    const std::string on = std::to_string(i + 1), at = std::to_string(1024 * i);
+    expected.push_back("to_device a " + at + " 1024 bytes on " + on);
+    // Without a count: the rest of the buffer from each turn's first element.
+    expected.push_back("to_device b " + at + " " + std::to_string(4096 - 1024 * i) + " bytes on 0");
+    expected.push_back("vecadd" + (i == 0 ? std::string() : " a+" + at) + " " +
+                       std::to_string(1024 - 256 * i) + " on " + on);
+    expected.push_back("synchronize " + on);
+  }
+  expected.push_back("synchronize device");
+  CHECK(executor.log == expected);
+
+  // Every value over the loop's turns is checked before the run, by JSON path.
+  const auto refused = [&folder](const char* step, const char* message, uint64_t turns = 4) {
+    nlohmann::json bad = example_workload();
+    bad["launches"] = nlohmann::json::array(
+        {{{"repeat",
+           {{"count", turns}, {"index", "i"}, {"steps", {nlohmann::json::parse(step)}}}}}});
+    CHECK_THAT(load_error(bad, folder), Catch::Contains(message));
+  };
+  const char* path = "launches[0].repeat.steps[0].";
+  refused(R"({"to_device": {"buffer": "a", "first": {"loop_index": "i", "times": 256}}})",
+          (std::string(path) + "to_device.first: goes from 0 to 1024 over the 5 turns of loop "
+                               "'i'; expected 0 to 1023")
+              .c_str(),
+          5);
+  refused(R"({"to_device": {"buffer": "a", "first": {"loop_index": "j"}}})",
+          "to_device.first.loop_index: no enclosing repeat step has \"index\": \"j\"");
+  refused(R"({"to_device": {"buffer": "a", "first": {"times": 2}}})",
+          "to_device.first.loop_index: required: the \"index\" of an enclosing repeat step");
+  refused(R"({"to_device": {"buffer": "a", "first": {"loop_index": "i", "time": 2}}})",
+          "did you mean 'times'");
+  refused(R"({"to_host": {"buffer": "a", "first": {"loop_index": "i", "times": 256},
+              "count": 512}})",
+          "to_host.count: reaches element 1280 (first + count) on a turn of its loop; buffer 'a' "
+          "holds 1024");
+  refused(R"({"synchronize": {"stream": {"loop_index": "i", "plus": 1021}}})",
+          "synchronize.stream: goes from 1021 to 1024 over the 4 turns of loop 'i'; expected 0 "
+          "to 1023");
+  refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
+              {"buffer": "b", "offset": {"loop_index": "i", "times": -1}}, {"buffer": "c"},
+              {"u32": 1}]})",
+          "args[1].offset: goes from -3 to 0 over the 4 turns of loop 'i'; expected 0 to 1024");
+  refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
+              {"buffer": "b"}, {"buffer": "c"}, {"u8": {"loop_index": "i"}}]})",
+          "args[3].u8: goes from 0 to 299 over the 300 turns of loop 'i'; expected 0 to 255", 300);
+}
+
 TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value", "[workload]") {
   CHECK(memset_element(0xab, 1)->bytes == 1);
   CHECK(memset_element(0x3c00, 2)->value == 0x3c00);  // f16 1.0
@@ -845,7 +911,7 @@ TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value"
   nlohmann::json json = example_workload();
   json["buffers"]["d"] = {{"type", "f64"}, {"count", 8}};
   json["launches"].push_back({{"fill", {{"buffer", "d"}, {"value", 0.0}, {"stream", 1}}}});
-  CHECK(load_gpu_workload(folder.write("f.json", json.dump())).steps[1].stream == 1u);
+  CHECK(load_gpu_workload(folder.write("f.json", json.dump())).steps[1].stream->literal == 1);
   json["launches"][1]["fill"]["value"] = 1.0;
   CHECK_THAT(load_error(json, folder),
              Catch::Contains("launches[1].fill.value: is an 8-byte value whose two halves "
