@@ -5,9 +5,11 @@
 #include <utility>
 
 #include "modules/common/errors.h"
+#include "modules/gpu/gpu.h"
 #include "modules/gpu/ptx/ptx_parser.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/workload_architecture.h"
+#include "platforms/report.h"
 #include "platforms/simulated_executor.h"
 
 namespace ohmvp {
@@ -46,6 +48,7 @@ void HostThread::run(Runtime& runtime) {
     run_workload_steps(m_workload, *executor);  // ends with a synchronize
     const auto outputs = read_outputs(m_workload, *executor);
     if (m_check) m_verification = m_check->check(outputs);
+    m_stream_numbers = executor->stream_numbers();
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // SystemC ends the thread
   } catch (const OutOfDeviceMemory& error) {
@@ -71,7 +74,7 @@ void HostThread::rethrow_failure() const {
   if (m_failure) m_failure();
 }
 
-nlohmann::json HostThread::report(const StatsRegistry& stats) const {
+nlohmann::json HostThread::report(const StatsRegistry& stats, const gpu::Gpu& gpu) const {
   const std::string host = "host" + std::to_string(m_gpu);
   nlohmann::json entry = {
       {"gpu", m_gpu},
@@ -80,6 +83,7 @@ nlohmann::json HostThread::report(const StatsRegistry& stats) const {
       {"end_ns", double(m_end_ps) / 1000.0},
       {"kernel_launches", stats.find_counter(host, "kernel_launches")->value()},
       {"kernel_time_ns", double(stats.find_counter(host, "kernel_time")->value()) / 1000.0}};
+  entry["launches"] = launches_json(with_workload_streams(gpu.launch_log(), m_stream_numbers));
   if (m_verification) entry["verification"] = m_verification->json();
   return entry;
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@
 #include "platforms/reference_check.h"
 
 namespace ohmvp {
+
+namespace gpu {
+class Gpu;
+}
 
 // The host program of GPU `gpu` (1 and up) of a multi-GPU platform (--gpu-workload): its workload
 // run through that GPU's runtime in a SystemC thread of its own, beside GPU 0's, as the host
@@ -45,9 +50,9 @@ class HostThread {
   const std::optional<Verification>& verification() const { return m_verification; }
   // The files it reads: the workload, its PTX, its buffers' files.
   std::vector<std::filesystem::path> inputs() const;
-  // Its entry in report.json's "other_gpus": when it started and ended, its kernels' time, its
-  // verification.
-  nlohmann::json report(const StatsRegistry& stats) const;
+  // Its entry in report.json's "other_gpus": when it started and ended, its kernels' time and
+  // launches (`gpu`'s, the one it ran on), its verification.
+  nlohmann::json report(const StatsRegistry& stats, const gpu::Gpu& gpu) const;
 
  private:
   void run(Runtime& runtime);
@@ -61,6 +66,7 @@ class HostThread {
   bool m_done = false;
   uint64_t m_end_ps = 0;
   std::function<void()> m_failure;  // rethrows it
+  std::map<Runtime::StreamId, uint32_t> m_stream_numbers;  // SimulatedExecutor::stream_numbers
 };
 
 }  // namespace ohmvp

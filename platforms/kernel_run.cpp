@@ -109,8 +109,9 @@ RunSummary summarise(GpuPlatform& platform) {
 }
 
 // One line for the summary: what GPU `thread.gpu()` ran and how long its kernels took.
-void print_host_thread(std::ostream& out, const HostThread& thread, const StatsRegistry& stats) {
-  const nlohmann::json entry = thread.report(stats);
+void print_host_thread(std::ostream& out, const HostThread& thread, const StatsRegistry& stats,
+                       const gpu::Gpu& gpu) {
+  const nlohmann::json entry = thread.report(stats, gpu);
   out << "gpu" << thread.gpu() << ": " << thread.workload().name;
   if (thread.start_ps() != 0) out << " from " << time_limit_text(thread.start_ps());
   out << ", " << entry["kernel_launches"].get<uint64_t>() << " kernels in "
@@ -258,22 +259,21 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     outputs.finish();
 
     RunSummary summary = summarise(platform);
-    // The report names streams by the workload's numbers.
-    for (gpu::LaunchRecord& launch : summary.gpu->launches)
-      if (launch.stream) launch.stream = executor->workload_stream(*launch.stream);
+    summary.gpu->launches =
+        with_workload_streams(std::move(summary.gpu->launches), executor->stream_numbers());
     platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));
     if (verification) report["verification"] = verification->json();
     for (const auto& thread : host_threads)
-      report["other_gpus"].push_back(thread->report(platform.stats()));
+      report["other_gpus"].push_back(thread->report(platform.stats(), platform.gpu(thread->gpu())));
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
     if (options.print_summary) {
       print_summary(std::cout, config.name, workload.name, summary, platform.stats());
       if (verification && verification->matches)
         std::cout << "verified: every output matches the C++ reference\n";
       for (const auto& thread : host_threads)
-        print_host_thread(std::cout, *thread, platform.stats());
+        print_host_thread(std::cout, *thread, platform.stats(), platform.gpu(thread->gpu()));
     }
     // The report is written first, so that a failed check can be looked into.
     const std::string written =

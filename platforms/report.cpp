@@ -19,6 +19,8 @@ nlohmann::json dim3_json(const gpu::Dim3& d) {
   return {d.x, d.y, d.z};
 }
 
+}  // namespace
+
 nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches) {
   nlohmann::json list = nlohmann::json::array();
   for (const gpu::LaunchRecord& l : launches) {
@@ -40,8 +42,6 @@ nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches) {
   }
   return list;
 }
-
-}  // namespace
 
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& s, const StatsRegistry& stats,

@@ -66,6 +66,9 @@ struct RunSummary {
   std::optional<double> energy_j;
 };
 
+// The report's "launches" (and each "other_gpus" entry's): one object per launch, as it ended.
+nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches);
+
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& summary, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "modules/common/errors.h"
+#include "modules/common/hex_text.h"
 #include "modules/host/workload_texture.h"
 
 namespace ohmvp {
@@ -64,7 +65,16 @@ void SimulatedExecutor::fill(const std::string& name, uint64_t element_bits,
     const std::optional<MemsetElement> element = memset_element(element_bits, size);
     if (!element)  // the parser refuses it first
       throw std::invalid_argument("fill on a stream: no memset repeats the 8-byte value");
-    return m_runtime.memset_elements_async(m_addresses.at(name), element->value, element->bytes,
+    const uint64_t address = m_addresses.at(name);
+    if (address % element->bytes != 0)  // a buffer bound to a variable of lesser alignment
+      throw std::invalid_argument(
+          "fill of buffer '" + name + "'" +
+          (target.symbol.empty() ? "" : " (variable '" + target.symbol + "')") + " on stream " +
+          std::to_string(*number) + ": it is at " + hex_text(address) + ", not aligned to the " +
+          std::to_string(element->bytes) + "-byte elements cuMemsetD" +
+          std::to_string(8 * element->bytes) +
+          "Async sets; leave out 'stream' for a synchronous fill");
+    return m_runtime.memset_elements_async(address, element->value, element->bytes,
                                            target.size_bytes() / element->bytes, stream(*number));
   }
   const std::vector<uint8_t> pattern = repeated_element(element_bits, size, target.size_bytes());
@@ -106,10 +116,17 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
       .first->second;
 }
 
-uint32_t SimulatedExecutor::workload_stream(Runtime::StreamId made) const {
-  for (const auto& [number, stream] : m_streams)
-    if (stream == made) return number;
-  return 0;
+std::map<Runtime::StreamId, uint32_t> SimulatedExecutor::stream_numbers() const {
+  std::map<Runtime::StreamId, uint32_t> numbers{{Runtime::default_stream, 0}};
+  for (const auto& [number, stream] : m_streams) numbers.emplace(stream, number);
+  return numbers;
+}
+
+std::vector<gpu::LaunchRecord> with_workload_streams(
+    std::vector<gpu::LaunchRecord> log, const std::map<Runtime::StreamId, uint32_t>& numbers) {
+  for (gpu::LaunchRecord& launch : log)
+    if (launch.stream) launch.stream = numbers.at(*launch.stream);
+  return log;
 }
 
 void SimulatedExecutor::to_device(const std::string& name, uint64_t byte_offset,

@@ -44,8 +44,9 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   // An output buffer's bytes, copied back to the host.
   std::vector<uint8_t> read_buffer(const std::string& name);
-  // The workload's number of a stream the runtime made for it (0 the default stream).
-  uint32_t workload_stream(Runtime::StreamId stream) const;
+  // The workload's number of each stream the runtime made for it, by the runtime's (0, the
+  // default stream, included).
+  std::map<Runtime::StreamId, uint32_t> stream_numbers() const;
 
  private:
   const BufferSpec& buffer(const std::string& name) const;
@@ -67,5 +68,10 @@ class SimulatedExecutor : public WorkloadExecutor {
 // depend on --dump.
 std::map<std::string, std::vector<uint8_t>> read_outputs(const GpuWorkload& workload,
                                                          SimulatedExecutor& executor);
+
+// A GPU's launch log with each host stream named by the workload's number (`numbers`, from
+// SimulatedExecutor::stream_numbers), as the report's "launches" give them.
+std::vector<gpu::LaunchRecord> with_workload_streams(
+    std::vector<gpu::LaunchRecord> log, const std::map<Runtime::StreamId, uint32_t>& numbers);
 
 }  // namespace ohmvp

@@ -666,9 +666,9 @@ class WorkloadParser {
       step.elements = {0, step.first.loop, -step.first.times, elements - step.first.plus};
     } else {
       step.elements = parse_number(copy, "count", 1, elements, 0);
-      const int64_t last = number_range(sum(step.first, step.elements)).second;
+      const Wide last = greatest_sum(step.first, step.elements);
       if (last > elements)
-        copy.fail("count", "reaches element " + std::to_string(last) +
+        copy.fail("count", "reaches element " + wide_text(last) +
                                " (first + count) on a turn of its loop; buffer '" + step.buffer +
                                "' holds " + std::to_string(elements));
     }
@@ -709,26 +709,38 @@ class WorkloadParser {
     indexed.get("plus", number.plus, -(int64_t{1} << 40), int64_t{1} << 40);
     const auto [low, high] = number_range(number);
     if (low < min || high > max)
-      fail(indexed.path(), "goes from " + std::to_string(low) + " to " + std::to_string(high) +
-                               " over the " + std::to_string(find_loop(number.loop)->count) +
-                               " turns of loop '" + number.loop + "'; expected " +
-                               std::to_string(min) + " to " + std::to_string(max));
+      fail(indexed.path(), "goes from " + wide_text(low) + " to " + wide_text(high) + " over the " +
+                               std::to_string(find_loop(number.loop)->count) + " turns of loop '" +
+                               number.loop + "'; expected " + std::to_string(min) + " to " +
+                               std::to_string(max));
     return number;
   }
 
-  // The least and greatest value of `number` over its loop's turns (counter 0 to count - 1).
-  std::pair<int64_t, int64_t> number_range(const StepNumber& number) const {
-    if (number.loop.empty()) return {number.literal, number.literal};
-    const int64_t span = number.times * static_cast<int64_t>(find_loop(number.loop)->count - 1);
-    return {number.plus + std::min<int64_t>(0, span), number.plus + std::max<int64_t>(0, span)};
+  // Wide enough for a loop's values (|times x counter + plus| up to 2^63 + 2^40) and their sums.
+  using Wide = __int128;
+
+  static std::string wide_text(Wide value) {
+    if (value < 0) return "-" + wide_text(-value);
+    std::string text;
+    do {
+      text.insert(text.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+      value /= 10;
+    } while (value != 0);
+    return text;
   }
 
-  // a + b: one number when both are literals or follow one loop, else a literal range's worst.
-  StepNumber sum(const StepNumber& a, const StepNumber& b) const {
-    if (a.loop == b.loop)
-      return {a.literal + b.literal, a.loop, a.times + b.times, a.plus + b.plus};
-    const int64_t worst = number_range(a).second + number_range(b).second;
-    return {worst, "", 1, 0};
+  // The least and greatest value of `number` over its loop's turns (counter 0 to count - 1).
+  std::pair<Wide, Wide> number_range(const StepNumber& number) const {
+    if (number.loop.empty()) return {number.literal, number.literal};
+    const Wide span = Wide{number.times} * Wide{find_loop(number.loop)->count - 1};
+    return {number.plus + std::min<Wide>(0, span), number.plus + std::max<Wide>(0, span)};
+  }
+
+  // The greatest a + b over the turns: exact when both follow one loop, else the sum of each's.
+  Wide greatest_sum(const StepNumber& a, const StepNumber& b) const {
+    if (!a.loop.empty() && a.loop == b.loop)
+      return number_range({0, a.loop, a.times + b.times, a.plus + b.plus}).second;
+    return number_range(a).second + number_range(b).second;
   }
 
   std::vector<WorkloadStep> parse_nested(const ConfigReader& r) {
@@ -855,7 +867,8 @@ class WorkloadParser {
     const ConfigReader r = parent.child(key);
     if (is_float_type(arg.scalar_type))
       throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
-                        ": 'count_of' and 'loop_index' give integers; use u32, s32, u64 or s64");
+                        ": 'count_of' and 'loop_index' give integers; use an integer type (u8 to "
+                        "u64, s8 to s64)");
     if (r.has("count_of")) {
       arg.source = KernelArg::Source::count_of;
       r.get("count_of", arg.buffer);

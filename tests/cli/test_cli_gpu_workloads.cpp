@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli_runner.h"
 
@@ -28,6 +29,11 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   CHECK(others[0]["verification"]["matches"] == true);
   CHECK(others[1]["gpu"] == 3);
   CHECK(others[1]["kernel_launches"].get<uint64_t>() > 1);
+  // Each lists its own GPU's launches, as the report's "launches" lists GPU 0's.
+  REQUIRE(others[0]["launches"].size() == 1);
+  CHECK(others[0]["launches"][0]["kernel"] == report["launches"][0]["kernel"]);
+  CHECK(others[0]["launches"][0]["stream"] == 0);
+  CHECK(others[1]["launches"].size() == others[1]["kernel_launches"]);
   // Each GPU ran on its own: GPU 2 ran nothing, GPU 1 its one kernel, and GPU 0 its managed spmv.
   const nlohmann::json& stats = report.at("stats");
   CHECK(stats["host1"]["kernel_launches"]["value"] == 1);
@@ -43,15 +49,19 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   // A program may start later.
   const CliResult later = run_ohmvp(
       "run -q -p multi_gpu_huvm --workload vecadd --gpu-workload "
-      "1=vecadd@50us --out " +
+      "1=vecadd_streams@50us --out " +
       dir + "/later");
   INFO(later.output);
   REQUIRE(later.exit_code == 0);
-  CHECK_THAT(later.output, Contains("gpu1: vecadd from 50 us, 1 kernels in"));
+  CHECK_THAT(later.output, Contains("gpu1: vecadd_streams from 50 us, 4 kernels in"));
   const nlohmann::json started =
       nlohmann::json::parse(read_text(dir + "/later/report.json")).at("other_gpus")[0];
   CHECK(started["start_ns"] == 50000.0);
   CHECK(started["end_ns"].get<double>() > 50000.0);
+  // Its launches name the workload's streams, 1 to 4.
+  std::set<uint32_t> streams;
+  for (const auto& launch : started["launches"]) streams.insert(launch["stream"].get<uint32_t>());
+  CHECK(streams == std::set<uint32_t>{1, 2, 3, 4});
 }
 
 TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {

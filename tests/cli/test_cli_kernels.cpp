@@ -2207,6 +2207,36 @@ TEST_CASE("cli: a fill on a stream sets the buffer before the stream's next kern
   CHECK(report["launches"][0]["stream"] == 2);
 }
 
+TEST_CASE("cli: a fill on a stream of a variable not aligned to its elements is refused") {
+  const std::string dir = scratch_dir("fill_stream_misaligned");
+  // `odd` follows a one-byte variable: at an odd address, where 2-byte memsets cannot start.
+  write_text(dir + "/k.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".global .align 1 .b8 pad[1];\n.global .align 1 .b8 odd[8];\n"
+             ".visible .entry k()\n{\n  ret;\n}\n");
+  const auto workload = [&dir](const std::string& fill) {
+    write_text(dir + "/w.json",
+               R"({"ptx": "k.ptx", "buffers": {"o": {"type": "u16", "count": 4, "symbol": "odd"}},
+                   "launches": [{"fill": )" +
+                   fill + R"(}, {"kernel": "k", "grid": [1], "block": [1], "args": []}],
+                   "outputs": ["o"]})");
+    return run_ohmvp("run -q -p gpu_small --workload " + dir + "/w.json --out " + dir + "/out");
+  };
+  const CliResult refused = workload(R"({"buffer": "o", "value": 258, "stream": 2})");
+  INFO(refused.output);
+  CHECK(refused.exit_code == 2);
+  CHECK_THAT(refused.output,
+             Contains("w.json: launches[0]: fill of buffer 'o' (variable 'odd') on stream 2: it "
+                      "is at 0x") &&
+                 Contains(", not aligned to the 2-byte elements cuMemsetD16Async sets; leave out "
+                          "'stream' for a synchronous fill"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+  // The synchronous fill writes the bytes wherever they are.
+  const CliResult synchronous = workload(R"({"buffer": "o", "value": 258})");
+  INFO(synchronous.output);
+  CHECK(synchronous.exit_code == 0);
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

@@ -897,6 +897,17 @@ TEST_CASE("loop-indexed numbers: a chunk's first element, count, offset, stream 
   refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
               {"buffer": "b"}, {"buffer": "c"}, {"u8": {"loop_index": "i"}}]})",
           "args[3].u8: goes from 0 to 299 over the 300 turns of loop 'i'; expected 0 to 255", 300);
+  // Beyond 64 bits on the last of 2^32 turns.
+  refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
+              {"buffer": "b"}, {"buffer": "c"},
+              {"s64": {"loop_index": "i", "times": -2147483648, "plus": -1099511627776}}]})",
+          "args[3].s64: goes from -9223373134218919936 to -1099511627776 over the 4294967296 turns "
+          "of loop 'i'; "
+          "expected -9223372036854775808 to 9223372036854775807",
+          uint64_t{1} << 32);
+  refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
+              {"buffer": "b"}, {"buffer": "c"}, {"f32": {"loop_index": "i"}}]})",
+          "args[3].f32: 'count_of' and 'loop_index' give integers; use an integer type");
 }
 
 TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value", "[workload]") {
