@@ -49,6 +49,7 @@ void HostThread::run(Runtime& runtime) {
     const auto outputs = read_outputs(m_workload, *executor);
     if (m_check) m_verification = m_check->check(outputs);
     m_stream_numbers = executor->stream_numbers();
+    m_events = executor->events_report();
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // SystemC ends the thread
   } catch (const OutOfDeviceMemory& error) {
@@ -84,6 +85,7 @@ nlohmann::json HostThread::report(const StatsRegistry& stats, const gpu::Gpu& gp
       {"kernel_launches", stats.find_counter(host, "kernel_launches")->value()},
       {"kernel_time_ns", double(stats.find_counter(host, "kernel_time")->value()) / 1000.0}};
   entry["launches"] = launches_json(with_workload_streams(gpu.launch_log(), m_stream_numbers));
+  if (!m_events.empty()) entry["events"] = m_events;
   if (m_verification) entry["verification"] = m_verification->json();
   return entry;
 }

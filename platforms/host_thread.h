@@ -67,6 +67,7 @@ class HostThread {
   uint64_t m_end_ps = 0;
   std::function<void()> m_failure;  // rethrows it
   std::map<Runtime::StreamId, uint32_t> m_stream_numbers;  // SimulatedExecutor::stream_numbers
+  nlohmann::json m_events;                                 // SimulatedExecutor::events_report
 };
 
 }  // namespace ohmvp

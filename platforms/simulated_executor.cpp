@@ -116,6 +116,36 @@ Runtime::StreamId SimulatedExecutor::stream(uint32_t number) {
       .first->second;
 }
 
+Runtime::EventId SimulatedExecutor::event(const std::string& name) {
+  const auto found = m_events.find(name);
+  if (found != m_events.end()) return found->second.id;
+  return m_events.emplace(name, Event{m_runtime.create_event()}).first->second.id;
+}
+
+void SimulatedExecutor::record_event(const std::string& name, uint32_t number) {
+  m_runtime.record_event(event(name), stream(number));
+  ++m_events.at(name).records;
+}
+
+void SimulatedExecutor::wait_event(const std::string& name, uint32_t number) {
+  m_runtime.stream_wait_event(stream(number), event(name));
+}
+
+void SimulatedExecutor::synchronize_event(const std::string& name) {
+  m_runtime.event_synchronize(event(name));
+}
+
+nlohmann::json SimulatedExecutor::events_report() {
+  nlohmann::json events = nlohmann::json::object();
+  for (const auto& [name, recorded] : m_events) {
+    if (recorded.records == 0) continue;  // waited for before its first record
+    const std::optional<uint64_t> at = m_runtime.event_time_ps(recorded.id);
+    events[name] = {{"records", recorded.records},
+                    {"ns", at ? nlohmann::json(double(*at) / 1000.0) : nlohmann::json()}};
+  }
+  return events;
+}
+
 std::map<Runtime::StreamId, uint32_t> SimulatedExecutor::stream_numbers() const {
   std::map<Runtime::StreamId, uint32_t> numbers{{Runtime::default_stream, 0}};
   for (const auto& [number, stream] : m_streams) numbers.emplace(stream, number);

@@ -36,6 +36,9 @@ class SimulatedExecutor : public WorkloadExecutor {
   void to_host(const std::string& name, uint64_t byte_offset, uint64_t bytes,
                uint32_t stream) override;
   void synchronize(std::optional<uint32_t> stream) override;
+  void record_event(const std::string& name, uint32_t stream) override;
+  void wait_event(const std::string& name, uint32_t stream) override;
+  void synchronize_event(const std::string& name) override;
 
   // The workload's buffers where they were allocated, for a fault message to name.
   std::vector<LocatedBuffer> located_buffers() const;
@@ -44,6 +47,10 @@ class SimulatedExecutor : public WorkloadExecutor {
 
   // An output buffer's bytes, copied back to the host.
   std::vector<uint8_t> read_buffer(const std::string& name);
+  // The report's "events": for each event the workload recorded, how many times it was recorded
+  // and when its stream reached the last record (simulated ns; null if it never did).
+  nlohmann::json events_report();
+
   // The workload's number of each stream the runtime made for it, by the runtime's (0, the
   // default stream, included).
   std::map<Runtime::StreamId, uint32_t> stream_numbers() const;
@@ -54,12 +61,19 @@ class SimulatedExecutor : public WorkloadExecutor {
   uint64_t texture(const ResolvedArg& arg);
   // The runtime's stream for the workload's stream `number`, made at its first use.
   Runtime::StreamId stream(uint32_t number);
+  // The runtime's event of that name, made at its first use.
+  Runtime::EventId event(const std::string& name);
 
   Runtime& m_runtime;
   const GpuWorkload& m_workload;
   Runtime::ModuleId m_module = 0;
   std::map<std::string, uint64_t> m_addresses;
   std::map<uint32_t, Runtime::StreamId> m_streams;
+  struct Event {
+    Runtime::EventId id;
+    uint64_t records = 0;
+  };
+  std::map<std::string, Event> m_events;
   // What to_host steps copy back into, a buffer's size each: as a program's pinned host array.
   std::map<std::string, std::vector<uint8_t>> m_host_side;
 };

@@ -72,6 +72,7 @@ class WorkloadParser {
     const nlohmann::json* launches = root.raw("launches");
     if (!launches) root.fail("launches", "expected an array of steps");
     m_workload.steps = parse_steps(root, "launches", *launches);
+    check_events_recorded(m_workload.steps);
     parse_outputs(root);
     parse_limits(root);
     parse_non_blocking_streams(root);
@@ -494,10 +495,11 @@ class WorkloadParser {
     const ConfigReader r = reader(node, path);
     WorkloadStep step;
     step.path = path;
-    const char* kinds[] = {"kernel",   "repeat", "repeat_until_zero", "copy",    "fill",
-                           "prefetch", "advise", "to_device",         "to_host", "synchronize"};
+    const char* kinds[] = {"kernel",   "repeat",    "repeat_until_zero", "copy",    "fill",
+                           "prefetch", "advise",    "to_device",         "to_host", "synchronize",
+                           "record",   "wait_event"};
     int found = -1;
-    for (int k = 0; k < 10; ++k)
+    for (int k = 0; k < 12; ++k)
       if (node.contains(kinds[k])) {
         if (found >= 0)
           fail(path, std::string("has both '") + kinds[found] + "' and '" + kinds[k] +
@@ -507,8 +509,10 @@ class WorkloadParser {
     if (found < 0)
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
-           "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize'");
-    // to_device, to_host, synchronize; copy, fill and prefetch (asynchronous with one)
+           "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize', "
+           "'record', 'wait_event'");
+    // to_device, to_host, synchronize, record, wait_event; copy, fill and prefetch (asynchronous
+    // with one)
     const bool takes_stream = found >= 7 || (found >= 3 && found <= 5);
     if (found > 0 && node.contains("stream"))
       fail(path + ".stream", takes_stream ? std::string("goes inside '") + kinds[found] + "'"
@@ -584,8 +588,21 @@ class WorkloadParser {
     } else if (found == 9) {
       step.kind = WorkloadStep::Kind::synchronize;
       const ConfigReader sync = r.child("synchronize");
-      sync.finish({"stream"});
+      sync.finish({"stream", "event"});
+      if (sync.has("stream") && sync.has("event"))
+        sync.fail("event",
+                  "is given with 'stream'; synchronize with one stream, one event, or "
+                  "(with neither) the device");
       if (sync.has("stream")) step.stream = parse_stream(sync);
+      if (sync.has("event")) step.event = parse_event(sync);
+    } else if (found == 10 || found == 11) {
+      step.kind = found == 10 ? WorkloadStep::Kind::record_event : WorkloadStep::Kind::wait_event;
+      const ConfigReader body = r.child(kinds[found]);
+      body.finish({"event", "stream"});
+      if (!body.has("event")) body.fail("event", "required: the event's name");
+      step.event = parse_event(body);
+      step.stream = parse_stream(body);
+      if (step.kind == WorkloadStep::Kind::record_event) m_recorded_events.insert(step.event);
     } else if (found == 5) {
       step.kind = WorkloadStep::Kind::prefetch;
       const ConfigReader prefetch = r.child("prefetch");
@@ -674,6 +691,25 @@ class WorkloadParser {
     }
     step.stream = parse_stream(copy);
     copy.finish();
+  }
+
+  std::string parse_event(const ConfigReader& r) const {
+    std::string name;
+    r.get("event", name);
+    if (name.empty()) r.fail("event", "is empty; expected the event's name");
+    return name;
+  }
+
+  // Every event a step waits for or synchronises with is one a record step records (anywhere:
+  // a loop may record it after its first wait, which then waits for nothing, as in CUDA).
+  void check_events_recorded(const std::vector<WorkloadStep>& steps) const {
+    for (const WorkloadStep& step : steps) {
+      check_events_recorded(step.steps);
+      if (!step.event.empty() && m_recorded_events.count(step.event) == 0)
+        fail(step.path + (step.kind == WorkloadStep::Kind::wait_event ? ".wait_event.event"
+                                                                      : ".synchronize.event"),
+             "no record step records event '" + step.event + "'");
+    }
   }
 
   StepNumber parse_stream(const ConfigReader& r) const {
@@ -1026,6 +1062,7 @@ class WorkloadParser {
   uint64_t m_memory_bytes;
   std::string m_memory_makeup;            // ": <what makes up the memory>", or empty
   std::vector<Loop> m_loops;              // the enclosing repeat steps, innermost last
+  std::set<std::string> m_recorded_events;  // the events record steps name
 };
 
 }  // namespace

@@ -144,7 +144,9 @@ struct WorkloadStep {
     advise,
     to_device,
     to_host,
-    synchronize
+    synchronize,
+    record_event,
+    wait_event
   };
   Kind kind = Kind::launch;
   std::string path;  // JSON path, for messages
@@ -155,6 +157,8 @@ struct WorkloadStep {
   uint64_t element = 0;         // repeat_until_zero
   uint64_t max_iterations = 0;  // repeat_until_zero
   std::string destination;      // copy
+  // record_event, wait_event; synchronize: an event's (cudaEventSynchronize) when not empty
+  std::string event;
   uint64_t fill_bits = 0;       // fill, in the target buffer's element type
   bool to_host = false;         // prefetch: to host memory, not the GPU
   ManagedAdvice advice = ManagedAdvice::set_read_mostly;  // advise

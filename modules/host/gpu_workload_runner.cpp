@@ -80,7 +80,16 @@ class StepRunner {
         break;
       }
       case WorkloadStep::Kind::synchronize:
-        m_executor.synchronize(stream(step.stream));
+        if (!step.event.empty())
+          m_executor.synchronize_event(step.event);
+        else
+          m_executor.synchronize(stream(step.stream));
+        break;
+      case WorkloadStep::Kind::record_event:
+        m_executor.record_event(step.event, stream(*step.stream));
+        break;
+      case WorkloadStep::Kind::wait_event:
+        m_executor.wait_event(step.event, stream(*step.stream));
         break;
     }
   }

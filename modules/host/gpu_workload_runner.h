@@ -81,6 +81,12 @@ class WorkloadExecutor {
                        uint32_t /*stream*/) {}
   // cudaStreamSynchronize of the workload's `stream`, or cudaDeviceSynchronize without one.
   virtual void synchronize(std::optional<uint32_t> /*stream*/) {}
+  // cudaEventRecord of the workload's event (by name) on `stream`, cudaStreamWaitEvent of
+  // `stream` for it, cudaEventSynchronize: they order work and time it, and change no data a
+  // reference sees, so nothing by default.
+  virtual void record_event(const std::string& /*event*/, uint32_t /*stream*/) {}
+  virtual void wait_event(const std::string& /*event*/, uint32_t /*stream*/) {}
+  virtual void synchronize_event(const std::string& /*event*/) {}
 };
 
 // Runs the steps in order, unrolling repeat loops, then synchronizes the device. A

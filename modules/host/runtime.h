@@ -214,6 +214,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // cudaEventElapsedTime: simulated milliseconds from `start` to `end`, both recorded and
   // complete (std::invalid_argument otherwise).
   double event_elapsed_ms(EventId start, EventId end);
+  // When the stream reached the event's last record (simulated ps), for a report; none when it
+  // was never recorded or that record is not done.
+  std::optional<uint64_t> event_time_ps(EventId event);
   // Waits for every queued launch. A device fault raises DeviceFaultError (a SimulationError)
   // with its message and, for an unmapped or misaligned global access, its address.
   // The fault is sticky, as CUDA's are ("any further CUDA work will return the same error"):

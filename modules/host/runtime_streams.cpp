@@ -403,6 +403,12 @@ bool Runtime::event_query(EventId id) {
   return !queried.recorded || m_streams.finished(*queried.recorded);
 }
 
+std::optional<uint64_t> Runtime::event_time_ps(EventId id) {
+  const Event& e = event(id, "event time");
+  if (!e.recorded || !m_streams.finished(*e.recorded)) return std::nullopt;
+  return e.time_ps;
+}
+
 double Runtime::event_elapsed_ms(EventId start, EventId end) {
   raise_fault();
   const auto time_of = [this](EventId id) {

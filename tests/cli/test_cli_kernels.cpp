@@ -2237,6 +2237,52 @@ TEST_CASE("cli: a fill on a stream of a variable not aligned to its elements is 
   CHECK(synchronous.exit_code == 0);
 }
 
+TEST_CASE("cli: a stream that waits for another's event reads what that stream copied in") {
+  const std::string dir = scratch_dir("stream_wait_event");
+  auto workload = shipped_kernel_workload("vecadd_streams");
+  workload["name"] = "vecadd_streams";  // its reference
+  nlohmann::json launch = workload["launches"][0]["repeat"]["steps"][2];
+  launch["stream"] = 2;
+  launch["grid"] = {128, 1, 1};
+  launch["args"] = nlohmann::json::parse(
+      R"([{"buffer": "a"}, {"buffer": "b"}, {"buffer": "c"}, {"u32": 32768}])");
+  // The inputs go in on stream 1, the kernel runs on stream 2, the output comes back on 3.
+  const auto run = [&](const std::string& name, bool wait) {
+    nlohmann::json steps = nlohmann::json::parse(R"([
+      {"record": {"event": "start", "stream": 1}},
+      {"to_device": {"buffer": "a", "stream": 1}},
+      {"to_device": {"buffer": "b", "stream": 1}},
+      {"record": {"event": "copied", "stream": 1}}])");
+    if (wait) steps.push_back({{"wait_event", {{"event", "copied"}, {"stream", 2}}}});
+    steps.push_back(launch);
+    for (const char* step :
+         {R"({"record": {"event": "added", "stream": 2}})",
+          R"({"wait_event": {"event": "added", "stream": 3}})",
+          R"({"to_host": {"buffer": "c", "stream": 3}})",
+          R"({"record": {"event": "done", "stream": 3}})", R"({"synchronize": {"event": "done"}})"})
+      steps.push_back(nlohmann::json::parse(step));
+    workload["launches"] = steps;
+    write_text(dir + "/" + name + ".json", workload.dump());
+    return run_ohmvp("run -q -p gpu_small --workload " + dir + "/" + name +
+                     ".json --verify --out " + dir + "/" + name);
+  };
+  const CliResult waited = run("waited", true);
+  INFO(waited.output);
+  REQUIRE(waited.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/waited/report.json"));
+  CHECK(report["verification"]["matches"] == true);
+  const nlohmann::json& events = report["events"];
+  for (const char* name : {"start", "copied", "added", "done"}) CHECK(events[name]["records"] == 1);
+  // Two 128 KiB copies at the link's rate before the kernel, one after it.
+  CHECK(events["copied"]["ns"].get<double>() > events["start"]["ns"].get<double>() + 10000);
+  CHECK(events["added"]["ns"].get<double>() > events["copied"]["ns"].get<double>());
+  CHECK(events["done"]["ns"].get<double>() > events["added"]["ns"].get<double>() + 5000);
+  // Without the wait the kernel does not wait for the copies: it adds zeros.
+  const CliResult raced = run("raced", false);
+  CHECK(raced.exit_code == 1);
+  CHECK_THAT(raced.output, Contains("outputs differ from the C++ reference"));
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");

@@ -651,6 +651,15 @@ class RecordingExecutor : public WorkloadExecutor {
   void synchronize(std::optional<uint32_t> stream) override {
     log.push_back(stream ? "synchronize " + std::to_string(*stream) : "synchronize device");
   }
+  void record_event(const std::string& event, uint32_t stream) override {
+    log.push_back("record " + event + " on " + std::to_string(stream));
+  }
+  void wait_event(const std::string& event, uint32_t stream) override {
+    log.push_back("wait " + event + " on " + std::to_string(stream));
+  }
+  void synchronize_event(const std::string& event) override {
+    log.push_back("synchronize event " + event);
+  }
   std::vector<std::string> log;
   std::vector<uint8_t> last_struct;
 
@@ -908,6 +917,44 @@ TEST_CASE("loop-indexed numbers: a chunk's first element, count, offset, stream 
   refused(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"},
               {"buffer": "b"}, {"buffer": "c"}, {"f32": {"loop_index": "i"}}]})",
           "args[3].f32: 'count_of' and 'loop_index' give integers; use an integer type");
+}
+
+TEST_CASE("event steps: record, wait_event and synchronize with an event, checked by JSON path",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["launches"] = nlohmann::json::parse(R"([
+    {"record": {"event": "start"}},
+    {"repeat": {"count": 2, "index": "i", "steps": [
+      {"wait_event": {"event": "copied", "stream": {"loop_index": "i", "plus": 2}}},
+      {"record": {"event": "copied", "stream": 1}}]}},
+    {"synchronize": {"event": "copied"}}])");
+  RecordingExecutor executor(1);
+  run_workload_steps(load_gpu_workload(folder.write("events.json", json.dump())), executor);
+  const std::vector<std::string> expected = {
+      "record start on 0",  "wait copied on 2",         "record copied on 1", "wait copied on 3",
+      "record copied on 1", "synchronize event copied", "synchronize device"};  // the steps' end
+  CHECK(executor.log == expected);
+
+  const auto refused = [&folder](const char* launches, const char* message) {
+    nlohmann::json bad = example_workload();
+    bad["launches"] = nlohmann::json::parse(launches);
+    CHECK_THAT(load_error(bad, folder), Catch::Contains(message));
+  };
+  refused(R"([{"wait_event": {"event": "x", "stream": 1}}])",
+          "launches[0].wait_event.event: no record step records event 'x'");
+  refused(R"([{"record": {"event": "x"}}, {"synchronize": {"event": "y"}}])",
+          "launches[1].synchronize.event: no record step records event 'y'");
+  refused(R"([{"record": {"stream": 1}}])", "launches[0].record.event: required: the event's name");
+  refused(R"([{"record": {"event": ""}}])",
+          "launches[0].record.event: is empty; expected the event's name");
+  refused(R"([{"record": {"event": "x"}, "stream": 1}])",
+          "launches[0].stream: goes inside 'record'");
+  refused(R"([{"record": {"event": "x", "stream": 1024}}])", "launches[0].record.stream: ");
+  refused(R"([{"record": {"event": "x"}}, {"synchronize": {"event": "x", "stream": 1}}])",
+          "launches[1].synchronize.event: is given with 'stream'; synchronize with one stream, "
+          "one event, or (with neither) the device");
+  refused(R"([{"record": {"event": "x", "evnt": 1}}])", "did you mean 'event'");
 }
 
 TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value", "[workload]") {
