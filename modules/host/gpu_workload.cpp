@@ -82,12 +82,6 @@ class WorkloadParser {
   }
 
  private:
-  // An enclosing repeat step: its "index" (empty for none, and for repeat_until_zero) and how
-  // many turns it makes.
-  struct Loop {
-    std::string index;
-    uint64_t count;
-  };
   std::filesystem::path resolve(const std::string& path) const {
     const std::filesystem::path given(path);
     return given.is_absolute() ? given : (m_folder / given).lexically_normal();
@@ -534,11 +528,11 @@ class WorkloadParser {
       repeat.get("index", step.index_name);
       if (repeat.has("index") && step.index_name.empty())
         repeat.fail("index", "is empty; expected the loop counter's name (or leave it out)");
-      if (!step.index_name.empty() && find_loop(step.index_name))
+      if (m_loops.encloses(step.index_name))
         repeat.fail("index", "'" + step.index_name + "' already names an enclosing loop's counter");
-      m_loops.push_back({step.index_name, step.count});
+      m_loops.enter(step.index_name, step.count);
       step.steps = parse_nested(repeat);
-      m_loops.pop_back();
+      m_loops.leave();
       repeat.finish();
     } else if (found == 2) {
       step.kind = WorkloadStep::Kind::repeat_until_zero;
@@ -552,9 +546,9 @@ class WorkloadParser {
       if (!until.has("max_iterations"))
         until.fail("max_iterations", "required: a bound on the loop");
       until.get("max_iterations", step.max_iterations, uint64_t{1}, uint64_t{1} << 32);
-      m_loops.push_back({"", step.max_iterations});
+      m_loops.enter("", step.max_iterations);
       step.steps = parse_nested(until);
-      m_loops.pop_back();
+      m_loops.leave();
       until.finish();
     } else if (found == 3) {
       step.kind = WorkloadStep::Kind::copy;
@@ -675,17 +669,17 @@ class WorkloadParser {
                               "' has no host contents to copy: it keeps its variable's initial "
                               "value (give it an \"init\")");
     const int64_t elements = static_cast<int64_t>(buffer.count);
-    step.first = parse_number(copy, "first", 0, elements - 1, 0);
+    step.first = m_loops.parse(copy, "first", 0, elements - 1, 0);
     if (step.first.loop.empty()) {
-      step.elements = parse_number(copy, "count", 1, elements - step.first.literal,
-                                   elements - step.first.literal);
+      step.elements = m_loops.parse(copy, "count", 1, elements - step.first.literal,
+                                    elements - step.first.literal);
     } else if (!copy.has("count")) {  // the rest of the buffer from each turn's first
       step.elements = {0, step.first.loop, -step.first.times, elements - step.first.plus};
     } else {
-      step.elements = parse_number(copy, "count", 1, elements, 0);
-      const Wide last = greatest_sum(step.first, step.elements);
+      step.elements = m_loops.parse(copy, "count", 1, elements, 0);
+      const LoopScope::Wide last = m_loops.greatest_sum(step.first, step.elements);
       if (last > elements)
-        copy.fail("count", "reaches element " + wide_text(last) +
+        copy.fail("count", "reaches element " + LoopScope::text(last) +
                                " (first + count) on a turn of its loop; buffer '" + step.buffer +
                                "' holds " + std::to_string(elements));
     }
@@ -713,70 +707,7 @@ class WorkloadParser {
   }
 
   StepNumber parse_stream(const ConfigReader& r) const {
-    return parse_number(r, "stream", 0, max_workload_stream, 0);
-  }
-
-  const Loop* find_loop(const std::string& index) const {
-    for (const Loop& loop : m_loops)
-      if (!index.empty() && loop.index == index) return &loop;
-    return nullptr;
-  }
-
-  // r[key] (`absent` when it is not there): a whole number in [min, max], or
-  // {"loop_index": name, "times": a, "plus": b}, each of whose values over the named loop's turns
-  // is in [min, max].
-  StepNumber parse_number(const ConfigReader& r, const char* key, int64_t min, int64_t max,
-                          int64_t absent) const {
-    StepNumber number;
-    number.literal = absent;
-    const nlohmann::json* node = r.raw(key);
-    if (!node || !node->is_object()) {
-      r.get(key, number.literal, min, max);
-      return number;
-    }
-    const ConfigReader indexed = r.child(key);
-    indexed.finish({"loop_index", "times", "plus"});
-    if (!indexed.has("loop_index"))
-      indexed.fail("loop_index", "required: the \"index\" of an enclosing repeat step");
-    indexed.get("loop_index", number.loop);
-    if (!find_loop(number.loop))
-      indexed.fail("loop_index", "no enclosing repeat step has \"index\": \"" + number.loop + "\"");
-    indexed.get("times", number.times, -(int64_t{1} << 31), int64_t{1} << 31);
-    indexed.get("plus", number.plus, -(int64_t{1} << 40), int64_t{1} << 40);
-    const auto [low, high] = number_range(number);
-    if (low < min || high > max)
-      fail(indexed.path(), "goes from " + wide_text(low) + " to " + wide_text(high) + " over the " +
-                               std::to_string(find_loop(number.loop)->count) + " turns of loop '" +
-                               number.loop + "'; expected " + std::to_string(min) + " to " +
-                               std::to_string(max));
-    return number;
-  }
-
-  // Wide enough for a loop's values (|times x counter + plus| up to 2^63 + 2^40) and their sums.
-  using Wide = __int128;
-
-  static std::string wide_text(Wide value) {
-    if (value < 0) return "-" + wide_text(-value);
-    std::string text;
-    do {
-      text.insert(text.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
-      value /= 10;
-    } while (value != 0);
-    return text;
-  }
-
-  // The least and greatest value of `number` over its loop's turns (counter 0 to count - 1).
-  std::pair<Wide, Wide> number_range(const StepNumber& number) const {
-    if (number.loop.empty()) return {number.literal, number.literal};
-    const Wide span = Wide{number.times} * Wide{find_loop(number.loop)->count - 1};
-    return {number.plus + std::min<Wide>(0, span), number.plus + std::max<Wide>(0, span)};
-  }
-
-  // The greatest a + b over the turns: exact when both follow one loop, else the sum of each's.
-  Wide greatest_sum(const StepNumber& a, const StepNumber& b) const {
-    if (!a.loop.empty() && a.loop == b.loop)
-      return number_range({0, a.loop, a.times + b.times, a.plus + b.plus}).second;
-    return number_range(a).second + number_range(b).second;
+    return m_loops.parse(r, "stream", 0, max_workload_stream, 0);
   }
 
   std::vector<WorkloadStep> parse_nested(const ConfigReader& r) {
@@ -852,7 +783,7 @@ class WorkloadParser {
       arg.kind = KernelArg::Kind::buffer;
       r.get("buffer", arg.buffer);
       const BufferSpec& buffer = buffer_named(path + ".buffer", arg.buffer);
-      arg.offset = parse_number(r, "offset", 0, static_cast<int64_t>(buffer.count), 0);
+      arg.offset = m_loops.parse(r, "offset", 0, static_cast<int64_t>(buffer.count), 0);
     } else if (key == "texture" || key == "surface") {
       arg.kind = KernelArg::Kind::texture;
       arg.texture = parse_texture(r.child(key.c_str()), key == "surface");
@@ -917,7 +848,7 @@ class WorkloadParser {
                : value >= 0x1p63 ? std::numeric_limits<int64_t>::max()
                                  : static_cast<int64_t>(value);
       };
-      arg.loop_value = parse_number(parent, key, whole(low), whole(high), 0);
+      arg.loop_value = m_loops.parse(parent, key, whole(low), whole(high), 0);
       return;
     } else {
       throw ConfigError(m_document.origin_of(r.path()) + ": " + r.path() +
@@ -1061,7 +992,7 @@ class WorkloadParser {
   std::map<std::string, Generator> m_generators;
   uint64_t m_memory_bytes;
   std::string m_memory_makeup;            // ": <what makes up the memory>", or empty
-  std::vector<Loop> m_loops;              // the enclosing repeat steps, innermost last
+  LoopScope m_loops;                      // the repeat steps around the step being parsed
   std::set<std::string> m_recorded_events;  // the events record steps name
 };
 

@@ -18,6 +18,7 @@
 #include "modules/gpu/simt/texture.h"
 #include "modules/host/csr_generator.h"
 #include "modules/host/gpu_element_type.h"
+#include "modules/host/loop_numbers.h"
 #include "modules/uvm/managed_advice.h"
 
 namespace ohmvp {
@@ -78,16 +79,6 @@ struct TextureBinding {
   TextureAddress address = TextureAddress::clamp;
   bool normalized = false;  // coordinates in [0, 1) rather than texels
   bool surface = false;     // {"surface": {...}}: a surface object for suld/sust, not a texture
-};
-
-// A whole number a step takes: a literal, or {"loop_index": name, "times": a, "plus": b}, the
-// counter of the enclosing repeat step with that "index" times a plus b (a chunk's first element
-// or stream in a loop over chunks). The parser checks its every value against the key's range.
-struct StepNumber {
-  int64_t literal = 0;
-  std::string loop;  // empty: the literal
-  int64_t times = 1;
-  int64_t plus = 0;
 };
 
 struct KernelArg {
