@@ -2166,42 +2166,42 @@ TEST_CASE("cli: a stream of greater priority has its kernel's CTAs go first") {
   CHECK_THAT(refused("l"), Contains("l.json: launches[3].priority: priority -1 is beyond"));
 }
 
-TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel after it reads") {
-  const std::string dir = scratch_dir("device_copy_stream");
+namespace {
+
+// The shipped vecadd with `before` ahead of its launch, which goes on stream 2, run verified
+// against its reference (which replays the steps) in `dir`: the report.
+nlohmann::json vecadd_on_stream_2_after(const std::string& dir, const nlohmann::json& before) {
   auto workload = shipped_kernel_workload("vecadd");
-  workload["name"] = "vecadd";  // its reference replays the copy too: c = a + a
+  workload["name"] = "vecadd";  // its reference
   nlohmann::json launch = workload["launches"][0];
   launch["stream"] = 2;
-  workload["launches"] =
-      nlohmann::json::array({{{"copy", {{"from", "a"}, {"to", "b"}, {"stream", 1}}}}, launch});
-  // Streams 1 and 2 are not ordered with each other: the host waits for stream 1 first.
-  workload["launches"].insert(workload["launches"].begin() + 1,
-                              nlohmann::json{{"synchronize", {{"stream", 1}}}});
+  workload["launches"] = before;
+  workload["launches"].push_back(launch);
   write_text(dir + "/w.json", workload.dump());
   const CliResult run =
       run_ohmvp("run -q -p gpu_small --workload " + dir + "/w.json --verify --out " + dir + "/o");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
-  const auto report = nlohmann::json::parse(read_text(dir + "/o/report.json"));
+  return nlohmann::json::parse(read_text(dir + "/o/report.json"));
+}
+
+}  // namespace
+
+TEST_CASE("cli: a device-to-device copy on a stream moves the bytes the kernel after it reads") {
+  // Streams 1 and 2 are not ordered with each other: the host waits for stream 1 first.
+  const auto report = vecadd_on_stream_2_after(
+      scratch_dir("device_copy_stream"),
+      nlohmann::json::parse(R"([{"copy": {"from": "a", "to": "b", "stream": 1}},
+                                {"synchronize": {"stream": 1}}])"));
   // b starts from its own seed: only the copy makes the kernel's c equal the reference's a + a.
   CHECK(report["verification"]["matches"] == true);
 }
 
 TEST_CASE("cli: a fill on a stream sets the buffer before the stream's next kernel reads it") {
-  const std::string dir = scratch_dir("fill_stream");
-  auto workload = shipped_kernel_workload("vecadd");
-  workload["name"] = "vecadd";  // its reference replays the fill too: c = a + 0.5
-  nlohmann::json launch = workload["launches"][0];
-  launch["stream"] = 2;
-  workload["launches"] =
-      nlohmann::json::array({{{"fill", {{"buffer", "b"}, {"value", 0.5}, {"stream", 2}}}}, launch});
-  write_text(dir + "/w.json", workload.dump());
-  const CliResult run =
-      run_ohmvp("run -q -p gpu_small --workload " + dir + "/w.json --verify --out " + dir + "/o");
-  INFO(run.output);
-  REQUIRE(run.exit_code == 0);
-  const auto report = nlohmann::json::parse(read_text(dir + "/o/report.json"));
-  // b starts from its own seed: only the fill makes the kernel's c equal the reference's.
+  const auto report = vecadd_on_stream_2_after(
+      scratch_dir("fill_stream"),
+      nlohmann::json::parse(R"([{"fill": {"buffer": "b", "value": 0.5, "stream": 2}}])"));
+  // b starts from its own seed: only the fill makes the kernel's c equal the reference's a + 0.5.
   CHECK(report["verification"]["matches"] == true);
   // The workload's stream 2 is the runtime's first made.
   CHECK(report["launches"][0]["stream"] == 2);
