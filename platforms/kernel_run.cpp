@@ -1,6 +1,8 @@
 #include "platforms/kernel_run.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -106,6 +108,23 @@ RunSummary summarise(GpuPlatform& platform) {
   s.energy_j = summarise_energy(memory, platform.memory(), platform.stats(),
                                 sc_core::sc_time_stamp().value());
   return s;
+}
+
+// The summary's lines of the report's "events", in the order they completed: "event <name> at
+// <t> us" (", <n> records" for more than one).
+void print_events(std::ostream& out, const nlohmann::json& events) {
+  std::vector<std::pair<double, std::string>> timeline;
+  for (const auto& [name, event] : events.items())
+    if (event["ns"].is_number()) timeline.emplace_back(event["ns"].get<double>(), name);
+  std::stable_sort(timeline.begin(), timeline.end());
+  for (const auto& [ns, name] : timeline) {
+    const uint64_t records = events[name]["records"].get<uint64_t>();
+    std::ostringstream line;
+    line << "event " << name << " at " << std::fixed << std::setprecision(3) << ns / 1000.0
+         << " us";
+    if (records > 1) line << ", " << records << " records";
+    out << line.str() << "\n";
+  }
 }
 
 // One line for the summary: what GPU `thread.gpu()` ran and how long its kernels took.
@@ -274,6 +293,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       print_summary(std::cout, config.name, workload.name, summary, platform.stats());
       if (verification && verification->matches)
         std::cout << "verified: every output matches the C++ reference\n";
+      if (report.contains("events")) print_events(std::cout, report["events"]);
       for (const auto& thread : host_threads)
         print_host_thread(std::cout, *thread, platform.stats(), platform.gpu(thread->gpu()));
     }

@@ -2277,6 +2277,10 @@ TEST_CASE("cli: a stream that waits for another's event reads what that stream c
   CHECK(events["copied"]["ns"].get<double>() > events["start"]["ns"].get<double>() + 10000);
   CHECK(events["added"]["ns"].get<double>() > events["copied"]["ns"].get<double>());
   CHECK(events["done"]["ns"].get<double>() > events["added"]["ns"].get<double>() + 5000);
+  // The text summary lists them as they completed.
+  CHECK_THAT(waited.output, Contains("\nevent start at 0.000 us\nevent copied at ") &&
+                                Contains(" us\nevent added at ") &&
+                                Contains(" us\nevent done at "));
   // Without the wait the kernel does not wait for the copies: it adds zeros.
   const CliResult raced = run("raced", false);
   CHECK(raced.exit_code == 1);
