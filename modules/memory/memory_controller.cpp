@@ -443,6 +443,8 @@ void MemoryController::send_due_responses(uint64_t now) {
     r.payload->release();
   }
   if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.front().time_ps);
+  // A read's response is often the last thing it holds.
+  if (m_on_idle && idle()) m_on_idle();
 }
 
 void MemoryController::trace_queues() {

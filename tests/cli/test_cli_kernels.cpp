@@ -2287,6 +2287,23 @@ TEST_CASE("cli: a stream that waits for another's event reads what that stream c
   CHECK_THAT(raced.output, Contains("outputs differ from the C++ reference"));
 }
 
+TEST_CASE("cli: a synchronous read beside a non-blocking stream's kernel waits for it, then ends") {
+  // bfs with its expand kernel on a non-blocking stream: the flag's read waits for the memory to
+  // go quiet while that kernel reads, and the memory's last read response makes it quiet.
+  const std::string dir = scratch_dir("flag_beside_non_blocking");
+  auto workload = shipped_kernel_workload("bfs");
+  workload["non_blocking_streams"] = {1};
+  auto& loop = workload["launches"][1]["repeat_until_zero"];
+  loop["max_iterations"] = 1;
+  REQUIRE(loop["steps"][1]["kernel"] == "bfs_expand");
+  loop["steps"][1]["stream"] = 1;
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q -p gpu_small --workload " + dir +
+                                "/w.json --time-limit 1ms --out " + dir + "/o");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+}
+
 TEST_CASE("cli: a workload that queues copies without end stops at --time-limit") {
   const std::string dir = scratch_dir("streams_endless");
   auto workload = shipped_kernel_workload("vecadd_streams");
