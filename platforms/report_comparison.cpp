@@ -137,11 +137,21 @@ std::optional<StatisticValue> statistic_of(const nlohmann::json& stats, const st
   return std::nullopt;
 }
 
+// "events.<name>": when the report's event of that name completed (ns), or none.
+std::optional<double> event_time_of(const nlohmann::json& events, const std::string& name) {
+  const std::string prefix = "events.";
+  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  const auto event = events.find(name.substr(prefix.size()));
+  if (event == events.end() || !(*event)["ns"].is_number()) return std::nullopt;
+  return (*event)["ns"].get<double>();
+}
+
 // Every name a report answers to, for "did you mean".
 std::vector<std::string> figure_names(const std::vector<LoadedReport>& reports) {
   std::set<std::string> names;
   for (const LoadedReport& report : reports) {
     for (const auto& [key, value] : report.summary.items()) names.insert(key);
+    for (const auto& [event, times] : report.events.items()) names.insert("events." + event);
     for (const auto& [group, stats] : report.stats.items()) {
       for (const auto& [stat, entry] : stats.items()) {
         if (entry.contains("value")) {
@@ -170,6 +180,13 @@ ComparisonRow row_of(const std::vector<LoadedReport>& reports, const std::string
       found = true;
       continue;
     }
+    if (const std::optional<double> at = event_time_of(report.events, name)) {
+      row.unit = "ns";
+      row.integral = false;
+      row.values.push_back(at);
+      found = true;
+      continue;
+    }
     const std::optional<StatisticValue> statistic = statistic_of(report.stats, name);
     if (statistic) {
       // Values in other units have no ratio.
@@ -187,7 +204,8 @@ ComparisonRow row_of(const std::vector<LoadedReport>& reports, const std::string
     const std::string suggestion = closest_match(name, figure_names(reports));
     throw ConfigError("compare: no report has a figure '" + name + "'" +
                       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
-                      " (a summary key, or a statistic as group.name, e.g. memory.mc0.reads)");
+                      " (a summary key, a statistic as group.name, e.g. memory.mc0.reads, or "
+                      "a workload's event as events.<name>)");
   }
   return row;
 }
@@ -305,6 +323,17 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
                         " is negative; expected a figure >= 0, as a run writes it");
   }
   check_statistics(name, loaded.stats);
+  if (report.contains("events")) {
+    loaded.events = member(report, name, "events", T::object, "an object");
+    for (const auto& [event, times] : loaded.events.items()) {
+      const std::string path = "events." + event;
+      const auto ns = times.is_object() ? times.find("ns") : times.end();
+      if (ns == times.end() || !(ns->is_null() || (ns->is_number() && ns->get<double>() >= 0)))
+        throw ConfigError(name + ": " + path +
+                          ": expected an object whose \"ns\" is a time >= 0 "
+                          "or null, as a run writes it");
+    }
+  }
   return loaded;
 }
 

@@ -20,6 +20,7 @@ struct LoadedReport {
   uint64_t seed = 0;
   nlohmann::json summary;
   nlohmann::json stats;
+  nlohmann::json events = nlohmann::json::object();  // a kernel workload's, by name
 };
 
 // Reads FILE, or FOLDER/report.json for a folder (what `ohmvp run --out` writes). ConfigError

@@ -8,6 +8,33 @@
 
 using Catch::Contains;
 
+TEST_CASE("cli: compare puts two runs' workload events side by side") {
+  const std::string dir = scratch_dir("compare_events");
+  auto workload = shipped_kernel_workload("vecadd_streams");
+  auto& steps = workload["launches"];
+  steps.insert(steps.end() - 1,
+               nlohmann::json::parse(R"({"record": {"event": "end", "stream": 4}})"));
+  write_text(dir + "/w.json", workload.dump());
+  const std::string run = "run --quiet -p gpu_small --workload " + dir + "/w.json --out ";
+  REQUIRE(run_ohmvp(run + dir + "/fast").exit_code == 0);
+  REQUIRE(run_ohmvp(run + dir + "/slow --set host.pcie.bandwidth_gb_per_s=4").exit_code == 0);
+  const CliResult r = run_ohmvp("compare " + dir + "/fast " + dir + "/slow -f events.end --json " +
+                                dir + "/cmp.json");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("\nevents.end  ns "));
+  const auto at = [&dir](const std::string& name) {
+    return nlohmann::json::parse(
+        read_text(dir + "/" + name + "/report.json"))["events"]["end"]["ns"];
+  };
+  const auto figure = nlohmann::json::parse(read_text(dir + "/cmp.json"))["figures"][0];
+  CHECK(figure["values"][0] == at("fast"));
+  CHECK(figure["values"][1] == at("slow"));
+  CHECK(figure["ratios"][1].get<double>() > 1.5);  // the copies take longer on the slower link
+  require_usage_error(run_ohmvp("compare " + dir + "/fast " + dir + "/slow -f events.ned"),
+                      "no report has a figure 'events.ned'; did you mean 'events.end'?");
+}
+
 TEST_CASE("cli: compare puts two runs side by side") {
   const std::string dir = scratch_dir("compare");
   const std::string run = "run --quiet --workload vecadd --out ";

@@ -189,6 +189,13 @@ TEST_CASE("report comparison: what is not a report is refused by name") {
   report = report_of("hetero_planar", {{"ipc", 0.5}});
   report["stats"]["memory.mc0"]["reads"].erase("value");
   refused(report, "stats.memory.mc0.reads: expected a value (or count, mean, ...)");
+  report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report["events"] = {{"copied", {{"records", 1}, {"ns", -3.0}}}};
+  refused(report, "events.copied: expected an object whose \"ns\" is a time >= 0 or null");
+  report["events"] = {{"copied", 5}};
+  refused(report, "events.copied: expected an object whose \"ns\" is a time >= 0 or null");
+  report["events"] = json::array();
+  refused(report, "not an ohmvp run report: expected 'events' to be an object");
 
   CHECK_THROWS_WITH(ohmvp::load_report(dir.write("broken.json", "{\"summary\": ")),
                     Contains("broken.json:1:13: malformed JSON"));
