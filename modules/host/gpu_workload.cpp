@@ -500,11 +500,16 @@ class WorkloadParser {
                          "'; a step is one launch or one control step");
         found = k;
       }
-    if (found < 0)
+    if (found < 0) {
+      std::string hint;  // a step of one key is most likely a misspelt control step
+      if (node.is_object() && node.size() == 1)
+        hint = did_you_mean(node.begin().key(), {std::begin(kinds), std::end(kinds)});
       fail(path,
            "expected a launch (with 'kernel') or one of 'repeat', 'repeat_until_zero', "
            "'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', 'synchronize', "
-           "'record', 'wait_event'");
+           "'record', 'wait_event'" +
+               hint);
+    }
     // to_device, to_host, synchronize, record, wait_event; copy, fill and prefetch (asynchronous
     // with one)
     const bool takes_stream = found >= 7 || (found >= 3 && found <= 5);

@@ -955,6 +955,10 @@ TEST_CASE("event steps: record, wait_event and synchronize with an event, checke
           "launches[1].synchronize.event: is given with 'stream'; synchronize with one stream, "
           "one event, or (with neither) the device");
   refused(R"([{"record": {"event": "x", "evnt": 1}}])", "did you mean 'event'");
+  refused(R"([{"recrod": {"event": "x"}}])",
+          "launches[0]: expected a launch (with 'kernel') or one of 'repeat', "
+          "'repeat_until_zero', 'copy', 'fill', 'prefetch', 'advise', 'to_device', 'to_host', "
+          "'synchronize', 'record', 'wait_event'; did you mean 'record'?");
 }
 
 TEST_CASE("fill on a stream: the cuMemsetD8/D16/D32Async that repeats the value", "[workload]") {
