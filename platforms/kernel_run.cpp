@@ -110,9 +110,9 @@ RunSummary summarise(GpuPlatform& platform) {
   return s;
 }
 
-// The summary's lines of the report's "events", in the order they completed: "event <name> at
-// <t> us" (", <n> records" for more than one).
-void print_events(std::ostream& out, const nlohmann::json& events) {
+// The summary's lines of the report's "events", in the order they completed: "<prefix>event
+// <name> at <t> us" (", <n> records" for more than one).
+void print_events(std::ostream& out, const nlohmann::json& events, const std::string& prefix = "") {
   std::vector<std::pair<double, std::string>> timeline;
   for (const auto& [name, event] : events.items())
     if (event["ns"].is_number()) timeline.emplace_back(event["ns"].get<double>(), name);
@@ -120,8 +120,8 @@ void print_events(std::ostream& out, const nlohmann::json& events) {
   for (const auto& [ns, name] : timeline) {
     const uint64_t records = events[name]["records"].get<uint64_t>();
     std::ostringstream line;
-    line << "event " << name << " at " << std::fixed << std::setprecision(3) << ns / 1000.0
-         << " us";
+    line << prefix << "event " << name << " at " << std::fixed << std::setprecision(3)
+         << ns / 1000.0 << " us";
     if (records > 1) line << ", " << records << " records";
     out << line.str() << "\n";
   }
@@ -139,6 +139,8 @@ void print_host_thread(std::ostream& out, const HostThread& thread, const StatsR
   if (thread.verification())
     out << (thread.verification()->matches ? ", verified" : ", outputs differ from the reference");
   out << "\n";
+  if (entry.contains("events"))
+    print_events(out, entry["events"], "gpu" + std::to_string(thread.gpu()) + ": ");
 }
 
 // The host programs of GPUs 1 and up, loaded and checked.

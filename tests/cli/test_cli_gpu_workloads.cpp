@@ -62,6 +62,20 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   std::set<uint32_t> streams;
   for (const auto& launch : started["launches"]) streams.insert(launch["stream"].get<uint32_t>());
   CHECK(streams == std::set<uint32_t>{1, 2, 3, 4});
+  // Its events, in the report and after its summary line.
+  auto timed = shipped_kernel_workload("vecadd_streams");
+  timed["launches"].insert(timed["launches"].end() - 1,
+                           nlohmann::json::parse(R"({"record": {"event": "end", "stream": 4}})"));
+  write_text(dir + "/timed.json", timed.dump());
+  const CliResult events =
+      run_ohmvp("run -q -p multi_gpu_huvm --workload vecadd --gpu-workload 1=" + dir +
+                "/timed.json --out " + dir + "/events");
+  INFO(events.output);
+  REQUIRE(events.exit_code == 0);
+  const nlohmann::json other =
+      nlohmann::json::parse(read_text(dir + "/events/report.json")).at("other_gpus")[0];
+  CHECK(other["events"]["end"]["records"] == 1);
+  CHECK_THAT(events.output, Contains(" us\ngpu1: event end at "));
 }
 
 TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {
