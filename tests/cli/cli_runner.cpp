@@ -92,3 +92,11 @@ nlohmann::json shipped_kernel_workload(const std::string& name) {
       (file.parent_path() / workload["ptx"].get<std::string>()).lexically_normal().string();
   return workload;
 }
+
+nlohmann::json vecadd_streams_timed() {
+  auto workload = shipped_kernel_workload("vecadd_streams");
+  auto& steps = workload["launches"];  // a loop over the chunks, then a synchronize
+  steps.insert(steps.end() - 1,
+               nlohmann::json::parse(R"({"record": {"event": "end", "stream": 4}})"));
+  return workload;
+}

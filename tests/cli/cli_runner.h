@@ -28,6 +28,8 @@ std::string shipped(const std::string& relative);
 // A shipped kernel workload (testbenches/workloads/NAME.json) with its PTX path made absolute,
 // so that a test can change it and write it anywhere.
 nlohmann::json shipped_kernel_workload(const std::string& name);
+// The shipped vecadd_streams recording an event "end" on its last stream, behind its last copy.
+nlohmann::json vecadd_streams_timed();
 
 // A --set that lets a planar platform swap the pages of a streaming kernel such as vecadd: its
 // pages are read once per burst, as often as the DRAM residents (the kernel's first pages, which

@@ -10,11 +10,7 @@ using Catch::Contains;
 
 TEST_CASE("cli: compare puts two runs' workload events side by side") {
   const std::string dir = scratch_dir("compare_events");
-  auto workload = shipped_kernel_workload("vecadd_streams");
-  auto& steps = workload["launches"];
-  steps.insert(steps.end() - 1,
-               nlohmann::json::parse(R"({"record": {"event": "end", "stream": 4}})"));
-  write_text(dir + "/w.json", workload.dump());
+  write_text(dir + "/w.json", vecadd_streams_timed().dump());
   const std::string run = "run --quiet -p gpu_small --workload " + dir + "/w.json --out ";
   REQUIRE(run_ohmvp(run + dir + "/fast").exit_code == 0);
   REQUIRE(run_ohmvp(run + dir + "/slow --set host.pcie.bandwidth_gb_per_s=4").exit_code == 0);

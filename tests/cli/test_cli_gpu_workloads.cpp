@@ -63,10 +63,7 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   for (const auto& launch : started["launches"]) streams.insert(launch["stream"].get<uint32_t>());
   CHECK(streams == std::set<uint32_t>{1, 2, 3, 4});
   // Its events, in the report and after its summary line.
-  auto timed = shipped_kernel_workload("vecadd_streams");
-  timed["launches"].insert(timed["launches"].end() - 1,
-                           nlohmann::json::parse(R"({"record": {"event": "end", "stream": 4}})"));
-  write_text(dir + "/timed.json", timed.dump());
+  write_text(dir + "/timed.json", vecadd_streams_timed().dump());
   const CliResult events =
       run_ohmvp("run -q -p multi_gpu_huvm --workload vecadd --gpu-workload 1=" + dir +
                 "/timed.json --out " + dir + "/events");
