@@ -128,9 +128,8 @@ void print_events(std::ostream& out, const nlohmann::json& events, const std::st
 }
 
 // One line for the summary: what GPU `thread.gpu()` ran and how long its kernels took.
-void print_host_thread(std::ostream& out, const HostThread& thread, const StatsRegistry& stats,
-                       const gpu::Gpu& gpu) {
-  const nlohmann::json entry = thread.report(stats, gpu);
+// `entry`: its report's other_gpus entry (HostThread::report).
+void print_host_thread(std::ostream& out, const HostThread& thread, const nlohmann::json& entry) {
   out << "gpu" << thread.gpu() << ": " << thread.workload().name;
   if (thread.start_ps() != 0) out << " from " << time_limit_text(thread.start_ps());
   out << ", " << entry["kernel_launches"].get<uint64_t>() << " kernels in "
@@ -296,8 +295,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       if (verification && verification->matches)
         std::cout << "verified: every output matches the C++ reference\n";
       if (report.contains("events")) print_events(std::cout, report["events"]);
-      for (const auto& thread : host_threads)
-        print_host_thread(std::cout, *thread, platform.stats(), platform.gpu(thread->gpu()));
+      for (size_t i = 0; i < host_threads.size(); ++i)
+        print_host_thread(std::cout, *host_threads[i], report["other_gpus"][i]);
     }
     // The report is written first, so that a failed check can be looked into.
     const std::string written =
