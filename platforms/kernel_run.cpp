@@ -196,7 +196,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     for (const std::filesystem::path& input : thread->inputs()) inputs.push_back(input);
   std::vector<std::string> dump_files{"index.json"};
   for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
-  RunOutputs outputs(options, inputs, dump_files);
+  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name,
+                     dump_files);
   const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {

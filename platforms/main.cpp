@@ -173,6 +173,9 @@ int command_run(const std::vector<std::string>& args) {
       "that simulated time, e.g. 1=spmv@2ms; repeat for more GPUs")(
       "out,o", po::value<std::string>()->default_value("out"), "output folder for report.json")(
       "vcd", po::value<std::string>(), "write a VCD waveform to this file")(
+      "gtkw", po::value<std::string>(),
+      "with --vcd: write GTKWave's save file for it to this file (gtkwave FILE opens the VCD "
+      "with its signals grouped by block)")(
       "vcd-limit", po::value<std::string>(),
       "end the run (exit 1) when its VCD reaches this size, e.g. 500MB or 4GiB; none for no "
       "limit; default 2GiB")(
@@ -203,6 +206,13 @@ int command_run(const std::vector<std::string>& args) {
   };
   if (vm.count("vcd")) run.vcd = path_of("vcd");
   if (vm.count("dump")) run.dump = path_of("dump");
+  if (vm.count("gtkw")) {
+    if (!run.vcd)
+      throw UsageError(
+          "ohmvp run: --gtkw writes GTKWave's save file of the VCD; give --vcd FILE too (see "
+          "'ohmvp run --help')");
+    run.gtkw = path_of("gtkw");
+  }
   if (vm.count("vcd-limit")) {
     if (!run.vcd)
       throw UsageError(

@@ -126,7 +126,7 @@ void run_platform(const RunOptions& options) {
 
   std::vector<std::filesystem::path> inputs{document.file(), workload_file};
   if (!workload.trace_file.empty()) inputs.push_back(workload.trace_file);
-  RunOutputs outputs(options, inputs);
+  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name);
   outputs.guard([&] {
     StatsRegistry stats;
     MemorySystem memory("memory", config.memory, stats, outputs.vcd());

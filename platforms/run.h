@@ -25,6 +25,8 @@ struct RunOptions {
   std::vector<std::string> overrides;  // "json.path=value"
   std::filesystem::path out_dir = "out";
   std::optional<std::filesystem::path> vcd;
+  // With --vcd: GTKWave's save file for it (modules/common/gtkwave_save_file.h).
+  std::optional<std::filesystem::path> gtkw;
   std::optional<std::filesystem::path> dump;  // kernel workloads: output buffers as raw bytes
   bool verify = false;  // kernel workloads: outputs checked against the C++ reference
   // Kernel workloads: simulated time at which the run ends (exit 1); 0 for none, nullopt for

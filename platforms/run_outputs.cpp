@@ -1,7 +1,11 @@
 #include "platforms/run_outputs.h"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
+#include <stdexcept>
+
+#include "modules/common/gtkwave_save_file.h"
 
 #include "platforms/interruption.h"
 #include "platforms/report.h"
@@ -37,10 +41,24 @@ void check_outputs(const std::map<std::string, std::filesystem::path>& outputs,
 }  // namespace
 
 RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
-                       const std::vector<std::string>& dump_files) {
+                       const std::string& run_name, const std::vector<std::string>& dump_files) {
   m_report = options.out_dir / "report.json";
   std::map<std::string, std::filesystem::path> outputs{{"the report", m_report}};
   if (options.vcd) outputs["--vcd"] = *options.vcd;
+  if (options.gtkw) {
+    if (!options.vcd)
+      throw ConfigError("--gtkw writes GTKWave's save file of the VCD; give --vcd FILE too");
+    outputs["--gtkw"] = *options.gtkw;
+    m_gtkw_file = std::filesystem::absolute(*options.gtkw).lexically_normal();
+    m_gtkw_title = std::string("OhmVP ") + OHMVP_VERSION + ": " + run_name;
+    try {
+      gtkwave_save_text(
+          {},
+          GtkwaveView{std::filesystem::absolute(*options.vcd), *m_gtkw_file, m_gtkw_title, 0, {}});
+    } catch (const std::invalid_argument& error) {
+      throw ConfigError(std::string("--gtkw: ") + error.what());
+    }
+  }
   if (options.dump)
     for (const std::string& name : dump_files) {
       outputs["--dump " + name] = *options.dump / name;
@@ -49,11 +67,17 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
   check_outputs(outputs, inputs);
   guard([&] {
     // The VCD's folder is made like the others, so that --vcd runs/a/w.vcd needs no mkdir.
-    std::optional<std::filesystem::path> vcd_folder;
-    if (options.vcd && !is_device_or_fifo(*options.vcd))
-      vcd_folder = options.vcd->has_parent_path() ? options.vcd->parent_path() : ".";
+    const auto folder_of = [](const std::optional<std::filesystem::path>& file) {
+      std::optional<std::filesystem::path> folder;
+      if (file && !is_device_or_fifo(*file))
+        folder = file->has_parent_path() ? file->parent_path() : ".";
+      return folder;
+    };
     const std::pair<const char*, std::optional<std::filesystem::path>> folders[] = {
-        {"--out", options.out_dir}, {"--dump", options.dump}, {"--vcd", vcd_folder}};
+        {"--out", options.out_dir},
+        {"--dump", options.dump},
+        {"--vcd", folder_of(options.vcd)},
+        {"--gtkw", folder_of(options.gtkw)}};
     for (const auto& [option, folder] : folders) {
       if (!folder) continue;
       try {
@@ -80,17 +104,25 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
 void RunOutputs::finish() {
   m_finished = true;
   if (!m_vcd) return;
-  m_vcd.reset();  // closes the file
-  if (*m_vcd_written == *m_vcd_file) return;
-  note_unfinished_file("");
-  std::error_code error;
-  std::filesystem::rename(*m_vcd_written, *m_vcd_file, error);
-  if (error) {
-    const std::string reason = error.message();
-    std::filesystem::remove(*m_vcd_written, error);
-    throw ConfigError("cannot write VCD file " + m_vcd_file->string() + ": " + reason);
+  const VcdSummary vcd = close_vcd();
+  if (*m_vcd_written != *m_vcd_file) {
+    note_unfinished_file("");
+    std::error_code error;
+    std::filesystem::rename(*m_vcd_written, *m_vcd_file, error);
+    if (error) {
+      const std::string reason = error.message();
+      std::filesystem::remove(*m_vcd_written, error);
+      throw ConfigError("cannot write VCD file " + m_vcd_file->string() + ": " + reason);
+    }
+    m_vcd_placed = true;
   }
-  m_vcd_placed = true;
+  write_gtkw(vcd);
+}
+
+RunOutputs::VcdSummary RunOutputs::close_vcd() {
+  VcdSummary summary{m_vcd->declarations(), m_vcd->end_time()};
+  m_vcd.reset();  // closes the file
+  return summary;
 }
 
 RunOutputs::~RunOutputs() {
@@ -101,10 +133,15 @@ RunOutputs::~RunOutputs() {
   std::filesystem::remove(m_report, ignored);
   for (const std::filesystem::path& file : m_dump_files) std::filesystem::remove(file, ignored);
   if (m_vcd) {
-    m_vcd.reset();
+    const VcdSummary vcd = close_vcd();
     note_unfinished_file("");
     if (*m_vcd_written != *m_vcd_file)
       std::filesystem::rename(*m_vcd_written, *m_vcd_file, ignored);
+    try {
+      write_gtkw(vcd);
+    } catch (const std::exception& error) {
+      std::cerr << "ohmvp: warning: " << error.what() << "\n";
+    }
   }
   // A folder the run made and left without a file (folders only) goes too.
   for (const std::filesystem::path& folder : m_created_folders) {
@@ -115,6 +152,17 @@ RunOutputs::~RunOutputs() {
     });
     if (!has_file) std::filesystem::remove_all(folder, ignored);
   }
+}
+
+void RunOutputs::write_gtkw(const VcdSummary& vcd) {
+  if (!m_gtkw_file) return;
+  const GtkwaveView view{std::filesystem::absolute(*m_vcd_file).lexically_normal(),
+                         *m_gtkw_file,
+                         m_gtkw_title,
+                         vcd.end_time_ps,
+                         {"gpu", "host", "memory"}};
+  write_file_atomically(*m_gtkw_file, gtkwave_save_text(vcd.declarations, view));
+  m_gtkw_written = true;
 }
 
 void RunOutputs::discard() noexcept {
@@ -128,6 +176,7 @@ void RunOutputs::discard() noexcept {
     // The report could not be written after the VCD went into place.
     std::filesystem::remove(*m_vcd_file, ignored);
   }
+  if (m_gtkw_written) std::filesystem::remove(*m_gtkw_file, ignored);
   for (const std::filesystem::path& folder : m_created_folders)
     std::filesystem::remove_all(folder, ignored);
 }

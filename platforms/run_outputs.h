@@ -22,11 +22,14 @@ namespace ohmvp {
 //   input leaves nothing behind. A simulation error keeps the VCD: the waveform up to the failure
 //   is what one looks at; an earlier run's report.json and dump files in the same folders are
 //   removed, and so are the folders the run made that hold no file.
+// - GTKWave's save file (--gtkw) is written once the VCD is in place, after a simulation error
+//   too; it needs the VCD's signals, which the modules add during elaboration.
 class RunOutputs {
  public:
-  // `inputs`: every file the run reads; `dump_files`: the names --dump will write.
+  // `inputs`: every file the run reads; `dump_files`: the names --dump will write; `run_name`
+  // ("platform P, workload W") titles the GTKWave save file.
   RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
-             const std::vector<std::string>& dump_files = {});
+             const std::string& run_name, const std::vector<std::string>& dump_files = {});
   ~RunOutputs();
   RunOutputs(const RunOutputs&) = delete;
   RunOutputs& operator=(const RunOutputs&) = delete;
@@ -47,12 +50,24 @@ class RunOutputs {
   }
 
  private:
+  struct VcdSummary {
+    std::vector<VcdDeclaration> declarations;
+    uint64_t end_time_ps;
+  };
+
   void discard() noexcept;
+  // Closes the VCD, keeping what the save file needs of it.
+  VcdSummary close_vcd();
+  // The save file for the VCD (--gtkw), the kernels' blocks first.
+  void write_gtkw(const VcdSummary& vcd);
 
   std::vector<std::filesystem::path> m_created_folders;  // the top-most ones that did not exist
   std::optional<std::filesystem::path> m_vcd_file;       // where the VCD ends up
   std::optional<std::filesystem::path> m_vcd_written;    // where it is written meanwhile
   bool m_vcd_placed = false;                             // finish() renamed it into place
+  std::optional<std::filesystem::path> m_gtkw_file;      // --gtkw, absolute
+  std::string m_gtkw_title;
+  bool m_gtkw_written = false;
   std::filesystem::path m_report;                        // OUT/report.json
   std::vector<std::filesystem::path> m_dump_files;       // DUMP/<name> that --dump writes
   bool m_finished = false;                               // finish() was called: the run ended

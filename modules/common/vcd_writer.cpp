@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "modules/common/errors.h"
+#include "modules/common/vcd_scope_tree.h"
 
 namespace ohmvp {
 
@@ -32,23 +33,6 @@ bool is_vcd_word(const std::string& text) {
   });
 }
 
-std::vector<std::string> split_scope(const std::string& scope) {
-  std::vector<std::string> parts;
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t dot = scope.find('.', begin);
-    parts.push_back(scope.substr(begin, dot - begin));
-    if (dot == std::string::npos) return parts;
-    begin = dot + 1;
-  }
-}
-
-struct ScopeNode {
-  std::string name;
-  std::vector<std::size_t> children;  // indices into the node list
-  std::vector<std::size_t> signals;
-};
-
 }  // namespace
 
 VcdWriter::VcdWriter(const std::filesystem::path& file) : m_path(file) {
@@ -60,10 +44,8 @@ VcdWriter::VcdWriter(const std::filesystem::path& file) : m_path(file) {
 
 VcdWriter::~VcdWriter() {
   if (m_state != State::closed) {
-    uint64_t end = full() ? m_full_before : m_time_written;  // close() ends a full one before
-    for (const Change& change : m_buffer) end = std::max(end, change.time);
     try {
-      close(end);
+      close(end_time());
     } catch (...) {
       // A destructor must not throw; call close() to see write errors.
     }
@@ -76,7 +58,7 @@ VcdWriter::SignalId VcdWriter::add_signal(const std::string& scope, const std::s
   if (m_state != State::defining) {
     throw std::logic_error("VCD signal " + scope + "." + name + " added after recording began");
   }
-  const std::vector<std::string> parts = split_scope(scope);
+  const std::vector<std::string> parts = split_vcd_scope(scope);
   if (!is_vcd_word(name) || !std::all_of(parts.begin(), parts.end(), is_vcd_word)) {
     throw std::logic_error("invalid VCD signal name '" + scope + "' / '" + name + "'");
   }
@@ -92,6 +74,21 @@ VcdWriter::SignalId VcdWriter::add_signal(const std::string& scope, const std::s
   const uint64_t mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   m_signals.push_back(Signal{scope, name, width, mask, identifier_code(m_signals.size()), 0});
   return static_cast<SignalId>(m_signals.size() - 1);
+}
+
+std::vector<VcdDeclaration> VcdWriter::declarations() const {
+  std::vector<VcdDeclaration> declared;
+  declared.reserve(m_signals.size());
+  for (const Signal& signal : m_signals)
+    declared.push_back(VcdDeclaration{signal.scope, signal.name, signal.width});
+  return declared;
+}
+
+uint64_t VcdWriter::end_time() const {
+  if (m_state == State::closed) return m_time_written;
+  uint64_t end = full() ? m_full_before : m_time_written;  // close() ends a full one before
+  for (const Change& change : m_buffer) end = std::max(end, change.time);
+  return end;
 }
 
 void VcdWriter::set_horizon(uint64_t time_ps) {
@@ -204,23 +201,7 @@ void VcdWriter::write_through(uint64_t last) {
 }
 
 void VcdWriter::write_header() {
-  std::vector<ScopeNode> nodes(1);  // nodes[0]: the unnamed root
-  for (std::size_t id = 0; id < m_signals.size(); ++id) {
-    std::size_t node = 0;
-    for (const std::string& part : split_scope(m_signals[id].scope)) {
-      const auto& children = nodes[node].children;
-      const auto child = std::find_if(children.begin(), children.end(),
-                                      [&](std::size_t c) { return nodes[c].name == part; });
-      if (child != children.end()) {
-        node = *child;
-      } else {
-        nodes.push_back(ScopeNode{part, {}, {}});
-        nodes[node].children.push_back(nodes.size() - 1);
-        node = nodes.size() - 1;
-      }
-    }
-    nodes[node].signals.push_back(id);
-  }
+  const std::vector<VcdScopeNode> nodes = vcd_scope_tree(declarations());
 
   std::string header = "$version OhmVP $end\n$timescale 1ps $end\n";
   const auto write_scope = [&](const auto& self, std::size_t node) -> void {

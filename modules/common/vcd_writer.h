@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/vcd_scope_tree.h"
+
 namespace ohmvp {
 
 // Writes a Value Change Dump (timescale 1 ps) from changes recorded by the modules, without
@@ -37,6 +39,12 @@ class VcdWriter {
 
   // scope is a dotted module path ("platform.mc0.bank3"); width is 1 to 64 bits.
   SignalId add_signal(const std::string& scope, const std::string& name, unsigned width);
+
+  // The signals added so far, in the order they were added.
+  std::vector<VcdDeclaration> declarations() const;
+  // Where the file ends: once closed, its last time line; before, where the destructor would
+  // close it (the latest time recorded or written).
+  uint64_t end_time() const;
 
   void change(SignalId id, uint64_t value, uint64_t time_ps) {
     if (m_state != State::recording) {

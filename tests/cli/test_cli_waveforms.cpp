@@ -1,0 +1,108 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+
+namespace {
+
+// The names GTKWave gives the VCD's signals: "scope.path.name", and "[w-1:0]" for a vector.
+std::set<std::string> vcd_signal_names(const std::string& vcd) {
+  std::set<std::string> names;
+  std::vector<std::string> scopes;
+  std::istringstream lines(vcd);
+  for (std::string line; std::getline(lines, line) && line != "$enddefinitions $end";) {
+    std::istringstream words(line);
+    std::string keyword, kind;
+    words >> keyword;
+    if (keyword == "$scope") {
+      std::string name;
+      words >> kind >> name;
+      scopes.push_back(name);
+    } else if (keyword == "$upscope") {
+      scopes.pop_back();
+    } else if (keyword == "$var") {
+      unsigned width = 0;
+      std::string code, name, path;
+      words >> kind >> width >> code >> name;
+      for (const std::string& scope : scopes) path += scope + ".";
+      path += name;
+      if (width > 1) path += "[" + std::to_string(width - 1) + ":0]";
+      names.insert(path);
+    }
+  }
+  return names;
+}
+
+struct SaveFile {
+  std::string dumpfile;
+  std::vector<std::string> traces;  // the signals, aliases left out
+  int open_groups = 0;              // groups begun and not yet ended at the end: 0
+};
+
+SaveFile read_save_file(const std::string& text) {
+  SaveFile save;
+  std::istringstream lines(text);
+  std::string flags;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("[dumpfile] ", 0) == 0) {
+      save.dumpfile = line.substr(12, line.size() - 13);
+    } else if (line[0] == '@') {
+      flags = line;
+    } else if (line[0] == '-') {
+      if (flags == "@800200" || flags == "@c00200") ++save.open_groups;
+      if (flags == "@1000200" || flags == "@1401200") --save.open_groups;
+    } else if (line[0] == '+') {
+      save.traces.push_back(line.substr(line.find("} ") + 2));
+    } else if (line[0] != '[' && line[0] != '*') {
+      save.traces.push_back(line);
+    }
+  }
+  return save;
+}
+
+}  // namespace
+
+TEST_CASE("cli: --gtkw writes GTKWave's save file showing every signal of the VCD") {
+  const std::string dir = scratch_dir("gtkw");
+  for (const char* platform : {"gpu_small", "ohm_bw_planar", "multi_gpu_huvm"}) {
+    const CliResult r = run_ohmvp(std::string("run -q --platform ") + platform + " --out " + dir +
+                                  " --vcd " + dir + "/w/t.vcd --gtkw " + dir + "/v/t.gtkw");
+    INFO(platform << "\n" << r.output);
+    REQUIRE(r.exit_code == 0);
+    const SaveFile save = read_save_file(read_text(dir + "/v/t.gtkw"));
+    CHECK(save.dumpfile == std::filesystem::absolute(dir + "/w/t.vcd").lexically_normal());
+    CHECK(save.open_groups == 0);
+    const std::set<std::string> signals = vcd_signal_names(read_text(dir + "/w/t.vcd"));
+    CHECK(std::set<std::string>(save.traces.begin(), save.traces.end()) == signals);
+    CHECK(save.traces.size() == signals.size());
+  }
+}
+
+TEST_CASE("cli: a run that fails keeps its VCD and writes the save file for it") {
+  const std::string dir = scratch_dir("gtkw_failed");
+  const CliResult r = run_ohmvp("run -q --workload spmv --time-limit 5us --out " + dir + " --vcd " +
+                                dir + "/t.vcd --gtkw " + dir + "/t.gtkw");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 1);
+  CHECK(std::filesystem::exists(dir + "/t.vcd"));
+  const SaveFile save = read_save_file(read_text(dir + "/t.gtkw"));
+  CHECK(save.traces.size() == vcd_signal_names(read_text(dir + "/t.vcd")).size());
+}
+
+TEST_CASE("cli: --gtkw needs --vcd, and may be no other file of the run") {
+  const std::string dir = scratch_dir("gtkw_bad");
+  require_usage_error(run_ohmvp("run -q --out " + dir + " --gtkw " + dir + "/t.gtkw"),
+                      "ohmvp run: --gtkw writes GTKWave's save file of the VCD; give --vcd FILE "
+                      "too");
+  require_usage_error(
+      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw " + dir + "/t.vcd"),
+      "are the same file");
+  require_usage_error(
+      run_ohmvp("run -q --out " + dir + " --vcd '" + dir + "/a\"b.vcd' --gtkw " + dir + "/t.gtkw"),
+      "--gtkw: GTKWave's save file cannot name the path");
+  CHECK(std::filesystem::is_empty(dir));
+}
