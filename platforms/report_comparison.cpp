@@ -50,6 +50,11 @@ constexpr SummaryFigure summary_figures[] = {
     {"energy_j", "J"},
 };
 
+// Figures every run report has (report.cpp); the others belong to a GPU, a heterogeneous memory
+// or an optical channel, and a run without one lacks them.
+constexpr const char* every_report_figures[] = {"simulated_ns", "requests", "avg_latency_ns",
+                                                "p99_latency_ns", "bandwidth_gbps"};
+
 const SummaryFigure* known_summary_figure(const std::string& name) {
   for (const SummaryFigure& figure : summary_figures)
     if (name == figure.name) return &figure;
@@ -322,6 +327,9 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
       throw ConfigError(name + ": summary." + key + ": " + value.dump() +
                         " is negative; expected a figure >= 0, as a run writes it");
   }
+  for (const char* key : every_report_figures)
+    if (!loaded.summary.contains(key))
+      throw ConfigError(name + ": summary." + key + ": missing; every run report has it");
   check_statistics(name, loaded.stats);
   if (report.contains("events")) {
     loaded.events = member(report, name, "events", T::object, "an object");

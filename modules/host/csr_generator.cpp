@@ -1,6 +1,7 @@
 #include "modules/host/csr_generator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_set>
 
@@ -68,6 +69,18 @@ uint64_t fewest_entries(const CsrShape& shape) {
   const uint64_t low = std::min(shape.min_per_row, available);
   // rows and low are at most 2^31 each (the loader's limits), so the product fits.
   return shape.rows * low;
+}
+
+bool surely_more_entries_than(const CsrShape& shape, uint64_t max_entries) {
+  // Every row with the columns of a row that skips the diagonal: the fewer, the fewer entries.
+  const uint64_t available = shape.columns - (shape.allow_diagonal ? 0 : 1);
+  const long double low = static_cast<long double>(std::min(shape.min_per_row, available));
+  const long double high = static_cast<long double>(std::min(shape.max_per_row, available));
+  const long double rows = static_cast<long double>(shape.rows);
+  const long double mean = rows * (low + high) / 2;
+  // exp(-2 t^2 / (rows (high - low)^2)) <= 1e-30 for t = (high - low) sqrt(rows ln(1e30) / 2).
+  const long double shortfall = (high - low) * std::sqrt(rows * 69.1L / 2);
+  return mean - shortfall > static_cast<long double>(max_entries);
 }
 
 }  // namespace ohmvp

@@ -32,4 +32,12 @@ std::optional<GeneratedCsr> generate_csr(const CsrShape& shape, uint64_t max_ent
 // The fewest entries `shape` can produce: every row at its minimum count.
 uint64_t fewest_entries(const CsrShape& shape);
 
+// Whether `shape` draws more than `max_entries` entries beyond reasonable doubt, known without
+// building it: the row counts are independent draws in [low, high], so by Hoeffding's inequality
+// their sum falls short of its mean by t or more with probability at most
+// exp(-2 t^2 / (rows (high - low)^2)), which is below 1e-30 for the t used here. Refusing such a
+// shape at once (rather than after building up to `max_entries` entries, gigabytes of host
+// memory for a mistyped size) refuses one whose draws would have fit with that chance at most.
+bool surely_more_entries_than(const CsrShape& shape, uint64_t max_entries);
+
 }  // namespace ohmvp

@@ -189,7 +189,8 @@ class WorkloadParser {
       const uint64_t max_entries = per_entry == 0 ? limit : std::min(limit, room / per_entry);
       const std::string path = "generators." + name;
       std::optional<GeneratedCsr> csr;
-      if (fewest_entries(g.shape) <= limit) csr = generate_csr(g.shape, max_entries);
+      if (fewest_entries(g.shape) <= limit && !surely_more_entries_than(g.shape, max_entries))
+        csr = generate_csr(g.shape, max_entries);
       if (!csr && max_entries == limit)
         fail(path, "generates more than 2^31 entries; at most 2^31 are supported");
       if (!csr)

@@ -131,6 +131,19 @@ TEST_CASE("cli: config prints the resolved platform with overrides") {
   CHECK(json.find("extends") == json.end());
 }
 
+TEST_CASE("cli: every shipped platform, as config prints it, is a platform file anywhere") {
+  const std::string dir = scratch_dir("config_replay");
+  for (const auto& entry : std::filesystem::directory_iterator(shipped("configs/platforms"))) {
+    const std::string name = entry.path().stem().string();
+    const CliResult printed = run_ohmvp("config --platform " + name);
+    REQUIRE(printed.exit_code == 0);
+    write_text(dir + "/" + name + ".json", printed.output);
+    const CliResult again = run_ohmvp("config --platform " + dir + "/" + name + ".json");
+    INFO(name << "\n" << again.output);
+    CHECK(again.exit_code == 0);
+  }
+}
+
 TEST_CASE("cli: --set may give a leaf the platform leaves at its default") {
   const CliResult r = run_ohmvp(
       "config --platform ohm_base_planar --set memory.hetero.migration_issue=with_writes");

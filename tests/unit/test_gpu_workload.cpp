@@ -530,6 +530,25 @@ TEST_CASE("a CSR generator draws long rows distinct and stops at its entry bound
   CHECK(generate_csr(shape).column_indices.size() == 6);
 }
 
+TEST_CASE("a CSR shape whose draws surely exceed a bound is known without drawing it",
+          "[workload]") {
+  // 1000 rows of 0 to 100 entries: 50,000 on average; Hoeffding's shortfall for 1e-30 is
+  // 100 sqrt(1000 x 34.55) = 18,588.
+  const CsrShape shape = csr_shape(1000, 1000, 0, 100, 3);
+  CHECK(surely_more_entries_than(shape, 31000));
+  CHECK_FALSE(surely_more_entries_than(shape, 31500));
+  const uint64_t drawn = generate_csr(shape).column_indices.size();
+  CHECK(drawn > 31500);
+  // Rows of a fixed count: the mean is the count, with no shortfall.
+  CHECK(surely_more_entries_than(csr_shape(10, 10, 4, 4, 1), 39));
+  CHECK_FALSE(surely_more_entries_than(csr_shape(10, 10, 4, 4, 1), 40));
+  // Without the diagonal a graph's rows have one column fewer to draw from.
+  CsrShape graph = csr_shape(10, 10, 10, 10, 1);
+  graph.allow_diagonal = false;
+  CHECK_FALSE(surely_more_entries_than(graph, 90));
+  CHECK(surely_more_entries_than(graph, 89));
+}
+
 TEST_CASE("buffers beyond the memory are refused before the generators build them", "[workload]") {
   const TempFolder folder;
   nlohmann::json json = example_workload();
@@ -571,6 +590,15 @@ TEST_CASE("buffers beyond the memory are refused before the generators build the
             ": generators.g: generates more entries than fit: with the other buffers they would "
             "need more than the " +
             std::to_string(footprint + 40 + 4000) + " bytes the memory holds");
+
+  // Rows whose draws surely overflow the memory: refused before any is drawn (built, they would
+  // take tens of gigabytes of host memory first).
+  json["generators"]["g"] = {
+      {"kind", "csr_graph"}, {"nodes", 1u << 20}, {"max_degree", 100000}, {"seed", 1}};
+  CHECK(error_at(json, uint64_t{6} << 30) ==
+        file.string() +
+            ": generators.g: generates more entries than fit: with the other buffers they would "
+            "need more than the 6442450944 bytes the memory holds");
 
   // A generator no buffer uses is not built at all.
   nlohmann::json unused = example_workload();

@@ -14,8 +14,15 @@ using ohmvp::LoadedReport;
 namespace {
 
 // A report as `ohmvp run` writes one, with what the comparison reads.
-json report_of(const std::string& platform, const json& summary, uint64_t read_count = 10,
+// Its summary: the figures every report has, then `figures`.
+json report_of(const std::string& platform, const json& figures, uint64_t read_count = 10,
                const std::string& workload = "spmv", uint64_t seed = 1) {
+  json summary = {{"simulated_ns", 1000},
+                  {"requests", 0},
+                  {"avg_latency_ns", 0},
+                  {"p99_latency_ns", 0},
+                  {"bandwidth_gbps", 0}};
+  summary.update(figures);
   return {{"schema_version", 1},
           {"ohmvp_version", "0.1.0"},
           {"platform", platform},
@@ -57,34 +64,38 @@ TEST_CASE("report comparison: summary figures side by side, as ratios to the fir
 
   REQUIRE(c.labels == std::vector<std::string>{"hetero_planar", "oracle_planar"});
   // The text summary's order, then keys this version does not know; missing values stay empty.
-  REQUIRE(c.rows.size() == 4);
-  CHECK(c.rows[0].name == "cycles");
-  CHECK(c.rows[0].unit == "cycles");
-  CHECK(c.rows[0].integral);
-  CHECK(*c.rows[0].ratio(1) == Approx(0.5));
-  CHECK(c.rows[1].name == "ipc");
-  CHECK_FALSE(c.rows[1].integral);
-  CHECK(*c.rows[1].ratio(1) == Approx(2.0));
-  CHECK(c.rows[2].name == "energy_j");
-  CHECK_FALSE(c.rows[2].values[0].has_value());
-  CHECK_FALSE(c.rows[2].ratio(1).has_value());
-  CHECK(c.rows[3].name == "future_key");
-  CHECK(c.rows[3].unit.empty());
+  REQUIRE(c.rows.size() == 9);
+  CHECK(c.rows[0].name == "simulated_ns");  // first, as every report has it
+  const std::vector<ohmvp::ComparisonRow> rows(c.rows.begin() + 5, c.rows.end());
+  CHECK(rows[0].name == "cycles");
+  CHECK(rows[0].unit == "cycles");
+  CHECK(rows[0].integral);
+  CHECK(*rows[0].ratio(1) == Approx(0.5));
+  CHECK(rows[1].name == "ipc");
+  CHECK_FALSE(rows[1].integral);
+  CHECK(*rows[1].ratio(1) == Approx(2.0));
+  CHECK(rows[2].name == "energy_j");
+  CHECK_FALSE(rows[2].values[0].has_value());
+  CHECK_FALSE(rows[2].ratio(1).has_value());
+  CHECK(rows[3].name == "future_key");
+  CHECK(rows[3].unit.empty());
 
   const std::string text = printed(c);
   // Columns right-aligned, two spaces apart; "-" where a report lacks a figure or a ratio.
-  CHECK_THAT(text, Contains("\ncycles      cycles                        200   100 (0.500x)\n"));
-  CHECK_THAT(text, Contains("\nenergy_j    J                               -      2e-05 (-)\n"));
+  CHECK_THAT(text,
+             Contains("\ncycles          cycles                        200   100 (0.500x)\n"));
+  CHECK_THAT(text,
+             Contains("\nenergy_j        J                               -      2e-05 (-)\n"));
   CHECK_THAT(text, Contains((dir.root() / "b" / "report.json").string()));
 
   const json j = ohmvp::comparison_to_json(c);
   CHECK(j["baseline"] == "hetero_planar");
   CHECK(j["reports"][1]["workload"] == "spmv");
-  CHECK(j["figures"][0]["values"] == json::array({200, 100}));
-  CHECK(j["figures"][0]["ratios"][0] == 1.0);
-  CHECK(j["figures"][0]["ratios"][1] == 0.5);
-  CHECK(j["figures"][2]["values"][0].is_null());
-  CHECK(j["figures"][2]["ratios"][1].is_null());
+  CHECK(j["figures"][5]["values"] == json::array({200, 100}));
+  CHECK(j["figures"][5]["ratios"][0] == 1.0);
+  CHECK(j["figures"][5]["ratios"][1] == 0.5);
+  CHECK(j["figures"][7]["values"][0].is_null());
+  CHECK(j["figures"][7]["ratios"][1].is_null());
 
   // Ratios far from 1 keep three significant digits; one beyond a double's range is none.
   const std::vector<LoadedReport> extreme{
@@ -180,6 +191,9 @@ TEST_CASE("report comparison: what is not a report is refused by name") {
           "summary.ipc: expected a number, found string");
   refused(report_of("hetero_planar", {{"simulated_ns", -5}}),
           "summary.simulated_ns: -5 is negative; expected a figure >= 0, as a run writes it");
+  report = report_of("hetero_planar", {{"ipc", 0.5}});
+  report["summary"].erase("requests");
+  refused(report, "summary.requests: missing; every run report has it");
   report = report_of("hetero_planar", {{"ipc", 0.5}});
   report["stats"]["memory.mc0"]["reads"]["value"] = true;
   refused(report, "stats.memory.mc0.reads.value: expected a number, found boolean");
