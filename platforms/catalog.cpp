@@ -80,10 +80,17 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
     if (!regular_file_exists(given)) {
       std::string message = std::string("cannot read ") + what + " file " +
                             excerpt(name_or_file, 200) + ": " + why_not_a_file(given);
-      // A shipped variant's name mistyped (managed/spvm).
-      if (given.extension() != ".json" && given.is_relative())
-        if (const std::string close = closest_match(name_or_file, shipped); !close.empty())
-          message += "; did you mean '" + close + "'?";
+      // A shipped variant's name mistyped (managed/spvm), or written as a file (managed/spmv.json,
+      // which names a file of the working folder).
+      const bool as_file = given.extension() == ".json";
+      const std::string name =
+          as_file ? (given.parent_path() / given.stem()).string() : name_or_file;
+      if (given.is_relative())
+        if (const std::string close = closest_match(name, shipped); !close.empty())
+          message +=
+              "; did you mean '" + close + "'" +
+              (as_file ? std::string(", the shipped ") + what + " (named without .json)" : "") +
+              "?";
       throw ConfigError(message);
     }
     return given;

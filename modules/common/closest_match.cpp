@@ -1,6 +1,7 @@
 #include "modules/common/closest_match.h"
 
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 
 namespace ohmvp {
@@ -40,17 +41,26 @@ bool is_abbreviation(const std::string& word, const std::string& candidate) {
   return found == word.size();
 }
 
+bool same_ignoring_case(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 }  // namespace
 
-// An abbreviation counts one edit closer than its distance, and is suggested even beyond the
-// limit; among equally close candidates an abbreviation, then the one of the same length wins (a
-// transposed word over a word with a letter missing).
+// A candidate that `word` spells in other letter case is as close as one can be ("VECADD" for
+// "vecadd"). An abbreviation counts one edit closer than its distance, and is suggested even beyond
+// the limit; among equally close candidates an abbreviation, then the one of the same length wins
+// (a transposed word over a word with a letter missing).
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
   const size_t limit = std::max<size_t>(2, word.size() / 3);
   std::string best;
   std::tuple<size_t, bool, size_t> best_rank{limit + 1, true, 0};
   for (const std::string& candidate : candidates) {
-    const size_t distance = edit_distance(word, candidate);
+    const size_t distance =
+        same_ignoring_case(word, candidate) ? 0 : edit_distance(word, candidate);
     const bool abbreviation = is_abbreviation(word, candidate);
     if (distance > limit && !abbreviation) continue;
     const size_t length_gap = candidate.size() > word.size() ? candidate.size() - word.size()

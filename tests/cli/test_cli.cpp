@@ -175,6 +175,19 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   SECTION("unknown workload") {
     require_usage_error(run_ohmvp("run --workload stream_reed"),
                         "unknown workload 'stream_reed'; did you mean 'stream_read'?");
+    require_usage_error(run_ohmvp("run --workload VECADD"),
+                        "unknown workload 'VECADD'; did you mean 'vecadd'?");
+    require_usage_error(run_ohmvp("run --workload managed/spvm"),
+                        "cannot read workload file managed/spvm: no such file; did you mean "
+                        "'managed/spmv'?");
+  }
+  SECTION("a shipped name written as a file of the working folder") {
+    require_usage_error(run_ohmvp("run --workload managed/spmv.json"),
+                        "cannot read workload file managed/spmv.json: no such file; did you mean "
+                        "'managed/spmv', the shipped workload (named without .json)?");
+    require_usage_error(run_ohmvp("run --platform gpu_small.json"),
+                        "cannot read platform file gpu_small.json: no such file; did you mean "
+                        "'gpu_small', the shipped platform (named without .json)?");
   }
   SECTION("misspelt key in an override") {
     require_usage_error(run_ohmvp("config --set memory.dram.timing.tRDC_ns=20"),

@@ -28,6 +28,8 @@ TEST_CASE("config: closest_match suggests only near words") {
   CHECK(ohmvp::closest_match("tRP_ns", keys) == "tRP_ns");
   CHECK(ohmvp::closest_match("refresh_interval", keys).empty());
   CHECK(ohmvp::closest_match("x", {}).empty());
+  // Another letter case is no distance at all, however many letters it changes.
+  CHECK(ohmvp::closest_match("TRAS_NS", keys) == "tRAS_ns");
   // A short form of a key is near it, nearer than a key as many edits away.
   const std::vector<std::string> buffer_keys{"type", "init", "count", "symbol"};
   CHECK(ohmvp::closest_match("cnt", buffer_keys) == "count");
