@@ -158,7 +158,12 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
       throw ConfigError(
           option + ": platform " + config.name + " has " + std::to_string(config.gpus) +
           " GPUs (multi_gpu.gpus); expected a GPU from 1 to " + std::to_string(config.gpus - 1));
-    const std::filesystem::path file = resolve_workload(name);
+    std::filesystem::path file;
+    try {
+      file = resolve_workload(name);
+    } catch (const ConfigError& error) {
+      throw ConfigError(option + ": " + error.what());
+    }
     if (!is_kernel_workload(load_workload_json(file)))
       throw ConfigError(option + ": " + file.string() +
                         " is memory traffic; a GPU runs kernel workloads");

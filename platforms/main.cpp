@@ -142,11 +142,15 @@ std::map<uint32_t, ohmvp::RunOptions::GpuWorkloadChoice> parse_gpu_workloads(
                        "e.g. 1=spmv or 1=spmv@2ms (see 'ohmvp run --help')");
     ohmvp::RunOptions::GpuWorkloadChoice choice{text.substr(equals + 1), 0};
     if (const size_t at = choice.workload.rfind('@'); at != std::string::npos) {
+      const std::string start = choice.workload.substr(at + 1);
       try {
-        choice.start_ps = ohmvp::parse_time_limit_ps(choice.workload.substr(at + 1));
-      } catch (const std::invalid_argument& error) {
-        throw UsageError("ohmvp run: --gpu-workload " + text + ": the start time " + error.what() +
-                         " (see 'ohmvp run --help')");
+        // A start time is a time: "none" bounds a limit only.
+        if (start == "none") throw std::invalid_argument("");
+        choice.start_ps = ohmvp::parse_time_limit_ps(start);
+      } catch (const std::invalid_argument&) {
+        throw UsageError("ohmvp run: --gpu-workload " + text + ": the start time '" + start +
+                         "': expected a time from 1 ps and its unit (ps, ns, us, ms or s), such "
+                         "as 2ms (see 'ohmvp run --help')");
       }
       choice.workload.resize(at);
     }

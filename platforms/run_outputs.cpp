@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "modules/common/gtkwave_save_file.h"
+#include "modules/common/json_file.h"
 
 #include "platforms/interruption.h"
 #include "platforms/report.h"
@@ -65,6 +66,20 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
       m_dump_files.push_back(*options.dump / name);
     }
   check_outputs(outputs, inputs);
+  // A file name that names a folder is found now, not once the run is over.
+  const std::pair<const char*, const std::optional<std::filesystem::path>*> files[] = {
+      {"--vcd", &options.vcd}, {"--gtkw", &options.gtkw}};
+  for (const auto& [option, file] : files) {
+    if (!*file) continue;
+    std::error_code unknown;
+    if (!(*file)->has_filename() || std::filesystem::is_directory(**file, unknown))
+      throw ConfigError(std::string(option) + " " + (*file)->string() +
+                        ": a folder; expected a file name");
+  }
+  if (options.gtkw)
+    if (const auto why = why_not_regular(*options.gtkw))
+      throw ConfigError("--gtkw " + options.gtkw->string() + ": " + *why +
+                        "; GTKWave's save file is written beside and renamed into place");
   guard([&] {
     // The VCD's folder is made like the others, so that --vcd runs/a/w.vcd needs no mkdir.
     const auto folder_of = [](const std::optional<std::filesystem::path>& file) {

@@ -358,12 +358,13 @@ class WorkloadParser {
       sequence.get("step", out.step);
       sequence.finish();
       // Integers wrap; floats must stay finite from the first element to the last.
+      // The first element is the start's; the last, when only it overflows, the step's.
       const double last = out.start + double(spec.count == 0 ? 0 : spec.count - 1) * out.step;
-      for (const double value : {out.start, last})
+      for (const auto& [value, key] : {std::pair{out.start, "start"}, std::pair{last, "step"}})
         if (!std::isfinite(value) ||
             (is_float_type(spec.type) && becomes_infinite(spec.type, value)))
-          sequence.fail("start", "the sequence reaches " + nlohmann::json(value).dump() +
-                                     ", beyond the range of " + element_type_name(spec.type));
+          sequence.fail(key, "the sequence reaches " + nlohmann::json(value).dump() +
+                                 ", beyond the range of " + element_type_name(spec.type));
     } else if (key == "file") {
       out.kind = BufferInit::Kind::file;
       std::string file;

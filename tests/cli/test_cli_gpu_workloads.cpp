@@ -118,7 +118,10 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
       "-p multi_gpu_huvm --gpu-workload spmv",
       "--gpu-workload spmv: expected N=WORKLOAD[@TIME], a GPU number and a workload name or file");
   refused("-p multi_gpu_huvm --gpu-workload 1=spmv@soon",
-          "--gpu-workload 1=spmv@soon: the start time 'soon': expected a time and its unit");
+          "--gpu-workload 1=spmv@soon: the start time 'soon': expected a time from 1 ps and its "
+          "unit");
+  refused("-p multi_gpu_huvm --gpu-workload 1=spmv@none",
+          "--gpu-workload 1=spmv@none: the start time 'none': expected a time from 1 ps");
   refused("-p multi_gpu_huvm --gpu-workload 1=spmv --gpu-workload 1=bfs",
           "--gpu-workload names GPU 1 twice");
   refused("-p multi_gpu_huvm --gpu-workload 0=spmv", "GPU 0 runs --workload");
@@ -127,7 +130,8 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   refused("-p gpu_small --workload spmv --gpu-workload 1=spmv",
           "platform gpu_small has one GPU (multi_gpu.gpus); --gpu-workload needs a platform "
           "of several, such as multi_gpu_huvm");
-  refused("-p multi_gpu_huvm --gpu-workload 1=no_such_workload", "no_such_workload");
+  refused("-p multi_gpu_huvm --gpu-workload 1=saxp",
+          "--gpu-workload 1=saxp: unknown workload 'saxp'; did you mean 'saxpy'?");
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");
   refused("-p multi_gpu_huvm --set uvm.harvest=false --set uvm.parallel_fetch=true",
           "uvm.parallel_fetch: expected harvest: the pages go through the yielding GPUs");

@@ -104,5 +104,17 @@ TEST_CASE("cli: --gtkw needs --vcd, and may be no other file of the run") {
   require_usage_error(
       run_ohmvp("run -q --out " + dir + " --vcd '" + dir + "/a\"b.vcd' --gtkw " + dir + "/t.gtkw"),
       "--gtkw: GTKWave's save file cannot name the path");
+  std::filesystem::create_directory(dir + "/folder");
+  require_usage_error(run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/folder"),
+                      "--vcd " + dir + "/folder: a folder; expected a file name");
+  require_usage_error(run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/new/"),
+                      "--vcd " + dir + "/new/: a folder; expected a file name");
+  require_usage_error(
+      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw " + dir + "/folder"),
+      "--gtkw " + dir + "/folder: a folder; expected a file name");
+  require_usage_error(
+      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw /dev/null"),
+      "--gtkw /dev/null: not a regular file");
+  std::filesystem::remove(dir + "/folder");
   CHECK(std::filesystem::is_empty(dir));
 }

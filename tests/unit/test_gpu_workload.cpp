@@ -361,7 +361,13 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
          w["buffers"]["a"]["type"] = "f16";
          w["buffers"]["a"]["init"] = {{"sequence", {{"start", 0}, {"step", 100}}}};
        },
-       {"buffers.a.init.sequence.start: the sequence reaches", "beyond the range of f16"}},
+       {"buffers.a.init.sequence.step: the sequence reaches", "beyond the range of f16"}},
+      {[](nlohmann::json& w) {
+         w["buffers"]["a"]["type"] = "f16";
+         w["buffers"]["a"]["init"] = {{"sequence", {{"start", 1e6}, {"step", 0}}}};
+       },
+       {"buffers.a.init.sequence.start: the sequence reaches 1000000.0",
+        "beyond the range of f16"}},
       {[](nlohmann::json& w) {
          w["launches"][0]["args"][0] = {{"struct", {{{"u32", 1}}}}, {"align", 12}};
        },
