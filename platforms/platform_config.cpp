@@ -351,21 +351,24 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   } catch (const ConfigError& error) {
     // The mapper names the keys; the document knows the files (a geometry from --set, say).
     const std::string message = error.what();
+    const std::string scheme_path = mapping_path + ".scheme";
+    const std::string blamed =
+        message.rfind(scheme_path + ":", 0) == 0 ? scheme_path : mapping_path;
+    std::string origin = reader.origin_prefix(blamed);  // "<file>: "
     std::string where_geometry;
     for (const char* key :
          {"ranks", "bank_groups", "banks_per_group", "rows", "columns", "burst_length"}) {
       const std::string path = geometry_path + "." + key;
-      const std::string origin = reader.origin_prefix(path);  // "<file>: "
-      if (message.find(path + " ") != std::string::npos && !origin.empty() &&
-          origin != reader.origin_prefix(mapping_path + ".scheme"))
-        where_geometry += " (" + path + " is set in " + origin.substr(0, origin.size() - 2) + ")";
+      if (message.find(path + " ") != std::string::npos && !origin.empty())
+        where_geometry += reader.where_set(path, origin.substr(0, origin.size() - 2));
     }
-    throw ConfigError(reader.origin_prefix(mapping_path) + message + where_geometry);
+    throw ConfigError(origin + message + where_geometry);
   }
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {
-    reader.fail("interleave_bytes", "expected a multiple of the burst size (" +
-                                        std::to_string(burst_bytes) + " bytes)");
+    reader.fail_against(
+        "interleave_bytes", geometry_path + ".burst_length",
+        "expected a multiple of the burst size (" + std::to_string(burst_bytes) + " bytes)");
   }
   parse_hetero(reader, m);
   // The channels' blocks must tile the address space: in a partial last round some channels'

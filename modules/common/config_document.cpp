@@ -286,6 +286,24 @@ ConfigDocument ConfigDocument::load(const fs::path& file,
   return ConfigDocument(std::move(layer.root), file, std::move(layer.origins));
 }
 
+namespace {
+
+// The origin of the leaf above `dotted_path`, when it lies below one: an element of an array
+// ("a.list[2]" or "a.list.2" is in "a.list"), a key of an object given whole (--set uvm={...}).
+const std::string* origin_above(const ConfigDocument::Origins& origins,
+                                const std::string& dotted_path) {
+  std::string ancestor = dotted_path;
+  while (true) {
+    const size_t cut =
+        !ancestor.empty() && ancestor.back() == ']' ? ancestor.rfind('[') : ancestor.rfind('.');
+    if (cut == std::string::npos || cut == 0) return nullptr;
+    ancestor.resize(cut);
+    if (auto found = origins.find(ancestor); found != origins.end()) return &found->second;
+  }
+}
+
+}  // namespace
+
 std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
   if (auto exact = m_origins.find(dotted_path); exact != m_origins.end()) return exact->second;
 
@@ -299,15 +317,7 @@ std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
   if (common && !mixed) return *common;
   if (common) return m_root_origin;
 
-  // Below a leaf, such as an element of an array ("a.list[2]" or "a.list.2" is in "a.list").
-  std::string ancestor = dotted_path;
-  while (true) {
-    const size_t cut =
-        !ancestor.empty() && ancestor.back() == ']' ? ancestor.rfind('[') : ancestor.rfind('.');
-    if (cut == std::string::npos || cut == 0) break;
-    ancestor.resize(cut);
-    if (auto found = m_origins.find(ancestor); found != m_origins.end()) return found->second;
-  }
+  if (const std::string* above = origin_above(m_origins, dotted_path)) return *above;
   return m_root_origin;
 }
 
@@ -315,7 +325,7 @@ bool ConfigDocument::sets(const std::string& dotted_path) const {
   if (m_origins.count(dotted_path) != 0) return true;
   bool within = false;
   for_each_within(m_origins, dotted_path, [&within](Origins::const_iterator) { within = true; });
-  return within;
+  return within || origin_above(m_origins, dotted_path) != nullptr;
 }
 
 void ConfigDocument::apply_override(const std::string& assignment) {

@@ -112,12 +112,21 @@ void ConfigReader::fail(const std::string& key, const std::string& problem) cons
 void ConfigReader::fail_against(const std::string& key, const std::string& other_path,
                                 const std::string& problem) const {
   const std::string dotted = join_path(m_path, key);
-  std::string where_other;
-  if (m_document && !m_document->sets(other_path))
-    where_other = " (" + other_path + " is not set: its default)";
-  else if (m_document && m_document->origin_of(other_path) != m_document->origin_of(dotted))
-    where_other = " (" + other_path + " is set in " + m_document->origin_of(other_path) + ")";
-  throw ConfigError(origin_prefix(dotted) + dotted + ": " + problem + where_other);
+  if (!m_document) throw ConfigError(dotted + ": " + problem);
+  const bool own_set = m_document->sets(dotted);
+  const std::string origin = !own_set && m_document->sets(other_path)
+                                 ? m_document->origin_of(other_path)
+                                 : m_document->origin_of(dotted);
+  throw ConfigError(origin + ": " + dotted + ": " + problem + where_set(dotted, origin) +
+                    where_set(other_path, origin));
+}
+
+std::string ConfigReader::where_set(const std::string& dotted_path,
+                                    const std::string& origin) const {
+  if (!m_document) return "";
+  if (!m_document->sets(dotted_path)) return " (" + dotted_path + " is not set: its default)";
+  const std::string set_in = m_document->origin_of(dotted_path);
+  return set_in == origin ? "" : " (" + dotted_path + " is set in " + set_in + ")";
 }
 
 std::string ConfigReader::origin_prefix(const std::string& dotted_path) const {

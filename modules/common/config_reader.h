@@ -77,9 +77,14 @@ class ConfigReader {
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const;
   // A check of `key` against another value failed (`other_path`: that value's dotted path from
-  // the root): as fail(), adding where the other value was set when that was somewhere else.
+  // the root): as fail(), adding where the other value was set when that was somewhere else. When
+  // `key` is at its default and the other value is set, the message begins with the other's file:
+  // that is where the conflict was made.
   [[noreturn]] void fail_against(const std::string& key, const std::string& other_path,
                                  const std::string& problem) const;
+  // Where `dotted_path` got its value, for a message that names `origin` first: " (<path> is not
+  // set: its default)", " (<path> is set in <file>)" when that is another, or "".
+  std::string where_set(const std::string& dotted_path, const std::string& origin) const;
   // "<file that set the value at dotted_path>: ", or "" without a document.
   std::string origin_prefix(const std::string& dotted_path) const;
 

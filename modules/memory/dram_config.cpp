@@ -56,7 +56,8 @@ void parse(const ConfigReader& reader, DramGeometry& g) {
   for (size_t i = 0; i < 6; ++i) {
     if (!is_power_of_two(values[i])) reader.fail(keys[i], "expected a power of two");
   }
-  if (g.burst_length > g.columns) reader.fail("burst_length", "expected at most 'columns'");
+  if (g.burst_length > g.columns)
+    reader.fail_against("burst_length", reader.path() + ".columns", "expected at most 'columns'");
   reader.finish();
 }
 

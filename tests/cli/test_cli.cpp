@@ -324,6 +324,25 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "gpu.sm_limits.max_threads_per_cta: expected at most max_threads (16) "
                         "(gpu.sm_limits.max_threads is set in " +
                             dir + "/threads.json)");
+    // A key left at its default did not make the conflict: the value that did comes first.
+    require_usage_error(
+        run_ohmvp("config -p ddr4_2400 --set memory.dram.geometry.burst_length=64"),
+        "ohmvp: --set: memory.interleave_bytes: expected a multiple of the burst size (512 "
+        "bytes) (memory.interleave_bytes is not set: its default)");
+    require_usage_error(run_ohmvp("config -p gpu_small --set memory.dram.geometry.columns=4"),
+                        "memory.dram.geometry.burst_length: expected at most 'columns' "
+                        "(memory.dram.geometry.columns is set in --set)");
+    write_text(dir + "/scheme.json",
+               R"({"memory": {"controller": {"address_mapping": {"scheme": "row:bank:column"}}}})");
+    require_usage_error(
+        run_ohmvp("config -p " + dir +
+                  "/scheme.json --set "
+                  "memory.controller.address_mapping.scheme=row:bank"),
+        "ohmvp: --set: memory.controller.address_mapping.scheme: 'row:bank' lacks field 'column'");
+    require_usage_error(run_ohmvp("config -p " + dir +
+                                  "/scheme.json --set memory.controller.address_mapping.scheme="
+                                  "row:bank"),
+                        "(memory.dram.geometry.columns is not set: its default)");
     // A value the document leaves to its default is said to be one.
     require_usage_error(run_ohmvp("config -p gpu_small --set 'uvm={\"harvest\": true}'"),
                         "uvm.harvest: expected neighbour GPUs to harvest memory from "
