@@ -95,26 +95,20 @@ TEST_CASE("cli: a run that fails keeps its VCD and writes the save file for it")
 
 TEST_CASE("cli: --gtkw needs --vcd, and may be no other file of the run") {
   const std::string dir = scratch_dir("gtkw_bad");
-  require_usage_error(run_ohmvp("run -q --out " + dir + " --gtkw " + dir + "/t.gtkw"),
-                      "ohmvp run: --gtkw writes GTKWave's save file of the VCD; give --vcd FILE "
-                      "too");
-  require_usage_error(
-      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw " + dir + "/t.vcd"),
-      "are the same file");
-  require_usage_error(
-      run_ohmvp("run -q --out " + dir + " --vcd '" + dir + "/a\"b.vcd' --gtkw " + dir + "/t.gtkw"),
-      "--gtkw: GTKWave's save file cannot name the path");
+  const auto refused = [&dir](const std::string& options, const std::string& message) {
+    require_usage_error(run_ohmvp("run -q --out " + dir + " " + options), message);
+  };
+  refused("--gtkw " + dir + "/t.gtkw",
+          "ohmvp run: --gtkw writes GTKWave's save file of the VCD; give --vcd FILE too");
+  refused("--vcd " + dir + "/t.vcd --gtkw " + dir + "/t.vcd", "are the same file");
+  refused("--vcd '" + dir + "/a\"b.vcd' --gtkw " + dir + "/t.gtkw",
+          "--gtkw: GTKWave's save file cannot name the path");
   std::filesystem::create_directory(dir + "/folder");
-  require_usage_error(run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/folder"),
-                      "--vcd " + dir + "/folder: a folder; expected a file name");
-  require_usage_error(run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/new/"),
-                      "--vcd " + dir + "/new/: a folder; expected a file name");
-  require_usage_error(
-      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw " + dir + "/folder"),
-      "--gtkw " + dir + "/folder: a folder; expected a file name");
-  require_usage_error(
-      run_ohmvp("run -q --out " + dir + " --vcd " + dir + "/t.vcd --gtkw /dev/null"),
-      "--gtkw /dev/null: not a regular file");
+  refused("--vcd " + dir + "/folder", "--vcd " + dir + "/folder: a folder; expected a file name");
+  refused("--vcd " + dir + "/new/", "--vcd " + dir + "/new/: a folder; expected a file name");
+  refused("--vcd " + dir + "/t.vcd --gtkw " + dir + "/folder",
+          "--gtkw " + dir + "/folder: a folder; expected a file name");
+  refused("--vcd " + dir + "/t.vcd --gtkw /dev/null", "--gtkw /dev/null: not a regular file");
   std::filesystem::remove(dir + "/folder");
   CHECK(std::filesystem::is_empty(dir));
 }
