@@ -1,6 +1,7 @@
 #include "platforms/kernel_run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -173,6 +174,23 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
   return threads;
 }
 
+// The GTKWave save file's markers: the workload's events, then each GPU's launches as the report
+// numbers them ("3 spmv", "gpu1 2 bfs"), the first 26 of them.
+void mark_waveform(RunOutputs& outputs, GpuPlatform& platform, uint32_t gpus,
+                   const nlohmann::json& events) {
+  for (const auto& [name, event] : events.items())
+    if (event["ns"].is_number())
+      outputs.mark(static_cast<uint64_t>(std::llround(event["ns"].get<double>() * 1000)), name);
+  for (uint32_t g = 0; g < gpus; ++g) {
+    const gpu::Gpu& gpu = platform.gpu(g);
+    const std::vector<gpu::LaunchRecord>& launches = gpu.launch_log();
+    for (size_t i = 0; i < launches.size(); ++i)
+      outputs.mark(gpu.cycle_loop().time_ps(launches[i].start_cycle),
+                   (g == 0 ? "" : "gpu" + std::to_string(g) + " ") + std::to_string(i + 1) + " " +
+                       launches[i].kernel);
+  }
+}
+
 }  // namespace
 
 void run_kernel_workload(const RunOptions& options, const ConfigDocument& document,
@@ -282,6 +300,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         throw SimulationError(vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) +
                               " near the end of the run; a run that needs a larger --vcd-limit");
     }
+    mark_waveform(outputs, platform, config.gpus, executor->events_report());
     outputs.finish();
 
     RunSummary summary = summarise(platform);

@@ -54,8 +54,8 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
     m_gtkw_title = std::string("OhmVP ") + OHMVP_VERSION + ": " + run_name;
     try {
       gtkwave_save_text(
-          {},
-          GtkwaveView{std::filesystem::absolute(*options.vcd), *m_gtkw_file, m_gtkw_title, 0, {}});
+          {}, GtkwaveView{
+                  std::filesystem::absolute(*options.vcd), *m_gtkw_file, m_gtkw_title, 0, {}, {}});
     } catch (const std::invalid_argument& error) {
       throw ConfigError(std::string("--gtkw: ") + error.what());
     }
@@ -169,12 +169,17 @@ RunOutputs::~RunOutputs() {
   }
 }
 
+void RunOutputs::mark(uint64_t time_ps, const std::string& label) {
+  m_markers.push_back(GtkwaveMarker{time_ps, label});
+}
+
 void RunOutputs::write_gtkw(const VcdSummary& vcd) {
   if (!m_gtkw_file) return;
   const GtkwaveView view{std::filesystem::absolute(*m_vcd_file).lexically_normal(),
                          *m_gtkw_file,
                          m_gtkw_title,
                          vcd.end_time_ps,
+                         m_markers,
                          {"gpu", "host", "memory"}};
   write_file_atomically(*m_gtkw_file, gtkwave_save_text(vcd.declarations, view));
   m_gtkw_written = true;

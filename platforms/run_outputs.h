@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "modules/common/errors.h"
+#include "modules/common/gtkwave_save_file.h"
 #include "modules/common/vcd_writer.h"
 #include "platforms/run.h"
 
@@ -35,6 +36,9 @@ class RunOutputs {
   RunOutputs& operator=(const RunOutputs&) = delete;
 
   VcdWriter* vcd() const { return m_vcd.get(); }
+  // A named marker in the GTKWave save file (a kernel's start, an event); the first 26 given are
+  // kept.
+  void mark(uint64_t time_ps, const std::string& label);
   // The run is done: the VCD (closed) goes into place. ConfigError when it cannot.
   void finish();
 
@@ -67,6 +71,7 @@ class RunOutputs {
   bool m_vcd_placed = false;                             // finish() renamed it into place
   std::optional<std::filesystem::path> m_gtkw_file;      // --gtkw, absolute
   std::string m_gtkw_title;
+  std::vector<GtkwaveMarker> m_markers;
   bool m_gtkw_written = false;
   std::filesystem::path m_report;                        // OUT/report.json
   std::vector<std::filesystem::path> m_dump_files;       // DUMP/<name> that --dump writes

@@ -48,6 +48,13 @@ std::string kind_of(const std::string& scope) {
   return scope.substr(0, end);
 }
 
+// Line breaks as spaces: the file is read line by line.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
 // GTKWave's zoom z shows 2^-z / 200 time units a pixel (measured on GTKWave 3.3 with a 1 ps
 // timescale); the waves pane of the window below is about 700 pixels wide.
 constexpr int k_window_width = 1400;
@@ -56,6 +63,27 @@ constexpr double k_waves_pixels = 700;
 double zoom_to_show(uint64_t end_time_ps) {
   const double span = static_cast<double>(std::max<uint64_t>(end_time_ps, 1));
   return -std::log2(span * 200 / k_waves_pixels);
+}
+
+// One line: the zoom, no primary marker, then the 26 named markers' times (-1 for none); each
+// named one's name on a line of its own.
+std::string zoom_and_markers(const GtkwaveView& view) {
+  constexpr std::size_t named = 26;
+  std::vector<GtkwaveMarker> markers(view.markers.begin(),
+                                     view.markers.begin() + std::min(view.markers.size(), named));
+  std::stable_sort(
+      markers.begin(), markers.end(),
+      [](const GtkwaveMarker& a, const GtkwaveMarker& b) { return a.time_ps < b.time_ps; });
+  char zoom[32];
+  std::snprintf(zoom, sizeof zoom, "*%.6f -1", zoom_to_show(view.end_time_ps));
+  std::string line = zoom;
+  std::string names;
+  for (std::size_t i = 0; i < named; ++i) {
+    line += " " + (i < markers.size() ? std::to_string(markers[i].time_ps) : std::string("-1"));
+    if (i < markers.size())
+      names += "[markername] " + std::string(1, char('A' + i)) + one_line(markers[i].label) + "\n";
+  }
+  return line + "\n" + names;
 }
 
 std::string quoted(const std::filesystem::path& path) {
@@ -186,16 +214,11 @@ std::string gtkwave_trace_name(const VcdDeclaration& declaration) {
 std::string gtkwave_save_text(const std::vector<VcdDeclaration>& declarations,
                               const GtkwaveView& view) {
   SaveFileText text(declarations, view.first_scopes);
-  std::string title = view.title;
-  for (char& c : title)
-    if (c == '\n' || c == '\r') c = ' ';
-  std::string header = "[*]\n[*] " + title + "\n[*]\n";
+  std::string header = "[*]\n[*] " + one_line(view.title) + "\n[*]\n";
   header += "[dumpfile] " + quoted(view.vcd) + "\n";
   header += "[savefile] " + quoted(view.save_file) + "\n";
   header += "[timestart] 0\n";
-  char zoom[64];
-  std::snprintf(zoom, sizeof zoom, "*%.6f -1\n", zoom_to_show(view.end_time_ps));
-  header += zoom;
+  header += zoom_and_markers(view);
   header += "[size] " + std::to_string(k_window_width) +
             " 900\n[pos] -1 -1\n[sst_width] 260\n[signals_width] 380\n[sst_expanded] 1\n";
   for (const std::string& top : text.top_scopes()) header += "[treeopen] " + top + ".\n";

@@ -21,6 +21,12 @@ namespace ohmvp {
 // - One-bit signals are shown in binary, wider ones in decimal (queue depths, counts, states).
 // The view starts zoomed to show the whole run. std::invalid_argument for a path with a double
 // quote or a line break, which the file's quoted strings cannot hold.
+// A point in time GTKWave marks with a lettered line and a name (a kernel's start, an event).
+struct GtkwaveMarker {
+  uint64_t time_ps;
+  std::string label;
+};
+
 struct GtkwaveView {
   // Written as given: absolute paths let GTKWave find the VCD from any folder, and find it again
   // beside the save file when both move together.
@@ -28,6 +34,8 @@ struct GtkwaveView {
   std::filesystem::path save_file;
   std::string title;         // the file's comment line
   uint64_t end_time_ps = 0;  // the VCD's last time
+  // Named markers, the first 26 of these (GTKWave's A to Z), lettered in time order.
+  std::vector<GtkwaveMarker> markers;
   // Top-level scopes in instance order (gpu, then gpu1, ...), and of one instance these kinds
   // first, in this order; the others as declared.
   std::vector<std::string> first_scopes;

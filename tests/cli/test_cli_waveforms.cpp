@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -80,6 +82,40 @@ TEST_CASE("cli: --gtkw writes GTKWave's save file showing every signal of the VC
     CHECK(std::set<std::string>(save.traces.begin(), save.traces.end()) == signals);
     CHECK(save.traces.size() == signals.size());
   }
+}
+
+TEST_CASE("cli: the save file marks the workload's events and each launch's start") {
+  const std::string dir = scratch_dir("gtkw_markers");
+  write_text(dir + "/timed.json", vecadd_streams_timed().dump());
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/timed.json --out " + dir +
+                                " --vcd " + dir + "/t.vcd --gtkw " + dir + "/t.gtkw");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto report = nlohmann::json::parse(read_text(dir + "/report.json"));
+  const size_t launches = report["launches"].size();
+  REQUIRE(launches == 4);
+  std::vector<std::string> names;
+  std::vector<std::string> times;
+  std::istringstream lines(read_text(dir + "/t.gtkw"));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("[markername] ", 0) == 0) names.push_back(line.substr(13));
+    if (line[0] == '*') {
+      std::istringstream words(line);
+      std::string word;
+      words >> word >> word;  // the zoom, the primary marker
+      while (words >> word) times.push_back(word);
+    }
+  }
+  // The four launches, lettered in time order, and the event "end" behind the last copy.
+  REQUIRE(names.size() == 5);
+  CHECK(names[0] == "A1 vecadd");
+  CHECK(names[3] == "D4 vecadd");
+  CHECK(names[4] == "Eend");
+  REQUIRE(times.size() == 26);
+  const double end_ns = report["events"]["end"]["ns"].get<double>();
+  CHECK(std::stoull(times[4]) == static_cast<uint64_t>(std::llround(end_ns * 1000)));
+  CHECK(std::stoull(times[0]) < std::stoull(times[1]));
+  CHECK(times[5] == "-1");
 }
 
 TEST_CASE("cli: a run that fails keeps its VCD and writes the save file for it") {

@@ -19,7 +19,7 @@ std::string traces_of(const std::string& text) {
 }
 
 const GtkwaveView k_view{
-    "/runs/a/t.vcd", "/runs/a/t.gtkw", "OhmVP: platform p, workload w", 18'593'978, {}};
+    "/runs/a/t.vcd", "/runs/a/t.gtkw", "OhmVP: platform p, workload w", 18'593'978, {}, {}};
 
 }  // namespace
 
@@ -29,7 +29,7 @@ TEST_CASE("gtkwave save file: names the VCD, titles the run and zooms to show it
   CHECK(text.find("\n[dumpfile] \"/runs/a/t.vcd\"\n") != std::string::npos);
   CHECK(text.find("\n[savefile] \"/runs/a/t.gtkw\"\n") != std::string::npos);
   // 2^22.34 / 200 ps a pixel: 18.6 us over the waves pane's 700 pixels.
-  CHECK(text.find("\n*-22.340977 -1\n") != std::string::npos);
+  CHECK(text.find("\n*-22.340977 -1 -1 -1") != std::string::npos);
   CHECK(text.find("\n[treeopen] memory.\n") != std::string::npos);
 }
 
@@ -131,6 +131,26 @@ TEST_CASE("gtkwave save file: a path its quoted strings cannot hold is refused")
   view.save_file = "/runs/a\n/t.gtkw";
   CHECK_THROWS_WITH(ohmvp::gtkwave_save_text({}, view),
                     Catch::Contains("holds a double quote or a line break"));
+}
+
+TEST_CASE("gtkwave save file: markers lettered in time order, the first 26 given") {
+  GtkwaveView view = k_view;
+  view.markers = {{5000, "copied"}, {2000, "1 vecadd"}, {9000, "2\nvecadd"}};
+  for (int i = 0; i < 30; ++i)
+    view.markers.push_back({uint64_t(100 + i), "late " + std::to_string(i)});
+  const std::string text = ohmvp::gtkwave_save_text({}, view);
+  std::string times;
+  for (int i = 0; i < 23; ++i) times += " " + std::to_string(100 + i);
+  CHECK(text.find("\n*-22.340977 -1" + times + " 2000 5000 9000\n") != std::string::npos);
+  CHECK(text.find("[markername] Alate 0\n") != std::string::npos);
+  CHECK(text.find("[markername] Wlate 22\n[markername] X1 vecadd\n[markername] Ycopied\n"
+                  "[markername] Z2 vecadd\n") != std::string::npos);
+  CHECK(text.find("late 23") == std::string::npos);
+  // None: 26 times of -1.
+  std::string none;
+  for (int i = 0; i < 26; ++i) none += " -1";
+  CHECK(ohmvp::gtkwave_save_text({}, k_view).find("*-22.340977 -1" + none + "\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("gtkwave save file: a title on several lines is written on one") {
