@@ -23,9 +23,16 @@ bool is_device_or_fifo(const std::filesystem::path& path) {
          type == std::filesystem::file_type::block || type == std::filesystem::file_type::fifo;
 }
 
-// Every output with the option that names it; none may be an input or another output.
-void check_outputs(const std::map<std::string, std::filesystem::path>& outputs,
+// Every output with the option that names it; none may be an input or another output, and
+// neither may the temporary file each is written as before it is renamed into place (X.tmp),
+// which would overwrite or remove what it lands on.
+void check_outputs(std::map<std::string, std::filesystem::path> outputs,
                    const std::vector<std::filesystem::path>& inputs) {
+  std::map<std::string, std::filesystem::path> temporaries;
+  for (const auto& [option, file] : outputs)
+    if (!is_device_or_fifo(file))
+      temporaries[option + "'s temporary file"] = std::filesystem::path(file.string() + ".tmp");
+  outputs.insert(temporaries.begin(), temporaries.end());
   for (auto it = outputs.begin(); it != outputs.end(); ++it) {
     if (is_device_or_fifo(it->second)) continue;
     for (const std::filesystem::path& input : inputs)

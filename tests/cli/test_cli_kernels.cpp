@@ -1574,6 +1574,24 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
     CHECK(clash.exit_code == 2);
     CHECK_THAT(clash.output, Contains("--vcd " + dir + "/o/report.json and the report " + dir +
                                       "/o/report.json are the same file"));
+    // Nor may the temporary file an output is written as before its rename (X.tmp): it would
+    // overwrite the input it lands on, or lose the output it is.
+    write_text(dir + "/copy.json.tmp", read_text(workload));
+    const CliResult temporary =
+        run_ohmvp("run -q --workload " + dir + "/copy.json.tmp --vcd " + dir + "/copy.json");
+    CHECK(temporary.exit_code == 2);
+    CHECK_THAT(temporary.output, Contains("--vcd's temporary file " + dir + "/copy.json.tmp is ") &&
+                                     Contains("an input of this run"));
+    CHECK(read_text(dir + "/copy.json.tmp") == read_text(workload));
+    const CliResult lost =
+        run_ohmvp("run -q --out " + dir + "/o --vcd " + dir + "/o/report.json.tmp");
+    CHECK(lost.exit_code == 2);
+    CHECK_THAT(lost.output, Contains("--vcd " + dir +
+                                     "/o/report.json.tmp and the report's "
+                                     "temporary file " +
+                                     dir +
+                                     "/o/report.json.tmp are the same "
+                                     "file"));
     // A kernel the GPU's warps cannot run (tensor-core instructions need 32 lanes) is found
     // before the outputs are opened.
     const CliResult narrow = run_ohmvp("run -q --workload wmma_gemm --set gpu.warp_size=16 --out " +
