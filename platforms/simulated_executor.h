@@ -13,6 +13,7 @@
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
 #include "modules/host/runtime.h"
+#include "platforms/interruption.h"
 
 namespace ohmvp {
 
@@ -22,6 +23,8 @@ class SimulatedExecutor : public WorkloadExecutor {
   // `module` is the workload's PTX, parsed.
   SimulatedExecutor(Runtime& runtime, const GpuWorkload& workload, gpu::Module module);
 
+  // Ends a run a signal asked to end (Interrupted).
+  void before_step() override { end_if_interrupted(); }
   void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
               uint32_t stream) override;
   void copy(const std::string& from, const std::string& to,

@@ -31,6 +31,7 @@ class StepRunner {
   }
 
   void run(const WorkloadStep& step) {
+    m_executor.before_step();
     switch (step.kind) {
       case WorkloadStep::Kind::launch:
         m_executor.launch(step.launch, resolve(step.launch), stream(step.launch.stream));

@@ -52,6 +52,10 @@ inline const char* struct_layout_hint() {
 class WorkloadExecutor {
  public:
   virtual ~WorkloadExecutor() = default;
+  // Before each step, and each turn of a loop: a loop of steps that take no simulated time (a
+  // synchronize with nothing queued) never reaches the simulation's looks at the run, so the
+  // timed executor looks here whether the user asked the run to end.
+  virtual void before_step() {}
   // The launch on the workload's `stream` (its "stream" on this turn of a loop).
   virtual void launch(const KernelLaunch& launch, const std::vector<ResolvedArg>& args,
                       uint32_t stream) = 0;

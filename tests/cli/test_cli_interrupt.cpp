@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
 
@@ -79,6 +80,22 @@ TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run
   INFO(r.output);
   CHECK(r.exit_code == 130);
   CHECK_THAT(r.output, Contains("run interrupted by SIGINT at 0 s simulated; no report written"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out"));
+}
+
+TEST_CASE("cli: Ctrl-C ends a host loop of steps that take no simulated time") {
+  // 2^32 x 2^32 turns of a synchronize with nothing queued: simulated time stands still, so the
+  // run's looks never come; the steps look themselves.
+  const std::string dir = scratch_dir("interrupt_host_loop");
+  auto vecadd = shipped_kernel_workload("vecadd");
+  const nlohmann::json synchronize = {{"synchronize", nlohmann::json::object()}};
+  const nlohmann::json inner = {{"repeat", {{"count", 4294967296}, {"steps", {synchronize}}}}};
+  vecadd["launches"].push_back({{"repeat", {{"count", 4294967296}, {"steps", {inner}}}}});
+  write_text(dir + "/loop.json", vecadd.dump(2));
+  const CliResult r = run_interrupted("INT", "1", "-w " + dir + "/loop.json -o " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 130);
+  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at "));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 }
 
