@@ -1050,7 +1050,12 @@ bool is_kernel_workload(const nlohmann::json& root) {
   if (!root.is_object()) return false;
   const auto type = root.find("type");
   if (type != root.end()) return *type == "kernel";
-  return root.contains("ptx");
+  // Without a type, a key only kernel workloads have says so: a misspelt "ptx" is then named as
+  // such rather than the other keys being unknown to memory traffic.
+  for (const char* key : {"ptx", "buffers", "launches", "generators", "outputs", "limits",
+                          "non_blocking_streams", "stream_priorities"})
+    if (root.contains(key)) return true;
+  return false;
 }
 
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,

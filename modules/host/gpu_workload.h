@@ -186,7 +186,8 @@ struct MemsetElement {
 };
 std::optional<MemsetElement> memset_element(uint64_t bits, size_t element_bytes);
 
-// True for a kernel workload ("ptx" key, or "type": "kernel"); the memory-traffic workloads of
+// True for a kernel workload ("type": "kernel", or without a type a key only kernel workloads
+// have: "ptx", "buffers", "launches", ...); the memory-traffic workloads of
 // platforms/workload.cpp say "type": "traffic" or "trace".
 bool is_kernel_workload(const nlohmann::json& root);
 

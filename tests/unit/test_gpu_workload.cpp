@@ -92,6 +92,13 @@ TEST_CASE("kernel workloads are told apart from traffic and trace workloads", "[
   CHECK_FALSE(is_kernel_workload(load_json_file(workloads_dir() / "stream_read.json")));
   CHECK_FALSE(is_kernel_workload(load_json_file(workloads_dir() / "trace_example.json")));
   CHECK_FALSE(is_kernel_workload(nlohmann::json::array()));
+  // No type, "ptx" misspelt: its buffers and launches still say what it is.
+  nlohmann::json misspelt = example_workload();
+  misspelt.erase("type");
+  misspelt["ptxx"] = misspelt["ptx"];
+  misspelt.erase("ptx");
+  CHECK(is_kernel_workload(misspelt));
+  CHECK_FALSE(is_kernel_workload(nlohmann::json{{"traffic", nlohmann::json::object()}}));
 }
 
 TEST_CASE("the issue's example workload loads as written", "[workload]") {
