@@ -159,6 +159,11 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
       throw ConfigError(
           option + ": platform " + config.name + " has " + std::to_string(config.gpus) +
           " GPUs (multi_gpu.gpus); expected a GPU from 1 to " + std::to_string(config.gpus - 1));
+    const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
+    if (time_limit_ps != 0 && choice.start_ps >= time_limit_ps)
+      throw ConfigError(option + ": starts at " + time_limit_text(choice.start_ps) +
+                        ", not before the run's time limit of " + time_limit_text(time_limit_ps) +
+                        " (--time-limit)");
     std::filesystem::path file;
     try {
       file = resolve_workload(name);

@@ -56,6 +56,10 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
   if (options.gtkw) {
     if (!options.vcd)
       throw ConfigError("--gtkw writes GTKWave's save file of the VCD; give --vcd FILE too");
+    if (is_device_or_fifo(*options.vcd))
+      throw ConfigError("--gtkw: --vcd " + options.vcd->string() +
+                        " is a device or a FIFO, which the save file cannot show again; give "
+                        "--vcd a file");
     outputs["--gtkw"] = *options.gtkw;
     m_gtkw_file = std::filesystem::absolute(*options.gtkw).lexically_normal();
     m_gtkw_title = std::string("OhmVP ") + OHMVP_VERSION + ": " + run_name;

@@ -130,6 +130,11 @@ TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {
   refused("-p gpu_small --workload spmv --gpu-workload 1=spmv",
           "platform gpu_small has one GPU (multi_gpu.gpus); --gpu-workload needs a platform "
           "of several, such as multi_gpu_huvm");
+  refused("-p multi_gpu_huvm --gpu-workload 1=vecadd@2s",
+          "--gpu-workload 1=vecadd: starts at 2 s, not before the run's time limit of 1 s "
+          "(--time-limit)");
+  refused("-p multi_gpu_huvm --time-limit 5us --gpu-workload 1=vecadd@5us",
+          "starts at 5 us, not before the run's time limit of 5 us");
   refused("-p multi_gpu_huvm --gpu-workload 1=saxp",
           "--gpu-workload 1=saxp: unknown workload 'saxp'; did you mean 'saxpy'?");
   refused("-p multi_gpu_huvm --gpu-workload 1=stream_read", "is memory traffic");

@@ -145,6 +145,8 @@ TEST_CASE("cli: --gtkw needs --vcd, and may be no other file of the run") {
   refused("--vcd " + dir + "/t.vcd --gtkw " + dir + "/folder",
           "--gtkw " + dir + "/folder: a folder; expected a file name");
   refused("--vcd " + dir + "/t.vcd --gtkw /dev/null", "--gtkw /dev/null: not a regular file");
+  refused("--vcd /dev/null --gtkw " + dir + "/t.gtkw",
+          "--gtkw: --vcd /dev/null is a device or a FIFO, which the save file cannot show again");
   std::filesystem::remove(dir + "/folder");
   CHECK(std::filesystem::is_empty(dir));
 }
