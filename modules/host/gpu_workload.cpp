@@ -850,10 +850,11 @@ class WorkloadParser {
     } else if (r.has("loop_index")) {
       arg.source = KernelArg::Source::loop_index;
       const auto [low, high] = element_range(arg.scalar_type);
-      const auto whole = [](double value) {  // the 64-bit types' ends are doubles beyond int64_t
-        return value <= -0x1p63  ? std::numeric_limits<int64_t>::min()
-               : value >= 0x1p63 ? std::numeric_limits<int64_t>::max()
-                                 : static_cast<int64_t>(value);
+      // The type's ends as whole numbers: as doubles u64's 2^64 - 1 is 2^64, s64's 2^63 - 1 is
+      // 2^63.
+      const auto whole = [](double value) {
+        const auto exact = static_cast<LoopScope::Wide>(value);
+        return value == 0x1p64 || value == 0x1p63 ? exact - 1 : exact;
       };
       arg.loop_value = m_loops.parse(parent, key, whole(low), whole(high), 0);
       return;

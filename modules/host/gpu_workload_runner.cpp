@@ -98,8 +98,10 @@ class StepRunner {
   // What the number is on this turn of its loop (the parser checked its range).
   uint64_t value(const StepNumber& number) const {
     if (number.loop.empty()) return static_cast<uint64_t>(number.literal);
-    const int64_t counter = static_cast<int64_t>(m_counters.at(number.loop).back());
-    return static_cast<uint64_t>(counter * number.times + number.plus);
+    // In 64-bit two's complement, which the parse checked to hold the value: a u64 argument's
+    // values reach 2^64 - 1, beyond int64_t.
+    const uint64_t counter = m_counters.at(number.loop).back();
+    return counter * static_cast<uint64_t>(number.times) + static_cast<uint64_t>(number.plus);
   }
   uint32_t stream(const StepNumber& number) const { return static_cast<uint32_t>(value(number)); }
   std::optional<uint32_t> stream(const std::optional<StepNumber>& number) const {

@@ -1,6 +1,7 @@
 #include "modules/host/loop_numbers.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ohmvp {
 
@@ -15,13 +16,17 @@ bool LoopScope::encloses(const std::string& index) const {
   return find(index) != nullptr;
 }
 
-StepNumber LoopScope::parse(const ConfigReader& r, const char* key, int64_t min, int64_t max,
+StepNumber LoopScope::parse(const ConfigReader& r, const char* key, Wide min, Wide max,
                             int64_t absent) const {
   StepNumber number;
   number.literal = absent;
   const nlohmann::json* node = r.raw(key);
   if (!node || !node->is_object()) {
-    r.get(key, number.literal, min, max);
+    const auto narrow = [](Wide value) {
+      return static_cast<int64_t>(std::clamp<Wide>(value, std::numeric_limits<int64_t>::min(),
+                                                   std::numeric_limits<int64_t>::max()));
+    };
+    r.get(key, number.literal, narrow(min), narrow(max));
     return number;
   }
   const ConfigReader indexed = r.child(key);
@@ -38,7 +43,7 @@ StepNumber LoopScope::parse(const ConfigReader& r, const char* key, int64_t min,
   if (low < min || high > max)
     r.fail(key, "goes from " + text(low) + " to " + text(high) + " over the " +
                     std::to_string(loop->count) + " turns of loop '" + number.loop +
-                    "'; expected " + std::to_string(min) + " to " + std::to_string(max));
+                    "'; expected " + text(min) + " to " + text(max));
   return number;
 }
 

@@ -34,7 +34,8 @@ class LoopScope {
 
   // r[key] (`absent` when it is not there): a whole number in [min, max], or a loop_index object
   // each of whose values over its loop's turns is; ConfigError naming the key otherwise.
-  StepNumber parse(const ConfigReader& r, const char* key, int64_t min, int64_t max,
+  // A u64 argument's values reach 2^64 - 1: the bounds are Wide, a literal's are cut to int64_t.
+  StepNumber parse(const ConfigReader& r, const char* key, Wide min, Wide max,
                    int64_t absent) const;
   // The least and greatest value of `number` over its loop's turns (counter 0 to count - 1).
   std::pair<Wide, Wide> range(const StepNumber& number) const;

@@ -43,6 +43,18 @@ TEST_CASE("loop numbers: ranges over a loop's turns, sums, and the checked parse
                     "step.s: goes from 1 to 5 over the 3 turns of loop 'j'; expected 0 to 4");
   CHECK_THROWS_WITH(loops.parse(r, "bad", 0, 29, 0),
                     "step.bad: goes from 0 to 30 over the 4 turns of loop 'i'; expected 0 to 29");
+  // A u64's values pass 2^63 - 1: 2^31 x (2^32 - 1) + 2^40 is within u64, beyond s64.
+  LoopScope wide;
+  wide.enter("k", uint64_t{1} << 32);
+  const nlohmann::json big = nlohmann::json::parse(
+      R"({"v": {"loop_index": "k", "times": 2147483648, "plus": 1099511627776}})");
+  const ConfigReader rb(big, "arg");
+  const LoopScope::Wide u64_max = (LoopScope::Wide{1} << 64) - 1;
+  CHECK(wide.parse(rb, "v", 0, u64_max, 0).times == 2147483648);
+  CHECK_THROWS_WITH(
+      wide.parse(rb, "v", -(LoopScope::Wide{1} << 63), (LoopScope::Wide{1} << 63) - 1, 0),
+      Catch::Contains("to 9223373134218919936 over the 4294967296 turns of loop 'k'; "
+                      "expected -9223372036854775808 to 9223372036854775807"));
   loops.leave();
   CHECK_THROWS_WITH(loops.parse(r, "s", 0, 9, 0),
                     "step.s.loop_index: no enclosing repeat step has \"index\": \"j\"");
