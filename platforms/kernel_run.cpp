@@ -280,7 +280,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       if (monitor.over_vcd_limit()) {
         std::ostringstream message;
         message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
-                << sc_core::sc_time_stamp() << " simulated: " << running
+                << sc_core::sc_time::from_value(outputs.vcd()->full_at())
+                << " simulated: " << running
                 << "; a kernel that never ends, or a run that needs a larger --vcd-limit";
         throw SimulationError(message.str());
       }

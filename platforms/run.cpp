@@ -162,8 +162,9 @@ void run_platform(const RunOptions& options) {
     if (outputs.vcd() && outputs.vcd()->full()) {
       std::ostringstream message;
       message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
-              << sc_core::sc_time_stamp() << " simulated: " << initiator.completed() << " of "
-              << initiator.total() << " requests done; a run that needs a larger --vcd-limit";
+              << sc_core::sc_time::from_value(outputs.vcd()->full_at())
+              << " simulated: " << initiator.completed() << " of " << initiator.total()
+              << " requests done; a run that needs a larger --vcd-limit";
       throw SimulationError(message.str());
     }
     if (monitor.over_time_limit()) {

@@ -73,6 +73,8 @@ class VcdWriter {
   void set_size_limit(uint64_t bytes);
   // A time step did not fit under the size limit: changes from then on are dropped.
   bool full() const { return m_full_before != no_time; }
+  // When full: the time of the first step that did not fit, where the waveform stops.
+  uint64_t full_at() const { return m_full_before; }
   uint64_t size_limit() const { return m_size_limit; }
 
  private:
