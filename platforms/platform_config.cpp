@@ -187,10 +187,11 @@ static void parse_optical(const ConfigReader& reader, const ConfigReader& channe
   const ConfigReader optical = reader.child("optical");
   parse(optical, m.optical);
   if (m.optical.virtual_channels != m.channels) {
-    optical.fail("virtual_channels",
-                 std::to_string(m.optical.virtual_channels) + " virtual channels for " +
-                     std::to_string(m.channels) +
-                     " memory channels (memory.channels): expected one per memory controller");
+    optical.fail_against("virtual_channels", reader.path() + ".channels",
+                         std::to_string(m.optical.virtual_channels) + " virtual channels for " +
+                             std::to_string(m.channels) +
+                             " memory channels (memory.channels): expected one per memory "
+                             "controller");
   }
   const uint32_t lanes = m.optical.lanes(VirtualChannelId{0});
   for (uint32_t vc = 1; vc < m.optical.virtual_channels; ++vc) {
@@ -366,11 +367,17 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {
+    const std::string lanes_path =
+        reader.path() + (m.is_optical() ? ".channel.device_lanes" : ".channel.lanes");
     reader.fail_against(
-        "interleave_bytes", geometry_path + ".burst_length",
+        "interleave_bytes", std::vector<std::string>{geometry_path + ".burst_length", lanes_path},
         "expected a multiple of the burst size (" + std::to_string(burst_bytes) + " bytes)");
   }
   parse_hetero(reader, m);
+  // Addresses are 64-bit: every channel's bytes together must fit them, with room to spare.
+  if (const uint64_t limit = uint64_t{1} << 62; m.channel_capacity_bytes() > limit / m.channels)
+    reader.fail("channels", "the memory would hold more than 2^62 bytes: " + m.capacity_text() +
+                                "; expected fewer channels, or smaller ones");
   // The channels' blocks must tile the address space: in a partial last round some channels'
   // blocks would lie past their ends.
   if (const uint64_t capacity = m.channel_capacity_bytes(); capacity % m.interleave_bytes != 0) {
@@ -400,14 +407,23 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     config.gpu = gpu::parse_gpu_config(gpu);
     if (const auto problem = config.gpu->l2.slicing_problem(config.memory.channels))
       gpu.child("l2").fail_against("size_bytes", "memory.channels", *problem);
+    // The L2 slices own whole lines: a line never straddles two channels.
+    if (config.memory.interleave_bytes % config.gpu->l2.line_bytes != 0)
+      root.child("memory").fail_against("interleave_bytes", "gpu.l2.line_bytes",
+                                        "expected a multiple of the L2 line, " +
+                                            std::to_string(config.gpu->l2.line_bytes) +
+                                            " bytes, so that each line lies in one channel");
     // An L2 sector is fetched and written back as one memory request.
     if (config.gpu->l2.sector_bytes > config.memory.burst_bytes()) {
-      gpu.child("l2").fail_against("sector_bytes", "memory.dram.geometry.burst_length",
-                                   "expected at most the memory burst, " +
-                                       std::to_string(config.memory.burst_bytes()) + " bytes (" +
-                                       std::to_string(config.memory.bus_bytes()) +
-                                       "-byte columns x burst_length " +
-                                       std::to_string(config.memory.geometry.burst_length) + ")");
+      gpu.child("l2").fail_against(
+          "sector_bytes",
+          std::vector<std::string>{
+              "memory.dram.geometry.burst_length",
+              config.memory.is_optical() ? "memory.channel.device_lanes" : "memory.channel.lanes"},
+          "expected at most the memory burst, " + std::to_string(config.memory.burst_bytes()) +
+              " bytes (" + std::to_string(config.memory.bus_bytes()) +
+              "-byte columns x burst_length " +
+              std::to_string(config.memory.geometry.burst_length) + ")");
     }
   }
   const ConfigReader host = root.child("host");

@@ -73,8 +73,15 @@ Workload load_workload(const std::filesystem::path& file, uint64_t seed) {
     root.fail("type", "a kernel workload, not memory traffic (load_gpu_workload reads it)");
   // The section of the type first, then any other key is an error (a "traffic" section in a trace
   // workload says more than a missing trace file would).
-  const ConfigReader section = root.child(type == WorkloadType::traffic ? "traffic" : "trace");
+  const char* section_key = type == WorkloadType::traffic ? "traffic" : "trace";
+  const ConfigReader section = root.child(section_key);
   root.finish();
+  // Without its section a workload would run on every default: a file of the wrong kind, or one
+  // cut short.
+  if (!root.has(section_key))
+    root.fail(section_key, std::string("required: the ") +
+                               (type == WorkloadType::traffic ? "traffic generator's" : "trace's") +
+                               " settings, an object");
   if (type == WorkloadType::traffic) {
     load_traffic(section, seed, w);
   } else {

@@ -14,7 +14,7 @@ using Origins = ConfigDocument::Origins;
 
 namespace {
 
-const char* const k_override_origin = "--set";
+const char* const k_override_origin = ConfigDocument::override_origin;
 
 std::string join_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;

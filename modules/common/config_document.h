@@ -25,6 +25,9 @@ class ConfigDocument {
   const nlohmann::json& json() const { return m_root; }
   // The file load() was given; empty for a document built from JSON in memory.
   const std::filesystem::path& file() const { return m_file; }
+  // How origin_of() names the file load() was given (what the user named), and the overrides.
+  const std::string& root_origin() const { return m_root_origin; }
+  static constexpr const char* override_origin = "--set";
 
   // The file that set `dotted_path` or its nearest ancestor ("--set" for an override). For an
   // object whose values all come from one file, that file; otherwise the root file.

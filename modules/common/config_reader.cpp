@@ -111,14 +111,33 @@ void ConfigReader::fail(const std::string& key, const std::string& problem) cons
 
 void ConfigReader::fail_against(const std::string& key, const std::string& other_path,
                                 const std::string& problem) const {
+  fail_against(key, std::vector<std::string>{other_path}, problem);
+}
+
+void ConfigReader::fail_against(const std::string& key, const std::vector<std::string>& other_paths,
+                                const std::string& problem) const {
   const std::string dotted = join_path(m_path, key);
   if (!m_document) throw ConfigError(dotted + ": " + problem);
-  const bool own_set = m_document->sets(dotted);
-  const std::string origin = !own_set && m_document->sets(other_path)
-                                 ? m_document->origin_of(other_path)
-                                 : m_document->origin_of(dotted);
-  throw ConfigError(origin + ": " + dotted + ": " + problem + where_set(dotted, origin) +
-                    where_set(other_path, origin));
+  std::vector<std::string> paths{dotted};
+  paths.insert(paths.end(), other_paths.begin(), other_paths.end());
+  // A value left at its default did not make the conflict; of those set, the most direct.
+  const auto directness = [this](const std::string& path) {
+    if (!m_document->sets(path)) return 3;
+    const std::string origin = m_document->origin_of(path);
+    return origin == ConfigDocument::override_origin ? 0
+           : origin == m_document->root_origin()     ? 1
+                                                     : 2;
+  };
+  const std::string* blamed = &paths.front();
+  for (const std::string& path : paths)
+    if (directness(path) < directness(*blamed)) blamed = &path;
+  const std::string origin = m_document->origin_of(*blamed);
+  std::string notes;
+  for (const std::string& path : paths)
+    // The value blamed is named even where the message's file set it: it is not the key failed.
+    notes += &path == blamed && path != dotted ? " (" + path + " is set in " + origin + ")"
+                                               : where_set(path, origin);
+  throw ConfigError(origin + ": " + dotted + ": " + problem + notes);
 }
 
 std::string ConfigReader::where_set(const std::string& dotted_path,

@@ -82,6 +82,12 @@ class ConfigReader {
   // that is where the conflict was made.
   [[noreturn]] void fail_against(const std::string& key, const std::string& other_path,
                                  const std::string& problem) const;
+  // The same against several values. The message begins with the file of the one the user set
+  // most directly: --set, then the platform file named, then a fragment it extends; every other
+  // value's origin follows in parentheses.
+  [[noreturn]] void fail_against(const std::string& key,
+                                 const std::vector<std::string>& other_paths,
+                                 const std::string& problem) const;
   // Where `dotted_path` got its value, for a message that names `origin` first: " (<path> is not
   // set: its default)", " (<path> is set in <file>)" when that is another, or "".
   std::string where_set(const std::string& dotted_path, const std::string& origin) const;

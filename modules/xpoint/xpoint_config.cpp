@@ -64,10 +64,11 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
   }
   parse(reader.child("start_gap"), c.start_gap);
   if (c.start_gap.enabled && c.lines() % c.start_gap.region_lines != 0) {
-    reader.fail_against("start_gap.region_lines", reader.path() + ".capacity_kib",
-                        std::to_string(c.start_gap.region_lines) + " must divide the " +
-                            std::to_string(c.lines()) +
-                            " lines of capacity_kib * 1024 / line_bytes");
+    reader.fail_against(
+        "start_gap.region_lines",
+        std::vector<std::string>{reader.path() + ".capacity_kib", reader.path() + ".line_bytes"},
+        std::to_string(c.start_gap.region_lines) + " must divide the " + std::to_string(c.lines()) +
+            " lines of capacity_kib * 1024 / line_bytes");
   }
   reader.get("endurance_writes", c.endurance_writes, uint64_t{1}, uint64_t{1} << 50);
   reader.get("ecc", c.ecc);

@@ -297,8 +297,11 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   }
   SECTION("a check between two keys names where each was set") {
     require_usage_error(run_ohmvp("config -p hetero_two_level --set memory.mode=planar"),
-                        "memory.hetero.mode: expected memory.mode's value (\"planar\") or "
-                        "nothing, got \"two_level\" (memory.mode is set in --set)");
+                        "ohmvp: --set: memory.hetero.mode: expected memory.mode's value "
+                        "(\"planar\") or nothing, got \"two_level\" (memory.hetero.mode is set "
+                        "in " +
+                            shipped("configs/memory/hetero_two_level.json") +
+                            ") (memory.mode is set in --set)");
     // The hetero section's own mode key is not memory.mode: the message says which it means.
     write_text(dir + "/fragments.json",
                R"({"extends": ["platforms/gpu_small", "memory/hetero_planar"]})");
@@ -307,31 +310,61 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "\"paged\"; memory.mode is not set and defaults to \"dram\"; "
                         "memory.hetero.mode does not set the mode, memory.mode does");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
-                        "configs/gpu/small.json: gpu.l2.size_bytes: 786432 bytes do not divide "
-                        "into 10 slices");
+                        "ohmvp: --set: gpu.l2.size_bytes: 786432 bytes do not divide into 10 "
+                        "slices");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "(memory.channels is set in --set)");
-    require_usage_error(
-        run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),
-        "memory.dram.timing.tREFI_ns: expected more than tRFC_ns (memory.dram.timing.tRFC_ns is "
-        "set in --set)");
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),
+                        "ohmvp: --set: memory.dram.timing.tREFI_ns: expected more than tRFC_ns");
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),
+                        "(memory.dram.timing.tRFC_ns is set in --set)");
     require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.controller.write_queue=16"),
-                        "memory.controller.write_high_watermark: expected at most write_queue "
-                        "(16), got 24 (memory.controller.write_queue is set in --set)");
+                        "ohmvp: --set: memory.controller.write_high_watermark: expected at most "
+                        "write_queue (16), got 24");
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.controller.write_queue=16"),
+                        "(memory.controller.write_queue is set in --set)");
     write_text(dir + "/threads.json",
                R"({"extends": "platforms/gpu_small", "gpu": {"sm_limits": {"max_threads": 16}}})");
     require_usage_error(run_ohmvp("config --platform " + dir + "/threads.json"),
-                        "gpu.sm_limits.max_threads_per_cta: expected at most max_threads (16) "
-                        "(gpu.sm_limits.max_threads is set in " +
-                            dir + "/threads.json)");
+                        "threads.json: gpu.sm_limits.max_threads_per_cta: expected at most "
+                        "max_threads (16) (gpu.sm_limits.max_threads_per_cta is set in " +
+                            shipped("configs/gpu/titanv.json") +
+                            ") (gpu.sm_limits.max_threads is set in " + dir + "/threads.json)");
     // A key left at its default did not make the conflict: the value that did comes first.
     require_usage_error(
         run_ohmvp("config -p ddr4_2400 --set memory.dram.geometry.burst_length=64"),
         "ohmvp: --set: memory.interleave_bytes: expected a multiple of the burst size (512 "
         "bytes) (memory.interleave_bytes is not set: its default)");
+    // Of several values, the one the user set most directly is named first, and which it is.
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.channel.lanes=4096"),
+                        "ohmvp: --set: memory.interleave_bytes: expected a multiple of the burst "
+                        "size (4096 bytes)");
+    require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.channel.lanes=4096"),
+                        "(memory.channel.lanes is set in --set)");
+    require_usage_error(run_ohmvp("config -p hetero_planar --set memory.xpoint.line_bytes=4096"),
+                        "(memory.xpoint.line_bytes is set in --set)");
+    require_usage_error(run_ohmvp("config -p ohm_base_planar --set memory.channels=4"),
+                        "ohmvp: --set: memory.optical.virtual_channels: 6 virtual channels for 4 "
+                        "memory channels");
+    // What a run refused only once the GPU was built, config refuses too, naming the keys.
+    require_usage_error(run_ohmvp("config -p gpu_small --set memory.interleave_bytes=64"),
+                        "ohmvp: --set: memory.interleave_bytes: expected a multiple of the L2 "
+                        "line, 128 bytes, so that each line lies in one channel");
+    // Channels whose bytes together pass 2^62 would wrap the 64-bit addresses.
+    require_usage_error(
+        run_ohmvp(
+            "config -p ddr4_2400 --set 'memory.controller.address_mapping={\"scheme\": "
+            "\"row:rank:bank:column\"}' --set memory.dram.geometry.ranks=16 --set "
+            "memory.dram.geometry.bank_groups=16 --set memory.dram.geometry.banks_per_group=64 "
+            "--set memory.dram.geometry.rows=16777216 --set "
+            "memory.dram.geometry.columns=65536 --set memory.channel.lanes=2048 --set "
+            "memory.interleave_bytes=1073741824 --set memory.channels=64"),
+        "memory.channels: the memory would hold more than 2^62 bytes: 64 channels x");
     require_usage_error(run_ohmvp("config -p gpu_small --set memory.dram.geometry.columns=4"),
-                        "memory.dram.geometry.burst_length: expected at most 'columns' "
-                        "(memory.dram.geometry.columns is set in --set)");
+                        "ohmvp: --set: memory.dram.geometry.burst_length: expected at most "
+                        "'columns' (memory.dram.geometry.burst_length is set in " +
+                            shipped("configs/memory/ohm_gpu_dram.json") +
+                            ") (memory.dram.geometry.columns is set in --set)");
     write_text(dir + "/scheme.json",
                R"({"memory": {"controller": {"address_mapping": {"scheme": "row:bank:column"}}}})");
     require_usage_error(
@@ -499,6 +532,18 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
         run_ohmvp("run --out " + out + " --vcd " + out + "/t.vcd --set memory.channels=0"),
         "memory.channels");
     CHECK_FALSE(std::filesystem::exists(out));
+  }
+  SECTION("memory traffic without its section") {
+    write_text(dir + "/bare.json", R"({"type": "traffic"})");
+    require_usage_error(
+        run_ohmvp("run -p ddr4_2400 -w " + dir + "/bare.json"),
+        "bare.json: traffic: required: the traffic generator's settings, an object");
+    write_text(dir + "/empty.json", "{}");
+    require_usage_error(run_ohmvp("run -p ddr4_2400 -w " + dir + "/empty.json"),
+                        "empty.json: traffic: required");
+    write_text(dir + "/trace.json", R"({"type": "trace"})");
+    require_usage_error(run_ohmvp("run -p ddr4_2400 -w " + dir + "/trace.json"),
+                        "trace.json: trace: required: the trace's settings");
   }
   SECTION("a seed that is not a whole number from 0 to 2^64-1") {
     for (const char* seed : {"-1", "1.5", "18446744073709551616", "x"})
