@@ -306,7 +306,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         throw SimulationError(vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) +
                               " near the end of the run; a run that needs a larger --vcd-limit");
     }
-    mark_waveform(outputs, platform, config.gpus, executor->events_report());
+    nlohmann::json events = executor->events_report();
+    mark_waveform(outputs, platform, config.gpus, events);
     outputs.finish();
 
     RunSummary summary = summarise(platform);
@@ -315,8 +316,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));
-    if (nlohmann::json events = executor->events_report(); !events.empty())
-      report["events"] = std::move(events);
+    if (!events.empty()) report["events"] = std::move(events);
     if (verification) report["verification"] = verification->json();
     for (const auto& thread : host_threads)
       report["other_gpus"].push_back(thread->report(platform.stats(), platform.gpu(thread->gpu())));

@@ -100,6 +100,10 @@ void ConfigReader::finish() const {
 }
 
 void ConfigReader::finish(std::initializer_list<const char*> known) const {
+  finish(std::vector<const char*>(known));
+}
+
+void ConfigReader::finish(const std::vector<const char*>& known) const {
   for (const char* key : known) lookup(key);
   finish();
 }

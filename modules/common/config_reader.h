@@ -99,6 +99,7 @@ class ConfigReader {
   // The same with `known` counted as asked: a misspelt key is named before the checks that
   // read the others (which would otherwise report the right key as missing).
   void finish(std::initializer_list<const char*> known) const;
+  void finish(const std::vector<const char*>& known) const;
 
  private:
   template <class T>

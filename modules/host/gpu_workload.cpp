@@ -16,6 +16,12 @@ namespace ohmvp {
 
 namespace {
 
+// The top-level keys only a kernel workload has: its parser reads them, and without a "type" they
+// tell one from memory traffic (is_kernel_workload).
+const std::vector<const char*> k_kernel_workload_keys = {
+    "ptx",    "generators",           "buffers",          "launches", "outputs",
+    "limits", "non_blocking_streams", "stream_priorities"};
+
 std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
@@ -52,8 +58,9 @@ class WorkloadParser {
   GpuWorkload parse() {
     const ConfigReader root(m_document.json(), "", &m_document);
     // A misspelt key is named before a required one is missed ("outptus" is not "no outputs").
-    root.finish({"name", "description", "type", "ptx", "generators", "buffers", "launches",
-                 "outputs", "limits", "non_blocking_streams", "stream_priorities"});
+    std::vector<const char*> known = {"name", "description", "type"};
+    known.insert(known.end(), k_kernel_workload_keys.begin(), k_kernel_workload_keys.end());
+    root.finish(known);
     root.get("name", m_workload.name);
     if (m_workload.name.empty())
       root.fail("name", "is empty; expected the workload's name (or leave it out: the file's)");
@@ -1053,10 +1060,8 @@ bool is_kernel_workload(const nlohmann::json& root) {
   if (type != root.end()) return *type == "kernel";
   // Without a type, a key only kernel workloads have says so: a misspelt "ptx" is then named as
   // such rather than the other keys being unknown to memory traffic.
-  for (const char* key : {"ptx", "buffers", "launches", "generators", "outputs", "limits",
-                          "non_blocking_streams", "stream_priorities"})
-    if (root.contains(key)) return true;
-  return false;
+  return std::any_of(k_kernel_workload_keys.begin(), k_kernel_workload_keys.end(),
+                     [&root](const char* key) { return root.contains(key); });
 }
 
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
