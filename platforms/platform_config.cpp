@@ -154,10 +154,15 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
                         "got " +
                             std::to_string(m.burst_bytes()));
   }
-  // The capacities must fit the mode; checked here so that a bad pair is reported before a run.
-  const std::string where = reader.path().empty() ? "memory" : reader.path();
-  check_capacities(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel(),
-                   (reader.origin_prefix(where) + where).c_str());
+  // The capacities must fit the mode; checked here so that a bad pair is reported before a run,
+  // against the file (or --set) that made it.
+  const CapacityProblem problem =
+      capacity_problem(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel());
+  if (problem.text.empty()) return;
+  std::vector<std::string> others{reader.path() + ".dram.geometry"};
+  if (problem.pages) others.push_back(reader.path() + ".hetero.page_bytes");
+  reader.child(m.is_paged() ? "host_memory" : "xpoint")
+      .fail_against("capacity_kib", others, problem.text);
 }
 
 // `channel` is reader's "channel" child, its type already read.
@@ -258,9 +263,10 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
   const std::vector<OhmFunction> functions =
       m.is_optical() && xpoint ? functions_of(m.ohm_platform, mode) : std::vector<OhmFunction>{};
   if (!xpoint && m.is_optical() && m.ohm_platform != OhmPlatform::ohm_base) {
-    reader.child("channel").fail(
-        "ohm_platform", std::string("\"ohm_base\" without XPoint; \"") + to_string(m.ohm_platform) +
-                            "\" needs \"mode\": \"planar\" or \"two_level\"");
+    reader.child("channel").fail_against("ohm_platform", reader.path() + ".mode",
+                                         std::string("\"ohm_base\" without XPoint; \"") +
+                                             to_string(m.ohm_platform) +
+                                             "\" needs \"mode\": \"planar\" or \"two_level\"");
   }
   if (!m.is_hetero()) return;
   const std::string platform = !xpoint          ? std::string("no XPoint (paged mode)")
@@ -279,10 +285,14 @@ static void check_ohm_functions(const ConfigReader& reader, const MemorySystemCo
     const bool supported =
         std::find(functions.begin(), functions.end(), f.function) != functions.end();
     if (f.flag == supported) continue;
-    reader.child("hetero").fail(f.key, std::string("expected ") + (supported ? "true" : "false") +
-                                           " with " + platform + " (" +
-                                           (supported ? "it has" : "it lacks") + " the " +
-                                           to_string(f.function) + " function)");
+    reader.child("hetero").fail_against(
+        f.key,
+        !xpoint          ? std::vector<std::string>{reader.path() + ".mode"}
+        : m.is_optical() ? std::vector<std::string>{reader.path() + ".channel.ohm_platform",
+                                                    reader.path() + ".mode"}
+                         : std::vector<std::string>{reader.path() + ".channel.type"},
+        std::string("expected ") + (supported ? "true" : "false") + " with " + platform + " (" +
+            (supported ? "it has" : "it lacks") + " the " + to_string(f.function) + " function)");
   }
   // SWAP-CMD holds both halves of a burst in the register buffer before either goes on.
   if (m.hetero.swap_cmd && m.optical.serdes.buffer_bytes < 128) {

@@ -107,6 +107,8 @@ class Loader {
  public:
   explicit Loader(const std::vector<fs::path>& search_dirs) : m_search_dirs(search_dirs) {}
 
+  const std::vector<std::string>& merge_order() const { return m_merge_order; }
+
   Layer load(const fs::path& file) {
     const std::string shown = file.string();
     std::error_code ignored;
@@ -137,6 +139,7 @@ class Loader {
     for (auto it = own.begin(); it != own.end(); ++it)
       record_leaves(*it, it.key(), shown, own_origins);
     merge_into(merged.root, merged.origins, own, own_origins, "");
+    m_merge_order.push_back(shown);
 
     m_identities.pop_back();
     m_shown.pop_back();
@@ -164,6 +167,8 @@ class Loader {
   }
 
   std::vector<fs::path> m_search_dirs;
+  // Every file as shown, in the order its content was merged: each over those before it.
+  std::vector<std::string> m_merge_order;
   // The files being loaded, outermost first: canonical paths to spot cycles, and as shown.
   std::vector<fs::path> m_identities;
   std::vector<std::string> m_shown;
@@ -267,23 +272,27 @@ bool parse_index(const std::string& text, size_t size, size_t& index) {
 }  // namespace
 
 ConfigDocument::ConfigDocument(nlohmann::json root, std::string origin)
-    : m_root(std::move(root)), m_root_origin(std::move(origin)) {
+    : m_root(std::move(root)), m_root_origin(std::move(origin)), m_merge_order{m_root_origin} {
   if (m_root.is_object()) {
     for (auto it = m_root.begin(); it != m_root.end(); ++it)
       record_leaves(*it, it.key(), m_root_origin, m_origins);
   }
 }
 
-ConfigDocument::ConfigDocument(nlohmann::json root, fs::path file, Origins origins)
+ConfigDocument::ConfigDocument(nlohmann::json root, fs::path file, Origins origins,
+                               std::vector<std::string> merge_order)
     : m_root(std::move(root)),
       m_file(std::move(file)),
       m_root_origin(m_file.string()),
-      m_origins(std::move(origins)) {}
+      m_origins(std::move(origins)),
+      m_merge_order(std::move(merge_order)) {}
 
 ConfigDocument ConfigDocument::load(const fs::path& file,
                                     const std::vector<fs::path>& search_dirs) {
-  Layer layer = Loader(search_dirs).load(file);
-  return ConfigDocument(std::move(layer.root), file, std::move(layer.origins));
+  Loader loader(search_dirs);
+  Layer layer = loader.load(file);
+  return ConfigDocument(std::move(layer.root), file, std::move(layer.origins),
+                        loader.merge_order());
 }
 
 namespace {
@@ -304,28 +313,34 @@ const std::string* origin_above(const ConfigDocument::Origins& origins,
 
 }  // namespace
 
-std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
-  if (auto exact = m_origins.find(dotted_path); exact != m_origins.end()) return exact->second;
+int ConfigDocument::rank_of(const std::string& origin) const {
+  if (origin == override_origin) return static_cast<int>(m_merge_order.size());
+  const auto last = std::find(m_merge_order.rbegin(), m_merge_order.rend(), origin);
+  return static_cast<int>(m_merge_order.rend() - last) - 1;
+}
 
-  // An object: one origin if everything in it came from the same file.
-  const std::string* common = nullptr;
-  bool mixed = false;
+const std::string* ConfigDocument::direct_origin(const std::string& dotted_path) const {
+  if (auto exact = m_origins.find(dotted_path); exact != m_origins.end()) return &exact->second;
+  const std::string* direct = nullptr;
   for_each_within(m_origins, dotted_path, [&](Origins::const_iterator entry) {
-    if (common && *common != entry->second) mixed = true;
-    common = &entry->second;
+    if (!direct || rank_of(entry->second) > rank_of(*direct)) direct = &entry->second;
   });
-  if (common && !mixed) return *common;
-  if (common) return m_root_origin;
+  return direct ? direct : origin_above(m_origins, dotted_path);
+}
 
-  if (const std::string* above = origin_above(m_origins, dotted_path)) return *above;
-  return m_root_origin;
+std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
+  if (dotted_path.empty()) return m_root_origin;  // the document itself
+  const std::string* origin = direct_origin(dotted_path);
+  return origin ? *origin : m_root_origin;
 }
 
 bool ConfigDocument::sets(const std::string& dotted_path) const {
-  if (m_origins.count(dotted_path) != 0) return true;
-  bool within = false;
-  for_each_within(m_origins, dotted_path, [&within](Origins::const_iterator) { within = true; });
-  return within || origin_above(m_origins, dotted_path) != nullptr;
+  return direct_origin(dotted_path) != nullptr;
+}
+
+int ConfigDocument::directness(const std::string& dotted_path) const {
+  const std::string* origin = direct_origin(dotted_path);
+  return origin ? rank_of(*origin) : -1;
 }
 
 void ConfigDocument::apply_override(const std::string& assignment) {

@@ -30,11 +30,16 @@ class ConfigDocument {
   static constexpr const char* override_origin = "--set";
 
   // The file that set `dotted_path` or its nearest ancestor ("--set" for an override). For an
-  // object whose values all come from one file, that file; otherwise the root file.
+  // object, the most direct of the files that set its values (see directness()); the root file
+  // for the document itself ("") and when nothing sets the path.
   std::string origin_of(const std::string& dotted_path) const;
   // Whether a file or an override sets `dotted_path` (a leaf or anything below it), rather than
   // leaving it to its block's default.
   bool sets(const std::string& dotted_path) const;
+  // How directly the user set `dotted_path`, for blaming the most direct of values in conflict:
+  // -1 when nothing sets it; above that, the files in the order they were merged (a file that
+  // extends another above it, the file named above all files), --set highest.
+  int directness(const std::string& dotted_path) const;
 
   // Applies "a.b.c=value". The path must exist and the value must keep the leaf's JSON kind.
   void apply_override(const std::string& assignment);
@@ -43,12 +48,17 @@ class ConfigDocument {
   using Origins = std::map<std::string, std::string>;
 
  private:
-  ConfigDocument(nlohmann::json root, std::filesystem::path file, Origins origins);
+  ConfigDocument(nlohmann::json root, std::filesystem::path file, Origins origins,
+                 std::vector<std::string> merge_order);
+  int rank_of(const std::string& origin) const;
+  // The origin origin_of() names; nullptr when nothing sets the path.
+  const std::string* direct_origin(const std::string& dotted_path) const;
 
   nlohmann::json m_root;
   std::filesystem::path m_file;
   std::string m_root_origin;
   Origins m_origins;
+  std::vector<std::string> m_merge_order;  // the files as origin_of() names them, merge order
 };
 
 }  // namespace ohmvp

@@ -125,16 +125,9 @@ void ConfigReader::fail_against(const std::string& key, const std::vector<std::s
   std::vector<std::string> paths{dotted};
   paths.insert(paths.end(), other_paths.begin(), other_paths.end());
   // A value left at its default did not make the conflict; of those set, the most direct.
-  const auto directness = [this](const std::string& path) {
-    if (!m_document->sets(path)) return 3;
-    const std::string origin = m_document->origin_of(path);
-    return origin == ConfigDocument::override_origin ? 0
-           : origin == m_document->root_origin()     ? 1
-                                                     : 2;
-  };
   const std::string* blamed = &paths.front();
   for (const std::string& path : paths)
-    if (directness(path) < directness(*blamed)) blamed = &path;
+    if (m_document->directness(path) > m_document->directness(*blamed)) blamed = &path;
   const std::string origin = m_document->origin_of(*blamed);
   std::string notes;
   for (const std::string& path : paths)

@@ -83,8 +83,8 @@ class ConfigReader {
   [[noreturn]] void fail_against(const std::string& key, const std::string& other_path,
                                  const std::string& problem) const;
   // The same against several values. The message begins with the file of the one the user set
-  // most directly: --set, then the platform file named, then a fragment it extends; every other
-  // value's origin follows in parentheses.
+  // most directly: --set, then the platform file named, then the files it extends, nearest first
+  // (ConfigDocument::directness); every other value's origin follows in parentheses.
   [[noreturn]] void fail_against(const std::string& key,
                                  const std::vector<std::string>& other_paths,
                                  const std::string& problem) const;

@@ -107,42 +107,61 @@ void parse(const ConfigReader& reader, HeteroConfig& c) {
   reader.finish();
 }
 
-HeteroLayout check_capacities(const HeteroConfig& c, uint64_t dram_bytes, uint64_t xpoint_bytes,
-                              const char* where) {
-  HeteroLayout layout;
-  layout.dram_bytes = dram_bytes;
-  layout.xpoint_bytes = xpoint_bytes;
-  const auto fail = [&](const std::string& problem) {
-    throw ConfigError(std::string(where) + ": " + problem + " (DRAM " + std::to_string(dram_bytes) +
-                      " bytes, " + (c.mode == HeteroMode::paged ? "host memory " : "XPoint ") +
-                      std::to_string(xpoint_bytes) + " bytes)");
+CapacityProblem capacity_problem(const HeteroConfig& c, uint64_t dram_bytes,
+                                 uint64_t xpoint_bytes) {
+  const auto problem = [&](const std::string& text, bool pages) {
+    return CapacityProblem{text + " (DRAM " + std::to_string(dram_bytes) + " bytes, " +
+                               (c.mode == HeteroMode::paged ? "host memory " : "XPoint ") +
+                               std::to_string(xpoint_bytes) + " bytes)",
+                           pages};
   };
   if (c.mode == HeteroMode::paged) {
     if (dram_bytes % c.page_bytes != 0 || xpoint_bytes % c.page_bytes != 0) {
-      fail("paged mode needs DRAM and host memory to hold whole pages of " +
-           std::to_string(c.page_bytes) + " bytes");
+      return problem("paged mode needs DRAM and host memory to hold whole pages of " +
+                         std::to_string(c.page_bytes) + " bytes",
+                     true);
     }
-    if (dram_bytes == 0 || xpoint_bytes < dram_bytes) {
-      fail("paged mode needs host memory at least as large as DRAM");
+    if (dram_bytes == 0 || xpoint_bytes < dram_bytes)
+      return problem("paged mode needs host memory at least as large as DRAM", false);
+    return {};
+  }
+  if (dram_bytes == 0 || xpoint_bytes % dram_bytes != 0)
+    return problem("expected an XPoint capacity that is a whole multiple of the DRAM capacity",
+                   false);
+  const uint64_t ratio = xpoint_bytes / dram_bytes;
+  if (c.mode == HeteroMode::planar) {
+    if (ratio < 1 || ratio > 255)
+      return problem("planar mode needs XPoint:DRAM between 1 and 255", false);
+    if (dram_bytes % c.page_bytes != 0) {
+      return problem("planar mode needs DRAM to hold whole pages of " +
+                         std::to_string(c.page_bytes) + " bytes",
+                     true);
     }
+  } else if (ratio < 1 || ratio > (uint64_t{1} << 6)) {
+    return problem(
+        "two-level mode needs XPoint:DRAM between 1 and 64 (the tag has 6 metadata bits)", false);
+  }
+  return {};
+}
+
+HeteroLayout check_capacities(const HeteroConfig& c, uint64_t dram_bytes, uint64_t xpoint_bytes,
+                              const char* where) {
+  if (const CapacityProblem p = capacity_problem(c, dram_bytes, xpoint_bytes); !p.text.empty())
+    throw ConfigError(std::string(where) + ": " + p.text);
+  HeteroLayout layout;
+  layout.dram_bytes = dram_bytes;
+  layout.xpoint_bytes = xpoint_bytes;
+  if (c.mode == HeteroMode::paged) {
     layout.frames = static_cast<uint32_t>(dram_bytes / c.page_bytes);
     layout.capacity_bytes = xpoint_bytes;
     return layout;
   }
-  if (dram_bytes == 0 || xpoint_bytes % dram_bytes != 0) {
-    fail("expected an XPoint capacity that is a whole multiple of the DRAM capacity");
-  }
   const uint64_t ratio = xpoint_bytes / dram_bytes;
   if (c.mode == HeteroMode::planar) {
-    if (ratio < 1 || ratio > 255) fail("planar mode needs XPoint:DRAM between 1 and 255");
-    if (dram_bytes % c.page_bytes != 0) fail("planar mode needs DRAM to hold whole pages");
     layout.xpoint_pages_per_group = static_cast<uint32_t>(ratio);
     layout.groups = dram_bytes / c.page_bytes;
     layout.capacity_bytes = dram_bytes + xpoint_bytes;
   } else {
-    if (ratio < 1 || ratio > (uint64_t{1} << 6)) {
-      fail("two-level mode needs XPoint:DRAM between 1 and 64 (the tag has 6 metadata bits)");
-    }
     uint32_t bits = 0;
     while ((uint64_t{1} << bits) < ratio) ++bits;
     layout.tag_bits = bits;

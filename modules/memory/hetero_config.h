@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "modules/memory/counter_decay.h"
 #include "modules/memory/hot_page_policy.h"
@@ -79,5 +80,14 @@ struct HeteroLayout {
 };
 HeteroLayout check_capacities(const HeteroConfig& config, uint64_t dram_bytes,
                               uint64_t xpoint_bytes, const char* where);
+
+// Why two capacities do not fit the mode (both named in `text`), or an empty `text` when they
+// do; `pages` when the problem is a capacity that is not whole pages of page_bytes.
+struct CapacityProblem {
+  std::string text;
+  bool pages = false;
+};
+CapacityProblem capacity_problem(const HeteroConfig& config, uint64_t dram_bytes,
+                                 uint64_t xpoint_bytes);
 
 }  // namespace ohmvp

@@ -346,6 +346,24 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
     require_usage_error(run_ohmvp("config -p ohm_base_planar --set memory.channels=4"),
                         "ohmvp: --set: memory.optical.virtual_channels: 6 virtual channels for 4 "
                         "memory channels");
+    // Capacities that do not fit the memory mode: the key set, not the platform file.
+    require_usage_error(run_ohmvp("config -p hetero_planar --set memory.hetero.page_bytes=65536"),
+                        "ohmvp: --set: memory.xpoint.capacity_kib: planar mode needs DRAM to hold "
+                        "whole pages of 65536 bytes (DRAM 8192 bytes, XPoint 65536 bytes)");
+    require_usage_error(run_ohmvp("config -p hetero_planar --set memory.hetero.page_bytes=65536"),
+                        "(memory.hetero.page_bytes is set in --set)");
+    require_usage_error(
+        run_ohmvp("config -p origin_planar --set memory.host_memory.capacity_kib=4"),
+        "ohmvp: --set: memory.host_memory.capacity_kib: paged mode needs host memory at least as "
+        "large as DRAM");
+    // An Ohm function's flag against the platform that lacks or has it.
+    require_usage_error(
+        run_ohmvp("config -p ohm_bw_planar --set memory.channel.ohm_platform=auto_rw"),
+        "ohmvp: --set: memory.hetero.auto_rw: expected true with \"ohm_platform\": \"auto_rw\" "
+        "in planar mode (it has the auto_rw function)");
+    require_usage_error(
+        run_ohmvp("config -p ohm_bw_planar --set memory.channel.ohm_platform=auto_rw"),
+        "(memory.channel.ohm_platform is set in --set)");
     // What a run refused only once the GPU was built, config refuses too, naming the keys.
     require_usage_error(run_ohmvp("config -p gpu_small --set memory.interleave_bytes=64"),
                         "ohmvp: --set: memory.interleave_bytes: expected a multiple of the L2 "

@@ -82,9 +82,11 @@ TEST_CASE("config: deep merge of extends and the including file") {
   const fs::path base = dir.write("base.json", R"({
     "a": {"x": 1, "y": [1, 2], "inner": {"p": 1, "q": 2}},
     "s": "base", "keep": true,
-    "obj_to_scalar": {"k": 1}, "scalar_to_obj": 3, "untouched": {}, "list": [[5, 6]]
+    "obj_to_scalar": {"k": 1}, "scalar_to_obj": 3, "untouched": {}, "list": [[5, 6]],
+    "fragments": {"from_base": 1}
   })");
-  const fs::path other = dir.write("other.json", R"({"s": "other", "from_other": 1})");
+  const fs::path other =
+      dir.write("other.json", R"({"s": "other", "from_other": 1, "fragments": {"from_other": 2}})");
   const fs::path top = dir.write("top.json", R"({
     "extends": ["base", "other"],
     "a": {"y": [3], "z": 2, "inner": {"q": 20}},
@@ -96,7 +98,8 @@ TEST_CASE("config: deep merge of extends and the including file") {
   CHECK(root == json::parse(R"({
     "a": {"x": 1, "y": [3], "z": 2, "inner": {"p": 1, "q": 20}},
     "s": "other", "keep": true, "from_other": 1,
-    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}, "untouched": {}, "list": [[5, 6]]
+    "obj_to_scalar": 5, "scalar_to_obj": {"k": 2}, "untouched": {}, "list": [[5, 6]],
+    "fragments": {"from_base": 1, "from_other": 2}
   })"));
   CHECK_FALSE(root.contains("extends"));
   CHECK(doc.file() == top);
@@ -113,10 +116,17 @@ TEST_CASE("config: deep merge of extends and the including file") {
   CHECK(doc.origin_of("obj_to_scalar") == top.string());
   CHECK(doc.origin_of("scalar_to_obj.k") == top.string());
   CHECK(doc.origin_of("untouched") == base.string());
-  // An object whose values all come from one file is that file's; a mixed one is the root's.
+  // An object whose values all come from one file is that file's; a mixed one is the most
+  // direct of its files': the one merged last, over the others.
   CHECK(doc.origin_of("scalar_to_obj") == top.string());
   CHECK(doc.origin_of("a") == top.string());
+  CHECK(doc.origin_of("fragments") == other.string());
   CHECK(doc.origin_of("no.such.path") == top.string());
+  CHECK(doc.origin_of("") == top.string());
+  CHECK(doc.directness("a.z") > doc.directness("s"));
+  CHECK(doc.directness("s") > doc.directness("a.x"));
+  CHECK(doc.directness("fragments") == doc.directness("s"));
+  CHECK(doc.directness("no.such.path") == -1);
 }
 
 TEST_CASE("config: extends chain over two levels and search dirs") {
