@@ -1,5 +1,7 @@
 #include "platforms/gpu_platform.h"
 
+#include <stdexcept>
+
 #include "modules/common/errors.h"
 #include "platforms/run.h"
 
@@ -71,5 +73,22 @@ void GpuPlatform::connect_harvesters() {
 }
 
 GpuPlatform::~GpuPlatform() = default;
+
+size_t GpuPlatform::peer_of(uint32_t index, const char* call) const {
+  if (index >= gpus()) {
+    throw std::out_of_range(
+        "GpuPlatform::" + std::string(call) + "(" + std::to_string(index) + "): platform " +
+        m_config.name + " has " + std::to_string(gpus()) +
+        (gpus() == 1 ? " GPU (index 0)"
+                     : " GPUs (indices 0 to " + std::to_string(gpus() - 1) + ", multi_gpu.gpus)"));
+  }
+  return index - 1;
+}
+
+bool GpuPlatform::uvm_working() {
+  for (uint32_t g = 0; g < gpus(); ++g)
+    if (runtime(g).uvm().working()) return true;
+  return false;
+}
 
 }  // namespace ohmvp

@@ -9,6 +9,7 @@
 #include "modules/common/vcd_writer.h"
 #include "modules/gpu/gpu.h"
 #include "modules/host/runtime.h"
+#include "platforms/catalog.h"  // a program built against the installed package finds its data
 #include "platforms/memory_system.h"
 #include "platforms/platform_config.h"
 
@@ -31,19 +32,24 @@ class GpuPlatform {
 
   Runtime& runtime() { return *m_runtime; }
   // The host runtime of GPU `index` of a multi_gpu platform (0: runtime()); a host program of a
-  // GPU other than 0 runs in a SystemC thread of its own (see Runtime).
+  // GPU other than 0 runs in a SystemC thread of its own (see Runtime). std::out_of_range for an
+  // index of no GPU, as gpu(index).
   Runtime& runtime(uint32_t index) {
-    return index == 0 ? *m_runtime : *m_peer_runtimes.at(index - 1);
+    return index == 0 ? *m_runtime : *m_peer_runtimes[peer_of(index, "runtime")];
   }
   gpu::Gpu& gpu() { return *m_gpu; }
   // GPU `index` of a multi_gpu platform (0: gpu()).
-  gpu::Gpu& gpu(uint32_t index) { return index == 0 ? *m_gpu : *m_peers.at(index - 1); }
+  gpu::Gpu& gpu(uint32_t index) { return index == 0 ? *m_gpu : *m_peers[peer_of(index, "gpu")]; }
+  uint32_t gpus() const { return static_cast<uint32_t>(m_peers.size() + 1); }
+  // A GPU's unified-memory driver is serving faults or moving pages.
+  bool uvm_working();
   MemorySystem& memory() { return *m_memory; }
   StatsRegistry& stats() { return m_stats; }
   const PlatformConfig& config() const { return m_config; }
   const ConfigDocument& document() const { return m_document; }
 
  private:
+  size_t peer_of(uint32_t index, const char* call) const;
   // memHarvester: each harvesting GPU's driver borrows from every yielding GPU.
   void connect_harvesters();
 

@@ -133,9 +133,10 @@ void print_events(std::ostream& out, const nlohmann::json& events, const std::st
 void print_host_thread(std::ostream& out, const HostThread& thread, const nlohmann::json& entry) {
   out << "gpu" << thread.gpu() << ": " << thread.workload().name;
   if (thread.start_ps() != 0) out << " from " << time_limit_text(thread.start_ps());
-  out << ", " << entry["kernel_launches"].get<uint64_t>() << " kernels in "
-      << entry["kernel_time_ns"].get<double>() / 1000.0 << " us, host program ended at "
-      << entry["end_ns"].get<double>() / 1000.0 << " us";
+  const uint64_t kernels = entry["kernel_launches"].get<uint64_t>();
+  out << ", " << kernels << (kernels == 1 ? " kernel in " : " kernels in ") << std::fixed
+      << std::setprecision(3) << entry["kernel_time_ns"].get<double>() / 1000.0
+      << " us, host program ended at " << entry["end_ns"].get<double>() / 1000.0 << " us";
   if (thread.verification())
     out << (thread.verification()->matches ? ", verified" : ", outputs differ from the reference");
   out << "\n";
@@ -239,8 +240,10 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
           const uint64_t progress = kernels + platform.gpu().warp_instructions_issued() +
                                     platform.gpu().ctas_done() +
                                     platform.memory().device_operations();
-          // A page crossing a slow host link is a wait, not a stall.
-          const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host();
+          // A page crossing a slow host link, or a far fault waiting for its batch, is a wait,
+          // not a stall.
+          const bool busy = platform.gpu().busy() && !platform.memory().waiting_on_host() &&
+                            !platform.uvm_working();
           return RunMonitor::Progress{kernels, 0, progress, busy, "kernels"};
         },
         outputs.vcd(), options.progress, monitor_period(),
@@ -274,7 +277,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
                 << " and nothing progressed for the last " << monitor.stall_window()
                 << " (no instruction issued, no CTA ended, no DRAM command or XPoint media "
-                   "access): a deadlock";
+                   "access, no unified-memory fault waiting for its batch or page moving): a "
+                   "deadlock";
         throw SimulationError(message.str());
       }
       if (monitor.over_vcd_limit()) {

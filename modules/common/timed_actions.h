@@ -17,6 +17,7 @@ class TimedActions : public sc_core::sc_module {
 
   // Runs `action` at `time_ps`, or now (in the next delta cycle at the earliest) if that passed.
   void at(uint64_t time_ps, std::function<void()> action);
+  bool idle() const { return m_actions.empty(); }
 
  private:
   void run();

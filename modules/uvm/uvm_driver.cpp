@@ -164,6 +164,7 @@ void UvmDriver::reset() {
   m_gpu.invalidate_translations(window_base(), window_bytes());
   m_space = ManagedSpace(m_config.page_bytes, m_config.chunk_bytes);
   m_pool = ChunkPool(m_config.chunk_bytes);
+  m_replay_pins.clear();
   m_memory_full = false;
   m_previous_first = 0;
   for (auto& peer : m_peers) {
@@ -176,6 +177,17 @@ void UvmDriver::reset() {
 
 UvmDriver::Translation UvmDriver::translate(uint64_t address, gpu::Sm& sm,
                                             gpu::LdstUnit::Outbound& request) {
+  const auto pin = m_replay_pins.find(&request);
+  if (pin == m_replay_pins.end()) return translate_unpinned(address, sm, request);
+  const uint32_t chunk = pin->second;
+  m_replay_pins.erase(pin);
+  const Translation translation = translate_unpinned(address, sm, request);
+  end_access(chunk);  // after the request's own access, if it has one, holds the chunk
+  return translation;
+}
+
+UvmDriver::Translation UvmDriver::translate_unpinned(uint64_t address, gpu::Sm& sm,
+                                                     gpu::LdstUnit::Outbound& request) {
   const uint64_t number = m_space.block_number(address);
   const ManagedSpace::Block* block = m_space.find_block(number);
   const uint64_t page = m_space.page_in_block(address);
@@ -207,7 +219,10 @@ UvmDriver::Translation UvmDriver::translate(uint64_t address, gpu::Sm& sm,
 }
 
 void UvmDriver::answered(uint64_t frame) {
-  const uint32_t chunk = m_pool.chunk_at(frame);
+  end_access(m_pool.chunk_at(frame));
+}
+
+void UvmDriver::end_access(uint32_t chunk) {
   m_pool.end_access(chunk);
   if (m_pool.chunk(chunk).in_flight == 0 && !m_reclaimable_waiters.empty()) notify_reclaimable();
 }
@@ -598,10 +613,15 @@ void UvmDriver::keep_reserve(const std::vector<uint64_t>& keep) {
 }
 
 void UvmDriver::finish_block(Serving& serving) {
-  m_space.block(serving.block).map(serving.pages);
+  ManagedSpace::Block& block = m_space.block(serving.block);
+  block.map(serving.pages);
   const uint64_t now = kernel_now_ps();
   for (const Fault& fault : serving.faults) {
     m_stats->fault_latency.sample(now - fault.time_ps);
+    if (block.chunk) {
+      m_pool.begin_access(*block.chunk);
+      m_replay_pins.emplace(fault.request, *block.chunk);
+    }
     fault.sm->replay(*fault.request);
   }
   m_faults_in_service -= serving.faults.size();

@@ -101,6 +101,9 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void prefetch(uint64_t address, uint64_t bytes, std::function<void()> done = nullptr);
   // No batch is open and no pre-eviction or write-back is in flight (when_settled's condition).
   bool settled() const { return m_background == 0 && !m_batch_open; }
+  // Faults wait for their batch, or pages or remote accesses cross a link: the kernels that wait
+  // on them are not stalled.
+  bool working() const { return !settled() || !m_timed.idle(); }
   // Host memory's bytes; call after migrate_to_host of the range.
   void host_read(uint64_t address, void* data, uint64_t bytes) const;
   void host_write(uint64_t address, const void* data, uint64_t bytes);
@@ -252,6 +255,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // Whether page `page` of `block` (number `number`) is reached in host memory now: not resident,
   // mapped there (accessed-by, or a host-preferred page's fault), its bytes there, and no batch
   // moving its block.
+  Translation translate_unpinned(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbound& request);
   bool mapped_in_host(const ManagedSpace::Block& block, uint64_t number, uint64_t page) const;
   // Reads or writes `request`'s sectors in host memory over PCIe and answers it through the SM.
   void serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbound& request, bool write);
@@ -265,6 +269,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void drop_harvest(uint64_t block);
   // Maps the block's pages and replays its faults.
   void finish_block(Serving& serving);
+  void end_access(uint32_t chunk);
   void end_batch();
   void trace_faults();
 
@@ -288,6 +293,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   sc_core::sc_event m_batch_event;
   std::vector<std::unique_ptr<Peer>> m_peers;
   std::vector<std::function<void()>> m_reclaimable_waiters;
+  // A replayed fault's chunk, held from the replay until the request is translated again, so that
+  // no batch evicts the page it waited for before it gets there (progress however short the
+  // service time).
+  std::map<const gpu::LdstUnit::Outbound*, uint32_t> m_replay_pins;
   NvlinkFabric* m_fabric = nullptr;
   uint32_t m_port = 0;            // this GPU's NVLink port
   uint32_t m_next_peer = 0;       // the neighbour the next harvest tries first

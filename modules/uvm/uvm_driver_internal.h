@@ -74,8 +74,9 @@ struct UvmDriver::Stats {
                          "requests to managed pages not on the GPU (each waits for a batch)")),
         batches(r.counter(g, "fault_batches", "batches", "fault batches serviced")),
         pages_to_gpu(r.counter(g, "pages_to_gpu", "pages", "pages migrated to the GPU")),
-        pages_prefetched(r.counter(g, "pages_prefetched", "pages",
-                                   "of those, brought by the tree prefetcher, not a fault")),
+        pages_prefetched(
+            r.counter(g, "pages_prefetched", "pages",
+                      "of pages_to_gpu, those the tree prefetcher brought, not a fault")),
         pages_to_host(r.counter(g, "pages_to_host", "pages",
                                 "pages migrated back to host memory (evictions, host accesses)")),
         chunks_evicted(r.counter(g, "chunks_evicted", "chunks",

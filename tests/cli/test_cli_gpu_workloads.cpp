@@ -18,7 +18,7 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
-  CHECK_THAT(r.output, Contains("gpu1: spmv, 1 kernels in"));
+  CHECK_THAT(r.output, Contains("gpu1: spmv, 1 kernel in"));
   CHECK_THAT(r.output, Contains("gpu3: bfs"));
   CHECK_THAT(r.output, Contains(", verified"));
   const nlohmann::json report = nlohmann::json::parse(read_text(dir + "/first/report.json"));

@@ -1480,7 +1480,8 @@ TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
   CHECK_THAT(r.output, Contains("simulation stalled at ") &&
                            Contains("kernel 'vecadd' is running and nothing progressed for the "
                                     "last 1 ms (no instruction issued, no CTA ended, no DRAM "
-                                    "command or XPoint media access): a deadlock"));
+                                    "command or XPoint media access, no unified-memory "
+                                    "fault waiting for its batch or page moving): a deadlock"));
 }
 
 TEST_CASE("cli: a kernel that computes for milliseconds without touching memory is not a stall") {

@@ -54,6 +54,23 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     run_managed(dir + "/again", "spmv", "-p gpu_small" + small);
     CHECK(read_text(dir + "/small/report.json") == read_text(dir + "/again/report.json"));
   }
+  SECTION("a short service time: a replayed fault's page is held for it, so spmv still ends") {
+    // At 10 ns the next batch used to evict the pages the replays were on their way to.
+    const nlohmann::json uvm =
+        run_managed(dir + "/quick", "spmv",
+                    R"(-p gpu_small --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536, )"
+                    R"("fault_service_ns": 10}')");
+    CHECK(value(uvm, "chunks_evicted") > 0);
+  }
+  SECTION("waits of more than a millisecond on the driver are no stall") {
+    // Every warp waits for 2 ms on its faults' batch, or on 4 KiB pages at 50 MB/s.
+    run_managed(dir + "/slow_service", "vecadd",
+                R"(-p gpu_small --set 'uvm={"fault_service_ns": 2000000}')");
+    run_managed(dir + "/slow_pcie", "vecadd",
+                "-p gpu_small --set host.pcie.bandwidth_gb_per_s=0.05");
+    run_managed(dir + "/one_fault_batches", "spmv",
+                R"(-p gpu_small --set 'uvm={"fault_batch_size": 1}')");
+  }
   SECTION("pre-eviction keeps a chunk free, to host memory and to the neighbours") {
     const nlohmann::json to_host =
         run_managed(dir + "/reserve", "spmv",
@@ -199,6 +216,32 @@ TEST_CASE("cli: accessed-by buffers are used in host memory; atomics bring their
   CHECK(value(uvm, "remote_bytes") >= value(uvm, "remote_accesses") * 32);
   CHECK(value(uvm, "far_faults") > 0);  // the atomics'
   CHECK(value(uvm, "pages_to_gpu") > 0);
+}
+
+TEST_CASE("cli: advice is not stream-ordered: it meets the kernels queued before it") {
+  const std::string dir = scratch_dir("cli_uvm_advice_order");
+  auto workload = shipped("testbenches/workloads/managed/vecadd.json");
+  nlohmann::json vecadd = nlohmann::json::parse(read_text(workload));
+  vecadd["ptx"] = shipped("testbenches/kernels/vecadd.ptx");
+  const nlohmann::json kernel = vecadd["launches"].back();
+  REQUIRE(kernel.contains("kernel"));
+  const auto remote_accesses = [&](const std::string& name, bool synchronize_first) {
+    nlohmann::json steps = nlohmann::json::array();
+    steps.push_back({{"advise", {{"buffer", "a"}, {"advice", "accessed_by"}}}});
+    steps.push_back(kernel);
+    if (synchronize_first) steps.push_back({{"synchronize", nlohmann::json::object()}});
+    steps.push_back({{"advise", {{"buffer", "a"}, {"advice", "unset_accessed_by"}}}});
+    nlohmann::json w = vecadd;
+    w["launches"] = steps;
+    write_text(dir + "/" + name + ".json", w.dump());
+    return value(
+        run_verified(dir + "/" + name, dir + "/" + name + ".json", "-p gpu_small")["host.uvm"],
+        "remote_accesses");
+  };
+  // Unset as soon as the host gets there: the kernel, launched but not yet faulting, never meets
+  // the advice; after a synchronize it does.
+  CHECK(remote_accesses("unset_at_once", false) == 0);
+  CHECK(remote_accesses("unset_after_kernel", true) > 0);
 }
 
 TEST_CASE("cli: printf prints a string in managed memory") {

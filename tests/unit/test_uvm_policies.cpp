@@ -171,8 +171,25 @@ TEST_CASE("uvm config: defaults are the driver's and bad values name their key",
                     Catch::Contains("uvm.gpu_memory_bytes"));
   CHECK_THROWS_AS(parse_text(R"({"prefetch_threshold_percent": 101})"), ohmvp::ConfigError);
   CHECK(config.harvesters == 1);
-  CHECK(parse_text(R"({"harvesters": 3})").harvesters == 3);
+  CHECK(parse_text(R"({"harvest": true, "harvesters": 3})").harvesters == 3);
   CHECK_THROWS_WITH(parse_text(R"({"harvesters": 0})"), Catch::Contains("uvm.harvesters"));
+  CHECK_THROWS_WITH(parse_text(R"({"fault_service_ns": 0})"),
+                    Catch::Contains("uvm.fault_service_ns: value 0 out of range"));
+  // memHarvester's options without harvesting would be ignored.
+  CHECK_THROWS_WITH(parse_text(R"({"harvesters": 3})"),
+                    Catch::Contains("uvm.harvesters: only with harvest true"));
+  CHECK_THROWS_WITH(parse_text(R"({"harvest_bytes": 4194304})"),
+                    Catch::Contains("uvm.harvest_bytes: only with harvest true"));
+  CHECK_THROWS_WITH(parse_text(R"({"multi_path_chunks": 16})"),
+                    Catch::Contains("uvm.multi_path_chunks: only with harvest true"));
+  CHECK_THROWS_WITH(parse_text(R"({"harvest": true, "multi_path_stride": 4})"),
+                    Catch::Contains("uvm.multi_path_stride: only with multi_path_chunks above 0"));
+  CHECK(parse_text(R"({"harvest": true, "multi_path_chunks": 16, "multi_path_stride": 4})")
+            .multi_path_stride == 4);
+  CHECK_THROWS_WITH(
+      parse_text(R"({"harvest": true, "chunk_bytes": 16384, "harvest_bytes": 100})"),
+      Catch::Contains("uvm.harvest_bytes: is 100; expected 0 (what the neighbour has free) or at "
+                      "least one chunk (16384 bytes, uvm.chunk_bytes)"));
 }
 
 TEST_CASE("nvlink fabric: a transfer holds its sender's and its receiver's port", "[uvm]") {
