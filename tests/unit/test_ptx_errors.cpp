@@ -392,6 +392,10 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
         "'.global .align 4 .b8 g[2] = {1, 2, 3};'");
   CHECK(module_error(".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .b32 %r1;\n}\n") ==
         "snippet.ptx:7: register '%r1' is declared twice in this scope in '.reg .b32 %r1;'");
+  CHECK(module_error(".visible .entry k(.param .u64 p, .param .u64 p)\n{\n}\n")
+            .find("snippet.ptx:4: parameter 'p' is declared twice") != std::string::npos);
+  CHECK(module_error(".func (.param .b32 r) f(.param .b32 r)\n{\n}\n")
+            .find("'r' is both a return value and a parameter") != std::string::npos);
   CHECK(module_error(".visible .entry k()\n{\n.maxnreg 3;\n}\n")
             .find("unknown directive '.maxnreg' in a function body") != std::string::npos);
   CHECK(module_error(".visible .entry k()\n{\n  call.uni g, ();\n}\n") ==

@@ -520,6 +520,9 @@ class Parser {
         next();
         params.push_back(parse_declaration(StateSpace::param, false));
         if (params.back().unsized) fail(params.back().line, "parameter without a size");
+        for (size_t i = 0; i + 1 < params.size(); ++i)
+          if (params[i].name == params.back().name)
+            fail(params.back().line, "parameter '" + params.back().name + "' is declared twice");
       } while (accept(','));
     }
     expect(')');
@@ -538,6 +541,10 @@ class Parser {
     std::vector<Declaration> params;
     if (peek().is('(')) params = parse_parameter_list(is_kernel);
     if (is_kernel && !returns.empty()) fail(line, "a kernel cannot return values");
+    for (const Declaration& param : params)
+      for (const Declaration& result : returns)
+        if (param.name == result.name)
+          fail(param.line, "'" + param.name + "' is both a return value and a parameter");
 
     uint32_t index;
     auto existing = m_functions_by_name.find(name);
