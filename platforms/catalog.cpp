@@ -11,18 +11,46 @@ namespace ohmvp {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string& package_home() {
+  static std::string home;
+  return home;
+}
+
+bool has_configs(const fs::path& dir) {
+  std::error_code unreadable;  // a folder that cannot be looked at is not the one to use
+  return !dir.empty() && fs::is_directory(dir / "configs", unreadable);
+}
+
+// <prefix>/share/ohmvp beside the running <prefix>/bin/ohmvp; empty for any other program.
+fs::path beside_installed_executable() {
+  std::error_code unreadable;
+  const fs::path executable = fs::read_symlink("/proc/self/exe", unreadable);
+  if (unreadable || executable.parent_path().filename() != "bin") return {};
+  return executable.parent_path().parent_path() / "share" / "ohmvp";
+}
+
+}  // namespace
+
+bool set_package_home(const char* data_dir) {
+  package_home() = data_dir;
+  return true;
+}
+
 fs::path ohmvp_home() {
   if (const char* home = std::getenv("OHMVP_HOME"); home != nullptr && *home != '\0') {
-    std::error_code ignored;
-    if (!fs::is_directory(fs::path(home) / "configs", ignored))
+    if (!has_configs(home))
       throw ConfigError(std::string("OHMVP_HOME is ") + home +
                         ", which has no configs folder; point it at an OhmVP tree or an "
                         "installed share/ohmvp, or unset it");
     return home;
   }
-  // A build runs from its source tree; an installed copy reads what `cmake --install` placed.
-  std::error_code unreadable;  // a source tree that cannot be looked at is not the one to use
-  if (fs::is_directory(fs::path(OHMVP_SOURCE_DIR) / "configs", unreadable)) return OHMVP_SOURCE_DIR;
+  // An installed copy reads what `cmake --install` placed, wherever that is now; a build runs
+  // from its source tree.
+  for (const fs::path& dir :
+       {fs::path(package_home()), beside_installed_executable(), fs::path(OHMVP_SOURCE_DIR)})
+    if (has_configs(dir)) return dir;
   return OHMVP_INSTALL_DATADIR;
 }
 
@@ -105,6 +133,12 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
     message += "; did you mean " + here.string() + ", the file here?";
   else if (!close.empty())
     message += "; did you mean '" + close + "'?";
+  if (shipped.empty()) {
+    message += " (" + dir.string() +
+               " holds none: is OhmVP installed there? Set OHMVP_HOME to its share/ohmvp; or "
+               "give a path to a .json file)";
+    throw ConfigError(message);
+  }
   message += " (expected one of: ";
   for (size_t i = 0; i < shipped.size(); ++i) message += (i ? ", " : "") + shipped[i];
   message += "; or a path to a .json file)";

@@ -6,9 +6,18 @@
 
 namespace ohmvp {
 
-// Where the shipped configs and workloads live: $OHMVP_HOME if set, else the source tree the
-// library was built from while it exists, else the installed data folder (share/ohmvp).
+// Where the shipped configs and workloads live: $OHMVP_HOME if set; else the installed package's
+// data folder (share/ohmvp), found from the program that uses it (below) or from the installed
+// ohmvp executable's folder, wherever the package was installed or moved to; else the source
+// tree the library was built from while it exists; else the data folder of the configured
+// install prefix.
 std::filesystem::path ohmvp_home();
+// A program built against the installed package says where the package's data folder is (its
+// CMake package defines OHMVP_PACKAGE_DATADIR for it); true.
+bool set_package_home(const char* data_dir);
+#ifdef OHMVP_PACKAGE_DATADIR
+inline const bool package_home_set = set_package_home(OHMVP_PACKAGE_DATADIR);
+#endif
 std::filesystem::path configs_dir();
 std::filesystem::path platforms_dir();
 std::filesystem::path workloads_dir();

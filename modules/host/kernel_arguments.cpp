@@ -18,6 +18,9 @@ KernelArguments& KernelArguments::add_bytes(const void* data, uint64_t bytes) {
     throw std::invalid_argument("kernel '" + m_kernel + "' takes " +
                                 std::to_string(m_slots.size()) + " arguments; got more");
   const Runtime::ParamSlot& slot = m_slots[m_next];
+  if (data == nullptr)
+    throw std::invalid_argument("kernel '" + m_kernel + "' parameter " + std::to_string(m_next) +
+                                " (" + slot.name + "): the value's pointer is null");
   if (slot.bytes != bytes)
     throw std::invalid_argument("kernel '" + m_kernel + "' parameter " + std::to_string(m_next) +
                                 " (" + slot.name + ") is " + std::to_string(slot.bytes) +

@@ -16,12 +16,21 @@ class KernelArguments {
  public:
   KernelArguments(const Runtime& runtime, Runtime::ModuleId module, const std::string& kernel);
 
+  // A number is checked as add_number checks it (no conversion: 16.0f for an int parameter is
+  // refused, as its bits would be taken for an integer); anything else as add_bytes.
   template <class T>
   KernelArguments& add(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>, "kernel arguments are plain bytes");
-    return add_bytes(&value, sizeof(T));
+    if constexpr (std::is_arithmetic_v<T>) {
+      constexpr bool is_float = std::is_floating_point_v<T>;
+      const char kind = is_float ? 'f' : std::is_signed_v<T> ? 's' : 'u';
+      return add_number(&value, sizeof(T), is_float, kind + std::to_string(sizeof(T) * 8));
+    } else {
+      return add_bytes(&value, sizeof(T));
+    }
   }
-  // The next parameter's bytes; std::invalid_argument when the size differs or none is left.
+  // The next parameter's bytes; std::invalid_argument when the size differs, none is left or
+  // `data` is null.
   KernelArguments& add_bytes(const void* data, uint64_t bytes);
   // A number of `type_name` (`f32`, `u32`, ...) for the next parameter: as add_bytes, and a
   // float for an integer parameter (.u32, .s64, ...) or an integer for a float one is refused;

@@ -219,6 +219,7 @@ uint64_t Runtime::malloc_managed(uint64_t bytes) {
 }
 
 void Runtime::free(uint64_t address) {
+  if (address == 0) return;  // cudaFree(0) does nothing, for optional buffers
   synchronize();
   if (managed(address)) {
     settle_managed();

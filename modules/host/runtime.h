@@ -108,7 +108,7 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // as a CPU page fault does, and then takes no simulated time of its own (a modelling choice:
   // host memory's own timing is not modelled). OutOfDeviceMemory when the managed window is full.
   uint64_t malloc_managed(uint64_t bytes);
-  // cudaFree of either kind.
+  // cudaFree of either kind; 0 is nothing to free.
   void free(uint64_t address);
   // cudaMemPrefetchAsync of [address, address + bytes), managed memory of one allocation, to the
   // GPU (`to_host` false) or to host memory, on the default stream: after the queued launches,
@@ -130,8 +130,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void copy_to_host(void* destination, uint64_t source, uint64_t bytes);
   void copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes);
   void memset(uint64_t destination, uint8_t value, uint64_t bytes);
-  // Writes `bytes` bytes from `pattern` (a host buffer of that size) as a device-side fill: like
-  // memset with a multi-byte pattern, timed at device-memory bandwidth.
+  // Writes `bytes` bytes from `pattern` (a host buffer of that size, laid out by the caller) as
+  // a device-side fill: a memset of any pattern, timed at device-memory bandwidth.
   void fill(uint64_t destination, const void* pattern, uint64_t bytes);
 
   // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
@@ -263,7 +263,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
 
   // Runs the simulation until `finished()` says so (`what` names the wait in a stall's message):
   // from sc_main, in sc_start slices ended by sc_pause() (a completion calls wake()); from a
-  // SystemC thread, waiting on wake()'s event.
+  // SystemC thread, waiting on wake()'s event. The condition is looked at after each wake(): code
+  // of the caller's own that makes it true (a host thread setting a flag) calls wake().
   void run_until(const std::function<bool()>& finished, const char* what);
   // What a completion calls to have run_until look again.
   void wake();

@@ -63,8 +63,13 @@ TEST_CASE("runtime: launches check their arguments against the kernel's paramete
       cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
   ohmvp::KernelArguments args(cuda, module, "vecadd");
   CHECK_THROWS_WITH(args.add(uint32_t{1}), Catch::Contains("is 8 bytes; got a value of 4 bytes"));
+  CHECK_THROWS_WITH(args.add_bytes(nullptr, 8), Catch::Contains("pointer is null"));
   args.add(uint64_t{0}).add(uint64_t{0}).add(uint64_t{0});
   CHECK_THROWS_WITH(args.bytes(), Catch::Contains("takes 4 arguments; got 3"));
+  // n is a .u32: a float's bits are no count.
+  CHECK_THROWS_WITH(args.add(16.0f), Catch::Contains("(vecadd_param_3) is .u32; got a value of "
+                                                     "type f32 (expected an integer type)"));
+  CHECK(args.add(int32_t{16}).bytes().size() == 28);
   CHECK_THROWS_AS(cuda.launch(module, "vecad", {}, {}), ohmvp::ConfigError);
   CHECK_THROWS_AS(cuda.launch(module, "vecadd", {}, std::vector<uint8_t>(3)), ohmvp::ConfigError);
 }
