@@ -33,6 +33,12 @@ GpuPlatform::GpuPlatform(const ConfigDocument& document, VcdWriter* vcd)
   if (!m_config.gpu)
     throw ConfigError(document.file().string() + ": platform '" + m_config.name +
                       "' has no \"gpu\" section: it runs memory traffic and traces only");
+  static bool built = false;  // SystemC elaborates once: a second platform's modules cannot join
+  if (built)
+    throw std::logic_error("GpuPlatform '" + m_config.name +
+                           "': a process builds one GpuPlatform (SystemC elaborates once); a "
+                           "platform of several GPUs is one, with multi_gpu.gpus");
+  built = true;
   m_memory = std::make_unique<MemorySystem>("memory", m_config.memory, m_stats, vcd,
                                             MemorySystem::Front::per_channel);
   m_gpu = std::make_unique<gpu::Gpu>("gpu", *m_config.gpu, *m_memory, m_stats, vcd,

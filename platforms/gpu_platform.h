@@ -20,7 +20,7 @@ namespace ohmvp {
 // host program builds in sc_main before calling runtime():
 //   ohmvp::GpuPlatform platform("gpu_small");
 //   ohmvp::Runtime& cuda = platform.runtime();
-// Construct at most one per process (SystemC elaborates once).
+// Construct at most one per process (SystemC elaborates once): a second is std::logic_error.
 class GpuPlatform {
  public:
   // `platform`: a shipped platform's name or a file. ConfigError for a bad platform or one

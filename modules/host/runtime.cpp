@@ -681,7 +681,14 @@ gpu::KernelLaunch Runtime::make_request(ModuleId id, const std::string& kernel,
   if (layout.launches_kernels()) request.device_launches = &pending.device_launches;
   if (config.cooperative) {
     if (m_grid_workspace == 0) {  // zeroed, as the driver gives it; sync() leaves it as it was
-      m_grid_workspace = allocate(grid_workspace_bytes, from_host);
+      try {
+        m_grid_workspace = allocate(grid_workspace_bytes, from_host);
+      } catch (const OutOfDeviceMemory& error) {
+        throw ConfigError(module(id).file + ": kernel '" + kernel +
+                          "' is launched cooperatively, and the grid workspace of " +
+                          std::to_string(grid_workspace_bytes) +
+                          " bytes its grid syncs use does not fit: " + error.what());
+      }
       const uint8_t zeros[grid_workspace_bytes] = {};
       m_gpu.write(m_grid_workspace, zeros, grid_workspace_bytes);
     }

@@ -57,6 +57,15 @@ TEST_CASE("runtime: memset and device copies move the bytes") {
   cuda.free(b);
 }
 
+TEST_CASE("runtime: a process builds one platform, and names GPUs it has") {
+  platform();
+  CHECK_THROWS_WITH(ohmvp::GpuPlatform("gpu_small"),
+                    Catch::Contains("a process builds one GpuPlatform"));
+  CHECK_THROWS_WITH(platform().runtime(1),
+                    Catch::Contains("GpuPlatform::runtime(1): platform gpu_small has 1 GPU"));
+  CHECK_THROWS_AS(platform().gpu(2), std::out_of_range);
+}
+
 TEST_CASE("runtime: launches check their arguments against the kernel's parameters") {
   ohmvp::Runtime& cuda = platform().runtime();
   const auto module =
@@ -384,4 +393,33 @@ TEST_CASE("runtime: a full launch queue makes the host wait for the oldest launc
   CHECK(platform().gpu().launch_log().size() == logged + 1);
   CHECK_THROWS_AS(cuda.synchronize(), ohmvp::DeviceFaultError);  // and again
   cuda.reset();
+}
+
+TEST_CASE("runtime: device memory full names what a launch could not set aside") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const auto vecadd =
+      cuda.load_module(ohmvp::ohmvp_home() / "testbenches" / "kernels" / "vecadd.ptx");
+  const uint64_t a = cuda.malloc(256);
+  std::vector<uint64_t> filling;
+  for (uint64_t bytes = uint64_t{1} << 34; bytes >= 256; bytes /= 2) {
+    while (true) {
+      try {
+        filling.push_back(cuda.malloc(bytes));
+      } catch (const ohmvp::OutOfDeviceMemory&) {
+        break;
+      }
+    }
+  }
+  ohmvp::Runtime::LaunchConfig config;
+  config.grid = {1, 1, 1};
+  config.block = {32, 1, 1};
+  config.cooperative = true;
+  CHECK_THROWS_WITH(
+      cuda.launch(
+          vecadd, "vecadd", config,
+          ohmvp::KernelArguments(cuda, vecadd, "vecadd").add(a).add(a).add(a).add(32u).bytes()),
+      Catch::Contains("kernel 'vecadd' is launched cooperatively, and the grid workspace of 8 "
+                      "bytes its grid syncs use does not fit: cannot allocate 8 bytes"));
+  for (uint64_t block : filling) cuda.free(block);
+  cuda.free(a);
 }

@@ -39,6 +39,23 @@ std::string error_of(const std::string& body) {
 TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and text", "[ptx]") {
   CHECK(error_of("foo.u32 %r1, %r2;") ==
         "snippet.ptx:8: unknown instruction 'foo' in 'foo.u32 %r1, %r2;'");
+  // A missing ';' or ':' is named, not the next line's words taken for operands.
+  CHECK_THAT(
+      error_of("exit\n  mov.u32 %r1, %r2;"),
+      Catch::Contains("snippet.ptx:8: expected ';' after 'exit', found 'mov.u32' on line 9"));
+  CHECK_THAT(error_of("ret"),
+             Catch::Contains("snippet.ptx:8: expected ';' after 'ret', found '}'"));
+  CHECK_THAT(error_of("membar.gl\n@%p1 bra $L;\n$L:\nret;"),
+             Catch::Contains("expected ';' after 'membar.gl', found '@' on line 9"));
+  CHECK_THAT(
+      error_of("bra $L;\n$L\nret;"),
+      Catch::Contains("snippet.ptx:9: unknown instruction '$L' (a label is followed by ':')"));
+  // Operands may go on over lines.
+  CHECK(error_of("mov.u32\n  %r1,\n  %r2;") == "no error");
+  // Operand selectors are refused as such, not as undeclared registers.
+  CHECK_THAT(error_of("mad.lo.s32 %r1, %r3.b0, %r2, %r1;"),
+             Catch::Contains("operand selectors and destination masks ('%r3.b0') are not "
+                             "supported"));
   CHECK(error_of("mov.u32 %r1, 1;\n  add.wrap.u32 %r1, %r2, %r3;") ==
         "snippet.ptx:9: unknown modifier '.wrap' of add in 'add.wrap.u32 %r1, %r2, %r3;'");
   CHECK(error_of("ld.global.v8.u32 %r1, [p];") ==
@@ -81,6 +98,8 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
   CHECK_THAT(kernel_refusal("cp.async.ca.shared.global [p], [p], 16;"),
              Catch::Contains("'cp' (an asynchronous copy or memory barrier object (sm_80 and "
                              "later)) is not supported"));
+  CHECK_THAT(kernel_refusal("elect.sync %r1|%p1, 0xffffffff;"),
+             Catch::Contains("'elect' (a warp leader election (sm_90)) is not supported"));
   CHECK_THAT(kernel_refusal("@%p1 min.NaN.f32 %f1, %f2, %f3;"),
              Catch::Contains("cannot run '@%p1 min.NaN.f32 %f1, %f2, %f3;': modifier '.NaN' of "
                              "min (PTX ISA 7.0, sm_80) is not supported"));

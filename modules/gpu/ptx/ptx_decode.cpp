@@ -1,5 +1,8 @@
 #include "modules/gpu/ptx/ptx_decode.h"
 
+#include <algorithm>
+#include <array>
+
 #include "modules/gpu/ptx/atomic_alu.h"
 #include "modules/gpu/ptx/operand_type_rules.h"
 #include "modules/gpu/ptx/ptx_immediate.h"
@@ -869,6 +872,20 @@ UnitClass unit_class_of(const Instruction& inst) {
     default:
       return UnitClass::int_alu;
   }
+}
+
+namespace {
+
+// Names decode_instruction takes besides opcode_from_name's: matrix instructions and aliases.
+constexpr std::array<std::string_view, 8> k_other_names{"wmma", "mma",  "ldmatrix", "addc",
+                                                        "subc", "madc", "barrier",  "prefetchu"};
+
+}  // namespace
+
+bool is_instruction_name(std::string_view base) {
+  return opcode_from_name(base) ||
+         std::find(k_other_names.begin(), k_other_names.end(), base) != k_other_names.end() ||
+         unsupported_instruction(base);
 }
 
 void decode_instruction(std::string_view word, std::vector<RawOperand>& operands,

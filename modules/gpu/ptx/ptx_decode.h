@@ -33,6 +33,10 @@ struct DecodeError {
 // declared types against the types their places take (operand_type_rules.h), converts
 // immediates, and sets the unit class. `function` holds the registers. `call` is not decoded here
 // (the parser builds it). Throws DecodeError.
+// Whether `base` (an instruction's name before its first '.') names a PTX instruction, one this
+// model runs or one it refuses.
+bool is_instruction_name(std::string_view base);
+
 void decode_instruction(std::string_view opcode_word, std::vector<RawOperand>& operands,
                         const Function& function, Instruction& out);
 

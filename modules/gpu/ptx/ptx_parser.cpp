@@ -774,6 +774,10 @@ class Parser {
     if (peek(1).kind == Token::Kind::end)
       fail_here("the file ends inside this instruction, at '" + token.text +
                 "' (is it cut short?)");
+    const size_t dot = token.text.find('.');
+    if (dot != std::string::npos && find_register(token.text.substr(0, dot)))
+      fail_here("operand selectors and destination masks ('" + token.text +
+                "') are not supported; docs/gpu_ptx.md");
     fail_here("undeclared register '" + token.text + "'");
   }
 
@@ -999,6 +1003,7 @@ class Parser {
     } else if (word == "call" || word.rfind("call.", 0) == 0) {
       parse_call(inst, word);
     } else {
+      check_statement_ends(word, line);
       const bool branch = word == "bra" || word.rfind("bra.", 0) == 0;
       std::vector<RawOperand> operands = parse_operands(branch);
       if (!peek().is(';')) fail(line, "expected ';' after the operands, found " + describe(peek()));
@@ -1018,6 +1023,23 @@ class Parser {
     }
     expect(';');
     function.instructions.push_back(std::move(inst));
+  }
+
+  // A label without its ':', or an instruction without operands that lacks its ';', runs into
+  // the next line: said so before what is there is taken for operands.
+  void check_statement_ends(const std::string& word, uint32_t line) {
+    const Token& after = peek();
+    if (after.is(';') || after.line == line) return;
+    if (!is_instruction_name(word.substr(0, word.find('.'))))
+      fail(line, "unknown instruction '" + word + "' (a label is followed by ':')");
+    const bool starts_statement =
+        after.is('}') || after.is('@') ||
+        (after.kind == Token::Kind::word &&
+         is_instruction_name(after.text.substr(0, after.text.find('.'))) &&
+         !find_register(after.text) && !find_symbol(after.text));
+    if (starts_statement)
+      fail(line, "expected ';' after '" + word + "', found " + describe(after) + " on line " +
+                     std::to_string(after.line));
   }
 
   // Moves to the statement's ';' (or the end of the file) without reading what is before it.
