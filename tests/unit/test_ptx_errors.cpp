@@ -65,7 +65,7 @@ TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and te
         "'wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1}, [p];'");
   CHECK(error_of("shfl.down.b32 %r1, %r2, 1, 31;").find("shfl without .sync is not supported") !=
         std::string::npos);
-  CHECK(error_of("atom.global.inc.s64 %r1, [p], 1;").find("atom.inc.s64 is not supported") !=
+  CHECK(error_of("atom.global.inc.s64 %r1, [p], 1;").find("atom.inc.s64 is no PTX atomic") !=
         std::string::npos);
   CHECK(error_of("mul.u32 %r1, %r2, %r3;").find("mul.u32 needs .lo, .hi or .wide") !=
         std::string::npos);

@@ -79,26 +79,15 @@ uint64_t result_bits(T value) {
   return to_bits<T>(value);
 }
 
+// PTX's only floating-point atomic is add (exch of a float is of its .b32 bits).
 template <class T>
-uint64_t float_result(AtomicOp op, uint64_t old_bits, uint64_t b_bits, AtomicMemory memory) {
+uint64_t float_add(uint64_t old_bits, uint64_t b_bits, AtomicMemory memory) {
   const T old_value = bits_to<T>(old_bits), b = bits_to<T>(b_bits);
-  switch (op) {
-    case AtomicOp::add:
-      if constexpr (sizeof(T) == 4) {
-        if (memory == AtomicMemory::global)
-          return result_bits<T>(flush_subnormal(flush_subnormal(old_value) + flush_subnormal(b)));
-      }
-      return result_bits<T>(old_value + b);
-    case AtomicOp::min:
-      return result_bits<T>(std::fmin(old_value, b));
-    case AtomicOp::max:
-      return result_bits<T>(std::fmax(old_value, b));
-    case AtomicOp::exch:
-      return to_bits<T>(b);
-    default:
-      break;
+  if constexpr (sizeof(T) == 4) {
+    if (memory == AtomicMemory::global)
+      return result_bits<T>(flush_subnormal(flush_subnormal(old_value) + flush_subnormal(b)));
   }
-  throw std::invalid_argument("atomic operation not defined for floating point");
+  return result_bits<T>(old_value + b);
 }
 
 bool is_bitwise(AtomicOp op) {
@@ -107,24 +96,24 @@ bool is_bitwise(AtomicOp op) {
 
 }  // namespace
 
+// The combinations the PTX ISA (and ptxas for sm_75) allows: exch, cas and the bitwise ops take
+// bit-size types only, add no .s64, min and max integers only.
 bool atomic_supported(AtomicOp op, DataType type) {
+  const bool add_min_max = op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
   switch (type) {
     case DataType::u32:
-      return op != AtomicOp::none && !is_bitwise(op);
+      return add_min_max || op == AtomicOp::inc || op == AtomicOp::dec;
     case DataType::s32:
-      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
     case DataType::u64:
-      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max ||
-             op == AtomicOp::exch || op == AtomicOp::cas;
+      return add_min_max;
     case DataType::s64:
-      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
+      return op == AtomicOp::min || op == AtomicOp::max;
     case DataType::b16:  // 16-bit atomicCAS (sm_70 on)
       return op == AtomicOp::cas;
     case DataType::b32:
     case DataType::b64:
       return is_bitwise(op) || op == AtomicOp::exch || op == AtomicOp::cas;
     case DataType::f32:
-      return op == AtomicOp::add || op == AtomicOp::min || op == AtomicOp::max;
     case DataType::f64:
       return op == AtomicOp::add;
     case DataType::f16:
@@ -153,9 +142,9 @@ uint64_t atomic_result(AtomicOp op, DataType type, uint64_t old_value, uint64_t 
     case DataType::s64:
       return integer_result<int64_t>(op, old_value, b, c);
     case DataType::f32:
-      return float_result<float>(op, old_value, b, memory);
+      return float_add<float>(old_value, b, memory);
     case DataType::f64:
-      return float_result<double>(op, old_value, b, memory);
+      return float_add<double>(old_value, b, memory);
     case DataType::f16:
       return add_half2(old_value & 0xffff, b & 0xffff);
     case DataType::f16x2:

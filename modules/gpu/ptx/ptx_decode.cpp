@@ -945,7 +945,9 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
       fail("red.exch does not exist");
     if (!atomic_supported(inst.mod.atomic, inst.type))
       fail(std::string(base) + "." + std::string(atomic_name(inst.mod.atomic)) + "." +
-           std::string(type_name(inst.type)) + " is not supported");
+           std::string(type_name(inst.type)) +
+           " is no PTX atomic (exch, cas, and, or, xor take .b32 or .b64; a float only add; "
+           "add no .s64; inc and dec .u32)");
   }
   if (inst.op == Opcode::shfl && inst.mod.shuffle == ShuffleMode::none)
     fail("shfl.sync needs a mode (.up, .down, .bfly, .idx)");
