@@ -39,6 +39,14 @@ std::string error_of(const std::string& body) {
 TEST_CASE("ptx errors: unknown instructions and modifiers name file, line and text", "[ptx]") {
   CHECK(error_of("foo.u32 %r1, %r2;") ==
         "snippet.ptx:8: unknown instruction 'foo' in 'foo.u32 %r1, %r2;'");
+  // Modifiers ptxas refuses: two roundings, fma without one, .ftz of an integer.
+  CHECK_THAT(error_of("fma.rn.rz.f32 %f1, %f2, %f3, %f1;"),
+             Catch::Contains("more than one rounding modifier in 'fma.rn.rz.f32'"));
+  CHECK_THAT(error_of("fma.f32 %f1, %f2, %f3, %f1;"),
+             Catch::Contains("fma needs a rounding modifier"));
+  CHECK_THAT(error_of("add.ftz.u32 %r1, %r2, %r3;"),
+             Catch::Contains("add.ftz takes a float type, got .u32"));
+  CHECK(error_of("add.rn.ftz.f32 %f1, %f2, %f3;") == "no error");
   // A missing ';' or ':' is named, not the next line's words taken for operands.
   CHECK_THAT(
       error_of("exit\n  mov.u32 %r1, %r2;"),

@@ -917,6 +917,8 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
       continue;
     }
     if (piece == "sync") saw_sync = true;
+    if (rounding_from_name(piece) && inst.mod.rounding != RoundingMode::none)
+      fail("more than one rounding modifier in '" + std::string(word) + "'");
     if (!apply_modifier(base, piece, inst)) {
       if (const auto refusal = unsupported_modifier(base, piece)) throw DecodeError{*refusal, true};
       fail("unknown modifier '." + std::string(piece) + "' of " + std::string(base));
@@ -1034,6 +1036,14 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::div && is_float(inst.type) && inst.type != DataType::f64 &&
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
+  if (inst.op == Opcode::fma && inst.mod.rounding == RoundingMode::none)
+    fail("fma needs a rounding modifier (.rn, .rz, .rm or .rp)");
+  const bool arithmetic = inst.op == Opcode::add || inst.op == Opcode::sub ||
+                          inst.op == Opcode::mul || inst.op == Opcode::mad ||
+                          inst.op == Opcode::min || inst.op == Opcode::max ||
+                          inst.op == Opcode::abs || inst.op == Opcode::neg;
+  if (arithmetic && inst.mod.ftz && !is_float(inst.type))
+    fail(std::string(base) + ".ftz takes a float type, got ." + std::string(type_name(inst.type)));
   check_operands(inst, operands, function);
   inst.unit = unit_class_of(inst);
 }
