@@ -144,9 +144,11 @@ void print_host_thread(std::ostream& out, const HostThread& thread, const nlohma
     print_events(out, entry["events"], "gpu" + std::to_string(thread.gpu()) + ": ");
 }
 
-// The host programs of GPUs 1 and up, loaded and checked.
+// The host programs of GPUs 1 and up, loaded and checked; each starts before `time_limit_ps`
+// (0: no limit).
 std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& options,
-                                                           const PlatformConfig& config) {
+                                                           const PlatformConfig& config,
+                                                           uint64_t time_limit_ps) {
   std::vector<std::unique_ptr<HostThread>> threads;
   for (const auto& [gpu, choice] : options.gpu_workloads) {
     const std::string& name = choice.workload;
@@ -160,7 +162,6 @@ std::vector<std::unique_ptr<HostThread>> load_host_threads(const RunOptions& opt
       throw ConfigError(
           option + ": platform " + config.name + " has " + std::to_string(config.gpus) +
           " GPUs (multi_gpu.gpus); expected a GPU from 1 to " + std::to_string(config.gpus - 1));
-    const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
     if (time_limit_ps != 0 && choice.start_ps >= time_limit_ps)
       throw ConfigError(option + ": starts at " + time_limit_text(choice.start_ps) +
                         ", not before the run's time limit of " + time_limit_text(time_limit_ps) +
@@ -216,7 +217,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   check_workload_priorities(workload, *config.gpu);
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
-  const std::vector<std::unique_ptr<HostThread>> host_threads = load_host_threads(options, config);
+  const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
+  const std::vector<std::unique_ptr<HostThread>> host_threads =
+      load_host_threads(options, config, time_limit_ps);
 
   std::vector<std::filesystem::path> inputs{document.file(), file, workload.ptx};
   for (const BufferSpec& buffer : workload.buffers)
@@ -227,7 +230,6 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
   RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name,
                      dump_files);
-  const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {
     GpuPlatform platform(document, outputs.vcd());
@@ -283,9 +285,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       }
       if (monitor.over_vcd_limit()) {
         std::ostringstream message;
-        message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
-                << sc_core::sc_time::from_value(outputs.vcd()->full_at())
-                << " simulated: " << running
+        message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": " << running
                 << "; a kernel that never ends, or a run that needs a larger --vcd-limit";
         throw SimulationError(message.str());
       }

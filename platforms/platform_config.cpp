@@ -377,8 +377,7 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   const uint64_t burst_bytes = m.burst_bytes();
   if (m.interleave_bytes % burst_bytes != 0) {
-    const std::string lanes_path =
-        reader.path() + (m.is_optical() ? ".channel.device_lanes" : ".channel.lanes");
+    const std::string lanes_path = reader.path() + "." + m.bus_width_key();
     reader.fail_against(
         "interleave_bytes", std::vector<std::string>{geometry_path + ".burst_length", lanes_path},
         "expected a multiple of the burst size (" + std::to_string(burst_bytes) + " bytes)");
@@ -427,9 +426,8 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     if (config.gpu->l2.sector_bytes > config.memory.burst_bytes()) {
       gpu.child("l2").fail_against(
           "sector_bytes",
-          std::vector<std::string>{
-              "memory.dram.geometry.burst_length",
-              config.memory.is_optical() ? "memory.channel.device_lanes" : "memory.channel.lanes"},
+          std::vector<std::string>{"memory.dram.geometry.burst_length",
+                                   std::string("memory.") + config.memory.bus_width_key()},
           "expected at most the memory burst, " + std::to_string(config.memory.burst_bytes()) +
               " bytes (" + std::to_string(config.memory.bus_bytes()) +
               "-byte columns x burst_length " +

@@ -78,6 +78,10 @@ struct MemorySystemConfig {
     return mode == MemoryMode::two_level ? HeteroMode::two_level : HeteroMode::planar;
   }
   DramTiming timing_cycles() const;
+  // The key under memory that sets bus_bytes(): "channel.lanes" or "channel.device_lanes".
+  const char* bus_width_key() const {
+    return is_optical() ? "channel.device_lanes" : "channel.lanes";
+  }
   // Bytes per DRAM column: the electrical lanes, or the DRAM's pins behind the optical SerDes.
   uint32_t bus_bytes() const {
     return is_optical() ? optical_device_lanes / 8 : channel.bus_bytes();

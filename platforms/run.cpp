@@ -161,9 +161,8 @@ void run_platform(const RunOptions& options) {
     // Checked before the VCD goes into place, so that an earlier report goes (RunOutputs).
     if (outputs.vcd() && outputs.vcd()->full()) {
       std::ostringstream message;
-      message << vcd_full_text(options.vcd->string(), outputs.vcd()->size_limit()) << " at "
-              << sc_core::sc_time::from_value(outputs.vcd()->full_at())
-              << " simulated: " << initiator.completed() << " of " << initiator.total()
+      message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": "
+              << initiator.completed() << " of " << initiator.total()
               << " requests done; a run that needs a larger --vcd-limit";
       throw SimulationError(message.str());
     }

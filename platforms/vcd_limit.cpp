@@ -1,9 +1,13 @@
 #include "platforms/vcd_limit.h"
 
 #include <iterator>
+#include <sstream>
 #include <utility>
 
+#include <systemc>
+
 #include "modules/common/errors.h"
+#include "modules/common/vcd_writer.h"
 #include "platforms/quantity_text.h"
 
 namespace ohmvp {
@@ -44,6 +48,13 @@ std::string vcd_limit_text(uint64_t bytes) {
 std::string vcd_full_text(const std::string& file, uint64_t limit_bytes) {
   return "the VCD " + file + " reached its size limit of " + vcd_limit_text(limit_bytes) +
          " (--vcd-limit)";
+}
+
+std::string vcd_stopped_text(const std::string& file, const VcdWriter& vcd) {
+  std::ostringstream text;
+  text << vcd_full_text(file, vcd.size_limit()) << " at "
+       << sc_core::sc_time::from_value(vcd.full_at()) << " simulated";
+  return text.str();
 }
 
 }  // namespace ohmvp

@@ -5,6 +5,8 @@
 
 namespace ohmvp {
 
+class VcdWriter;
+
 // A run with --vcd ends (exit 1) when its VCD reaches this size, so that a kernel that never
 // ends does not fill the disk before its time limit (a busy GPU writes some 200 MB of VCD per
 // second of host time); far beyond the VCD of any shipped workload.
@@ -22,5 +24,7 @@ std::string vcd_limit_text(uint64_t bytes);
 // "the VCD <file> reached its size limit of <limit> (--vcd-limit)", the start of the error that
 // ends a run whose VCD is full.
 std::string vcd_full_text(const std::string& file, uint64_t limit_bytes);
+// The same for a full `vcd`, ending "at <the time its waveform stops> simulated".
+std::string vcd_stopped_text(const std::string& file, const VcdWriter& vcd);
 
 }  // namespace ohmvp

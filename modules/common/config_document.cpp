@@ -14,8 +14,6 @@ using Origins = ConfigDocument::Origins;
 
 namespace {
 
-const char* const k_override_origin = ConfigDocument::override_origin;
-
 std::string join_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }
@@ -411,7 +409,7 @@ void ConfigDocument::apply_override(const std::string& assignment) {
   *node = std::move(value);
   if (origin_path.empty()) origin_path = path;
   erase_within(m_origins, origin_path);
-  m_origins[origin_path] = k_override_origin;
+  m_origins[origin_path] = override_origin;
 }
 
 }  // namespace ohmvp
