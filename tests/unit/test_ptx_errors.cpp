@@ -98,6 +98,59 @@ std::string kernel_refusal(const std::string& body) {
 
 }  // namespace
 
+TEST_CASE("ptx errors: cvt roundings, .pred types and special-register widths as ptxas has them",
+          "[ptx]") {
+  // A float rounding where precision may be lost, an integer one from float to integer.
+  CHECK_THAT(error_of("cvt.s32.f32 %r1, %f1;"),
+             Catch::Contains("snippet.ptx:8: cvt.s32.f32 needs an integer rounding modifier "
+                             "(.rni, .rzi, .rmi or .rpi)"));
+  CHECK_THAT(error_of("cvt.f32.s32 %f1, %r1;"),
+             Catch::Contains("cvt.f32.s32 needs a rounding modifier (.rn, .rz, .rm or .rp)"));
+  CHECK_THAT(error_of("cvt.f32.f64 %f1, %fd1;"), Catch::Contains("cvt.f32.f64 needs a rounding"));
+  CHECK_THAT(error_of("cvt.rn.s32.s64 %r1, %rd1;"),
+             Catch::Contains("cvt.s32.s64 takes no .rn (an integer conversion does not round)"));
+  CHECK_THAT(error_of("cvt.rn.f64.f32 %fd1, %f1;"),
+             Catch::Contains("cvt.f64.f32 takes no .rn (widening a float is exact)"));
+  CHECK_THAT(error_of("cvt.rn.f32.f32 %f1, %f2;"),
+             Catch::Contains("cvt.f32.f32 takes no .rn (a float of the same size rounds only"));
+  CHECK_THAT(error_of("cvt.rn.s32.f32 %r1, %f1;"), Catch::Contains("needs an integer rounding"));
+  CHECK_THAT(error_of("cvt.rni.f32.s32 %f1, %r1;"), Catch::Contains("needs a rounding modifier"));
+  for (const char* fine :
+       {"cvt.rzi.s32.f32 %r1, %f1;", "cvt.rn.f32.s32 %f1, %r1;", "cvt.rn.f32.f64 %f1, %fd1;",
+        "cvt.f64.f32 %fd1, %f1;", "cvt.f32.f32 %f1, %f2;", "cvt.rni.f32.f32 %f1, %f2;",
+        "cvt.sat.s32.s64 %r1, %rd1;", "cvt.u64.u32 %rd1, %r1;"}) {
+    INFO(fine);
+    CHECK(error_of(fine) == "no error");
+  }
+  // Only the predicate instructions take .pred.
+  CHECK_THAT(error_of("ld.global.pred %p1, [%rd1];"),
+             Catch::Contains("ld takes no .pred (only mov, and, or, xor, not, vote and bar.red"));
+  CHECK_THAT(error_of("st.global.pred [%rd1], %p1;"), Catch::Contains("st takes no .pred"));
+  CHECK_THAT(error_of("add.pred %p1, %p0, %p1;"), Catch::Contains("add takes no .pred"));
+  for (const char* fine : {"and.pred %p1, %p0, %p1;", "not.pred %p1, %p0;",
+                           "vote.sync.all.pred %p1, %p0, -1;", "bar.red.and.pred %p1, 0, %p0;"}) {
+    INFO(fine);
+    CHECK(error_of(fine) == "no error");
+  }
+  // %clock64 and %globaltimer are 64-bit, %gridid either, the rest 32 (or 16 for %tid and kin).
+  CHECK_THAT(error_of("mov.u32 %r1, %clock64;"),
+             Catch::Contains("mov.u32 cannot read %clock64, a .u64 register"));
+  CHECK_THAT(error_of("mov.u64 %rd1, %tid.x;"),
+             Catch::Contains("mov.u64 cannot read %tid, a .u32 register"));
+  CHECK_THAT(error_of("mov.u16 %rs1, %laneid;"), Catch::Contains("cannot read %laneid"));
+  CHECK_THAT(error_of("mov.f32 %f1, %tid.x;"),
+             Catch::Contains("mov.f32 cannot take %tid: a special register is read only as an "
+                             "integer"));
+  CHECK_THAT(error_of("cvt.rn.f32.u32 %f1, %tid.x;"),
+             Catch::Contains("cvt.f32.u32 cannot take %tid"));
+  for (const char* fine :
+       {"mov.u64 %rd1, %clock64;", "mov.u32 %r1, %gridid;", "mov.u64 %rd1, %gridid;",
+        "mov.u16 %rs1, %ctaid.y;", "cvt.u32.u64 %r1, %clock64;", "cvt.u64.u32 %rd1, %laneid;"}) {
+    INFO(fine);
+    CHECK(error_of(fine) == "no error");
+  }
+}
+
 TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach it", "[ptx]") {
   CHECK(kernel_refusal("vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;") ==
         "snippet.ptx:8: kernel 'k' cannot run 'vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;': "
@@ -477,6 +530,15 @@ TEST_CASE("ptx errors: directives, declarations and calls", "[ptx]") {
   CHECK(parse_error(".version 9.0\n.target sm_7x\n", "raw.ptx")
             .rfind("raw.ptx:2: unknown target 'sm_7x'", 0) == 0);
   CHECK_NOTHROW(parse_ptx(".version 9.0\n.target sm_90a\n.address_size 64\n", "raw.ptx"));
+  // .target comes next; without .address_size PTX has 32-bit addresses.
+  CHECK(parse_error(".version 9.0\n.address_size 64\n", "raw.ptx") ==
+        "raw.ptx:2: expected .target after .version (a module names its target next), found "
+        "'.address_size' in '.address_size 64'");
+  CHECK(parse_error(".version 9.0\n.target sm_75\n.visible .entry k()\n{\nret;\n}\n", "raw.ptx") ==
+        "raw.ptx: no .address_size: PTX then has 32-bit addresses, which the model does not run "
+        "(nvcc writes .address_size 64 after .target)");
+  CHECK(parse_error(snippet_text(".address_size 64\n"), "raw.ptx")
+            .rfind("raw.ptx:4: a second .address_size", 0) == 0);
 
   // A call of a function without a body loads; a launch of a kernel that reaches it fails.
   const Module external = parse_ptx(

@@ -67,6 +67,36 @@ bool is_float_rounding(RoundingMode mode) {
          mode == RoundingMode::rp;
 }
 
+// What a cvt needs of its rounding modifier, as the PTX ISA (and ptxas) have it: a float one
+// where the value may lose precision (an integer or a wider float to a float), an integer one
+// to turn a float into an integer (or, optionally, into an integral float of the same type),
+// none otherwise.
+void check_cvt_rounding(const Instruction& inst) {
+  const DataType to = inst.type;
+  const DataType from = inst.source_type;
+  const RoundingMode mode = inst.mod.rounding;
+  const bool float_mode = is_float_rounding(mode);
+  const bool integer_mode = mode != RoundingMode::none && !float_mode;
+  const std::string name = "cvt." + std::string(type_name(to)) + "." + std::string(type_name(from));
+  const auto need = [&](const char* what) { fail(name + " needs " + what); };
+  const auto refuse = [&](const char* why) {
+    fail(name + " takes no ." + std::string(rounding_name(mode)) + " (" + why + ")");
+  };
+  constexpr const char* float_modes = "a rounding modifier (.rn, .rz, .rm or .rp)";
+  if (!is_float(to) && !is_float(from)) {
+    if (mode != RoundingMode::none) refuse("an integer conversion does not round");
+  } else if (!is_float(to)) {
+    if (!integer_mode) need("an integer rounding modifier (.rni, .rzi, .rmi or .rpi)");
+  } else if (!is_float(from) || to == DataType::f16x2 || to == DataType::bf16x2 ||
+             type_bytes(to) < type_bytes(from)) {
+    if (!float_mode) need(float_modes);
+  } else if (type_bytes(to) > type_bytes(from)) {
+    if (mode != RoundingMode::none) refuse("widening a float is exact");
+  } else if (float_mode) {
+    refuse("a float of the same size rounds only to an integral value: .rni, .rzi, .rmi, .rpi");
+  }
+}
+
 // tex, tld4, suld, sust: the geometry into mod.geometry, mod.layered and mod.cube; false for a
 // piece that is none. Surfaces have no cube geometries (a cubemap surface is read as .a2d) and
 // only tex and tld4 have .cube, .acube; tld4 takes the 2-D ones. Multisample textures fail.
@@ -706,6 +736,29 @@ void check_vector(const Operand& vector, DataType taken, size_t position, const 
          type_text(taken) + " values");
 }
 
+// A special register is read as its own width: .u64 for %clock64 and %globaltimer, either for
+// %gridid, .u32 for the others, whose %tid, %ntid, %ctaid and %nctaid legacy code may also read
+// as 16 bits. cvt converts from any integer width; no special register is a float.
+void check_special_read(const Instruction& inst, SpecialRegister reg) {
+  const std::string name(special_register_name(reg));
+  const DataType read = inst.op == Opcode::cvt ? inst.source_type : inst.type;
+  const std::string instruction =
+      std::string(opcode_name(inst.op)) + "." + std::string(type_name(inst.type)) +
+      (inst.op == Opcode::cvt ? "." + std::string(type_name(read)) : "");
+  if (is_float(inst.type) || is_float(read))
+    fail(instruction + " cannot take " + name + ": a special register is read only as an integer");
+  if (inst.op == Opcode::cvt) return;
+  const size_t bytes = type_bytes(read);
+  const bool wide = reg == SpecialRegister::clock64 || reg == SpecialRegister::globaltimer;
+  const bool legacy = reg == SpecialRegister::tid || reg == SpecialRegister::ntid ||
+                      reg == SpecialRegister::ctaid || reg == SpecialRegister::nctaid;
+  const bool fits = wide                             ? bytes == 8
+                    : reg == SpecialRegister::gridid ? bytes == 4 || bytes == 8
+                                                     : bytes == 4 || (legacy && bytes == 2);
+  if (!fits)
+    fail(instruction + " cannot read " + name + ", a " + (wide ? ".u64" : ".u32") + " register");
+}
+
 void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
                     const Function& function) {
   const std::vector<Rule> rules = operand_rules(inst, operands.size());
@@ -734,6 +787,8 @@ void check_operands(Instruction& inst, std::vector<RawOperand>& operands,
       check_address_register(operand.reg, i, function);
     } else if (operand.kind == Operand::Kind::reg) {
       check_register(operand.reg, rule.type, i, inst, function);
+    } else if (operand.kind == Operand::Kind::special) {
+      check_special_read(inst, operand.special);
     } else if (operand.kind == Operand::Kind::vector) {
       if (inst.op == Opcode::ld || inst.op == Opcode::ldu || inst.op == Opcode::st) {
         if (operand.vector_count != inst.mod.vector_width)
@@ -1036,6 +1091,15 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
   if (inst.op == Opcode::div && is_float(inst.type) && inst.type != DataType::f64 &&
       !inst.mod.approx && !inst.mod.full && inst.mod.rounding == RoundingMode::none)
     fail("div." + std::string(type_name(inst.type)) + " needs .approx, .full or a rounding mode");
+  if (inst.op == Opcode::cvt) check_cvt_rounding(inst);
+  const bool takes_pred = inst.op == Opcode::mov || inst.op == Opcode::and_ ||
+                          inst.op == Opcode::or_ || inst.op == Opcode::xor_ ||
+                          inst.op == Opcode::not_ || inst.op == Opcode::vote ||
+                          inst.op == Opcode::bar;
+  if ((inst.type == DataType::pred || inst.source_type == DataType::pred) && !takes_pred)
+    fail(std::string(base) +
+         " takes no .pred (only mov, and, or, xor, not, vote and bar.red do; "
+         "selp and setp turn a predicate into an integer and back)");
   if (inst.op == Opcode::fma && inst.mod.rounding == RoundingMode::none)
     fail("fma needs a rounding modifier (.rn, .rz, .rm or .rp)");
   const bool arithmetic = inst.op == Opcode::add || inst.op == Opcode::sub ||

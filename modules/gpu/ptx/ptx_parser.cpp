@@ -82,7 +82,16 @@ class Parser {
     if (peek().text != ".version")
       fail_here("expected .version first (every PTX module begins with it), found " +
                 describe(peek()));
+    parse_module_statement();
+    if (peek().text != ".target")
+      fail_here("expected .target after .version (a module names its target next), found " +
+                describe(peek()));
     while (peek().kind != Token::Kind::end) parse_module_statement();
+    // Without the directive PTX has 32-bit addresses (PTX ISA, ".address_size").
+    if (!m_address_size_seen)
+      throw ConfigError(m_module.file +
+                        ": no .address_size: PTX then has 32-bit addresses, which the model does "
+                        "not run (nvcc writes .address_size 64 after .target)");
     resolve_calls();
     for (const Function& function : m_module.functions)
       if (function.is_kernel && !function.defined)
@@ -207,6 +216,8 @@ class Parser {
     } else if (directive == ".address_size") {
       next();
       const uint64_t size = expect_unsigned("an address size");
+      if (m_address_size_seen) fail(line, "a second .address_size (a module has one)");
+      m_address_size_seen = true;
       if (size != 64)
         fail(line, ".address_size " + std::to_string(size) + " is not supported (only 64)");
       m_module.address_size = 64;
@@ -1187,6 +1198,7 @@ class Parser {
   std::vector<std::string> m_lines;
   Module m_module;
   bool m_version_seen = false;
+  bool m_address_size_seen = false;
   std::unordered_map<std::string, uint32_t> m_module_symbols;
   std::unordered_map<std::string, uint32_t> m_functions_by_name;
   std::vector<PendingCall> m_pending_calls;
