@@ -1,5 +1,6 @@
 #include "platforms/memory_system.h"
 
+#include "modules/common/sim_time.h"
 #include "modules/optical/optical_channel.h"
 
 #include <algorithm>
@@ -58,11 +59,9 @@ MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemorySystemConfi
     if (config.is_hetero()) add_manager(config, suffix, stats, vcd);
     if (m_interleaver) m_interleaver->out[c]->bind(front_socket(c));
   }
-  if (config.is_hetero()) {
-    SC_METHOD(poll_idle);
-    sensitive << m_idle_poll_event;
-    dont_initialize();
-  }
+  SC_METHOD(poll_idle);
+  sensitive << m_idle_poll_event;
+  dont_initialize();
 }
 
 void MemorySystem::add_manager(const MemorySystemConfig& config, const std::string& suffix,
@@ -142,6 +141,12 @@ void MemorySystem::when_idle(std::function<void()> done) {
 void MemorySystem::check_idle() {
   if (!m_when_idle) return;
   if (!idle()) {
+    // A controller's last bursts may still be crossing: look again when they are across.
+    const uint64_t now = kernel_now_ps();
+    uint64_t across = now;
+    for (const auto& controller : m_controllers)
+      across = std::max(across, controller->data_end_ps());
+    if (across > now) m_idle_poll_event.notify(kernel_delay_of_ps(across - now));
     if (!m_managers.empty()) m_idle_poll_event.notify(m_idle_poll);
     return;
   }

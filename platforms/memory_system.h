@@ -66,8 +66,9 @@ class MemorySystem : public sc_core::sc_module, public SettlingMemory {
                    StatsRegistry& stats, VcdWriter* vcd);
   void check_idle();
   tlm::tlm_target_socket<>& front_socket(uint32_t channel);
-  // The manager has no idle callback: while someone waits for idle in a hetero mode, look again
-  // every `m_idle_poll` (only then; nothing ticks otherwise).
+  // While someone waits for idle: look again when the controllers' last bursts are across, and
+  // (the manager has no idle callback) every `m_idle_poll` in a hetero mode. Nothing ticks
+  // otherwise.
   void poll_idle();
 
   Front m_front;

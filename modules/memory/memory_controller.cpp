@@ -444,7 +444,7 @@ void MemoryController::send_due_responses(uint64_t now) {
   }
   if (!m_waiting_end_resp && !m_responses.empty()) wake_at(m_responses.front().time_ps);
   // A read's response is often the last thing it holds.
-  if (m_on_idle && idle()) m_on_idle();
+  if (m_on_idle && has_no_requests()) m_on_idle();
 }
 
 void MemoryController::trace_queues() {
@@ -797,21 +797,24 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
   // Memory-route data goes between the devices, WOM-coded perhaps (longer on the light).
   const uint64_t light =
       r->memory_route ? m_memory_route->occupied_ps(ps(m_timing.BURST)) : ps(m_timing.BURST);
+  const uint64_t across =
+      ps(now + (r->is_write ? m_timing.CWL : m_timing.CL)) + light + m_data_latency_ps;
+  m_data_end_ps = std::max(m_data_end_ps, across);
   if (!r->is_write) {
     tlm::tlm_generic_payload& payload = *r->payload;
     std::memcpy(payload.get_data_ptr(), m_burst_buffer.data() + r->offset, r->length);
     payload.set_response_status(tlm::TLM_OK_RESPONSE);
     m_stats->reads.inc();
     m_stats->read_bytes.inc(r->length);
-    respond_at(ps(now + m_timing.CL) + light + m_data_latency_ps, payload, r->arrival_ps);
+    respond_at(across, payload, r->arrival_ps);
   } else if (r->payload != nullptr) {
-    respond_at(ps(now + m_timing.CWL) + light + m_data_latency_ps, *r->payload, r->arrival_ps);
+    respond_at(across, *r->payload, r->arrival_ps);
   }
   m_pool.release(r);
   ++m_column_commands;
   trace_queues();
   retry_pending();
-  if (m_on_idle && idle()) m_on_idle();
+  if (m_on_idle && has_no_requests()) m_on_idle();
 }
 
 void MemoryController::finish_refresh_of_rank(Rank rank, uint64_t now) {

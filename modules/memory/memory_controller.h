@@ -41,11 +41,18 @@ class MemoryController : public sc_core::sc_module,
 
   const AddressMapper& mapper() const { return m_mapper; }
   // No request queued, waiting or unanswered.
-  bool idle() const {
+  bool has_no_requests() const {
     return m_reads_queued == 0 && m_writes_queued == 0 && m_responses.empty() &&
            m_pending == nullptr && !m_waiting_end_resp;
   }
-  // Called whenever the controller becomes idle (e.g. its last posted write reached DRAM).
+  // No requests, and no burst still crossing (a posted write is done for its initiator before
+  // its data is in the DRAM).
+  bool idle() const { return has_no_requests() && kernel_now_ps() >= m_data_end_ps; }
+  // When the last burst issued is across: its data in the DRAM, or back at the controller.
+  uint64_t data_end_ps() const { return m_data_end_ps; }
+  // Called whenever the controller is left with no requests (e.g. its last posted write went to
+  // the DRAM); its burst may still be crossing (data_end_ps). No wake-up of its own waits for
+  // that: the controller's choices would then depend on who runs first at an instant.
   void on_idle(std::function<void()> callback) { m_on_idle = std::move(callback); }
   uint64_t column_commands() const { return m_column_commands; }
   uint64_t capacity_bytes() const { return m_mapper.capacity_bytes(); }
@@ -232,6 +239,7 @@ class MemoryController : public sc_core::sc_module,
   const DataBus* m_shared_bus = nullptr;
   const DataBus* m_memory_route = nullptr;
   uint64_t m_data_latency_ps = 0;
+  uint64_t m_data_end_ps = 0;
   std::function<void()> m_on_idle;
   uint64_t m_column_commands = 0;
   std::unique_ptr<Stats> m_stats;
