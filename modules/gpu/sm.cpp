@@ -270,7 +270,13 @@ uint64_t Sm::simulate(uint64_t cycle) {
   }
   if (m_resident_ctas == 0) {
     m_stats.active_cycles.inc(cycle + 1 - m_active_since);
-    for (auto& sub_core : m_sub_cores) sub_core->pause();
+    // The SM sleeps from here on: its signals fall now, as the next cycle would have set them.
+    const uint64_t next_ps = m_loop.time_ps(cycle + 1);
+    for (auto& sub_core : m_sub_cores) {
+      sub_core->pause();
+      sub_core->trace_active(sub_core->resident_warps, next_ps);
+      sub_core->trace_issue(0, next_ps);
+    }
   }
   if (issued_any) return cycle + 1;
   uint64_t next = std::min(m_next_wake, ldst_next);
