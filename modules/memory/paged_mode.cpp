@@ -173,8 +173,11 @@ void PagedMode::evict(Fault& f) {
   f.phase = Phase::active;
   if (!f.has_victim) return;
   if (!f.victim_dirty) {
-    // Host memory still holds what the victim holds: nothing to read or write back.
+    // Host memory still holds what the victim holds: nothing to read or write back. The frame
+    // is free now; the page may already have crossed PCIe while the victim's requests drained
+    // (a slow channel), and then nothing else would start its fill.
     f.victim_read = true;
+    fill(f);
     release_victim(f);
     return;
   }

@@ -35,6 +35,21 @@ TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
       nlohmann::json::parse(read_text(dir + "/plain/report.json")).contains("verification"));
 }
 
+TEST_CASE("cli: Origin on its slowest channel pages every page in and verifies") {
+  // One burst takes 1.6 us at 0.01 Gb/s: a page crosses PCIe before the clean page it replaces
+  // has drained its requests, and must still be filled.
+  for (const char* platform : {"origin_planar", "origin_two_level"}) {
+    const std::string dir = scratch_dir(std::string("verify_slow_") + platform);
+    const CliResult run = run_ohmvp(std::string("run -q -p ") + platform +
+                                    " -w vecadd --set memory.channel.rate_gbps=0.01 --verify "
+                                    "--out " +
+                                    dir);
+    INFO(run.output);
+    CHECK(run.exit_code == 0);
+    CHECK(verification_of(dir)["matches"] == true);
+  }
+}
+
 TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing its report") {
   // vecadd with its inputs among the outputs: at a forced BER of 1e-2 a swap carries some of b
   // out of DRAM with flips that SEC-DED can only detect, so b no longer holds what was copied in.
