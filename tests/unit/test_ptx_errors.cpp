@@ -164,6 +164,10 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
   CHECK_THAT(kernel_refusal("@%p1 min.NaN.f32 %f1, %f2, %f3;"),
              Catch::Contains("cannot run '@%p1 min.NaN.f32 %f1, %f2, %f3;': modifier '.NaN' of "
                              "min (PTX ISA 7.0, sm_80) is not supported"));
+  CHECK_THAT(kernel_refusal("max.relu.s32 %r1, %r2, %r3;"),
+             Catch::Contains("modifier '.relu' of max (PTX ISA 8.0, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("min.u16x2 %r1, %r2, %r3;"),
+             Catch::Contains("type '.u16x2' of min (PTX ISA 8.0, sm_90) is not supported"));
   // Operands of any shape: surface reductions take a bracketed handle and coordinate vector.
   CHECK_THAT(kernel_refusal("sured.b.add.1d.u32.trap [p, {%r2}], %r1;"),
              Catch::Contains("'sured' (a surface reduction or query) is not supported"));

@@ -42,10 +42,14 @@ struct NewerModifier {
   std::vector<std::string_view> instructions;
   std::string_view modifier;
   std::string_view since;
+  std::string_view kind = "modifier";
 };
 
 const std::vector<NewerModifier> k_newer_modifiers{
     {{"min", "max"}, "NaN", "PTX ISA 7.0, sm_80"},
+    {{"min", "max"}, "relu", "PTX ISA 8.0, sm_90"},
+    {{"min", "max"}, "u16x2", "PTX ISA 8.0, sm_90", "type"},
+    {{"min", "max"}, "s16x2", "PTX ISA 8.0, sm_90", "type"},
     {{"min", "max"}, "xorsign", "PTX ISA 7.2, sm_86"},
     {{"fma", "cvt"}, "relu", "PTX ISA 7.0, sm_80"},
     {{"fma"}, "oob", "PTX ISA 8.1, sm_90"},
@@ -72,8 +76,9 @@ std::optional<std::string> unsupported_modifier(std::string_view instruction,
                                                 std::string_view modifier) {
   for (const NewerModifier& newer : k_newer_modifiers)
     if (newer.modifier == modifier && contains(newer.instructions, instruction))
-      return "modifier '." + std::string(modifier) + "' of " + std::string(instruction) + " (" +
-             std::string(newer.since) + ") is not supported" + std::string(k_see);
+      return std::string(newer.kind) + " '." + std::string(modifier) + "' of " +
+             std::string(instruction) + " (" + std::string(newer.since) + ") is not supported" +
+             std::string(k_see);
   return std::nullopt;
 }
 
