@@ -128,9 +128,12 @@ static fs::path resolve(const std::string& name_or_file, const fs::path& dir, co
   std::string message = std::string("unknown ") + what + " '" + excerpt(name_or_file) + "'";
   // A name is looked up among the shipped files only: a file of that name here is a path.
   const fs::path here = fs::path(".") / (name_or_file + ".json");
+  const fs::path here_as_given = fs::path(".") / name_or_file;  // a trace, say
   const std::string close = closest_match(name_or_file, shipped);
   if (regular_file_exists(here))
     message += "; did you mean " + here.string() + ", the file here?";
+  else if (regular_file_exists(here_as_given))
+    message += "; did you mean " + here_as_given.string() + ", the file here?";
   else if (!close.empty())
     message += "; did you mean '" + close + "'?";
   if (shipped.empty()) {

@@ -66,7 +66,12 @@ po::variables_map parse(const std::string& command, const po::options_descriptio
                         const po::positional_options_description& positional = {}) {
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    // An option is named whole: a prefix (--plat) is not taken for the option it begins.
+    const int style =
+        po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    po::store(
+        po::command_line_parser(args).options(options).positional(positional).style(style).run(),
+        vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError("ohmvp " + command + ": " + e.what() + " (see 'ohmvp " + command +
@@ -189,8 +194,8 @@ int command_run(const std::vector<std::string>& args) {
       "kernel workloads: check every output buffer against the workload's C++ reference; a "
       "mismatch fails the run (exit 1) once report.json is written")(
       "time-limit", po::value<std::string>(),
-      "kernel workloads: end the run (exit 1) when its simulated time reaches this, e.g. 5ms; "
-      "none for no limit; default 1s")(
+      "end the run (exit 1) when its simulated time reaches this, e.g. 5ms; none for no "
+      "limit; default 1s for kernel workloads, none for memory traffic")(
       "seed", po::value<std::string>()->default_value("1"),
       "memory traffic: seed of the generator's addresses and read/write choices (unless the "
       "workload sets its own) and of the written data (0 to 2^64-1); a kernel run does not depend "
@@ -335,10 +340,15 @@ int command_compare(const std::vector<std::string>& args) {
   const ohmvp::Comparison comparison = ohmvp::compare_reports(std::move(reports), figures);
   if (vm.count("json")) {
     const std::filesystem::path json = vm["json"].as<std::string>();
-    for (const ohmvp::LoadedReport& report : comparison.reports)
+    const std::filesystem::path temporary = json.string() + ".tmp";
+    for (const ohmvp::LoadedReport& report : comparison.reports) {
       if (ohmvp::same_file(json, report.file))
         throw ohmvp::ConfigError("--json " + json.string() + " is " + report.file +
                                  ", a report compared; it would be overwritten");
+      if (ohmvp::same_file(temporary, report.file))
+        throw ohmvp::ConfigError("--json's temporary file " + temporary.string() + " is " +
+                                 report.file + ", a report compared; it would be overwritten");
+    }
     const std::filesystem::path created =
         json.has_parent_path() ? ohmvp::create_folder(json.parent_path()) : "";
     try {

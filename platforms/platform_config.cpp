@@ -415,7 +415,11 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     const ConfigReader gpu = root.child("gpu");
     config.gpu = gpu::parse_gpu_config(gpu);
     if (const auto problem = config.gpu->l2.slicing_problem(config.memory.channels))
-      gpu.child("l2").fail_against("size_bytes", "memory.channels", *problem);
+      gpu.child("l2").fail_against(
+          "size_bytes",
+          std::vector<std::string>{"gpu.l2.ways", "gpu.l2.line_bytes", "gpu.l2.slices_per_channel",
+                                   "memory.channels"},
+          *problem);
     // The L2 slices own whole lines: a line never straddles two channels.
     if (config.memory.interleave_bytes % config.gpu->l2.line_bytes != 0)
       root.child("memory").fail_against("interleave_bytes", "gpu.l2.line_bytes",

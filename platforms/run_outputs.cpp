@@ -32,6 +32,11 @@ void check_outputs(std::map<std::string, std::filesystem::path> outputs,
   for (const auto& [option, file] : outputs)
     if (!is_device_or_fifo(file))
       temporaries[option + "'s temporary file"] = std::filesystem::path(file.string() + ".tmp");
+  // Found now, not once the run is over.
+  for (const auto& [what, file] : temporaries)
+    if (const auto why = why_not_regular(file))
+      throw ConfigError(what + " " + file.string() + ": " + *why +
+                        "; the output is written there first and renamed into place");
   outputs.insert(temporaries.begin(), temporaries.end());
   for (auto it = outputs.begin(); it != outputs.end(); ++it) {
     if (is_device_or_fifo(it->second)) continue;

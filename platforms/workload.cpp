@@ -40,13 +40,11 @@ void load_trace(const ConfigReader& reader, const std::filesystem::path& folder,
     reader.fail("file", "cannot read trace " + path.string() + ": " + why_not_a_file(path));
   auto trace = std::make_unique<TraceSource>(path);
   w.trace_file = path;
-  w.reach_source = "trace " + path.string();
-  w.size_source = w.reach_source;
-  for (const MemoryRequest& request : trace->requests()) {
-    w.largest_request = std::max(w.largest_request, request.size);
-    // Aligned to its size, a request ends at 2^64 at most.
-    w.last_byte = std::max(w.last_byte, request.address + (request.size - 1));
-  }
+  const TraceReach& reach = trace->reach();
+  w.largest_request = reach.largest_size;
+  w.last_byte = reach.last_byte;
+  w.reach_source = "trace " + path.string() + ":" + std::to_string(reach.last_byte_line);
+  w.size_source = "trace " + path.string() + ":" + std::to_string(reach.largest_size_line);
   w.source = std::move(trace);
 }
 

@@ -291,6 +291,9 @@ class WorkloadParser {
         b.fail("count", "required: the number of elements");
       }
       if (spec.init.kind == BufferInit::Kind::file) {
+        // A FIFO or a device would block or never end: only regular files.
+        if (const auto why = why_not_regular(spec.init.file))
+          b.fail("init.file", "cannot read " + spec.init.file.string() + ": " + *why);
         std::error_code error;
         const uintmax_t size = std::filesystem::file_size(spec.init.file, error);
         if (error)

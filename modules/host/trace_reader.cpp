@@ -139,8 +139,9 @@ std::string format_ps(uint64_t ps) {
 
 class TraceParser {
  public:
-  TraceParser(const std::filesystem::path& file, std::vector<MemoryRequest>& requests)
-      : m_file(file.string()), m_requests(requests) {}
+  TraceParser(const std::filesystem::path& file, std::vector<MemoryRequest>& requests,
+              TraceReach& reach)
+      : m_file(file.string()), m_requests(requests), m_reach(reach) {}
 
   void parse_line(std::string_view line) {
     ++m_line_number;
@@ -200,7 +201,7 @@ class TraceParser {
     }
     if (!field.empty()) fail("unexpected '" + excerpt(field) + "'", "the end of the line");
 
-    m_requests.push_back(request);
+    add(request);
   }
 
   // The most common line, "<R|W> 0x<hex>" with one space and a 64-byte-aligned address, read in
@@ -213,15 +214,29 @@ class TraceParser {
     if (*q == '\r') ++q;
     if (q == end || *q != '\n') return nullptr;
     ++m_line_number;
-    m_requests.push_back(m_plain);
+    add(m_plain);
     return q + 1;
   }
 
  private:
+  void add(const MemoryRequest& request) {
+    m_requests.push_back(request);
+    if (request.size > m_reach.largest_size) {
+      m_reach.largest_size = request.size;
+      m_reach.largest_size_line = m_line_number;
+    }
+    // Aligned to its size, a request ends at 2^64 at most.
+    const uint64_t last_byte = request.address + (request.size - 1);
+    if (last_byte > m_reach.last_byte || m_reach.last_byte_line == 0) {
+      m_reach.last_byte = last_byte;
+      m_reach.last_byte_line = m_line_number;
+    }
+  }
+
   bool parse_plain(std::string_view line) {
     const char* end = line.data() + line.size();
     if (scan_plain(line.data(), end) != end) return false;
-    m_requests.push_back(m_plain);
+    add(m_plain);
     return true;
   }
 
@@ -262,6 +277,7 @@ class TraceParser {
 
   std::string m_file;
   std::vector<MemoryRequest>& m_requests;
+  TraceReach& m_reach;
   uint64_t m_line_number = 0;
   std::string_view m_line;
   uint64_t m_time_ps = 0;
@@ -282,7 +298,7 @@ TraceSource::TraceSource(const std::filesystem::path& file) {
   std::ifstream stream(file);
   if (!stream) fail_to_read(file, errno != 0 ? errno : ENOENT);
 
-  TraceParser parser(file, m_requests);
+  TraceParser parser(file, m_requests, m_reach);
   auto parse = [&parser](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     // Lines may also end in a lone CR (old Mac files): such a "line" holds several.

@@ -24,6 +24,15 @@
 
 namespace ohmvp {
 
+// The largest request of a trace and the highest byte one reaches, each with the line that first
+// asks for it (for messages about the whole trace).
+struct TraceReach {
+  uint32_t largest_size = 0;
+  uint64_t largest_size_line = 0;
+  uint64_t last_byte = 0;
+  uint64_t last_byte_line = 0;
+};
+
 // Replays a trace file. The whole file is parsed by the constructor, so that a malformed line is
 // reported (as a ConfigError naming file and line) before the simulation starts.
 class TraceSource : public RequestSource {
@@ -33,9 +42,11 @@ class TraceSource : public RequestSource {
   bool next(MemoryRequest& request) override;
   uint64_t total() const override { return m_requests.size(); }
   const std::vector<MemoryRequest>& requests() const { return m_requests; }
+  const TraceReach& reach() const { return m_reach; }
 
  private:
   std::vector<MemoryRequest> m_requests;
+  TraceReach m_reach;
   size_t m_next = 0;
 };
 

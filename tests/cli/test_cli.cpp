@@ -81,6 +81,17 @@ TEST_CASE("cli: list names regular files only; a name with a file of it here is 
   CHECK_THAT(here.output,
              Contains("ohmvp: unknown platform 'mygpu'; did you mean ./mygpu.json, the file here? "
                       "(expected one of: "));
+  // A file here named as it is (a trace, say) is offered too.
+  write_text(dir + "/big.trace", "R 0x0\n");
+  const CliResult trace =
+      run_shell("cd " + dir + " && " + OHMVP_EXECUTABLE + " run -q -w big.trace 2>&1");
+  CHECK(trace.exit_code == 2);
+  CHECK_THAT(trace.output, Contains("ohmvp: unknown workload 'big.trace'; did you mean "
+                                    "./big.trace, the file here?"));
+  // An option is named whole, not by a prefix of it.
+  const CliResult prefix = run_ohmvp("run -q --plat gpu_small");
+  CHECK(prefix.exit_code == 2);
+  CHECK_THAT(prefix.output, Contains("ohmvp run: unrecognised option '--plat'"));
 }
 
 TEST_CASE("cli: an output folder no file can be made in is refused before the run") {
@@ -238,17 +249,18 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "of a double");
   }
   SECTION("a trace reaching the end of the address space") {
-    write_text(dir + "/top.trace", "R 0xffffffffffffffc0\n");
+    // Named with the line of the first request that reaches that far, or is that large.
+    write_text(dir + "/top.trace", "# far\nR 0x0\nR 0xffffffffffffffc0\nW 0x40\n");
     write_text(dir + "/top.json", R"({"type": "trace", "trace": {"file": "top.trace"}})");
     require_usage_error(
         run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/top.json"),
-        "trace " + dir + "/top.trace: reaches byte 18446744073709551615 but the memory holds");
-    write_text(dir + "/wide.trace", "R 0x0 128\n");
+        "trace " + dir + "/top.trace:3: reaches byte 18446744073709551615 but the memory holds");
+    write_text(dir + "/wide.trace", "R 0x0\nR 0x0 128\nR 0x100 128\n");
     write_text(dir + "/wide_trace.json", R"({"type": "trace", "trace": {"file": "wide.trace"}})");
     require_usage_error(
         run_ohmvp("run --platform ohm_gpu_dram --workload " + dir + "/wide_trace.json"),
         "trace " + dir +
-            "/wide.trace: issues 128-byte requests; the memory serves at most one 64-byte burst "
+            "/wide.trace:2: issues 128-byte requests; the memory serves at most one 64-byte burst "
             "per request");
     write_text(dir + "/wide.json",
                R"({"traffic": {"pattern": "random", "base": 0, "range": 1099511627776}})");
@@ -314,6 +326,11 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "slices");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "(memory.channels is set in --set)");
+    require_usage_error(run_ohmvp("config --set gpu.l2.ways=3"),
+                        "ohmvp: --set: gpu.l2.size_bytes: 786432 bytes do not divide into 12 "
+                        "slices (memory channels x slices_per_channel) of whole 3-way sets");
+    require_usage_error(run_ohmvp("config --set gpu.l2.slices_per_channel=5"),
+                        "(gpu.l2.slices_per_channel is set in --set)");
     require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),
                         "ohmvp: --set: memory.dram.timing.tREFI_ns: expected more than tRFC_ns");
     require_usage_error(run_ohmvp("config -p ddr4_2400 --set memory.dram.timing.tRFC_ns=9000"),

@@ -80,6 +80,13 @@ TEST_CASE("cli: compare puts two runs side by side") {
     require_usage_error(
         run_ohmvp("compare " + dir + "/gto " + dir + "/lrr --json " + dir + "/gto/report.json"),
         "a report compared; it would be overwritten");
+    // Nor may the file the comparison is first written as, which is renamed over --json.
+    std::filesystem::copy_file(dir + "/lrr/report.json", dir + "/x.tmp",
+                               std::filesystem::copy_options::overwrite_existing);
+    require_usage_error(run_ohmvp("compare " + dir + "/gto " + dir + "/x.tmp --json " + dir + "/x"),
+                        "--json's temporary file " + dir + "/x.tmp is " + dir +
+                            "/x.tmp, a report compared; it would be overwritten");
+    CHECK(std::filesystem::exists(dir + "/x.tmp"));
     require_usage_error(
         run_ohmvp("compare " + dir + "/gto " + dir + "/none --json " + dir + "/bad.json"),
         "cannot read " + dir + "/none");

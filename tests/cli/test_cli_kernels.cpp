@@ -1593,6 +1593,19 @@ TEST_CASE("cli: bad kernel input is exit 2 naming the file and line") {
                                      dir +
                                      "/o/report.json.tmp are the same "
                                      "file"));
+    // A temporary file that cannot be written is found before the run (which would end at
+    // the time limit, exit code 1), not after it.
+    for (const std::string blocked : {"/b/report.json.tmp", "/b/dump/c.bin.tmp"}) {
+      std::filesystem::create_directories(dir + blocked);
+      const CliResult early =
+          run_ohmvp("run -q --out " + dir + "/b --dump " + dir + "/b/dump --time-limit 1ps");
+      INFO(early.output);
+      CHECK(early.exit_code == 2);
+      CHECK_THAT(early.output, Contains("temporary file " + dir + blocked +
+                                        ": a folder, not a file; the output is written there "
+                                        "first and renamed into place"));
+      std::filesystem::remove(dir + blocked);
+    }
     // A kernel the GPU's warps cannot run (tensor-core instructions need 32 lanes) is found
     // before the outputs are opened.
     const CliResult narrow = run_ohmvp("run -q --workload wmma_gemm --set gpu.warp_size=16 --out " +

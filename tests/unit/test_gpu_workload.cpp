@@ -209,6 +209,10 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        },
        {"buffers.c.init.file: cannot read"}},
       {[](nlohmann::json& w) {
+         w["buffers"]["c"]["init"] = {{"file", "/dev/null"}};
+       },
+       {"buffers.c.init.file: cannot read /dev/null: not a regular file"}},
+      {[](nlohmann::json& w) {
          w["launches"][0]["args"][2] = {{"buffer", "cc"}};
        },
        {"launches[0].args[2].buffer: no buffer named 'cc'", "did you mean 'c'"}},
