@@ -62,11 +62,12 @@ std::string MemorySystemConfig::capacity_text() const {
   switch (mode) {
     case MemoryMode::dram:
       parts = dram;
-      keys += ", memory.dram.geometry";
+      keys += ", memory.dram.geometry, memory." + std::string(bus_width_key());
       break;
     case MemoryMode::planar:
       parts = "(" + dram + " + " + far + ")";
-      keys += ", memory.dram.geometry, memory.xpoint.capacity_kib";
+      keys += ", memory.dram.geometry, memory." + std::string(bus_width_key()) +
+              ", memory.xpoint.capacity_kib";
       break;
     case MemoryMode::two_level:
       parts = far;
@@ -159,7 +160,8 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   const CapacityProblem problem =
       capacity_problem(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel());
   if (problem.text.empty()) return;
-  std::vector<std::string> others{reader.path() + ".dram.geometry"};
+  std::vector<std::string> others{reader.path() + ".dram.geometry",
+                                  reader.path() + "." + m.bus_width_key()};
   if (problem.pages) others.push_back(reader.path() + ".hetero.page_bytes");
   reader.child(m.is_paged() ? "host_memory" : "xpoint")
       .fail_against("capacity_kib", others, problem.text);

@@ -544,13 +544,13 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   SECTION("workload beyond the memory") {
     require_usage_error(run_ohmvp("run --platform ddr4_2400 --set memory.dram.geometry.rows=1024"),
                         "the memory holds 134217728 bytes: 1 channel x 134217728 bytes of DRAM "
-                        "(memory.channels, memory.dram.geometry)");
+                        "(memory.channels, memory.dram.geometry, memory.channel.lanes)");
     require_usage_error(
         run_ohmvp("run --platform ohm_base_planar --workload " +
                   shipped("testbenches/workloads/x16/backprop.json")),
         "x16/backprop.json: buffers: need 1245256 bytes but the memory holds 442368: 6 channels x "
         "(8192 bytes of DRAM + 65536 bytes of XPoint) (memory.channels, memory.dram.geometry, "
-        "memory.xpoint.capacity_kib)");
+        "memory.channel.device_lanes, memory.xpoint.capacity_kib)");
     require_usage_error(
         run_ohmvp("run --platform ohm_base_two_level --workload " +
                   shipped("testbenches/workloads/x16/spmv.json")),
