@@ -151,6 +151,38 @@ TEST_CASE("ptx errors: cvt roundings, .pred types and special-register widths as
   }
 }
 
+TEST_CASE("ptx errors: a variable named as an address is in the space the instruction reaches",
+          "[ptx]") {
+  const auto error_in = [](const std::string& instruction) {
+    return module_error(
+        ".const .align 4 .b32 cv[4];\n.global .align 4 .b32 gv[4];\n"
+        ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+        ".shared .align 4 .b32 sv[4];\n.local .align 4 .b32 lv[4];\n.param .b32 arg;\n" +
+        instruction + "\nret;\n}\n");
+  };
+  // As ptxas has it: generic accesses reach .global, .shared and .local variables.
+  for (const char* fine :
+       {"ld.u32 %r1, [gv];", "st.global.u32 [gv], %r1;", "ld.u32 %r1, [sv];",
+        "st.shared.u32 [sv], %r1;", "st.u32 [lv], %r1;", "ld.local.u32 %r1, [lv];",
+        "ld.const.u32 %r1, [cv];", "ld.param.u64 %rd1, [p];", "st.param.b32 [arg], %r1;",
+        "atom.shared.add.u32 %r1, [sv], 1;"}) {
+    INFO(fine);
+    CHECK(error_in(fine) == "no error");
+  }
+  CHECK(error_in("ld.u32 %r1, [cv];") ==
+        "snippet.ptx:13: 'cv' is a .const variable, which ld without a state space does not "
+        "reach (give .const) in 'ld.u32 %r1, [cv];'");
+  CHECK_THAT(error_in("ld.global.u32 %r1, [sv];"),
+             Catch::Contains("'sv' is a .shared variable, which ld.global does not reach"));
+  CHECK_THAT(error_in("ld.u64 %rd1, [p];"),
+             Catch::Contains("'p' is a .param variable, which ld without a state space"));
+  CHECK_THAT(error_in("st.const.u32 [cv], %r1;"),
+             Catch::Contains("'cv' is a .const variable: .const memory is read only"));
+  CHECK_THAT(error_in("st.param.u64 [p], %rd1;"),
+             Catch::Contains("'p' is a .param variable, an input of the function: it cannot be "
+                             "written"));
+}
+
 TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach it", "[ptx]") {
   CHECK(kernel_refusal("vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;") ==
         "snippet.ptx:8: kernel 'k' cannot run 'vadd4.u32.u32.u32.sat %r1, %r2, %r3, %r1;': "
@@ -418,10 +450,10 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
   CHECK(accepted("add.u32 %hh1, %hh2, %u1;"));
   CHECK(accepted("add.f16x2 %r1, %hh1, %r2;"));
   // ld, st and cvt take wider registers (chopped or extended); a float type a bit-size one only.
-  CHECK(accepted("ld.global.u8 %r1, [p];"));
-  CHECK(accepted("ld.global.s16 %sd1, [p];"));
-  CHECK(accepted("ld.global.f32 %rd1, [p];"));
-  CHECK(accepted("st.global.b16 [p], %f1;"));
+  CHECK(accepted("ld.global.u8 %r1, [%rd3];"));
+  CHECK(accepted("ld.global.s16 %sd1, [%rd3];"));
+  CHECK(accepted("ld.global.f32 %rd1, [%rd3];"));
+  CHECK(accepted("st.global.b16 [%rd3], %f1;"));
   CHECK(accepted("cvt.u16.u32 %r1, %rd1;"));
   CHECK(accepted("cvt.rn.f16.f32 %rs1, %f1;"));
   CHECK(error_of("ld.global.u16 %f1, [p];").find("'%f1' is a .f32 register") != std::string::npos);
@@ -431,9 +463,9 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
   CHECK(
       error_of("mov.b64 %rd1, {%rs1, %rs2};").find("'%rs1' is a .b16 register, expected a .b32") !=
       std::string::npos);
-  CHECK(accepted("ld.global.v2.f32 {%r1, %f1}, [p];"));
-  CHECK(accepted("ld.global.v2.f32 {%u1, %u2}, [p];"));
-  CHECK(accepted("ld.global.v2.u16 {%r1, %u1}, [p];"));
+  CHECK(accepted("ld.global.v2.f32 {%r1, %f1}, [%rd3];"));
+  CHECK(accepted("ld.global.v2.f32 {%u1, %u2}, [%rd3];"));
+  CHECK(accepted("ld.global.v2.u16 {%r1, %u1}, [%rd3];"));
   CHECK(error_of("ld.global.v2.s32 {%f1, %f2}, [p];") ==
         "snippet.ptx:8: operand 1 is a vector of .f32 registers, expected .s32 values in "
         "'ld.global.v2.s32 {%f1, %f2}, [p];'");
@@ -457,7 +489,7 @@ TEST_CASE("ptx errors: a register's declared type agrees with its place", "[ptx]
   CHECK(accepted("ld.shared.u32 %r1, [%r2+4];"));
   CHECK(accepted("ld.global.u32 %r1, [%rd1];"));
   // '_' discards an element written, but a vector that is read cannot hold it.
-  CHECK(accepted("ld.global.v2.b32 {%r1, _}, [p];"));
+  CHECK(accepted("ld.global.v2.b32 {%r1, _}, [%rd3];"));
   CHECK(accepted("mov.b64 {%r1, _}, %rd1;"));
   CHECK(error_of("st.global.v2.b32 [p], {%r1, _};") ==
         "snippet.ptx:8: operand 2 is read: its element 2 cannot be '_' in "

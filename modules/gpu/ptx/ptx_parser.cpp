@@ -1022,6 +1022,7 @@ class Parser {
         if (raw.zero_elements != 0) give_zero_elements(raw, word, line);
       try {
         decode_instruction(word, operands, function, inst);
+        check_symbol_space(inst, function, line);
       } catch (const DecodeError& error) {
         if (!error.unsupported) fail(line, error.message);
         keep_unsupported(inst, error.message, first_token);
@@ -1034,6 +1035,42 @@ class Parser {
     }
     expect(';');
     function.instructions.push_back(std::move(inst));
+  }
+
+  // A variable named as an address ([x]) is in the space the instruction reaches, as ptxas has
+  // it: .global, .shared and .local variables in theirs or through a generic access; .const and
+  // .param ones read with ld.const and ld.param only; a function's own parameters never written.
+  void check_symbol_space(const Instruction& inst, const Function& function, uint32_t line) const {
+    const bool write = inst.op == Opcode::st;
+    const bool read = inst.op == Opcode::ld || inst.op == Opcode::ldu;
+    if (!write && !read && inst.op != Opcode::atom && inst.op != Opcode::red &&
+        inst.op != Opcode::prefetch)
+      return;
+    for (uint32_t i = 0; i < inst.operand_count; ++i) {
+      const Operand& operand = inst.operands[i];
+      if (operand.kind != Operand::Kind::address || operand.symbol >= m_module.symbols.size())
+        continue;
+      const Symbol& symbol = m_module.symbols[operand.symbol];
+      const std::string what =
+          "'" + symbol.name + "' is a ." + std::string(space_name(symbol.space)) + " variable";
+      const bool input = symbol.space == StateSpace::param &&
+                         std::find(function.params.begin(), function.params.end(),
+                                   operand.symbol) != function.params.end();
+      if (write && symbol.space == StateSpace::const_)
+        fail(line, what + ": .const memory is read only");
+      if (write && input) fail(line, what + ", an input of the function: it cannot be written");
+      const bool generic_reaches = symbol.space == StateSpace::global ||
+                                   symbol.space == StateSpace::shared ||
+                                   symbol.space == StateSpace::local;
+      const bool reaches =
+          inst.space == symbol.space || (inst.space == StateSpace::generic && generic_reaches);
+      if (!reaches)
+        fail(line, what + ", which " + std::string(opcode_name(inst.op)) +
+                       (inst.space == StateSpace::generic
+                            ? " without a state space does not reach (give ." +
+                                  std::string(space_name(symbol.space)) + ")"
+                            : "." + std::string(space_name(inst.space)) + " does not reach"));
+    }
   }
 
   // A label without its ':', or an instruction without operands that lacks its ';', runs into
