@@ -410,6 +410,9 @@ PlatformConfig parse_platform(const ConfigDocument& document) {
     platform.fail("name", "is empty; expected the platform's name (or leave it out: the file's)");
   platform.get("description", config.description);
   platform.get("default_workload", config.default_workload);
+  if (platform.has("default_workload") && config.default_workload.empty())
+    platform.fail("default_workload",
+                  "is empty; expected a workload name or a path to a .json file");
   platform.finish();
   if (config.name.empty()) config.name = document.file().stem().string();
   parse_memory(root.child("memory"), config.memory);

@@ -28,6 +28,10 @@ uint64_t parse_quantity(const std::string& text, const QuantityUnit* units, size
   const double quantity = value * scale;
   if (!(quantity >= 1.0) || quantity > 9.2e18)
     throw std::invalid_argument("'" + text + "': " + range);
+  // The smallest unit is the resolution: 1.5ps names no instant, 1.5B no size.
+  const double whole = std::round(quantity);
+  if (std::fabs(quantity - whole) > 1e-9 * whole)
+    throw std::invalid_argument("'" + text + "': not a whole number of " + units[0].first);
   return static_cast<uint64_t>(std::llround(quantity));
 }
 

@@ -442,10 +442,20 @@ void Runtime::device_side_copy_time(uint64_t bytes_moved) {
   advance_to(now_ps() + static_cast<uint64_t>(std::llround(ns * 1000.0)));
 }
 
-void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
-  raise_fault();
+void Runtime::check_device_copy(uint64_t destination, uint64_t source, uint64_t bytes) const {
   check_range(source, bytes, "device copy source");
   check_range(destination, bytes, "device copy destination");
+  if (bytes != 0 && source < destination + bytes && destination < source + bytes)
+    throw std::invalid_argument("device copy: the source [" + hex_text(source) + ", " +
+                                hex_text(source + bytes) + ") and the destination [" +
+                                hex_text(destination) + ", " + hex_text(destination + bytes) +
+                                ") overlap; a device copy's may not (CUDA leaves such a copy "
+                                "undefined)");
+}
+
+void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
+  raise_fault();
+  check_device_copy(destination, source, bytes);
   quiesce();
   std::vector<uint8_t> staging(bytes);
   read_bytes(source, staging.data(), bytes);

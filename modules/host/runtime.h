@@ -369,6 +369,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // std::invalid_argument when a call that moves `bytes` of host memory is given none.
   static void check_host_pointer(const void* pointer, uint64_t bytes, const char* what);
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;
+  // Both ranges in allocations, not overlapping: std::invalid_argument otherwise.
+  void check_device_copy(uint64_t destination, uint64_t source, uint64_t bytes) const;
   // std::invalid_argument naming `what` unless the range lies in one managed allocation.
   void check_managed_range(uint64_t address, uint64_t bytes, const char* what) const;
   bool mapped(uint64_t address, uint64_t bytes) const;

@@ -174,14 +174,8 @@ void Runtime::memset_elements_async(uint64_t destination, uint32_t value, unsign
 void Runtime::copy_on_device_async(uint64_t destination, uint64_t source, uint64_t bytes,
                                    StreamId stream) {
   before_async_work(stream, "device copy");
-  check_range(source, bytes, "device copy source");
-  check_range(destination, bytes, "device copy destination");
+  check_device_copy(destination, source, bytes);
   if (bytes == 0) return;
-  if (source < destination + bytes && destination < source + bytes)
-    throw std::invalid_argument("device copy: the source [" + hex_text(source) + ", " +
-                                hex_text(source + bytes) + ") and the destination [" +
-                                hex_text(destination) + ", " + hex_text(destination + bytes) +
-                                ") overlap; an asynchronous copy's may not");
   if (managed(source) || managed(destination)) return copy_on_device(destination, source, bytes);
   auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::on_device, destination, bytes);
   copy->device_source = source;

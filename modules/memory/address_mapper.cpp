@@ -57,6 +57,8 @@ std::string scheme_with(const std::vector<std::string>& tokens, const std::strin
 void parse(const ConfigReader& reader, AddressMappingConfig& config) {
   const bool has_scheme = reader.has("scheme");
   reader.get("scheme", config.scheme);
+  if (has_scheme && config.scheme.empty())
+    reader.fail("scheme", "is empty; expected fields in order, such as \"row:bank:column\"");
   config.scheme_given = config.scheme_given || has_scheme;
   const std::pair<const char*, std::vector<uint64_t>*> lists[] = {
       {"column", &config.column_bits},

@@ -263,7 +263,9 @@ TEST_CASE("streams: a device-to-device copy reads each part, then writes it") {
 
   // Overlapping ranges are refused; managed memory is copied as the synchronous call does.
   CHECK_THROWS_WITH(cuda.copy_on_device_async(source + 64, source, 128, stream),
-                    Catch::Contains("overlap; an asynchronous copy's may not"));
+                    Catch::Contains("overlap; a device copy's may not"));
+  CHECK_THROWS_WITH(cuda.copy_on_device(source, source + 64, 128),
+                    Catch::Contains("overlap; a device copy's may not"));
   CHECK_THROWS_AS(cuda.copy_on_device_async(source, 16, 128, stream), std::invalid_argument);
   const uint64_t managed = cuda.malloc_managed(4096);
   cuda.copy_on_device_async(managed, source, 4096, stream);

@@ -321,6 +321,18 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "memory.hetero: only when memory.mode is \"planar\", \"two_level\" or "
                         "\"paged\"; memory.mode is not set and defaults to \"dram\"; "
                         "memory.hetero.mode does not set the mode, memory.mode does");
+    // An empty name is said to be empty, not matched against the names.
+    write_text(dir + "/empty_names.json",
+               R"({"extends": "platforms/gpu_small", "platform": {"default_workload": ""}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/empty_names.json"),
+                        "platform.default_workload: is empty; expected a workload name or a path "
+                        "to a .json file");
+    write_text(dir + "/empty_names.json",
+               R"({"extends": "platforms/ddr4_2400",
+                   "memory": {"controller": {"address_mapping": {"scheme": ""}}}})");
+    require_usage_error(run_ohmvp("config --platform " + dir + "/empty_names.json"),
+                        "memory.controller.address_mapping.scheme: is empty; expected fields in "
+                        "order, such as \"row:bank:column\"");
     require_usage_error(run_ohmvp("config --set memory.channels=5"),
                         "ohmvp: --set: gpu.l2.size_bytes: 786432 bytes do not divide into 10 "
                         "slices");

@@ -1408,6 +1408,9 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
     CHECK(refused.exit_code == 2);
     CHECK_THAT(refused.output, Contains(std::string("--time-limit '") + bad + "'"));
   }
+  // Below the resolution: named so, not rounded to 2 ps.
+  CHECK_THAT(run_ohmvp("run -q --workload " + workload + " --time-limit 1.5ps").output,
+             Contains("--time-limit '1.5ps': not a whole number of ps"));
   // Memory traffic takes a limit only when one is given (random_mix ends at 617 us).
   const CliResult traffic =
       run_ohmvp("run -q -p ddr4_2400 -w random_mix --time-limit 100us --out " +
@@ -1980,7 +1983,8 @@ TEST_CASE("cli: a cooperative launch synchronises its whole grid; a plain launch
   CHECK_THAT(plain.output, Contains("device fault in kernel 'rotate_twice'") &&
                                Contains("trap (the code reads cooperative groups' grid "
                                         "workspace: this_grid().sync() traps unless the launch "
-                                        "is cooperative"));
+                                        "is cooperative: a workload launch's \"cooperative\": "
+                                        "true, LaunchConfig::cooperative in C++"));
   // A grid that cannot be resident at once is refused before it runs.
   const CliResult too_large = workload("rotate_twice", 100000, true, rotate_args);
   CHECK(too_large.exit_code == 2);

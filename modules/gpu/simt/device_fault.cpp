@@ -133,7 +133,8 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
       reads_grid_workspace(module.functions[fault.function]))
     message +=
         " (the code reads cooperative groups' grid workspace: this_grid().sync() traps unless "
-        "the launch is cooperative, \"cooperative\": true)";
+        "the launch is cooperative: a workload launch's \"cooperative\": true, "
+        "LaunchConfig::cooperative in C++, cudaLaunchCooperativeKernel in CUDA)";
   if (fault.detail && *fault.detail) message += std::string(": ") + fault.detail;
   message += " at CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
              std::to_string(cta.z) + ") thread (" + std::to_string(thread.x) + "," +
