@@ -237,10 +237,11 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         "monitor",
         [&] {
           const uint64_t kernels = platform.stats().find_counter("gpu", "launches")->value();
-          // An issued instruction or a finished CTA is progress too: a kernel that computes for
-          // long without touching memory is not stuck.
+          // An issued instruction, a finished CTA or a packet on the crossbar is progress too: a
+          // kernel that computes for long without touching memory, or waits for data a slow
+          // crossbar carries, is not stuck.
           const uint64_t progress = kernels + platform.gpu().warp_instructions_issued() +
-                                    platform.gpu().ctas_done() +
+                                    platform.gpu().ctas_done() + platform.gpu().crossbar_packets() +
                                     platform.memory().device_operations();
           // A page crossing a slow host link, or a far fault waiting for its batch, is a wait,
           // not a stall.

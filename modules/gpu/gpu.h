@@ -73,6 +73,8 @@ class Gpu : public sc_core::sc_module, public CycleLoop::Client {
   uint64_t ctas_done() const { return m_ctas_done; }
   // Warp instructions the SMs have issued so far (the `gpu` totals are summed at a launch's end).
   uint64_t warp_instructions_issued() const;
+  // Packets the crossbar has started carrying: data moving between the SMs and the L2.
+  uint64_t crossbar_packets() const { return m_crossbar->packets(); }
   // The kernels of the grids running now, in the order they started.
   std::vector<std::string> running_kernels() const;
 

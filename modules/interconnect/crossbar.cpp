@@ -179,6 +179,10 @@ bool Crossbar::admit(Path& path, uint32_t input, uint32_t output, tlm::tlm_gener
   return true;
 }
 
+uint64_t Crossbar::packets() const {
+  return m_stats->requests.value() + m_stats->responses.value();
+}
+
 void Crossbar::release_output(Path& path, uint32_t output) {
   Output& o = path.outputs[output];
   o.blocked = false;

@@ -44,6 +44,8 @@ class Crossbar : public sc_core::sc_module {
 
   uint32_t slice_of(uint64_t address) const { return m_map.channel_of(address); }
   bool idle() const;
+  // Requests and responses started across so far: progress a run monitor can see.
+  uint64_t packets() const;
 
  private:
   struct Packet {

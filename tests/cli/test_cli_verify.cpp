@@ -50,6 +50,19 @@ TEST_CASE("cli: Origin on its slowest channel pages every page in and verifies")
   }
 }
 
+TEST_CASE("cli: a crossbar slow enough to leave the memory idle for a millisecond is no deadlock") {
+  // A 32-byte sector holds a port for 32 us at 1 byte a 1 us cycle: for over 1 ms no warp
+  // issues and the memory is idle, while the crossbar carries the data the warps wait for.
+  const std::string dir = scratch_dir("verify_slow_crossbar");
+  const CliResult run = run_ohmvp(
+      "run -q -p hetero_two_level -w saxpy --set gpu.crossbar.bytes_per_cycle_per_port=1 "
+      "--set gpu.core_clock_mhz=1 --verify --out " +
+      dir);
+  INFO(run.output);
+  CHECK(run.exit_code == 0);
+  CHECK(verification_of(dir)["matches"] == true);
+}
+
 TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing its report") {
   // vecadd with its inputs among the outputs: at a forced BER of 1e-2 a swap carries some of b
   // out of DRAM with flips that SEC-DED can only detect, so b no longer holds what was copied in.
