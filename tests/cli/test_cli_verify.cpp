@@ -16,6 +16,14 @@ nlohmann::json verification_of(const std::string& dir) {
   return nlohmann::json::parse(read_text(dir + "/report.json"))["verification"];
 }
 
+// `ohmvp run -q <arguments> --verify --out <dir>` ends well, its outputs matching the reference.
+void check_verified_run(const std::string& arguments, const std::string& dir) {
+  const CliResult run = run_ohmvp("run -q " + arguments + " --verify --out " + dir);
+  INFO(run.output);
+  CHECK(run.exit_code == 0);
+  CHECK(verification_of(dir)["matches"] == true);
+}
+
 }  // namespace
 
 TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
@@ -38,29 +46,18 @@ TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
 TEST_CASE("cli: Origin on its slowest channel pages every page in and verifies") {
   // One burst takes 1.6 us at 0.01 Gb/s: a page crosses PCIe before the clean page it replaces
   // has drained its requests, and must still be filled.
-  for (const char* platform : {"origin_planar", "origin_two_level"}) {
-    const std::string dir = scratch_dir(std::string("verify_slow_") + platform);
-    const CliResult run = run_ohmvp(std::string("run -q -p ") + platform +
-                                    " -w vecadd --set memory.channel.rate_gbps=0.01 --verify "
-                                    "--out " +
-                                    dir);
-    INFO(run.output);
-    CHECK(run.exit_code == 0);
-    CHECK(verification_of(dir)["matches"] == true);
-  }
+  for (const std::string platform : {"origin_planar", "origin_two_level"})
+    check_verified_run("-p " + platform + " -w vecadd --set memory.channel.rate_gbps=0.01",
+                       scratch_dir("verify_slow_" + platform));
 }
 
 TEST_CASE("cli: a crossbar slow enough to leave the memory idle for a millisecond is no deadlock") {
   // A 32-byte sector holds a port for 32 us at 1 byte a 1 us cycle: for over 1 ms no warp
   // issues and the memory is idle, while the crossbar carries the data the warps wait for.
-  const std::string dir = scratch_dir("verify_slow_crossbar");
-  const CliResult run = run_ohmvp(
-      "run -q -p hetero_two_level -w saxpy --set gpu.crossbar.bytes_per_cycle_per_port=1 "
-      "--set gpu.core_clock_mhz=1 --verify --out " +
-      dir);
-  INFO(run.output);
-  CHECK(run.exit_code == 0);
-  CHECK(verification_of(dir)["matches"] == true);
+  check_verified_run(
+      "-p hetero_two_level -w saxpy --set gpu.crossbar.bytes_per_cycle_per_port=1 "
+      "--set gpu.core_clock_mhz=1",
+      scratch_dir("verify_slow_crossbar"));
 }
 
 TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing its report") {
