@@ -59,15 +59,15 @@ std::string MemorySystemConfig::capacity_text() const {
   const std::string far = std::to_string(far_bytes_per_channel()) +
                           (is_paged() ? " bytes of host memory" : " bytes of XPoint");
   std::string parts, keys = "memory.channels";
+  const std::string dram_keys = ", memory.dram.geometry, memory." + std::string(bus_width_key());
   switch (mode) {
     case MemoryMode::dram:
       parts = dram;
-      keys += ", memory.dram.geometry, memory." + std::string(bus_width_key());
+      keys += dram_keys;
       break;
     case MemoryMode::planar:
       parts = "(" + dram + " + " + far + ")";
-      keys += ", memory.dram.geometry, memory." + std::string(bus_width_key()) +
-              ", memory.xpoint.capacity_kib";
+      keys += dram_keys + ", memory.xpoint.capacity_kib";
       break;
     case MemoryMode::two_level:
       parts = far;

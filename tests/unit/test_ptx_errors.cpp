@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <initializer_list>
 
 #include "modules/common/errors.h"
 #include "modules/gpu/simt/kernel_layout.h"
@@ -32,6 +33,14 @@ std::string error_of(const std::string& body) {
       ".reg .b32 %r<4>; .reg .b16 %rs<4>; .reg .b64 %rd<4>; .reg .f32 %f<4>; .reg .f64 %fd<4>; "
       ".reg .u32 %u<4>; .reg .s64 %sd<4>; .reg .f16x2 %hh<4>;\n" +
       body + "\n}\n");
+}
+
+// Each of `bodies` loads as the body of error_of's kernel (the one that does not is named).
+void check_all_load(std::initializer_list<const char*> bodies) {
+  for (const char* body : bodies) {
+    INFO(body);
+    CHECK(error_of(body) == "no error");
+  }
 }
 
 }  // namespace
@@ -115,23 +124,17 @@ TEST_CASE("ptx errors: cvt roundings, .pred types and special-register widths as
              Catch::Contains("cvt.f32.f32 takes no .rn (a float of the same size rounds only"));
   CHECK_THAT(error_of("cvt.rn.s32.f32 %r1, %f1;"), Catch::Contains("needs an integer rounding"));
   CHECK_THAT(error_of("cvt.rni.f32.s32 %f1, %r1;"), Catch::Contains("needs a rounding modifier"));
-  for (const char* fine :
-       {"cvt.rzi.s32.f32 %r1, %f1;", "cvt.rn.f32.s32 %f1, %r1;", "cvt.rn.f32.f64 %f1, %fd1;",
-        "cvt.f64.f32 %fd1, %f1;", "cvt.f32.f32 %f1, %f2;", "cvt.rni.f32.f32 %f1, %f2;",
-        "cvt.sat.s32.s64 %r1, %rd1;", "cvt.u64.u32 %rd1, %r1;"}) {
-    INFO(fine);
-    CHECK(error_of(fine) == "no error");
-  }
+  check_all_load({"cvt.rzi.s32.f32 %r1, %f1;", "cvt.rn.f32.s32 %f1, %r1;",
+                  "cvt.rn.f32.f64 %f1, %fd1;", "cvt.f64.f32 %fd1, %f1;", "cvt.f32.f32 %f1, %f2;",
+                  "cvt.rni.f32.f32 %f1, %f2;", "cvt.sat.s32.s64 %r1, %rd1;",
+                  "cvt.u64.u32 %rd1, %r1;"});
   // Only the predicate instructions take .pred.
   CHECK_THAT(error_of("ld.global.pred %p1, [%rd1];"),
              Catch::Contains("ld takes no .pred (only mov, and, or, xor, not, vote and bar.red"));
   CHECK_THAT(error_of("st.global.pred [%rd1], %p1;"), Catch::Contains("st takes no .pred"));
   CHECK_THAT(error_of("add.pred %p1, %p0, %p1;"), Catch::Contains("add takes no .pred"));
-  for (const char* fine : {"and.pred %p1, %p0, %p1;", "not.pred %p1, %p0;",
-                           "vote.sync.all.pred %p1, %p0, -1;", "bar.red.and.pred %p1, 0, %p0;"}) {
-    INFO(fine);
-    CHECK(error_of(fine) == "no error");
-  }
+  check_all_load({"and.pred %p1, %p0, %p1;", "not.pred %p1, %p0;",
+                  "vote.sync.all.pred %p1, %p0, -1;", "bar.red.and.pred %p1, 0, %p0;"});
   // %clock64 and %globaltimer are 64-bit, %gridid either, the rest 32 (or 16 for %tid and kin).
   CHECK_THAT(error_of("mov.u32 %r1, %clock64;"),
              Catch::Contains("mov.u32 cannot read %clock64, a .u64 register"));
@@ -143,12 +146,9 @@ TEST_CASE("ptx errors: cvt roundings, .pred types and special-register widths as
                              "integer"));
   CHECK_THAT(error_of("cvt.rn.f32.u32 %f1, %tid.x;"),
              Catch::Contains("cvt.f32.u32 cannot take %tid"));
-  for (const char* fine :
-       {"mov.u64 %rd1, %clock64;", "mov.u32 %r1, %gridid;", "mov.u64 %rd1, %gridid;",
-        "mov.u16 %rs1, %ctaid.y;", "cvt.u32.u64 %r1, %clock64;", "cvt.u64.u32 %rd1, %laneid;"}) {
-    INFO(fine);
-    CHECK(error_of(fine) == "no error");
-  }
+  check_all_load({"mov.u64 %rd1, %clock64;", "mov.u32 %r1, %gridid;", "mov.u64 %rd1, %gridid;",
+                  "mov.u16 %rs1, %ctaid.y;", "cvt.u32.u64 %r1, %clock64;",
+                  "cvt.u64.u32 %rd1, %laneid;"});
 }
 
 TEST_CASE("ptx errors: a variable named as an address is in the space the instruction reaches",
@@ -644,18 +644,14 @@ TEST_CASE("ptx errors: surface texture and gather forms the model does not run",
             .find("tld4 takes .f32 coordinates") != std::string::npos);
   CHECK(error_of("tld4.b.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2}];") == "no error");
   // The layered and cubemap forms nvcc writes for tex1DLayered ... surfCubemapwrite.
-  for (const char* form :
-       {"tex.a1d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2}];",
-        "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
-        "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
-        "tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f1, %f2, %f3}];",
-        "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
-        "tld4.a.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
-        "suld.b.a1d.b32.trap {%r3}, [%rd1, {%r1, %r2}];",
-        "sust.b.a2d.v2.b32.trap [%rd1, {%r1, %r2, %r3, %r3}], {%r2, %r3};"}) {
-    INFO(form);
-    CHECK(error_of(form) == "no error");
-  }
+  check_all_load({"tex.a1d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2}];",
+                  "tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
+                  "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
+                  "tex.acube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f1, %f2, %f3}];",
+                  "tld4.r.a2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%r1, %f2, %f3, %f3}];",
+                  "tld4.a.cube.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f1, %f2, %f3, %f3}];",
+                  "suld.b.a1d.b32.trap {%r3}, [%rd1, {%r1, %r2}];",
+                  "sust.b.a2d.v2.b32.trap [%rd1, {%r1, %r2, %r3, %r3}], {%r2, %r3};"});
   // v4.b8 data in 16-bit registers, as nvcc writes surf3Dread<uchar4>.
   CHECK(error_of("suld.b.3d.v4.b8.clamp {%rs1, %rs2, %rs3, %rs1}, [%rd1, {%r1, %r2, %r3, %r3}];") ==
         "no error");
