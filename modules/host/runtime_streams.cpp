@@ -21,6 +21,11 @@ struct Runtime::AsyncCopy {
   enum class Kind { to_device, to_host, memset, on_device, prefetch };
   AsyncCopy(Kind what, uint64_t address, uint64_t length)
       : kind(what), device(address), bytes(length) {}
+  // How many copy-engine parts of a copy on the device or a memset are outstanding at once: two
+  // keep the engine's window of lines full while one is answered. A copy to the host keeps one
+  // more, so that while one part crosses the link the next waits on it and a third is read: the
+  // link never waits for the engine, and the copy moves at the link's rate.
+  uint64_t parts_outstanding() const { return kind == Kind::to_host ? 3 : 2; }
   Kind kind;
   StreamOrder::WorkId work = 0;
   uint64_t device = 0;              // on_device: the destination
@@ -35,14 +40,6 @@ struct Runtime::AsyncCopy {
   bool on_link = false;  // to_host: a part has crossed PCIe (the copy's latency is paid)
   bool abandoned = false;  // a launch faulted meanwhile: the parts still on their way do nothing
 };
-
-namespace {
-
-// How many copy-engine parts of a copy to the host or a memset are outstanding at once: two
-// keep the engine's window of lines full while one is answered.
-constexpr uint64_t parts_outstanding = 2;
-
-}  // namespace
 
 StreamOrder::WorkId Runtime::add_work(StreamId stream, StreamWork work,
                                       std::optional<StreamOrder::WorkId> also) {
@@ -260,7 +257,7 @@ void Runtime::start_copy_to_device(const std::shared_ptr<AsyncCopy>& copy) {
 
 void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
   while (!copy->abandoned && copy->issued < copy->bytes &&
-         copy->issued - copy->landed < parts_outstanding * async_copy_part_bytes) {
+         copy->issued - copy->landed < copy->parts_outstanding() * async_copy_part_bytes) {
     const uint64_t offset = copy->issued;
     const uint64_t bytes = std::min(async_copy_part_bytes, copy->bytes - offset);
     copy->issued += bytes;

@@ -59,6 +59,7 @@ class PcieLink {
   uint64_t load(uint64_t now_ps, uint64_t bytes, uint32_t packets);
   uint64_t store(uint64_t now_ps, uint64_t bytes, uint32_t packets);
 
+  const PcieLinkConfig& config() const { return m_config; }
   uint64_t bytes(Direction direction) const { return m_bytes[index(direction)]; }
   uint64_t busy_ps(Direction direction) const { return m_busy_ps[index(direction)]; }
   // From now on every transfer's time on the link is added to `busy` as well.

@@ -4,7 +4,8 @@
 // fault, or a launch from the device that cannot be made, stops the kernels beside it; a
 // non-blocking stream's kernel runs beside the default stream's work and synchronous copies; a
 // stream of greater priority has its kernels' CTAs dispatched, and its grids placed, first; a
-// grid that starts beside a running one does not read its SM's L1 lines from before its start.
+// grid that starts beside a running one does not read its SM's L1 lines from before its start;
+// an asynchronous copy to the host crosses PCIe as fast as one to the device.
 // One platform for the whole executable (SystemC elaborates once); the test cases run in file
 // order.
 #include <algorithm>
@@ -457,4 +458,31 @@ TEST_CASE(
           return run.start_cycle > high->start_cycle;
         }) == 1);
   CHECK(high->start_cycle > runs.front().start_cycle);
+}
+
+TEST_CASE("concurrent kernels: an asynchronous copy to the host moves at the link's rate") {
+  Runtime& cuda = platform().runtime();
+  constexpr uint64_t bytes = 1 << 20;  // 256 parts
+  std::vector<uint8_t> host(bytes);
+  for (uint64_t i = 0; i < bytes; ++i) host[i] = static_cast<uint8_t>(i * 7 + i / 4096);
+  const std::vector<uint8_t> sent = host;
+  const uint64_t device = cuda.malloc(bytes);
+  const auto stream = cuda.create_stream();
+  const auto timed = [&](auto copy) {
+    const uint64_t start = sc_core::sc_time_stamp().value();
+    copy();
+    cuda.stream_synchronize(stream);
+    return sc_core::sc_time_stamp().value() - start;
+  };
+  const uint64_t in = timed([&] { cuda.copy_to_device_async(device, host.data(), bytes, stream); });
+  std::fill(host.begin(), host.end(), 0);
+  const uint64_t out = timed([&] { cuda.copy_to_host_async(host.data(), device, bytes, stream); });
+  // Both cross the link back to back and differ only in the copy engine's work on one part (the
+  // first read or the last write): the link never waits for the engine to read the next part.
+  const ohmvp::PcieLinkConfig& link = cuda.pcie().config();
+  CHECK(out < in + link.transfer_ps(Runtime::async_copy_part_bytes) - link.transfer_ps(0));
+  CHECK(in < out + link.transfer_ps(Runtime::async_copy_part_bytes) - link.transfer_ps(0));
+  CHECK(host == sent);
+  cuda.destroy_stream(stream);
+  cuda.free(device);
 }
