@@ -34,6 +34,8 @@ class ManagedSpace {
     uint32_t chunk = 0;         // the chunk of its memory
     std::vector<bool> pages;    // per page: its bytes are there
     bool written_back = false;  // host memory has them too: the chunk may be reclaimed
+    // Which copy this is: a write-back of an earlier copy in the same chunk lands for none.
+    uint64_t serial = 0;
   };
   struct Block {
     std::optional<uint32_t> chunk;  // the chunk of GPU memory backing it, if any

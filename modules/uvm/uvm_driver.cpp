@@ -142,6 +142,7 @@ void UvmDriver::serve_remote(uint64_t address, gpu::Sm& sm, gpu::LdstUnit::Outbo
           host[i] = data[i];
       }
     }
+    if (write) host_page_written(m_space.block_number(address), m_space.page_in_block(address));
     request.set_response_status(tlm::TLM_OK_RESPONSE);
     sm.remote_response(request);
   });
@@ -319,8 +320,9 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
       here.push_back(fault);
     }
   }
-  // Requests still on their way to or from this block's pages in host memory finish first.
-  if (!here.empty() && state.remote_in_flight > 0) return false;
+  // Requests still on their way to or from this block's pages in host memory finish first (a
+  // prefetch leaves the block where it is).
+  if ((!here.empty() || wanted != nullptr) && state.remote_in_flight > 0) return false;
   state.wanted_here = false;
   auto serving = std::make_shared<Serving>();
   serving->block = block;
@@ -385,13 +387,8 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
     release_if_unused(harvested.peer, harvested.chunk);
   }
   std::vector<bool> from_host(pages.size());
-  for (size_t p = 0; p < pages.size(); ++p) {
-    from_host[p] = pages[p] && !from_peer[p];
-    if (from_host[p] && state.read_mostly[p]) {
-      state.duplicated[p] = true;
-      m_stats->pages_duplicated.inc();
-    }
-  }
+  for (size_t p = 0; p < pages.size(); ++p) from_host[p] = pages[p] && !from_peer[p];
+  duplicate_read_mostly(state, from_host);
   std::vector<std::optional<uint32_t>> staging(m_peers.size());  // per yielding GPU
   for (const auto& [first, count] : runs_of(from_host)) {
     ++m_batch_moves;
@@ -410,6 +407,15 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
   m_faults_in_service += faults.size();
   m_serving.push_back(serving);
   return true;
+}
+
+void UvmDriver::duplicate_read_mostly(ManagedSpace::Block& block,
+                                      const std::vector<bool>& from_host) {
+  for (size_t p = 0; p < from_host.size(); ++p) {
+    if (!from_host[p] || !block.read_mostly[p]) continue;
+    block.duplicated[p] = true;
+    m_stats->pages_duplicated.inc();
+  }
 }
 
 bool UvmDriver::within_limit() const {

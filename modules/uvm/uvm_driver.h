@@ -235,11 +235,18 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // memHarvester's multi-path prefetcher, at a batch whose faults span blocks `first` to
   // `last`: along the faults' direction (against the previous batch's), the blocks
   // multi_path_stride apart up to multi_path_chunks of them ahead move in the background, those in
-  // host memory to a neighbour (unless harvesting GPUs outnumber yielding ones), those on a
-  // neighbour to this GPU (into free chunks only).
+  // host memory to a neighbour (to this GPU when harvesting GPUs outnumber yielding ones), those
+  // on a neighbour to this GPU (to this GPU into free chunks only).
   void multi_path_prefetch(uint64_t first, uint64_t last);
   void prefetch_to_peer(uint64_t block);
   void prefetch_from_peer(uint64_t block);
+  // Host memory to a free chunk of this GPU (the prefetcher's path when harvesting GPUs
+  // outnumber yielding ones).
+  void prefetch_from_host(uint64_t block);
+  // Read-mostly pages among `from_host`, about to come from host memory, keep their host copy.
+  void duplicate_read_mostly(ManagedSpace::Block& block, const std::vector<bool>& from_host);
+  // A GPU store landed in host memory on `page` of `block`: a neighbour's copy of it is stale.
+  void host_page_written(uint64_t block, uint64_t page);
   // A chunk of neighbour `peer` freed of a block written back to host memory (removable: freed
   // without a copy), least recently allocated first; none when it holds no such chunk.
   // `keep`'s blocks are spared.
@@ -263,6 +270,8 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.
   bool holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const;
+  // Whether `copy` is still the block's copy on a neighbour (not one made there since).
+  bool holds(uint64_t block, const ManagedSpace::Harvested& copy) const;
   // Frees the neighbour's chunk once no block lies there and nothing reads it.
   void release_if_unused(uint32_t peer, uint32_t peer_chunk);
   // Forgets where `block` was harvested (host memory has, or will get, its bytes).
@@ -301,6 +310,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   uint32_t m_port = 0;            // this GPU's NVLink port
   uint32_t m_next_peer = 0;       // the neighbour the next harvest tries first
   uint64_t m_previous_first = 0;  // the first block of the previous batch's faults
+  uint64_t m_harvests = 0;        // copies made on neighbours so far (Harvested::serial)
   uint32_t m_leaving = 0;         // chunks being pre-evicted
   uint32_t m_background = 0;      // pre-evictions, write-backs and evictions for cudaMalloc
   bool m_evicting_for_malloc = false;

@@ -104,6 +104,10 @@ struct UvmDriver::Stats {
         chunks_prefetched_from_peer(
             r.counter(g, "chunks_prefetched_from_peer", "chunks",
                       "chunks the multi-path prefetcher moved from a neighbour to the GPU")),
+        chunks_prefetched_from_host(
+            r.counter(g, "chunks_prefetched_from_host", "chunks",
+                      "chunks the multi-path prefetcher moved from host memory to the GPU "
+                      "(harvesting GPUs outnumber yielding ones)")),
         host_prefetch_pages(r.counter(g, "host_prefetch_pages", "pages",
                                       "pages cudaMemPrefetchAsync moved to the GPU (in "
                                       "pages_to_gpu too)")),
@@ -137,8 +141,9 @@ struct UvmDriver::Stats {
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
       &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,
-      &host_prefetch_pages, &pages_relayed, &chunks_reclaimed, &chunks_to_malloc, &pages_duplicated,
-      &duplicates_collapsed, &pages_dropped, &pages_mapped_in_host, &remote_accesses, &remote_bytes;
+      &chunks_prefetched_from_host, &host_prefetch_pages, &pages_relayed, &chunks_reclaimed,
+      &chunks_to_malloc, &pages_duplicated, &duplicates_collapsed, &pages_dropped,
+      &pages_mapped_in_host, &remote_accesses, &remote_bytes;
 };
 
 // This GPU's cudaMalloc, taking the driver's chunks back (UvmDriver::memory_for_malloc).

@@ -84,6 +84,7 @@ void UvmDriver::harvest(uint64_t block, uint32_t chunk, uint32_t peer, uint32_t 
   ManagedSpace::Harvested harvested;
   harvested.peer = peer;
   harvested.chunk = peer_chunk;
+  harvested.serial = ++m_harvests;
   m_gpu.invalidate_translations(m_space.block_address(block), m_space.block_bytes());
   harvested.pages = state.unmap();
   state.harvested = harvested;
@@ -110,7 +111,7 @@ void UvmDriver::write_back(uint64_t block) {
   const auto runs = runs_of(harvested.pages);
   ++m_background;
   const auto arrived = after_all(runs.size(), [this, block, harvested] {
-    if (holds(block, harvested.peer, harvested.chunk)) {
+    if (holds(block, harvested)) {
       m_space.block(block).harvested->written_back = true;
       m_stats->harvest_write_backs.inc();
     }
@@ -127,6 +128,7 @@ void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harv
   Peer& peer = *m_peers[harvested.peer];
   const uint32_t p = harvested.peer, chunk = harvested.chunk;
   peer.pool.begin_access(chunk);
+  const ManagedSpace::Harvested copy = harvested;
   frames_to_host(
       peer.gpu->copy_engine(), peer.pcie,
       peer.pool.chunk(chunk).address + first * m_config.page_bytes, block, first,
@@ -135,7 +137,7 @@ void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harv
         peer.pool.end_access(chunk);
         release_if_unused(p, chunk);
       },
-      [this, p, chunk, block, only_if_held] { return !only_if_held || holds(block, p, chunk); },
+      [this, block, copy, only_if_held] { return !only_if_held || holds(block, copy); },
       std::move(then));
 }
 
@@ -206,11 +208,14 @@ void UvmDriver::multi_path_prefetch(uint64_t first, uint64_t last) {
     const uint64_t block = forward ? last + step : first - step;
     if (m_space.find(m_space.block_address(block)) == nullptr) continue;
     const ManagedSpace::Block& state = m_space.block(block);
-    if (state.chunk || state.moving) continue;
+    // A GPU request on its way to the block's pages in host memory would land behind the copy.
+    if (state.chunk || state.moving || state.remote_in_flight > 0) continue;
     if (state.harvested)
       prefetch_from_peer(block);
-    else if (m_config.harvesters <= m_peers.size())  // else only to the local GPU, as memHarvester
-      prefetch_to_peer(block);                       // does when harvesters outnumber lenders
+    else if (m_config.harvesters <= m_peers.size())
+      prefetch_to_peer(block);
+    else  // the yielding GPUs' PCIe links would be contended: memHarvester prefetches locally
+      prefetch_from_host(block);
   }
 }
 
@@ -221,6 +226,7 @@ void UvmDriver::prefetch_to_peer(uint64_t block) {
   ManagedSpace::Harvested harvested;
   harvested.peer = target->first;
   harvested.chunk = target->second;
+  harvested.serial = ++m_harvests;
   harvested.pages = m_space.allocated_pages(block);
   harvested.written_back = true;  // host memory keeps them: the chunk is removable
   state.harvested = harvested;
@@ -238,6 +244,28 @@ void UvmDriver::prefetch_to_peer(uint64_t block) {
     host_to_frames(peer.gpu->copy_engine(), peer.pcie, block, first, count * m_config.page_bytes,
                    peer.pool.chunk(harvested.chunk).address + first * m_config.page_bytes, open,
                    arrived);
+}
+
+void UvmDriver::prefetch_from_host(uint64_t block) {
+  const std::optional<uint32_t> chunk = free_chunk(block);
+  if (!chunk) return;
+  ManagedSpace::Block& state = m_space.block(block);
+  std::vector<bool> pages = m_space.allocated_pages(block);
+  for (size_t p = 0; p < pages.size(); ++p) pages[p] = pages[p] && !state.prefer_host[p];
+  duplicate_read_mostly(state, pages);
+  state.chunk = chunk;
+  state.moving = true;
+  ++m_background;
+  m_stats->chunks_prefetched_from_host.inc();
+  const auto runs = runs_of(pages);
+  const auto arrived = after_all(runs.size(), [this, block, pages] {
+    ManagedSpace::Block& state = m_space.block(block);
+    state.map(pages);
+    state.moving = false;
+    background_done();
+  });
+  const auto open = std::make_shared<Gate>();
+  for (const auto& [first, count] : runs) migrate_in(block, first, count, open, arrived);
 }
 
 void UvmDriver::prefetch_from_peer(uint64_t block) {
@@ -269,12 +297,27 @@ bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const 
          state->harvested->chunk == peer_chunk;
 }
 
+bool UvmDriver::holds(uint64_t block, const ManagedSpace::Harvested& copy) const {
+  return holds(block, copy.peer, copy.chunk) &&
+         m_space.find_block(block)->harvested->serial == copy.serial;
+}
+
 void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
   ChunkPool& pool = m_peers[peer]->pool;
   const ChunkPool::Chunk& chunk = pool.chunk(peer_chunk);
   if (!chunk.block || chunk.in_flight > 0 || holds(*chunk.block, peer, peer_chunk)) return;
   pool.release(peer_chunk);
   notify_reclaimable();
+}
+
+void UvmDriver::host_page_written(uint64_t block, uint64_t page) {
+  ManagedSpace::Block& state = m_space.block(block);
+  if (!state.harvested || !state.harvested->pages[page]) return;
+  // The neighbour's copy of the page is older than host memory's now: a fault takes it from there.
+  state.harvested->pages[page] = false;
+  if (std::none_of(state.harvested->pages.begin(), state.harvested->pages.end(),
+                   [](bool held) { return held; }))
+    drop_harvest(block);
 }
 
 void UvmDriver::drop_harvest(uint64_t block) {

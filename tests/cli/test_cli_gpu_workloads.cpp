@@ -100,13 +100,17 @@ TEST_CASE("cli: several GPUs harvest the yielding GPUs' memory") {
   CHECK(value(two, "host1.uvm", "chunks_harvested") == value(two, "host1.uvm", "chunks_evicted"));
   CHECK(value(two, "host1.uvm", "pages_from_peer") > 0);
   CHECK(value(two, "host1", "kernel_time") < value(one, "host1", "kernel_time"));
-  // With more harvesters than yielding GPUs the multi-path prefetcher moves nothing to them.
+  // With more harvesters than yielding GPUs the multi-path prefetcher moves nothing to them: it
+  // brings the blocks ahead from host memory to the GPU itself.
   const std::string three = "--set multi_gpu.gpus=3 --set uvm.multi_path_chunks=16 ";
   const nlohmann::json ahead = run("ahead", three);
   CHECK(value(ahead, "host.uvm", "chunks_prefetched_to_peer") > 0);
+  CHECK(value(ahead, "host.uvm", "chunks_prefetched_from_host") == 0);
   const nlohmann::json local = run("local", three + "--set uvm.harvesters=2");
-  CHECK(value(local, "host.uvm", "chunks_prefetched_to_peer") == 0);
-  CHECK(value(local, "host1.uvm", "chunks_prefetched_to_peer") == 0);
+  for (const char* gpu : {"host.uvm", "host1.uvm"}) {
+    CHECK(value(local, gpu, "chunks_prefetched_to_peer") == 0);
+    CHECK(value(local, gpu, "chunks_prefetched_from_host") > 0);
+  }
 }
 
 TEST_CASE("cli: a bad --gpu-workload is refused and nothing is written") {

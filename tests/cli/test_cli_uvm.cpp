@@ -289,6 +289,29 @@ TEST_CASE("cli: memHarvester: neighbours' memory takes GPU 0's evicted chunks") 
   CHECK(kernel_time("on") < kernel_time("off"));
 }
 
+TEST_CASE("cli: memHarvester: a neighbour's copy older than host memory is never used") {
+  const std::string dir = scratch_dir("cli_uvm_harvest_stale");
+  // On a slow link a write-back may arrive after its block came back and went to the same
+  // neighbour chunk again: it must not pass for the newer copy's, which would let the chunk be
+  // reclaimed before that copy reaches host memory.
+  run_managed(dir + "/late", "bfs",
+              "-p multi_gpu_huvm --time-limit none --set multi_gpu.gpus=2 "
+              "--set uvm.gpu_memory_bytes=32768 --set uvm.harvest_bytes=32768 "
+              "--set host.pcie.bandwidth_gb_per_s=0.05");
+  // y kept in host memory: the GPU's stores land there, after the multi-path prefetcher copied
+  // its blocks to a neighbour; the fault that brings a block must not take the older copy.
+  auto workload = shipped_kernel_workload("managed/spmv");
+  workload["launches"].insert(
+      workload["launches"].begin(),
+      nlohmann::json{{"advise", {{"buffer", "y"}, {"advice", "preferred_location_host"}}}});
+  write_text(dir + "/spmv.json", workload.dump());
+  const nlohmann::json uvm = run_verified(dir + "/host_y", dir + "/spmv.json",
+                                          "-p multi_gpu_huvm --set uvm.harvest_bytes=16384 "
+                                          "--set uvm.multi_path_chunks=16")["host.uvm"];
+  CHECK(value(uvm, "chunks_prefetched_to_peer") > 0);
+  CHECK(value(uvm, "remote_accesses") > 0);
+}
+
 TEST_CASE("cli: bad managed-memory input names its key") {
   const std::string dir = scratch_dir("cli_uvm_errors");
   const std::string out = " --out " + dir + "/out";
