@@ -7,6 +7,7 @@ std::vector<Reference> make_all_references() {
       {"vecadd", vecadd_kernels(), {}},
       {"vecadd_streams", vecadd_kernels(), {}},
       {"vecadd_concurrent", vecadd_kernels(), {}},
+      {"vecadd_titanv", vecadd_kernels(), {}},
       {"saxpy", saxpy_kernels(), {}},
       {"reduction",
        reduction_kernels(),
