@@ -209,8 +209,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   const GpuWorkload workload = load_gpu_workload(
       file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()));
   // A launch its PTX cannot take, or a kernel this GPU cannot run (its compute capability, its
-  // warp size), is the workload's error, found before any file is written and before the C++
-  // reference (--verify) runs it.
+  // warp size), is the workload's error, found before any file is written.
   gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
   check_launches(workload, module);
   check_workload_architecture(workload, module, *config.gpu);

@@ -26,23 +26,23 @@ nlohmann::json Verification::json() const {
 }
 
 ReferenceCheck::ReferenceCheck(const GpuWorkload& workload)
-    : m_workload(workload), m_reference(reference_of(workload)) {
-  try {
-    // A signal ends a long reference computation between two of its kernels.
-    m_expected = reference::compute_expected(m_reference, workload, initial_buffers(workload),
-                                             end_if_interrupted);
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const SimulationError& error) {
-    throw ConfigError("--verify: " + workload.file.string() + ": the C++ reference of '" +
-                      workload.name + "' cannot run this workload: " + error.what());
-  }
-}
+    : m_workload(workload), m_reference(reference_of(workload)) {}
 
 Verification ReferenceCheck::check(
     const std::map<std::string, std::vector<uint8_t>>& outputs) const {
+  reference::BufferBytes expected;
+  try {
+    // A signal ends a long reference computation between two of its kernels.
+    expected = reference::compute_expected(m_reference, m_workload, initial_buffers(m_workload),
+                                           end_if_interrupted);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const SimulationError& error) {
+    throw ConfigError("--verify: " + m_workload.file.string() + ": the C++ reference of '" +
+                      m_workload.name + "' cannot run this workload: " + error.what());
+  }
   const reference::Comparison c =
-      reference::compare_outputs(m_reference, m_workload, m_expected, outputs);
+      reference::compare_outputs(m_reference, m_workload, expected, outputs);
   return Verification{m_reference.workload, c.matches, c.mismatches, c.message};
 }
 

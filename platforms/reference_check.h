@@ -21,8 +21,10 @@ struct Verification {
   nlohmann::json json() const;
 };
 
-// The expected outputs are computed when it is made, before the run: a workload without a
-// reference, or one whose kernels its reference does not know, is a ConfigError then.
+// A workload without a reference is a ConfigError when it is made, before the run. The expected
+// outputs are computed by `check`, after the run: a run that ends early (its time limit) does not
+// wait for a reference of its whole work, and the run's own checks of each launch come first. A
+// workload whose kernels its reference does not know is a ConfigError then.
 class ReferenceCheck {
  public:
   explicit ReferenceCheck(const GpuWorkload& workload);
@@ -32,7 +34,6 @@ class ReferenceCheck {
  private:
   const GpuWorkload& m_workload;
   const reference::Reference& m_reference;
-  reference::BufferBytes m_expected;
 };
 
 }  // namespace ohmvp

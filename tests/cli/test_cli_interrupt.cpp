@@ -69,8 +69,9 @@ TEST_CASE("cli: SIGTERM or SIGHUP ends a kernel run; the output folder it made g
   }
 }
 
-TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run") {
-  // lu's 96 launches repeated a billion times: the C++ reference alone would run for days.
+TEST_CASE("cli: Ctrl-C ends a long --verify run; its reference waits for the run's end") {
+  // lu's 96 launches repeated a billion times: the run, and the C++ reference after it, would
+  // take days.
   const std::string dir = scratch_dir("interrupt_reference");
   auto lu = shipped_kernel_workload("lu");
   lu["launches"][0]["repeat"]["count"] = 1'000'000'000;
@@ -79,7 +80,9 @@ TEST_CASE("cli: Ctrl-C ends a long --verify reference computation before the run
       "INT", "1", "-w " + dir + "/lu.json --verify -o " + dir + "/out --time-limit none");
   INFO(r.output);
   CHECK(r.exit_code == 130);
-  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at 0 s simulated; no report written"));
+  CHECK_THAT(r.output, Contains("run interrupted by SIGINT at ") &&
+                           Contains(" simulated; no report written") &&
+                           !Contains("at 0 s simulated"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 }
 

@@ -319,6 +319,15 @@ TEST_CASE("a launch of a kernel the reference does not know is an error", "[refe
   wrong_args.buffer<float>("a", "f32", {1});
   wrong_args.step(R"({"kernel": "vecadd", "grid": [1], "block": [1], "args": [{"buffer": "a"}]})");
   CHECK_THROWS_WITH(wrong_args.run(), Catch::Contains("takes 4 arguments, the launch passes 1"));
+  // Zero bins: a GPU's remainder by zero is the dividend, so the reference indexes past the bins
+  // (where the host's % would have killed the process) and says so.
+  Tiny zero_bins("histogram", "histogram.ptx");
+  zero_bins.buffer<uint32_t>("bins", "u32", {0, 0, 0, 0})
+      .buffer<uint32_t>("values", "u32", {0, 5, 6, 7, 9});
+  zero_bins.step(R"({"kernel": "histogram_global", "grid": [1], "block": [2], "args": [
+                    {"buffer": "values"}, {"buffer": "bins"}, {"u32": 5}, {"u32": 0}]})");
+  CHECK_THROWS_WITH(zero_bins.run(), Catch::Contains("histogram_global buffer 'bins': index ") &&
+                                         Catch::Contains("is outside its 4 elements"));
 }
 
 TEST_CASE("comparison names the first differing element and honours tolerances", "[reference]") {
