@@ -24,6 +24,8 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
   check_launches(m_workload, m_module);
   check_workload_architecture(m_workload, m_module, *config.gpu);
   check_workload_priorities(m_workload, *config.gpu);
+  check_managed_chunks(m_workload, config.uvm.chunk_bytes, config.memory.capacity_bytes(),
+                       config.memory.capacity_text());
   if (verify) m_check.emplace(m_workload);
 }
 

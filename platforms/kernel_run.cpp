@@ -214,6 +214,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   check_launches(workload, module);
   check_workload_architecture(workload, module, *config.gpu);
   check_workload_priorities(workload, *config.gpu);
+  check_managed_chunks(workload, config.uvm.chunk_bytes, config.memory.capacity_bytes(),
+                       config.memory.capacity_text());
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
   const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);

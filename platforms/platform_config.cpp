@@ -403,6 +403,9 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
 
 PlatformConfig parse_platform(const ConfigDocument& document) {
   const ConfigReader root(document.json(), "", &document);
+  // A misspelt section is named before the checks between sections, which would otherwise blame a
+  // value the section was meant to set.
+  root.finish({"platform", "memory", "gpu", "host", "uvm", "multi_gpu"});
   PlatformConfig config;
   const ConfigReader platform = root.child("platform");
   platform.get("name", config.name);

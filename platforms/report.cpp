@@ -134,12 +134,16 @@ void check_folder_writable(const std::filesystem::path& folder) {
 }
 
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
-  std::error_code unknown;
-  const auto resolved = [&unknown](const std::filesystem::path& path) {
-    const std::filesystem::path full = std::filesystem::weakly_canonical(path, unknown);
-    return unknown ? std::filesystem::absolute(path).lexically_normal() : full;
+  // Absolute first: weakly_canonical leaves a relative path relative when its first folder does
+  // not exist yet, and it would never equal the same file named absolutely.
+  const auto resolved = [](const std::filesystem::path& path) {
+    const std::filesystem::path absolute = std::filesystem::absolute(path).lexically_normal();
+    std::error_code unknown;
+    const std::filesystem::path full = std::filesystem::weakly_canonical(absolute, unknown);
+    return unknown ? absolute : full;
   };
-  return resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, unknown);
+  std::error_code missing;  // equivalent() needs both to exist
+  return resolved(a) == resolved(b) || std::filesystem::equivalent(a, b, missing);
 }
 
 void write_file_atomically(const std::filesystem::path& file, const std::string& text) {

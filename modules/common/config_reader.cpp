@@ -93,8 +93,8 @@ void ConfigReader::finish() const {
     if (std::find(m_asked.begin(), m_asked.end(), key) != m_asked.end()) continue;
     const std::string suggestion = closest_match(key, m_asked);
     // The problem names the location itself, so the dotted path is not repeated in front of it.
-    throw ConfigError(origin_prefix(join_path(m_path, key)) + "unknown key '" + key + "' at " +
-                      (m_path.empty() ? "top level" : m_path) +
+    throw ConfigError(origin_prefix(join_path(m_path, key)) + "unknown key '" + excerpt(key) +
+                      "' at " + (m_path.empty() ? "top level" : m_path) +
                       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
   }
 }
@@ -195,7 +195,7 @@ size_t ConfigReader::choose(const char* key, const nlohmann::json& value,
   const auto found = std::find(allowed.begin(), allowed.end(), name);
   if (found != allowed.end()) return static_cast<size_t>(found - allowed.begin());
   const std::string suggestion = closest_match(name, allowed);
-  fail(key, "unknown value '" + name + "'; expected one of " + quoted_list(allowed) +
+  fail(key, "unknown value '" + excerpt(name) + "'; expected one of " + quoted_list(allowed) +
                 (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
 }
 

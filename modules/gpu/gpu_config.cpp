@@ -48,8 +48,8 @@ void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size,
                         "expected at least max_threads_per_cta / warp_size (" +
                             std::to_string(warps_per_max_cta) + ")");
   if (s.register_allocation_unit > s.registers)
-    reader.fail("register_allocation_unit",
-                "expected at most registers (" + std::to_string(s.registers) + ")");
+    reader.fail_against("register_allocation_unit", reader.path() + ".registers",
+                        "expected at most registers (" + std::to_string(s.registers) + ")");
   reader.finish();
 }
 

@@ -92,4 +92,16 @@ void check_workload_priorities(const GpuWorkload& workload, const gpu::GpuConfig
     if (launch->priority) check(*launch->priority, launch->path + ".priority");
 }
 
+void check_managed_chunks(const GpuWorkload& workload, uint64_t chunk_bytes, uint64_t device_bytes,
+                          const std::string& capacity) {
+  if (chunk_bytes <= device_bytes) return;
+  for (const BufferSpec& buffer : workload.buffers)
+    if (buffer.managed)
+      throw ConfigError(workload.file.string() + ": buffers." + buffer.name +
+                        ".managed: managed memory moves in chunks of uvm.chunk_bytes, " +
+                        std::to_string(chunk_bytes) + " bytes on this platform, more than the " +
+                        "GPU's memory (" + std::to_string(device_bytes) + " bytes: " + capacity +
+                        "); expected a platform with chunks no larger (--set uvm.chunk_bytes=N)");
+}
+
 }  // namespace ohmvp

@@ -29,4 +29,10 @@ void check_workload_architecture(const GpuWorkload& workload, const gpu::Module&
 // means it.
 void check_workload_priorities(const GpuWorkload& workload, const gpu::GpuConfig& gpu);
 
+// Throws ConfigError, naming the first managed buffer and uvm.chunk_bytes, when the workload has
+// managed buffers and a chunk of managed memory (`chunk_bytes`) is larger than the GPU's memory
+// (`device_bytes`, described by `capacity`): found before the run, not at its cudaMallocManaged.
+void check_managed_chunks(const GpuWorkload& workload, uint64_t chunk_bytes, uint64_t device_bytes,
+                          const std::string& capacity);
+
 }  // namespace ohmvp

@@ -76,19 +76,27 @@ void parse(const ConfigReader& reader, DramTimingNs& t) {
       {"tWTR_S_ns", &t.tWTR_S}, {"tWTR_L_ns", &t.tWTR_L}, {"tRTP_ns", &t.tRTP},
       {"tREFI_ns", &t.tREFI},   {"tRFC_ns", &t.tRFC},     {"tRTRS_ns", &t.tRTRS}};
   for (const auto& f : fields) reader.get(f.key, *f.value, 0.0, max_ns);
+  const auto paths = [&reader](std::initializer_list<const char*> keys) {
+    std::vector<std::string> out;
+    for (const char* key : keys) out.push_back(reader.path() + "." + key);
+    return out;
+  };
   if (t.tRC + 1e-9 < t.tRAS + t.tRP)
-    reader.fail_against("tRC_ns", reader.path() + ".tRAS_ns", "expected at least tRAS_ns + tRP_ns");
+    reader.fail_against("tRC_ns", paths({"tRAS_ns", "tRP_ns"}),
+                        "expected at least tRAS_ns + tRP_ns");
   if (t.tREFI <= t.tRFC)
-    reader.fail_against("tREFI_ns", reader.path() + ".tRFC_ns", "expected more than tRFC_ns");
+    reader.fail_against("tREFI_ns", paths({"tRFC_ns"}), "expected more than tRFC_ns");
   // An activated row must be read or written, and closed, before the next refresh: else every
   // access is undone by a refresh and the controller never completes one.
   const double row_cycle =
       std::max(t.tRAS, t.tRCD + std::max(t.tRTP, t.tCWL + t.tWR)) + t.tRP + t.tRFC;
   if (t.tREFI <= row_cycle)
-    reader.fail_against("tREFI_ns", reader.path() + ".tRFC_ns",
-                        "expected more than the " + nlohmann::json(row_cycle).dump() +
-                            " ns an access and a refresh take (max(tRAS, tRCD + max(tRTP, "
-                            "tCWL + tWR)) + tRP + tRFC); an access would never finish");
+    reader.fail_against(
+        "tREFI_ns",
+        paths({"tRFC_ns", "tRAS_ns", "tRCD_ns", "tRTP_ns", "tCWL_ns", "tWR_ns", "tRP_ns"}),
+        "expected more than the " + nlohmann::json(row_cycle).dump() +
+            " ns an access and a refresh take (max(tRAS, tRCD + max(tRTP, "
+            "tCWL + tWR)) + tRP + tRFC); an access would never finish");
   reader.finish();
 }
 

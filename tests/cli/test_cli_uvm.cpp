@@ -325,8 +325,10 @@ TEST_CASE("cli: bad managed-memory input names its key") {
   SECTION("a chunk larger than the GPU's memory") {
     require_usage_error(run_ohmvp("run -q -p ohm_base_planar --workload " +
                                   shipped("testbenches/workloads/managed/vecadd.json") + out),
-                        "uvm.chunk_bytes: is 2097152; managed memory needs chunks no larger than "
-                        "the GPU's memory (442368 bytes)");
+                        "managed/vecadd.json: buffers.a.managed: managed memory moves in chunks "
+                        "of uvm.chunk_bytes, 2097152 bytes on this platform, more than the GPU's "
+                        "memory (442368 bytes: ");
+    CHECK_FALSE(std::filesystem::exists(dir + "/out"));
   }
   SECTION("harvesting without neighbours") {
     require_usage_error(run_ohmvp(R"(run -q -p gpu_small --set 'uvm={"harvest": true}')" + out),

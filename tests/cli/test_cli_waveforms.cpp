@@ -137,6 +137,13 @@ TEST_CASE("cli: --gtkw needs --vcd, and may be no other file of the run") {
   refused("--gtkw " + dir + "/t.gtkw",
           "ohmvp run: --gtkw writes GTKWave's save file of the VCD; give --vcd FILE too");
   refused("--vcd " + dir + "/t.vcd --gtkw " + dir + "/t.vcd", "are the same file");
+  // Spelt once relative, once absolute, in a folder not made yet.
+  require_usage_error(run_shell("cd " + dir + " && " + OHMVP_EXECUTABLE + " run -q --out o --vcd " +
+                                dir + "/new/t.vcd --gtkw new/t.vcd"),
+                      "--gtkw new/t.vcd and --vcd " + dir + "/new/t.vcd are the same file");
+  require_usage_error(run_shell("cd " + dir + " && " + OHMVP_EXECUTABLE + " run -q --out " + dir +
+                                "/new --vcd new/report.json"),
+                      "are the same file");
   refused("--vcd '" + dir + "/a\"b.vcd' --gtkw " + dir + "/t.gtkw",
           "--gtkw: GTKWave's save file cannot name the path");
   std::filesystem::create_directory(dir + "/folder");

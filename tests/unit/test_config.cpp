@@ -515,6 +515,17 @@ TEST_CASE("config: ConfigReader rejects unknown keys and allows notes") {
 
   ConfigReader top(node, "");
   CHECK_THROWS_WITH(top.finish(), "unknown key 'memory' at top level");
+
+  // A key or a value of a megabyte is quoted by its beginning only.
+  const nlohmann::json long_key = {{std::string(1 << 20, 'k'), 1}};
+  const std::string quoted_key = "unknown key '" + std::string(60, 'k') + "...' at top level";
+  CHECK_THROWS_WITH(ConfigReader(long_key, "").finish(), quoted_key);
+  const nlohmann::json long_value = {{"policy", std::string(1 << 20, 'v')}};
+  enum class Policy { open };
+  Policy policy = Policy::open;
+  CHECK_THROWS_WITH(
+      ConfigReader(long_value, "").get_enum("policy", policy, {{"open", Policy::open}}),
+      "policy: unknown value '" + std::string(60, 'v') + "...'; expected one of 'open'");
 }
 
 TEST_CASE("config: ConfigReader messages name the origin file") {

@@ -17,6 +17,7 @@
 
 using namespace ohmvp;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using nlohmann::json;
 
 namespace {
@@ -456,6 +457,12 @@ TEST_CASE("memory config: a GPU's L2 sector fits in one memory burst") {
 TEST_CASE("memory config: platform rejects unknown keys at every level") {
   CHECK_THAT(platform_error([](json& j) { j["memroy"] = json::object(); }),
              Contains("unknown key 'memroy' at top level"));
+  // Named before the checks across sections, which the misspelt section would have failed.
+  CHECK_THAT(platform_error([](json& j) {
+               j["memory"]["mode"] = "paged";
+               j["memry"] = json{{"host_memory", {{"capacity_kib", 1}}}};
+             }),
+             Contains("unknown key 'memry' at top level; did you mean 'memory'?"));
   CHECK_THAT(platform_error([](json& j) { j["platform"]["owner"] = "me"; }),
              Contains("unknown key 'owner' at platform"));
   CHECK_THAT(platform_error([](json& j) { j["memory"]["channel_count"] = 2; }),
@@ -475,6 +482,17 @@ TEST_CASE("memory config: a loaded platform's errors name the file that set the 
   timing.apply_override("memory.dram.timing.tRFC_ns=8000.0");
   CHECK_THAT(error_of([&] { parse_platform(timing); }),
              Contains("memory.dram.timing.tREFI_ns") && Contains("expected more than tRFC_ns"));
+  // A conflict made through any of the values a check reads begins with where that was set.
+  for (const char* set : {"memory.dram.timing.tRP_ns=26.64", "memory.dram.timing.tCWL_ns=10000"}) {
+    ConfigDocument conflict = load_platform("ddr4_2400");
+    conflict.apply_override(set);
+    CHECK_THAT(error_of([&] { parse_platform(conflict); }), StartsWith("--set: "));
+  }
+  ConfigDocument registers = load_platform("gpu_small");
+  registers.apply_override("gpu.sm_limits.registers=3");
+  CHECK_THAT(error_of([&] { parse_platform(registers); }),
+             StartsWith("--set: gpu.sm_limits.register_allocation_unit: expected at most "
+                        "registers (3)"));
   // The default address mapping has no rank field: the message says where the ranks came from.
   ConfigDocument ranks = load_platform("ddr4_2400");
   ranks.apply_override("memory.dram.geometry.ranks=2");
