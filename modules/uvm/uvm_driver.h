@@ -236,7 +236,7 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // `last`: along the faults' direction (against the previous batch's), the blocks
   // multi_path_stride apart up to multi_path_chunks of them ahead move in the background, those in
   // host memory to a neighbour (to this GPU when harvesting GPUs outnumber yielding ones), those
-  // on a neighbour to this GPU (to this GPU into free chunks only).
+  // on a neighbour to this GPU; a move to this GPU takes a free chunk only.
   void multi_path_prefetch(uint64_t first, uint64_t last);
   void prefetch_to_peer(uint64_t block);
   void prefetch_from_peer(uint64_t block);

@@ -247,17 +247,18 @@ void UvmDriver::prefetch_to_peer(uint64_t block) {
 }
 
 void UvmDriver::prefetch_from_host(uint64_t block) {
-  const std::optional<uint32_t> chunk = free_chunk(block);
-  if (!chunk) return;
   ManagedSpace::Block& state = m_space.block(block);
   std::vector<bool> pages = m_space.allocated_pages(block);
   for (size_t p = 0; p < pages.size(); ++p) pages[p] = pages[p] && !state.prefer_host[p];
+  const auto runs = runs_of(pages);
+  if (runs.empty()) return;  // every page stays in host memory, as preferred
+  const std::optional<uint32_t> chunk = free_chunk(block);
+  if (!chunk) return;
   duplicate_read_mostly(state, pages);
   state.chunk = chunk;
   state.moving = true;
   ++m_background;
   m_stats->chunks_prefetched_from_host.inc();
-  const auto runs = runs_of(pages);
   const auto arrived = after_all(runs.size(), [this, block, pages] {
     ManagedSpace::Block& state = m_space.block(block);
     state.map(pages);
