@@ -407,6 +407,18 @@ void print_comparison(std::ostream& out, const Comparison& c) {
     }
     out << "\n";
   }
+  // A ratio of 1.000x may hide a difference in the fourth digit: exact equality is said outright.
+  std::vector<std::string> equal;
+  for (size_t column = 1; column < columns; ++column)
+    if (std::all_of(c.rows.begin(), c.rows.end(), [column](const ComparisonRow& row) {
+          return row.values[column] == row.values[0];
+        }))
+      equal.push_back(c.labels[column]);
+  if (!equal.empty()) {
+    out << "\nEqual to " << c.labels[0] << " in every figure above:";
+    for (const std::string& label : equal) out << " " << label;
+    out << "\n";
+  }
 }
 
 nlohmann::json comparison_to_json(const Comparison& c) {

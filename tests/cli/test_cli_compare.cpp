@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 
 using Catch::Contains;
+using Catch::EndsWith;
 
 TEST_CASE("cli: compare puts two runs' workload events side by side") {
   const std::string dir = scratch_dir("compare_events");
@@ -46,6 +47,15 @@ TEST_CASE("cli: compare puts two runs side by side") {
              Contains("Reports (ratios are to the first):") &&
                  Contains(dir + "/gto/report.json  (gpu_small, workload vecadd, seed 1)"));
   CHECK_THAT(r.output, Contains("\nipc ") && Contains("\nenergy_j ") && Contains("x)\n"));
+  CHECK_THAT(r.output, !Contains("Equal to"));
+  // A second run of the same configuration: every figure the same, which is said outright.
+  REQUIRE(run_ohmvp(run + dir + "/again").exit_code == 0);
+  const CliResult same =
+      run_ohmvp("compare " + dir + "/gto " + dir + "/lrr " + dir + "/again -f ipc");
+  INFO(same.output);
+  CHECK_THAT(same.output,
+             EndsWith("\nEqual to " + dir + "/gto/report.json in every figure above: " + dir +
+                      "/again/report.json\n"));
 
   const auto gto = nlohmann::json::parse(read_text(dir + "/gto/report.json"))["summary"];
   const auto lrr = nlohmann::json::parse(read_text(dir + "/lrr/report.json"))["summary"];
