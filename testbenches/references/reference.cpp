@@ -104,8 +104,27 @@ BufferBytes compute_expected(const Reference& reference, const GpuWorkload& work
   return initial;
 }
 
+namespace {
+
+// The sum of |elements| of the input buffer `tolerance` scales by, as the workload initialises it;
+// 0 without one.
+double input_magnitude(const Tolerance* tolerance, const GpuWorkload& workload) {
+  if (tolerance == nullptr || tolerance->absolute_per_sum_of.empty()) return 0;
+  const BufferSpec* spec = workload.find_buffer(tolerance->absolute_per_sum_of);
+  if (spec == nullptr || !is_float_type(spec->type)) return 0;
+  const std::vector<uint8_t> bytes = initial_buffers(workload).at(spec->name);
+  const size_t size = element_size(spec->type);
+  double sum = 0;
+  for (size_t i = 0; i < bytes.size() / size; ++i)
+    sum += std::fabs(element_bits_to_double(spec->type, element_bits(bytes, i, size)));
+  return sum;
+}
+
+}  // namespace
+
 Comparison compare_buffer(const Reference& reference, const std::string& buffer, ElementType type,
-                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got) {
+                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got,
+                          double input_magnitude) {
   Comparison result;
   if (expected.size() != got.size()) {
     result.matches = false;
@@ -114,6 +133,10 @@ Comparison compare_buffer(const Reference& reference, const std::string& buffer,
     return result;
   }
   const Tolerance* tolerance = reference.tolerance_for(buffer);
+  const double absolute = tolerance == nullptr ? 0
+                          : tolerance->absolute_per_sum_of.empty()
+                              ? tolerance->absolute
+                              : tolerance->absolute * input_magnitude;
   const size_t size = element_size(type);
   const size_t count = expected.size() / size;
   size_t first = 0;
@@ -126,8 +149,7 @@ Comparison compare_buffer(const Reference& reference, const std::string& buffer,
       const double gv = element_bits_to_double(type, g);
       // The GPU's arithmetic makes its canonical NaN (docs/gpu_simt.md), the host's another.
       if (std::isnan(ev) && std::isnan(gv)) continue;
-      if (tolerance &&
-          std::fabs(ev - gv) <= tolerance->absolute + tolerance->relative * std::fabs(ev))
+      if (tolerance && std::fabs(ev - gv) <= absolute + tolerance->relative * std::fabs(ev))
         continue;
     }
     if (result.mismatches++ == 0) first = i;
@@ -157,7 +179,8 @@ Comparison compare_outputs(const Reference& reference, const GpuWorkload& worklo
                     (e == expected.end() ? std::string("expected") : std::string("actual")) +
                     " buffers";
     } else {
-      one = compare_buffer(reference, name, workload.find_buffer(name)->type, e->second, g->second);
+      one = compare_buffer(reference, name, workload.find_buffer(name)->type, e->second, g->second,
+                           input_magnitude(reference.tolerance_for(name), workload));
     }
     if (one.matches) continue;
     all.matches = false;

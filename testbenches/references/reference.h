@@ -19,6 +19,9 @@ struct Tolerance {
   double absolute = 0;
   double relative = 0;
   std::string why;
+  // With a name: `absolute` is per unit of the sum of |elements| of that input buffer, as the
+  // workload initialises it (a bound on roundings that grows with the values added).
+  std::string absolute_per_sum_of;
 };
 
 // The C++ model of one shipped workload: a function per kernel it launches, run through the same
@@ -49,9 +52,11 @@ struct Comparison {
 };
 
 // Element-wise comparison of one output buffer of `type`: the message names the buffer, how many
-// elements differ, and the first one with expected and got values.
+// elements differ, and the first one with expected and got values. `input_magnitude`: the sum of
+// |elements| of the buffer its tolerance's `absolute_per_sum_of` names, if any.
 Comparison compare_buffer(const Reference& reference, const std::string& buffer, ElementType type,
-                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got);
+                          const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got,
+                          double input_magnitude = 0);
 
 // All of the workload's outputs; messages joined one per line.
 Comparison compare_outputs(const Reference& reference, const GpuWorkload& workload,

@@ -142,3 +142,16 @@ TEST_CASE("cli: --verify waits for the run: the time limit bounds the reference'
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("reached the time limit of 200 us"));
 }
+
+TEST_CASE("cli: the atomic reduction's tolerance grows with its inputs") {
+  // Inputs up to 4096: the atomics' order moves the total by an ulp of 2^25, 4.
+  const std::string dir = scratch_dir("cli_verify_wide_reduction");
+  auto reduction = shipped_kernel_workload("reduction");
+  reduction["buffers"]["in"]["init"]["random"]["max"] = 4096;
+  write_text(dir + "/reduction.json", reduction.dump());
+  const CliResult r =
+      run_ohmvp("run -q --verify -p turing -w " + dir + "/reduction.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+}

@@ -365,11 +365,18 @@ TEST_CASE("comparison names the first differing element and honours tolerances",
   const Tolerance* tolerance = reduction.tolerance_for("total_atomic");
   REQUIRE(tolerance);
   CHECK_FALSE(tolerance->why.empty());
+  // 30 * 2^-24 per unit of the inputs' magnitude: 7.3e-3 for 4096, 60 for 2^25.
   CHECK(compare_buffer(reduction, "total_atomic", ElementType::f32, bytes_of<float>({10}),
-                       bytes_of<float>({10.001f}))
+                       bytes_of<float>({10.001f}), 4096)
             .matches);
   CHECK_FALSE(compare_buffer(reduction, "total_atomic", ElementType::f32, bytes_of<float>({10}),
-                             bytes_of<float>({10.01f}))
+                             bytes_of<float>({10.01f}), 4096)
+                  .matches);
+  CHECK(compare_buffer(reduction, "total_atomic", ElementType::f32, bytes_of<float>({1e7f}),
+                       bytes_of<float>({1e7f + 32}), 0x1p25)
+            .matches);
+  CHECK_FALSE(compare_buffer(reduction, "total_atomic", ElementType::f32, bytes_of<float>({1e7f}),
+                             bytes_of<float>({1e7f + 64}), 0x1p25)
                   .matches);
   // Exact outputs of the same reference get no slack.
   CHECK_FALSE(compare_buffer(reduction, "total", ElementType::f32, bytes_of<float>({10}),
