@@ -327,7 +327,11 @@ const std::string* ConfigDocument::direct_origin(const std::string& dotted_path)
 }
 
 std::string ConfigDocument::origin_of(const std::string& dotted_path) const {
-  if (dotted_path.empty()) return m_root_origin;  // the document itself
+  // "" is the document itself, unless a file set a key named "" at the top level.
+  if (dotted_path.empty()) {
+    const auto key = m_origins.find("");
+    return key != m_origins.end() ? key->second : m_root_origin;
+  }
   const std::string* origin = direct_origin(dotted_path);
   return origin ? *origin : m_root_origin;
 }

@@ -547,6 +547,12 @@ TEST_CASE("config: ConfigReader messages name the origin file") {
                     top.string() + ": memory.dram.banks: expected unsigned integer, got -1");
   timing.get("tRP_ns", value);
   CHECK_THROWS_WITH(timing.finish(), Catch::StartsWith(top.string() + ": unknown key 'tRDC_ns'"));
+  // A key named "" at the top level of an extended file is that file's, not the document's.
+  const fs::path blank = dir.write("blank.json", R"({"": 1})");
+  const fs::path extending = dir.write("extending.json", R"({"extends": "blank"})");
+  const ConfigDocument with_blank = ConfigDocument::load(extending, {});
+  CHECK_THROWS_WITH(ConfigReader(with_blank.json(), "", &with_blank).finish(),
+                    blank.string() + ": unknown key '' at top level");
 
   doc.apply_override("memory.dram.timing.tRP_ns=-2");
   double tRP = 0;
