@@ -243,6 +243,10 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   // Host memory to a free chunk of this GPU (the prefetcher's path when harvesting GPUs
   // outnumber yielding ones).
   void prefetch_from_host(uint64_t block);
+  // Starts a background move of `block`'s `pages` into this GPU's `chunk`, in `runs` runs: returns
+  // what each run calls as it arrives; after the last, the pages are mapped and the move ends.
+  std::function<void()> move_here(uint64_t block, uint32_t chunk, std::vector<bool> pages,
+                                  size_t runs);
   // Read-mostly pages among `from_host`, about to come from host memory, keep their host copy.
   void duplicate_read_mostly(ManagedSpace::Block& block, const std::vector<bool>& from_host);
   // A GPU store landed in host memory on `page` of `block`: a neighbour's copy of it is stale.
@@ -270,8 +274,9 @@ class UvmDriver : public sc_core::sc_module, public gpu::ManagedTranslation {
   void notify_reclaimable();
   // Whether `block` still lies in the neighbour's chunk.
   bool holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const;
-  // Whether `copy` is still the block's copy on a neighbour (not one made there since).
-  bool holds(uint64_t block, const ManagedSpace::Harvested& copy) const;
+  // Whether the block's copy on a neighbour is still the one numbered `serial` (not one made
+  // there since).
+  bool holds_copy(uint64_t block, uint64_t serial) const;
   // Frees the neighbour's chunk once no block lies there and nothing reads it.
   void release_if_unused(uint32_t peer, uint32_t peer_chunk);
   // Forgets where `block` was harvested (host memory has, or will get, its bytes).

@@ -111,7 +111,7 @@ void UvmDriver::write_back(uint64_t block) {
   const auto runs = runs_of(harvested.pages);
   ++m_background;
   const auto arrived = after_all(runs.size(), [this, block, harvested] {
-    if (holds(block, harvested)) {
+    if (holds_copy(block, harvested.serial)) {
       m_space.block(block).harvested->written_back = true;
       m_stats->harvest_write_backs.inc();
     }
@@ -128,7 +128,6 @@ void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harv
   Peer& peer = *m_peers[harvested.peer];
   const uint32_t p = harvested.peer, chunk = harvested.chunk;
   peer.pool.begin_access(chunk);
-  const ManagedSpace::Harvested copy = harvested;
   frames_to_host(
       peer.gpu->copy_engine(), peer.pcie,
       peer.pool.chunk(chunk).address + first * m_config.page_bytes, block, first,
@@ -137,7 +136,9 @@ void UvmDriver::peer_to_host(uint64_t block, const ManagedSpace::Harvested& harv
         peer.pool.end_access(chunk);
         release_if_unused(p, chunk);
       },
-      [this, block, copy, only_if_held] { return !only_if_held || holds(block, copy); },
+      [this, block, serial = harvested.serial, only_if_held] {
+        return !only_if_held || holds_copy(block, serial);
+      },
       std::move(then));
 }
 
@@ -255,18 +256,24 @@ void UvmDriver::prefetch_from_host(uint64_t block) {
   const std::optional<uint32_t> chunk = free_chunk(block);
   if (!chunk) return;
   duplicate_read_mostly(state, pages);
+  m_stats->chunks_prefetched_from_host.inc();
+  const auto arrived = move_here(block, *chunk, pages, runs.size());
+  const auto open = std::make_shared<Gate>();
+  for (const auto& [first, count] : runs) migrate_in(block, first, count, open, arrived);
+}
+
+std::function<void()> UvmDriver::move_here(uint64_t block, uint32_t chunk, std::vector<bool> pages,
+                                           size_t runs) {
+  ManagedSpace::Block& state = m_space.block(block);
   state.chunk = chunk;
   state.moving = true;
   ++m_background;
-  m_stats->chunks_prefetched_from_host.inc();
-  const auto arrived = after_all(runs.size(), [this, block, pages] {
+  return after_all(runs, [this, block, pages = std::move(pages)] {
     ManagedSpace::Block& state = m_space.block(block);
     state.map(pages);
     state.moving = false;
     background_done();
   });
-  const auto open = std::make_shared<Gate>();
-  for (const auto& [first, count] : runs) migrate_in(block, first, count, open, arrived);
 }
 
 void UvmDriver::prefetch_from_peer(uint64_t block) {
@@ -275,17 +282,9 @@ void UvmDriver::prefetch_from_peer(uint64_t block) {
   ManagedSpace::Block& state = m_space.block(block);
   const ManagedSpace::Harvested harvested = *state.harvested;
   state.harvested.reset();
-  state.chunk = chunk;
-  state.moving = true;
-  ++m_background;
   m_stats->chunks_prefetched_from_peer.inc();
   const auto runs = runs_of(harvested.pages);
-  const auto arrived = after_all(runs.size(), [this, block, pages = harvested.pages] {
-    ManagedSpace::Block& state = m_space.block(block);
-    state.map(pages);
-    state.moving = false;
-    background_done();
-  });
+  const auto arrived = move_here(block, *chunk, harvested.pages, runs.size());
   const auto open = std::make_shared<Gate>();
   for (const auto& [first, count] : runs)
     fetch_from_peer(block, first, count, harvested.peer, harvested.chunk, open, arrived);
@@ -298,9 +297,9 @@ bool UvmDriver::holds(uint64_t block, uint32_t peer, uint32_t peer_chunk) const 
          state->harvested->chunk == peer_chunk;
 }
 
-bool UvmDriver::holds(uint64_t block, const ManagedSpace::Harvested& copy) const {
-  return holds(block, copy.peer, copy.chunk) &&
-         m_space.find_block(block)->harvested->serial == copy.serial;
+bool UvmDriver::holds_copy(uint64_t block, uint64_t serial) const {
+  const ManagedSpace::Block* state = m_space.find_block(block);
+  return state != nullptr && state->harvested && state->harvested->serial == serial;
 }
 
 void UvmDriver::release_if_unused(uint32_t peer, uint32_t peer_chunk) {
