@@ -14,6 +14,15 @@
 
 namespace ohmvp {
 
+void check_workload_on_platform(const GpuWorkload& workload, const gpu::Module& module,
+                                const PlatformConfig& config) {
+  check_launches(workload, module);
+  check_workload_architecture(workload, module, *config.gpu);
+  check_workload_priorities(workload, *config.gpu);
+  check_managed_chunks(workload, config.uvm.chunk_bytes, config.memory.capacity_bytes(),
+                       config.memory.capacity_text());
+}
+
 HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
                        const PlatformConfig& config, bool verify, uint64_t start_ps)
     : m_gpu(gpu),
@@ -21,11 +30,7 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
       m_workload(load_gpu_workload(
           file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()))),
       m_module(gpu::load_ptx_file(m_workload.ptx.string())) {
-  check_launches(m_workload, m_module);
-  check_workload_architecture(m_workload, m_module, *config.gpu);
-  check_workload_priorities(m_workload, *config.gpu);
-  check_managed_chunks(m_workload, config.uvm.chunk_bytes, config.memory.capacity_bytes(),
-                       config.memory.capacity_text());
+  check_workload_on_platform(m_workload, m_module, config);
   if (verify) m_check.emplace(m_workload);
 }
 

@@ -23,6 +23,13 @@ namespace gpu {
 class Gpu;
 }
 
+// ConfigError for a workload the platform's GPUs cannot run, found before any file is written: a
+// launch its PTX cannot take, a kernel beyond the GPU's architecture (compute capability, warp
+// size, tensor modes), a stream priority beyond its range, managed buffers in chunks larger than
+// its memory.
+void check_workload_on_platform(const GpuWorkload& workload, const gpu::Module& module,
+                                const PlatformConfig& config);
+
 // The host program of GPU `gpu` (1 and up) of a multi-GPU platform (--gpu-workload): its workload
 // run through that GPU's runtime in a SystemC thread of its own, beside GPU 0's, as the host
 // threads of a multi-GPU machine drive their GPUs side by side. It copies its buffers in, runs

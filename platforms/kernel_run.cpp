@@ -17,7 +17,6 @@
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
-#include "modules/host/workload_architecture.h"
 #include "modules/host/workload_texture.h"
 #include "platforms/catalog.h"
 #include "platforms/energy_summary.h"
@@ -208,14 +207,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                       " needs one");
   const GpuWorkload workload = load_gpu_workload(
       file, MemoryRoom(config.memory.capacity_bytes(), config.memory.capacity_text()));
-  // A launch its PTX cannot take, or a kernel this GPU cannot run (its compute capability, its
-  // warp size), is the workload's error, found before any file is written.
   gpu::Module module = gpu::load_ptx_file(workload.ptx.string());
-  check_launches(workload, module);
-  check_workload_architecture(workload, module, *config.gpu);
-  check_workload_priorities(workload, *config.gpu);
-  check_managed_chunks(workload, config.uvm.chunk_bytes, config.memory.capacity_bytes(),
-                       config.memory.capacity_text());
+  check_workload_on_platform(workload, module, config);
   std::optional<ReferenceCheck> reference_check;
   if (options.verify) reference_check.emplace(workload);
   const uint64_t time_limit_ps = options.time_limit_ps.value_or(k_default_time_limit_ps);
