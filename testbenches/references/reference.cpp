@@ -112,7 +112,7 @@ double input_magnitude(const Tolerance* tolerance, const GpuWorkload& workload) 
   if (tolerance == nullptr || tolerance->absolute_per_sum_of.empty()) return 0;
   const BufferSpec* spec = workload.find_buffer(tolerance->absolute_per_sum_of);
   if (spec == nullptr || !is_float_type(spec->type)) return 0;
-  const std::vector<uint8_t> bytes = initial_buffers(workload).at(spec->name);
+  const std::vector<uint8_t> bytes = initial_bytes(workload, *spec);
   const size_t size = element_size(spec->type);
   double sum = 0;
   for (size_t i = 0; i < bytes.size() / size; ++i)
