@@ -341,6 +341,10 @@ static void check_light_levels(const ConfigReader& reader, const MemorySystemCon
 }
 
 static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
+  // A misspelt key is named before the checks between the sections, which would blame the value
+  // it meant to set.
+  reader.finish({"mode", "channels", "interleave_bytes", "controller", "channel", "dram", "optical",
+                 "energy", "hetero", "host_memory", "xpoint"});
   reader.get_enum("mode", m.mode,
                   {{"dram", MemoryMode::dram},
                    {"planar", MemoryMode::planar},
@@ -398,7 +402,6 @@ static void parse_memory(const ConfigReader& reader, MemorySystemConfig& m) {
   }
   check_ohm_functions(reader, m);
   check_light_levels(reader, m);
-  reader.finish();
 }
 
 PlatformConfig parse_platform(const ConfigDocument& document) {

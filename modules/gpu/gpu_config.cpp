@@ -34,6 +34,7 @@ void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size,
   reader.get("shared_memory_bytes", s.shared_memory_bytes, 0u, 1u << 30);
   reader.get("shared_memory_allocation_unit", s.shared_memory_allocation_unit, 1u, 1u << 20);
   reader.get("max_shared_memory_per_cta", s.max_shared_memory_per_cta, 0u, 1u << 30);
+  reader.finish();
   if (s.max_threads_per_cta > s.max_threads)
     reader.fail_against("max_threads_per_cta", reader.path() + ".max_threads",
                         "expected at most max_threads (" + std::to_string(s.max_threads) + ")");
@@ -50,7 +51,6 @@ void parse_limits(const ConfigReader& reader, SmLimits& s, uint32_t warp_size,
   if (s.register_allocation_unit > s.registers)
     reader.fail_against("register_allocation_unit", reader.path() + ".registers",
                         "expected at most registers (" + std::to_string(s.registers) + ")");
-  reader.finish();
 }
 
 void parse_scheduler(const ConfigReader& reader, WarpSchedulerConfig& s) {
@@ -252,9 +252,6 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
                     std::to_string(c.issue_width));
   }
   parse_limits(reader.child("sm_limits"), c.sm, c.warp_size, reader.path() + ".warp_size");
-  if (c.sm.max_warps < c.sub_cores_per_sm)
-    reader.fail("sub_cores_per_sm",
-                "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");
   parse_scheduler(reader.child("warp_scheduler"), c.scheduler);
   reader.get_enum("load_order", c.load_order,
                   {{"as_written", LoadOrder::as_written}, {"hoisted", LoadOrder::hoisted}});
@@ -262,6 +259,17 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   parse_l1d(reader.child("l1d"), c.l1d);
   parse_shared_memory(reader.child("shared_memory"), c.shared_memory);
   parse_l2(reader.child("l2"), c.l2);
+  parse_crossbar(reader.child("crossbar"), c.crossbar);
+  parse_tlb(reader.child("tlb"), c.tlb);
+  parse_tensor_core(reader.child("tensor_core"), c.tensor);
+  c.units[unit_index(UnitClass::tensor)] = tensor_unit(c.tensor);
+  const ConfigReader constant = reader.child("constant_cache");
+  constant.get("hit_latency", c.constant_cache_latency, 1u, 10000u);
+  constant.finish();
+  reader.finish();
+  if (c.sm.max_warps < c.sub_cores_per_sm)
+    reader.fail("sub_cores_per_sm",
+                "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");
   // An L1 miss is one L2 request for the same line and sectors.
   if (c.l1d.line_bytes != c.l2.line_bytes)
     reader.child("l1d").fail_against("line_bytes", reader.path() + ".l2.line_bytes",
@@ -272,14 +280,6 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
                                      "is " + std::to_string(c.l1d.sector_bytes) +
                                          "; expected the L2's, " +
                                          std::to_string(c.l2.sector_bytes));
-  parse_crossbar(reader.child("crossbar"), c.crossbar);
-  parse_tlb(reader.child("tlb"), c.tlb);
-  parse_tensor_core(reader.child("tensor_core"), c.tensor);
-  c.units[unit_index(UnitClass::tensor)] = tensor_unit(c.tensor);
-  const ConfigReader constant = reader.child("constant_cache");
-  constant.get("hit_latency", c.constant_cache_latency, 1u, 10000u);
-  constant.finish();
-  reader.finish();
   return c;
 }
 

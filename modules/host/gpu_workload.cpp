@@ -128,31 +128,30 @@ class WorkloadParser {
       if (kind.empty()) g.fail("kind", "expected 'csr_graph' or 'csr_matrix'");
       const uint64_t limit = uint64_t{1} << 31;
       const char* rows_key = kind == "csr_graph" ? "nodes" : "rows";
-      if (!g.has(rows_key)) g.fail(rows_key, "required");
+      const char* columns_key = kind == "csr_graph" ? "nodes" : "columns";
+      const char* min_key = kind == "csr_graph" ? "min_degree" : "min_nonzeros";
+      const char* max_key = kind == "csr_graph" ? "max_degree" : "max_nonzeros";
       g.get(rows_key, shape.rows, uint64_t{1}, limit);
+      g.get(columns_key, shape.columns, uint64_t{1}, limit);
+      g.get(min_key, shape.min_per_row, uint64_t{0}, limit);
+      g.get(max_key, shape.max_per_row, uint64_t{0}, limit);
       if (kind == "csr_graph") {
-        shape.columns = shape.rows;
         shape.allow_diagonal = false;
         g.get("self_loops", shape.allow_diagonal);
-        g.get("min_degree", shape.min_per_row, uint64_t{0}, limit);
-        g.get("max_degree", shape.max_per_row, uint64_t{0}, limit);
         g.get("weight_min", shape.value_min);
         g.get("weight_max", shape.value_max);
-        if (shape.max_per_row < shape.min_per_row)
-          g.fail("max_degree", "must be at least min_degree");
       } else {
-        if (!g.has("columns")) g.fail("columns", "required");
-        g.get("columns", shape.columns, uint64_t{1}, limit);
-        g.get("min_nonzeros", shape.min_per_row, uint64_t{0}, limit);
-        g.get("max_nonzeros", shape.max_per_row, uint64_t{0}, limit);
         g.get("value_min", shape.value_min);
         g.get("value_max", shape.value_max);
-        if (shape.max_per_row < shape.min_per_row)
-          g.fail("max_nonzeros", "must be at least min_nonzeros");
       }
-      if (!g.has("seed")) g.fail("seed", "required (generators are deterministic from it)");
       g.get("seed", shape.seed);
+      // A misspelt key is named before the checks below, which would call its value missing.
       g.finish();
+      for (const char* key : {rows_key, columns_key})
+        if (!g.has(key)) g.fail(key, "required");
+      if (!g.has("seed")) g.fail("seed", "required (generators are deterministic from it)");
+      if (shape.max_per_row < shape.min_per_row)
+        g.fail(max_key, std::string("must be at least ") + min_key);
       if (shape.value_max < shape.value_min)
         g.fail(kind == "csr_graph" ? "weight_max" : "value_max", "must not be below the minimum");
       // Generated once the buffers are known, so that an input too large for the memory is

@@ -74,6 +74,7 @@ void parse(const ConfigReader& reader, TrafficConfig& c) {
   reader.get("hot_shift_bytes", c.hot_shift_bytes);
   reader.get("seed", c.seed);
   reader.get("max_outstanding", c.max_outstanding, 1, max_outstanding_limit);
+  reader.finish();
   // A key of another pattern would be silently ignored: refused.
   const auto only_for = [&](const char* key, TrafficPattern owner, const char* owner_name) {
     if (c.pattern != owner && reader.has(key))
@@ -83,7 +84,6 @@ void parse(const ConfigReader& reader, TrafficConfig& c) {
   for (const char* key : {"hot_bytes", "hot_ratio", "hot_shift_every", "hot_shift_bytes"})
     only_for(key, TrafficPattern::hot_set, "hot_set");
   if (auto problem = find_problem(c)) reader.fail(problem->key, problem->text);
-  reader.finish();
 }
 
 TrafficGenerator::TrafficGenerator(const TrafficConfig& config)

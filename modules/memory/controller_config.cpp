@@ -15,6 +15,12 @@ void parse(const ConfigReader& reader, ControllerConfig& c) {
   reader.get("write_queue", c.write_queue, 1u, 1024u);
   reader.get("write_high_watermark", c.write_high_watermark, 1u, 1024u);
   reader.get("write_low_watermark", c.write_low_watermark, 0u, 1024u);
+  reader.get("min_writes_per_switch", c.min_writes_per_switch, 1u, 1024u);
+  reader.get("min_reads_per_switch", c.min_reads_per_switch, 1u, 1024u);
+  reader.get("row_hit_cap", c.row_hit_cap, 1u, 1024u);
+  reader.get("refresh", c.refresh);
+  parse(reader.child("address_mapping"), c.address_mapping);
+  reader.finish();
   // Checked whether or not the keys are given: a default can clash with a configured queue.
   if (c.write_high_watermark > c.write_queue) {
     reader.fail_against("write_high_watermark", reader.path() + ".write_queue",
@@ -27,12 +33,6 @@ void parse(const ConfigReader& reader, ControllerConfig& c) {
                             std::to_string(c.write_high_watermark) + "), got " +
                             std::to_string(c.write_low_watermark));
   }
-  reader.get("min_writes_per_switch", c.min_writes_per_switch, 1u, 1024u);
-  reader.get("min_reads_per_switch", c.min_reads_per_switch, 1u, 1024u);
-  reader.get("row_hit_cap", c.row_hit_cap, 1u, 1024u);
-  reader.get("refresh", c.refresh);
-  parse(reader.child("address_mapping"), c.address_mapping);
-  reader.finish();
 }
 
 }  // namespace ohmvp

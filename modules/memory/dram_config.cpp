@@ -49,6 +49,7 @@ void parse(const ConfigReader& reader, DramGeometry& g) {
   reader.get("rows", g.rows, 1u, 1u << 24);
   reader.get("columns", g.columns, 1u, 1u << 16);
   reader.get("burst_length", g.burst_length, 1u, 64u);
+  reader.finish();
   const char* keys[] = {"ranks", "bank_groups", "banks_per_group",
                         "rows",  "columns",     "burst_length"};
   const uint32_t values[] = {g.ranks, g.bank_groups, g.banks_per_group,
@@ -58,7 +59,6 @@ void parse(const ConfigReader& reader, DramGeometry& g) {
   }
   if (g.burst_length > g.columns)
     reader.fail_against("burst_length", reader.path() + ".columns", "expected at most 'columns'");
-  reader.finish();
 }
 
 void parse(const ConfigReader& reader, DramTimingNs& t) {
@@ -76,6 +76,7 @@ void parse(const ConfigReader& reader, DramTimingNs& t) {
       {"tWTR_S_ns", &t.tWTR_S}, {"tWTR_L_ns", &t.tWTR_L}, {"tRTP_ns", &t.tRTP},
       {"tREFI_ns", &t.tREFI},   {"tRFC_ns", &t.tRFC},     {"tRTRS_ns", &t.tRTRS}};
   for (const auto& f : fields) reader.get(f.key, *f.value, 0.0, max_ns);
+  reader.finish();
   const auto paths = [&reader](std::initializer_list<const char*> keys) {
     std::vector<std::string> out;
     for (const char* key : keys) out.push_back(reader.path() + "." + key);
@@ -97,7 +98,6 @@ void parse(const ConfigReader& reader, DramTimingNs& t) {
         "expected more than the " + nlohmann::json(row_cycle).dump() +
             " ns an access and a refresh take (max(tRAS, tRCD + max(tRTP, "
             "tCWL + tWR)) + tRP + tRFC); an access would never finish");
-  reader.finish();
 }
 
 }  // namespace ohmvp

@@ -124,6 +124,16 @@ void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
   reader.get("wavelengths_per_waveguide", c.wavelengths_per_waveguide, 1u, 1024u);
   reader.get("rate_gbps", c.rate_gbps, 0.1, 1000.0);
   reader.get("virtual_channels", c.virtual_channels, 1u, 1024u);
+  reader.get("coding_overhead", c.coding_overhead, 0.0, 4.0);
+  parse(reader.child("mrr"), c.mrr);
+  parse(reader.child("serdes"), c.serdes);
+  parse(reader.child("waveguide"), c.waveguide);
+  parse(reader.child("loss"), c.loss);
+  parse(reader.child("laser"), c.laser);
+  parse(reader.child("receiver"), c.receiver);
+  parse(reader.child("fault_injection"), c.fault_injection);
+  // A misspelt key is named before the checks below, which would blame the value it meant to set.
+  reader.finish({"wavelength_sets"});
   if (c.virtual_channels > c.wavelengths_per_waveguide)
     reader.fail("virtual_channels", std::to_string(c.virtual_channels) +
                                         " virtual channels need at least as many wavelengths; " +
@@ -135,15 +145,6 @@ void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
                         "the static division needs wavelengths_per_waveguide (" +
                             std::to_string(c.wavelengths_per_waveguide) + ") to be a multiple of " +
                             std::to_string(c.virtual_channels) + "; or give wavelength_sets");
-  reader.get("coding_overhead", c.coding_overhead, 0.0, 4.0);
-  parse(reader.child("mrr"), c.mrr);
-  parse(reader.child("serdes"), c.serdes);
-  parse(reader.child("waveguide"), c.waveguide);
-  parse(reader.child("loss"), c.loss);
-  parse(reader.child("laser"), c.laser);
-  parse(reader.child("receiver"), c.receiver);
-  parse(reader.child("fault_injection"), c.fault_injection);
-  reader.finish();
 }
 
 }  // namespace ohmvp

@@ -54,6 +54,10 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
   reader.get("read_ns", c.read_ns, 1.0, 1e6);
   reader.get("write_ns", c.write_ns, 1.0, 1e6);
   reader.get("line_bytes", c.line_bytes, 64u, 4096u);
+  parse(reader.child("start_gap"), c.start_gap);
+  reader.get("endurance_writes", c.endurance_writes, uint64_t{1}, uint64_t{1} << 50);
+  reader.get("ecc", c.ecc);
+  reader.finish();
   if (!is_power_of_two(c.line_bytes)) {
     reader.fail("line_bytes",
                 "expected a power of two (64 to 4096), got " + std::to_string(c.line_bytes));
@@ -62,7 +66,6 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
     reader.fail("capacity_kib", "expected whole media lines of " + std::to_string(c.line_bytes) +
                                     " bytes, got " + std::to_string(c.capacity_kib) + " KiB");
   }
-  parse(reader.child("start_gap"), c.start_gap);
   if (c.start_gap.enabled && c.lines() % c.start_gap.region_lines != 0) {
     reader.fail_against(
         "start_gap.region_lines",
@@ -70,9 +73,6 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
         std::to_string(c.start_gap.region_lines) + " must divide the " + std::to_string(c.lines()) +
             " lines of capacity_kib * 1024 / line_bytes");
   }
-  reader.get("endurance_writes", c.endurance_writes, uint64_t{1}, uint64_t{1} << 50);
-  reader.get("ecc", c.ecc);
-  reader.finish();
 }
 
 }  // namespace ohmvp

@@ -168,6 +168,45 @@ TEST_CASE("cli: --set may give a leaf the platform leaves at its default") {
       "--set: memory.hetero.migration_issue: unknown value 'later'");
 }
 
+// Each misspelt key leaves its value at a default that fails a check between values of its block:
+// the message names the misspelling, not the check.
+TEST_CASE("cli: a misspelt key is named before the checks its default would fail") {
+  const std::string dir = scratch_dir("misspelt_before_checks");
+  const struct {
+    const char* platform;
+    const char* block;
+    const char* expected;
+  } cases[] = {
+      {"gpu_small", R"("memory": {"controller": {"write_high_watermark": 40, "write_queu": 64}})",
+       "unknown key 'write_queu' at memory.controller; did you mean 'write_queue'?"},
+      {"gpu_small", R"("memory": {"dram": {"timing": {"tRC_ns": 30, "tRAS_n": 20}}})",
+       "unknown key 'tRAS_n' at memory.dram.timing; did you mean 'tRAS_ns'?"},
+      {"gpu_small",
+       R"("gpu": {"sub_core_per_sm": 2, "sm_limits": {"max_warps": 2, "max_threads_per_cta": 64}})",
+       "unknown key 'sub_core_per_sm' at gpu; did you mean 'sub_cores_per_sm'?"},
+      {"ohm_base_planar", R"("memory": {"xpoint": {"line_byte": 128, "capacity_kib": 1000}})",
+       "unknown key 'line_byte' at memory.xpoint; did you mean 'line_bytes'?"},
+      {"ohm_base_planar",
+       R"("memory": {"optical": {"wavelengths_per_wavegide": 98, "virtual_channels": 7}})",
+       "unknown key 'wavelengths_per_wavegide' at memory.optical; did you mean "
+       "'wavelengths_per_waveguide'?"},
+      {"ohm_base_planar", R"("memory": {"chanels": 4, "optical": {"virtual_channels": 4}})",
+       "unknown key 'chanels' at memory; did you mean 'channels'?"},
+  };
+  for (const auto& c : cases) {
+    const std::string file = dir + "/typo.json";
+    write_text(file,
+               std::string(R"({"extends": ["platforms/)") + c.platform + R"("], )" + c.block + "}");
+    INFO(c.block);
+    require_usage_error(run_ohmvp("config --platform " + file), c.expected);
+  }
+  write_text(
+      dir + "/strided.json",
+      R"({"type": "traffic", "traffic": {"pattern": "strided", "strid": 128, "range": 100}})");
+  require_usage_error(run_ohmvp("run --platform ddr4_2400 --workload " + dir + "/strided.json"),
+                      "unknown key 'strid' at traffic; did you mean 'stride'?");
+}
+
 TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   const std::string dir = scratch_dir("bad_input");
   SECTION("no command") {

@@ -298,6 +298,24 @@ TEST_CASE("loader errors name the file, the JSON path and what was expected", "[
        },
        {"generators.g.seed: required"}},
       {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_graph"}, {"node", 8}, {"seed", 1}}}};
+       },
+       {"unknown key 'node' at generators.g; did you mean 'nodes'?"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g",
+                             {{"kind", "csr_matrix"},
+                              {"rows", 8},
+                              {"columns", 8},
+                              {"min_nonzeros", 3},
+                              {"max_nonzero", 4},
+                              {"seed", 1}}}};
+       },
+       {"unknown key 'max_nonzero' at generators.g; did you mean 'max_nonzeros'?"}},
+      {[](nlohmann::json& w) {
+         w["generators"] = {{"g", {{"kind", "csr_matrix"}, {"rows", 8}, {"seed", 1}}}};
+       },
+       {"generators.g.columns: required"}},
+      {[](nlohmann::json& w) {
          w["generators"] = {{"g", {{"kind", "csr_tree"}, {"nodes", 8}}}};
        },
        {"generators.g.kind: unknown value 'csr_tree'"}},
