@@ -266,7 +266,8 @@ uint64_t Sm::simulate(uint64_t cycle) {
     sub_core.trace_issue(w + 1, time_ps);
     issued_any = true;
     issue(s, w, cycle);
-    if (m_aborted) return CycleLoop::never;
+    // Accesses the CTAs queued before the fault still drain (see abort()).
+    if (m_aborted) return cycle + 1;
   }
   if (m_resident_ctas == 0) {
     m_stats.active_cycles.inc(cycle + 1 - m_active_since);
@@ -756,7 +757,7 @@ void Sm::raise_fault(const Warp& warp, const DeviceFault& fault) {
   const LaunchState& launch = *warp.launch;
   const Dim3 thread = warp.state->thread(fault.lane);
   const std::string message =
-      describe_fault(fault, launch.layout->module(), launch.launch.kernel, cta.context.cta, thread);
+      describe_fault(fault, launch.layout->module(), launch.launch.kernel, cta.context, thread);
   m_callbacks.fault(launch.grid_id, message, fault.global_address());
 }
 

@@ -1369,6 +1369,26 @@ TEST_CASE("cli: a device fault stops the run with exit 1 naming kernel, CTA, thr
   CHECK(std::filesystem::exists(dir + "/dump/notes.txt"));
 }
 
+// The faulting warp's SM still holds the loads of the warps before it, unsent: they drain, and
+// the run ends with the fault (it used to wait on them forever and end as a stall).
+TEST_CASE("cli: a load past a buffer's end faults while other warps' loads are queued") {
+  const std::string dir = scratch_dir("kernel_fault_queued");
+  auto workload = shipped_kernel_workload("saxpy");
+  workload["buffers"]["x"]["count"] = 100;
+  workload["buffers"]["y"]["count"] = 128;
+  workload["launches"][0]["grid"] = {1, 1, 1};
+  workload["launches"][0]["block"] = {128, 1, 1};
+  workload["launches"][0]["args"][0] = {{"u32", 101}};
+  write_text(dir + "/w.json", workload.dump());
+  const CliResult r = run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Contains("device fault in kernel 'saxpy'") &&
+                           Contains("at CTA (0,0,0) thread (100,0,0); that is just past the end "
+                                    "of buffer 'x' (100 f32 at") &&
+                           !Contains("stalled"));
+}
+
 TEST_CASE("cli: a store at the top of the address space is a device fault, not a wrap") {
   // 0xfffffffffffffffc + 4 wraps to 0: the range check must not let it through to the last buffer.
   const std::string dir = scratch_dir("top_of_memory");

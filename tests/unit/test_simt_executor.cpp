@@ -206,7 +206,9 @@ TEST_CASE("executor: too little dynamic shared memory is a fault naming the kern
   put(launch.arguments, 8, out);
   CHECK_THROWS_WITH(executor.launch(launch),
                     Catch::Contains("kernel 'reduce'") && Catch::Contains("reduce.ptx:") &&
-                        Catch::Contains("address out of bounds") && Catch::Contains("(shared)") &&
+                        Catch::Contains("address out of bounds 0x10 (shared): the CTA's shared "
+                                        "memory is 16 bytes (0 of the kernel's __shared__ "
+                                        "variables, 16 dynamic: the launch's shared_bytes") &&
                         Catch::Contains("CTA (0,0,0) thread (4,0,0)"));
 }
 

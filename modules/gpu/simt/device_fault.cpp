@@ -101,6 +101,15 @@ bool reads_grid_workspace(const Function& function) {
   return false;
 }
 
+// What an access beyond the CTA's shared memory missed: its size, and where each part comes from.
+std::string describe_shared_window(const ExecutionContext& context) {
+  const size_t dynamic = context.dynamic_shared_bytes;
+  return ": the CTA's shared memory is " + std::to_string(context.shared_bytes) + " bytes (" +
+         std::to_string(context.shared_bytes - dynamic) +
+         " of the kernel's __shared__ variables, " + std::to_string(dynamic) +
+         " dynamic: the launch's shared_bytes, which an extern __shared__ array needs)";
+}
+
 }  // namespace
 
 std::optional<uint64_t> DeviceFault::global_address() const {
@@ -110,7 +119,8 @@ std::optional<uint64_t> DeviceFault::global_address() const {
 }
 
 std::string describe_fault(const DeviceFault& fault, const Module& module,
-                           const std::string& kernel, const Dim3& cta, const Dim3& thread) {
+                           const std::string& kernel, const ExecutionContext& context,
+                           const Dim3& thread) {
   // `kernel` is the name the launch gave, which may be a shorter form of the mangled one.
   const Function& launched = module.kernel(kernel);
   std::string where;
@@ -136,6 +146,9 @@ std::string describe_fault(const DeviceFault& fault, const Module& module,
         "the launch is cooperative: a workload launch's \"cooperative\": true, "
         "LaunchConfig::cooperative in C++, cudaLaunchCooperativeKernel in CUDA)";
   if (fault.detail && *fault.detail) message += std::string(": ") + fault.detail;
+  if (fault.kind == FaultKind::out_of_window && fault.space == StateSpace::shared)
+    message += describe_shared_window(context);
+  const Dim3& cta = context.cta;
   message += " at CTA (" + std::to_string(cta.x) + "," + std::to_string(cta.y) + "," +
              std::to_string(cta.z) + ") thread (" + std::to_string(thread.x) + "," +
              std::to_string(thread.y) + "," + std::to_string(thread.z) + ")";

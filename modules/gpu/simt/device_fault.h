@@ -56,10 +56,12 @@ struct DeviceFault {
 
 struct Module;
 struct Dim3;
+struct ExecutionContext;
 
 // "kernel 'k' (file.ptx:42, pc 7 in 'f'): misaligned address 0x... (global) at CTA (1,0,0)
-// thread (5,0,0)".
+// thread (5,0,0)"; `context` is the faulting thread's CTA's.
 std::string describe_fault(const DeviceFault& fault, const Module& module,
-                           const std::string& kernel, const Dim3& cta, const Dim3& thread);
+                           const std::string& kernel, const ExecutionContext& context,
+                           const Dim3& thread);
 
 }  // namespace ohmvp::gpu

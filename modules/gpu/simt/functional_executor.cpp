@@ -255,7 +255,7 @@ LaunchStatistics FunctionalExecutor::run_launch(const LaunchParams& params, uint
       if (warp.fault().kind != FaultKind::none) faulting = &warp;
     Dim3 thread{0, 0, 0};
     if (faulting) thread = faulting->thread(fault.lane);
-    throw SimulationError(describe_fault(fault, m_module, params.kernel, context.cta, thread));
+    throw SimulationError(describe_fault(fault, m_module, params.kernel, context, thread));
   } catch (...) {
     if (local_region) m_memory.free(local_region);
     throw;
