@@ -160,8 +160,9 @@ TEST_CASE("Mapping table: swaps keep every group a permutation of its slots", "[
 
   CHECK(table.member(1, 4) == 13);
   swap_at_random_and_check_groups(table);
-  CHECK_THROWS(PageMappingTable(4, 0, PageGrouping::contiguous));
-  CHECK_THROWS(PageMappingTable(4, 256, PageGrouping::interleaved));
+  const char* bad_group = "PageMappingTable: XPoint pages per group must be 1..255";
+  CHECK_THROWS_WITH(PageMappingTable(4, 0, PageGrouping::contiguous), bad_group);
+  CHECK_THROWS_WITH(PageMappingTable(4, 256, PageGrouping::interleaved), bad_group);
 }
 
 TEST_CASE("Mapping table: interleaved groups are congruence classes of the page number",
@@ -191,7 +192,10 @@ TEST_CASE("DRAM cache metadata: encoding and direct mapping", "[hetero]") {
       }
     }
   }
+  // valid bit 7, dirty bit 6, tag bits 0-5 (docs/hetero_memory.md)
   CHECK(DramCacheMetadata{true, false, 5}.encode() == 0x85);
+  CHECK(DramCacheMetadata{true, true, 5}.encode() == 0xc5);
+  CHECK(DramCacheMetadata{false, true, 63}.encode() == 0x7f);
   DramMetadataStore store(4);
   CHECK_FALSE(store.read(3).valid);
   store.write(3, DramCacheMetadata{true, true, 63});

@@ -206,7 +206,9 @@ TEST_CASE("MSHRs merge secondary misses up to the limit and stall when full", "[
   CHECK(third.outcome == MshrTable::Outcome::allocated);
   CHECK(third.entry == 0);  // the lowest free entry
   CHECK(table.line_of(0) == 0x300);
-  CHECK_THROWS(table.release(table.find(0x900), waiters));
+  table.release(0, waiters);
+  CHECK(waiters == std::vector<void*>{&r[5]});
+  CHECK_THROWS_WITH(table.release(0, waiters), "MshrTable::release: entry not in use");
 }
 
 TEST_CASE("MSHR waiters leave at the fill that completes their sectors, in arrival order",
@@ -234,7 +236,7 @@ TEST_CASE("MSHR waiters leave at the fill that completes their sectors, in arriv
   CHECK(out == std::vector<void*>{&r[1], &r[3], &r[4]});
   CHECK_FALSE(table.has(0x100));
   CHECK(table.occupancy() == 0);
-  CHECK_THROWS(table.fill(entry, 0b0010, out));
+  CHECK_THROWS_WITH(table.fill(entry, 0b0010, out), "MshrTable::fill: no fetch in flight");
 }
 
 TEST_CASE("an MSHR's last fill with waiters still lacking sectors is a logic error", "[cache]") {
