@@ -1,6 +1,5 @@
 #include "platforms/run_outputs.h"
 
-#include <algorithm>
 #include <iostream>
 #include <map>
 #include <stdexcept>
@@ -49,6 +48,19 @@ void check_outputs(std::map<std::string, std::filesystem::path> outputs,
         throw ConfigError(it->first + " " + it->second.string() + " and " + other->first + " " +
                           other->second.string() + " are the same file");
   }
+}
+
+// Whether `folder` holds anything but folders; true when it cannot be read through (it is kept).
+// Errors are codes, not exceptions: the caller is a destructor.
+bool holds_anything_but_folders(const std::filesystem::path& folder) {
+  std::error_code error;
+  std::filesystem::recursive_directory_iterator it(folder, error);
+  for (const std::filesystem::recursive_directory_iterator end; !error && it != end;
+       it.increment(error)) {
+    std::error_code unknown;
+    if (!it->is_directory(unknown)) return true;
+  }
+  return static_cast<bool>(error);
 }
 
 }  // namespace
@@ -175,14 +187,8 @@ RunOutputs::~RunOutputs() {
     }
   }
   // A folder the run made and left without a file (folders only) goes too.
-  for (const std::filesystem::path& folder : m_created_folders) {
-    std::filesystem::recursive_directory_iterator it(folder, ignored), end;
-    const bool has_file = std::any_of(it, end, [](const std::filesystem::directory_entry& entry) {
-      std::error_code unknown;
-      return !entry.is_directory(unknown);
-    });
-    if (!has_file) std::filesystem::remove_all(folder, ignored);
-  }
+  for (const std::filesystem::path& folder : m_created_folders)
+    if (!holds_anything_but_folders(folder)) std::filesystem::remove_all(folder, ignored);
 }
 
 void RunOutputs::mark(uint64_t time_ps, const std::string& label) {

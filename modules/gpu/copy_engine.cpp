@@ -4,6 +4,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
+#include "modules/gpu/sector_cache.h"
 
 namespace ohmvp::gpu {
 
@@ -84,7 +85,7 @@ CopyEngine::Span CopyEngine::span(const Copy& copy, uint64_t index) const {
   const uint32_t end_sector =
       static_cast<uint32_t>((to - line + m_sector_bytes - 1) / m_sector_bytes);
   return Span{line, static_cast<uint32_t>(from - line), static_cast<uint32_t>(to - from),
-              from - copy.address, ((1u << end_sector) - 1) & ~((1u << first_sector) - 1)};
+              from - copy.address, sector_range(first_sector, end_sector)};
 }
 
 void CopyEngine::send() {

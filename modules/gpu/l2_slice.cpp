@@ -145,7 +145,7 @@ void L2Slice::validate(const tlm::tlm_generic_payload& p, const GpuMemoryExtensi
   if (p.get_address() % line_bytes != 0) fail("address not aligned to the line");
   if (p.get_data_length() != line_bytes) fail("data length is not one line");
   if (m_map.channel_of(p.get_address()) != m_channel) fail("line belongs to another slice");
-  if (e.sector_mask == 0 || (e.sector_mask >> m_config.cache.sectors()) != 0) {
+  if (e.sector_mask == 0 || (e.sector_mask & ~sector_range(0, m_config.cache.sectors())) != 0) {
     fail("sector mask empty or beyond the line");
   }
   if (e.kind == GpuRequestKind::store && p.get_byte_enable_ptr() != nullptr &&

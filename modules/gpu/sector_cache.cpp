@@ -50,8 +50,7 @@ uint32_t SectorCache::sector_mask(uint32_t offset, uint32_t length) const {
   if (length == 0) return 0;
   const uint32_t first = offset / m_sector_bytes;
   const uint32_t last = (offset + length - 1) / m_sector_bytes;
-  const uint32_t count = last - first + 1;
-  return (count >= 32 ? ~0u : ((1u << count) - 1)) << first;
+  return sector_range(first, last + 1);
 }
 
 std::optional<SectorCache::LineIndex> SectorCache::find(uint64_t address) const {

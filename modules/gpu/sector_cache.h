@@ -15,6 +15,12 @@ class StatsRegistry;
 
 namespace ohmvp::gpu {
 
+// Sectors [first, end) of a line of up to 32 (a shift by 32 would be undefined).
+inline uint32_t sector_range(uint32_t first, uint32_t end) {
+  const auto below = [](uint32_t n) { return n >= 32 ? ~0u : (1u << n) - 1; };
+  return below(end) & ~below(first);
+}
+
 struct SectorCacheGeometry {
   uint64_t size_bytes = 48 * 1024;
   uint32_t ways = 6;

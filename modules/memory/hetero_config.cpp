@@ -123,6 +123,11 @@ CapacityProblem capacity_problem(const HeteroConfig& c, uint64_t dram_bytes,
     }
     if (dram_bytes == 0 || xpoint_bytes < dram_bytes)
       return problem("paged mode needs host memory at least as large as DRAM", false);
+    if (dram_bytes / c.page_bytes > UINT32_MAX)
+      return problem("paged mode numbers a channel's DRAM frames in 32 bits: expected at most " +
+                         std::to_string(UINT32_MAX) + " pages of " + std::to_string(c.page_bytes) +
+                         " bytes",
+                     true);
     return {};
   }
   if (dram_bytes == 0 || xpoint_bytes % dram_bytes != 0)

@@ -1,6 +1,7 @@
 #include "modules/uvm/uvm_driver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "modules/common/errors.h"
@@ -657,7 +658,8 @@ void UvmDriver::end_batch() {
 }
 
 void UvmDriver::schedule_batch() {
-  m_batch_event.notify(kernel_delay_of_ps(uint64_t(m_config.fault_service_ns * 1000.0)));
+  m_batch_event.notify(
+      kernel_delay_of_ps(static_cast<uint64_t>(std::llround(m_config.fault_service_ns * 1000.0))));
 }
 
 void UvmDriver::when_settled(std::function<void()> done) {

@@ -43,6 +43,15 @@ TEST_CASE("cli: --verify reports that every output matches the C++ reference") {
       nlohmann::json::parse(read_text(dir + "/plain/report.json")).contains("verification"));
 }
 
+// 4-byte sectors: 32 to a 128-byte line, the most a sector mask holds. The SMs' loads and
+// stores and the copy engine's (the managed pages) cover every sector.
+TEST_CASE("cli: lines of 32 sectors carry every byte") {
+  const std::string dir = scratch_dir("verify_32_sectors");
+  const std::string sectors = " --set gpu.l2.sector_bytes=4 --set gpu.l1d.sector_bytes=4";
+  check_verified_run("--workload vecadd" + sectors, dir + "/vecadd");
+  check_verified_run("--workload managed/spmv" + sectors, dir + "/managed");
+}
+
 TEST_CASE("cli: Origin on its slowest channel pages every page in and verifies") {
   // One burst takes 1.6 us at 0.01 Gb/s: a page crosses PCIe before the clean page it replaces
   // has drained its requests, and must still be filled.

@@ -285,4 +285,11 @@ TEST_CASE("Hetero capacities: planar groups and two-level tag bits", "[hetero]")
   CHECK(two.capacity_bytes == 64 << 20);
   CHECK_THROWS_WITH(check_capacities(config, 1 << 20, 128 << 20, "mc"),
                     Contains("6 metadata bits"));
+  config.mode = HeteroMode::paged;
+  config.page_bytes = 64;
+  const uint64_t most_frames = 0xffffffffu;
+  const HeteroLayout paged = check_capacities(config, 64 * most_frames, 128 * most_frames, "mc");
+  CHECK(paged.frames == 0xffffffffu);
+  CHECK_THROWS_WITH(check_capacities(config, uint64_t{64} << 32, uint64_t{64} << 33, "mc"),
+                    Contains("mc: paged mode numbers a channel's DRAM frames in 32 bits"));
 }

@@ -12,6 +12,22 @@
 using namespace ohmvp;
 using namespace ohmvp::gpu;
 
+TEST_CASE("sector ranges: bits [first, end) of up to 32 sectors", "[cache]") {
+  CHECK(sector_range(0, 0) == 0);
+  CHECK(sector_range(3, 5) == 0b11000);
+  CHECK(sector_range(0, 32) == 0xffffffffu);
+  CHECK(sector_range(31, 32) == 0x80000000u);
+  CHECK(sector_range(32, 32) == 0);
+  SectorCacheGeometry g;
+  g.line_bytes = 128;
+  g.sector_bytes = 4;
+  g.size_bytes = 128 * g.ways;
+  const SectorCache cache(g);
+  CHECK(cache.all_sectors() == 0xffffffffu);
+  CHECK(cache.sector_mask(124, 4) == 0x80000000u);
+  CHECK(cache.sector_mask(8, 120) == 0xfffffffcu);
+}
+
 namespace {
 
 // 2 sets x 2 ways of 128-byte lines in 32-byte sectors.
