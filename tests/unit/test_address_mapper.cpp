@@ -133,6 +133,25 @@ TEST_CASE("address mapper: scattered bit lists decode bit by bit", "[address_map
   check_round_trip(mapper, 3);
 }
 
+TEST_CASE("address mapper: the rank field where each scheme puts it", "[address_mapper]") {
+  DramGeometry geometry;
+  geometry.ranks = 2;
+  // Bits 0-5 a burst's bytes, then 7 column, 2 bank-group, 2 bank and 16 row bits, and the rank.
+  const AddressMapper top = make_mapper(scheme("rank:row:bank:column"), geometry);
+  CHECK(index(top.decode(uint64_t{1} << 33).rank) == 1);
+  CHECK(index(top.decode(uint64_t{1} << 33).row) == 0);
+  CHECK(index(top.decode(uint64_t{1} << 32).row) == 1u << 15);
+  CHECK(index(top.decode(uint64_t{1} << 32).rank) == 0);
+  // Lowest first: bank (bits 6-7), rank (8), bank group (9-10), column (11-17), row (18-33).
+  const AddressMapper low = make_mapper(scheme("row:column:bank_group:rank:bank"), geometry);
+  CHECK(index(low.decode(1 << 6).bank) == 1);
+  CHECK(index(low.decode(1 << 8).rank) == 1);
+  CHECK(index(low.decode(1 << 8).bank) == 0);
+  CHECK(index(low.decode(1 << 9).bank_group) == 1);
+  CHECK(index(low.decode(1 << 11).column) == 8);
+  CHECK(index(low.decode(1 << 18).row) == 1);
+}
+
 TEST_CASE("address mapper: encode inverts decode", "[address_mapper]") {
   DramGeometry geometry;
   geometry.ranks = 2;

@@ -78,12 +78,19 @@ TEST_CASE("Counter decay policies", "[hetero]") {
   CHECK(halve.due(8));
   CHECK(halve.decayed(77) == 38);
   ResetDecay reset(8);
+  CHECK_FALSE(reset.due(7));
   CHECK(reset.due(8));
   CHECK(reset.decayed(77) == 0);
   CounterDecayConfig config;
   config.kind = CounterDecayKind::reset;
   config.interval = 3;
+  CHECK_FALSE(make_counter_decay(config)->due(2));
+  CHECK(make_counter_decay(config)->due(3));
   CHECK(make_counter_decay(config)->decayed(5) == 0);
+  config.kind = CounterDecayKind::halve;
+  CHECK_FALSE(make_counter_decay(config)->due(2));
+  CHECK(make_counter_decay(config)->due(3));
+  CHECK(make_counter_decay(config)->decayed(5) == 2);
   config.kind = CounterDecayKind::none;
   CHECK_FALSE(make_counter_decay(config)->due(1000));
 }

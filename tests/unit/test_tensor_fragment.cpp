@@ -105,6 +105,18 @@ TEST_CASE("Volta m16n16k16 mapping: threadgroups, octets and segments of Raihan 
       CHECK(pa.col == i);
       CHECK(pb.row == i);
     }
+  // Which thread holds which row (docs/gpu_tensor.md): threadgroup g = lane / 4, thread
+  // t = lane % 4, octet o = g % 4, half h = g / 4; the threadgroup's rows start at
+  // 4 (o % 2 + 2 h), its C columns at 8 (o / 2); A's thread holds row t of them, C's 32-bit
+  // element i lies at row (t & 1) + (i & 2), column (i & 4) + (t & 2) + (i & 1).
+  CHECK(fragment_position(a, 5, 3) == MatrixPosition{5, 3});
+  CHECK(fragment_position(a, 9, 0) == MatrixPosition{1, 0});
+  CHECK(fragment_position(a, 18, 7) == MatrixPosition{10, 7});
+  CHECK(fragment_position(a, 31, 15) == MatrixPosition{15, 15});
+  CHECK(fragment_position(c, 5, 0) == MatrixPosition{5, 0});
+  CHECK(fragment_position(c, 5, 7) == MatrixPosition{7, 5});
+  CHECK(fragment_position(c, 26, 3) == MatrixPosition{10, 11});
+  CHECK(fragment_position(c, 31, 6) == MatrixPosition{15, 14});
   // Octet X (threadgroups X and X + 4) computes an 8 x 8 block of C whose rows are its A rows
   // and whose columns are the B columns its two threadgroups loaded.
   for (uint32_t octet = 0; octet < 4; ++octet) {

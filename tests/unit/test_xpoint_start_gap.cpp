@@ -78,6 +78,30 @@ TEST_CASE("Start-Gap rejects empty regions and psi 0", "[xpoint]") {
   CHECK_THROWS_AS(sg.set_registers(0, 5), std::invalid_argument);
 }
 
+TEST_CASE("the wear leveller: its regions must tile the lines; disabled, it maps nothing",
+          "[xpoint]") {
+  StartGapConfig config;
+  config.enabled = true;
+  config.region_lines = 16;
+  CHECK_THROWS_WITH(WearLeveller(0, config), "WearLeveller: needs at least one line");
+  CHECK_THROWS_WITH(WearLeveller(100, config),
+                    "WearLeveller: region_lines must divide the line count");
+  // Two regions of 16 lines, each with its spare line (the gap) after them.
+  const WearLeveller enabled(32, [&] {
+    StartGapConfig c = config;
+    c.randomise = false;
+    return c;
+  }());
+  CHECK(enabled.physical_lines() == 34);
+  CHECK(enabled.to_physical(16) == 17);
+  config.enabled = false;
+  WearLeveller disabled(100, config);  // no regions to tile
+  CHECK(disabled.physical_lines() == 100);
+  for (uint64_t line : {0u, 7u, 99u}) CHECK(disabled.to_physical(line) == line);
+  for (int write = 0; write < 1000; ++write) CHECK_FALSE(disabled.count_write(7));
+  CHECK(disabled.moves() == 0);
+}
+
 TEST_CASE("a shadow memory loses no data across gap moves (randomised, several regions)",
           "[xpoint]") {
   StartGapConfig config;
