@@ -278,7 +278,8 @@ TEST_CASE("SWAP-CMD on a WOM-coded memory route: the same bytes, 3/2 of the ligh
   const uint64_t t0 = origin();
   const uint64_t wom0 = c.counter("wom_busy_ps");
   const uint64_t loss0 = c.counter("wom_data_loss_ps");
-  const uint64_t symbols0 = c.counter("wom_symbols_kept") + c.counter("wom_symbols_rewritten");
+  const uint64_t kept0 = c.counter("wom_symbols_kept");
+  const uint64_t symbols0 = kept0 + c.counter("wom_symbols_rewritten");
   c.stimulus.write(t0, 0, pattern(3, 64));
   c.stimulus.write(t0, 4096, pattern(4, 64));
   c.stimulus.read(t0 + 1000 * ns, 4096);
@@ -292,7 +293,9 @@ TEST_CASE("SWAP-CMD on a WOM-coded memory route: the same bytes, 3/2 of the ligh
   // Every bit went through the WOM code: 4 symbols a byte, over the data route's bursts.
   CHECK(c.counter("wom_symbols_kept") + c.counter("wom_symbols_rewritten") - symbols0 ==
         128 * 64 * 4);
-  CHECK(c.counter("wom_symbols_kept") > 0);
+  // Symbols whose first-generation cells already held the second write's data (both streams'
+  // zero bytes, most of the pages) are left as they are.
+  CHECK(c.counter("wom_symbols_kept") > kept0);
   CHECK(c.manager.idle());
 }
 

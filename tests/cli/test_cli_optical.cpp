@@ -80,7 +80,9 @@ TEST_CASE("cli: an ohm_base run reports laser, MRRs, BER and energy; same run, s
   const auto& wires = electrical["stats"]["memory.energy"];
   CHECK(wires["energy_electrical_channel_j"]["value"].get<double>() > 0.0);
   CHECK(wires["energy_laser_j"]["value"].get<double>() == 0.0);
-  CHECK(stats["memory.energy"]["energy_laser_j"]["value"].get<double>() > 0.0);
+  // 96 wavelengths of 0.73 mW through a wall plug of 0.25 efficiency, over the whole run.
+  CHECK(stats["memory.energy"]["energy_laser_j"]["value"].get<double>() ==
+        Approx(0.73e-3 * 96 / 0.25 * summary["simulated_ns"].get<double>() * 1e-9));
   CHECK(electrical["summary"]["energy_j"].get<double>() > 0.0);
   // Both swap pages (when exactly depends on each channel's instants).
   CHECK(electrical["summary"]["migrations"].get<int>() > 0);

@@ -81,6 +81,11 @@ TEST_CASE("warp scheduler: GTO stays on the greedy warp, then takes the oldest r
   // Equal ages are ordered by slot.
   gto.add_warp(0, 30);
   CHECK(step(gto, {0, 6}) == 0);
+  // A removed greedy warp is forgotten: a younger warp in its slot is not greedy.
+  CHECK(step(gto, {6}) == 6);
+  gto.remove_warp(6);
+  gto.add_warp(6, 40);
+  CHECK(step(gto, {0, 6}) == 0);
 }
 
 TEST_CASE("warp scheduler: two-level keeps an active set and parks long-latency waiters", "[sm]") {

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
+#include <stdexcept>
 
+#include "modules/common/stats.h"
+#include "modules/memory/xpoint_end_buffer.h"
 #include "modules/optical/mrr_state.h"
 #include "modules/optical/register_buffer.h"
 #include "modules/optical/transfer_timing.h"
@@ -92,4 +95,20 @@ TEST_CASE("Register buffer: 16 KB with backpressure", "[optical]") {
   buffer.pop(64);
   CHECK(buffer.push(64));
   CHECK_THROWS_AS(RegisterBuffer(64).pop(1), std::logic_error);
+}
+
+TEST_CASE("the XPoint end's register buffer: reserved room, waits told once, its peak",
+          "[optical]") {
+  StatsRegistry stats;
+  XPointEndBuffer buffer(256, stats, "end");
+  CHECK(buffer.reserve(128));
+  CHECK(buffer.reserve(128));
+  CHECK_FALSE(buffer.reserve(64));  // full: the sender waits and says so
+  buffer.held();
+  buffer.release(128);
+  CHECK(buffer.reserve(64));
+  CHECK(stats.find_counter("end", "register_buffer_waits")->value() == 1);
+  CHECK(stats.find_scalar("end", "register_buffer_peak_bytes")->value() == 256);
+  buffer.release(192);
+  CHECK_THROWS_AS(buffer.release(1), std::logic_error);
 }
