@@ -456,7 +456,12 @@ void Runtime::check_device_copy(uint64_t destination, uint64_t source, uint64_t 
 void Runtime::copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes) {
   raise_fault();
   check_device_copy(destination, source, bytes);
-  quiesce();
+  const bool on_managed = managed(source) || managed(destination);
+  quiesce(on_managed);
+  if (!on_managed && beside_other_streams()) {
+    copy_on_device_async(destination, source, bytes, default_stream);
+    return stream_synchronize(default_stream);
+  }
   std::vector<uint8_t> staging(bytes);
   read_bytes(source, staging.data(), bytes);
   // The read and the write, each on the device unless it is a host access to managed memory.

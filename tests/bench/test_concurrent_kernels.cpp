@@ -231,6 +231,7 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
   Vecadd vecadd;
   LongSaxpy saxpy;
   Buffers long_one(cuda, 64 * 1024), small(cuda, 1024);
+  const uint64_t copied = cuda.malloc(small.n * 4);
   std::vector<float> out(small.n);
   for (const auto kind : {Runtime::StreamKind::blocking, Runtime::StreamKind::non_blocking}) {
     const bool blocking = kind == Runtime::StreamKind::blocking;
@@ -251,6 +252,9 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
     CHECK(back == std::vector<float>(small.n, 0.0f));
     cuda.copy_to_device(small.c, out.data(), small.n * 4);
     cuda.copy_to_host(back.data(), small.c, small.n * 4);
+    CHECK(back == out);
+    cuda.copy_on_device(copied, small.c, small.n * 4);
+    cuda.copy_to_host(back.data(), copied, small.n * 4);
     CHECK(back == out);
     CHECK(cuda.stream_query(stream) == blocking);  // all while the saxpy runs
     cuda.synchronize();  // every stream
