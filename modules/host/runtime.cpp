@@ -487,7 +487,9 @@ void Runtime::fill(uint64_t destination, const void* pattern, uint64_t bytes) {
   raise_fault();
   check_host_pointer(pattern, bytes, "fill");
   check_range(destination, bytes, "fill");
-  quiesce();
+  quiesce(managed(destination));
+  if (bytes != 0 && !managed(destination) && beside_other_streams())
+    return fill_on_default_stream(destination, pattern, bytes);
   if (!managed(destination)) device_side_copy_time(bytes);
   write_bytes(destination, pattern, bytes);
 }

@@ -131,7 +131,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   void copy_on_device(uint64_t destination, uint64_t source, uint64_t bytes);
   void memset(uint64_t destination, uint8_t value, uint64_t bytes);
   // Writes `bytes` bytes from `pattern` (a host buffer of that size, laid out by the caller) as
-  // a device-side fill: a memset of any pattern, timed at device-memory bandwidth.
+  // a device-side fill: a memset of any pattern, timed at device-memory bandwidth (through the
+  // copy engine beside non-blocking streams' work, as memset).
   void fill(uint64_t destination, const void* pattern, uint64_t bytes);
 
   // Parses the PTX (ConfigError on bad PTX) and places its .global variables in device memory.
@@ -366,6 +367,8 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // one on stream 0, and the call waits for it: the synchronous path writes and reads device
   // memory at once, which the kernels' accesses in flight could undo.
   bool beside_other_streams() const;
+  // A fill beside such work: the copy engine writes the pattern on stream 0, and the call waits.
+  void fill_on_default_stream(uint64_t destination, const void* pattern, uint64_t bytes);
   // std::invalid_argument when a call that moves `bytes` of host memory is given none.
   static void check_host_pointer(const void* pointer, uint64_t bytes, const char* what);
   void check_range(uint64_t address, uint64_t bytes, const char* what) const;

@@ -34,6 +34,7 @@ struct Runtime::AsyncCopy {
   uint8_t* destination = nullptr;   // to_host
   uint32_t value = 0;               // memset: each element's bytes, little-endian
   unsigned element_bytes = 1;       // memset
+  std::vector<uint8_t> pattern;     // memset of a whole pattern (fill): its bytes, not `value`
   uint64_t bytes = 0;
   uint64_t issued = 0;   // bytes handed to the copy engine (to_host, memset)
   uint64_t landed = 0;   // bytes where they go
@@ -168,6 +169,14 @@ void Runtime::memset_elements_async(uint64_t destination, uint32_t value, unsign
   queue_copy(stream, copy);
 }
 
+void Runtime::fill_on_default_stream(uint64_t destination, const void* pattern, uint64_t bytes) {
+  auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::memset, destination, bytes);
+  const auto* from = static_cast<const uint8_t*>(pattern);
+  copy->pattern.assign(from, from + bytes);
+  queue_copy(default_stream, copy);
+  stream_synchronize(default_stream);
+}
+
 void Runtime::copy_on_device_async(uint64_t destination, uint64_t source, uint64_t bytes,
                                    StreamId stream) {
   before_async_work(stream, "device copy");
@@ -263,7 +272,11 @@ void Runtime::issue_device_parts(const std::shared_ptr<AsyncCopy>& copy) {
     copy->issued += bytes;
     if (copy->kind == AsyncCopy::Kind::memset) {
       // A part starts at a multiple of the element size.
-      write_part(copy, offset, repeated_element(copy->value, copy->element_bytes, bytes));
+      const auto from = copy->pattern.begin() + static_cast<std::ptrdiff_t>(offset);
+      write_part(copy, offset,
+                 copy->pattern.empty()
+                     ? repeated_element(copy->value, copy->element_bytes, bytes)
+                     : std::vector<uint8_t>(from, from + static_cast<std::ptrdiff_t>(bytes)));
       continue;
     }
     ++m_parts_in_engine;  // the part's read

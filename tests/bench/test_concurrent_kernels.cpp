@@ -256,6 +256,12 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
     cuda.copy_on_device(copied, small.c, small.n * 4);
     cuda.copy_to_host(back.data(), copied, small.n * 4);
     CHECK(back == out);
+    const std::vector<float> pattern = {1.5f, -2.0f, 0.25f, 8.0f};
+    std::vector<float> filled(small.n);
+    for (size_t i = 0; i < filled.size(); ++i) filled[i] = pattern[i % 4];
+    cuda.fill(copied, filled.data(), small.n * 4);
+    cuda.copy_to_host(back.data(), copied, small.n * 4);
+    CHECK(back == filled);
     CHECK(cuda.stream_query(stream) == blocking);  // all while the saxpy runs
     cuda.synchronize();  // every stream
     CHECK(cuda.stream_query(stream));
