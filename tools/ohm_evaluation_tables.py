@@ -160,7 +160,7 @@ def budget(results):
                             "yes" if e["ber_max"] <= paper.BER_REQUIRED else "no",
                             "%s / %s" % (fmt(e["laser_power_mw"], "%.2f"),
                                          fmt(e["laser_needed_mw"], "%.3f")),
-                            fmt(paper.BER.get(family), "%.1e")]))
+                            fmt(paper.BER[mode].get(family), "%.1e")]))
             published = paper.MRR[mode].get(family)
             mrr.append(row([family, mode, fmt(e["mrr_modulators"], "%d"),
                             fmt(e["mrr_detectors"], "%d"), fmt(e["mrr_count"], "%d"),

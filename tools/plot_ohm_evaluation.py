@@ -165,7 +165,7 @@ def ber_figure(plt, results, path):
     axes.bar(range(len(names)), [entries[n]["ber_max"] for n in names], 0.6, color="tab:blue",
              label="OhmVP, worst route")
     paper_crosses(axes, lambda n: names.index(n) if n in names else None,
-                  {f + "_" + m: v for f, v in paper.BER.items() for m in MODES})
+                  {f + "_" + m: v for m in MODES for f, v in paper.BER[m].items()})
     axes.axhline(paper.BER_REQUIRED, color="tab:red", linestyle="--", label="required 1e-15")
     axes.set_yscale("log")
     axes.set_xticks(range(len(names)))

@@ -70,9 +70,9 @@ const std::vector<MrrArraySpec>& mrr_array_specs() {
        false,
        P::backward,
        C::half,
-       {F::reverse_write},
-       "DRAM half-coupled receiver on the backward path: the XPoint's fill, snarfed on by the "
-       "controller"},
+       {F::auto_rw, F::reverse_write},
+       "DRAM half-coupled receiver on the backward path (OHM_FUNCTIONS.md: auto-read/write's on "
+       "both paths of both devices; the XPoint's fill, snarfed on by the controller)"},
       {E::dram, true, P::backward, C::half, {F::swap}, "DRAM half-coupled transmitter for swap"},
       {E::dram, true, P::forward, C::full, {F::parallel_tx}, "DRAM extra transmitter"},
       {E::xpoint, true, P::backward, C::full, {F::conventional}, "XPoint transmitter"},

@@ -92,6 +92,7 @@ void add_wom_swap_route(std::vector<OpticalRoute>& routes, const OpticalChannelC
 // Ohm-BW: the controller's half-coupled transmitter leaves 1 or (1 - r) of the light; the
 // XPoint's half-coupled detector reads that from its share r; the XPoint modulates its own
 // stream on the remainder by full or no coupling; the DRAM reads the XPoint's bit by strength.
+// The DRAM's route uses four rings of the path: both transmitters, the tap and its receiver.
 void add_bw_swap_routes(std::vector<OpticalRoute>& routes, const OpticalChannelConfig& c,
                         const MrrCounts& mrrs) {
   const double half = 1.0 - c.loss.half_coupling_ratio;
@@ -102,7 +103,7 @@ void add_bw_swap_routes(std::vector<OpticalRoute>& routes, const OpticalChannelC
   xpoint.levels = LightLevels{{1.0}, {half}};
   routes.push_back(std::move(xpoint));
   OpticalRoute dram = start_route(RouteKind::swap_bw, "DRAM (XPoint's stream by light strength)",
-                                  OpticalPath::forward, c, mrrs, 2, 3);
+                                  OpticalPath::forward, c, mrrs, 2, 4);
   pass_half_tap(dram, c);
   end_at_detector(dram, c);
   dram.levels = LightLevels{{1.0, half}, {dark, half * dark}};

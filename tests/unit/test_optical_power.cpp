@@ -87,6 +87,11 @@ TEST_CASE("Dual routes: half-coupled taps and levels cost what the mechanism say
   // 864 rings on the forward path: 96 controller, 192 + 192 DRAM, 192 + 192 XPoint receivers.
   CHECK(auto_rw.mrrs.forward_rings == 864);
   CHECK(snarf.route.loss.db_of(LossKind::ring_through) == Approx(861 * 0.01));
+  // On the backward path both devices' half-coupled receivers are auto-read/write's too
+  // (OHM_FUNCTIONS.md): 96 controller, 192 + 192 DRAM, 192 + 192 XPoint.
+  CHECK(auto_rw.mrrs.backward_rings == 864);
+  CHECK(auto_rw.mrrs.modulators == 480);
+  CHECK(auto_rw.mrrs.detectors == 1248);
 
   const PlatformBudget wom = budget_of(OhmPlatform::ohm_wom, HeteroMode::planar, 2.0);
   const RouteBudget& swap = route(wom, RouteKind::swap_wom, "DRAM");
@@ -96,6 +101,10 @@ TEST_CASE("Dual routes: half-coupled taps and levels cost what the mechanism say
   const PlatformBudget bw = budget_of(OhmPlatform::ohm_bw, HeteroMode::planar, 4.0);
   const RouteBudget& xpoint = route(bw, RouteKind::swap_bw, "XPoint");
   CHECK(xpoint.route.levels.dark.front() == Approx(0.5));  // a 0 keeps half the light
+  // The DRAM's route uses four of the path's rings: both transmitters, the tap, its receiver.
+  const RouteBudget& dram = route(bw, RouteKind::swap_bw, "DRAM");
+  CHECK(dram.route.loss.db_of(LossKind::ring_through) ==
+        Approx(double(bw.mrrs.forward_rings - 4) * 0.01));
 }
 
 TEST_CASE("Laser the mechanism needs against the paper's 2x and 4x", "[optical][power]") {
