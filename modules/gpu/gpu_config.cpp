@@ -136,9 +136,9 @@ void parse_l1d(const ConfigReader& reader, L1DataCacheConfig& c) {
   reader.get("hit_latency", c.hit_latency, 1u, 10000u);
   reader.get("mshr_entries", c.mshr_entries, 1u, 65536u);
   reader.get("mshr_max_merges", c.mshr_max_merges, 1u, 1024u);
+  reader.finish();
   check_line_and_sector(reader, c.line_bytes, c.sector_bytes);
   check_cache_geometry(reader, c.size_bytes, c.ways, c.line_bytes);
-  reader.finish();
 }
 
 void parse_shared_memory(const ConfigReader& reader, SharedMemoryConfig& c) {
@@ -158,9 +158,9 @@ void parse_l2(const ConfigReader& reader, L2CacheConfig& c) {
   reader.get("hit_latency", c.hit_latency, 1u, 100000u);
   reader.get("mshrs_per_slice", c.mshrs_per_slice, 1u, 65536u);
   reader.get("slices_per_channel", c.slices_per_channel, 1u, 64u);
+  reader.finish();
   check_line_and_sector(reader, c.line_bytes, c.sector_bytes);
   check_cache_geometry(reader, c.size_bytes, c.ways, c.line_bytes);
-  reader.finish();
 }
 
 void parse_crossbar(const ConfigReader& reader, CrossbarConfig& c) {
@@ -232,6 +232,12 @@ uint64_t L2CacheConfig::slice_bytes(uint32_t memory_channels, const char* path) 
 }
 
 GpuConfig parse_gpu_config(const ConfigReader& reader) {
+  // A misspelt key is named before the checks between the sections (sm_limits against
+  // warp_size, l1d against l2), which would blame the value it meant to set.
+  reader.finish({"compute_capability", "sm_count", "max_resident_grids", "greatest_stream_priority",
+                 "core_clock_mhz", "warp_size", "sub_cores_per_sm", "issue_width", "sm_limits",
+                 "warp_scheduler", "load_order", "units", "l1d", "shared_memory", "l2", "crossbar",
+                 "tlb", "tensor_core", "constant_cache"});
   GpuConfig c;
   reader.get_enum("compute_capability", c.compute_capability,
                   {{"7.0", ComputeCapability::sm_70}, {"7.5", ComputeCapability::sm_75}});
@@ -266,7 +272,6 @@ GpuConfig parse_gpu_config(const ConfigReader& reader) {
   const ConfigReader constant = reader.child("constant_cache");
   constant.get("hit_latency", c.constant_cache_latency, 1u, 10000u);
   constant.finish();
-  reader.finish();
   if (c.sm.max_warps < c.sub_cores_per_sm)
     reader.fail("sub_cores_per_sm",
                 "expected at most sm_limits.max_warps (" + std::to_string(c.sm.max_warps) + ")");

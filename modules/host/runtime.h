@@ -363,9 +363,9 @@ class Runtime : public sc_core::sc_module, public MemoryLender {
   // memory's migrations.
   void quiesce(bool every_stream = true);
   // Whether a synchronous call that waited for the default stream's order runs beside work of
-  // non-blocking streams. Then a copy or memset goes through the copy engine as an asynchronous
-  // one on stream 0, and the call waits for it: the synchronous path writes and reads device
-  // memory at once, which the kernels' accesses in flight could undo.
+  // non-blocking streams. Then a copy, memset or fill goes through the copy engine as an
+  // asynchronous one on stream 0, and the call waits for it: the synchronous path writes and reads
+  // device memory at once, which the kernels' accesses in flight could undo.
   bool beside_other_streams() const;
   // A fill beside such work: the copy engine writes the pattern on stream 0, and the call waits.
   void fill_on_default_stream(uint64_t destination, const void* pattern, uint64_t bytes);

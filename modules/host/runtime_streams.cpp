@@ -170,6 +170,7 @@ void Runtime::memset_elements_async(uint64_t destination, uint32_t value, unsign
 }
 
 void Runtime::fill_on_default_stream(uint64_t destination, const void* pattern, uint64_t bytes) {
+  before_async_work(default_stream, "fill");
   auto copy = std::make_shared<AsyncCopy>(AsyncCopy::Kind::memset, destination, bytes);
   const auto* from = static_cast<const uint8_t*>(pattern);
   copy->pattern.assign(from, from + bytes);
