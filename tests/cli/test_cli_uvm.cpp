@@ -2,6 +2,7 @@
 // GPU, oversubscribed and on an Ohm-GPU platform; the report counts the driver's work; bad
 // input is refused with its key.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,21 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     CHECK(value(uvm, "chunks_evicted") == 0);
     CHECK(value(uvm, "bytes_to_gpu") == value(uvm, "pages_to_gpu") * 4096);
     CHECK(uvm.at("fault_latency").at("max").get<uint64_t>() >= 45'000'000);  // the service time
+    // Nothing is evicted, so every page of the five buffers moves once: x 1, y 2, row_offsets
+    // (2,049 s32) 3, and column_indices and values each as many as the matrix's nonzeros fill.
+    auto workload = shipped_kernel_workload("managed/spmv");
+    workload["outputs"] = {"y", "row_offsets"};
+    write_text(dir + "/offsets.json", workload.dump());
+    const uint64_t pages =
+        value(run_verified(dir + "/offsets", dir + "/offsets.json",
+                           "-p gpu_small --dump " + dir + "/offsets/d")["host.uvm"],
+              "pages_to_gpu");
+    const std::string offsets = read_text(dir + "/offsets/d/row_offsets.bin");
+    REQUIRE(offsets.size() == 2049 * 4);
+    int32_t nonzeros = 0;
+    std::memcpy(&nonzeros, offsets.data() + 2048 * 4, 4);
+    CHECK(pages == 1 + 2 + 3 + 2 * ((uint64_t(nonzeros) * 4 + 4095) / 4096));
+    CHECK(value(uvm, "pages_to_gpu") == pages);
   }
   SECTION("GPU memory oversubscribed: chunks are evicted and the results still match") {
     const std::string small = R"( --set 'uvm={"chunk_bytes": 16384, "gpu_memory_bytes": 65536}')";
