@@ -28,6 +28,21 @@ double MemorySystemConfig::burst_ns(uint32_t bytes) const {
   return static_cast<double>(transfer_timing(optical, shape).beats) / optical.rate_gbps;
 }
 
+std::string MemorySystemConfig::burst_rounding_warning() const {
+  const double burst = burst_ns(burst_bytes());
+  const DramTiming cycles = timing_cycles();
+  const double clock_ns = static_cast<double>(cycles.tCK_ps) / 1000.0;
+  const double carried = burst / (cycles.BURST * clock_ns);
+  if (carried >= 0.99) return "";
+  std::ostringstream text;
+  text << "a " << burst_bytes() << "-byte burst takes " << burst << " ns, " << burst / clock_ns
+       << " clocks of memory.dram.timing.tCK_ns (" << timing.tCK << " ns), rounded up to "
+       << cycles.BURST << ": the channels carry " << std::lround(100.0 * carried)
+       << "% of their rate; a tCK_ns of " << burst / std::max(1.0, std::round(burst / clock_ns))
+       << " makes the burst whole clocks";
+  return text.str();
+}
+
 double MemorySystemConfig::peak_gb_per_s() const {
   if (is_optical()) return optical.bandwidth_gbps() / (1.0 + optical.coding_overhead) / 8.0;
   return channels * channel.lanes * channel.rate_gbps / 8.0;

@@ -88,6 +88,9 @@ struct MemorySystemConfig {
   }
   // Time `bytes` hold one channel's data path: the wires, or the virtual channel's wavelengths.
   double burst_ns(uint32_t bytes) const;
+  // Empty, or why the channels cannot carry their rate: a burst that is not a whole number of
+  // DRAM clocks is rounded up to the next (docs/memory.md, "Clock rounding").
+  std::string burst_rounding_warning() const;
   // Peak data bandwidth of all channels, GB/s (bytes per ns).
   double peak_gb_per_s() const;
   uint32_t burst_bytes() const { return bus_bytes() * geometry.burst_length; }

@@ -98,6 +98,8 @@ void run_platform(const RunOptions& options) {
   if (config.memory.is_optical())
     if (const std::string warning = laser_budget_warning(config.memory); !warning.empty())
       std::cerr << "ohmvp: warning: " << warning << "\n";
+  if (const std::string warning = config.memory.burst_rounding_warning(); !warning.empty())
+    std::cerr << "ohmvp: warning: " << warning << "\n";
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
   // Checked even when --workload names another: a platform file that names no workload is

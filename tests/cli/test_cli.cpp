@@ -666,6 +666,21 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
   }
 }
 
+TEST_CASE("cli: a burst that is not whole DRAM clocks is warned of, with the tCK that fits") {
+  const std::string dir = scratch_dir("burst_rounding");
+  const std::string run = "run -q -w stream_read --out " + dir + " -p titanv";
+  const CliResult fitted = run_ohmvp(run);
+  CHECK(fitted.exit_code == 0);
+  CHECK_THAT(fitted.output, !Contains("warning"));
+  // The Ohm-GPU DRAM's clock under 13.6 Gb/s lanes: 64 bytes take 1.176 ns, 2.2 clocks.
+  const CliResult rounded = run_ohmvp(run + " --set memory.dram.timing.tCK_ns=0.533");
+  CHECK(rounded.exit_code == 0);
+  CHECK_THAT(rounded.output,
+             Contains("ohmvp: warning: a 64-byte burst takes 1.17647 ns, 2.20726 clocks of "
+                      "memory.dram.timing.tCK_ns (0.533 ns), rounded up to 3: the channels carry "
+                      "74% of their rate; a tCK_ns of 0.588235 makes the burst whole clocks"));
+}
+
 TEST_CASE("cli: bursts narrower than 8 bytes keep every byte") {
   // One 8-bit column of burst length 4: 4-byte bursts, which the traffic's shadow copy checks.
   const std::string dir = scratch_dir("narrow_bursts");
