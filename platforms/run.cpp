@@ -95,11 +95,11 @@ void run_platform(const RunOptions& options) {
   // Everything that can be wrong with the input is found before any file is written.
   const ConfigDocument document = load_platform_document(options.platform, options.overrides);
   const PlatformConfig config = parse_platform(document);
-  if (config.memory.is_optical())
-    if (const std::string warning = laser_budget_warning(config.memory); !warning.empty())
-      std::cerr << "ohmvp: warning: " << warning << "\n";
-  if (const std::string warning = config.memory.burst_rounding_warning(); !warning.empty())
-    std::cerr << "ohmvp: warning: " << warning << "\n";
+  const std::string warnings[] = {
+      config.memory.is_optical() ? laser_budget_warning(config.memory) : std::string(),
+      config.memory.burst_rounding_warning()};
+  for (const std::string& warning : warnings)
+    if (!warning.empty()) std::cerr << "ohmvp: warning: " << warning << "\n";
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
   // Checked even when --workload names another: a platform file that names no workload is

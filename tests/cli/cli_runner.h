@@ -1,7 +1,10 @@
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +25,15 @@ void require_usage_error(const CliResult& r, const std::string& message);
 std::string scratch_dir(const std::string& name);
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);
+// DIR/d/NAME.bin, a run's --dump (into DIR/d) of output buffer NAME, as `count` values of T.
+template <class T>
+std::vector<T> read_dump(const std::string& dir, const std::string& name, size_t count) {
+  const std::string bytes = read_text(dir + "/d/" + name + ".bin");
+  REQUIRE(bytes.size() == count * sizeof(T));
+  std::vector<T> values(count);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
 
 // A path in the source tree.
 std::string shipped(const std::string& relative);

@@ -3,7 +3,6 @@
 // prmt, shf (wrapping and clamped), mul.hi of 32 and 64 bits, sad, a bit-field mask, rhadd.
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -73,13 +72,6 @@ std::string bytes_of(const std::vector<T>& values) {
   return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
 }
 
-template <class T>
-std::vector<T> values_of(const std::string& bytes) {
-  std::vector<T> values(bytes.size() / sizeof(T));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-  return values;
-}
-
 }  // namespace
 
 TEST_CASE("cli: bit and wide-multiply intrinsics give the host's results on the timed GPU") {
@@ -128,10 +120,8 @@ TEST_CASE("cli: bit and wide-multiply intrinsics give the host's results on the 
       run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  const auto out = values_of<uint32_t>(read_text(dir + "/d/out.bin"));
-  const auto out64 = values_of<uint64_t>(read_text(dir + "/d/out64.bin"));
-  REQUIRE(out.size() == 16 * k_threads);
-  REQUIRE(out64.size() == 3 * k_threads);
+  const auto out = read_dump<uint32_t>(dir, "out", 16 * k_threads);
+  const auto out64 = read_dump<uint64_t>(dir, "out64", 3 * k_threads);
   for (int i = 0; i < k_threads; ++i) {
     INFO("thread " << i);
     const uint32_t x = a[i], y = a[(i + 7) & 255];

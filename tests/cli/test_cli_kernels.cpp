@@ -56,7 +56,6 @@ CliResult run_fixture(const std::string& dir, const std::string& ptx, const std:
   return run_ohmvp("run -q --workload " + dir + "/w.json --out " + dir + " --dump " + dir + "/d");
 }
 
-// DIR/d/NAME.bin, run_fixture's dump of an output buffer, as `count` values of T.
 // Runs `args` (ending in --out) once with a VCD and once without, into DIR/a and DIR/b: tracing
 // must not change the report. Returns the VCD.
 std::string traced_and_plain(const std::string& args, const std::string& dir) {
@@ -66,15 +65,6 @@ std::string traced_and_plain(const std::string& args, const std::string& dir) {
   REQUIRE(run_ohmvp(args + dir + "/b").exit_code == 0);
   CHECK(read_text(dir + "/a/report.json") == read_text(dir + "/b/report.json"));
   return read_text(dir + "/t.vcd");
-}
-
-template <class T>
-std::vector<T> read_dump(const std::string& dir, const std::string& name, size_t count) {
-  const std::string bytes = read_text(dir + "/d/" + name + ".bin");
-  REQUIRE(bytes.size() == count * sizeof(T));
-  std::vector<T> values(count);
-  std::memcpy(values.data(), bytes.data(), bytes.size());
-  return values;
 }
 
 }  // namespace

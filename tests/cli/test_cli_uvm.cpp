@@ -2,7 +2,6 @@
 // GPU, oversubscribed and on an Ohm-GPU platform; the report counts the driver's work; bad
 // input is refused with its key.
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -53,10 +52,7 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
         value(run_verified(dir + "/offsets", dir + "/offsets.json",
                            "-p gpu_small --dump " + dir + "/offsets/d")["host.uvm"],
               "pages_to_gpu");
-    const std::string offsets = read_text(dir + "/offsets/d/row_offsets.bin");
-    REQUIRE(offsets.size() == 2049 * 4);
-    int32_t nonzeros = 0;
-    std::memcpy(&nonzeros, offsets.data() + 2048 * 4, 4);
+    const int32_t nonzeros = read_dump<int32_t>(dir + "/offsets", "row_offsets", 2049).back();
     CHECK(pages == 1 + 2 + 3 + 2 * ((uint64_t(nonzeros) * 4 + 4095) / 4096));
     CHECK(value(uvm, "pages_to_gpu") == pages);
   }
