@@ -33,12 +33,16 @@ struct CopyEngine::Line : tlm::tlm_generic_payload {
 };
 
 CopyEngine::CopyEngine(sc_core::sc_module_name name, uint32_t engine_id, uint32_t line_bytes,
-                       uint32_t sector_bytes)
+                       uint32_t sector_bytes, StatsRegistry& stats)
     : sc_module(name),
       out("out"),
       m_engine_id(engine_id),
       m_line_bytes(line_bytes),
-      m_sector_bytes(sector_bytes) {
+      m_sector_bytes(sector_bytes),
+      m_bytes_read(stats.counter(this->name(), "bytes_read", "bytes",
+                                 "bytes of the copies it read from device memory, completed")),
+      m_bytes_written(stats.counter(this->name(), "bytes_written", "bytes",
+                                    "bytes of the copies it wrote to device memory, completed")) {
   out.bind(*this);
   SC_METHOD(send);
   sensitive << m_send_event;
@@ -181,6 +185,7 @@ void CopyEngine::answered(Line& line) {
       m_copies.erase(it);
       break;
     }
+  (done->write ? m_bytes_written : m_bytes_read).inc(done->bytes.size());
   if (done->write)
     done->write_done();
   else

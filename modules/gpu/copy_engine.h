@@ -9,6 +9,7 @@
 #include <tlm>
 #include <vector>
 
+#include "modules/common/stats.h"
 #include "tlm_protocols/gpu_memory_protocol.h"
 
 namespace ohmvp::gpu {
@@ -19,7 +20,8 @@ namespace ohmvp::gpu {
 // hold exactly as the SMs do. A copy is cut into one store or load per line it covers (the
 // sectors it covers; a store's bytes outside the copy disabled), of which k_lines_in_flight are
 // outstanding at once; its callback runs when the last is answered. Copies queue in order. The
-// same port carries the host's debug (functional) accesses.
+// same port carries the host's debug (functional) accesses. Its statistics count the bytes of
+// the copies it completed (`bytes_read`, `bytes_written`); debug accesses are not among them.
 class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
  public:
   tlm::tlm_initiator_socket<32, gpu_memory_protocol_types> out;
@@ -29,7 +31,7 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
 
   // `engine_id` is the value of the extension's `sm` field (the SM count).
   CopyEngine(sc_core::sc_module_name name, uint32_t engine_id, uint32_t line_bytes,
-             uint32_t sector_bytes);
+             uint32_t sector_bytes, StatsRegistry& stats);
   ~CopyEngine() override;
   SC_HAS_PROCESS(CopyEngine);
 
@@ -66,6 +68,8 @@ class CopyEngine : public sc_core::sc_module, public GpuMemoryBwTransport {
   Span span(const Copy& copy, uint64_t index) const;
 
   uint32_t m_engine_id, m_line_bytes, m_sector_bytes;
+  Counter& m_bytes_read;
+  Counter& m_bytes_written;
   std::deque<std::unique_ptr<Copy>> m_copies;  // in order; the head sends first
   std::vector<std::unique_ptr<Line>> m_lines;  // pooled payloads
   std::vector<Line*> m_free_lines;

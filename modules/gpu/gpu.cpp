@@ -150,7 +150,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuConfig& config, MemorySystem& me
                                  m_map, config.l2.sector_bytes, stats);
   for (uint32_t i = 0; i < config.sm_count; ++i) m_sms[i]->out.bind(*m_crossbar->in[i]);
   m_copy_engine = std::make_unique<CopyEngine>("copy_engine", config.sm_count, config.l2.line_bytes,
-                                               config.l2.sector_bytes);
+                                               config.l2.sector_bytes, stats);
   m_copy_engine->out.bind(*m_crossbar->in[config.sm_count]);
   const L2SliceConfig slice = slice_config(config, memory.channel_count());
   for (uint32_t c = 0; c < memory.channel_count(); ++c) {

@@ -10,6 +10,7 @@
 // order.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <vector>
 
 #include "modules/common/errors.h"
@@ -245,22 +246,33 @@ TEST_CASE("concurrent kernels: a non-blocking stream's work is not ordered with 
     cuda.copy_to_host(out.data(), small.c, small.n * 4);
     CHECK(cuda.stream_query(stream) == blocking);
     CHECK(out[small.n - 1] == 3.0f * float(small.n - 1));
-    // Beside the non-blocking stream's kernel the synchronous calls go through the copy engine.
-    cuda.memset(small.c, 0, small.n * 4);
+    // Beside the non-blocking stream's kernel the synchronous calls go through the copy engine;
+    // after a blocking stream's they run alone, functionally, at the memory's peak.
+    const uint64_t bytes = small.n * 4;
+    const auto engine_moved = [&](const std::function<void()>& call, uint64_t read,
+                                  uint64_t written) {
+      const uint64_t read_before = counter("gpu.copy_engine", "bytes_read");
+      const uint64_t written_before = counter("gpu.copy_engine", "bytes_written");
+      call();
+      CHECK(counter("gpu.copy_engine", "bytes_read") - read_before == (blocking ? 0 : read));
+      CHECK(counter("gpu.copy_engine", "bytes_written") - written_before ==
+            (blocking ? 0 : written));
+    };
     std::vector<float> back(small.n);
-    cuda.copy_to_host(back.data(), small.c, small.n * 4);
+    engine_moved([&] { cuda.memset(small.c, 0, bytes); }, 0, bytes);
+    engine_moved([&] { cuda.copy_to_host(back.data(), small.c, bytes); }, bytes, 0);
     CHECK(back == std::vector<float>(small.n, 0.0f));
-    cuda.copy_to_device(small.c, out.data(), small.n * 4);
-    cuda.copy_to_host(back.data(), small.c, small.n * 4);
+    engine_moved([&] { cuda.copy_to_device(small.c, out.data(), bytes); }, 0, bytes);
+    cuda.copy_to_host(back.data(), small.c, bytes);
     CHECK(back == out);
-    cuda.copy_on_device(copied, small.c, small.n * 4);
-    cuda.copy_to_host(back.data(), copied, small.n * 4);
+    engine_moved([&] { cuda.copy_on_device(copied, small.c, bytes); }, bytes, bytes);
+    cuda.copy_to_host(back.data(), copied, bytes);
     CHECK(back == out);
     const std::vector<float> pattern = {1.5f, -2.0f, 0.25f, 8.0f};
     std::vector<float> filled(small.n);
     for (size_t i = 0; i < filled.size(); ++i) filled[i] = pattern[i % 4];
-    cuda.fill(copied, filled.data(), small.n * 4);
-    cuda.copy_to_host(back.data(), copied, small.n * 4);
+    engine_moved([&] { cuda.fill(copied, filled.data(), bytes); }, 0, bytes);
+    cuda.copy_to_host(back.data(), copied, bytes);
     CHECK(back == filled);
     CHECK(cuda.stream_query(stream) == blocking);  // all while the saxpy runs
     cuda.synchronize();  // every stream
