@@ -36,13 +36,18 @@ EnergyCounts run_counts(const MemorySystemConfig& config, const MemorySystem& me
       n.electrical_bits += counter(stats, channel->channel_name(), "data_bytes") * 8;
     }
   }
+  // REF occupies a rank for tRFC, rounded up to whole clocks as the controller times it.
+  const DramTiming timing = config.timing_cycles();
+  const uint64_t refresh_ps = timing.ps(timing.RFC);
   for (uint32_t c = 0; c < config.channels; ++c) {
     const std::string mc = std::string(memory.name()) + ".mc" + std::to_string(c);
     n.dram_activates += counter(stats, mc, "cmd_ACT");
     n.dram_reads += counter(stats, mc, "cmd_RD") + counter(stats, mc, "cmd_RDA");
     n.dram_writes += counter(stats, mc, "cmd_WR") + counter(stats, mc, "cmd_WRA");
+    n.dram_refresh_ps += counter(stats, mc, "cmd_REF") * refresh_ps;
   }
-  n.dram_devices = config.channels;
+  n.dram_burst_bytes = config.burst_bytes();
+  n.dram_ranks = config.channels * config.geometry.ranks;
   const uint64_t line_bits = uint64_t{config.xpoint.line_bytes} * 8;
   for (const auto& xpoint : memory.xpoints()) {
     n.xpoint_read_bits += counter(stats, xpoint->name(), "media_reads") * line_bits;
@@ -61,7 +66,7 @@ double summarise_energy(const MemorySystemConfig& config, const MemorySystem& me
                         StatsRegistry& stats, uint64_t run_time_ps) {
   const EnergyBreakdown energy =
       EnergyModel(config.energy).breakdown(run_counts(config, memory, stats, run_time_ps));
-  record_energy(stats, "memory.energy", energy);
+  record_energy(stats, std::string(memory.name()) + ".energy", energy);
   return energy.total_j();
 }
 

@@ -12,7 +12,8 @@ namespace ohmvp {
 // (modules/optical/energy_model.h, `memory.energy`) over the run's counts: DRAM commands and
 // background, XPoint media bits, and the channel: on an optical one the laser (from the
 // platform's link budget), MRR tuning and SerDes per light bit, on an electrical one its I/O per
-// bit on the wires. Writes the breakdown under "memory.energy" and returns the total, in joules.
+// bit on the wires. Writes the breakdown under "<memory's name>.energy" ("memory.energy" for
+// GPU 0's) and returns the total, in joules.
 double summarise_energy(const MemorySystemConfig& config, const MemorySystem& memory,
                         StatsRegistry& stats, uint64_t run_time_ps);
 

@@ -44,6 +44,10 @@ class GpuPlatform {
   // A GPU's unified-memory driver is serving faults or moving pages.
   bool uvm_working();
   MemorySystem& memory() { return *m_memory; }
+  // The memory of GPU `index` (0: memory()).
+  MemorySystem& memory(uint32_t index) {
+    return index == 0 ? *m_memory : *m_peer_memories[peer_of(index, "memory")];
+  }
   StatsRegistry& stats() { return m_stats; }
   const PlatformConfig& config() const { return m_config; }
   const ConfigDocument& document() const { return m_document; }

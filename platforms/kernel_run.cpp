@@ -107,6 +107,10 @@ RunSummary summarise(GpuPlatform& platform) {
   if (memory.is_optical()) s.optical = summarise_optical(memory, platform.stats());
   s.energy_j = summarise_energy(memory, platform.memory(), platform.stats(),
                                 sc_core::sc_time_stamp().value());
+  // The other GPUs' memories have their own breakdowns; the summary's figures are GPU 0's.
+  for (uint32_t g = 1; g < platform.gpus(); ++g)
+    summarise_energy(memory, platform.memory(g), platform.stats(),
+                     sc_core::sc_time_stamp().value());
   return s;
 }
 
@@ -247,6 +251,13 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
         stall_looks(monitor_period(), config.memory.longest_operation_ps()),
         sc_core::sc_time::from_value(time_limit_ps));
 
+    // `text` followed by what fault injection left uncorrectable on the light, if anything.
+    const auto with_link_errors = [&](const std::string& text) {
+      std::vector<const MemorySystem*> memories;
+      for (uint32_t g = 0; g < platform.gpus(); ++g) memories.push_back(&platform.memory(g));
+      const std::string errors = link_errors_text(config.memory, memories, platform.stats());
+      return errors.empty() ? text : text + " (" + errors + ")";
+    };
     for (const auto& thread : host_threads) thread->start(platform.runtime(thread->gpu()));
     std::unique_ptr<SimulatedExecutor> executor;
     std::optional<Verification> verification;
@@ -269,32 +280,36 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       end_if_interrupted();
       for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
       const std::string running = running_text(platform.gpu().running_kernels());
+      // Errors injected on the light may be what corrupted a pointer or a loop bound.
+      const std::string noted = with_link_errors("");
       if (monitor.stalled()) {
         std::ostringstream message;
         message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
                 << " and nothing progressed for the last " << monitor.stall_window()
                 << " (no instruction issued, no CTA ended, no DRAM command or XPoint media "
                    "access, no unified-memory fault waiting for its batch or page moving): a "
-                   "deadlock";
+                   "deadlock"
+                << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_vcd_limit()) {
         std::ostringstream message;
         message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": " << running
-                << "; a kernel that never ends, or a run that needs a larger --vcd-limit";
+                << "; a kernel that never ends, or a run that needs a larger --vcd-limit" << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_time_limit()) {
         throw SimulationError("simulated time reached the time limit of " +
                               time_limit_text(time_limit_ps) + " (--time-limit): " + running +
                               "; a kernel that never ends, or a run that needs a larger "
-                              "--time-limit");
+                              "--time-limit" +
+                              noted);
       }
-      const auto* fault = dynamic_cast<const DeviceFaultError*>(&error);
-      if (fault && executor)
-        if (const std::string where = executor->fault_location(*fault); !where.empty())
-          throw SimulationError(error.what() + where);
-      throw;
+      std::string where;
+      if (const auto* fault = dynamic_cast<const DeviceFaultError*>(&error); fault && executor)
+        where = executor->fault_location(*fault);
+      if (where.empty() && noted.empty()) throw;
+      throw SimulationError(error.what() + where + noted);
     }
     monitor.clear_line();
     end_if_interrupted();
@@ -328,12 +343,15 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       for (size_t i = 0; i < host_threads.size(); ++i)
         print_host_thread(std::cout, *host_threads[i], report["other_gpus"][i]);
     }
+    if (const std::string link_errors = with_link_errors(""); !link_errors.empty())
+      std::cerr << "ohmvp: warning: outputs may be wrong" << link_errors
+                << (verification ? "" : "; --verify checks them") << "\n";
     // The report is written first, so that a failed check can be looked into.
     const std::string written =
         " (report written to " + (options.out_dir / "report.json").string() + ")";
     if (verification && !verification->matches)
       throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
-                            "'" + written + ":\n" + verification->message);
+                            "'" + with_link_errors(written) + ":\n" + verification->message);
     for (const auto& thread : host_threads)
       if (thread->verification() && !thread->verification()->matches)
         throw SimulationError("GPU " + std::to_string(thread->gpu()) +

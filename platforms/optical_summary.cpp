@@ -27,6 +27,25 @@ std::string laser_budget_warning(const MemorySystemConfig& config) {
   return text.str();
 }
 
+std::string link_errors_text(const MemorySystemConfig& config,
+                             const std::vector<const MemorySystem*>& memories,
+                             const StatsRegistry& stats) {
+  if (!config.is_optical() || config.optical.fault_injection.ber == 0.0) return "";
+  uint64_t uncorrectable = 0;
+  for (const MemorySystem* memory : memories)
+    for (const auto& channel : memory->channels())
+      if (const Counter* chunks = stats.find_counter(channel->channel_name(), "ecc_uncorrectable"))
+        uncorrectable += chunks->value();
+  if (uncorrectable == 0) return "";
+  std::ostringstream text;
+  text << "fault injection (memory.optical.fault_injection.ber "
+       << config.optical.fault_injection.ber << ") left " << uncorrectable << " chunk"
+       << (uncorrectable == 1 ? "" : "s")
+       << " of 64 bytes with errors the link's SEC-DED could not correct; they reached their "
+          "receivers as they arrived";
+  return text.str();
+}
+
 RunSummary::Optical summarise_optical(const MemorySystemConfig& config, StatsRegistry& stats) {
   const PlatformBudget budget = platform_budget_of(config);
   record_budget(stats, "memory.optical", budget);

@@ -21,6 +21,7 @@ void parse(const ConfigReader& reader, EnergyConfig& c) {
   reader.get("dram_read_nj", c.dram_read_nj, 0.0, 1e3);
   reader.get("dram_write_nj", c.dram_write_nj, 0.0, 1e3);
   reader.get("dram_background_mw", c.dram_background_mw, 0.0, 1e5);
+  reader.get("dram_refresh_mw", c.dram_refresh_mw, 0.0, 1e5);
   reader.get("xpoint_read_pj_per_bit", c.xpoint_read_pj_per_bit, 0.0, 1e4);
   reader.get("xpoint_write_pj_per_bit", c.xpoint_write_pj_per_bit, 0.0, 1e4);
   reader.finish();
@@ -39,6 +40,7 @@ std::vector<std::pair<std::string, double>> EnergyBreakdown::items() const {
           {"electrical_channel", electrical_channel_j},
           {"dram_dynamic", dram_dynamic_j},
           {"dram_static", dram_static_j},
+          {"dram_refresh", dram_refresh_j},
           {"xpoint_read", xpoint_read_j},
           {"xpoint_write", xpoint_write_j}};
 }
@@ -53,11 +55,13 @@ EnergyBreakdown EnergyModel::breakdown(const EnergyCounts& n) const {
   e.serdes_j = static_cast<double>(n.serdes_bits) * c.serdes_pj_per_bit * k_pico;
   e.electrical_channel_j =
       static_cast<double>(n.electrical_bits) * c.electrical_pj_per_bit * k_pico;
+  const double per_64_bytes = n.dram_burst_bytes / 64.0;
   e.dram_dynamic_j = (static_cast<double>(n.dram_activates) * c.dram_activate_nj +
-                      static_cast<double>(n.dram_reads) * c.dram_read_nj +
-                      static_cast<double>(n.dram_writes) * c.dram_write_nj) *
+                      static_cast<double>(n.dram_reads) * c.dram_read_nj * per_64_bytes +
+                      static_cast<double>(n.dram_writes) * c.dram_write_nj * per_64_bytes) *
                      k_nano;
-  e.dram_static_j = n.dram_devices * c.dram_background_mw * k_milli * seconds;
+  e.dram_static_j = n.dram_ranks * c.dram_background_mw * k_milli * seconds;
+  e.dram_refresh_j = static_cast<double>(n.dram_refresh_ps) * k_pico * c.dram_refresh_mw * k_milli;
   e.xpoint_read_j = static_cast<double>(n.xpoint_read_bits) * c.xpoint_read_pj_per_bit * k_pico;
   e.xpoint_write_j = static_cast<double>(n.xpoint_write_bits) * c.xpoint_write_pj_per_bit * k_pico;
   return e;

@@ -17,9 +17,12 @@ struct EnergyConfig {
   double serdes_pj_per_bit = 1.0;        // modelling choice
   double electrical_pj_per_bit = 5.0;    // electrical channel I/O, modelling choice
   double dram_activate_nj = 1.0;         // one ACT and its PRE, modelling choice
-  double dram_read_nj = 0.9;             // one 64-byte read burst, modelling choice
-  double dram_write_nj = 1.0;            // one 64-byte write burst, modelling choice
-  double dram_background_mw = 100.0;     // per DRAM device while powered, modelling choice
+  double dram_read_nj = 0.9;             // per 64 bytes of read burst, modelling choice
+  double dram_write_nj = 1.0;            // per 64 bytes of write burst, modelling choice
+  double dram_background_mw = 100.0;     // per rank while powered, modelling choice
+  // Per rank above its background while it refreshes (for tRFC after each REF): a modelling
+  // choice of the order of (IDD5B - IDD3N) x VDD of an 8 Gb DDR4 device, DRAMPower's refresh term.
+  double dram_refresh_mw = 200.0;
   // XPoint media per bit read or written, modelling choices of the order reported for
   // phase-change arrays (about 2.5 and 17 pJ/bit).
   double xpoint_read_pj_per_bit = 2.5;
@@ -40,9 +43,11 @@ struct EnergyCounts {
   uint64_t electrical_bits = 0;
   // DRAM.
   uint64_t dram_activates = 0;
-  uint64_t dram_reads = 0;   // 64-byte bursts
-  uint64_t dram_writes = 0;  // 64-byte bursts
-  uint32_t dram_devices = 0;
+  uint64_t dram_reads = 0;   // read bursts
+  uint64_t dram_writes = 0;  // write bursts
+  uint32_t dram_burst_bytes = 64;
+  uint32_t dram_ranks = 0;       // powered for the whole run
+  uint64_t dram_refresh_ps = 0;  // REF commands x tRFC, every rank's summed
   // XPoint media.
   uint64_t xpoint_read_bits = 0;
   uint64_t xpoint_write_bits = 0;
@@ -56,6 +61,7 @@ struct EnergyBreakdown {
   double electrical_channel_j = 0.0;
   double dram_dynamic_j = 0.0;
   double dram_static_j = 0.0;
+  double dram_refresh_j = 0.0;
   double xpoint_read_j = 0.0;
   double xpoint_write_j = 0.0;
 

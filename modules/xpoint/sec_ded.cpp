@@ -70,7 +70,10 @@ uint64_t encode(const uint8_t* data, uint16_t metadata) {
          (uint64_t{metadata} << metadata_shift);
 }
 
-Outcome decode(uint8_t* data, uint64_t& word) {
+namespace {
+
+// The code's own decoding: data, metadata and check bits.
+Outcome decode_code(uint8_t* data, uint64_t& word) {
   unsigned syndrome, bit_parity;
   scan(data, metadata_of(word), syndrome, bit_parity);
   syndrome ^= static_cast<unsigned>(word & ((1u << hamming_bits) - 1));
@@ -93,6 +96,17 @@ Outcome decode(uint8_t* data, uint64_t& word) {
   } else {
     word ^= uint64_t{1} << (metadata_shift + (bit - data_bytes * 8));
   }
+  return Outcome::corrected;
+}
+
+}  // namespace
+
+Outcome decode(uint8_t* data, uint64_t& word) {
+  const Outcome outcome = decode_code(data, word);
+  if (outcome == Outcome::uncorrectable) return outcome;
+  // The reserved bits are known zeros: a flip there is seen and undone whatever the code found.
+  if ((word & reserved_mask) == 0) return outcome;
+  word &= ~reserved_mask;
   return Outcome::corrected;
 }
 

@@ -23,6 +23,7 @@ constexpr unsigned metadata_bits = 16;
 constexpr unsigned check_bits = 11;
 constexpr uint64_t check_mask = (uint64_t{1} << check_bits) - 1;
 constexpr unsigned metadata_shift = 16;
+constexpr uint64_t reserved_mask = ~(check_mask | (uint64_t{0xffff} << metadata_shift));
 
 enum class Outcome : uint8_t { clean, corrected, uncorrectable };
 
@@ -31,7 +32,9 @@ uint64_t encode(const uint8_t* data, uint16_t metadata);
 
 // Checks `data` and the metadata held in `word` against the code in `word`. A single-bit error
 // is corrected in place (in `data`, or in `word`'s metadata or check bits); two bits are
-// reported as uncorrectable and nothing is changed.
+// reported as uncorrectable and nothing is changed. Flipped reserved bits, which the code does
+// not cover, are cleared (they are known to be zero) and make a chunk the code found clean
+// `corrected`.
 Outcome decode(uint8_t* data, uint64_t& word);
 
 inline uint16_t metadata_of(uint64_t word) {

@@ -41,6 +41,16 @@ TEST_CASE("cli: each GPU of a multi-GPU platform runs a workload of its own") {
   CHECK(stats["gpu2"]["warp_instructions"]["value"] == 0);
   CHECK(stats["host"]["kernel_launches"]["value"] == 1);
   CHECK(stats["host.uvm"]["far_faults"]["value"].get<uint64_t>() > 0);
+  // Each GPU's memory has its energy breakdown; the summary's is GPU 0's. GPU 2's memory did
+  // no reads, where GPU 1's served its spmv: both are powered for the whole run.
+  CHECK(stats["memory.energy"]["energy_j"]["value"] == report["summary"]["energy_j"]);
+  const auto energy = [&](const char* memory, const char* part) {
+    return stats[std::string(memory) + ".energy"]["energy_" + std::string(part) + "_j"]["value"]
+        .get<double>();
+  };
+  CHECK(energy("memory2", "dram_static") == energy("memory", "dram_static"));
+  CHECK(energy("memory2", "dram_dynamic") == 0.0);
+  CHECK(energy("memory1", "dram_dynamic") > 0.0);
   // GPU 1 finished long before GPU 0's managed run: they ran side by side.
   CHECK(others[0]["end_ns"].get<double>() < report["summary"]["simulated_ns"].get<double>() / 10);
   // The same run, the same report.

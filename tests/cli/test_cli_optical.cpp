@@ -1,8 +1,10 @@
 // The Ohm-base platforms through the command line: bad optical channel config exits 2 naming the
 // JSON path; a run reports the optical summary keys and is deterministic, VCD included.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cli_runner.h"
 
@@ -144,6 +146,14 @@ TEST_CASE("cli: fault injection also flips the XPoint data that DDR-T puts on th
   CHECK(channel["xpoint_bursts"]["value"].get<double>() > 0);
   CHECK(channel["fault_bits_flipped"]["value"].get<double>() > 0);
   CHECK(channel["ecc_corrected"]["value"].get<double>() > 0);
+  // At 1e-3 a read meets a chunk the ECC could not correct: the mismatch names the cause.
+  const CliResult noisy =
+      run_ohmvp("run -q --platform ohm_base_planar --workload " + dir + "/xpoint_only.json --out " +
+                dir + "/noisy --set memory.optical.fault_injection.ber=1e-3");
+  CHECK(noisy.exit_code == 1);
+  CHECK_THAT(noisy.output, Contains("data mismatch") &&
+                               Contains("(fault injection (memory.optical.fault_injection.ber "
+                                        "0.001) left "));
 }
 
 TEST_CASE("cli: fault injection on the light is corrected and reported by the link's ECC") {
@@ -158,6 +168,38 @@ TEST_CASE("cli: fault injection on the light is corrected and reported by the li
   CHECK(channel["fault_bits_flipped"]["value"].get<double>() > 0);
   CHECK(channel["ecc_corrected"]["value"].get<double>() > 0);
   CHECK(channel.contains("ecc_uncorrectable"));
+  // At 1e-3 chunks with two flips are common: the run ends, and says its outputs may be wrong.
+  // Each seed's channels draw streams of their own: seed 2's channel c is not seed 1's c + 1.
+  std::vector<std::vector<double>> per_channel[2];
+  for (int seed = 1; seed <= 2; ++seed) {
+    const std::string out = dir + "/seed" + std::to_string(seed);
+    const CliResult noisy =
+        run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " + out +
+                  " --set memory.optical.fault_injection.ber=1e-3 --set "
+                  "memory.optical.fault_injection.seed=" +
+                  std::to_string(seed));
+    INFO(noisy.output);
+    REQUIRE(noisy.exit_code == 0);
+    CHECK_THAT(noisy.output, Contains("ohmvp: warning: outputs may be wrong (fault injection "
+                                      "(memory.optical.fault_injection.ber 0.001) left ") &&
+                                 Contains("; --verify checks them"));
+    const auto seeded = nlohmann::json::parse(read_text(out + "/report.json"))["stats"];
+    for (int c = 0; c < 6; ++c) {
+      const auto& counts = seeded["memory.channel" + std::to_string(c)];
+      per_channel[seed - 1].push_back({counts["fault_bits_flipped"]["value"].get<double>(),
+                                       counts["ecc_corrected"]["value"].get<double>(),
+                                       counts["ecc_uncorrectable"]["value"].get<double>()});
+    }
+  }
+  for (int c = 0; c + 1 < 6; ++c) CHECK(per_channel[1][c] != per_channel[0][c + 1]);
+  // spmv loads its row pointers and column indices from memory: corrupted, they fault, and the
+  // fault says what may have corrupted them.
+  const CliResult faulted = run_ohmvp("run -q --platform ohm_base_planar --workload spmv --out " +
+                                      dir + "/spmv --set memory.optical.fault_injection.ber=1e-3");
+  CHECK(faulted.exit_code == 1);
+  CHECK_THAT(faulted.output, Contains("device fault in kernel 'spmv_csr_scalar'") &&
+                                 Contains("(fault injection (memory.optical.fault_injection.ber "
+                                          "0.001) left "));
   const CliResult bad = run_ohmvp("run -q --platform ohm_base_planar --workload vecadd --out " +
                                   dir + "/bad --set memory.optical.fault_injection.ber=0.7");
   CHECK(bad.exit_code == 2);
@@ -271,4 +313,62 @@ TEST_CASE("cli: XPoint write energy counts the drained lines and Start-Gap's lin
   // 256-byte lines at 17 pJ a bit (configs/optical/memory_energy.json's XPoint write energy).
   CHECK(stats["memory.energy"]["energy_xpoint_write_j"]["value"].get<double>() ==
         Approx((writes + gap_moves) * 256 * 8 * 17e-12).epsilon(1e-12));
+}
+
+TEST_CASE("cli: DRAM energy counts each burst by its bytes, each rank's background and refresh") {
+  const std::string dir = scratch_dir("dram_energy");
+  // Eight writes and eight reads of 32 bytes, each in a row of its own, then as many after 20 us
+  // of idle time, in which the ranks refresh every tREFI.
+  std::string trace;
+  for (int half = 0; half < 2; ++half)
+    for (int i = 0; i < 16; ++i) {
+      if (half == 1 && i == 0) trace += "@20000 ";
+      char line[32];
+      std::snprintf(line, sizeof line, "%s 0x%x 32\n", i < 8 ? "W" : "R",
+                    half * 0x100000 + i * 0x800);  // the reads' addresses not written
+      trace += line;
+    }
+  write_text(dir + "/t.trace", trace);
+  write_text(dir + "/t.json",
+             R"({"type": "trace", "trace": {"file": "t.trace", "max_outstanding": 4}})");
+  struct Case {
+    const char* platform;
+    const char* sets;
+    double ranks, burst_bytes, tRFC_ps;
+  };
+  for (const Case& c :
+       {Case{"ddr4_2400",
+             " --set memory.dram.geometry.ranks=2 --set "
+             "'memory.controller.address_mapping={\"scheme\": \"row:rank:bank:column\"}'",
+             2, 64, 420 * 833},  // tRFC 350 ns: 420 clocks (0.833 ns read as 0.8333), of 833 ps
+        Case{"ohm_gpu_dram", " --set memory.dram.geometry.burst_length=8", 1, 32, 488 * 533}}) {
+    INFO(c.platform);
+    const CliResult r = run_ohmvp(std::string("run -q --platform ") + c.platform + " --workload " +
+                                  dir + "/t.json" + c.sets + " --out " + dir + "/" + c.platform);
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(read_text(dir + "/" + c.platform + "/report.json"));
+    const auto& stats = report["stats"];
+    const auto& energy = stats["memory.energy"];
+    double acts = 0, reads = 0, writes = 0, refreshes = 0, channels = 0;
+    for (const auto& [group, entries] : stats.items()) {
+      if (group.rfind("memory.mc", 0) != 0) continue;
+      ++channels;
+      acts += entries["cmd_ACT"]["value"].get<double>();
+      reads += entries["cmd_RD"]["value"].get<double>() + entries["cmd_RDA"]["value"].get<double>();
+      writes +=
+          entries["cmd_WR"]["value"].get<double>() + entries["cmd_WRA"]["value"].get<double>();
+      refreshes += entries["cmd_REF"]["value"].get<double>();
+    }
+    CHECK(reads + writes == 32);
+    REQUIRE(refreshes >= c.ranks * 2);  // tREFI 7.8 and 3.9 us
+    const double per_64 = c.burst_bytes / 64;
+    CHECK(energy["energy_dram_dynamic_j"]["value"].get<double>() ==
+          Approx((acts * 1.0 + reads * 0.9 * per_64 + writes * 1.0 * per_64) * 1e-9));
+    CHECK(
+        energy["energy_dram_static_j"]["value"].get<double>() ==
+        Approx(channels * c.ranks * 0.1 * report["summary"]["simulated_ns"].get<double>() * 1e-9));
+    CHECK(energy["energy_dram_refresh_j"]["value"].get<double>() ==
+          Approx(refreshes * c.tRFC_ps * 1e-12 * 0.2));
+  }
 }

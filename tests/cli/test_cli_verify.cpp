@@ -84,6 +84,9 @@ TEST_CASE("cli: --verify fails a run whose outputs were corrupted, after writing
   CHECK(run.exit_code == 1);
   CHECK_THAT(run.output, Contains("outputs differ from the C++ reference of 'vecadd'") &&
                              Contains("output 'b'") && Contains("elements differ"));
+  CHECK_THAT(run.output, Contains("(fault injection (memory.optical.fault_injection.ber 0.01) "
+                                  "left ") &&
+                             Contains("they reached their receivers as they arrived)"));
   const auto verification = verification_of(dir + "/out");
   CHECK(verification["matches"] == false);
   CHECK(verification["mismatched_elements"].get<uint64_t>() > 0);

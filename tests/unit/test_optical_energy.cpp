@@ -25,7 +25,8 @@ TEST_CASE("Energy model: each component from its counts", "[optical][energy]") {
   n.dram_activates = 10;
   n.dram_reads = 100;
   n.dram_writes = 50;
-  n.dram_devices = 12;
+  n.dram_ranks = 12;
+  n.dram_refresh_ps = 3 * 260'000;  // three REFs of 260 ns
   n.xpoint_read_bits = 4096;
   n.xpoint_write_bits = 8192;
   const EnergyBreakdown e = model.breakdown(n);
@@ -35,13 +36,14 @@ TEST_CASE("Energy model: each component from its counts", "[optical][energy]") {
   CHECK(e.electrical_channel_j == Approx(3e6 * 5e-12));
   CHECK(e.dram_dynamic_j == Approx((10 * 1.0 + 100 * 0.9 + 50 * 1.0) * 1e-9));
   CHECK(e.dram_static_j == Approx(12 * 0.1 * 1e-3));
+  CHECK(e.dram_refresh_j == Approx(3 * 260e-9 * 0.2));
   CHECK(e.xpoint_read_j == Approx(4096 * 2.5e-12));
   CHECK(e.xpoint_write_j == Approx(8192 * 17e-12));
   CHECK(e.optical_j() == Approx(e.laser_j + e.mrr_tuning_j + e.serdes_j));
   double sum = 0.0;
   for (const auto& item : e.items()) sum += item.second;
   CHECK(e.total_j() == Approx(sum));
-  CHECK(e.items().size() == 8);
+  CHECK(e.items().size() == 9);
   CHECK(e.items().front().first == "laser");
 }
 
@@ -49,7 +51,7 @@ TEST_CASE("Energy model: static energy grows with time, dynamic with accesses",
           "[optical][energy]") {
   const EnergyModel model{EnergyConfig{}};
   EnergyCounts n;
-  n.dram_devices = 6;
+  n.dram_ranks = 6;
   n.dram_reads = 1000;
   n.run_time_ps = 1'000'000;
   const EnergyBreakdown short_run = model.breakdown(n);
@@ -58,6 +60,17 @@ TEST_CASE("Energy model: static energy grows with time, dynamic with accesses",
   CHECK(long_run.dram_static_j == Approx(2 * short_run.dram_static_j));
   CHECK(long_run.dram_dynamic_j == Approx(short_run.dram_dynamic_j));
   CHECK(EnergyModel{EnergyConfig{}}.breakdown(EnergyCounts{}).total_j() == 0.0);
+}
+
+TEST_CASE("Energy model: a burst's energy is per 64 bytes of it", "[optical][energy]") {
+  const EnergyModel model{EnergyConfig{}};
+  EnergyCounts n;
+  n.dram_reads = 40;
+  n.dram_writes = 20;
+  n.dram_burst_bytes = 32;
+  CHECK(model.breakdown(n).dram_dynamic_j == Approx((40 * 0.45 + 20 * 0.5) * 1e-9));
+  n.dram_burst_bytes = 128;
+  CHECK(model.breakdown(n).dram_dynamic_j == Approx((40 * 1.8 + 20 * 2.0) * 1e-9));
 }
 
 TEST_CASE("Energy model: the laser follows the platform's budget", "[optical][energy]") {
@@ -100,7 +113,7 @@ TEST_CASE("Optical figures go into the statistics registry", "[optical][energy]"
   CHECK(stats.find_scalar("optical", "ber_data_1") != nullptr);
   EnergyCounts n;
   n.run_time_ps = 1'000'000;
-  n.dram_devices = 1;
+  n.dram_ranks = 1;
   record_energy(stats, "energy", EnergyModel{EnergyConfig{}}.breakdown(n));
   CHECK(stats.find_scalar("energy", "energy_dram_static_j")->value() == Approx(1e-6 * 0.1));
   CHECK(stats.find_scalar("energy", "energy_j")->value() == Approx(1e-7));

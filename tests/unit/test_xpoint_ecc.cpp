@@ -52,6 +52,26 @@ TEST_CASE("SEC-DED corrects every single-bit error, in data, metadata and check 
   }
 }
 
+TEST_CASE("SEC-DED clears a flipped reserved bit, alone or beside a corrected one", "[xpoint]") {
+  const auto original = random_line(4);
+  const uint64_t encoded = sec_ded::encode(original.data(), 0x3C);
+  for (unsigned reserved = 0; reserved < 64; ++reserved) {
+    const uint64_t bit = uint64_t{1} << reserved;
+    if ((bit & sec_ded::reserved_mask) == 0) continue;
+    INFO("reserved bit " << reserved);
+    auto data = original;
+    uint64_t word = encoded ^ bit;
+    REQUIRE(sec_ded::decode(data.data(), word) == Outcome::corrected);
+    REQUIRE(word == encoded);
+    word = encoded ^ bit;
+    data[7] ^= 0x10;  // and one data bit
+    REQUIRE(sec_ded::decode(data.data(), word) == Outcome::corrected);
+    REQUIRE(data == original);
+    REQUIRE(word == encoded);
+  }
+  CHECK(__builtin_popcountll(sec_ded::reserved_mask) == 64 - 11 - 16);
+}
+
 TEST_CASE("SEC-DED detects every double-bit error and changes nothing", "[xpoint]") {
   const auto original = random_line(2);
   const uint64_t encoded = sec_ded::encode(original.data(), 3);
