@@ -48,6 +48,25 @@ TEST_CASE("every shipped kernel workload runs functionally and matches its refer
   }
 }
 
+TEST_CASE("every shipped workload for any warp size matches its reference at 4 and 64 lanes",
+          "[coverify]") {
+  // What docs/results.md's SIMD-efficiency table claims: the outputs do not depend on the width.
+  for (const fs::path& file : kernel_workload_files(test::workloads_dir())) {
+    if (!runs_at_any_warp_size(file)) continue;
+    const GpuWorkload workload = load_gpu_workload(file);
+    const Reference* reference = find_reference(workload.name);
+    REQUIRE(reference != nullptr);
+    const BufferBytes expected = compute_expected(*reference, workload, initial_buffers(workload));
+    for (const uint32_t warp_size : {4u, 64u}) {
+      INFO(file.filename().string() << " at warp size " << warp_size);
+      const Comparison comparison = compare_outputs(
+          *reference, workload, expected, run_workload_functionally(workload, warp_size).outputs);
+      INFO(comparison.message);
+      CHECK(comparison.matches);
+    }
+  }
+}
+
 TEST_CASE("functional workload runs are deterministic and the same at every warp size",
           "[coverify]") {
   const GpuWorkload workload = load_gpu_workload(test::workloads_dir() / "divergence_parity.json");
