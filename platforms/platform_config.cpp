@@ -175,9 +175,14 @@ static void parse_hetero(const ConfigReader& reader, MemorySystemConfig& m) {
   const CapacityProblem problem =
       capacity_problem(m.hetero, m.dram_bytes_per_channel(), m.far_bytes_per_channel());
   if (problem.text.empty()) return;
+  const std::string far_key = reader.path() + (m.is_paged() ? ".host_memory" : ".xpoint");
   std::vector<std::string> others{reader.path() + ".dram.geometry",
                                   reader.path() + "." + m.bus_width_key()};
-  if (problem.pages) others.push_back(reader.path() + ".hetero.page_bytes");
+  // A page that does not divide the capacities is the page's problem; a ratio, the capacities'.
+  if (problem.pages) {
+    others.push_back(far_key + ".capacity_kib");
+    reader.child("hetero").fail_against("page_bytes", others, problem.text);
+  }
   reader.child(m.is_paged() ? "host_memory" : "xpoint")
       .fail_against("capacity_kib", others, problem.text);
 }

@@ -421,10 +421,14 @@ TEST_CASE("cli: bad input gives exit code 2 and names the problem") {
                         "memory channels");
     // Capacities that do not fit the memory mode: the key set, not the platform file.
     require_usage_error(run_ohmvp("config -p hetero_planar --set memory.hetero.page_bytes=65536"),
-                        "ohmvp: --set: memory.xpoint.capacity_kib: planar mode needs DRAM to hold "
+                        "ohmvp: --set: memory.hetero.page_bytes: planar mode needs DRAM to hold "
                         "whole pages of 65536 bytes (DRAM 8192 bytes, XPoint 65536 bytes)");
     require_usage_error(run_ohmvp("config -p hetero_planar --set memory.hetero.page_bytes=65536"),
-                        "(memory.hetero.page_bytes is set in --set)");
+                        "(memory.xpoint.capacity_kib is set in ");
+    require_usage_error(
+        run_ohmvp("config -p hetero_planar --set memory.xpoint.capacity_kib=2048"),
+        "ohmvp: --set: memory.xpoint.capacity_kib: planar mode needs XPoint:DRAM between 1 and "
+        "255 (DRAM 8192 bytes, XPoint 2097152 bytes)");
     require_usage_error(
         run_ohmvp("config -p origin_planar --set memory.host_memory.capacity_kib=4"),
         "ohmvp: --set: memory.host_memory.capacity_kib: paged mode needs host memory at least as "
