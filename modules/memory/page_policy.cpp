@@ -9,6 +9,19 @@ static bool other_hit(const ControllerRequest& served, const std::vector<Control
   return false;
 }
 
+static bool older_hit(const ControllerRequest& served, const std::vector<ControllerRequest*>& q) {
+  for (const ControllerRequest* r : q) {
+    if (r->sequence < served.sequence && r->address.row == served.address.row) return true;
+  }
+  return false;
+}
+
+bool ClosedPagePolicy::auto_precharge(const ControllerRequest& served,
+                                      const std::vector<ControllerRequest*>& reads,
+                                      const std::vector<ControllerRequest*>& writes) const {
+  return !older_hit(served, reads) && !older_hit(served, writes);
+}
+
 bool AdaptivePagePolicy::auto_precharge(const ControllerRequest& served,
                                         const std::vector<ControllerRequest*>& reads,
                                         const std::vector<ControllerRequest*>& writes) const {

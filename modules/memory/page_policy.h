@@ -28,13 +28,13 @@ class OpenPagePolicy : public PagePolicy {
   }
 };
 
-// Close the row after every access.
+// Close the row after every access, but not under an older queued request to it: the row was
+// opened for that one (FR-FCFS lets a younger hit, e.g. of the queue the controller is serving,
+// go first), and closing it would make it activate the row again.
 class ClosedPagePolicy : public PagePolicy {
  public:
-  bool auto_precharge(const ControllerRequest&, const std::vector<ControllerRequest*>&,
-                      const std::vector<ControllerRequest*>&) const override {
-    return true;
-  }
+  bool auto_precharge(const ControllerRequest& served, const std::vector<ControllerRequest*>& reads,
+                      const std::vector<ControllerRequest*>& writes) const override;
 };
 
 // Close the row unless another queued request to the bank hits it.

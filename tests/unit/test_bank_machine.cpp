@@ -133,6 +133,24 @@ TEST_CASE("page policy: open never and closed always auto-precharge") {
   CHECK(ClosedPagePolicy().auto_precharge(served, none, none));
 }
 
+TEST_CASE("page policy: closed leaves the row open only for an older request to it") {
+  const ClosedPagePolicy policy;
+  ControllerRequest older_write = request(1, true);
+  older_write.sequence = 1;
+  ControllerRequest older_other_row = request(2, false);
+  older_other_row.sequence = 2;
+  ControllerRequest served = request(1, false);
+  served.sequence = 3;
+  ControllerRequest younger_hit = request(1, false);
+  younger_hit.sequence = 4;
+  // A younger hit gets the row after the served one only by activating it again.
+  CHECK(policy.auto_precharge(served, {&older_other_row, &served, &younger_hit}, {}));
+  // The row was opened for the older write: the served read leaves it to it.
+  CHECK_FALSE(policy.auto_precharge(served, {&served}, {&older_write}));
+  // Which then closes it.
+  CHECK(policy.auto_precharge(older_write, {&served, &younger_hit}, {&older_write}));
+}
+
 TEST_CASE("page policy: adaptive keeps the row open only for another queued hit") {
   const AdaptivePagePolicy policy;
   ControllerRequest served = request(1, false);
