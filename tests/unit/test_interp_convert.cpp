@@ -104,6 +104,18 @@ TEST_CASE("interp: cvt integer to float in each rounding mode", "[interp]") {
   CHECK(h.eval(cvt(DataType::bf16, DataType::u64, RoundingMode::rn), above_midpoint) == 0x5f01);
 }
 
+TEST_CASE("interp: cvt to f64 gives the canonical NaN, whatever NaN it is given", "[interp]") {
+  Harness h;
+  const uint64_t signalling = 0x7ff0000000000001, quiet_payload = 0xfff8000000000001;
+  for (const RoundingMode mode : {RoundingMode::none, RoundingMode::rni, RoundingMode::rzi,
+                                  RoundingMode::rmi, RoundingMode::rpi}) {
+    CHECK(h.eval(cvt(DataType::f64, DataType::f64, mode), signalling) == 0x7fffffffffffffff);
+    CHECK(h.eval(cvt(DataType::f64, DataType::f64, mode), quiet_payload) == 0x7fffffffffffffff);
+  }
+  CHECK(h.eval(cvt(DataType::f64, DataType::f32), 0x7f800001) == 0x7fffffffffffffff);
+  CHECK(h.eval(cvt(DataType::f64, DataType::f16), 0x7e01) == 0x7fffffffffffffff);
+}
+
 TEST_CASE("interp: cvt between float widths", "[interp]") {
   Harness h;
   const double third = 1.0 / 3.0;

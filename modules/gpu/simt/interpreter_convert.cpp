@@ -202,7 +202,9 @@ void execute_convert(Exec& x) {
     uint64_t result;
     switch (destination) {
       case DataType::f64:
-        result = f64_bits(value);
+        // The canonical NaN, as every other f64 operation gives (floor and trunc keep a
+        // signalling NaN's bits, and a widened f32 NaN keeps its payload).
+        result = std::isnan(value) ? 0x7fffffffffffffff : f64_bits(value);
         break;
       case DataType::f32: {
         const float narrowed = flush(static_cast<float>(value), ftz);
