@@ -62,6 +62,12 @@ TEST_CASE("cli: managed workloads move their pages on demand and verify") {
     CHECK(value(uvm, "chunks_allocated") == 4);
     CHECK(value(uvm, "chunks_evicted") > 0);
     CHECK(value(uvm, "pages_to_host") > 0);
+    // An evicted chunk's pages all cross back, so every page that came in went out again but
+    // those left in the four chunks of four pages at the end.
+    CHECK(value(uvm, "bytes_to_host") == value(uvm, "pages_to_host") * 4096);
+    CHECK(value(uvm, "pages_to_host") <= value(uvm, "chunks_evicted") * 4);
+    REQUIRE(value(uvm, "pages_to_gpu") > value(uvm, "pages_to_host"));
+    CHECK(value(uvm, "pages_to_gpu") - value(uvm, "pages_to_host") <= 4 * 4);
     // Same platform, same workload: the same report.
     run_managed(dir + "/again", "spmv", "-p gpu_small" + small);
     CHECK(read_text(dir + "/small/report.json") == read_text(dir + "/again/report.json"));
