@@ -9,8 +9,8 @@
 namespace ohmvp {
 
 // The memory system's energy over a run, on every platform: the energy model
-// (modules/optical/energy_model.h, `memory.energy`) over the run's counts: DRAM commands and
-// background, XPoint media bits, and the channel: on an optical one the laser (from the
+// (modules/optical/energy_model.h, `memory.energy`) over the run's counts: DRAM commands,
+// background and refresh, XPoint media bits, and the channel: on an optical one the laser (from the
 // platform's link budget), MRR tuning and SerDes per light bit, on an electrical one its I/O per
 // bit on the wires. Writes the breakdown under "<memory's name>.energy" ("memory.energy" for
 // GPU 0's) and returns the total, in joules.
