@@ -193,9 +193,13 @@ void DdrTPort::send(Slot& s) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   out->nb_transport_fw(s, phase, delay);
   if (!s.is_response_ok()) {
+    // The XPoint end refuses a read only for an uncorrectable ECC error in the bytes it asked
+    // for; a GPU ends the context that meets an uncorrectable (double-bit) memory error.
     throw SimulationError(std::string(name()) + ": XPoint read at " +
                           std::to_string(s.extension.address) +
-                          " failed: " + s.get_response_string());
+                          " failed: an uncorrectable ECC error in the XPoint media (two or more "
+                          "flipped bits in a 64-byte chunk); as a GPU's double-bit ECC error, it "
+                          "ends the run");
   }
 }
 

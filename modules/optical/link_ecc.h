@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "modules/optical/bit_error_injector.h"
+#include "modules/common/bit_error_injector.h"
 
 namespace ohmvp {
 

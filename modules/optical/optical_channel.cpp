@@ -4,7 +4,6 @@
 #include <string>
 
 #include "modules/common/errors.h"
-#include "modules/common/random.h"
 #include "modules/common/sim_time.h"
 #include "modules/optical/mrr_state.h"
 #include "modules/optical/receiver_model.h"
@@ -119,10 +118,9 @@ OpticalChannel::OpticalChannel(sc_core::sc_module_name name, const OpticalChanne
   in.bind(*this);
   out.bind(*this);
   if (config.fault_injection.ber > 0.0) {
-    // One stream per virtual channel, so that each channel's flips do not depend on the others';
-    // the seed is mixed first, so that seed s + 1 is not seed s shifted by one channel.
+    // One stream per virtual channel, so that each channel's flips do not depend on the others'.
     m_link_ecc = std::make_unique<LinkEcc>(config.fault_injection.ber,
-                                           mix64(config.fault_injection.seed) + index_of(vc));
+                                           stream_seed(config.fault_injection.seed, this->name()));
     m_fault_stats = std::make_unique<FaultStats>(stats, this->name());
   }
   if (m_has_memory_route && m_dual_routes != DualRouteMode::none) {

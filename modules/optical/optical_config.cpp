@@ -113,12 +113,6 @@ void parse(const ConfigReader& reader, ReceiverConfig& c) {
   reader.finish();
 }
 
-void parse(const ConfigReader& reader, FaultInjectionConfig& c) {
-  reader.get("ber", c.ber, 0.0, 0.5);
-  reader.get("seed", c.seed);
-  reader.finish();
-}
-
 void parse(const ConfigReader& reader, OpticalChannelConfig& c) {
   reader.get("waveguides", c.waveguides, 1u, 64u);
   reader.get("wavelengths_per_waveguide", c.wavelengths_per_waveguide, 1u, 1024u);

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "modules/common/bit_error_injector.h"
 #include "modules/optical/optical_ids.h"
 
 namespace ohmvp {
@@ -23,15 +24,6 @@ struct SerdesConfig {
   // time on the light. The paper gives none: modelling choice.
   uint32_t latency_ps = 1000;
   uint32_t buffer_bytes = 16 * 1024;
-};
-
-// Fault injection on the light (memory.optical.fault_injection): every bit of a DRAM burst that
-// crosses the channel, and of the burst's ECC word, flips with probability `ber`, so the link's
-// SEC-DED (one code per 64-byte burst, modules/xpoint/sec_ded.h) corrects and detects errors
-// that the model's default powers make too rare to see. 0: off.
-struct FaultInjectionConfig {
-  double ber = 0.0;
-  uint64_t seed = 1;
 };
 
 struct WaveguideConfig {
@@ -102,6 +94,10 @@ struct OpticalChannelConfig {
   OpticalLossConfig loss;
   LaserConfig laser;
   ReceiverConfig receiver;
+  // Fault injection on the light: every bit of a DRAM burst that crosses the channel, and of the
+  // burst's ECC word, flips with probability `ber`, so the link's SEC-DED (one code per 64-byte
+  // burst, modules/xpoint/sec_ded.h) corrects and detects errors that the model's default powers
+  // make too rare to see.
   FaultInjectionConfig fault_injection;
 
   // Wavelengths of virtual channel `vc` on one waveguide (the explicit set or the static division).
@@ -121,7 +117,6 @@ void parse(const ConfigReader& reader, WaveguideConfig& config);
 void parse(const ConfigReader& reader, OpticalLossConfig& config);
 void parse(const ConfigReader& reader, LaserConfig& config);
 void parse(const ConfigReader& reader, ReceiverConfig& config);
-void parse(const ConfigReader& reader, FaultInjectionConfig& config);
 // The whole channel; also checks that the virtual channels fit the wavelengths.
 void parse(const ConfigReader& reader, OpticalChannelConfig& config);
 

@@ -57,6 +57,7 @@ void parse(const ConfigReader& reader, XPointConfig& c) {
   parse(reader.child("start_gap"), c.start_gap);
   reader.get("endurance_writes", c.endurance_writes, uint64_t{1}, uint64_t{1} << 50);
   reader.get("ecc", c.ecc);
+  parse(reader.child("fault_injection"), c.fault_injection);
   reader.finish();
   if (!is_power_of_two(c.line_bytes)) {
     reader.fail("line_bytes",

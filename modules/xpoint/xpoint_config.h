@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "modules/common/bit_error_injector.h"
+
 namespace ohmvp {
 
 class ConfigReader;
@@ -34,6 +36,9 @@ struct XPointConfig {
   StartGapConfig start_gap;
   uint64_t endurance_writes = 10'000'000;  // writes a media line survives
   bool ecc = true;                         // SEC-DED per 64 bytes (sec_ded.h)
+  // Raw bit errors of media reads: each bit a line read takes from the cells (data and ECC words)
+  // flips with probability `ber` before the ECC decodes it; the cells keep their contents. 0: off.
+  FaultInjectionConfig fault_injection;
 
   uint64_t capacity_bytes() const { return capacity_kib << 10; }
   uint64_t lines() const { return capacity_bytes() / line_bytes; }

@@ -47,12 +47,22 @@ uint64_t whole_chunks(const std::vector<uint8_t>& mask) {
   return chunks;
 }
 
+// Whether bytes [offset, offset + size) of a line lie in a chunk set in `chunks`.
+bool touches_chunks(uint64_t chunks, uint32_t offset, uint32_t size) {
+  if (chunks == 0 || size == 0) return false;
+  const uint32_t first = offset / sec_ded::data_bytes;
+  const uint32_t last = (offset + size - 1) / sec_ded::data_bytes;
+  for (uint32_t c = first; c <= last; ++c)
+    if ((chunks >> c & 1u) != 0) return true;
+  return false;
+}
+
 }  // namespace
 
 struct XPointController::ReadSlot {
   bool used = false;
   bool announced = false;       // RSP_READY sent; SEND may come
-  bool error = false;           // uncorrectable ECC error in its data
+  uint64_t bad_chunks = 0;      // 64-byte chunks of its line the ECC could not correct
   bool buffer_checked = false;  // looked for in the write buffer once in the domain
   bool join_checked = false;    // looked for a running media read of its line once
   uint32_t partition = 0;       // of its line when accepted
@@ -200,7 +210,8 @@ XPointController::XPointController(sc_core::sc_module_name name, const XPointCon
       m_config(config),
       m_timing(to_cycles(config)),
       m_leveller(config.lines(), config.start_gap),
-      m_media(m_leveller.physical_lines(), config.line_bytes, config.ecc),
+      m_media(m_leveller.physical_lines(), config.line_bytes, config.ecc,
+              {config.fault_injection.ber, stream_seed(config.fault_injection.seed, this->name())}),
       m_reads(config.read_buffer_entries),
       m_ingress(config.write_credits),
       m_buffer(config.write_buffer_entries),
@@ -226,6 +237,10 @@ XPointController::XPointController(sc_core::sc_module_name name, const XPointCon
     e.data.resize(config.line_bytes);
     e.enabled.resize(config.line_bytes);
   }
+  if (config.fault_injection.ber > 0.0)
+    m_fault_bits_flipped =
+        &stats.counter(this->name(), "fault_bits_flipped", "bits",
+                       "bits of media reads (data and ECC words) flipped by fault injection");
   m_waiting_reads.reserve(m_reads.size());
   m_running.reserve(config.partitions);
   m_messages.reserve(m_reads.size() * 2 + m_ingress.size() + 4);
@@ -407,7 +422,7 @@ void XPointController::accept_read(tlm::tlm_generic_payload& payload, const DdrT
   ReadSlot& slot = m_reads[index];
   slot.used = true;
   slot.announced = false;
-  slot.error = false;
+  slot.bad_chunks = 0;
   slot.buffer_checked = false;
   slot.join_checked = false;
   slot.tag = ext.tag;
@@ -465,7 +480,10 @@ tlm::tlm_sync_enum XPointController::send(tlm::tlm_generic_payload& payload) {
                           " without room for the data");
   }
   std::memcpy(payload.get_data_ptr(), slot.data.data() + slot.offset, slot.size);
-  payload.set_response_status(slot.error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+  // Only the chunks of the bytes it asked for matter to a read.
+  payload.set_response_status(touches_chunks(slot.bad_chunks, slot.offset, slot.size)
+                                  ? tlm::TLM_GENERIC_ERROR_RESPONSE
+                                  : tlm::TLM_OK_RESPONSE);
   m_stats->reads.inc();
   m_stats->read_bytes.inc(slot.size);
   tlm::tlm_generic_payload* original = slot.payload;
@@ -517,9 +535,11 @@ void XPointController::complete_operations(uint64_t now) {
 template <class Access>
 void XPointController::counting_ecc(const Access& access) {
   const uint64_t corrected = m_media.corrected(), bad = m_media.uncorrectable();
+  const uint64_t flipped = m_media.bits_flipped();
   access();
   m_stats->ecc_corrected.inc(m_media.corrected() - corrected);
   m_stats->ecc_uncorrectable.inc(m_media.uncorrectable() - bad);
+  if (m_fault_bits_flipped) m_fault_bits_flipped->inc(m_media.bits_flipped() - flipped);
 }
 
 void XPointController::commit_drain(WriteEntry& entry) {
@@ -615,8 +635,9 @@ bool XPointController::covered_by_buffer(uint64_t logical_line, uint32_t offset,
   return std::all_of(first, first + size, [](uint8_t b) { return b != 0; });
 }
 
-void XPointController::snapshot(uint64_t logical_line, uint8_t* out, sec_ded::Outcome& outcome) {
-  counting_ecc([&] { outcome = m_media.read_line(m_leveller.to_physical(logical_line), out); });
+void XPointController::snapshot(uint64_t logical_line, uint8_t* out, uint64_t& bad_chunks) {
+  bad_chunks = 0;
+  counting_ecc([&] { m_media.read_line(m_leveller.to_physical(logical_line), out, &bad_chunks); });
   overlay_buffered(logical_line, out);
 }
 
@@ -691,9 +712,7 @@ bool XPointController::start_read(uint32_t partition, uint64_t now) {
     const uint32_t index = m_waiting_reads[i];
     ReadSlot& slot = m_reads[index];
     if (slot.domain_ps > now || slot.partition != partition) continue;
-    sec_ded::Outcome outcome;
-    snapshot(slot.logical_line, slot.data.data(), outcome);
-    slot.error = outcome == sec_ded::Outcome::uncorrectable;
+    snapshot(slot.logical_line, slot.data.data(), slot.bad_chunks);
     m_stats->media_reads.inc();
     const uint64_t done = occupy(partition, now, m_timing.read);
     m_running.push_back(MediaOp{MediaOp::read, index, done, true});
@@ -754,7 +773,7 @@ void XPointController::join(uint32_t index, uint32_t host_index, uint64_t done_p
   ReadSlot& slot = m_reads[index];
   const ReadSlot& source = m_reads[host_index];
   slot.data = source.data;
-  slot.error = source.error;
+  slot.bad_chunks = source.bad_chunks;
   m_stats->joined_reads.inc();
   m_running.push_back(MediaOp{MediaOp::read, index, done_ps, false});
 }

@@ -115,7 +115,7 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   uint64_t next_wake() const;
 
   // Fills `out` with the line's newest contents: the media, then buffered writes oldest first.
-  void snapshot(uint64_t logical_line, uint8_t* out, sec_ded::Outcome& outcome);
+  void snapshot(uint64_t logical_line, uint8_t* out, uint64_t& bad_chunks);
   void overlay_buffered(uint64_t logical_line, uint8_t* out) const;
   bool covered_by_buffer(uint64_t logical_line, uint32_t offset, uint32_t size);
   WriteEntry* mergeable_entry(uint64_t logical_line);
@@ -170,6 +170,7 @@ class XPointController : public sc_core::sc_module, public DdrTFwTransport {
   std::vector<uint8_t> m_line_mask;  // scratch byte mask (covered_by_buffer)
 
   std::unique_ptr<Stats> m_stats;
+  Counter* m_fault_bits_flipped = nullptr;  // with media fault injection only
   std::unique_ptr<Trace> m_trace;
 };
 

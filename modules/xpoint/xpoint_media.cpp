@@ -7,11 +7,14 @@
 
 namespace ohmvp {
 
-XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc)
+XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc,
+                         const FaultInjectionConfig& faults)
     : m_lines(physical_lines),
       m_line_bytes(line_bytes),
       m_chunks(line_bytes / sec_ded::data_bytes),
       m_ecc(ecc),
+      m_faults(faults.ber > 0.0 ? std::make_unique<BitErrorInjector>(faults.ber, faults.seed)
+                                : nullptr),
       m_data(line_bytes),
       m_ecc_words(8),
       m_wear(((physical_lines - 1) >> k_chunk_shift) + 1),
@@ -23,11 +26,13 @@ XPointMedia::XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc)
 
 sec_ded::Outcome XPointMedia::read_line(uint64_t line, uint8_t* out, uint64_t* bad_chunks) {
   m_data.read(data_address(line), out, m_line_bytes);
+  if (m_faults) m_faults->corrupt(out, m_line_bytes);
   if (!m_ecc) return sec_ded::Outcome::clean;
   sec_ded::Outcome worst = sec_ded::Outcome::clean;
   for (uint32_t c = 0; c < m_chunks; ++c) {
     uint64_t word;
     m_ecc_words.read(ecc_address(line, c), reinterpret_cast<uint8_t*>(&word), sizeof word);
+    if (m_faults) m_faults->corrupt(reinterpret_cast<uint8_t*>(&word), sizeof word);
     const sec_ded::Outcome outcome = sec_ded::decode(out + c * sec_ded::data_bytes, word);
     if (outcome == sec_ded::Outcome::corrected) ++m_corrected;
     if (outcome == sec_ded::Outcome::uncorrectable) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "modules/common/bit_error_injector.h"
 #include "modules/common/sparse_store.h"
 #include "modules/xpoint/sec_ded.h"
 
@@ -14,12 +15,14 @@ namespace ohmvp {
 // written read as zero (with a matching, all-zero ECC word).
 class XPointMedia {
  public:
-  // line_bytes: a power of two, a multiple of 64.
-  XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc);
+  // line_bytes: a power of two, a multiple of 64. `faults`: raw bit errors of line reads.
+  XPointMedia(uint64_t physical_lines, uint32_t line_bytes, bool ecc,
+              const FaultInjectionConfig& faults = {});
 
   // Reads a whole line into `out` (line_bytes), correcting single-bit errors per 64 bytes; the
   // worst outcome of its code words. `bad_chunks`, when given, gets bit c set for each 64-byte
-  // chunk c found uncorrectable.
+  // chunk c found uncorrectable. With fault injection the bits read (data and ECC words) flip
+  // at its BER on their way out of the cells, before the ECC sees them.
   sec_ded::Outcome read_line(uint64_t line, uint8_t* out, uint64_t* bad_chunks = nullptr);
   // Writes a whole line (and its ECC); counts one write of the line. The chunks set in
   // `poisoned` keep bytes that came from an uncorrectable chunk: their code words are stored two
@@ -48,6 +51,7 @@ class XPointMedia {
   double mean_writes() const {
     return static_cast<double>(m_total_writes) / static_cast<double>(m_lines);
   }
+  uint64_t bits_flipped() const { return m_faults ? m_faults->bits_flipped() : 0; }
   uint64_t corrected() const { return m_corrected; }
   uint64_t uncorrectable() const { return m_uncorrectable; }
 
@@ -65,6 +69,7 @@ class XPointMedia {
   uint32_t m_line_bytes;
   uint32_t m_chunks;  // 64-byte ECC chunks per line
   bool m_ecc;
+  std::unique_ptr<BitErrorInjector> m_faults;  // null without fault injection
   SparseStore m_data;
   SparseStore m_ecc_words;
   std::vector<std::unique_ptr<uint32_t[]>> m_wear;  // lazily allocated chunks

@@ -239,6 +239,13 @@ TEST_CASE("xpoint controller: ECC corrects a flipped bit and reports two", "[xpo
   run_to(t2 + 500 * ns);
   CHECK(c.initiator.request(twice).status == tlm::TLM_GENERIC_ERROR_RESPONSE);
   CHECK(c.counter("ecc_uncorrectable") == 1);
+  // Other 64 bytes of the line read well: only the chunks a read asks for decide its answer.
+  const uint64_t t2b = origin();
+  const size_t beside = c.initiator.read(t2b, 37, 8 * line + 64);
+  run_to(t2b + 500 * ns);
+  CHECK(c.initiator.request(beside).status == tlm::TLM_OK_RESPONSE);
+  CHECK(c.initiator.request(beside).data == std::vector<uint8_t>(64, 0));
+  CHECK(c.counter("ecc_uncorrectable") == 2);  // the line's read met the bad chunk again
 
   // A write of other bytes of the line is merged into it (read, merge, write back): the bad 64
   // bytes stay bad, and are not stored as good data under a fresh code word.
@@ -248,7 +255,7 @@ TEST_CASE("xpoint controller: ECC corrects a flipped bit and reports two", "[xpo
   const size_t still = c.initiator.read(origin(), 34, 8 * line);
   run_to(now_ps() + 500 * ns);
   CHECK(c.initiator.request(still).status == tlm::TLM_GENERIC_ERROR_RESPONSE);
-  CHECK(c.counter("ecc_uncorrectable") == 3);  // the merge's read and this one
+  CHECK(c.counter("ecc_uncorrectable") == 4);  // the merge's read and this one
 
   // A write of the bad 64 bytes whole makes them good again.
   const uint64_t t4 = origin();
@@ -258,7 +265,7 @@ TEST_CASE("xpoint controller: ECC corrects a flipped bit and reports two", "[xpo
   run_to(now_ps() + 500 * ns);
   CHECK(c.initiator.request(mended).status == tlm::TLM_OK_RESPONSE);
   CHECK(c.initiator.request(mended).data == pattern(4, 64));
-  CHECK(c.counter("ecc_uncorrectable") == 4);  // the second merge's read
+  CHECK(c.counter("ecc_uncorrectable") == 5);  // the second merge's read
 }
 
 TEST_CASE("xpoint controller: a gap move within one partition counts its time once", "[xpoint]") {

@@ -206,6 +206,33 @@ TEST_CASE("cli: fault injection on the light is corrected and reported by the li
   CHECK_THAT(bad.output, Contains("memory.optical.fault_injection.ber") && Contains("0.5"));
 }
 
+TEST_CASE("cli: XPoint media read errors are corrected, and an uncorrectable one ends the run") {
+  const std::string dir = scratch_dir("xpoint_fault_injection");
+  // At 1e-6 a few bits of spmv's line reads flip, each alone in its chunk: all corrected.
+  const CliResult rare =
+      run_ohmvp("run -q --verify --platform ohm_base_planar --workload spmv --out " + dir +
+                "/rare --set memory.xpoint.fault_injection.ber=1e-6");
+  INFO(rare.output);
+  REQUIRE(rare.exit_code == 0);
+  const auto stats = nlohmann::json::parse(read_text(dir + "/rare/report.json"))["stats"];
+  double flipped = 0, corrected = 0, uncorrectable = 0;
+  for (int c = 0; c < 6; ++c) {
+    const auto& xpc = stats["memory.xpc" + std::to_string(c)];
+    flipped += xpc["fault_bits_flipped"]["value"].get<double>();
+    corrected += xpc["ecc_corrected"]["value"].get<double>();
+    uncorrectable += xpc["ecc_uncorrectable"]["value"].get<double>();
+  }
+  CHECK(flipped > 0);
+  CHECK(corrected == flipped);
+  CHECK(uncorrectable == 0);
+  // At 1e-3 a read meets two flips in one chunk: as a GPU's double-bit error, the run ends.
+  const CliResult frequent =
+      run_ohmvp("run -q --platform ohm_base_planar --workload spmv --out " + dir +
+                "/frequent --set memory.xpoint.fault_injection.ber=1e-3");
+  CHECK(frequent.exit_code == 1);
+  CHECK_THAT(frequent.output, Contains("failed: an uncorrectable ECC error in the XPoint media"));
+}
+
 TEST_CASE("cli: SWAP-CMD refuses a register buffer smaller than both halves of a burst") {
   const std::string dir = scratch_dir("small_register_buffer");
   const CliResult bad = run_ohmvp("run -q --platform ohm_wom_planar --workload vecadd --out " +

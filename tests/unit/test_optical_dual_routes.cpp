@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/optical/bit_error_injector.h"
+#include "modules/common/bit_error_injector.h"
 #include "modules/optical/dual_route_mode.h"
 
 using namespace ohmvp;

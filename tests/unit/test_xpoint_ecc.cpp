@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -131,4 +132,49 @@ TEST_CASE("XPoint media stores lines, counts wear and checks ECC per 64 bytes", 
   bad_chunks = 0;
   CHECK(media.read_line(11, out.data(), &bad_chunks) == Outcome::uncorrectable);
   CHECK(bad_chunks == 0b0100);
+}
+
+TEST_CASE("XPoint media fault injection flips the bits a read takes, not the cells", "[xpoint]") {
+  // 4,000 reads of a 256-byte line and its four ECC words (2,304 bits) at 1e-4: about 922 flips
+  // (sd 30). A 64-byte chunk (576 bits) has one flip with probability 0.054 (about 860
+  // corrected in all; reserved-bit flips count too) and two or more with 0.0015 (about 24).
+  XPointMedia media(4, 256, true, FaultInjectionConfig{1e-4, 11});
+  std::array<uint8_t, 256> line{}, out{};
+  for (unsigned i = 0; i < 256; ++i) line[i] = static_cast<uint8_t>(i * 7 + 1);
+  media.write_line(2, line.data());
+  uint64_t bad_reads = 0;
+  for (int read = 0; read < 4000; ++read) {
+    uint64_t bad_chunks = 0;
+    if (media.read_line(2, out.data(), &bad_chunks) == Outcome::uncorrectable) {
+      ++bad_reads;
+      // The chunks the ECC could correct are whole again.
+      for (unsigned c = 0; c < 4; ++c)
+        if ((bad_chunks >> c & 1u) == 0)
+          REQUIRE(
+              std::equal(out.begin() + 64 * c, out.begin() + 64 * (c + 1), line.begin() + 64 * c));
+    } else {
+      REQUIRE(out == line);
+    }
+  }
+  CHECK(media.bits_flipped() > 830);
+  CHECK(media.bits_flipped() < 1010);
+  CHECK(media.corrected() > 760);
+  CHECK(media.corrected() < 960);
+  CHECK(media.uncorrectable() > 8);
+  CHECK(media.uncorrectable() < 45);
+  CHECK(bad_reads > 0);
+  // The cells kept what was written.
+  media.peek(2, 0, out.data(), 256);
+  CHECK(out == line);
+  // Without ECC the flips reach the reader; the same seed flips the same bits.
+  XPointMedia bare(4, 256, false, FaultInjectionConfig{1e-2, 5});
+  XPointMedia again(4, 256, false, FaultInjectionConfig{1e-2, 5});
+  bare.write_line(0, line.data());
+  again.write_line(0, line.data());
+  std::array<uint8_t, 256> other{};
+  CHECK(bare.read_line(0, out.data()) == Outcome::clean);
+  again.read_line(0, other.data());
+  CHECK(out != line);
+  CHECK(out == other);
+  CHECK(bare.bits_flipped() == again.bits_flipped());
 }

@@ -1,10 +1,24 @@
-#include "modules/optical/bit_error_injector.h"
+#include "modules/common/bit_error_injector.h"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "modules/common/config_reader.h"
+
 namespace ohmvp {
+
+uint64_t stream_seed(uint64_t seed, const std::string& instance) {
+  uint64_t name_hash = 0xcbf29ce484222325;  // FNV-1a: the same with every standard library
+  for (const char c : instance) name_hash = (name_hash ^ static_cast<uint8_t>(c)) * 0x100000001b3;
+  return mix64(mix64(seed) ^ name_hash);
+}
+
+void parse(const ConfigReader& reader, FaultInjectionConfig& c) {
+  reader.get("ber", c.ber, 0.0, 0.5);
+  reader.get("seed", c.seed);
+  reader.finish();
+}
 
 BitErrorInjector::BitErrorInjector(double ber, uint64_t seed) : m_ber(ber), m_rng(seed) {
   if (!(ber >= 0.0 && ber <= 1.0))
