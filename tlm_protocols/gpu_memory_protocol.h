@@ -21,9 +21,12 @@ namespace ohmvp {
 // - command: TLM_READ_COMMAND for loads, TLM_WRITE_COMMAND for stores and atomics;
 // - response status: written by the L2 slice (OK, or ADDRESS/GENERIC error).
 // Phases are the base protocol's four with their rules (one BEGIN_REQ open per socket until
-// END_REQ; one BEGIN_RESP until END_RESP or TLM_COMPLETED). Every request gets a response,
-// stores included (the SM counts them for fences). b_transport is not offered; transport_dbg
-// is, with plain addresses and no extension.
+// END_REQ; one BEGIN_RESP until END_RESP or TLM_COMPLETED), in the subset the crossbar uses:
+// it answers BEGIN_REQ with END_REQ (at once or later, on the backward path) and sends each
+// BEGIN_RESP on the backward path, which the initiators complete at once; it takes no annotated
+// delays, and neither early completion nor TLM_UPDATED with BEGIN_RESP. Every request gets a
+// response, stores included (the SM counts them for fences). b_transport is not offered;
+// transport_dbg is, with plain addresses and no extension.
 enum class GpuRequestKind : uint8_t { load, store, atomic };
 
 const char* to_string(GpuRequestKind kind);
@@ -39,9 +42,10 @@ struct AtomicLane {
   uint64_t old_value = 0;                   // value before this lane's update; by the L2 slice
 };
 
-// Extension carried by every transaction of the protocol. The initiator (the SM) owns it, sets
-// it on the payload before BEGIN_REQ and clears it when the transaction ends; it is not an
-// auto extension, so a pooled payload keeps no stale lanes.
+// Extension carried by every transaction of the protocol. The initiator (the SM, the copy
+// engine) owns it: it is set once on each of its pooled payloads, cleared when the payload is
+// destroyed, and every field is written again before each BEGIN_REQ; it is not an auto
+// extension.
 class GpuMemoryExtension : public tlm::tlm_extension<GpuMemoryExtension> {
  public:
   // What the SM asks for. Default load. Written by the SM.

@@ -99,7 +99,13 @@ bool TrafficInitiator::issue_one(const MemoryRequest& request, uint64_t now) {
       m_waiting_end_req = payload;
       return false;
     case tlm::TLM_UPDATED:
-      if (phase == tlm::BEGIN_RESP) complete(*payload);
+      if (phase == tlm::BEGIN_RESP) {
+        // Answered at once: the response phase still ends with END_RESP (TLM-2.0 15.2.4).
+        tlm::tlm_phase end = tlm::END_RESP;
+        sc_core::sc_time end_delay = sc_core::SC_ZERO_TIME;
+        out->nb_transport_fw(*payload, end, end_delay);
+        complete(*payload);
+      }
       return true;
     case tlm::TLM_COMPLETED:
       complete(*payload);

@@ -55,17 +55,20 @@ tlm::tlm_sync_enum ChannelInterleaver::nb_transport_bw(int channel,
     return status;
   }
   if (m_response_open) {
+    // Kept past the call: the target may release its reference meanwhile (TLM-2.0 14.5).
+    if (payload.has_mm()) payload.acquire();
     m_held.push_back(Held{channel, &payload});
     return tlm::TLM_ACCEPTED;
   }
-  return forward_response(channel, payload);
+  // The initiator's answer (its phase and delay too) goes back to the target as it is.
+  return forward_response(channel, payload, phase, delay);
 }
 
 tlm::tlm_sync_enum ChannelInterleaver::forward_response(int channel,
-                                                        tlm::tlm_generic_payload& payload) {
+                                                        tlm::tlm_generic_payload& payload,
+                                                        tlm::tlm_phase& phase,
+                                                        sc_core::sc_time& delay) {
   payload.set_address(global_address(channel, payload.get_address()));
-  tlm::tlm_phase phase = tlm::BEGIN_RESP;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status = in->nb_transport_bw(payload, phase, delay);
   if (status == tlm::TLM_ACCEPTED) {
     m_response_open = true;
@@ -78,13 +81,16 @@ void ChannelInterleaver::send_held_response() {
   while (!m_response_open && !m_held.empty()) {
     const Held held = m_held.front();
     m_held.pop_front();
-    const tlm::tlm_sync_enum status = forward_response(held.channel, *held.payload);
-    if (status == tlm::TLM_ACCEPTED) break;
-    // The initiator completed it at once: close the response towards its channel.
-    tlm::tlm_phase end = tlm::END_RESP;
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    held.payload->set_address(local_address(held.payload->get_address()));
-    (*out[held.channel])->nb_transport_fw(*held.payload, end, delay);
+    if (forward_response(held.channel, *held.payload, phase, delay) != tlm::TLM_ACCEPTED) {
+      // The initiator completed it at once: close the response towards its channel.
+      tlm::tlm_phase end = tlm::END_RESP;
+      sc_core::sc_time end_delay = sc_core::SC_ZERO_TIME;
+      held.payload->set_address(local_address(held.payload->get_address()));
+      (*out[held.channel])->nb_transport_fw(*held.payload, end, end_delay);
+    }
+    if (held.payload->has_mm()) held.payload->release();
   }
 }
 

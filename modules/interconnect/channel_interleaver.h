@@ -13,9 +13,10 @@ namespace ohmvp {
 
 // Spreads one address space over N memory channels in blocks of `interleave_bytes`:
 // channel = (address / interleave) mod N, and the channel sees the address with that digit
-// removed. The address is restored before the payload returns to the initiator. Phases pass
+// removed. The payload carries the channel's address while the channel holds it, and the global
+// one again when its response reaches the initiator (BEGIN_RESP or TLM_COMPLETED). Phases pass
 // through; responses from different channels are serialised so that only one BEGIN_RESP is
-// open towards the initiator at a time.
+// open towards the initiator at a time (one held back keeps a reference, TLM-2.0 14.5).
 class ChannelInterleaver : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
  public:
   using OutSocket = tlm_utils::simple_initiator_socket_tagged<ChannelInterleaver>;
@@ -46,7 +47,8 @@ class ChannelInterleaver : public sc_core::sc_module, public tlm::tlm_fw_transpo
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& payload,
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void invalidate_direct_mem_ptr(int, sc_dt::uint64, sc_dt::uint64) {}
-  tlm::tlm_sync_enum forward_response(int channel, tlm::tlm_generic_payload& payload);
+  tlm::tlm_sync_enum forward_response(int channel, tlm::tlm_generic_payload& payload,
+                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void send_held_response();
   // Runs `access` on the channels a span of bytes covers, one interleave block at a time.
   template <class Access>

@@ -30,7 +30,10 @@ DramPort::~DramPort() = default;
 
 void DramPort::add_slot() {
   m_slots.push_back(std::make_unique<Slot>());
+  // The port holds a reference for the slot's life, so that a target's acquire/release pairs
+  // (TLM-2.0 14.5) never bring it to zero.
   m_slots.back()->payload.set_mm(this);
+  m_slots.back()->payload.acquire();
   m_free.push_back(m_slots.back().get());
 }
 
@@ -117,6 +120,12 @@ void DramPort::send(Slot& s) {
     finish(s);  // a posted write, or a refusal
   } else if (status == tlm::TLM_ACCEPTED) {
     m_waiting_end_req = &s;  // the controller's queue is full: END_REQ (or BEGIN_RESP) later
+  } else if (phase == tlm::BEGIN_RESP) {
+    // Answered at once (TLM_UPDATED with BEGIN_RESP): the response ends with END_RESP.
+    finish(s);
+    tlm::tlm_phase end = tlm::END_RESP;
+    sc_core::sc_time end_delay = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(s.payload, end, end_delay);
   }
   // TLM_UPDATED with END_REQ: a read, BEGIN_RESP follows.
 }

@@ -145,7 +145,8 @@ bool HeteroMemoryManager::validate(tlm::tlm_generic_payload& p) const {
 }
 
 tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload& payload,
-                                                        tlm::tlm_phase& phase, sc_core::sc_time&) {
+                                                        tlm::tlm_phase& phase,
+                                                        sc_core::sc_time& delay) {
   const uint64_t now = kernel_now_ps();
   if (phase == tlm::END_RESP) {
     m_waiting_end_resp = false;
@@ -155,6 +156,15 @@ tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
     return tlm::TLM_COMPLETED;
+  }
+  // As the memory controller's front: requests are taken when they are sent, and kept.
+  if (delay != sc_core::SC_ZERO_TIME) {
+    SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
+  }
+  if (!payload.has_mm()) {
+    SC_REPORT_ERROR(name(),
+                    "BEGIN_REQ of a payload without a memory manager: the manager keeps "
+                    "requests past the call, which needs acquire/release (TLM-2.0 14.5)");
   }
   if (m_pending != nullptr) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");

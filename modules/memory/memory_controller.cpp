@@ -184,6 +184,11 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
   if (delay != sc_core::SC_ZERO_TIME) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
   }
+  if (!payload.has_mm()) {
+    SC_REPORT_ERROR(name(),
+                    "BEGIN_REQ of a payload without a memory manager: the controller keeps "
+                    "requests past the call, which needs acquire/release (TLM-2.0 14.5)");
+  }
   if (m_pending != nullptr) {
     SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
   }
@@ -873,6 +878,7 @@ unsigned int MemoryController::transport_dbg(tlm::tlm_generic_payload& payload) 
   if (length == 0 || !m_mapper.contains(address) || !m_mapper.contains(address + length - 1)) {
     return 0;
   }
+  if (payload.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;  // nothing moves (TLM-2.0 11.3)
   debug_access(payload);
   return length;
 }

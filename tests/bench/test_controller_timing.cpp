@@ -367,6 +367,14 @@ TEST_CASE("controller timing: a BEGIN_REQ while another waits to be taken is a p
   third.set_streaming_width(uint32_t(data.size()));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  // The controller keeps a request past the call: a payload it cannot acquire is refused.
+  CHECK_THROWS_WITH(c.controller.nb_transport_fw(third, phase, delay),
+                    Catch::Contains("without a memory manager"));
+  struct KeptByTheTest : tlm::tlm_mm_interface {
+    void free(tlm::tlm_generic_payload*) override {}
+  } manager;
+  third.set_mm(&manager);
+  third.acquire();
   CHECK_THROWS_WITH(c.controller.nb_transport_fw(third, phase, delay),
                     Catch::Contains("BEGIN_REQ before END_REQ"));
 

@@ -109,6 +109,8 @@ TEST_CASE("debug access: b_transport moves the data and annotates a closed-bank 
   delay = sc_core::SC_ZERO_TIME;
   CHECK(initiator.access(tlm::TLM_IGNORE_COMMAND, 0, nothing, {}, &delay) ==
         tlm::TLM_COMMAND_ERROR_RESPONSE);
+  // A debug access that ignores its bytes moves none (the initiator maps 0 to an error).
+  CHECK(initiator.access(tlm::TLM_IGNORE_COMMAND, 0, nothing) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
   CHECK(initiator.access(tlm::TLM_READ_COMMAND, memory.capacity_bytes(), nothing, {}, &delay) ==
         tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }

@@ -277,6 +277,18 @@ TEST_CASE("hetero planar: a BEGIN_REQ while another waits to be taken is a proto
   another.set_streaming_width(64);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  // The manager keeps a request past the call: a payload it cannot acquire is refused, and so
+  // is an annotated delay.
+  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, delay),
+                    Catch::Contains("without a memory manager"));
+  struct KeptByTheTest : tlm::tlm_mm_interface {
+    void free(tlm::tlm_generic_payload*) override {}
+  } manager;
+  another.set_mm(&manager);
+  another.acquire();
+  sc_core::sc_time later = sc_core::sc_time(1, sc_core::SC_NS);
+  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, later),
+                    Catch::Contains("annotated delay is not supported"));
   CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, delay),
                     Catch::Contains("BEGIN_REQ before END_REQ"));
 
