@@ -6,6 +6,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/sim_time.h"
+#include "modules/memory/front_request_checks.h"
 
 namespace ohmvp {
 
@@ -157,18 +158,7 @@ tlm::tlm_sync_enum HeteroMemoryManager::nb_transport_fw(tlm::tlm_generic_payload
     SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
     return tlm::TLM_COMPLETED;
   }
-  // As the memory controller's front: requests are taken when they are sent, and kept.
-  if (delay != sc_core::SC_ZERO_TIME) {
-    SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
-  }
-  if (!payload.has_mm()) {
-    SC_REPORT_ERROR(name(),
-                    "BEGIN_REQ of a payload without a memory manager: the manager keeps "
-                    "requests past the call, which needs acquire/release (TLM-2.0 14.5)");
-  }
-  if (m_pending != nullptr) {
-    SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
-  }
+  check_front_request(*this, payload, delay, m_pending != nullptr);
   if (!validate(payload)) return tlm::TLM_COMPLETED;
   if (m_free.empty()) {
     m_pending = &payload;

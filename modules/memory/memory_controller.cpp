@@ -6,6 +6,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/memory/dram_access_extension.h"
+#include "modules/memory/front_request_checks.h"
 #include "tlm_protocols/byte_enables.h"
 
 namespace ohmvp {
@@ -181,17 +182,7 @@ tlm::tlm_sync_enum MemoryController::nb_transport_fw(tlm::tlm_generic_payload& p
     SC_REPORT_ERROR(name(), "unexpected phase on the front socket");
     return tlm::TLM_COMPLETED;
   }
-  if (delay != sc_core::SC_ZERO_TIME) {
-    SC_REPORT_ERROR(name(), "BEGIN_REQ with an annotated delay is not supported; send it then");
-  }
-  if (!payload.has_mm()) {
-    SC_REPORT_ERROR(name(),
-                    "BEGIN_REQ of a payload without a memory manager: the controller keeps "
-                    "requests past the call, which needs acquire/release (TLM-2.0 14.5)");
-  }
-  if (m_pending != nullptr) {
-    SC_REPORT_ERROR(name(), "BEGIN_REQ before END_REQ of the request still waiting to be taken");
-  }
+  check_front_request(*this, payload, delay, m_pending != nullptr);
   auto* ohm = payload.get_extension<DramAccessExtension>();
   if (!validate(payload, ohm)) return tlm::TLM_COMPLETED;
   const Location where = locate(payload.get_address());
