@@ -41,9 +41,8 @@ std::string link_errors_text(const MemorySystemConfig& config,
   text << "fault injection (memory.optical.fault_injection.ber "
        << config.optical.fault_injection.ber << ") left " << uncorrectable << " chunk"
        << (uncorrectable == 1 ? "" : "s")
-       << " (of up to 64 bytes) with errors the link's SEC-DED could not correct; they reached "
-          "their "
-          "receivers as they arrived";
+       << " (of up to 64 bytes) with errors the link's SEC-DED could not correct; "
+       << "they reached their receivers as they arrived";
   return text.str();
 }
 

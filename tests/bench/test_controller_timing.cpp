@@ -18,6 +18,7 @@
 #include "tests/bench/bench_clock.h"
 #include "tests/bench/command_recorder.h"
 #include "tests/bench/stimulus_initiator.h"
+#include "tlm_protocols/payload_pool.h"
 
 namespace {
 
@@ -370,12 +371,11 @@ TEST_CASE("controller timing: a BEGIN_REQ while another waits to be taken is a p
   // The controller keeps a request past the call: a payload it cannot acquire is refused.
   CHECK_THROWS_WITH(c.controller.nb_transport_fw(third, phase, delay),
                     Catch::Contains("without a memory manager"));
-  struct KeptByTheTest : tlm::tlm_mm_interface {
-    void free(tlm::tlm_generic_payload*) override {}
-  } manager;
-  third.set_mm(&manager);
-  third.acquire();
-  CHECK_THROWS_WITH(c.controller.nb_transport_fw(third, phase, delay),
+  PayloadPool pool;
+  tlm::tlm_generic_payload& pooled = *pool.acquire();
+  pooled.set_data_ptr(data.data());
+  pooled.deep_copy_from(third);
+  CHECK_THROWS_WITH(c.controller.nb_transport_fw(pooled, phase, delay),
                     Catch::Contains("BEGIN_REQ before END_REQ"));
 
   // The waiting write is taken at the next edge as if nothing had happened.

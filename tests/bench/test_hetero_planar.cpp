@@ -18,6 +18,7 @@
 #include "tests/bench/checking_initiator.h"
 #include "tests/bench/hetero_chain.h"
 #include "tests/bench/stimulus_initiator.h"
+#include "tlm_protocols/payload_pool.h"
 
 namespace {
 
@@ -281,15 +282,14 @@ TEST_CASE("hetero planar: a BEGIN_REQ while another waits to be taken is a proto
   // is an annotated delay.
   CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, delay),
                     Catch::Contains("without a memory manager"));
-  struct KeptByTheTest : tlm::tlm_mm_interface {
-    void free(tlm::tlm_generic_payload*) override {}
-  } manager;
-  another.set_mm(&manager);
-  another.acquire();
+  PayloadPool pool;
+  tlm::tlm_generic_payload& pooled = *pool.acquire();
+  pooled.set_data_ptr(data.data());
+  pooled.deep_copy_from(another);
   sc_core::sc_time later = sc_core::sc_time(1, sc_core::SC_NS);
-  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, later),
+  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(pooled, phase, later),
                     Catch::Contains("annotated delay is not supported"));
-  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(another, phase, delay),
+  CHECK_THROWS_WITH(d.chain.manager.nb_transport_fw(pooled, phase, delay),
                     Catch::Contains("BEGIN_REQ before END_REQ"));
 
   // The waiting read is taken once a slot frees, as if nothing had happened.
