@@ -83,13 +83,14 @@ def load(name):
     return stats["host"]["kernel_time"]["value"] / 1e6, uvm
 
 print("| GPU memory for managed pages | kernel time (us) | far faults | batches | pages to GPU "
-      "(prefetched) | chunks evicted | pages to host | mean fault latency (us) |")
+      "(prefetched, of them used) | chunks evicted | pages to host | mean fault latency (us) |")
 print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for bytes in (0, 131072, 65536, 32768):
     time, u = load(f"spmv_{bytes}")
     memory = "unlimited" if bytes == 0 else f"{bytes // 1024} KiB"
     print(f"| {memory} | {time:.1f} | {u['far_faults']} | {u['fault_batches']} | "
-          f"{u['pages_to_gpu']} ({u['pages_prefetched']}) | {u['chunks_evicted']} | "
+          f"{u['pages_to_gpu']} ({u['pages_prefetched']}, {u['pages_prefetched_used']}) | "
+          f"{u['chunks_evicted']} | "
           f"{u['pages_to_host']} | {u['latency_us']:.1f} |")
 print()
 print("| GPU memory for managed pages | kernel time (us) | with read-mostly inputs (us) | batches | "

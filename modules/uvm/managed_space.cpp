@@ -34,6 +34,7 @@ std::vector<bool> ManagedSpace::Block::unmap() {
   for (size_t p = 0; p < resident.size(); ++p) only_here[p] = resident[p] && !duplicated[p];
   resident.assign(resident.size(), false);
   duplicated.assign(duplicated.size(), false);
+  prefetched_untouched.assign(prefetched_untouched.size(), false);
   resident_pages = 0;
   chunk.reset();
   return only_here;
@@ -43,6 +44,7 @@ void ManagedSpace::Block::unmap_page(uint64_t page) {
   if (!resident[page]) return;
   resident[page] = false;
   duplicated[page] = false;
+  prefetched_untouched[page] = false;
   --resident_pages;
 }
 
@@ -107,6 +109,7 @@ ManagedSpace::Block& ManagedSpace::block(uint64_t block) {
     state.prefer_host.assign(pages_per_block(), false);
     state.accessed_by.assign(pages_per_block(), false);
     state.remote_mapped.assign(pages_per_block(), false);
+    state.prefetched_untouched.assign(pages_per_block(), false);
   }
   return state;
 }

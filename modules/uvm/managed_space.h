@@ -53,6 +53,8 @@ class ManagedSpace {
     std::vector<bool> prefer_host;
     std::vector<bool> accessed_by;
     std::vector<bool> remote_mapped;
+    // Per page: the tree prefetcher brought it and no request has reached it since.
+    std::vector<bool> prefetched_untouched;
     uint32_t remote_in_flight = 0;  // requests being served in host memory
     bool wanted_here = false;       // an atomic faulted on a page mapped in host memory
 

@@ -198,6 +198,10 @@ UvmDriver::Translation UvmDriver::translate_unpinned(uint64_t address, gpu::Sm& 
   // A duplicated page is mapped read-only: a write to it faults.
   if (block != nullptr && block->chunk && block->resident[page] &&
       !(write && block->duplicated[page])) {
+    if (block->prefetched_untouched[page]) {
+      m_space.block(number).prefetched_untouched[page] = false;
+      m_stats->pages_prefetched_used.inc();
+    }
     m_pool.begin_access(*block->chunk);
     return {Translation::Outcome::frame,
             m_pool.chunk(*block->chunk).address + address % m_space.block_bytes()};
@@ -361,8 +365,11 @@ bool UvmDriver::serve_block(uint64_t block, const std::vector<Fault>& faults,
     for (size_t p = 0; p < candidates.size(); ++p)
       candidates[p] = candidates[p] && (!state.prefer_host[p] || faulted[p]);
     pages = m_prefetcher.pages_to_migrate(state.resident, faulted, candidates);
-    for (size_t p = 0; p < pages.size(); ++p)
-      if (pages[p] && !faulted[p]) m_stats->pages_prefetched.inc();
+    for (size_t p = 0; p < pages.size(); ++p) {
+      if (!pages[p] || faulted[p]) continue;
+      state.prefetched_untouched[p] = true;
+      m_stats->pages_prefetched.inc();
+    }
   }
   serving->faults.insert(serving->faults.end(), here.begin(), here.end());
   const auto moved = [this, serving] {

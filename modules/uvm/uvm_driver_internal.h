@@ -77,6 +77,9 @@ struct UvmDriver::Stats {
         pages_prefetched(
             r.counter(g, "pages_prefetched", "pages",
                       "of pages_to_gpu, those the tree prefetcher brought, not a fault")),
+        pages_prefetched_used(
+            r.counter(g, "pages_prefetched_used", "pages",
+                      "of pages_prefetched, those a request reached before they left the GPU")),
         pages_to_host(r.counter(g, "pages_to_host", "pages",
                                 "pages migrated back to host memory (evictions, host accesses)")),
         chunks_evicted(r.counter(g, "chunks_evicted", "chunks",
@@ -136,8 +139,8 @@ struct UvmDriver::Stats {
                                   "and host-mapped pages)")),
         remote_bytes(r.counter(g, "remote_bytes", "bytes",
                                "bytes those requests moved over PCIe (whole sectors)")) {}
-  Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_to_host, &chunks_evicted,
-      &chunks, &bytes_to_gpu, &bytes_to_host;
+  Counter &faults, &batches, &pages_to_gpu, &pages_prefetched, &pages_prefetched_used,
+      &pages_to_host, &chunks_evicted, &chunks, &bytes_to_gpu, &bytes_to_host;
   Histogram& fault_latency;
   Counter &chunks_harvested, &pages_from_peer, &harvest_write_backs, &bytes_over_nvlink,
       &chunks_pre_evicted, &chunks_prefetched_to_peer, &chunks_prefetched_from_peer,

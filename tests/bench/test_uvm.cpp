@@ -485,6 +485,32 @@ TEST_CASE("uvm: accessed-by and host-preferred pages are used in host memory ove
   cuda.free(c);
 }
 
+TEST_CASE("uvm: the tree prefetcher's pages count as used once a request reaches them") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 4096;  // a chunk of floats: four pages
+  const uint64_t a = cuda.malloc_managed(n * 4), b = cuda.malloc_managed(n * 4),
+                 c = cuda.malloc(n * 4);
+  cuda.copy_to_device(a, ramp(n, 1.0f).data(), n * 4);
+  cuda.copy_to_device(b, ramp(n, 2.0f).data(), n * 4);
+  const uint64_t prefetched = counter("pages_prefetched"), used = counter("pages_prefetched_used");
+  // Three of each block's four pages fault: more than 51% of the block, so the fourth comes too.
+  vecadd(a, b, c, 3 * 1024);
+  CHECK(counter("pages_prefetched") - prefetched == 2);
+  CHECK(counter("pages_prefetched_used") == used);
+  const uint64_t faults = counter("far_faults");
+  vecadd(a, b, c, n);
+  CHECK(counter("far_faults") == faults);
+  CHECK(counter("pages_prefetched_used") - used == 2);
+  vecadd(a, b, c, n);  // counted once
+  CHECK(counter("pages_prefetched_used") - used == 2);
+  std::vector<float> sum(n);
+  cuda.copy_to_host(sum.data(), c, n * 4);
+  CHECK(sum[n - 1] == 3.0f * float((n - 1) % 1000));
+  cuda.free(a);
+  cuda.free(b);
+  cuda.free(c);
+}
+
 TEST_CASE("uvm: an access past a managed allocation is a device fault") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);
