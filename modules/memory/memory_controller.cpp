@@ -676,7 +676,7 @@ bool MemoryController::issue(const Candidate& c, uint64_t now) {
       }
     }
     send_command(c.command, c.address, nullptr);
-    if (c.command == DdrCommand::REF) finish_refresh_of_rank(c.address.rank, now);
+    if (c.command == DdrCommand::REF) finish_refresh_of_rank(c.address.rank);
     return true;
   }
 
@@ -813,14 +813,15 @@ void MemoryController::retire(const Candidate& c, uint64_t now) {
   if (m_on_idle && has_no_requests()) m_on_idle();
 }
 
-void MemoryController::finish_refresh_of_rank(Rank rank, uint64_t now) {
+void MemoryController::finish_refresh_of_rank(Rank rank) {
   m_rank_refreshed[index(rank)] = true;
   m_stats->refreshes.inc();
   if (std::all_of(m_rank_refreshed.begin(), m_rank_refreshed.end(), [](bool b) { return b; })) {
     std::fill(m_rank_refreshed.begin(), m_rank_refreshed.end(), false);
     m_refresh_due = false;
+    // On the tREFI grid: refreshes a bank preset postponed are owed, and come back to back
+    // (each due at once) until the grid is reached again.
     m_next_refresh += m_timing.REFI;
-    if (m_next_refresh <= now) m_next_refresh = now + 1;
   }
 }
 

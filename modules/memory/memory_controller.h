@@ -126,7 +126,7 @@ class MemoryController : public sc_core::sc_module,
     return request.memory_route ? m_memory_route : m_shared_bus;
   }
 
-  void finish_refresh_of_rank(Rank rank, uint64_t now);
+  void finish_refresh_of_rank(Rank rank);
   bool update_write_mode();  // true when the mode changed
   // A write, free to issue, that a read to its burst waits for.
   static bool awaits_write(const ControllerRequest& r) {

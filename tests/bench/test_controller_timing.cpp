@@ -515,3 +515,35 @@ TEST_CASE("controller timing: a due refresh waits for a bank preset's release") 
   CHECK(c.response_cycle(preset, due - 100) == T.RCD);
   CHECK(c.recorder.log(due - 100) == "ACT b3@0 PREA@600 REF@616 REF@7900");
 }
+
+TEST_CASE("controller timing: refreshes a preset postponed are made up once it is released") {
+  Chain& c = the_bench().preset_refresh;
+  const uint64_t due = (now_cycle() / T.REFI + 1) * T.REFI;
+  c.stimulus.preset(at(due - 100), c.address(3, 4));
+  c.stimulus.release(at(due + 2 * T.REFI + 500), c.address(3, 4));
+  run_to(due + 4 * T.REFI + 1000);
+
+  // Three refreshes fell due under the preset: after its release PREA, then the three back to
+  // back, tRFC apart; the fourth and fifth on the tREFI grid.
+  CHECK(c.recorder.log(due - 100) ==
+        "ACT b3@0 PREA@16200 REF@16216 REF@16566 REF@16916 REF@23500 REF@31300");
+}
+
+TEST_CASE("controller timing: a preset holds a refresh back eight tREFI at the most") {
+  Chain& c = the_bench().preset_refresh;
+  const uint64_t due = (now_cycle() / T.REFI + 1) * T.REFI;
+  c.stimulus.preset(at(due - 100), c.address(3, 4));
+  c.stimulus.release(at(due + 10 * T.REFI), c.address(3, 4));
+  run_to(due + 12 * T.REFI + 1000);
+
+  // The first is due at `due`, the ninth at due + 8 tREFI: then the first can wait no longer,
+  // and closes the preset's row. From there one a tREFI, each eight behind, until the release
+  // (no row open) makes up the nine then owed, tRFC apart; then the tREFI grid again.
+  const uint64_t forced = 8 * T.REFI + 100, released = 10 * T.REFI + 100;
+  std::string expected = "ACT b3@0 PREA@" + std::to_string(forced) + " REF@" +
+                         std::to_string(forced + T.RP) + " REF@" + std::to_string(forced + T.REFI);
+  for (uint64_t i = 0; i < 9; ++i) expected += " REF@" + std::to_string(released + i * T.RFC);
+  expected +=
+      " REF@" + std::to_string(released + T.REFI) + " REF@" + std::to_string(released + 2 * T.REFI);
+  CHECK(c.recorder.log(due - 100) == expected);
+}
