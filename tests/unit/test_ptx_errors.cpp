@@ -200,6 +200,16 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
              Catch::Contains("modifier '.relu' of max (PTX ISA 8.0, sm_90) is not supported"));
   CHECK_THAT(kernel_refusal("min.u16x2 %r1, %r2, %r3;"),
              Catch::Contains("type '.u16x2' of min (PTX ISA 8.0, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("fence.proxy.alias;"),
+             Catch::Contains("modifier '.proxy' of fence (PTX ISA 7.5, sm_70) is not supported"));
+  CHECK_THAT(kernel_refusal("ld.mmio.relaxed.sys.global.u32 %r1, [p];"),
+             Catch::Contains("modifier '.mmio' of ld (PTX ISA 8.2, sm_70) is not supported"));
+  CHECK_THAT(kernel_refusal("atom.global.v2.f32.add {%f1, %f2}, [p], {%f2, %f3};"),
+             Catch::Contains("vector '.v2' of atom (PTX ISA 8.1, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("atom.global.add.noftz.bf16 %r1, [p], %r2;"),
+             Catch::Contains("atom.add.bf16 (PTX ISA 7.8, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("red.global.add.noftz.bf16x2 [p], %r1;"),
+             Catch::Contains("red.add.bf16x2 (PTX ISA 7.8, sm_90) is not supported"));
   // Operands of any shape: surface reductions take a bracketed handle and coordinate vector.
   CHECK_THAT(kernel_refusal("sured.b.add.1d.u32.trap [p, {%r2}], %r1;"),
              Catch::Contains("'sured' (a surface reduction or query) is not supported"));

@@ -1000,6 +1000,9 @@ void decode_instruction(std::string_view word, std::vector<RawOperand>& operands
     if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::cas) fail("red.cas does not exist");
     if (inst.op == Opcode::red && inst.mod.atomic == AtomicOp::exch)
       fail("red.exch does not exist");
+    if (const auto refusal =
+            unsupported_atomic(base, atomic_name(inst.mod.atomic), type_name(inst.type)))
+      throw DecodeError{*refusal, true};
     if (!atomic_supported(inst.mod.atomic, inst.type))
       fail(std::string(base) + "." + std::string(atomic_name(inst.mod.atomic)) + "." +
            std::string(type_name(inst.type)) +

@@ -54,6 +54,12 @@ const std::vector<NewerModifier> k_newer_modifiers{
     {{"fma", "cvt"}, "relu", "PTX ISA 7.0, sm_80"},
     {{"fma"}, "oob", "PTX ISA 8.1, sm_90"},
     {{"cvt"}, "satfinite", "PTX ISA 8.1, sm_89"},
+    {{"fence"}, "proxy", "PTX ISA 7.5, sm_70"},
+    {{"ld", "st"}, "mmio", "PTX ISA 8.2, sm_70"},
+    {{"atom", "red"}, "v2", "PTX ISA 8.1, sm_90", "vector"},
+    {{"atom", "red"}, "v4", "PTX ISA 8.1, sm_90", "vector"},
+    {{"atom", "red"}, "v8", "PTX ISA 8.1, sm_90", "vector"},
+    {{"red"}, "async", "PTX ISA 8.1, sm_90"},
 };
 
 bool contains(const std::vector<std::string_view>& names, std::string_view name) {
@@ -80,6 +86,13 @@ std::optional<std::string> unsupported_modifier(std::string_view instruction,
              std::string(instruction) + " (" + std::string(newer.since) + ") is not supported" +
              std::string(k_see);
   return std::nullopt;
+}
+
+std::optional<std::string> unsupported_atomic(std::string_view instruction,
+                                              std::string_view operation, std::string_view type) {
+  if (operation != "add" || (type != "bf16" && type != "bf16x2")) return std::nullopt;
+  return std::string(instruction) + ".add." + std::string(type) +
+         " (PTX ISA 7.8, sm_90) is not supported" + std::string(k_see);
 }
 
 }  // namespace ohmvp::gpu

@@ -17,4 +17,9 @@ std::optional<std::string> unsupported_instruction(std::string_view name);
 std::optional<std::string> unsupported_modifier(std::string_view instruction,
                                                 std::string_view modifier);
 
+// "atom.add.bf16 (PTX ISA 7.8, sm_90) is not supported ...", or nothing: an atomic the PTX ISA
+// has that the model does not run.
+std::optional<std::string> unsupported_atomic(std::string_view instruction,
+                                              std::string_view operation, std::string_view type);
+
 }  // namespace ohmvp::gpu
