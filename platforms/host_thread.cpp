@@ -35,10 +35,7 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
 }
 
 std::vector<std::filesystem::path> HostThread::inputs() const {
-  std::vector<std::filesystem::path> files{m_workload.file, m_workload.ptx};
-  for (const BufferSpec& buffer : m_workload.buffers)
-    if (buffer.init.kind == BufferInit::Kind::file) files.push_back(buffer.init.file);
-  return files;
+  return input_files(m_workload);
 }
 
 void HostThread::start(Runtime& runtime) {

@@ -14,6 +14,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
 #include "modules/gpu/ptx/ptx_parser.h"
+#include "modules/gpu/warp_positions.h"
 #include "modules/host/gpu_workload.h"
 #include "modules/host/gpu_workload_runner.h"
 #include "modules/host/kernel_arguments.h"
@@ -116,6 +117,18 @@ RunSummary summarise(GpuPlatform& platform) {
 
 // The summary's lines of the report's "events", in the order they completed: "<prefix>event
 // <name> at <t> us" (", <n> records" for more than one).
+// The summary's line for outputs that matched: "verified: every output matches the C++
+// reference", or which outputs matched the file's expected values.
+std::string verified_text(const Verification& verification, const GpuWorkload& workload) {
+  if (!verification.reference.empty()) return "verified: every output matches the C++ reference\n";
+  if (verification.checked.size() == workload.outputs.size())
+    return "verified: every output matches " + verification.against + "\n";
+  std::string names;
+  for (const std::string& name : verification.checked) names += (names.empty() ? "" : ", ") + name;
+  return "verified: " + names + (verification.checked.size() == 1 ? " matches " : " match ") +
+         verification.against + " (the other outputs have none)\n";
+}
+
 void print_events(std::ostream& out, const nlohmann::json& events, const std::string& prefix = "") {
   std::vector<std::pair<double, std::string>> timeline;
   for (const auto& [name, event] : events.items())
@@ -219,9 +232,8 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   const std::vector<std::unique_ptr<HostThread>> host_threads =
       load_host_threads(options, config, time_limit_ps);
 
-  std::vector<std::filesystem::path> inputs{document.file(), file, workload.ptx};
-  for (const BufferSpec& buffer : workload.buffers)
-    if (buffer.init.kind == BufferInit::Kind::file) inputs.push_back(buffer.init.file);
+  std::vector<std::filesystem::path> inputs = input_files(workload);
+  inputs.push_back(document.file());
   for (const auto& thread : host_threads)
     for (const std::filesystem::path& input : thread->inputs()) inputs.push_back(input);
   std::vector<std::string> dump_files{"index.json"};
@@ -280,6 +292,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       end_if_interrupted();
       for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
       const std::string running = running_text(platform.gpu().running_kernels());
+      const std::string warps = gpu::warp_positions_text(platform.gpu());
       // Errors injected on the light may be what corrupted a pointer or a loop bound.
       const std::string noted = with_link_errors("");
       if (monitor.stalled()) {
@@ -289,18 +302,20 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
                 << " (no instruction issued, no CTA ended, no DRAM command or XPoint media "
                    "access, no unified-memory fault waiting for its batch or page moving): a "
                    "deadlock"
-                << noted;
+                << warps << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_vcd_limit()) {
         std::ostringstream message;
         message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": " << running
-                << "; a kernel that never ends, or a run that needs a larger --vcd-limit" << noted;
+                << warps << "; a kernel that never ends, or a run that needs a larger --vcd-limit"
+                << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_time_limit()) {
         throw SimulationError("simulated time reached the time limit of " +
                               time_limit_text(time_limit_ps) + " (--time-limit): " + running +
+                              warps +
                               "; a kernel that never ends, or a run that needs a larger "
                               "--time-limit" +
                               noted);
@@ -338,7 +353,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     if (options.print_summary) {
       print_summary(std::cout, config.name, workload.name, summary, platform.stats());
       if (verification && verification->matches)
-        std::cout << "verified: every output matches the C++ reference\n";
+        std::cout << verified_text(*verification, workload);
       if (report.contains("events")) print_events(std::cout, report["events"]);
       for (size_t i = 0; i < host_threads.size(); ++i)
         print_host_thread(std::cout, *host_threads[i], report["other_gpus"][i]);
@@ -351,13 +366,12 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     const std::string written =
         " (report written to " + (options.out_dir / "report.json").string() + ")";
     if (verification && !verification->matches)
-      throw SimulationError("outputs differ from the C++ reference of '" + verification->reference +
-                            "'" + with_link_errors(written) + ":\n" + verification->message);
+      throw SimulationError("outputs differ from " + verification->against +
+                            with_link_errors(written) + ":\n" + verification->message);
     for (const auto& thread : host_threads)
       if (thread->verification() && !thread->verification()->matches)
-        throw SimulationError("GPU " + std::to_string(thread->gpu()) +
-                              ": outputs differ from the C++ reference of '" +
-                              thread->verification()->reference + "'" + written + ":\n" +
+        throw SimulationError("GPU " + std::to_string(thread->gpu()) + ": outputs differ from " +
+                              thread->verification()->against + written + ":\n" +
                               thread->verification()->message);
   });
 }

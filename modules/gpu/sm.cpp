@@ -201,6 +201,13 @@ void Sm::start_cta(LaunchState& launch, uint64_t cta_linear, uint64_t cycle) {
   for (IdleSubCore& idle : m_idle) idle.valid = false;
 }
 
+void Sm::for_each_warp_position(
+    const std::function<void(const LaunchState&, uint32_t, uint32_t, bool)>& visit) const {
+  for (const Warp& warp : m_warps)
+    if (warp.resident && warp.state)
+      visit(*warp.launch, warp.state->function(), warp.state->pc(), warp.at_barrier);
+}
+
 bool Sm::idle() const {
   return m_resident_ctas == 0 && m_ldst.idle() && m_to_send.empty() && m_walking.empty() &&
          !m_port_busy;

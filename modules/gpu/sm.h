@@ -102,6 +102,11 @@ class Sm : public sc_core::sc_module, public GpuMemoryBwTransport {
   // them, as at a fence.
   void invalidate_l1() { m_ldst.invalidate_for_fence(); }
 
+  // Where each resident warp is: its launch, the function and pc of its next instruction, and
+  // whether it waits at a barrier.
+  void for_each_warp_position(const std::function<void(const LaunchState&, uint32_t function,
+                                                       uint32_t pc, bool at_barrier)>& visit) const;
+
   uint32_t id() const { return m_id; }
   const SmStats& stats() const { return m_stats; }
   uint32_t sub_core_count() const { return m_sub_core_count; }

@@ -19,8 +19,8 @@ namespace {
 // The top-level keys only a kernel workload has: its parser reads them, and without a "type" they
 // tell one from memory traffic (is_kernel_workload).
 const std::vector<const char*> k_kernel_workload_keys = {
-    "ptx",    "generators",           "buffers",          "launches", "outputs",
-    "limits", "non_blocking_streams", "stream_priorities"};
+    "ptx",    "generators",           "buffers",           "launches", "outputs",
+    "limits", "non_blocking_streams", "stream_priorities", "expected"};
 
 std::string element_path(const std::string& path, size_t index) {
   return path + "[" + std::to_string(index) + "]";
@@ -81,6 +81,7 @@ class WorkloadParser {
     m_workload.steps = parse_steps(root, "launches", *launches);
     check_events_recorded(m_workload.steps);
     parse_outputs(root);
+    parse_expected(root);
     parse_limits(root);
     parse_non_blocking_streams(root);
     parse_stream_priorities(root);
@@ -261,7 +262,7 @@ class WorkloadParser {
       b.get_enum("type", spec.type, element_type_names());
       const bool has_count = b.has("count");
       b.get("count", spec.count, uint64_t{1}, uint64_t{1} << 34);
-      parse_init(b, spec);
+      parse_init(b, "init", spec, spec.init);
       if (b.has("symbol")) {
         b.get("symbol", spec.symbol);
         if (spec.symbol.empty())
@@ -289,22 +290,26 @@ class WorkloadParser {
       } else if (!has_count) {
         b.fail("count", "required: the number of elements");
       }
-      if (spec.init.kind == BufferInit::Kind::file) {
-        // A FIFO or a device would block or never end: only regular files.
-        if (const auto why = why_not_regular(spec.init.file))
-          b.fail("init.file", "cannot read " + spec.init.file.string() + ": " + *why);
-        std::error_code error;
-        const uintmax_t size = std::filesystem::file_size(spec.init.file, error);
-        if (error)
-          b.fail("init.file", "cannot read " + spec.init.file.string() + ": " + error.message());
-        if (size != spec.size_bytes())
-          b.fail("init.file", spec.init.file.string() + " holds " + std::to_string(size) +
-                                  " bytes; the buffer needs exactly " +
-                                  std::to_string(spec.size_bytes()));
-      }
+      check_init_file(b, "init", spec.init, spec.size_bytes());
       b.finish();
       m_workload.buffers.push_back(std::move(spec));
     }
+  }
+
+  // A file init (`key`.file) must be a regular file of exactly `bytes`.
+  void check_init_file(const ConfigReader& b, const std::string& key, const BufferInit& init,
+                       uint64_t bytes) const {
+    if (init.kind != BufferInit::Kind::file) return;
+    const std::string at = key + ".file";
+    // A FIFO or a device would block or never end: only regular files.
+    if (const auto why = why_not_regular(init.file))
+      b.fail(at, "cannot read " + init.file.string() + ": " + *why);
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(init.file, error);
+    if (error) b.fail(at, "cannot read " + init.file.string() + ": " + error.message());
+    if (size != bytes)
+      b.fail(at, init.file.string() + " holds " + std::to_string(size) +
+                     " bytes; the buffer needs exactly " + std::to_string(bytes));
   }
 
   uint64_t generated_count(const BufferInit& init) const {
@@ -313,11 +318,12 @@ class WorkloadParser {
     return csr.column_indices.size();
   }
 
-  void parse_init(const ConfigReader& b, BufferSpec& spec) {
-    const nlohmann::json* init = b.raw("init");
-    BufferInit& out = spec.init;
+  // `b`'s `key` ("init", or an expected output's "values") into `out`, for elements of `spec`.
+  void parse_init(const ConfigReader& b, const char* key_name, const BufferSpec& spec,
+                  BufferInit& out) {
+    const nlohmann::json* init = b.raw(key_name);
     if (!init) return;  // zero
-    const std::string path = b.path() + ".init";
+    const std::string path = b.path() + "." + key_name;
     const char* expected =
         "expected \"zero\" or an object with one of 'value', 'random', 'sequence', 'file', "
         "'generator'";
@@ -999,6 +1005,49 @@ class WorkloadParser {
     }
   }
 
+  void parse_expected(const ConfigReader& root) {
+    const nlohmann::json* all = root.raw("expected");
+    if (!all) return;
+    if (!all->is_object() || all->empty())
+      root.fail("expected",
+                "expected an object: output name -> {\"values\": ..., "
+                "\"absolute\": a, \"relative\": r}");
+    const ConfigReader expected = root.child("expected");
+    for (auto it = all->begin(); it != all->end(); ++it) {
+      const std::string& name = it.key();
+      const auto& outputs = m_workload.outputs;
+      if (std::find(outputs.begin(), outputs.end(), name) == outputs.end())
+        root.fail("expected", "'" + excerpt(name) + "' is not one of the outputs" +
+                                  did_you_mean(name, outputs));
+      const ConfigReader e = expected.child(name.c_str());
+      e.finish({"values", "absolute", "relative"});
+      if (!e.has("values"))
+        e.fail("values", "required: the output's contents, in any form a buffer's init takes");
+      const BufferSpec& spec = *m_workload.find_buffer(name);
+      ExpectedOutput out;
+      out.buffer = name;
+      const nlohmann::json& values = *e.raw("values");
+      if (values.is_object() && values.contains("generator"))
+        e.fail("values",
+               "a generator makes inputs; expected contents are \"zero\", 'value', "
+               "'random', 'sequence' or 'file'");
+      parse_init(e, "values", spec, out.values);
+      check_init_file(e, "values", out.values, spec.size_bytes());
+      for (const auto& [key, bound] :
+           {std::pair{"absolute", &out.absolute}, std::pair{"relative", &out.relative}}) {
+        if (!e.has(key)) continue;
+        if (!is_float_type(spec.type))
+          e.fail(key, "a tolerance is for float outputs; '" + name + "' is " +
+                          element_type_name(spec.type) + " and must match exactly");
+        e.get(key, *bound);
+        if (!(*bound >= 0) || std::isinf(*bound))
+          e.fail(key, "expected a finite number of at least 0, got " + e.raw(key)->dump());
+      }
+      e.finish();
+      m_workload.expected.push_back(std::move(out));
+    }
+  }
+
   ConfigDocument m_document;
   std::filesystem::path m_folder;
   GpuWorkload m_workload;
@@ -1014,6 +1063,15 @@ class WorkloadParser {
 };
 
 }  // namespace
+
+std::vector<std::filesystem::path> input_files(const GpuWorkload& workload) {
+  std::vector<std::filesystem::path> files{workload.file, workload.ptx};
+  for (const BufferSpec& buffer : workload.buffers)
+    if (buffer.init.kind == BufferInit::Kind::file) files.push_back(buffer.init.file);
+  for (const ExpectedOutput& expected : workload.expected)
+    if (expected.values.kind == BufferInit::Kind::file) files.push_back(expected.values.file);
+  return files;
+}
 
 const BufferSpec* GpuWorkload::find_buffer(const std::string& name) const {
   for (const BufferSpec& buffer : buffers)

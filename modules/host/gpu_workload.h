@@ -42,6 +42,16 @@ struct BufferInit {
   std::string generator, output;  // generator: the named generator and which of its outputs
 };
 
+// What an output must hold after the run ("expected", for --verify on a workload that has no C++
+// reference): its contents given as a buffer's init gives them, and for a float output how far
+// an element may be off, |expected - got| <= absolute + relative * |expected|.
+struct ExpectedOutput {
+  std::string buffer;
+  BufferInit values;
+  double absolute = 0;
+  double relative = 0;
+};
+
 struct BufferSpec {
   std::string name;
   ElementType type = ElementType::u8;
@@ -169,6 +179,7 @@ struct GpuWorkload {
   std::map<std::string, GeneratedCsr> generated;  // generator name -> its output
   std::vector<WorkloadStep> steps;
   std::vector<std::string> outputs;
+  std::vector<ExpectedOutput> expected;  // in name order; empty: none given
   gpu::DeviceLimits limits;  // what the program sets with cudaDeviceSetLimit before its launches
   // The stream numbers made with cudaStreamNonBlocking (not ordered with stream 0).
   std::set<uint32_t> non_blocking_streams;
@@ -217,6 +228,10 @@ struct MemoryRoom {
 GpuWorkload load_gpu_workload(const std::filesystem::path& file, const MemoryRoom& memory = {});
 GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem::path& file,
                                const MemoryRoom& memory = {});
+
+// Every file the workload reads: itself, its PTX, and the files buffers and expected outputs
+// take their contents from.
+std::vector<std::filesystem::path> input_files(const GpuWorkload& workload);
 
 // A buffer's contents on the host, from its init (little-endian, deterministic from the file
 // alone).

@@ -1410,9 +1410,12 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
+  // Where its warps are: all eight at the branch to itself.
   CHECK_THAT(r.output, Contains("simulated time reached the time limit of 250 us (--time-limit): "
-                                "kernel 'vecadd' is running; a kernel that never ends, or a run "
-                                "that needs a larger --time-limit"));
+                                "kernel 'vecadd' is running; its 8 warps are at " +
+                                dir +
+                                "/w.ptx:53 'bra.uni @21' (8 warps); a kernel that never "
+                                "ends, or a run that needs a larger --time-limit"));
   for (const char* bad : {"5", "5x", "0ms", "-1ms", "1e3ms"}) {
     INFO(bad);
     const CliResult refused = run_ohmvp("run -q --workload " + workload + " --time-limit " + bad);
@@ -1448,8 +1451,10 @@ TEST_CASE("cli: a kernel that never ends stops when its VCD reaches --vcd-limit,
   CHECK_THAT(r.output, Contains("the VCD " + dir +
                                 "/t.vcd reached its size limit of 200 KiB "
                                 "(--vcd-limit) at ") &&
-                           Contains(" simulated: kernel 'vecadd' is running; a kernel that never "
-                                    "ends, or a run that needs a larger --vcd-limit"));
+                           Contains(" simulated: kernel 'vecadd' is running; its 8 warps are "
+                                    "at ") &&
+                           Contains("; a kernel that never ends, or a run that needs a larger "
+                                    "--vcd-limit"));
   REQUIRE(std::filesystem::exists(dir + "/t.vcd"));
   CHECK_FALSE(std::filesystem::exists(dir + "/t.vcd.tmp"));
   const auto size = std::filesystem::file_size(dir + "/t.vcd");
@@ -1495,7 +1500,10 @@ TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
                            Contains("kernel 'vecadd' is running and nothing progressed for the "
                                     "last 1 ms (no instruction issued, no CTA ended, no DRAM "
                                     "command or XPoint media access, no unified-memory "
-                                    "fault waiting for its batch or page moving): a deadlock"));
+                                    "fault waiting for its batch or page moving): a deadlock; "
+                                    "its 8 warps are at " +
+                                    dir + "/w.ptx:56 'bar.sync 1', waiting (7 warps) and " + dir +
+                                    "/w.ptx:59 'bar.sync 0', waiting (1)"));
 }
 
 TEST_CASE("cli: a kernel that computes for milliseconds without touching memory is not a stall") {

@@ -1,7 +1,7 @@
-// `ohmvp run --verify`: a kernel run's outputs against the workload's C++ reference. A match is
-// reported; a mismatch (bits flipped on the light, past ECC) fails the run with exit code 1
-// after report.json is written; a workload without a reference, one whose kernels its reference
-// lacks, or memory traffic, is bad input.
+// `ohmvp run --verify`: a kernel run's outputs against the workload's C++ reference, or against
+// the expected values its file gives. A match is reported; a mismatch (bits flipped on the light,
+// past ECC) fails the run with exit code 1 after report.json is written; a workload with neither,
+// one whose kernels its reference lacks, or memory traffic, is bad input.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -101,7 +101,8 @@ TEST_CASE("cli: --verify without a usable reference, or on memory traffic, is ba
       run_ohmvp("run --quiet --workload " + dir + "/my_sum.json --verify --out " + dir + "/out");
   INFO(unknown.output);
   CHECK(unknown.exit_code == 2);
-  CHECK_THAT(unknown.output, Contains("--verify") && Contains("'my_sum' has no C++ reference") &&
+  CHECK_THAT(unknown.output, Contains("--verify") && Contains("'my_sum'") &&
+                                 Contains("has neither \"expected\" outputs nor a C++ reference") &&
                                  Contains("vecadd"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out"));
 
@@ -166,4 +167,61 @@ TEST_CASE("cli: the atomic reduction's tolerance grows with its inputs") {
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("verified: every output matches the C++ reference"));
+}
+
+TEST_CASE("cli: --verify checks a user's workload against the expected values its file gives") {
+  const std::string dir = scratch_dir("cli_verify_expected");
+  // c = a + b with a = 0, 1, 2, ... and b = 0.5: c is 0.5, 1.5, 2.5, ...; a is given by a file.
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["buffers"]["a"]["init"] = {{"sequence", {{"start", 0}, {"step", 1}}}};
+  workload["buffers"]["b"]["init"] = {{"value", 0.5}};
+  workload["outputs"] = {"a", "c"};
+  std::string a_bytes;
+  for (uint32_t i = 0; i < 8192; ++i) {
+    const float value = float(i);
+    a_bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  write_text(dir + "/a.bin", a_bytes);
+  workload["expected"] = {{"a", {{"values", {{"file", "a.bin"}}}}},
+                          {"c", {{"values", {{"sequence", {{"start", 0.5}, {"step", 1}}}}}}}};
+  const auto run = [&](const std::string& name, const nlohmann::json& w,
+                       const std::string& options = "") {
+    write_text(dir + "/" + name + ".json", w.dump(2));
+    return run_ohmvp("run -q --verify -w " + dir + "/" + name + ".json --out " + dir + "/" + name +
+                     options);
+  };
+  const CliResult good = run("my_add", workload);
+  INFO(good.output);
+  CHECK(good.exit_code == 0);
+  CHECK_THAT(good.output, Contains("verified: every output matches the expected values of "));
+  const auto verification = verification_of(dir + "/my_add");
+  CHECK(verification["reference"] == "");
+  CHECK(verification["checked"] == nlohmann::json::array({"a", "c"}));
+  CHECK(verification["matches"] == true);
+
+  // One ulp off from element 1 on: every element but the first differs; exit code 1, the report
+  // written first.
+  workload["expected"]["c"]["values"]["sequence"]["step"] = 1.0000001;
+  const CliResult off = run("off", workload);
+  INFO(off.output);
+  CHECK(off.exit_code == 1);
+  CHECK_THAT(off.output, Contains("outputs differ from the expected values of ") &&
+                             Contains("output 'c': 8191 of 8192 elements differ; first at index "
+                                      "1: expected 1.50000012"));
+  CHECK(verification_of(dir + "/off")["mismatched_elements"] == 8191);
+  // Within a relative tolerance it matches; only c is checked now.
+  workload["expected"]["c"]["relative"] = 1e-3;
+  workload["expected"].erase("a");
+  const CliResult near = run("near", workload);
+  INFO(near.output);
+  CHECK(near.exit_code == 0);
+  CHECK_THAT(near.output, Contains("verified: c matches the expected values of ") &&
+                              Contains("(the other outputs have none)"));
+  // The same file on another GPU of a multi-GPU platform is checked there.
+  const CliResult other =
+      run_ohmvp("run -q --verify -p multi_gpu_huvm -w vecadd --gpu-workload 1=" + dir +
+                "/off.json --out " + dir + "/other");
+  INFO(other.output);
+  CHECK(other.exit_code == 1);
+  CHECK_THAT(other.output, Contains("GPU 1: outputs differ from the expected values of "));
 }

@@ -436,6 +436,50 @@ TEST_CASE("a file init must hold exactly the buffer's bytes", "[workload]") {
   CHECK(message.find("holds 100 bytes; the buffer needs exactly 4096") != std::string::npos);
 }
 
+TEST_CASE("expected outputs take a buffer's init forms and float tolerances, by JSON path",
+          "[workload]") {
+  TempFolder folder;
+  nlohmann::json json = example_workload();
+  json["outputs"] = {"a", "c"};
+  json["expected"] = {{"c", {{"values", {{"value", 1.5}}}, {"relative", 1e-6}}},
+                      {"a", {{"values", "zero"}}}};
+  const GpuWorkload workload = load_gpu_workload(folder.write("w.json", json.dump()));
+  REQUIRE(workload.expected.size() == 2);
+  CHECK(workload.expected[0].buffer == "a");
+  CHECK(workload.expected[0].values.kind == BufferInit::Kind::zero);
+  CHECK(workload.expected[1].buffer == "c");
+  CHECK(workload.expected[1].values.kind == BufferInit::Kind::value);
+  CHECK(workload.expected[1].relative == 1e-6);
+  CHECK(workload.expected[1].absolute == 0);
+
+  const auto refused = [&folder](const nlohmann::json& expected, const char* message) {
+    nlohmann::json bad = example_workload();
+    bad["buffers"]["n"] = {{"type", "u32"}, {"count", 4}};
+    bad["outputs"] = {"c", "n"};
+    bad["expected"] = expected;
+    CHECK_THAT(load_error(bad, folder), Catch::Contains(message));
+  };
+  refused({{"cc", {{"values", "zero"}}}},
+          "bad.json: expected: 'cc' is not one of the outputs; did you mean 'c'?");
+  refused({{"a", {{"values", "zero"}}}}, "expected: 'a' is not one of the outputs");
+  refused({{"c", {{"value", "zero"}}}},
+          "unknown key 'value' at expected.c; did you mean 'values'?");
+  refused({{"c", nlohmann::json::object()}}, "expected.c.values: required");
+  refused({{"c", {{"values", {{"file", "missing.bin"}}}}}}, "expected.c.values.file: cannot read");
+  refused({{"c", {{"values", {{"generator", {{"name", "g"}, {"output", "values"}}}}}}}},
+          "expected.c.values: a generator makes inputs");
+  refused({{"c", {{"values", "zero"}, {"absolute", -1}}}},
+          "expected.c.absolute: expected a finite number of at least 0, got -1");
+  refused({{"n", {{"values", "zero"}, {"relative", 0.1}}}},
+          "expected.n.relative: a tolerance is for float outputs; 'n' is u32 and must match "
+          "exactly");
+  refused(nlohmann::json::array(), "expected: expected an object: output name -> ");
+  folder.write("short.bin", std::string(100, 'x'));
+  refused({{"n", {{"values", {{"file", "short.bin"}}}}}}, "expected.n.values.file: ");
+  refused({{"n", {{"values", {{"file", "short.bin"}}}}}},
+          "short.bin holds 100 bytes; the buffer needs exactly 16");
+}
+
 TEST_CASE("buffer initialisers produce deterministic little-endian bytes", "[workload]") {
   TempFolder folder;
   nlohmann::json json = example_workload();
