@@ -50,8 +50,8 @@ void HostThread::run(Runtime& runtime) {
   try {
     executor = std::make_unique<SimulatedExecutor>(runtime, m_workload, std::move(m_module));
     run_workload_steps(m_workload, *executor);  // ends with a synchronize
-    const auto outputs = read_outputs(m_workload, *executor);
-    if (m_check) m_verification = m_check->check(outputs);
+    m_outputs = read_outputs(m_workload, *executor);
+    if (m_check) m_verification = m_check->check(m_outputs);
     m_stream_numbers = executor->stream_numbers();
     m_events = executor->events_report();
   } catch (const sc_core::sc_unwind_exception&) {

@@ -55,6 +55,8 @@ class HostThread {
   uint64_t start_ps() const { return m_start_ps; }
   const GpuWorkload& workload() const { return m_workload; }
   const std::optional<Verification>& verification() const { return m_verification; }
+  // Its output buffers as the program read them back at its end (empty until done).
+  const std::map<std::string, std::vector<uint8_t>>& outputs() const { return m_outputs; }
   // The files it reads: the workload, its PTX, its buffers' files.
   std::vector<std::filesystem::path> inputs() const;
   // Its entry in report.json's "other_gpus": when it started and ended, its kernels' time and
@@ -70,6 +72,7 @@ class HostThread {
   gpu::Module m_module;
   std::optional<ReferenceCheck> m_check;
   std::optional<Verification> m_verification;
+  std::map<std::string, std::vector<uint8_t>> m_outputs;
   bool m_done = false;
   uint64_t m_end_ps = 0;
   std::function<void()> m_failure;  // rethrows it

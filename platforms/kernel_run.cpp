@@ -52,8 +52,22 @@ std::string running_text(const std::vector<std::string>& kernels) {
   return text + " are running";
 }
 
+// The --dump files of another GPU's program (--gpu-workload) are in a folder of their own.
+std::string gpu_dump_folder(uint32_t gpu) {
+  return "gpu" + std::to_string(gpu);
+}
+
+// The names --dump writes for `workload`, below `folder` when not empty.
+std::vector<std::string> dump_names(const GpuWorkload& workload, const std::string& folder = "") {
+  const std::string prefix = folder.empty() ? "" : folder + "/";
+  std::vector<std::string> names{prefix + "index.json"};
+  for (const std::string& name : workload.outputs) names.push_back(prefix + name + ".bin");
+  return names;
+}
+
 void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
                 const std::map<std::string, std::vector<uint8_t>>& outputs) {
+  std::filesystem::create_directories(dir);
   nlohmann::json index = nlohmann::json::array();
   for (const std::string& name : workload.outputs) {
     const BufferSpec& spec = *workload.find_buffer(name);
@@ -236,8 +250,10 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   inputs.push_back(document.file());
   for (const auto& thread : host_threads)
     for (const std::filesystem::path& input : thread->inputs()) inputs.push_back(input);
-  std::vector<std::string> dump_files{"index.json"};
-  for (const std::string& name : workload.outputs) dump_files.push_back(name + ".bin");
+  std::vector<std::string> dump_files = dump_names(workload);
+  for (const auto& thread : host_threads)
+    for (std::string& name : dump_names(thread->workload(), gpu_dump_folder(thread->gpu())))
+      dump_files.push_back(std::move(name));
   RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name,
                      dump_files);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
@@ -287,6 +303,10 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
           },
           "waiting for the other GPUs' host programs");
       for (const auto& thread : host_threads) thread->rethrow_failure();
+      if (options.dump)
+        for (const auto& thread : host_threads)
+          write_dump(*options.dump / gpu_dump_folder(thread->gpu()), thread->workload(),
+                     thread->outputs());
     } catch (const SimulationError& error) {
       monitor.clear_line();
       end_if_interrupted();

@@ -88,6 +88,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
       throw ConfigError(std::string("--gtkw: ") + error.what());
     }
   }
+  m_dump_dir = options.dump;
   if (options.dump)
     for (const std::string& name : dump_files) {
       outputs["--dump " + name] = *options.dump / name;
@@ -174,7 +175,12 @@ RunOutputs::~RunOutputs() {
   // earlier run in the same folders go (they would read as this run's).
   std::error_code ignored;
   std::filesystem::remove(m_report, ignored);
-  for (const std::filesystem::path& file : m_dump_files) std::filesystem::remove(file, ignored);
+  for (const std::filesystem::path& file : m_dump_files) {
+    std::filesystem::remove(file, ignored);
+    // Another GPU's folder (gpu<i>/) goes with its files once empty.
+    if (m_dump_dir && file.parent_path() != *m_dump_dir)
+      std::filesystem::remove(file.parent_path(), ignored);
+  }
   if (m_vcd) {
     const VcdSummary vcd = close_vcd();
     note_unfinished_file("");

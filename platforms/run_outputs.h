@@ -74,6 +74,7 @@ class RunOutputs {
   std::vector<GtkwaveMarker> m_markers;
   bool m_gtkw_written = false;
   std::filesystem::path m_report;                        // OUT/report.json
+  std::optional<std::filesystem::path> m_dump_dir;       // --dump
   std::vector<std::filesystem::path> m_dump_files;       // DUMP/<name> that --dump writes
   bool m_finished = false;                               // finish() was called: the run ended
   bool m_discarded = false;                              // bad input: the outputs were removed

@@ -173,3 +173,25 @@ TEST_CASE("cli: a device fault on another GPU fails the run, naming that GPU") {
   CHECK_THAT(r.output, Contains("past the end of buffer 'c'"));
   CHECK_FALSE(std::filesystem::exists(dir + "/out/report.json"));
 }
+
+TEST_CASE("cli: --dump writes another GPU's outputs in a folder of its own") {
+  const std::string dir = scratch_dir("cli_gpu_workload_dump");
+  const CliResult r =
+      run_ohmvp("run -q -p multi_gpu_huvm -w vecadd --gpu-workload 1=vecadd --out " + dir +
+                "/out --dump " + dir + "/d");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // The same workload on GPU 0 and GPU 1: the same output bytes, each listed in its index.
+  CHECK(read_text(dir + "/d/c.bin").size() == 8192 * 4);
+  CHECK(read_text(dir + "/d/gpu1/c.bin") == read_text(dir + "/d/c.bin"));
+  CHECK(nlohmann::json::parse(read_text(dir + "/d/gpu1/index.json"))[0]["file"] == "c.bin");
+  // A failed run into the same folders leaves no earlier run's files there, GPU 1's included.
+  auto workload = shipped_kernel_workload("vecadd");
+  workload["buffers"]["c"]["count"] = 64;  // the kernel writes 8192 elements
+  write_text(dir + "/short_c.json", workload.dump());
+  const CliResult failed = run_ohmvp("run -q -p multi_gpu_huvm -w vecadd --gpu-workload 1=" + dir +
+                                     "/short_c.json --out " + dir + "/out --dump " + dir + "/d");
+  CHECK(failed.exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(dir + "/d/c.bin"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/d/gpu1"));
+}
