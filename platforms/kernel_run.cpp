@@ -65,6 +65,20 @@ std::vector<std::string> dump_names(const GpuWorkload& workload, const std::stri
   return names;
 }
 
+// What the GPUs run when a run does not end: "kernel 'a' is running" and where its warps are
+// (warp_positions_text), per GPU ("GPU 1: ...") on a platform of several.
+std::string running_where(GpuPlatform& platform) {
+  std::string text;
+  for (uint32_t g = 0; g < platform.gpus(); ++g) {
+    const gpu::Gpu& gpu = platform.gpu(g);
+    if (g > 0 && gpu.running_kernels().empty()) continue;
+    if (g > 0) text += "; ";
+    if (platform.gpus() > 1) text += "GPU " + std::to_string(g) + ": ";
+    text += running_text(gpu.running_kernels()) + gpu::warp_positions_text(gpu);
+  }
+  return text;
+}
+
 void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
                 const std::map<std::string, std::vector<uint8_t>>& outputs) {
   std::filesystem::create_directories(dir);
@@ -129,8 +143,6 @@ RunSummary summarise(GpuPlatform& platform) {
   return s;
 }
 
-// The summary's lines of the report's "events", in the order they completed: "<prefix>event
-// <name> at <t> us" (", <n> records" for more than one).
 // The summary's line for outputs that matched: "verified: every output matches the C++
 // reference", or which outputs matched the file's expected values.
 std::string verified_text(const Verification& verification, const GpuWorkload& workload) {
@@ -143,6 +155,8 @@ std::string verified_text(const Verification& verification, const GpuWorkload& w
          verification.against + " (the other outputs have none)\n";
 }
 
+// The summary's lines of the report's "events", in the order they completed: "<prefix>event
+// <name> at <t> us" (", <n> records" for more than one).
 void print_events(std::ostream& out, const nlohmann::json& events, const std::string& prefix = "") {
   std::vector<std::pair<double, std::string>> timeline;
   for (const auto& [name, event] : events.items())
@@ -168,7 +182,9 @@ void print_host_thread(std::ostream& out, const HostThread& thread, const nlohma
       << std::setprecision(3) << entry["kernel_time_ns"].get<double>() / 1000.0
       << " us, host program ended at " << entry["end_ns"].get<double>() / 1000.0 << " us";
   if (thread.verification())
-    out << (thread.verification()->matches ? ", verified" : ", outputs differ from the reference");
+    out << (thread.verification()->matches()
+                ? ", verified"
+                : ", outputs differ from " + thread.verification()->against);
   out << "\n";
   if (entry.contains("events"))
     print_events(out, entry["events"], "gpu" + std::to_string(thread.gpu()) + ": ");
@@ -311,31 +327,29 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
       monitor.clear_line();
       end_if_interrupted();
       for (const auto& thread : host_threads) thread->rethrow_failure();  // it stopped the run
-      const std::string running = running_text(platform.gpu().running_kernels());
-      const std::string warps = gpu::warp_positions_text(platform.gpu());
       // Errors injected on the light may be what corrupted a pointer or a loop bound.
       const std::string noted = with_link_errors("");
       if (monitor.stalled()) {
         std::ostringstream message;
-        message << "simulation stalled at " << sc_core::sc_time_stamp() << ": " << running
-                << " and nothing progressed for the last " << monitor.stall_window()
+        message << "simulation stalled at " << sc_core::sc_time_stamp()
+                << ": nothing progressed for the last " << monitor.stall_window()
                 << " (no instruction issued, no CTA ended, no DRAM command or XPoint media "
                    "access, no unified-memory fault waiting for its batch or page moving): a "
-                   "deadlock"
-                << warps << noted;
+                   "deadlock; "
+                << running_where(platform) << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_vcd_limit()) {
         std::ostringstream message;
-        message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": " << running
-                << warps << "; a kernel that never ends, or a run that needs a larger --vcd-limit"
-                << noted;
+        message << vcd_stopped_text(options.vcd->string(), *outputs.vcd()) << ": "
+                << running_where(platform)
+                << "; a kernel that never ends, or a run that needs a larger --vcd-limit" << noted;
         throw SimulationError(message.str());
       }
       if (monitor.over_time_limit()) {
         throw SimulationError("simulated time reached the time limit of " +
-                              time_limit_text(time_limit_ps) + " (--time-limit): " + running +
-                              warps +
+                              time_limit_text(time_limit_ps) +
+                              " (--time-limit): " + running_where(platform) +
                               "; a kernel that never ends, or a run that needs a larger "
                               "--time-limit" +
                               noted);
@@ -372,7 +386,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
     if (options.print_summary) {
       print_summary(std::cout, config.name, workload.name, summary, platform.stats());
-      if (verification && verification->matches)
+      if (verification && verification->matches())
         std::cout << verified_text(*verification, workload);
       if (report.contains("events")) print_events(std::cout, report["events"]);
       for (size_t i = 0; i < host_threads.size(); ++i)
@@ -385,14 +399,14 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     // The report is written first, so that a failed check can be looked into.
     const std::string written =
         " (report written to " + (options.out_dir / "report.json").string() + ")";
-    if (verification && !verification->matches)
+    if (verification && !verification->matches())
       throw SimulationError("outputs differ from " + verification->against +
-                            with_link_errors(written) + ":\n" + verification->message);
+                            with_link_errors(written) + ":\n" + verification->result.message);
     for (const auto& thread : host_threads)
-      if (thread->verification() && !thread->verification()->matches)
+      if (thread->verification() && !thread->verification()->matches())
         throw SimulationError("GPU " + std::to_string(thread->gpu()) + ": outputs differ from " +
                               thread->verification()->against + written + ":\n" +
-                              thread->verification()->message);
+                              thread->verification()->result.message);
   });
 }
 

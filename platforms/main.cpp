@@ -191,8 +191,8 @@ int command_run(const std::vector<std::string>& args) {
       "dump", po::value<std::string>(),
       "kernel workloads: write each output buffer to DIR/<name>.bin plus DIR/index.json")(
       "verify",
-      "kernel workloads: check every output buffer against the workload's C++ reference; a "
-      "mismatch fails the run (exit 1) once report.json is written")(
+      "kernel workloads: check the outputs against the workload's C++ reference, or the expected "
+      "values its file gives; a mismatch fails the run (exit 1) once report.json is written")(
       "time-limit", po::value<std::string>(),
       "end the run (exit 1) when its simulated time reaches this, e.g. 5ms; none for no "
       "limit; default 1s for kernel workloads, none for memory traffic")(

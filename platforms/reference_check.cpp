@@ -19,22 +19,15 @@ const reference::Reference* reference_of(const GpuWorkload& workload) {
                     known + "; docs/workloads.md, \"Expected outputs\")");
 }
 
-void add(Verification& verification, const reference::Comparison& c) {
-  if (c.matches) return;
-  verification.matches = false;
-  verification.mismatches += c.mismatches;
-  verification.message += (verification.message.empty() ? "" : "\n") + c.message;
-}
-
 }  // namespace
 
 nlohmann::json Verification::json() const {
   return {{"reference", reference},
           {"against", against},
           {"checked", checked},
-          {"matches", matches},
-          {"mismatched_elements", mismatches},
-          {"message", message}};
+          {"matches", result.matches},
+          {"mismatched_elements", result.mismatches},
+          {"message", result.message}};
 }
 
 ReferenceCheck::ReferenceCheck(const GpuWorkload& workload)
@@ -58,7 +51,7 @@ Verification ReferenceCheck::check(
   verification.reference = m_reference->workload;
   verification.against = "the C++ reference of '" + m_reference->workload + "'";
   verification.checked = m_workload.outputs;
-  add(verification, reference::compare_outputs(*m_reference, m_workload, expected, outputs));
+  verification.result = reference::compare_outputs(*m_reference, m_workload, expected, outputs);
   return verification;
 }
 
@@ -75,9 +68,8 @@ Verification ReferenceCheck::check_expected(
     BufferSpec spec = *m_workload.find_buffer(e.buffer);
     spec.init = e.values;
     verification.checked.push_back(e.buffer);
-    add(verification,
-        reference::compare_buffer(tolerances, e.buffer, spec.type, initial_bytes(m_workload, spec),
-                                  outputs.at(e.buffer)));
+    verification.result.add(reference::compare_buffer(
+        tolerances, e.buffer, spec.type, initial_bytes(m_workload, spec), outputs.at(e.buffer)));
   }
   return verification;
 }

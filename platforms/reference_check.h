@@ -18,9 +18,10 @@ struct Verification {
   std::string reference;  // the C++ reference's workload name; empty against the file's values
   std::string against;    // "the C++ reference of 'vecadd'", "the expected values of w.json"
   std::vector<std::string> checked;  // the outputs compared
-  bool matches = true;
-  uint64_t mismatches = 0;  // elements outside their tolerance, over every output checked
-  std::string message;      // per mismatched output: count and first element; empty on a match
+  // Elements outside their tolerance over every output checked, and per mismatched output its
+  // count and first element.
+  reference::Comparison result;
+  bool matches() const { return result.matches; }
   nlohmann::json json() const;
 };
 

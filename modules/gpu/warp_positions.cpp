@@ -12,19 +12,20 @@ namespace ohmvp::gpu {
 
 namespace {
 
+// Launches of one module at one instruction are one place.
 struct Position {
-  const LaunchState* launch;
+  const Module* module;
   uint32_t function;
   uint32_t pc;
   bool at_barrier;
   bool operator<(const Position& other) const {
-    return std::tie(launch, function, pc, at_barrier) <
-           std::tie(other.launch, other.function, other.pc, other.at_barrier);
+    return std::tie(module, function, pc, at_barrier) <
+           std::tie(other.module, other.function, other.pc, other.at_barrier);
   }
 };
 
 std::string place_text(const Position& position) {
-  const Module& module = position.launch->layout->module();
+  const Module& module = *position.module;
   const Function& function = module.functions[position.function];
   // A warp waiting at a barrier has gone past it: the barrier is the instruction before.
   const uint32_t pc = position.at_barrier && position.pc > 0 ? position.pc - 1 : position.pc;
@@ -43,19 +44,20 @@ std::string warp_positions_text(const Gpu& gpu, size_t most_places) {
   for (uint32_t s = 0; s < gpu.config().sm_count; ++s)
     gpu.sm(s).for_each_warp_position(
         [&](const LaunchState& launch, uint32_t function, uint32_t pc, bool at_barrier) {
-          ++warps[Position{&launch, function, pc, at_barrier}];
+          ++warps[Position{&launch.layout->module(), function, pc, at_barrier}];
           ++total;
         });
   if (total == 0) return "";
   // The fullest places first; among equals, by where they are (file, line), so the text does
-  // not depend on the launches' addresses.
+  // not depend on where the modules lie in memory.
   std::vector<std::pair<std::string, uint64_t>> places;
   for (const auto& [position, count] : warps) places.emplace_back(place_text(position), count);
   std::sort(places.begin(), places.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
+  const char* whose = gpu.running_kernels().size() > 1 ? "; their " : "; its ";
   std::string text =
-      "; its " + std::to_string(total) + (total == 1 ? " warp is" : " warps are") + " at ";
+      whose + std::to_string(total) + (total == 1 ? " warp is" : " warps are") + " at ";
   const size_t shown = std::min(places.size(), most_places);
   for (size_t i = 0; i < shown; ++i) {
     if (i > 0) text += i + 1 == shown && places.size() == shown ? " and " : ", ";

@@ -324,9 +324,12 @@ class WorkloadParser {
     const nlohmann::json* init = b.raw(key_name);
     if (!init) return;  // zero
     const std::string path = b.path() + "." + key_name;
-    const char* expected =
-        "expected \"zero\" or an object with one of 'value', 'random', 'sequence', 'file', "
-        "'generator'";
+    // An expected output's contents come from any init but a generator (parse_expected).
+    const std::string expected =
+        std::string(
+            "expected \"zero\" or an object with one of 'value', 'random', 'sequence', "
+            "'file'") +
+        (std::string_view(key_name) == "init" ? ", 'generator'" : "");
     if (init->is_string()) {
       if (*init != "zero") fail(path, std::string(expected) + ", got " + init->dump());
       return;
@@ -1009,42 +1012,47 @@ class WorkloadParser {
     const nlohmann::json* all = root.raw("expected");
     if (!all) return;
     if (!all->is_object() || all->empty())
-      root.fail("expected",
-                "expected an object: output name -> {\"values\": ..., "
-                "\"absolute\": a, \"relative\": r}");
+      root.fail("expected", std::string(all->is_object() ? "is empty; expected" : "expected") +
+                                " an object: output name -> {\"values\": ..., \"absolute\": a, "
+                                "\"relative\": r}");
     const ConfigReader expected = root.child("expected");
     for (auto it = all->begin(); it != all->end(); ++it) {
       const std::string& name = it.key();
       const auto& outputs = m_workload.outputs;
       if (std::find(outputs.begin(), outputs.end(), name) == outputs.end())
         root.fail("expected", "'" + excerpt(name) + "' is not one of the outputs" +
-                                  did_you_mean(name, outputs));
+                                  did_you_mean(name, outputs) + " (list it in \"outputs\")");
       const ConfigReader e = expected.child(name.c_str());
       e.finish({"values", "absolute", "relative"});
       if (!e.has("values"))
         e.fail("values", "required: the output's contents, in any form a buffer's init takes");
-      const BufferSpec& spec = *m_workload.find_buffer(name);
-      ExpectedOutput out;
-      out.buffer = name;
       const nlohmann::json& values = *e.raw("values");
       if (values.is_object() && values.contains("generator"))
         e.fail("values",
                "a generator makes inputs; expected contents are \"zero\", 'value', "
                "'random', 'sequence' or 'file'");
+      const BufferSpec& spec = *m_workload.find_buffer(name);
+      ExpectedOutput out;
+      out.buffer = name;
       parse_init(e, "values", spec, out.values);
       check_init_file(e, "values", out.values, spec.size_bytes());
-      for (const auto& [key, bound] :
-           {std::pair{"absolute", &out.absolute}, std::pair{"relative", &out.relative}}) {
-        if (!e.has(key)) continue;
-        if (!is_float_type(spec.type))
-          e.fail(key, "a tolerance is for float outputs; '" + name + "' is " +
-                          element_type_name(spec.type) + " and must match exactly");
-        e.get(key, *bound);
-        if (!(*bound >= 0) || std::isinf(*bound))
-          e.fail(key, "expected a finite number of at least 0, got " + e.raw(key)->dump());
-      }
+      parse_tolerance(e, spec, out);
       e.finish();
       m_workload.expected.push_back(std::move(out));
+    }
+  }
+
+  // An expected float output's "absolute" and "relative" bounds (none for an integer one).
+  void parse_tolerance(const ConfigReader& e, const BufferSpec& spec, ExpectedOutput& out) const {
+    for (const auto& [key, bound] :
+         {std::pair{"absolute", &out.absolute}, std::pair{"relative", &out.relative}}) {
+      if (!e.has(key)) continue;
+      if (!is_float_type(spec.type))
+        e.fail(key, "a tolerance is for float outputs; '" + spec.name + "' is " +
+                        element_type_name(spec.type) + " and must match exactly");
+      e.get(key, *bound);
+      if (!(*bound >= 0) || std::isinf(*bound))
+        e.fail(key, "expected a finite number of at least 0, got " + e.raw(key)->dump());
     }
   }
 

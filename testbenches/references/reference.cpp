@@ -149,7 +149,10 @@ Comparison compare_buffer(const Reference& reference, const std::string& buffer,
       const double gv = element_bits_to_double(type, g);
       // The GPU's arithmetic makes its canonical NaN (docs/gpu_simt.md), the host's another.
       if (std::isnan(ev) && std::isnan(gv)) continue;
-      if (tolerance && std::fabs(ev - gv) <= absolute + tolerance->relative * std::fabs(ev))
+      // A tolerance bounds finite values: an infinity matches only itself (inf - x <= r * inf
+      // would pass any x).
+      if (tolerance && std::isfinite(ev) && std::isfinite(gv) &&
+          std::fabs(ev - gv) <= absolute + tolerance->relative * std::fabs(ev))
         continue;
     }
     if (result.mismatches++ == 0) first = i;
@@ -163,6 +166,13 @@ Comparison compare_buffer(const Reference& reference, const std::string& buffer,
                    show(type, element_bits(expected, first, size)) + ", got " +
                    show(type, element_bits(got, first, size));
   return result;
+}
+
+void Comparison::add(const Comparison& other) {
+  if (other.matches) return;
+  matches = false;
+  mismatches += other.mismatches;
+  message += (message.empty() ? "" : "\n") + other.message;
 }
 
 Comparison compare_outputs(const Reference& reference, const GpuWorkload& workload,
@@ -182,10 +192,7 @@ Comparison compare_outputs(const Reference& reference, const GpuWorkload& worklo
       one = compare_buffer(reference, name, workload.find_buffer(name)->type, e->second, g->second,
                            input_magnitude(reference.tolerance_for(name), workload));
     }
-    if (one.matches) continue;
-    all.matches = false;
-    all.mismatches += one.mismatches;
-    all.message += (all.message.empty() ? "" : "\n") + one.message;
+    all.add(one);
   }
   return all;
 }

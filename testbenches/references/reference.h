@@ -49,6 +49,8 @@ struct Comparison {
   bool matches = true;
   uint64_t mismatches = 0;
   std::string message;  // empty when it matches
+  // Takes in another output's comparison (messages one per line).
+  void add(const Comparison& other);
 };
 
 // Element-wise comparison of one output buffer of `type`: the message names the buffer, how many

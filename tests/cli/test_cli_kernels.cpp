@@ -1439,6 +1439,40 @@ TEST_CASE("cli: a kernel that never ends stops at the time limit with exit 1 nam
             .exit_code == 0);
 }
 
+TEST_CASE("cli: a time limit names where the warps of every launch and every GPU are") {
+  const std::string dir = scratch_dir("kernel_forever_twice");
+  auto workload = nlohmann::json::parse(
+      read_text(vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32)));
+  // Two launches of the endless kernel at once, on two streams: one place, their warps together.
+  nlohmann::json launch = workload["launches"][0];
+  workload["launches"] = nlohmann::json::array();
+  for (int stream : {1, 2}) {
+    launch["stream"] = stream;
+    workload["launches"].push_back(launch);
+  }
+  workload["non_blocking_streams"] = {1, 2};
+  write_text(dir + "/twice.json", workload.dump());
+  const CliResult twice =
+      run_ohmvp("run -q -w " + dir + "/twice.json --time-limit 50us --out " + dir + "/out");
+  INFO(twice.output);
+  CHECK(twice.exit_code == 1);
+  // (Some warps have not reached the loop: the schedulers keep issuing the greedy ones.)
+  CHECK_THAT(twice.output, Contains("kernels 'vecadd' and 'vecadd' are running; their 16 warps are "
+                                    "at " +
+                                    dir + "/w.ptx:53 'bra.uni @21' ("));
+  const std::string& text = twice.output;
+  CHECK(text.find("w.ptx:53") == text.rfind("w.ptx:53"));
+  // On another GPU: GPU 0 ran its vecadd to the end, GPU 1 spins.
+  const CliResult other = run_ohmvp("run -q -p multi_gpu_huvm -w vecadd --gpu-workload 1=" + dir +
+                                    "/w.json --time-limit 50us --out " + dir + "/out");
+  INFO(other.output);
+  CHECK(other.exit_code == 1);
+  CHECK_THAT(other.output, Contains("(--time-limit): GPU 0: no kernel is running (copies or the "
+                                    "memory's migrations are); GPU 1: kernel 'vecadd' is running; "
+                                    "its 8 warps are at " +
+                                    dir + "/w.ptx:53 'bra.uni @21' (8 warps); a kernel"));
+}
+
 TEST_CASE("cli: a kernel that never ends stops when its VCD reaches --vcd-limit, well formed") {
   const std::string dir = scratch_dir("kernel_vcd_limit");
   const std::string workload = vecadd_ending_in(dir, "$L_forever:\n\tbra.uni $L_forever;", 32);
@@ -1497,11 +1531,11 @@ TEST_CASE("cli: a barrier deadlock stops the run with exit 1 as a stall") {
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("simulation stalled at ") &&
-                           Contains("kernel 'vecadd' is running and nothing progressed for the "
-                                    "last 1 ms (no instruction issued, no CTA ended, no DRAM "
-                                    "command or XPoint media access, no unified-memory "
-                                    "fault waiting for its batch or page moving): a deadlock; "
-                                    "its 8 warps are at " +
+                           Contains(": nothing progressed for the last 1 ms (no instruction "
+                                    "issued, no CTA ended, no DRAM command or XPoint media access, "
+                                    "no unified-memory fault waiting for its batch or page "
+                                    "moving): a deadlock; kernel 'vecadd' is running; its 8 warps "
+                                    "are at " +
                                     dir + "/w.ptx:56 'bar.sync 1', waiting (7 warps) and " + dir +
                                     "/w.ptx:59 'bar.sync 0', waiting (1)"));
 }

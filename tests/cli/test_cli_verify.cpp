@@ -4,6 +4,7 @@
 // one whose kernels its reference lacks, or memory traffic, is bad input.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -217,6 +218,20 @@ TEST_CASE("cli: --verify checks a user's workload against the expected values it
   CHECK(near.exit_code == 0);
   CHECK_THAT(near.output, Contains("verified: c matches the expected values of ") &&
                               Contains("(the other outputs have none)"));
+  // An infinity expected matches only itself, whatever the tolerance.
+  std::string inf_bytes;
+  for (uint32_t i = 0; i < 8192; ++i) {
+    const float value = std::numeric_limits<float>::infinity();
+    inf_bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  write_text(dir + "/c_inf.bin", inf_bytes);
+  auto infinite = workload;
+  infinite["expected"]["c"]["values"] = {{"file", "c_inf.bin"}};
+  const CliResult inf = run("inf", infinite);
+  INFO(inf.output);
+  CHECK(inf.exit_code == 1);
+  CHECK_THAT(inf.output, Contains("output 'c': 8192 of 8192 elements differ beyond the tolerance; "
+                                  "first at index 0: expected inf"));
   // The same file on another GPU of a multi-GPU platform is checked there.
   const CliResult other =
       run_ohmvp("run -q --verify -p multi_gpu_huvm -w vecadd --gpu-workload 1=" + dir +
@@ -224,4 +239,6 @@ TEST_CASE("cli: --verify checks a user's workload against the expected values it
   INFO(other.output);
   CHECK(other.exit_code == 1);
   CHECK_THAT(other.output, Contains("GPU 1: outputs differ from the expected values of "));
+  CHECK_THAT(other.output,
+             Contains("outputs differ from the expected values of " + dir + "/off.json"));
 }

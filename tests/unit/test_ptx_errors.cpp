@@ -200,8 +200,10 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
              Catch::Contains("modifier '.relu' of max (PTX ISA 8.0, sm_90) is not supported"));
   CHECK_THAT(kernel_refusal("min.u16x2 %r1, %r2, %r3;"),
              Catch::Contains("type '.u16x2' of min (PTX ISA 8.0, sm_90) is not supported"));
-  CHECK_THAT(kernel_refusal("fence.proxy.alias;"),
-             Catch::Contains("modifier '.proxy' of fence (PTX ISA 7.5, sm_70) is not supported"));
+  CHECK_THAT(
+      kernel_refusal("fence.proxy.alias;"),
+      Catch::Contains(
+          "modifier '.proxy' of fence (PTX ISA 7.5 and later, sm_70 and later) is not supported"));
   CHECK_THAT(kernel_refusal("ld.mmio.relaxed.sys.global.u32 %r1, [p];"),
              Catch::Contains("modifier '.mmio' of ld (PTX ISA 8.2, sm_70) is not supported"));
   CHECK_THAT(kernel_refusal("atom.global.v2.f32.add {%f1, %f2}, [p], {%f2, %f3};"),

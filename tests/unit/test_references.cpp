@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 #include <queue>
 
@@ -334,6 +335,20 @@ TEST_CASE("comparison names the first differing element and honours tolerances",
   const Reference& vecadd = *find_reference("vecadd");
   const std::vector<uint8_t> expected = bytes_of<float>({1, 2, 3, 4});
   CHECK(compare_buffer(vecadd, "c", ElementType::f32, expected, expected).matches);
+  // A relative tolerance bounds finite values: an expected infinity matches only itself.
+  Reference loose;
+  loose.tolerances.push_back({"c", 0, 1e-3, "test", ""});
+  const float inf = std::numeric_limits<float>::infinity();
+  const auto loose_match = [&loose](float expected_value, float got) {
+    return compare_buffer(loose, "c", ElementType::f32, bytes_of<float>({expected_value}),
+                          bytes_of<float>({got}))
+        .matches;
+  };
+  CHECK(loose_match(inf, inf));
+  CHECK_FALSE(loose_match(inf, 1.0f));
+  CHECK_FALSE(loose_match(inf, -inf));
+  CHECK_FALSE(loose_match(1.0f, inf));
+  CHECK(loose_match(1000.0f, 1000.5f));
   const Comparison off =
       compare_buffer(vecadd, "c", ElementType::f32, expected, bytes_of<float>({1, 2.5f, 3, 5}));
   CHECK_FALSE(off.matches);

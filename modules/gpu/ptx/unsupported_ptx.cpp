@@ -54,7 +54,7 @@ const std::vector<NewerModifier> k_newer_modifiers{
     {{"fma", "cvt"}, "relu", "PTX ISA 7.0, sm_80"},
     {{"fma"}, "oob", "PTX ISA 8.1, sm_90"},
     {{"cvt"}, "satfinite", "PTX ISA 8.1, sm_89"},
-    {{"fence"}, "proxy", "PTX ISA 7.5, sm_70"},
+    {{"fence"}, "proxy", "PTX ISA 7.5 and later, sm_70 and later"},
     {{"ld", "st"}, "mmio", "PTX ISA 8.2, sm_70"},
     {{"atom", "red"}, "v2", "PTX ISA 8.1, sm_90", "vector"},
     {{"atom", "red"}, "v4", "PTX ISA 8.1, sm_90", "vector"},
