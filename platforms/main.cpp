@@ -255,7 +255,9 @@ int command_run(const std::vector<std::string>& args) {
 int command_config(const std::vector<std::string>& args) {
   po::options_description options("Usage: ohmvp config [options]\n\nOptions");
   options.add(platform_options());
-  options.add_options()("help,h", "show this help");
+  options.add_options()("origins",
+                        "print each value the files and --set give, with the file it comes from, "
+                        "instead of the JSON")("help,h", "show this help");
   const po::variables_map vm = parse("config", options, args);
   if (vm.count("help")) {
     std::cout << options << "\n";
@@ -265,7 +267,7 @@ int command_config(const std::vector<std::string>& args) {
   const ohmvp::ConfigDocument document = ohmvp::load_platform_document(platform, overrides_of(vm));
   // The same validation as a run, and the workload it would run by default must exist.
   ohmvp::resolve_default_workload(document, ohmvp::parse_platform(document));
-  std::cout << document.json().dump(2) << "\n";
+  std::cout << (vm.count("origins") ? document.origins_text() : document.json().dump(2) + "\n");
   return 0;
 }
 

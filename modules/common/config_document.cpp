@@ -345,6 +345,20 @@ int ConfigDocument::directness(const std::string& dotted_path) const {
   return origin ? rank_of(*origin) : -1;
 }
 
+std::string ConfigDocument::origins_text() const {
+  std::string text;
+  for (const auto& [path, origin] : m_origins) {
+    const std::vector<std::string> segments = split_path(path);
+    if (std::any_of(segments.begin(), segments.end(),
+                    [](const std::string& s) { return !s.empty() && s.front() == '_'; }))
+      continue;
+    const nlohmann::json* value = &m_root;
+    for (const std::string& segment : segments) value = &value->at(segment);
+    text += path + " = " + excerpt(value->dump(), 120) + "  (" + origin + ")\n";
+  }
+  return text;
+}
+
 void ConfigDocument::apply_override(const std::string& assignment) {
   // Messages quote the assignment cut short: a value may be a whole JSON document.
   const std::string quoted = excerpt(assignment, 200);

@@ -142,6 +142,25 @@ TEST_CASE("cli: config prints the resolved platform with overrides") {
   CHECK(json.find("extends") == json.end());
 }
 
+TEST_CASE("cli: config --origins names the file each value comes from") {
+  const std::string dir = scratch_dir("config_origins");
+  write_text(dir + "/my_bw.json", R"({"extends": "platforms/ohm_bw_planar",
+    "_source": "a note", "memory": {"xpoint": {"read_ns": 300}}})");
+  const CliResult r = run_ohmvp("config --origins --platform " + dir +
+                                "/my_bw.json --set memory.optical.waveguides=4");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("memory.xpoint.read_ns = 300  (" + dir + "/my_bw.json)\n") &&
+                           Contains("memory.optical.waveguides = 4  (--set)\n") &&
+                           Contains("memory.optical.laser.power_scale = 4.0  (") &&
+                           Contains("configs/platforms/ohm_bw_planar.json)\n") &&
+                           Contains("memory.xpoint.write_ns = 763.0  (") &&
+                           Contains("configs/memory/xpoint_ohm_gpu.json)\n") &&
+                           !Contains("_source"));
+  // Sorted by path, one line a value.
+  CHECK(r.output.find("gpu.") < r.output.find("memory."));
+}
+
 TEST_CASE("cli: every shipped platform, as config prints it, is a platform file anywhere") {
   const std::string dir = scratch_dir("config_replay");
   for (const auto& entry : std::filesystem::directory_iterator(shipped("configs/platforms"))) {
