@@ -10,6 +10,7 @@
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
 #include "platforms/report.h"
+#include "platforms/run_differences.h"
 
 namespace ohmvp {
 
@@ -297,6 +298,29 @@ void pad_left(std::ostream& out, const std::string& text, size_t width) {
   out << std::string(width - text.size(), ' ') << text;
 }
 
+RunDifferences differences_from_first(const Comparison& c, size_t column) {
+  const LoadedReport& first = c.reports.front();
+  const LoadedReport& report = c.reports[column];
+  return run_differences({first.workload, first.config, first.version},
+                         {report.workload, report.config, report.version});
+}
+
+// What made each run other than the first, where anything did: the config values, the kind of
+// workload, the version (the labels say which platform, workload and seed, but not whether one
+// platform's file or a workload of the same name was changed).
+void print_differences(std::ostream& out, const Comparison& c, size_t label_width) {
+  bool header = false;
+  for (size_t column = 1; column < c.reports.size(); ++column) {
+    const RunDifferences d = differences_from_first(c, column);
+    if (!d.any()) continue;
+    if (!header) out << "\nMade otherwise than " << c.labels[0] << " (--json lists every value):\n";
+    header = true;
+    out << "  ";
+    pad_right(out, c.labels[column], label_width);
+    out << "  " << printable(d.text()) << "\n";
+  }
+}
+
 }  // namespace
 
 LoadedReport load_report(const std::filesystem::path& file_or_folder) {
@@ -318,6 +342,8 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
   loaded.workload = member(report, name, "workload", T::string, "a string").get<std::string>();
   loaded.seed =
       member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
+  loaded.version = member(report, name, "ohmvp_version", T::string, "a string").get<std::string>();
+  loaded.config = member(report, name, "config", T::object, "an object");
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
   for (const auto& [key, value] : loaded.summary.items()) {
@@ -384,6 +410,7 @@ void print_comparison(std::ostream& out, const Comparison& c) {
     out << "  (" << printable(report.platform) << ", workload " << printable(report.workload)
         << ", seed " << report.seed << ")\n";
   }
+  print_differences(out, c, label_width);
   out << "\n";
 
   std::vector<std::vector<std::string>> table;
@@ -431,7 +458,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                                {"file", report.file},
                                {"platform", report.platform},
                                {"workload", report.workload},
-                               {"seed", report.seed}});
+                               {"seed", report.seed},
+                               {"ohmvp_version", report.version}});
+    if (i > 0) json["reports"].back()["differences"] = differences_from_first(c, i).json();
   }
   json["figures"] = nlohmann::json::array();
   for (const ComparisonRow& row : c.rows) {

@@ -18,6 +18,8 @@ struct LoadedReport {
   std::string platform;
   std::string workload;
   uint64_t seed = 0;
+  std::string version;                               // ohmvp_version
+  nlohmann::json config = nlohmann::json::object();  // {"platform": ..., "workload": ...}
   nlohmann::json summary;
   nlohmann::json stats;
   nlohmann::json events = nlohmann::json::object();  // a kernel workload's, by name

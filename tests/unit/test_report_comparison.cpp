@@ -175,6 +175,51 @@ TEST_CASE("report comparison: columns named by workload and seed where those dif
   CHECK_THAT(printed(ohmvp::compare_reports(odd, {})), Contains("x\\x1b[2Jy") && !Contains("\x1b"));
 }
 
+TEST_CASE("report comparison: what made each run otherwise than the first is named") {
+  TempDir dir("report_comparison");
+  const json kernel = {{"ptx", "spmv.ptx"},
+                       {"buffers", {{"x", {{"type", "f32"}, {"managed", false}}}}}};
+  auto with_config = [](json report, const json& platform, const json& workload) {
+    report["config"] = {{"platform", platform}, {"workload", workload}};
+    return report;
+  };
+  const json platform = {{"_source", "a note"},
+                         {"memory", {{"optical", {{"waveguides", 1}}}, {"channels", 6}}}};
+  json four = platform;
+  four["memory"]["optical"]["waveguides"] = 4;
+  four["_source"] = "another note";
+  json managed = kernel;
+  managed["buffers"]["x"]["managed"] = true;
+  json newer = with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel);
+  newer["ohmvp_version"] = "0.2.0";
+  const std::vector<LoadedReport> reports{
+      loaded(dir, "a", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel)),
+      loaded(dir, "b", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), four, kernel)),
+      loaded(dir, "c", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, managed)),
+      loaded(dir, "d",
+             with_config(report_of("ohm_bw_planar", {{"ipc", 1}}, 10, "hot"), platform,
+                         {{"type", "traffic"}})),
+      loaded(dir, "e", newer),
+      loaded(dir, "f", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel))};
+  const ohmvp::Comparison comparison = ohmvp::compare_reports(reports, {});
+  const std::string text = printed(comparison);
+  // Notes are no difference; a run made as the first is not listed.
+  CHECK_THAT(text, Contains("memory.optical.waveguides 1 -> 4\n") &&
+                       Contains("workload buffers.x.managed false -> true\n") &&
+                       Contains("a kernel run against memory traffic: requests, latency and "
+                                "bandwidth count other things\n") &&
+                       Contains("ohmvp 0.2.0, the baseline's 0.1.0\n") && !Contains("note"));
+  const size_t made = text.find("Made otherwise than");
+  REQUIRE(made != std::string::npos);
+  const std::string section = text.substr(made, text.find("\n\n", made) - made);
+  CHECK_THAT(section, Contains(comparison.labels[4]) && !Contains(comparison.labels[5]));
+  const json differences = ohmvp::comparison_to_json(comparison)["reports"][1]["differences"];
+  CHECK(differences["platform"] ==
+        json::array({{{"path", "memory.optical.waveguides"}, {"baseline", 1}, {"value", 4}}}));
+  CHECK(differences["workload"] == json::array());
+  CHECK(ohmvp::comparison_to_json(comparison)["reports"][4]["differences"]["version"] == true);
+}
+
 TEST_CASE("report comparison: what is not a report is refused by name") {
   TempDir dir("report_comparison");
   const auto refused = [&](const json& report, const std::string& message) {

@@ -1,0 +1,103 @@
+#include "platforms/run_differences.h"
+
+#include "modules/common/errors.h"
+#include "modules/host/gpu_workload.h"
+
+namespace ohmvp {
+
+namespace {
+
+bool is_note(const std::string& key) {
+  return !key.empty() && key.front() == '_';
+}
+
+void collect(const nlohmann::json* a, const nlohmann::json* b, const std::string& path,
+             std::vector<DifferingValue>& out) {
+  const bool objects = a && b && a->is_object() && b->is_object();
+  if (!objects) {
+    if (!a || !b || *a != *b)
+      out.push_back({path, a ? *a : nlohmann::json(nullptr), b ? *b : nlohmann::json(nullptr)});
+    return;
+  }
+  // Keys of either, in order: nlohmann's objects are sorted maps.
+  std::vector<std::string> keys;
+  for (const auto& item : a->items()) keys.push_back(item.key());
+  for (const auto& item : b->items())
+    if (!a->contains(item.key())) keys.push_back(item.key());
+  std::sort(keys.begin(), keys.end());
+  for (const std::string& key : keys) {
+    if (is_note(key)) continue;
+    const auto in_a = a->find(key);
+    const auto in_b = b->find(key);
+    collect(in_a == a->end() ? nullptr : &*in_a, in_b == b->end() ? nullptr : &*in_b,
+            path.empty() ? key : path + "." + key, out);
+  }
+}
+
+std::string shown(const nlohmann::json& value) {
+  return value.is_null() ? "(none)" : excerpt(value.dump(), 40);
+}
+
+std::string values_text(const char* document, const std::vector<DifferingValue>& values,
+                        size_t most) {
+  std::string text = std::string(document) + " ";
+  for (size_t i = 0; i < values.size() && i < most; ++i)
+    text += (i == 0 ? "" : ", ") + values[i].path + " " + shown(values[i].baseline) + " -> " +
+            shown(values[i].value);
+  if (values.size() > most) text += " (and " + std::to_string(values.size() - most) + " more)";
+  return text;
+}
+
+nlohmann::json values_json(const std::vector<DifferingValue>& values) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const DifferingValue& v : values)
+    list.push_back({{"path", v.path}, {"baseline", v.baseline}, {"value", v.value}});
+  return list;
+}
+
+}  // namespace
+
+std::vector<DifferingValue> differing_values(const nlohmann::json& a, const nlohmann::json& b) {
+  std::vector<DifferingValue> out;
+  collect(&a, &b, "", out);
+  return out;
+}
+
+RunDifferences run_differences(const RunOrigin& baseline, const RunOrigin& run) {
+  const auto part = [](const nlohmann::json& c, const char* key) {
+    return c.is_object() && c.contains(key) ? c.at(key) : nlohmann::json::object();
+  };
+  RunDifferences d;
+  d.platform = differing_values(part(baseline.config, "platform"), part(run.config, "platform"));
+  const nlohmann::json baseline_workload = part(baseline.config, "workload");
+  const nlohmann::json workload = part(run.config, "workload");
+  d.kind = is_kernel_workload(baseline_workload) != is_kernel_workload(workload);
+  if (!d.kind && baseline.workload == run.workload)
+    d.workload = differing_values(baseline_workload, workload);
+  d.baseline_version = baseline.version;
+  d.version = run.version;
+  return d;
+}
+
+std::string RunDifferences::text(size_t most) const {
+  std::vector<std::string> parts;
+  if (kind)
+    parts.push_back(
+        "a kernel run against memory traffic: requests, latency and bandwidth count other things");
+  if (!platform.empty()) parts.push_back(values_text("platform", platform, most));
+  if (!workload.empty()) parts.push_back(values_text("workload", workload, most));
+  if (version != baseline_version)
+    parts.push_back("ohmvp " + version + ", the baseline's " + baseline_version);
+  std::string text;
+  for (const std::string& p : parts) text += (text.empty() ? "" : "; ") + p;
+  return text;
+}
+
+nlohmann::json RunDifferences::json() const {
+  return {{"platform", values_json(platform)},
+          {"workload", values_json(workload)},
+          {"kind", kind},
+          {"version", version != baseline_version}};
+}
+
+}  // namespace ohmvp
