@@ -265,8 +265,10 @@ int command_config(const std::vector<std::string>& args) {
   }
   const std::string platform = vm.count("platform") ? vm["platform"].as<std::string>() : "";
   const ohmvp::ConfigDocument document = ohmvp::load_platform_document(platform, overrides_of(vm));
-  // The same validation as a run, and the workload it would run by default must exist.
-  ohmvp::resolve_default_workload(document, ohmvp::parse_platform(document));
+  // The same validation and warnings as a run, and the workload it would run by default must exist.
+  const ohmvp::PlatformConfig config = ohmvp::parse_platform(document);
+  ohmvp::resolve_default_workload(document, config);
+  ohmvp::print_platform_warnings(config);
   std::cout << (vm.count("origins") ? document.origins_text() : document.json().dump(2) + "\n");
   return 0;
 }

@@ -91,15 +91,19 @@ std::filesystem::path resolve_default_workload(const ConfigDocument& document,
   }
 }
 
-void run_platform(const RunOptions& options) {
-  // Everything that can be wrong with the input is found before any file is written.
-  const ConfigDocument document = load_platform_document(options.platform, options.overrides);
-  const PlatformConfig config = parse_platform(document);
+void print_platform_warnings(const PlatformConfig& config) {
   const std::string warnings[] = {
       config.memory.is_optical() ? laser_budget_warning(config.memory) : std::string(),
       config.memory.burst_rounding_warning()};
   for (const std::string& warning : warnings)
     if (!warning.empty()) std::cerr << "ohmvp: warning: " << warning << "\n";
+}
+
+void run_platform(const RunOptions& options) {
+  // Everything that can be wrong with the input is found before any file is written.
+  const ConfigDocument document = load_platform_document(options.platform, options.overrides);
+  const PlatformConfig config = parse_platform(document);
+  print_platform_warnings(config);
   const std::string workload_name =
       options.workload.empty() ? config.default_workload : options.workload;
   // Checked even when --workload names another: a platform file that names no workload is

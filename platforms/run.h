@@ -49,6 +49,10 @@ ConfigDocument load_platform_document(const std::string& platform,
 std::filesystem::path resolve_default_workload(const ConfigDocument& document,
                                                const PlatformConfig& config);
 
+// What a platform's values make of it that its file may not mean, on stderr as "ohmvp: warning:
+// ...": a laser below what its receivers need, bursts rounded up to whole DRAM clocks.
+void print_platform_warnings(const PlatformConfig& config);
+
 // Elaborates the platform, runs the workload to completion and writes out_dir/report.json
 // (and the VCD when asked). Throws ConfigError for bad input before anything is written, and
 // SimulationError when the run fails.

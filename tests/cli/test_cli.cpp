@@ -142,6 +142,17 @@ TEST_CASE("cli: config prints the resolved platform with overrides") {
   CHECK(json.find("extends") == json.end());
 }
 
+TEST_CASE("cli: config gives a run's warnings on stderr, the JSON alone on stdout") {
+  const CliResult r = run_ohmvp("config -p ohm_bw_planar --set memory.optical.waveguides=4");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Contains("ohmvp: warning: a 64-byte burst takes 0.266667 ns") &&
+                           Contains("the channels carry 50% of their rate"));
+  const CliResult json =
+      run_ohmvp("config -p ohm_bw_planar --set memory.optical.waveguides=4 2>/dev/null");
+  CHECK(nlohmann::json::parse(json.output)["memory"]["optical"]["waveguides"] == 4);
+}
+
 TEST_CASE("cli: config --origins names the file each value comes from") {
   const std::string dir = scratch_dir("config_origins");
   write_text(dir + "/my_bw.json", R"({"extends": "platforms/ohm_bw_planar",
@@ -158,7 +169,7 @@ TEST_CASE("cli: config --origins names the file each value comes from") {
                            Contains("configs/memory/xpoint_ohm_gpu.json)\n") &&
                            !Contains("_source"));
   // Sorted by path, one line a value.
-  CHECK(r.output.find("gpu.") < r.output.find("memory."));
+  CHECK(r.output.find("\ngpu.") < r.output.find("\nmemory."));
 }
 
 TEST_CASE("cli: every shipped platform, as config prints it, is a platform file anywhere") {
