@@ -160,8 +160,34 @@ class Loader {
       looked.push_back(candidate.string());
     }
     for (std::string& path : looked) path = excerpt(path, 200);
+    const std::string suggestion = suggested_name(name);
     throw ConfigError(including.string() + ": extends: cannot find '" + excerpt(name) +
-                      "' (looked in " + join_list(looked, ", ") + ")");
+                      "' (looked in " + join_list(looked, ", ") + ")" +
+                      (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+  }
+
+  // A document of the search dirs `name` may have meant: one of that name in a subfolder
+  // ("ohm_bw_planar" for "platforms/ohm_bw_planar"), or the closest spelling.
+  std::string suggested_name(const std::string& name) const {
+    const std::vector<std::string> names = search_dir_names();
+    const std::string stem = fs::path(name).replace_extension().filename().string();
+    for (const std::string& candidate : names)
+      if (fs::path(candidate).filename() == stem) return candidate;
+    return closest_match(name, names);
+  }
+
+  // The documents of the search dirs as `extends` names them: "platforms/ohm_bw_planar".
+  std::vector<std::string> search_dir_names() const {
+    std::vector<std::string> names;
+    for (const fs::path& dir : m_search_dirs) {
+      std::error_code error;
+      for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+           it.increment(error))
+        if (it->path().extension() == ".json")
+          names.push_back(it->path().lexically_relative(dir).replace_extension().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
   }
 
   std::vector<fs::path> m_search_dirs;

@@ -169,6 +169,14 @@ TEST_CASE("config: extends chain over two levels and search dirs") {
                     Catch::Contains(missing.string() + ": extends: cannot find 'nope' (looked in " +
                                     (dir.root() / "configs/nope.json").string() + ", " +
                                     (dir.root() / "lib/nope.json").string() + ")"));
+  // A name close to a document of the search dirs, or one of its subfolders', is suggested.
+  dir.write("lib/platforms/fast_gpu.json", R"({"name": "fast"})");
+  const fs::path near = dir.write("configs/near.json", R"({"extends": "ddr_fsat"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(near, {dir.root() / "lib"}),
+                    Catch::EndsWith("; did you mean 'ddr_fast'?"));
+  const fs::path bare = dir.write("configs/bare.json", R"({"extends": "fast_gpu"})");
+  CHECK_THROWS_WITH(ConfigDocument::load(bare, {dir.root() / "lib"}),
+                    Catch::EndsWith("; did you mean 'platforms/fast_gpu'?"));
   // A long name is quoted in part: the message stays a line, not the name three times over.
   const fs::path long_name =
       dir.write("configs/long.json", R"({"extends": ")" + std::string(200, 'n') + R"("})");
