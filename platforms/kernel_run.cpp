@@ -379,6 +379,7 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
     nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
                                         platform.stats(), document.json(), load_json_file(file));
+    report["inputs"] = inputs_json(inputs);
     if (!events.empty()) report["events"] = std::move(events);
     if (verification) report["verification"] = verification->json();
     for (const auto& thread : host_threads)

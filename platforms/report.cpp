@@ -7,8 +7,12 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <set>
 
 #include "modules/common/errors.h"
+#include "modules/common/fnv_hash.h"
+#include "modules/common/hex_text.h"
 #include "modules/common/json_file.h"
 
 namespace ohmvp {
@@ -94,6 +98,19 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
   return report;
+}
+
+nlohmann::json inputs_json(const std::vector<std::filesystem::path>& files) {
+  nlohmann::json list = nlohmann::json::array();
+  std::set<std::filesystem::path> listed;
+  for (const std::filesystem::path& file : files) {
+    if (file.empty() || !listed.insert(file).second) continue;
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    list.push_back(
+        {{"file", file.string()}, {"bytes", bytes.size()}, {"fnv1a64", hex_text(fnv1a64(bytes))}});
+  }
+  return list;
 }
 
 std::filesystem::path create_folder(const std::filesystem::path& folder) {

@@ -66,6 +66,11 @@ struct RunSummary {
   std::optional<double> energy_j;
 };
 
+// The report's "inputs": each file the run read (each once, in the order given) with its size and
+// its FNV-1a hash, so that two reports tell whether their PTX, workload and platform files
+// were the same.
+nlohmann::json inputs_json(const std::vector<std::filesystem::path>& files);
+
 // The report's "launches" (and each "other_gpus" entry's): one object per launch, as it ended.
 nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches);
 

@@ -301,8 +301,8 @@ void pad_left(std::ostream& out, const std::string& text, size_t width) {
 RunDifferences differences_from_first(const Comparison& c, size_t column) {
   const LoadedReport& first = c.reports.front();
   const LoadedReport& report = c.reports[column];
-  return run_differences({first.workload, first.config, first.version},
-                         {report.workload, report.config, report.version});
+  return run_differences({first.workload, first.config, first.inputs, first.version},
+                         {report.workload, report.config, report.inputs, report.version});
 }
 
 // What made each run other than the first, where anything did: the config values, the kind of
@@ -344,6 +344,8 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
       member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
   loaded.version = member(report, name, "ohmvp_version", T::string, "a string").get<std::string>();
   loaded.config = member(report, name, "config", T::object, "an object");
+  if (report.contains("inputs"))
+    loaded.inputs = member(report, name, "inputs", T::array, "an array");
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
   for (const auto& [key, value] : loaded.summary.items()) {

@@ -20,6 +20,7 @@ struct LoadedReport {
   uint64_t seed = 0;
   std::string version;                               // ohmvp_version
   nlohmann::json config = nlohmann::json::object();  // {"platform": ..., "workload": ...}
+  nlohmann::json inputs = nlohmann::json::array();   // the files the run read (report.h)
   nlohmann::json summary;
   nlohmann::json stats;
   nlohmann::json events = nlohmann::json::object();  // a kernel workload's, by name

@@ -198,8 +198,9 @@ void run_platform(const RunOptions& options) {
     if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
     summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
     memory.record_utilisation(summary.simulated_ns, stats);
-    const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
-                                              stats, document.json(), workload.json);
+    nlohmann::json report = make_report(config.name, workload.name, options.seed, summary, stats,
+                                        document.json(), workload.json);
+    report["inputs"] = inputs_json(inputs);
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
     if (options.print_summary) print_summary(std::cout, config.name, workload.name, summary, stats);
     if (const std::string errors = link_errors(); !errors.empty())

@@ -1,5 +1,8 @@
 #include "platforms/run_differences.h"
 
+#include <filesystem>
+#include <map>
+
 #include "modules/common/errors.h"
 #include "modules/host/gpu_workload.h"
 
@@ -55,6 +58,26 @@ nlohmann::json values_json(const std::vector<DifferingValue>& values) {
   return list;
 }
 
+// The input files of one name (their last path component) in both lists whose hashes differ.
+std::vector<std::string> differing_inputs(const nlohmann::json& baseline,
+                                          const nlohmann::json& run) {
+  const auto hashes = [](const nlohmann::json& inputs) {
+    std::map<std::string, std::string> by_name;
+    for (const nlohmann::json& input : inputs)
+      if (input.is_object() && input.value("file", "") != "")
+        by_name[std::filesystem::path(input.value("file", "")).filename().string()] =
+            input.value("fnv1a64", "");
+    return by_name;
+  };
+  const std::map<std::string, std::string> before = hashes(baseline);
+  std::vector<std::string> names;
+  for (const auto& [name, hash] : hashes(run)) {
+    const auto found = before.find(name);
+    if (found != before.end() && found->second != hash) names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
 
 std::vector<DifferingValue> differing_values(const nlohmann::json& a, const nlohmann::json& b) {
@@ -74,6 +97,7 @@ RunDifferences run_differences(const RunOrigin& baseline, const RunOrigin& run) 
   d.kind = is_kernel_workload(baseline_workload) != is_kernel_workload(workload);
   if (!d.kind && baseline.workload == run.workload)
     d.workload = differing_values(baseline_workload, workload);
+  d.inputs = differing_inputs(baseline.inputs, run.inputs);
   d.baseline_version = baseline.version;
   d.version = run.version;
   return d;
@@ -86,6 +110,8 @@ std::string RunDifferences::text(size_t most) const {
         "a kernel run against memory traffic: requests, latency and bandwidth count other things");
   if (!platform.empty()) parts.push_back(values_text("platform", platform, most));
   if (!workload.empty()) parts.push_back(values_text("workload", workload, most));
+  for (const std::string& name : inputs)
+    parts.push_back("file " + name + " other than the baseline's");
   if (version != baseline_version)
     parts.push_back("ohmvp " + version + ", the baseline's " + baseline_version);
   std::string text;
@@ -96,6 +122,7 @@ std::string RunDifferences::text(size_t most) const {
 nlohmann::json RunDifferences::json() const {
   return {{"platform", values_json(platform)},
           {"workload", values_json(workload)},
+          {"inputs", inputs},
           {"kind", kind},
           {"version", version != baseline_version}};
 }

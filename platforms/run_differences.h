@@ -22,11 +22,14 @@ struct DifferingValue {
 struct RunDifferences {
   std::vector<DifferingValue> platform;
   std::vector<DifferingValue> workload;
+  // Input files of one name in both runs whose contents differ ("vecadd.ptx").
+  std::vector<std::string> inputs;
   bool kind = false;  // a kernel run against a memory-traffic run
   std::string baseline_version, version;
 
   bool any() const {
-    return !platform.empty() || !workload.empty() || kind || baseline_version != version;
+    return !platform.empty() || !workload.empty() || !inputs.empty() || kind ||
+           baseline_version != version;
   }
   // "platform: memory.optical.waveguides 1 -> 4 (and 2 more); ohmvp 0.0.9, the baseline's 0.1.0"
   // showing at most `most` values of each document.
@@ -41,6 +44,7 @@ std::vector<DifferingValue> differing_values(const nlohmann::json& a, const nloh
 struct RunOrigin {
   std::string workload;          // its name
   const nlohmann::json& config;  // the report's "config"
+  const nlohmann::json& inputs;  // the report's "inputs" (report.h, inputs_json)
   std::string version;           // ohmvp_version
 };
 RunDifferences run_differences(const RunOrigin& baseline, const RunOrigin& run);

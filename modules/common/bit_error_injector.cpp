@@ -5,13 +5,12 @@
 #include <stdexcept>
 
 #include "modules/common/config_reader.h"
+#include "modules/common/fnv_hash.h"
 
 namespace ohmvp {
 
 uint64_t stream_seed(uint64_t seed, const std::string& instance) {
-  uint64_t name_hash = 0xcbf29ce484222325;  // FNV-1a: the same with every standard library
-  for (const char c : instance) name_hash = (name_hash ^ static_cast<uint8_t>(c)) * 0x100000001b3;
-  return mix64(mix64(seed) ^ name_hash);
+  return mix64(mix64(seed) ^ fnv1a64(instance));
 }
 
 void parse(const ConfigReader& reader, FaultInjectionConfig& c) {

@@ -181,6 +181,12 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
                        {"buffers", {{"x", {{"type", "f32"}, {"managed", false}}}}}};
   auto with_config = [](json report, const json& platform, const json& workload) {
     report["config"] = {{"platform", platform}, {"workload", workload}};
+    report["inputs"] = {{{"file", "/a/spmv.ptx"}, {"bytes", 10}, {"fnv1a64", "0x1"}}};
+    return report;
+  };
+  // Another spmv.ptx, elsewhere: the same name, other contents.
+  auto with_ptx = [](json report, const char* hash) {
+    report["inputs"] = {{{"file", "/b/spmv.ptx"}, {"bytes", 10}, {"fnv1a64", hash}}};
     return report;
   };
   const json platform = {{"_source", "a note"},
@@ -200,7 +206,10 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
              with_config(report_of("ohm_bw_planar", {{"ipc", 1}}, 10, "hot"), platform,
                          {{"type", "traffic"}})),
       loaded(dir, "e", newer),
-      loaded(dir, "f", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel))};
+      loaded(dir, "f", with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel)),
+      loaded(dir, "g",
+             with_ptx(with_config(report_of("ohm_bw_planar", {{"ipc", 1}}), platform, kernel),
+                      "0x2"))};
   const ohmvp::Comparison comparison = ohmvp::compare_reports(reports, {});
   const std::string text = printed(comparison);
   // Notes are no difference; a run made as the first is not listed.
@@ -208,7 +217,8 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
                        Contains("workload buffers.x.managed false -> true\n") &&
                        Contains("a kernel run against memory traffic: requests, latency and "
                                 "bandwidth count other things\n") &&
-                       Contains("ohmvp 0.2.0, the baseline's 0.1.0\n") && !Contains("note"));
+                       Contains("ohmvp 0.2.0, the baseline's 0.1.0\n") &&
+                       Contains("file spmv.ptx other than the baseline's\n") && !Contains("note"));
   const size_t made = text.find("Made otherwise than");
   REQUIRE(made != std::string::npos);
   const std::string section = text.substr(made, text.find("\n\n", made) - made);
