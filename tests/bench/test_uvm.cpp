@@ -511,6 +511,23 @@ TEST_CASE("uvm: the tree prefetcher's pages count as used once a request reaches
   cuda.free(c);
 }
 
+TEST_CASE("uvm: a prefetched page evicted before a request reached it was not used") {
+  ohmvp::Runtime& cuda = platform().runtime();
+  const uint32_t n = 4096;  // a chunk of floats: four pages; the GPU holds two chunks
+  const uint64_t a = cuda.malloc_managed(n * 4), b = cuda.malloc_managed(n * 4),
+                 d = cuda.malloc_managed(n * 4), e = cuda.malloc_managed(n * 4),
+                 c = cuda.malloc(n * 4);
+  const uint64_t prefetched = counter("pages_prefetched"), used = counter("pages_prefetched_used");
+  vecadd(a, b, c, 3 * 1024);  // the fourth pages of a and b come unasked
+  CHECK(counter("pages_prefetched") - prefetched == 2);
+  const uint64_t evicted = counter("chunks_evicted");
+  vecadd(d, e, c, n);  // d and e take both chunks: a's and b's go, their fourth pages untouched
+  CHECK(counter("chunks_evicted") - evicted == 2);
+  vecadd(a, b, c, n);  // every page of a and b faults back
+  CHECK(counter("pages_prefetched_used") == used);
+  for (const uint64_t buffer : {a, b, d, e, c}) cuda.free(buffer);
+}
+
 TEST_CASE("uvm: an access past a managed allocation is a device fault") {
   ohmvp::Runtime& cuda = platform().runtime();
   const uint64_t a = cuda.malloc_managed(256 * 4), c = cuda.malloc(512 * 4);

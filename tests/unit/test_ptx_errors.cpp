@@ -208,6 +208,13 @@ TEST_CASE("ptx errors: PTX the model does not run refuses the kernels that reach
              Catch::Contains("modifier '.mmio' of ld (PTX ISA 8.2, sm_70) is not supported"));
   CHECK_THAT(kernel_refusal("atom.global.v2.f32.add {%f1, %f2}, [p], {%f2, %f3};"),
              Catch::Contains("vector '.v2' of atom (PTX ISA 8.1, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("st.mmio.relaxed.sys.global.u32 [p], %r1;"),
+             Catch::Contains("modifier '.mmio' of st (PTX ISA 8.2, sm_70) is not supported"));
+  CHECK_THAT(kernel_refusal("red.global.v4.f32.add [p], {%f1, %f2, %f3, %f1};"),
+             Catch::Contains("vector '.v4' of red (PTX ISA 8.1, sm_90) is not supported"));
+  CHECK_THAT(kernel_refusal("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes"
+                            ".add.u32 [p], %r1, [p];"),
+             Catch::Contains("modifier '.async' of red (PTX ISA 8.1, sm_90) is not supported"));
   CHECK_THAT(kernel_refusal("atom.global.add.noftz.bf16 %r1, [p], %r2;"),
              Catch::Contains("atom.add.bf16 (PTX ISA 7.8, sm_90) is not supported"));
   CHECK_THAT(kernel_refusal("red.global.add.noftz.bf16x2 [p], %r1;"),
