@@ -344,8 +344,19 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
       member(report, name, "seed", T::number_unsigned, "a whole number >= 0").get<uint64_t>();
   loaded.version = member(report, name, "ohmvp_version", T::string, "a string").get<std::string>();
   loaded.config = member(report, name, "config", T::object, "an object");
-  if (report.contains("inputs"))
+  if (report.contains("inputs")) {
     loaded.inputs = member(report, name, "inputs", T::array, "an array");
+    for (size_t i = 0; i < loaded.inputs.size(); ++i) {
+      const nlohmann::json& input = loaded.inputs[i];
+      const auto is_string = [&input](const char* key) {
+        return input.contains(key) && input.at(key).is_string();
+      };
+      if (!input.is_object() || !is_string("file") || !is_string("fnv1a64"))
+        throw ConfigError(name + ": inputs[" + std::to_string(i) +
+                          "]: expected an object with the strings \"file\" and \"fnv1a64\", as "
+                          "a run writes it");
+    }
+  }
   loaded.summary = member(report, name, "summary", T::object, "an object");
   loaded.stats = member(report, name, "stats", T::object, "an object");
   for (const auto& [key, value] : loaded.summary.items()) {

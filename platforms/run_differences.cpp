@@ -1,5 +1,6 @@
 #include "platforms/run_differences.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -63,10 +64,9 @@ std::vector<std::string> differing_inputs(const nlohmann::json& baseline,
                                           const nlohmann::json& run) {
   const auto hashes = [](const nlohmann::json& inputs) {
     std::map<std::string, std::string> by_name;
-    for (const nlohmann::json& input : inputs)
-      if (input.is_object() && input.value("file", "") != "")
-        by_name[std::filesystem::path(input.value("file", "")).filename().string()] =
-            input.value("fnv1a64", "");
+    for (const nlohmann::json& input : inputs)  // load_report checked their shape
+      by_name[std::filesystem::path(input.at("file").get<std::string>()).filename().string()] =
+          input.at("fnv1a64").get<std::string>();
     return by_name;
   };
   const std::map<std::string, std::string> before = hashes(baseline);

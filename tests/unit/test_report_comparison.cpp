@@ -230,6 +230,17 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
   CHECK(ohmvp::comparison_to_json(comparison)["reports"][4]["differences"]["version"] == true);
 }
 
+TEST_CASE("report comparison: a report's inputs must be as a run writes them") {
+  TempDir dir("report_comparison");
+  json report = report_of("oracle_planar", {{"ipc", 1}});
+  report["inputs"] = {{{"file", 3}, {"fnv1a64", "0x1"}}};
+  CHECK_THROWS_WITH(loaded(dir, "a", report),
+                    Contains("inputs[0]: expected an object with the strings \"file\" and "
+                             "\"fnv1a64\", as a run writes it"));
+  report["inputs"] = "x";
+  CHECK_THROWS_WITH(loaded(dir, "b", report), Contains("expected 'inputs' to be an array"));
+}
+
 TEST_CASE("report comparison: what is not a report is refused by name") {
   TempDir dir("report_comparison");
   const auto refused = [&](const json& report, const std::string& message) {
