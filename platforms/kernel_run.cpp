@@ -81,7 +81,7 @@ std::string running_where(GpuPlatform& platform) {
 
 void write_dump(const std::filesystem::path& dir, const GpuWorkload& workload,
                 const std::map<std::string, std::vector<uint8_t>>& outputs) {
-  std::filesystem::create_directories(dir);
+  create_folder(dir);  // another GPU's, below --dump's
   nlohmann::json index = nlohmann::json::array();
   for (const std::string& name : workload.outputs) {
     const BufferSpec& spec = *workload.find_buffer(name);

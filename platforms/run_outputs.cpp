@@ -91,8 +91,17 @@ RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesys
   m_dump_dir = options.dump;
   if (options.dump)
     for (const std::string& name : dump_files) {
-      outputs["--dump " + name] = *options.dump / name;
-      m_dump_files.push_back(*options.dump / name);
+      const std::filesystem::path file = *options.dump / name;
+      // Another GPU's folder (gpu<i>/) is made at the end: found now if something else is there.
+      std::error_code error;
+      if (file.parent_path() != *options.dump &&
+          std::filesystem::exists(file.parent_path(), error) &&
+          !std::filesystem::is_directory(file.parent_path(), error))
+        throw ConfigError("--dump: " + file.parent_path().string() +
+                          " is not a folder; another GPU's outputs are written in a folder of "
+                          "that name");
+      outputs["--dump " + name] = file;
+      m_dump_files.push_back(file);
     }
   check_outputs(outputs, inputs);
   // A file name that names a folder is found now, not once the run is over.

@@ -194,4 +194,14 @@ TEST_CASE("cli: --dump writes another GPU's outputs in a folder of its own") {
   CHECK(failed.exit_code == 1);
   CHECK_FALSE(std::filesystem::exists(dir + "/d/c.bin"));
   CHECK_FALSE(std::filesystem::exists(dir + "/d/gpu1"));
+  // A file where GPU 1's folder goes is refused before the run, and nothing is written.
+  write_text(dir + "/d/gpu1", "");
+  const CliResult blocked = run_ohmvp(
+      "run -q -p multi_gpu_huvm -w vecadd --gpu-workload 1=vecadd "
+      "--out " +
+      dir + "/out2 --dump " + dir + "/d");
+  CHECK(blocked.exit_code == 2);
+  CHECK_THAT(blocked.output, Contains("--dump: " + dir + "/d/gpu1 is not a folder"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/d/c.bin"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/out2"));
 }
