@@ -34,8 +34,10 @@ HostThread::HostThread(uint32_t gpu, const std::filesystem::path& file,
   if (verify) m_check.emplace(m_workload);
 }
 
-std::vector<std::filesystem::path> HostThread::inputs() const {
-  return input_files(m_workload);
+std::vector<RunInput> HostThread::inputs() const {
+  std::vector<RunInput> inputs = workload_inputs(m_workload);
+  for (RunInput& input : inputs) input.role = "gpu" + std::to_string(m_gpu) + "." + input.role;
+  return inputs;
 }
 
 void HostThread::start(Runtime& runtime) {

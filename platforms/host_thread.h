@@ -57,8 +57,8 @@ class HostThread {
   const std::optional<Verification>& verification() const { return m_verification; }
   // Its output buffers as the program read them back at its end (empty until done).
   const std::map<std::string, std::vector<uint8_t>>& outputs() const { return m_outputs; }
-  // The files it reads: the workload, its PTX, its buffers' files.
-  std::vector<std::filesystem::path> inputs() const;
+  // The files it reads: the workload, its PTX, its buffers' files (roles "gpu<i>.workload", ...).
+  std::vector<RunInput> inputs() const;
   // Its entry in report.json's "other_gpus": when it started and ended, its kernels' time and
   // launches (`gpu`'s, the one it ran on), its verification.
   nlohmann::json report(const StatsRegistry& stats, const gpu::Gpu& gpu) const;

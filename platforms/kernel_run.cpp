@@ -262,16 +262,18 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   const std::vector<std::unique_ptr<HostThread>> host_threads =
       load_host_threads(options, config, time_limit_ps);
 
-  std::vector<std::filesystem::path> inputs = input_files(workload);
-  inputs.push_back(document.file());
+  std::vector<RunInput> inputs{{"platform", document.file()}};
+  for (RunInput& input : workload_inputs(workload)) inputs.push_back(std::move(input));
   for (const auto& thread : host_threads)
-    for (const std::filesystem::path& input : thread->inputs()) inputs.push_back(input);
+    for (RunInput& input : thread->inputs()) inputs.push_back(std::move(input));
+  std::vector<std::filesystem::path> input_paths;
+  for (const RunInput& input : inputs) input_paths.push_back(input.file);
   std::vector<std::string> dump_files = dump_names(workload);
   for (const auto& thread : host_threads)
     for (std::string& name : dump_names(thread->workload(), gpu_dump_folder(thread->gpu())))
       dump_files.push_back(std::move(name));
-  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name,
-                     dump_files);
+  RunOutputs outputs(options, input_paths,
+                     "platform " + config.name + ", workload " + workload.name, dump_files);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {
     GpuPlatform platform(document, outputs.vcd());

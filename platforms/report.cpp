@@ -7,8 +7,6 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
-#include <iterator>
-#include <set>
 
 #include "modules/common/errors.h"
 #include "modules/common/fnv_hash.h"
@@ -100,15 +98,25 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
   return report;
 }
 
-nlohmann::json inputs_json(const std::vector<std::filesystem::path>& files) {
+nlohmann::json inputs_json(const std::vector<RunInput>& inputs) {
   nlohmann::json list = nlohmann::json::array();
-  std::set<std::filesystem::path> listed;
-  for (const std::filesystem::path& file : files) {
-    if (file.empty() || !listed.insert(file).second) continue;
-    std::ifstream in(file, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    list.push_back(
-        {{"file", file.string()}, {"bytes", bytes.size()}, {"fnv1a64", hex_text(fnv1a64(bytes))}});
+  for (const RunInput& input : inputs) {
+    if (input.file.empty()) continue;  // a document made in memory
+    std::ifstream in(input.file, std::ios::binary);
+    uint64_t hash = fnv1a64_basis;
+    uint64_t bytes = 0;
+    std::string chunk(std::size_t{1} << 16, '\0');
+    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+      hash = fnv1a64(std::string_view(chunk.data(), std::size_t(in.gcount())), hash);
+      bytes += uint64_t(in.gcount());
+    }
+    if (!in.eof())
+      throw SimulationError("cannot read " + input.file.string() + " (" + input.role +
+                            ") again to record it in the report");
+    list.push_back({{"role", input.role},
+                    {"file", input.file.filename().string()},
+                    {"bytes", bytes},
+                    {"fnv1a64", hex_text(hash)}});
   }
   return list;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/common/run_input.h"
 #include "modules/common/stats.h"
 #include "modules/gpu/launch_record.h"
 
@@ -66,10 +67,10 @@ struct RunSummary {
   std::optional<double> energy_j;
 };
 
-// The report's "inputs": each file the run read (each once, in the order given) with its size and
-// its FNV-1a hash, so that two reports tell whether their PTX, workload and platform files
-// were the same.
-nlohmann::json inputs_json(const std::vector<std::filesystem::path>& files);
+// The report's "inputs": each file the run read, by its role, with its name (not its folder: the
+// report does not depend on where the run was made), size and FNV-1a hash, so that two reports
+// tell whether their PTX, workload and platform files were the same.
+nlohmann::json inputs_json(const std::vector<RunInput>& inputs);
 
 // The report's "launches" (and each "other_gpus" entry's): one object per launch, as it ended.
 nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches);

@@ -351,9 +351,9 @@ LoadedReport load_report(const std::filesystem::path& file_or_folder) {
       const auto is_string = [&input](const char* key) {
         return input.contains(key) && input.at(key).is_string();
       };
-      if (!input.is_object() || !is_string("file") || !is_string("fnv1a64"))
+      if (!input.is_object() || !is_string("role") || !is_string("fnv1a64"))
         throw ConfigError(name + ": inputs[" + std::to_string(i) +
-                          "]: expected an object with the strings \"file\" and \"fnv1a64\", as "
+                          "]: expected an object with the strings \"role\" and \"fnv1a64\", as "
                           "a run writes it");
     }
   }

@@ -130,9 +130,12 @@ void run_platform(const RunOptions& options) {
                       "written)");
   check_fits(workload, config.memory);
 
-  std::vector<std::filesystem::path> inputs{document.file(), workload_file};
-  if (!workload.trace_file.empty()) inputs.push_back(workload.trace_file);
-  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name);
+  std::vector<RunInput> inputs{{"platform", document.file()}, {"workload", workload_file}};
+  if (!workload.trace_file.empty()) inputs.push_back({"trace", workload.trace_file});
+  std::vector<std::filesystem::path> input_paths;
+  for (const RunInput& input : inputs) input_paths.push_back(input.file);
+  RunOutputs outputs(options, input_paths,
+                     "platform " + config.name + ", workload " + workload.name);
   outputs.guard([&] {
     StatsRegistry stats;
     MemorySystem memory("memory", config.memory, stats, outputs.vcd());

@@ -4,16 +4,13 @@
 #include <filesystem>
 #include <map>
 
+#include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
 #include "modules/host/gpu_workload.h"
 
 namespace ohmvp {
 
 namespace {
-
-bool is_note(const std::string& key) {
-  return !key.empty() && key.front() == '_';
-}
 
 void collect(const nlohmann::json* a, const nlohmann::json* b, const std::string& path,
              std::vector<DifferingValue>& out) {
@@ -23,14 +20,13 @@ void collect(const nlohmann::json* a, const nlohmann::json* b, const std::string
       out.push_back({path, a ? *a : nlohmann::json(nullptr), b ? *b : nlohmann::json(nullptr)});
     return;
   }
-  // Keys of either, in order: nlohmann's objects are sorted maps.
   std::vector<std::string> keys;
   for (const auto& item : a->items()) keys.push_back(item.key());
   for (const auto& item : b->items())
     if (!a->contains(item.key())) keys.push_back(item.key());
   std::sort(keys.begin(), keys.end());
   for (const std::string& key : keys) {
-    if (is_note(key)) continue;
+    if (is_config_note(key)) continue;
     const auto in_a = a->find(key);
     const auto in_b = b->find(key);
     collect(in_a == a->end() ? nullptr : &*in_a, in_b == b->end() ? nullptr : &*in_b,
@@ -59,32 +55,37 @@ nlohmann::json values_json(const std::vector<DifferingValue>& values) {
   return list;
 }
 
-// The input files of one name (their last path component) in both lists whose hashes differ.
-std::vector<std::string> differing_inputs(const nlohmann::json& baseline,
-                                          const nlohmann::json& run) {
-  const auto hashes = [](const nlohmann::json& inputs) {
-    std::map<std::string, std::string> by_name;
-    for (const nlohmann::json& input : inputs)  // load_report checked their shape
-      by_name[std::filesystem::path(input.at("file").get<std::string>()).filename().string()] =
-          input.at("fnv1a64").get<std::string>();
-    return by_name;
-  };
-  const std::map<std::string, std::string> before = hashes(baseline);
-  std::vector<std::string> names;
-  for (const auto& [name, hash] : hashes(run)) {
-    const auto found = before.find(name);
-    if (found != before.end() && found->second != hash) names.push_back(name);
-  }
-  return names;
-}
-
-}  // namespace
-
+// The leaves of `a` and `b` (objects by key, arrays whole) whose values differ.
 std::vector<DifferingValue> differing_values(const nlohmann::json& a, const nlohmann::json& b) {
   std::vector<DifferingValue> out;
   collect(&a, &b, "", out);
   return out;
 }
+
+// The inputs, by role, whose contents differ or which only one of the runs read.
+std::vector<std::string> differing_inputs(const nlohmann::json& baseline,
+                                          const nlohmann::json& run) {
+  const auto hashes = [](const nlohmann::json& inputs) {
+    std::map<std::string, std::string> by_role;
+    for (const nlohmann::json& input : inputs)  // load_report checked their shape
+      by_role[input.at("role").get<std::string>()] = input.at("fnv1a64").get<std::string>();
+    return by_role;
+  };
+  const std::map<std::string, std::string> before = hashes(baseline), after = hashes(run);
+  std::vector<std::string> texts;
+  for (const auto& [role, hash] : after) {
+    const auto found = before.find(role);
+    if (found == before.end())
+      texts.push_back("input " + role + " the baseline has not");
+    else if (found->second != hash)
+      texts.push_back("input " + role + " other than the baseline's");
+  }
+  for (const auto& [role, hash] : before)
+    if (after.count(role) == 0) texts.push_back("no input " + role + ", which the baseline has");
+  return texts;
+}
+
+}  // namespace
 
 RunDifferences run_differences(const RunOrigin& baseline, const RunOrigin& run) {
   const auto part = [](const nlohmann::json& c, const char* key) {
@@ -92,6 +93,11 @@ RunDifferences run_differences(const RunOrigin& baseline, const RunOrigin& run) 
   };
   RunDifferences d;
   d.platform = differing_values(part(baseline.config, "platform"), part(run.config, "platform"));
+  // The labels name the platforms already.
+  const auto naming = [](const DifferingValue& v) {
+    return v.path == "platform.name" || v.path == "platform.description";
+  };
+  d.platform.erase(std::remove_if(d.platform.begin(), d.platform.end(), naming), d.platform.end());
   const nlohmann::json baseline_workload = part(baseline.config, "workload");
   const nlohmann::json workload = part(run.config, "workload");
   d.kind = is_kernel_workload(baseline_workload) != is_kernel_workload(workload);
@@ -110,8 +116,7 @@ std::string RunDifferences::text(size_t most) const {
         "a kernel run against memory traffic: requests, latency and bandwidth count other things");
   if (!platform.empty()) parts.push_back(values_text("platform", platform, most));
   if (!workload.empty()) parts.push_back(values_text("workload", workload, most));
-  for (const std::string& name : inputs)
-    parts.push_back("file " + name + " other than the baseline's");
+  parts.insert(parts.end(), inputs.begin(), inputs.end());
   if (version != baseline_version)
     parts.push_back("ohmvp " + version + ", the baseline's " + baseline_version);
   std::string text;

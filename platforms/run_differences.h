@@ -22,7 +22,8 @@ struct DifferingValue {
 struct RunDifferences {
   std::vector<DifferingValue> platform;
   std::vector<DifferingValue> workload;
-  // Input files of one name in both runs whose contents differ ("vecadd.ptx").
+  // The inputs (report.h) whose contents differ, by role, or which one run alone read:
+  // "input ptx other than the baseline's", "input gpu1.workload the baseline has not".
   std::vector<std::string> inputs;
   bool kind = false;  // a kernel run against a memory-traffic run
   std::string baseline_version, version;
@@ -36,9 +37,6 @@ struct RunDifferences {
   std::string text(size_t most = 3) const;
   nlohmann::json json() const;
 };
-
-// The leaves of `a` and `b` (objects by key, arrays whole) whose values differ.
-std::vector<DifferingValue> differing_values(const nlohmann::json& a, const nlohmann::json& b);
 
 // `config` is a report's "config" object ({"platform": ..., "workload": ...}).
 struct RunOrigin {

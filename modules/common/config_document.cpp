@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "modules/common/closest_match.h"
+#include "modules/common/config_reader.h"
 #include "modules/common/errors.h"
 #include "modules/common/json_file.h"
 
@@ -166,13 +167,21 @@ class Loader {
                       (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
   }
 
-  // A document of the search dirs `name` may have meant: one of that name in a subfolder
-  // ("ohm_bw_planar" for "platforms/ohm_bw_planar"), or the closest spelling.
+  // A document of the search dirs `name` may have meant: the one of that name, or of the closest
+  // spelling, in a subfolder ("platforms/ohm_bw_planar" for "ohm_bw_planar" or "ohm_bw_planr"),
+  // a platform before a fragment of one ("platforms/ohm_gpu", not "gpu/ohm_gpu"). None for a path
+  // that leaves the folders it names (absolute, "..").
   std::string suggested_name(const std::string& name) const {
-    const std::vector<std::string> names = search_dir_names();
-    const std::string stem = fs::path(name).replace_extension().filename().string();
-    for (const std::string& candidate : names)
-      if (fs::path(candidate).filename() == stem) return candidate;
+    const fs::path given(name);
+    if (given.is_absolute() || name.find("..") != std::string::npos) return "";
+    std::vector<std::string> names = search_dir_names();
+    std::stable_partition(names.begin(), names.end(),
+                          [](const std::string& n) { return n.rfind("platforms/", 0) == 0; });
+    std::vector<std::string> stems;
+    for (const std::string& candidate : names) stems.push_back(fs::path(candidate).filename());
+    const std::string stem = closest_match(fs::path(name).replace_extension().filename(), stems);
+    if (!stem.empty())
+      return names[size_t(std::find(stems.begin(), stems.end(), stem) - stems.begin())];
     return closest_match(name, names);
   }
 
@@ -181,10 +190,14 @@ class Loader {
     std::vector<std::string> names;
     for (const fs::path& dir : m_search_dirs) {
       std::error_code error;
-      for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
-           it.increment(error))
-        if (it->path().extension() == ".json")
+      for (fs::recursive_directory_iterator
+               it(dir, fs::directory_options::skip_permission_denied, error),
+           end;
+           !error && it != end; it.increment(error)) {
+        std::error_code not_a_file;
+        if (it->path().extension() == ".json" && it->is_regular_file(not_a_file))
           names.push_back(it->path().lexically_relative(dir).replace_extension().string());
+      }
     }
     std::sort(names.begin(), names.end());
     return names;
@@ -254,6 +267,11 @@ bool is_json_number(const std::string& text) {
 // naming the assignment.
 nlohmann::json parse_override_value(const std::string& text, const nlohmann::json& existing,
                                     const std::string& assignment, const std::string& path) {
+  try {
+    (void)nlohmann::json(text).dump();  // JSON text is UTF-8: the document could not be written
+  } catch (const nlohmann::json::type_error&) {
+    throw ConfigError("--set " + path + ": the value is not valid UTF-8 text");
+  }
   const bool opens_json = !text.empty() && (text.front() == '{' || text.front() == '[');
   if (existing.is_string() && opens_json) {
     try {
@@ -375,9 +393,7 @@ std::string ConfigDocument::origins_text() const {
   std::string text;
   for (const auto& [path, origin] : m_origins) {
     const std::vector<std::string> segments = split_path(path);
-    if (std::any_of(segments.begin(), segments.end(),
-                    [](const std::string& s) { return !s.empty() && s.front() == '_'; }))
-      continue;
+    if (std::any_of(segments.begin(), segments.end(), is_config_note)) continue;
     const nlohmann::json* value = &m_root;
     for (const std::string& segment : segments) value = &value->at(segment);
     text += path + " = " + excerpt(value->dump(), 120) + "  (" + origin + ")\n";

@@ -46,7 +46,6 @@ class ConfigDocument {
 
   // Dotted path -> file that set it, for every leaf (scalar, array or empty object).
   using Origins = std::map<std::string, std::string>;
-  const Origins& origins() const { return m_origins; }
   // "path = value  (file)" per leaf the files and overrides set, notes ("_source") left out, in
   // path order: which file a value comes from, past the `extends` chain.
   std::string origins_text() const;

@@ -89,7 +89,7 @@ void ConfigReader::get_u64_list(const char* key, std::vector<uint64_t>& values) 
 void ConfigReader::finish() const {
   for (auto it = m_node->begin(); it != m_node->end(); ++it) {
     const std::string& key = it.key();
-    if (key.rfind('_', 0) == 0) continue;
+    if (is_config_note(key)) continue;
     if (std::find(m_asked.begin(), m_asked.end(), key) != m_asked.end()) continue;
     const std::string suggestion = closest_match(key, m_asked);
     // The problem names the location itself, so the dotted path is not repeated in front of it.

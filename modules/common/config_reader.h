@@ -26,6 +26,11 @@ struct NonDeduced {
 // struct's defaults; present ones are type- and range-checked. finish() then rejects every key no
 // one asked about, so a typo is an error rather than a silently ignored setting. Errors read
 // "<origin file>: <dotted.path.key>: <problem>".
+// Keys beginning with '_' are notes ("_source"): no block reads them.
+inline bool is_config_note(const std::string& key) {
+  return !key.empty() && key.front() == '_';
+}
+
 class ConfigReader {
  public:
   // `path` is the dotted JSON path of `node` ("" for the root); `document`, when given, names the

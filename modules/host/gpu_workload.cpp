@@ -1072,13 +1072,15 @@ class WorkloadParser {
 
 }  // namespace
 
-std::vector<std::filesystem::path> input_files(const GpuWorkload& workload) {
-  std::vector<std::filesystem::path> files{workload.file, workload.ptx};
+std::vector<RunInput> workload_inputs(const GpuWorkload& workload) {
+  std::vector<RunInput> inputs{{"workload", workload.file}, {"ptx", workload.ptx}};
   for (const BufferSpec& buffer : workload.buffers)
-    if (buffer.init.kind == BufferInit::Kind::file) files.push_back(buffer.init.file);
+    if (buffer.init.kind == BufferInit::Kind::file)
+      inputs.push_back({"buffers." + buffer.name, buffer.init.file});
   for (const ExpectedOutput& expected : workload.expected)
-    if (expected.values.kind == BufferInit::Kind::file) files.push_back(expected.values.file);
-  return files;
+    if (expected.values.kind == BufferInit::Kind::file)
+      inputs.push_back({"expected." + expected.buffer, expected.values.file});
+  return inputs;
 }
 
 const BufferSpec* GpuWorkload::find_buffer(const std::string& name) const {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "modules/common/errors.h"
+#include "modules/common/run_input.h"
 #include "modules/gpu/ptx/program.h"
 #include "modules/gpu/simt/device_limits.h"
 #include "modules/gpu/simt/texture.h"
@@ -231,7 +232,7 @@ GpuWorkload parse_gpu_workload(const nlohmann::json& root, const std::filesystem
 
 // Every file the workload reads: itself, its PTX, and the files buffers and expected outputs
 // take their contents from.
-std::vector<std::filesystem::path> input_files(const GpuWorkload& workload);
+std::vector<RunInput> workload_inputs(const GpuWorkload& workload);
 
 // A buffer's contents on the host, from its init (little-endian, deterministic from the file
 // alone).

@@ -756,6 +756,25 @@ TEST_CASE("cli: memories of terabytes take only the host memory a run touches") 
   }
 }
 
+TEST_CASE("cli: a report does not depend on where the run was made") {
+  const std::string dir = scratch_dir("report_anywhere");
+  std::filesystem::create_directories(dir + "/sub");
+  write_text(dir + "/my.json", R"({"extends": "platforms/gpu_small"})");
+  const std::string run = std::string(OHMVP_EXECUTABLE) + " run -q -w vecadd";
+  REQUIRE(run_shell("cd " + dir + " && " + run + " -p my.json --out a").exit_code == 0);
+  REQUIRE(run_shell("cd " + dir + "/sub && " + run + " -p ../my.json --out b").exit_code == 0);
+  const std::string report = read_text(dir + "/a/report.json");
+  CHECK(report == read_text(dir + "/sub/b/report.json"));
+  // Its inputs by role and name, with their hashes.
+  const auto inputs = nlohmann::json::parse(report)["inputs"];
+  REQUIRE(inputs.size() == 3);
+  CHECK(inputs[0]["role"] == "platform");
+  CHECK(inputs[0]["file"] == "my.json");
+  CHECK(inputs[0]["bytes"] == 34);
+  CHECK(inputs[2]["role"] == "ptx");
+  CHECK(inputs[2]["file"] == "vecadd.ptx");
+}
+
 TEST_CASE("cli: a run writes report, summary and VCD; same seed, same report") {
   const std::string dir = scratch_dir("determinism");
   const std::string args =

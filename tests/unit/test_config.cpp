@@ -250,6 +250,12 @@ TEST_CASE("config: missing or unreadable file") {
   CHECK_THROWS_WITH(ohmvp::load_json_file(dir.root()), Catch::Contains("Is a directory"));
 }
 
+TEST_CASE("config: --set refuses a value that is not UTF-8") {
+  ConfigDocument doc(nlohmann::json::parse(R"({"platform": {"description": "x"}})"), "p.json");
+  CHECK_THROWS_WITH(doc.apply_override("platform.description=\xff\xfe"),
+                    "--set platform.description: the value is not valid UTF-8 text");
+}
+
 TEST_CASE("config: --set overrides") {
   ConfigDocument doc(json::parse(R"({
     "memory": {"dram": {"timing": {"tRCD_ns": 13.75, "banks": 8}, "name": "ddr4"}},

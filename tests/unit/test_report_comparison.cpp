@@ -181,12 +181,14 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
                        {"buffers", {{"x", {{"type", "f32"}, {"managed", false}}}}}};
   auto with_config = [](json report, const json& platform, const json& workload) {
     report["config"] = {{"platform", platform}, {"workload", workload}};
-    report["inputs"] = {{{"file", "/a/spmv.ptx"}, {"bytes", 10}, {"fnv1a64", "0x1"}}};
+    report["inputs"] = {{{"role", "ptx"}, {"file", "spmv.ptx"}, {"bytes", 10}, {"fnv1a64", "0x1"}}};
     return report;
   };
-  // Another spmv.ptx, elsewhere: the same name, other contents.
+  // Another spmv.ptx: the same role, other contents; and a file the baseline did not read.
   auto with_ptx = [](json report, const char* hash) {
-    report["inputs"] = {{{"file", "/b/spmv.ptx"}, {"bytes", 10}, {"fnv1a64", hash}}};
+    report["inputs"] = {
+        {{"role", "ptx"}, {"file", "spmv.ptx"}, {"bytes", 10}, {"fnv1a64", hash}},
+        {{"role", "gpu1.workload"}, {"file", "w.json"}, {"bytes", 1}, {"fnv1a64", "0x3"}}};
     return report;
   };
   const json platform = {{"_source", "a note"},
@@ -213,12 +215,15 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
   const ohmvp::Comparison comparison = ohmvp::compare_reports(reports, {});
   const std::string text = printed(comparison);
   // Notes are no difference; a run made as the first is not listed.
-  CHECK_THAT(text, Contains("memory.optical.waveguides 1 -> 4\n") &&
-                       Contains("workload buffers.x.managed false -> true\n") &&
-                       Contains("a kernel run against memory traffic: requests, latency and "
-                                "bandwidth count other things\n") &&
-                       Contains("ohmvp 0.2.0, the baseline's 0.1.0\n") &&
-                       Contains("file spmv.ptx other than the baseline's\n") && !Contains("note"));
+  CHECK_THAT(text,
+             Contains("memory.optical.waveguides 1 -> 4\n") &&
+                 Contains("workload buffers.x.managed false -> true\n") &&
+                 Contains("a kernel run against memory traffic: requests, latency and "
+                          "bandwidth count other things\n") &&
+                 Contains("ohmvp 0.2.0, the baseline's 0.1.0\n") &&
+                 Contains("input gpu1.workload the baseline has not; input ptx other than the "
+                          "baseline's\n") &&
+                 !Contains("note"));
   const size_t made = text.find("Made otherwise than");
   REQUIRE(made != std::string::npos);
   const std::string section = text.substr(made, text.find("\n\n", made) - made);
@@ -233,9 +238,9 @@ TEST_CASE("report comparison: what made each run otherwise than the first is nam
 TEST_CASE("report comparison: a report's inputs must be as a run writes them") {
   TempDir dir("report_comparison");
   json report = report_of("oracle_planar", {{"ipc", 1}});
-  report["inputs"] = {{{"file", 3}, {"fnv1a64", "0x1"}}};
+  report["inputs"] = {{{"role", 3}, {"fnv1a64", "0x1"}}};
   CHECK_THROWS_WITH(loaded(dir, "a", report),
-                    Contains("inputs[0]: expected an object with the strings \"file\" and "
+                    Contains("inputs[0]: expected an object with the strings \"role\" and "
                              "\"fnv1a64\", as a run writes it"));
   report["inputs"] = "x";
   CHECK_THROWS_WITH(loaded(dir, "b", report), Contains("expected 'inputs' to be an array"));
