@@ -319,12 +319,14 @@ int command_compare(const std::vector<std::string>& args) {
   po::options_description options(
       "Usage: ohmvp compare [options] REPORT REPORT...\n\n"
       "REPORT is a report.json or a folder holding one ('ohmvp run --out'). The first is the\n"
-      "baseline: the others' figures are also given as ratios to its.\n\nOptions");
+      "baseline: the others' figures are also given as ratios to its, and what made a run\n"
+      "otherwise (config values, inputs, kind of workload, version) is named.\n\nOptions");
   options.add_options()("figure,f", po::value<std::vector<std::string>>()->composing(),
                         "a row: a summary key (ipc, energy_j, ...) or a statistic as group.name "
-                        "(memory.mc0.reads; a histogram's field as memory.mc0.read_latency.p99); "
-                        "repeatable; default: every summary figure")(
-      "json", po::value<std::string>(), "also write the comparison as JSON to this file")(
+                        "(memory.mc0.reads; a histogram's field as memory.mc0.read_latency.p99), "
+                        "or a workload's event as events.<name>; repeatable; default: every "
+                        "summary figure")("json", po::value<std::string>(),
+                                          "also write the comparison as JSON to this file")(
       "help,h", "show this help");
   const ParsedCommand parsed = parse_with_arguments("compare", options, args);
   const po::variables_map& vm = parsed.options;
