@@ -266,14 +266,12 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
   for (RunInput& input : workload_inputs(workload)) inputs.push_back(std::move(input));
   for (const auto& thread : host_threads)
     for (RunInput& input : thread->inputs()) inputs.push_back(std::move(input));
-  std::vector<std::filesystem::path> input_paths;
-  for (const RunInput& input : inputs) input_paths.push_back(input.file);
   std::vector<std::string> dump_files = dump_names(workload);
   for (const auto& thread : host_threads)
     for (std::string& name : dump_names(thread->workload(), gpu_dump_folder(thread->gpu())))
       dump_files.push_back(std::move(name));
-  RunOutputs outputs(options, input_paths,
-                     "platform " + config.name + ", workload " + workload.name, dump_files);
+  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name,
+                     dump_files);
   // Bad input found from here on (a PTX module, a launch's arguments) removes the outputs.
   outputs.guard([&] {
     GpuPlatform platform(document, outputs.vcd());
@@ -379,9 +377,9 @@ void run_kernel_workload(const RunOptions& options, const ConfigDocument& docume
     summary.gpu->launches =
         with_workload_streams(std::move(summary.gpu->launches), executor->stream_numbers());
     platform.memory().record_utilisation(summary.simulated_ns, platform.stats());
-    nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
-                                        platform.stats(), document.json(), load_json_file(file));
-    report["inputs"] = inputs_json(inputs);
+    nlohmann::json report =
+        make_report(config.name, workload.name, options.seed, summary, platform.stats(),
+                    document.json(), load_json_file(file), inputs);
     if (!events.empty()) report["events"] = std::move(events);
     if (verification) report["verification"] = verification->json();
     for (const auto& thread : host_threads)

@@ -48,7 +48,8 @@ nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches) {
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& s, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
-                           const nlohmann::json& workload_config) {
+                           const nlohmann::json& workload_config,
+                           const std::vector<RunInput>& inputs) {
   nlohmann::json report;
   report["schema_version"] = report_schema_version;
   report["ohmvp_version"] = OHMVP_VERSION;
@@ -95,6 +96,7 @@ nlohmann::json make_report(const std::string& platform, const std::string& workl
   if (s.energy_j) report["summary"]["energy_j"] = *s.energy_j;
   report["stats"] = stats.to_json();
   report["config"] = {{"platform", platform_config}, {"workload", workload_config}};
+  report["inputs"] = inputs_json(inputs);
   return report;
 }
 

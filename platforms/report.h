@@ -78,7 +78,8 @@ nlohmann::json launches_json(const std::vector<gpu::LaunchRecord>& launches);
 nlohmann::json make_report(const std::string& platform, const std::string& workload, uint64_t seed,
                            const RunSummary& summary, const StatsRegistry& stats,
                            const nlohmann::json& platform_config,
-                           const nlohmann::json& workload_config);
+                           const nlohmann::json& workload_config,
+                           const std::vector<RunInput>& inputs);
 
 // Creates the folder and its parents; ConfigError naming it when that fails. Returns the top-most
 // folder it created (empty when the folder was there).

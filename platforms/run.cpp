@@ -132,10 +132,7 @@ void run_platform(const RunOptions& options) {
 
   std::vector<RunInput> inputs{{"platform", document.file()}, {"workload", workload_file}};
   if (!workload.trace_file.empty()) inputs.push_back({"trace", workload.trace_file});
-  std::vector<std::filesystem::path> input_paths;
-  for (const RunInput& input : inputs) input_paths.push_back(input.file);
-  RunOutputs outputs(options, input_paths,
-                     "platform " + config.name + ", workload " + workload.name);
+  RunOutputs outputs(options, inputs, "platform " + config.name + ", workload " + workload.name);
   outputs.guard([&] {
     StatsRegistry stats;
     MemorySystem memory("memory", config.memory, stats, outputs.vcd());
@@ -201,9 +198,8 @@ void run_platform(const RunOptions& options) {
     if (config.memory.is_optical()) summary.optical = summarise_optical(config.memory, stats);
     summary.energy_j = summarise_energy(config.memory, memory, stats, end_ps);
     memory.record_utilisation(summary.simulated_ns, stats);
-    nlohmann::json report = make_report(config.name, workload.name, options.seed, summary, stats,
-                                        document.json(), workload.json);
-    report["inputs"] = inputs_json(inputs);
+    const nlohmann::json report = make_report(config.name, workload.name, options.seed, summary,
+                                              stats, document.json(), workload.json, inputs);
     write_file_atomically(options.out_dir / "report.json", report.dump(2) + "\n");
     if (options.print_summary) print_summary(std::cout, config.name, workload.name, summary, stats);
     if (const std::string errors = link_errors(); !errors.empty())

@@ -26,7 +26,7 @@ bool is_device_or_fifo(const std::filesystem::path& path) {
 // neither may the temporary file each is written as before it is renamed into place (X.tmp),
 // which would overwrite or remove what it lands on.
 void check_outputs(std::map<std::string, std::filesystem::path> outputs,
-                   const std::vector<std::filesystem::path>& inputs) {
+                   const std::vector<RunInput>& inputs) {
   std::map<std::string, std::filesystem::path> temporaries;
   for (const auto& [option, file] : outputs)
     if (!is_device_or_fifo(file))
@@ -39,9 +39,9 @@ void check_outputs(std::map<std::string, std::filesystem::path> outputs,
   outputs.insert(temporaries.begin(), temporaries.end());
   for (auto it = outputs.begin(); it != outputs.end(); ++it) {
     if (is_device_or_fifo(it->second)) continue;
-    for (const std::filesystem::path& input : inputs)
-      if (same_file(it->second, input))
-        throw ConfigError(it->first + " " + it->second.string() + " is " + input.string() +
+    for (const RunInput& input : inputs)
+      if (same_file(it->second, input.file))
+        throw ConfigError(it->first + " " + it->second.string() + " is " + input.file.string() +
                           ", an input of this run; it would be overwritten");
     for (auto other = std::next(it); other != outputs.end(); ++other)
       if (same_file(it->second, other->second))
@@ -65,7 +65,7 @@ bool holds_anything_but_folders(const std::filesystem::path& folder) {
 
 }  // namespace
 
-RunOutputs::RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
+RunOutputs::RunOutputs(const RunOptions& options, const std::vector<RunInput>& inputs,
                        const std::string& run_name, const std::vector<std::string>& dump_files) {
   m_report = options.out_dir / "report.json";
   std::map<std::string, std::filesystem::path> outputs{{"the report", m_report}};

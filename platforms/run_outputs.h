@@ -7,6 +7,7 @@
 
 #include "modules/common/errors.h"
 #include "modules/common/gtkwave_save_file.h"
+#include "modules/common/run_input.h"
 #include "modules/common/vcd_writer.h"
 #include "platforms/run.h"
 
@@ -29,7 +30,7 @@ class RunOutputs {
  public:
   // `inputs`: every file the run reads; `dump_files`: the names --dump will write; `run_name`
   // ("platform P, workload W") titles the GTKWave save file.
-  RunOutputs(const RunOptions& options, const std::vector<std::filesystem::path>& inputs,
+  RunOutputs(const RunOptions& options, const std::vector<RunInput>& inputs,
              const std::string& run_name, const std::vector<std::string>& dump_files = {});
   ~RunOutputs();
   RunOutputs(const RunOutputs&) = delete;

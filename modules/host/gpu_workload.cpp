@@ -324,12 +324,13 @@ class WorkloadParser {
     const nlohmann::json* init = b.raw(key_name);
     if (!init) return;  // zero
     const std::string path = b.path() + "." + key_name;
-    // An expected output's contents come from any init but a generator (parse_expected).
+    // A generator makes inputs: an expected output's contents take any other form.
+    const bool generators = std::string_view(key_name) == "init";
     const std::string expected =
         std::string(
             "expected \"zero\" or an object with one of 'value', 'random', 'sequence', "
             "'file'") +
-        (std::string_view(key_name) == "init" ? ", 'generator'" : "");
+        (generators ? ", 'generator'" : "");
     if (init->is_string()) {
       if (*init != "zero") fail(path, std::string(expected) + ", got " + init->dump());
       return;
@@ -389,6 +390,10 @@ class WorkloadParser {
       r.get("file", file);
       out.file = resolve(file);
     } else if (key == "generator") {
+      if (!generators)
+        fail(path,
+             "a generator makes inputs; expected contents are \"zero\", 'value', 'random', "
+             "'sequence' or 'file'");
       out.kind = BufferInit::Kind::generator;
       const ConfigReader g = r.child("generator");
       g.get("name", out.generator);
@@ -1026,11 +1031,6 @@ class WorkloadParser {
       e.finish({"values", "absolute", "relative"});
       if (!e.has("values"))
         e.fail("values", "required: the output's contents, in any form a buffer's init takes");
-      const nlohmann::json& values = *e.raw("values");
-      if (values.is_object() && values.contains("generator"))
-        e.fail("values",
-               "a generator makes inputs; expected contents are \"zero\", 'value', "
-               "'random', 'sequence' or 'file'");
       const BufferSpec& spec = *m_workload.find_buffer(name);
       ExpectedOutput out;
       out.buffer = name;
